@@ -1,0 +1,77 @@
+import { fail, pass, show, type Check } from '../core/check.ts';
+import { isRecord } from '../core/exchange.ts';
+import { describe, readObject } from './readJson.ts';
+
+export interface MemberSearch {
+  firstInitial?: string;
+  lastName?: string;
+  dateOfBirth?: string;
+}
+
+/** The member: the contained Patient the beneficiary points at, else the first contained Patient. */
+function memberOf(coverage: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (!Array.isArray(coverage.contained)) return undefined;
+  const patients = coverage.contained.filter((r): r is Record<string, unknown> => isRecord(r) && r.resourceType === 'Patient');
+  const ref = isRecord(coverage.beneficiary) ? coverage.beneficiary.reference : undefined;
+  const target = typeof ref === 'string' && ref.startsWith('#') ? patients.find((p) => p.id === ref.slice(1)) : undefined;
+  return target ?? patients[0];
+}
+
+/** `name` may be one HumanName or a list of them; `family` and `given` a string or a list. */
+function nameParts(patient: Record<string, unknown>): { family: string[]; given: string[] } {
+  const names = Array.isArray(patient.name) ? patient.name : [patient.name];
+  const strings = (v: unknown): string[] => (Array.isArray(v) ? v : [v]).filter((s): s is string => typeof s === 'string');
+  const family: string[] = [];
+  const given: string[] = [];
+  for (const name of names) {
+    if (!isRecord(name)) continue;
+    family.push(...strings(name.family));
+    given.push(...strings(name.given));
+  }
+  return { family, given };
+}
+
+const fold = (s: string): string => s.trim().toLowerCase();
+
+/**
+ * The returned member is the one searched for: the contained Patient's family name equals
+ * `lastName` (ignoring letter case), a given name starts with `firstInitial`, and `birthDate`
+ * equals `dateOfBirth` (document 1, 2.2, 4.1, 4.2). Only the given search fields are judged.
+ */
+export function coverageMatchesSearch(search: MemberSearch): Check {
+  const fields = Object.entries(search).filter(([, v]) => v !== undefined);
+  return {
+    id: 'coverage-matches-search',
+    summary: 'The Coverage member matches the search details',
+    appliesTo: () => fields.length > 0,
+    run: (x) => {
+      const read = readObject(x);
+      if (!read.ok) return read.finding;
+      if (read.value.resourceType !== 'Coverage') return fail(`Expected a Coverage, received ${describe(read.value)}`);
+      const patient = memberOf(read.value);
+      if (patient === undefined) return fail('Expected a contained Patient, received none');
+      const { family, given } = nameParts(patient);
+      const birthDate = patient.birthDate;
+      const expected: string[] = [];
+      const received: string[] = [];
+      if (search.lastName !== undefined && !family.some((f) => fold(f) === fold(search.lastName as string))) {
+        expected.push(`family ${show(search.lastName, 40)}`);
+        received.push(`family ${show(family, 60)}`);
+      }
+      if (search.firstInitial !== undefined && !given.some((g) => fold(g).startsWith(fold(search.firstInitial as string)))) {
+        expected.push(`given starting ${show(search.firstInitial, 20)}`);
+        received.push(`given ${show(given, 60)}`);
+      }
+      if (
+        search.dateOfBirth !== undefined &&
+        !(typeof birthDate === 'string' && (birthDate === search.dateOfBirth || birthDate.startsWith(`${search.dateOfBirth}T`)))
+      ) {
+        expected.push(`birthDate ${show(search.dateOfBirth, 20)}`);
+        received.push(`birthDate ${show(birthDate, 40)}`);
+      }
+      const evidence = { family, given, birthDate };
+      if (expected.length === 0) return pass(`member matches ${fields.map(([k]) => k).join(', ')}`, evidence);
+      return fail(`Expected the member with ${expected.join(', ')}, received ${received.join(', ')}`, evidence);
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { Check } from '../core/check.ts';
+import * as checks from './index.ts';
+
+/** Sample arguments to call each factory once (ids must not depend on them). */
+const factoryArgs: Record<string, unknown[]> = {
+  acknowledgedBatchGone: ['b1'],
+  batchBelongsToSite: ['SITE1'],
+  bundleHasEntries: [],
+  bundleTypeIs: ['searchset'],
+  coverageMatchesSearch: [{ lastName: 'Smith' }],
+  entriesMatchFilter: ['anything', () => true],
+  entriesSorted: ['created', () => 1, 'asc'],
+  errorStatusAndCode: [{ status: 400, code: 'NO_MATCH_FOUND' }],
+  invalidIdNamesId: ['b1'],
+  matchesSchema: ['coverage.schema.json'],
+  pageWithinCount: [10],
+  pagingTagsMatchRequest: [{ page: 1 }],
+  pagingTagsPresent: [['page']],
+  successStatus: [],
+};
+
+/** Exported functions that are helpers, not checks. */
+const helpers = new Set(['errorCodesOf', 'resourceKey']);
+
+const KEBAB = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+
+function isCheck(value: unknown): value is Check<never> {
+  return typeof value === 'object' && value !== null && typeof (value as Check).id === 'string' && typeof (value as Check).run === 'function';
+}
+
+function allChecks(): Array<[string, Check<never>]> {
+  const found: Array<[string, Check<never>]> = [];
+  for (const [name, value] of Object.entries(checks)) {
+    if (helpers.has(name)) continue;
+    if (typeof value === 'function') {
+      expect(factoryArgs, `factory ${name} needs sample arguments in index.test.ts`).toHaveProperty(name);
+      const made: unknown = (value as (...args: unknown[]) => unknown)(...factoryArgs[name]);
+      expect(isCheck(made), `${name}(...) returns a check`).toBe(true);
+      found.push([name, made as Check<never>]);
+    } else {
+      expect(isCheck(value), `${name} is a check`).toBe(true);
+      found.push([name, value as Check<never>]);
+    }
+  }
+  return found;
+}
+
+describe('checks/index.ts', () => {
+  const found = allChecks();
+
+  it('exports every check file', () => {
+    const dir = fileURLToPath(new URL('.', import.meta.url));
+    const support = new Set(['index', 'testing', 'readJson', 'resourceKey', 'listBrief', 'sortKey']);
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .map((f) => f.slice(0, -3))
+      .filter((f) => !support.has(f));
+    expect(files.sort()).toEqual(found.map(([name]) => name).sort());
+  });
+
+  it('gives every check a unique kebab-case id and a summary', () => {
+    const ids = found.map(([, c]) => c.id);
+    for (const [name, c] of found) {
+      expect(c.id, name).toMatch(KEBAB);
+      expect(c.summary.trim(), name).not.toBe('');
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('names each file after its export and its id after the name', () => {
+    for (const [name, c] of found) {
+      expect(c.id).toBe(name.replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`));
+    }
+  });
+});

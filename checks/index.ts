@@ -1,0 +1,34 @@
+/**
+ * Every check (DESIGN.md, "The unit of work: a check"), one per file. Factories return a check
+ * whose id is the same for all parameters.
+ */
+export { acknowledgedBatchGone } from './acknowledgedBatchGone.ts';
+export { batchBelongsToSite } from './batchBelongsToSite.ts';
+export { bodyIsJson } from './bodyIsJson.ts';
+export { bundleHasEntries } from './bundleHasEntries.ts';
+export { bundleTypeIs } from './bundleTypeIs.ts';
+export { contentTypeIsJson } from './contentTypeIsJson.ts';
+export { coverageMatchesSearch, type MemberSearch } from './coverageMatchesSearch.ts';
+export { coverageReferencesResolve } from './coverageReferencesResolve.ts';
+export { cuidContiguousPerProvider } from './cuidContiguousPerProvider.ts';
+export { emptyBody } from './emptyBody.ts';
+export { encounterLinksClaim } from './encounterLinksClaim.ts';
+export { entriesMatchFilter, type EntryFilterOptions } from './entriesMatchFilter.ts';
+export { entriesSorted, type EntrySortOptions } from './entriesSorted.ts';
+export { errorCodesOf, errorStatusAndCode, type StatusAndCode } from './errorStatusAndCode.ts';
+export { filteredSubset, type FilteredAndAll } from './filteredSubset.ts';
+export { invalidIdAnswer } from './invalidIdAnswer.ts';
+export { invalidIdNamesId } from './invalidIdNamesId.ts';
+export { matchesSchema } from './matchesSchema.ts';
+export { operationOutcomeShape } from './operationOutcomeShape.ts';
+export { outcomeHasDiagnostics } from './outcomeHasDiagnostics.ts';
+export { pagesDoNotOverlap, type PageWalk } from './pagesDoNotOverlap.ts';
+export { pageWithinCount } from './pageWithinCount.ts';
+export { pagingTagsMatchRequest, type PagingRequest } from './pagingTagsMatchRequest.ts';
+export { pagingTagsPresent } from './pagingTagsPresent.ts';
+export { requestRefused } from './requestRefused.ts';
+export { sortOrdersReverse, type OppositeSorts } from './sortOrdersReverse.ts';
+export { successStatus } from './successStatus.ts';
+export { totalConsistent, type CompletedWalk } from './totalConsistent.ts';
+/** Helpers for suites: the key checks use for a resource (`resourceType/id`). */
+export { resourceKey } from './resourceKey.ts';

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { operationOutcomeShape } from './operationOutcomeShape.ts';
+import { respondedExchange } from './testing.ts';
+
+const outcome = (code: unknown) => ({
+  resourceType: 'OperationOutcome',
+  issue: [{ severity: 'error', code: 'exception', details: { coding: [{ system: 'https://x.example/codes', code, display: 'No match' }] }, diagnostics: 'none', location: ['Coverage'], expression: [] }],
+});
+
+describe('operationOutcomeShape', () => {
+  it('passes a section 2.3 OperationOutcome', () => {
+    const finding = operationOutcomeShape.run(respondedExchange({ status: 400, body: outcome('NO_MATCH_FOUND') }));
+    expect(finding).toMatchObject({ outcome: 'pass', message: 'OperationOutcome with code NO_MATCH_FOUND' });
+  });
+
+  it('fails an empty code', () => {
+    const finding = operationOutcomeShape.run(respondedExchange({ status: 400, body: outcome('') }));
+    expect(finding.outcome).toBe('fail');
+    expect(finding.message).toMatch(/issue\[0\]\.details\.coding\[0\]\.code is ""$/);
+  });
+
+  it('fails a top-level code object', () => {
+    const finding = operationOutcomeShape.run(respondedExchange({ status: 400, body: { code: 'MSG_PARAM_INVALID' } }));
+    expect(finding.outcome).toBe('fail');
+    expect(finding.message).toMatch(/^Expected an OperationOutcome with an error code \(2\.3\), received .*issue\[0\]\.details\.coding\[0\]\.code is <absent>$/);
+  });
+
+  it('fails odd shapes without throwing', () => {
+    for (const body of [null, [], { resourceType: 'OperationOutcome', issue: 'x' }, { resourceType: 'OperationOutcome', issue: [{ details: { coding: [null] } }] }, outcome(42)]) {
+      expect(operationOutcomeShape.run(respondedExchange({ body: JSON.stringify(body) })).outcome).toBe('fail');
+    }
+  });
+
+  it('fails empty and non-JSON bodies', () => {
+    expect(operationOutcomeShape.run(respondedExchange({ body: '' })).outcome).toBe('fail');
+    expect(operationOutcomeShape.run(respondedExchange({ body: 'Bad Request' })).outcome).toBe('fail');
+  });
+});

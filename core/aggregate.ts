@@ -1,0 +1,71 @@
+/**
+ * Builds the canonical RunResults from the workers' events and the runner's own results.
+ */
+import { operation } from '../spec/operations.ts';
+import type { RunEvent, WorkerResult } from './events.ts';
+import type { CheckResult, ExchangeRecord, OperationSummary, RunResults } from './results.ts';
+import { emptyCounts, verdictOf } from './results.ts';
+
+export interface AggregateInput {
+  suite: RunResults['suite'];
+  target: string;
+  configDigest: string;
+  seed: number;
+  runs: number;
+  allowDestructive: boolean;
+  only?: string;
+  startedAt: string;
+  finishedAt: string;
+  operations: readonly string[];
+  events: readonly RunEvent[];
+  /** Exchanges recorded by the runner itself (discovery), by id. */
+  runnerExchanges: ReadonlyMap<string, ExchangeRecord>;
+  runnerResults: readonly WorkerResult[];
+}
+
+export function aggregate(input: AggregateInput): RunResults {
+  const exchanges: ExchangeRecord[] = [];
+  const index = new Map<string, number>();
+  const add = (id: string, x: ExchangeRecord) => {
+    if (!index.has(id)) {
+      index.set(id, exchanges.length);
+      exchanges.push(x);
+    }
+  };
+  for (const [id, x] of input.runnerExchanges) add(id, x);
+  for (const e of input.events) if (e.type === 'exchange-recorded') add(e.id, e.exchange);
+  const raw = [...input.runnerResults, ...input.events.flatMap((e) => (e.type === 'check-evaluated' ? [e.result] : []))];
+  const results: CheckResult[] = raw.map(({ exchange, ...r }) => ({
+    ...r,
+    ...(exchange !== undefined && index.has(exchange) ? { exchange: index.get(exchange)! } : {}),
+  }));
+  const order = new Map(input.operations.map((id, i) => [id, i]));
+  results.sort((a, b) => (order.get(a.operation) ?? 1e9) - (order.get(b.operation) ?? 1e9));
+  const summary = emptyCounts();
+  for (const r of results) summary[r.status]++;
+  const operations: OperationSummary[] = input.operations.map((id) => {
+    const op = operation(id);
+    const own = results.filter((r) => r.operation === id);
+    const counts = emptyCounts();
+    for (const r of own) counts[r.status]++;
+    return { id, document: op.document, section: op.section, summary: op.summary, counts, verdict: verdictOf(own) };
+  });
+  const decisions = [...new Set(input.events.flatMap((e) => (e.type === 'decision-applied' ? [e.decision] : [])))].sort();
+  return {
+    suite: input.suite,
+    target: input.target,
+    configDigest: input.configDigest,
+    seed: input.seed,
+    runs: input.runs,
+    allowDestructive: input.allowDestructive,
+    ...(input.only ? { only: input.only } : {}),
+    startedAt: input.startedAt,
+    finishedAt: input.finishedAt,
+    verdict: verdictOf(results),
+    summary,
+    operations,
+    results,
+    exchanges,
+    decisions,
+  };
+}

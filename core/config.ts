@@ -1,0 +1,223 @@
+/**
+ * Run configuration: loaded from a JSON file (validated by core/config.schema.json) or the
+ * built-in defaults that match the sandbox's seed data. Secrets come only from environment
+ * variables named in the config.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { FeatureName, ServiceId } from '../spec/types.ts';
+
+export interface MemberSearch {
+  insurerIdentifier: string;
+  refine?: Record<string, string>;
+  [field: string]: string | Record<string, string> | undefined;
+}
+
+export interface Fixtures {
+  findMemberV2?: {
+    single?: MemberSearch;
+    none?: MemberSearch;
+    multipleResolvedByRefine?: MemberSearch;
+    multipleAfterRefine?: MemberSearch;
+  };
+  findMemberV1?: { single?: MemberSearch; multiple?: MemberSearch; none?: MemberSearch };
+  authorisation?: { authCode?: string; caseCode?: string; membershipNumber?: string; insurerIdentifier?: string };
+  remittance?: { summaryId?: string };
+  hospitalClaims?: {
+    dateCompleted?: string;
+    search?: { dateCompleted: string; treatmentSiteName: string; patientLastName: string; patientDateOfBirth: string };
+  };
+  bills?: { insurerid?: string; membershipNumber?: string; invoiceNumber?: string; billId?: string; isArchived?: 'true' | 'false' };
+  batches?: { ackId?: string; foreignBatchId?: string };
+}
+
+export type AuthConfig =
+  | { type: 'client-credentials'; tokenUrl: string; clientIdEnv: string; clientSecretEnv: string }
+  | { type: 'bearer'; tokenEnv: string };
+
+export interface ConfigFile {
+  target?: string;
+  services?: Partial<Record<ServiceId, { discovery: string }>>;
+  auth?: AuthConfig;
+  siteId?: string;
+  features?: FeatureName[];
+  reservedOperations?: 'include' | 'omit';
+  http?: { timeoutMs?: number; maxResponseBytes?: number };
+  fixtures?: Fixtures;
+}
+
+/** Credentials resolved from the environment; never written anywhere unmasked. */
+export type Credentials =
+  | { type: 'client-credentials'; tokenUrl: string; clientId: string; clientSecret: string }
+  | { type: 'bearer'; token: string };
+
+export interface ResolvedConfig {
+  target: string;
+  services: Record<ServiceId, { discovery: string }>;
+  credentials: Credentials;
+  siteId: string;
+  features: FeatureName[];
+  reservedOperations: 'include' | 'omit';
+  http: { timeoutMs: number; maxResponseBytes: number };
+  fixtures: Fixtures;
+  /** SHA-256 of the config as loaded (before secrets were resolved). */
+  digest: string;
+  source: string;
+}
+
+/** A bad config or environment: the CLI prints the one-line message and exits 2. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Public demo credentials of the sandbox, used only by the built-in default config. */
+export const SANDBOX_CLIENT = { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' } as const;
+
+export const DEFAULT_CONFIG: ConfigFile = {
+  services: {
+    membership: { discovery: '{target}/.well-known/api-configuration' },
+    claims: { discovery: '{target}/claims/.well-known/api-configuration' },
+  },
+  auth: {
+    type: 'client-credentials',
+    tokenUrl: '{target}/oauth/token',
+    clientIdEnv: 'CONFORMANCE_CLIENT_ID',
+    clientSecretEnv: 'CONFORMANCE_CLIENT_SECRET',
+  },
+  siteId: 'SITE001',
+  features: ['Advanced_Search_1_0', 'Advanced_Filtering_And_Sorting_1_0'],
+  reservedOperations: 'include',
+  http: { timeoutMs: 10000, maxResponseBytes: 5 * 1024 * 1024 },
+  fixtures: {
+    findMemberV2: {
+      single: { insurerIdentifier: 'ppp', firstInitial: 'J', lastName: 'Smith', dateOfBirth: '1980-04-12' },
+      none: { insurerIdentifier: 'ppp', firstInitial: 'Z', lastName: 'Nobody', dateOfBirth: '1900-01-01' },
+      multipleResolvedByRefine: {
+        insurerIdentifier: 'nuh',
+        firstInitial: 'A',
+        lastName: 'Jones',
+        dateOfBirth: '1975-09-30',
+        refine: { sex: 'Female', postCode: 'AB1 2CD', policyActiveOn: '2026-06-01' },
+      },
+      multipleAfterRefine: {
+        insurerIdentifier: 'wpa',
+        firstInitial: 'M',
+        lastName: 'Brown',
+        dateOfBirth: '1990-01-15',
+        refine: { sex: 'Male', postCode: 'LS1 4AP', policyActiveOn: '2026-06-01' },
+      },
+    },
+    findMemberV1: {
+      single: { insurerIdentifier: 'bup', membershipNumber: 'BUP100001' },
+      multiple: { insurerIdentifier: 'bup', lastName: 'Taylor', dateOfBirth: '1985-05-05' },
+      none: { insurerIdentifier: 'bup', membershipNumber: 'BUP999999' },
+    },
+    authorisation: { authCode: 'AUTH-0001', caseCode: 'CASE-0001', membershipNumber: 'NUH200001', insurerIdentifier: 'nuh' },
+    remittance: { summaryId: 'RS-0001' },
+    hospitalClaims: {
+      dateCompleted: '2026-03-14',
+      search: {
+        dateCompleted: '2026-03-14',
+        treatmentSiteName: 'St Elsewhere Hospital',
+        patientLastName: 'Smith',
+        patientDateOfBirth: '1980-04-12',
+      },
+    },
+    bills: { insurerid: 'bup', membershipNumber: 'BUP100001', invoiceNumber: 'INV-B-0001', billId: 'BILL-0001', isArchived: 'false' },
+    batches: { foreignBatchId: 'BATCH-2001' },
+  },
+};
+
+const schema = JSON.parse(readFileSync(new URL('./config.schema.json', import.meta.url), 'utf8')) as object;
+const ajv = new Ajv2020({ strict: true, allErrors: false });
+const validateFile = ajv.compile<ConfigFile>(schema);
+
+function readConfigFile(file: string): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`Cannot read config file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`Config file ${file} is not valid JSON: ${(e as Error).message}`);
+  }
+  if (!validateFile(data)) {
+    const err = validateFile.errors?.[0];
+    const where = err?.instancePath || '/';
+    const extra = err?.params && 'additionalProperty' in err.params ? ` (${String(err.params.additionalProperty)})` : '';
+    throw new ConfigError(`Config file ${file} is invalid at ${where}: ${err?.message ?? 'invalid'}${extra}`);
+  }
+  return data;
+}
+
+function env(name: string, fallback: string | undefined, environment: NodeJS.ProcessEnv): string {
+  const value = environment[name];
+  if (value !== undefined && value !== '') return value;
+  if (fallback !== undefined) return fallback;
+  throw new ConfigError(`Environment variable ${name} is not set (the config names it for a secret)`);
+}
+
+function normaliseTarget(target: string): string {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    throw new ConfigError(`Target ${JSON.stringify(target)} is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`Target ${target} must be an http or https URL`);
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+/**
+ * Loads and resolves the configuration. Without a file, the built-in defaults apply and the
+ * sandbox's public demo credentials stand in for unset environment variables.
+ */
+export function loadConfig(options: { file?: string; target?: string; environment?: NodeJS.ProcessEnv }): ResolvedConfig {
+  const environment = options.environment ?? process.env;
+  const fromFile = options.file ? readConfigFile(options.file) : undefined;
+  const file: ConfigFile = fromFile ?? DEFAULT_CONFIG;
+  const rawTarget = options.target ?? file.target;
+  if (!rawTarget) throw new ConfigError('No target: pass --target URL or set "target" in the config');
+  const target = normaliseTarget(rawTarget);
+  const fill = (s: string) => s.replaceAll('{target}', target);
+  const services = { ...DEFAULT_CONFIG.services, ...file.services } as Record<ServiceId, { discovery: string }>;
+  for (const id of Object.keys(services) as ServiceId[]) services[id] = { discovery: fill(services[id].discovery) };
+  const auth = file.auth ?? DEFAULT_CONFIG.auth!;
+  const demo = fromFile === undefined;
+  const credentials: Credentials =
+    auth.type === 'bearer'
+      ? { type: 'bearer', token: env(auth.tokenEnv, undefined, environment) }
+      : {
+          type: 'client-credentials',
+          tokenUrl: fill(auth.tokenUrl),
+          clientId: env(auth.clientIdEnv, demo ? SANDBOX_CLIENT.clientId : undefined, environment),
+          clientSecret: env(auth.clientSecretEnv, demo ? SANDBOX_CLIENT.clientSecret : undefined, environment),
+        };
+  return {
+    target,
+    services,
+    credentials,
+    siteId: file.siteId ?? DEFAULT_CONFIG.siteId!,
+    features: file.features ?? [],
+    reservedOperations: file.reservedOperations ?? 'include',
+    http: {
+      timeoutMs: file.http?.timeoutMs ?? DEFAULT_CONFIG.http!.timeoutMs!,
+      maxResponseBytes: file.http?.maxResponseBytes ?? DEFAULT_CONFIG.http!.maxResponseBytes!,
+    },
+    fixtures: file.fixtures ?? {},
+    digest: createHash('sha256').update(JSON.stringify(file)).digest('hex'),
+    source: options.file ?? '<built-in defaults>',
+  };
+}
+
+/** The secret values of a config, for masking. */
+export function secretsOf(credentials: Credentials): string[] {
+  return credentials.type === 'bearer' ? [credentials.token] : [credentials.clientSecret];
+}

@@ -1,0 +1,59 @@
+/**
+ * Discovery: operation addresses come from each service's discovery document, by key
+ * (Document 1, section 1 and 4; DEC-D1-08).
+ */
+import type { Operation, ServiceId } from '../spec/types.ts';
+import type { Exchange } from './exchange.ts';
+import { isRecord, parseJson } from './exchange.ts';
+import type { HttpClient } from './http.ts';
+
+/** The target could not be reached at all: the CLI exits 2 with this one-line message. */
+export class TargetUnreachableError extends Error {
+  override name = 'TargetUnreachableError';
+}
+
+export interface ServiceDiscovery {
+  service: ServiceId;
+  url: string;
+  /** Key -> address, when the document was readable. */
+  keys?: Record<string, string>;
+  /** Why the document could not be used (HTTP status, not JSON, not an object). */
+  problem?: string;
+  exchange: Exchange;
+}
+
+export async function discover(client: HttpClient, services: Record<ServiceId, { discovery: string }>, needed: readonly ServiceId[]): Promise<Map<ServiceId, ServiceDiscovery>> {
+  const found = new Map<ServiceId, ServiceDiscovery>();
+  for (const service of needed) {
+    const url = services[service].discovery;
+    const x = await client.send({ method: 'GET', url, headers: { accept: 'application/json' } });
+    if (!x.response) throw new TargetUnreachableError(`Target unreachable: ${x.error ?? 'no response'} (discovery document of service ${service}: ${url})`);
+    const entry: ServiceDiscovery = { service, url, exchange: x };
+    const res = { ...x, response: x.response };
+    const parsed = parseJson(res);
+    if (x.response.status !== 200) entry.problem = `Expected HTTP 200 for the discovery document ${url}, received HTTP ${x.response.status}`;
+    else if (!parsed.ok) entry.problem = `Expected a JSON discovery document at ${url}, received a body that does not parse (${parsed.error})`;
+    else if (!isRecord(parsed.value)) entry.problem = `Expected a JSON object as discovery document at ${url}, received ${Array.isArray(parsed.value) ? 'an array' : typeof parsed.value}`;
+    else {
+      entry.keys = Object.fromEntries(
+        Object.entries(parsed.value).filter((kv): kv is [string, string] => typeof kv[1] === 'string'),
+      );
+    }
+    found.set(service, entry);
+  }
+  return found;
+}
+
+/** The absolute address of an operation, or a reason why there is none. */
+export function addressOf(op: Operation, discovery: Map<ServiceId, ServiceDiscovery>): { url: string } | { problem: string } {
+  const d = discovery.get(op.service);
+  if (!d) return { problem: `Service ${op.service} was not discovered` };
+  if (!d.keys) return { problem: d.problem ?? 'discovery document unusable' };
+  const value = d.keys[op.discoveryKey];
+  if (value === undefined) return { problem: `Expected discovery key ${op.discoveryKey} in ${d.url}, received a document without it` };
+  try {
+    return { url: new URL(value, d.url).toString().replace(/\/+$/, '') };
+  } catch {
+    return { problem: `Expected an address for ${op.discoveryKey}, received ${JSON.stringify(value).slice(0, 80)}` };
+  }
+}

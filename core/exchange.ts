@@ -1,0 +1,90 @@
+/**
+ * A recorded exchange as checks see it (unmasked, in memory). Masking happens when an exchange
+ * leaves the process (core/redact.ts).
+ */
+export interface ExchangeRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface ExchangeResponse {
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  bodyText: string;
+  /** Bytes received (before the cap cut the body). */
+  size: number;
+  truncated: boolean;
+}
+
+export interface Exchange {
+  id: string;
+  operation?: string;
+  startedAt: string;
+  durationMs: number;
+  request: ExchangeRequest;
+  response?: ExchangeResponse;
+  /** Transport failure (refused, time-out, size cap, bad redirect): no response to judge. */
+  error?: string;
+}
+
+/** An exchange that has a response: what a check's `run` receives. */
+export type RespondedExchange = Exchange & { response: ExchangeResponse };
+
+export function hasResponse(x: Exchange): x is RespondedExchange {
+  return x.response !== undefined;
+}
+
+export type JsonParse = { ok: true; value: unknown } | { ok: false; error: string };
+
+const parsed = new WeakMap<ExchangeResponse, JsonParse>();
+
+/** The response body parsed as JSON, memoised per response. */
+export function parseJson(x: RespondedExchange): JsonParse {
+  const cached = parsed.get(x.response);
+  if (cached) return cached;
+  let result: JsonParse;
+  if (x.response.truncated) result = { ok: false, error: 'body truncated at the size cap' };
+  else {
+    try {
+      result = { ok: true, value: JSON.parse(x.response.bodyText) as unknown };
+    } catch (e) {
+      result = { ok: false, error: (e as Error).message };
+    }
+  }
+  parsed.set(x.response, result);
+  return result;
+}
+
+/** The JSON body, or undefined when the body is not JSON. */
+export function jsonBody(x: RespondedExchange): unknown {
+  const p = parseJson(x);
+  return p.ok ? p.value : undefined;
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The `resource` of every bundle entry (entries without a resource are skipped). */
+export function bundleResources(body: unknown): Record<string, unknown>[] {
+  if (!isRecord(body) || !Array.isArray(body.entry)) return [];
+  return body.entry
+    .map((e) => (isRecord(e) && isRecord(e.resource) ? e.resource : undefined))
+    .filter((r): r is Record<string, unknown> => r !== undefined);
+}
+
+/** Paging tags of a bundle as code -> display (display kept raw, it may be mistyped). */
+export function pagingTags(body: unknown): Map<string, unknown> {
+  const tags = new Map<string, unknown>();
+  if (!isRecord(body) || !isRecord(body.meta) || !Array.isArray(body.meta.tag)) return tags;
+  for (const t of body.meta.tag) if (isRecord(t) && typeof t.code === 'string') tags.set(t.code, t.display);
+  return tags;
+}
+
+/** The JSON body of any exchange; undefined without a response or with a non-JSON body. */
+export function bodyOf(x: Exchange): unknown {
+  return hasResponse(x) ? jsonBody(x) : undefined;
+}

@@ -1,0 +1,141 @@
+/**
+ * The HTTP client (undici). Every call yields an Exchange, never an exception: transport faults
+ * (refused, time-out, size cap, bad redirect) become `error` on the exchange.
+ */
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { Agent, request } from 'undici';
+import type { Exchange, ExchangeRequest } from './exchange.ts';
+
+export interface HttpOptions {
+  timeoutMs: number;
+  maxResponseBytes: number;
+  maxRedirects?: number;
+}
+
+/** Headers that carry credentials or identity and must not follow a redirect to another origin. */
+const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'su-siteid', 'su-userid', 'clientid', 'secret'];
+
+export type ExchangeListener = (x: Exchange) => void;
+
+export class HttpClient {
+  private readonly agent: Agent;
+  private readonly listeners: ExchangeListener[] = [];
+
+  constructor(private readonly options: HttpOptions) {
+    this.agent = new Agent({
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connectTimeout: Math.min(options.timeoutMs, 10000),
+      keepAliveTimeout: 1000,
+    });
+  }
+
+  onExchange(listener: ExchangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  /** Sends the request (following redirects safely) and records the final exchange. */
+  async send(req: ExchangeRequest, operation?: string): Promise<Exchange> {
+    const startedAt = new Date().toISOString();
+    const t0 = performance.now();
+    let current: ExchangeRequest = { ...req, headers: { ...req.headers } };
+    let result: Omit<Exchange, 'id' | 'startedAt' | 'durationMs' | 'request' | 'operation'> = {};
+    const maxRedirects = this.options.maxRedirects ?? 5;
+    for (let hop = 0; ; hop++) {
+      result = await this.once(current);
+      const status = result.response?.status ?? 0;
+      const location = result.response?.headers.location;
+      if (!(status >= 300 && status < 400 && location && [301, 302, 303, 307, 308].includes(status))) break;
+      if (hop >= maxRedirects) {
+        result = { ...result, error: `Too many redirects (more than ${maxRedirects})` };
+        break;
+      }
+      current = redirected(current, location, status);
+    }
+    const x: Exchange = {
+      id: randomUUID(),
+      operation,
+      startedAt,
+      durationMs: performance.now() - t0,
+      request: current,
+      ...result,
+    };
+    for (const l of this.listeners) l(x);
+    return x;
+  }
+
+  private async once(req: ExchangeRequest): Promise<Pick<Exchange, 'response' | 'error'>> {
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    try {
+      const res = await request(req.url, {
+        method: req.method as 'GET',
+        headers: req.headers,
+        body: req.body,
+        dispatcher: this.agent,
+        signal,
+      });
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) {
+        if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let truncated = false;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > this.options.maxResponseBytes) {
+          truncated = true;
+          const room = this.options.maxResponseBytes - (size - chunk.length);
+          if (room > 0) chunks.push(chunk.subarray(0, room));
+          res.body.destroy();
+          break;
+        }
+        chunks.push(chunk);
+      }
+      const response = { status: res.statusCode, headers, bodyText: Buffer.concat(chunks).toString('utf8'), size, truncated };
+      return truncated
+        ? { response, error: `Response body exceeded the cap of ${this.options.maxResponseBytes} bytes` }
+        : { response };
+    } catch (e) {
+      return { error: describeTransportError(e, req.url, this.options.timeoutMs) };
+    }
+  }
+}
+
+function redirected(req: ExchangeRequest, location: string, status: number): ExchangeRequest {
+  const from = new URL(req.url);
+  const to = new URL(location, from);
+  const headers = { ...req.headers };
+  if (to.origin !== from.origin) {
+    for (const name of Object.keys(headers)) if (CREDENTIAL_HEADERS.includes(name.toLowerCase())) delete headers[name];
+  }
+  const keepsBody = status === 307 || status === 308;
+  if (!keepsBody) {
+    for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-type') delete headers[name];
+  }
+  return {
+    method: keepsBody ? req.method : req.method === 'HEAD' ? 'HEAD' : 'GET',
+    url: to.toString(),
+    headers,
+    ...(keepsBody && req.body !== undefined ? { body: req.body } : {}),
+  };
+}
+
+/** One line saying why no response could be judged. */
+export function describeTransportError(e: unknown, url: string, timeoutMs: number): string {
+  const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = err.code ?? err.cause?.code;
+  if (err.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return `No complete response from ${url} within ${timeoutMs} ms`;
+  }
+  if (code === 'ECONNREFUSED') return `Connection refused by ${new URL(url).host}`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `Host not found: ${new URL(url).hostname}`;
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `Connection closed by ${new URL(url).host} before a complete response`;
+  const message = (err.message ?? String(e)).split('\n')[0];
+  return `Request to ${url} failed: ${code ? `${code} ` : ''}${message}`;
+}

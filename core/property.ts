@@ -1,0 +1,96 @@
+/**
+ * Property-based verification (fast-check through @fast-check/vitest): generated requests are
+ * sent silently; only the shrunk counterexample (on failure) or the last case (on success) is
+ * recorded, with the seed and path that replay it (`--seed`, `--path`).
+ */
+import { fc } from '@fast-check/vitest';
+import type { Level } from '../spec/types.ts';
+import type { Check } from './check.ts';
+import type { Exchange, RespondedExchange } from './exchange.ts';
+import { evaluate, record, runContext, verify } from './suite.ts';
+
+/** One check applied to one subject inside a property case. */
+export interface Judgement {
+  subject: unknown;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  check: Check<any>;
+  exchange?: Exchange;
+  level?: Level;
+  requirements?: readonly string[];
+}
+
+export function judge(subject: Exchange, check: Check<RespondedExchange>, extra?: Partial<Judgement>): Judgement;
+export function judge<S>(subject: S, check: Check<S>, extra?: Partial<Judgement>): Judgement;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function judge(subject: unknown, check: Check<any>, extra: Partial<Judgement> = {}): Judgement {
+  return { subject, check, ...extra };
+}
+
+export interface PropertySpec<T> {
+  operation: string;
+  level: Level;
+  requirements: readonly string[];
+  decisions?: readonly string[];
+  arbitrary: fc.Arbitrary<T>;
+  /** Sends the generated request(s) and says what to judge. */
+  exercise: (value: T) => Promise<Judgement[]>;
+}
+
+const failing = (j: Judgement) => {
+  const o = evaluate(j.subject, j.check, j.exchange).outcome;
+  return o === 'fail' || o === 'error';
+};
+
+function recordAll<T>(spec: PropertySpec<T>, judgements: Judgement[], replay: { seed: number; path?: string; counterexample?: unknown }, evidence?: Record<string, unknown>): void {
+  for (const j of judgements) {
+    verify(j.subject, j.check, {
+      operation: spec.operation,
+      level: j.level ?? spec.level,
+      requirements: j.requirements ?? spec.requirements,
+      exchange: j.exchange,
+      decisions: spec.decisions,
+      replay,
+      evidence,
+    });
+  }
+}
+
+/** Runs the property with the run's seed and number of runs, and records its verdicts. */
+export async function verifyProperty<T>(spec: PropertySpec<T>): Promise<void> {
+  const ctx = runContext();
+  let last: { value: T; judgements: Judgement[] } | undefined;
+  const details = await fc.check(
+    fc.asyncProperty(spec.arbitrary, async (value) => {
+      const judgements = await spec.exercise(value);
+      last = { value, judgements };
+      return !judgements.some((j) => (j.level ?? spec.level) !== 'INFO' && failing(j));
+    }),
+    { seed: ctx.seed, numRuns: ctx.runs, ...(ctx.path ? { path: ctx.path } : {}) },
+  );
+  if (!details.failed) {
+    if (last) recordAll(spec, last.judgements, { seed: details.seed, counterexample: last.value }, { generatedCases: details.numRuns });
+    return;
+  }
+  const replay = { seed: details.seed, path: details.counterexamplePath ?? undefined, counterexample: details.counterexample?.[0] };
+  if (details.errorInstance && !details.counterexample) {
+    record({ id: 'property', summary: 'Property could be run' }, 'error', `Property stopped: ${String(details.errorInstance).split('\n')[0]}`, {
+      operation: spec.operation,
+      level: spec.level,
+      requirements: spec.requirements,
+      replay,
+    });
+    return;
+  }
+  const value = details.counterexample![0];
+  const judgements = await spec.exercise(value);
+  if (!judgements.some(failing)) {
+    record({ id: 'property', summary: 'Property failure reproduces' }, 'error', `A generated case failed but did not fail again when replayed (seed ${details.seed}): the target is not deterministic`, {
+      operation: spec.operation,
+      level: spec.level,
+      requirements: spec.requirements,
+      replay,
+    });
+    return;
+  }
+  recordAll(spec, judgements, replay, { shrunkAfterRuns: details.numRuns, numShrinks: details.numShrinks });
+}

@@ -1,0 +1,97 @@
+/**
+ * The canonical results model. `results.json` is exactly a `RunResults`; every other report
+ * (junit.xml, report.html) is rebuilt from it.
+ */
+import type { DocumentId, Level } from '../spec/types.ts';
+
+export type Status = 'pass' | 'fail' | 'warn' | 'skip' | 'omit' | 'error';
+export const STATUSES: readonly Status[] = ['pass', 'fail', 'warn', 'skip', 'omit', 'error'];
+
+export type Verdict = 'conformant' | 'not-conformant' | 'inconclusive';
+
+/** One HTTP request and its answer, secrets already masked. */
+export interface ExchangeRecord {
+  method: string;
+  url: string;
+  operation?: string;
+  startedAt: string;
+  /** Milliseconds from sending the request to the end of the response body. */
+  duration: number;
+  request: { headers: Record<string, string>; body?: string };
+  /** Absent when no response arrived (see `error`). */
+  status?: number;
+  response?: { headers: Record<string, string>; body: string; size: number; truncated: boolean };
+  /** Transport failure: refused connection, time-out, size cap, ... */
+  error?: string;
+}
+
+export interface CheckResult {
+  check: string;
+  /** One-line statement of what the check asserts. */
+  summary: string;
+  operation: string;
+  requirements: string[];
+  level: Level;
+  status: Status;
+  message: string;
+  /** Index into `RunResults.exchanges`. */
+  exchange?: number;
+  /** The vitest test (suite title path) that produced the result. */
+  test?: string;
+  evidence?: Record<string, unknown>;
+  /** Property-based cases: how to replay (`--seed`, `--path`). */
+  replay?: { seed: number; path?: string; counterexample?: unknown };
+}
+
+export interface OperationSummary {
+  id: string;
+  document: DocumentId;
+  section: string;
+  summary: string;
+  counts: Record<Status, number>;
+  /** Worst MUST outcome for the operation, used for the per-operation verdict column. */
+  verdict: Verdict;
+}
+
+export interface RunResults {
+  suite: { name: string; version: string };
+  target: string;
+  configDigest: string;
+  seed: number;
+  runs: number;
+  allowDestructive: boolean;
+  only?: string;
+  startedAt: string;
+  finishedAt: string;
+  verdict: Verdict;
+  summary: Record<Status, number>;
+  operations: OperationSummary[];
+  results: CheckResult[];
+  exchanges: ExchangeRecord[];
+  /** Decision ids (spec/decisions.md) that the run's checks applied. */
+  decisions: string[];
+}
+
+export function emptyCounts(): Record<Status, number> {
+  return { pass: 0, fail: 0, warn: 0, skip: 0, omit: 0, error: 0 };
+}
+
+/**
+ * The verdict over a set of results: a MUST failure makes the target not conformant; a MUST that
+ * could not be judged (error), or no MUST judged at all, makes the run inconclusive.
+ */
+export function verdictOf(results: readonly Pick<CheckResult, 'level' | 'status'>[]): Verdict {
+  const must = results.filter((r) => r.level === 'MUST');
+  if (must.some((r) => r.status === 'fail')) return 'not-conformant';
+  if (must.some((r) => r.status === 'error')) return 'inconclusive';
+  if (!must.some((r) => r.status === 'pass')) return 'inconclusive';
+  return 'conformant';
+}
+
+export const EXIT = { conformant: 0, notConformant: 1, usage: 2, inconclusive: 3 } as const;
+
+export function exitCodeOf(verdict: Verdict): number {
+  if (verdict === 'conformant') return EXIT.conformant;
+  if (verdict === 'not-conformant') return EXIT.notConformant;
+  return EXIT.inconclusive;
+}

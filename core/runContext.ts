@@ -1,0 +1,33 @@
+/**
+ * What the runner hands to the suites (through vitest's `provide`/`inject`): everything is
+ * serialisable; the token is the only secret and is masked in every artefact.
+ */
+import type { FeatureName } from '../spec/types.ts';
+import type { Fixtures } from './config.ts';
+
+export interface RunContext {
+  target: string;
+  /** Operation id -> absolute address, for selected operations whose address was discovered. */
+  addresses: Record<string, string>;
+  /** Operation id -> why it has no address (discovery failed); its suite steps are skipped. */
+  unaddressable: Record<string, string>;
+  token: string;
+  secrets: string[];
+  siteId: string;
+  features: FeatureName[];
+  fixtures: Fixtures;
+  http: { timeoutMs: number; maxResponseBytes: number };
+  allowDestructive: boolean;
+  seed: number;
+  runs: number;
+  path?: string;
+  /** Selected operation ids (after --only and reservedOperations). */
+  selected: string[];
+  runDir: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    conformance: RunContext;
+  }
+}

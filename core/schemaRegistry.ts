@@ -1,0 +1,172 @@
+/**
+ * The schema registry: every `schemas/*.schema.json` loaded once into one strict Ajv (draft
+ * 2020-12, all errors, ajv-formats), looked up by file name as `spec/operations.ts` names them.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+/** Base URI of every schema `$id`: `<SCHEMA_BASE_URI><file name>`. */
+export const SCHEMA_BASE_URI = 'https://conformance.local/schemas/';
+
+/** At most this many error lines per validation. */
+export const MAX_ERRORS = 20;
+
+export interface ValidationResult {
+  valid: boolean;
+  /** One line per problem: `<instancePath or /> <message>`. Empty when valid. */
+  errors: string[];
+}
+
+/** A JSON Schema as stored on disk (an object; the registry never holds boolean schemas). */
+export type JsonSchema = Record<string, unknown>;
+
+const schemasDir = fileURLToPath(new URL('../schemas/', import.meta.url));
+
+// ajv-formats is CommonJS: under NodeNext its default import is the module object at type level.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+
+interface Registry {
+  ajv: Ajv2020;
+  schemas: Map<string, JsonSchema>;
+  validators: Map<string, ValidateFunction>;
+}
+
+let registry: Registry | undefined;
+
+function load(): Registry {
+  if (registry) return registry;
+  const schemas = new Map<string, JsonSchema>();
+  for (const file of readdirSync(schemasDir).filter((f) => f.endsWith('.schema.json')).sort()) {
+    const schema = JSON.parse(readFileSync(schemasDir + file, 'utf8')) as JsonSchema;
+    if (schema.$id !== SCHEMA_BASE_URI + file) {
+      throw new Error(`Schema ${file} must have $id ${SCHEMA_BASE_URI + file}, received ${String(schema.$id)}`);
+    }
+    schemas.set(file, schema);
+  }
+  // `verbose` keeps the failing subschema on each error, so messages can quote its description.
+  const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true });
+  addFormats(ajv);
+  for (const schema of schemas.values()) ajv.addSchema(schema);
+  registry = { ajv, schemas, validators: new Map() };
+  return registry;
+}
+
+function known(schemaFile: string): Registry {
+  const reg = load();
+  if (!reg.schemas.has(schemaFile)) {
+    throw new Error(`Unknown schema file ${schemaFile}; known: ${[...reg.schemas.keys()].join(', ')}`);
+  }
+  return reg;
+}
+
+/** The compiled validator of a schema file (compiled on first use, then cached). */
+function validatorFor(schemaFile: string): ValidateFunction {
+  const reg = known(schemaFile);
+  let validate = reg.validators.get(schemaFile);
+  if (!validate) {
+    validate = reg.ajv.getSchema(SCHEMA_BASE_URI + schemaFile);
+    if (!validate) throw new Error(`Schema ${schemaFile} did not compile`);
+    reg.validators.set(schemaFile, validate);
+  }
+  return validate;
+}
+
+/** File names of every schema, sorted (e.g. `coverage.schema.json`). */
+export function schemaFiles(): string[] {
+  return [...load().schemas.keys()];
+}
+
+/** The raw schema object of a file, as stored on disk. Throws for an unknown file (a suite bug). */
+export function schemaFor(schemaFile: string): JsonSchema {
+  return known(schemaFile).schemas.get(schemaFile) as JsonSchema;
+}
+
+/** Compile every schema now; throws on the first that does not compile under strict mode. */
+export function compileAll(): void {
+  for (const file of schemaFiles()) validatorFor(file);
+}
+
+/**
+ * Validate `data` against a schema file. Errors are one line each, `<instancePath or /> <message>`,
+ * at most {@link MAX_ERRORS}. Throws only for an unknown schema file (a suite bug).
+ */
+export function validateAgainst(schemaFile: string, data: unknown): ValidationResult {
+  const validate = validatorFor(schemaFile);
+  if (validate(data)) return { valid: true, errors: [] };
+  return { valid: false, errors: formatErrors(validate.errors ?? []) };
+}
+
+/**
+ * Readable lines from Ajv errors. When a oneOf, anyOf or contains fails, the errors raised inside
+ * it are folded into its one line, which names what was expected (those inner errors are mostly
+ * "must have required property" or "must match pattern" noise, one per array item); duplicate
+ * lines are dropped.
+ */
+export function formatErrors(errors: readonly ErrorObject[]): string[] {
+  const composites = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'contains');
+  const lines: string[] = [];
+  for (const e of errors) {
+    if (composites.some((c) => c !== e && isBranchError(e, c))) continue;
+    const line = `${e.instancePath || '/'} ${describe(e)}`;
+    if (!lines.includes(line)) lines.push(line);
+    if (lines.length === MAX_ERRORS) break;
+  }
+  return lines;
+}
+
+/** True when `e` was raised inside a branch of the failed composite `c`. */
+function isBranchError(e: ErrorObject, c: ErrorObject): boolean {
+  if (!(e.instancePath === c.instancePath || e.instancePath.startsWith(c.instancePath + '/'))) return false;
+  if (e.schemaPath.startsWith(c.schemaPath + '/')) return true;
+  // Errors from a $ref'd schema carry that schema's path; a failed composite's branches are
+  // reported just before it, so also fold errors that ajv listed among the branch errors.
+  return Array.isArray(c.schema) && c.schema.some((branch) => branchPaths(branch).some((p) => e.schemaPath.startsWith(p)));
+}
+
+function branchPaths(branch: unknown): string[] {
+  if (branch && typeof branch === 'object' && typeof (branch as { $ref?: unknown }).$ref === 'string') {
+    const ref = (branch as { $ref: string }).$ref;
+    const hash = ref.indexOf('#');
+    return hash >= 0 ? [ref.slice(hash) + '/'] : [];
+  }
+  return [];
+}
+
+function describe(e: ErrorObject): string {
+  const message = e.message ?? e.keyword;
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'enum':
+      return `${message}: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, received ${show(e.data)}`;
+    case 'const':
+      return `${message} ${JSON.stringify(params.allowedValue)}, received ${show(e.data)}`;
+    case 'type':
+    case 'pattern':
+    case 'minimum':
+    case 'minLength':
+      return `${message}, received ${show(e.data)}`;
+    case 'contains':
+      return withDescription(message, e.schema);
+    case 'oneOf':
+    case 'anyOf':
+    case 'not':
+      return withDescription(message, e.parentSchema);
+    default:
+      return message;
+  }
+}
+
+function withDescription(message: string, schema: unknown): string {
+  const description =
+    schema && typeof schema === 'object' ? (schema as { description?: unknown }).description : undefined;
+  return typeof description === 'string' ? `${message}: ${description}` : message;
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}

@@ -1,0 +1,33 @@
+/**
+ * The one-screen summary printed at the end of a run.
+ */
+import type { RunResults } from './results.ts';
+import { STATUSES } from './results.ts';
+
+const VERDICT_TEXT = { conformant: 'CONFORMANT', 'not-conformant': 'NOT CONFORMANT', inconclusive: 'INCONCLUSIVE' } as const;
+
+export function formatSummary(results: RunResults, reportPath: string, maxProblems = 10): string[] {
+  const lines: string[] = [];
+  lines.push(`Verdict: ${VERDICT_TEXT[results.verdict]} (${results.verdict})  target ${results.target}  seed ${results.seed}`);
+  lines.push(`Results: ${STATUSES.map((s) => `${results.summary[s]} ${s}`).join(', ')}`);
+  lines.push('');
+  const width = Math.max(...results.operations.map((o) => o.id.length), 9);
+  lines.push(`${'operation'.padEnd(width)}  doc  sect   pass fail warn skip omit  err  verdict`);
+  for (const o of results.operations) {
+    const c = o.counts;
+    const n = (v: number) => String(v).padStart(4);
+    lines.push(`${o.id.padEnd(width)}  ${o.document}   ${o.section.padEnd(5)} ${n(c.pass)} ${n(c.fail)} ${n(c.warn)} ${n(c.skip)} ${n(c.omit)} ${n(c.error)}  ${o.verdict}`);
+  }
+  const problems = results.results.filter((r) => (r.level === 'MUST' && (r.status === 'fail' || r.status === 'error')));
+  if (problems.length > 0) {
+    lines.push('');
+    lines.push(`MUST failures and errors (${problems.length}${problems.length > maxProblems ? `, first ${maxProblems}` : ''}):`);
+    for (const r of problems.slice(0, maxProblems)) {
+      lines.push(`  ${r.status.toUpperCase()} ${r.operation} ${r.check} [${r.requirements.join(' ')}]: ${r.message}`);
+      if (r.replay) lines.push(`       replay: --seed ${r.replay.seed}${r.replay.path ? ` --path ${r.replay.path}` : ''} --only ${r.operation}`);
+    }
+  }
+  lines.push('');
+  lines.push(`Report: ${reportPath}`);
+  return lines;
+}

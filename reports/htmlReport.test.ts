@@ -1,0 +1,342 @@
+import { createHash } from 'node:crypto';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import type { RunResults } from '../core/results.ts';
+import {
+  CONTENT_SECURITY_POLICY,
+  DEFAULT_SECTIONS,
+  capUtf8,
+  escapeHtml,
+  formatDuration,
+  prettyBody,
+  renderHtml,
+} from './htmlReport.ts';
+import { FIXTURE_NAMES, loadFixture } from './testSupport/fixtures.ts';
+
+/** The markup of the element whose start tag carries `id="<id>"`, up to its closing `</tag>`. */
+function elementById(html: string, id: string): string {
+  const start = html.search(new RegExp(`<([a-z0-9]+)[^>]*\\sid="${id}"`));
+  if (start < 0) throw new Error(`no element #${id}`);
+  const tag = /^<([a-z0-9]+)/.exec(html.slice(start))?.[1] ?? '';
+  const end = html.indexOf(`</${tag}>`, start);
+  return html.slice(start, end + tag.length + 3);
+}
+
+const count = (html: string, pattern: RegExp): number => (html.match(pattern) ?? []).length;
+
+describe('escapeHtml', () => {
+  it('escapes the five special characters exactly', () => {
+    expect(escapeHtml(`</script><script>alert("x")</script> & 'y'`)).toBe(
+      '&lt;/script&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;',
+    );
+  });
+
+  it('does not escape twice and keeps non-ASCII text', () => {
+    expect(escapeHtml('&amp; Zoë 日本語')).toBe('&amp;amp; Zoë 日本語');
+  });
+
+  it('replaces control characters and lone surrogates', () => {
+    expect(escapeHtml('a\u0000b\u001Bc\uD800d\u{1F600}\te')).toBe('a\uFFFDb\uFFFDc\uFFFDd\u{1F600}\te');
+  });
+});
+
+describe('helpers', () => {
+  it('cuts at a UTF-8 byte cap without splitting a character', () => {
+    expect(capUtf8('aé日', 3)).toEqual({ text: 'aé', bytes: 6, capped: true });
+    expect(capUtf8('aé日', 4)).toEqual({ text: 'aé', bytes: 6, capped: true });
+    expect(capUtf8('aé日', 6)).toEqual({ text: 'aé日', bytes: 6, capped: false });
+  });
+
+  it('pretty-prints JSON bodies only', () => {
+    expect(prettyBody('{"a":[1]}')).toBe('{\n  "a": [\n    1\n  ]\n}');
+    expect(prettyBody('{not json')).toBe('{not json');
+    expect(prettyBody('1', 'text/plain')).toBe('1');
+  });
+
+  it('formats durations', () => {
+    expect(formatDuration(850)).toBe('850 ms');
+    expect(formatDuration(12_340)).toBe('12.3 s');
+    expect(formatDuration(83_400)).toBe('1 min 23 s');
+    expect(formatDuration(Number.NaN)).toBe('unknown');
+  });
+});
+
+describe('renderHtml', () => {
+  const failing = renderHtml(loadFixture('failing'));
+
+  it.each([
+    ['conformant', 'Conformant'],
+    ['failing', 'Not conformant'],
+    ['inconclusive', 'Inconclusive'],
+  ] as const)('shows the verdict of the %s fixture in large type', (name, label) => {
+    const run = loadFixture(name);
+    const verdict = elementById(renderHtml(run), 'verdict');
+    expect(verdict).toBe(`<h1 id="verdict" class="verdict verdict-${run.verdict}" data-verdict="${run.verdict}">${label}</h1>`);
+  });
+
+  it('shows the run facts', () => {
+    const overview = elementById(failing, 'overview');
+    for (const fact of [
+      'https://staging.example.test/api',
+      'api-conformance-suite 0.1.0',
+      '1234567',
+      '<dd>25</dd>',
+      '2025-01-15T10:00:00.000Z',
+      '2025-01-15T10:01:23.400Z',
+      '1 min 23 s',
+      'sha256:4f1c2a9be07d3e55',
+    ]) {
+      expect(overview).toContain(fact);
+    }
+  });
+
+  it('counts results by status and by level', () => {
+    const byStatus = elementById(failing, 'counts-by-status');
+    const cells = Object.fromEntries([...byStatus.matchAll(/data-count="(\w+)">(\d+)</g)].map((m) => [m[1], Number(m[2])]));
+    expect(cells).toEqual({ pass: 4, fail: 2, warn: 1, skip: 1, omit: 1, error: 1, total: 10 });
+    const must = /<tr data-level="MUST">(.*?)<\/tr>/.exec(elementById(failing, 'counts-by-level'))?.[1] ?? '';
+    expect([...must.matchAll(/<td[^>]*>(\d+)<\/td>/g)].map((m) => Number(m[1]))).toEqual([4, 2, 0, 1, 1, 1, 9]);
+  });
+
+  it('lists operations by document and section with counts and verdict', () => {
+    const table = elementById(failing, 'operations-table');
+    const rows = [...table.matchAll(/<tr class="operation-row" data-operation="([^"]+)" data-verdict="([^"]+)">(.*?)<\/tr>/g)];
+    expect(rows.map((r) => [r[1], r[2]])).toEqual([
+      ['find-member-v2', 'not-conformant'],
+      ['ack-remittance', 'inconclusive'],
+      ['search-hospital-claims', 'conformant'],
+      ['search-bills', 'not-conformant'],
+      ['get-bill', 'inconclusive'],
+    ]);
+    const bills = rows[3]?.[3] ?? '';
+    expect(bills).toContain('<td>D1</td><td>4.11</td><td>Search Bills of an insurer</td>');
+    expect([...bills.matchAll(/<td class="num[^"]*">(\d+)<\/td>/g)].map((m) => Number(m[1]))).toEqual([0, 1, 1, 0, 0, 1]);
+  });
+
+  it('lists every fail, warn and error result with its message and requirements', () => {
+    const run = loadFixture('failing');
+    const findings = run.results.map((r, i) => ({ r, i })).filter(({ r }) => ['fail', 'warn', 'error'].includes(r.status));
+    expect(findings).toHaveLength(4);
+    expect(count(failing, /<article class="finding /g)).toBe(4);
+    for (const { r, i } of findings) {
+      const article = elementById(failing, `result-${i}`);
+      expect(article).toContain(`data-status="${r.status}" data-level="${r.level}" data-operation="${r.operation}"`);
+      expect(article).toContain(`<dd class="fact-message">${escapeHtml(r.message)}</dd>`);
+      expect(article).toContain(`<dd class="fact-requirements">${escapeHtml(r.requirements.join(', '))}</dd>`);
+      expect(article).toContain(`<code class="check-id">${r.check}</code>`);
+      expect(article).toContain('<details class="evidence">');
+    }
+    // Worst first: fails, then the error, then the warning.
+    expect([...failing.matchAll(/<article class="finding status-(\w+)"/g)].map((m) => m[1])).toEqual(['fail', 'fail', 'error', 'warn']);
+  });
+
+  it('shows request, response, timing, replay and curl in the evidence', () => {
+    const article = elementById(failing, 'result-2');
+    expect(article).toContain('<dd class="fact-replay-seed">1234567</dd>');
+    expect(article).toContain('<dd class="fact-replay-path">3:1:0</dd>');
+    expect(article).toContain('&quot;lastName&quot;: &quot;O&#39;Brien&quot;');
+    expect(article).toContain('<dt>Duration</dt><dd>85 ms</dd><dt>Size</dt><dd>109 bytes</dd>');
+    expect(article).toContain('<p class="request-line"><code>POST https://staging.example.test/api/member/v2/find</code></p>');
+    expect(article).toContain('insurerIdentifier=ppp&amp;lastName=O&#39;Brien&amp;dateOfBirth=1970-01-01');
+    expect(article).toContain('<p class="status-line"><code>HTTP 200</code></p>');
+    // JSON response pretty-printed.
+    expect(article).toContain('{\n  &quot;resourceType&quot;: &quot;Bundle&quot;,\n  &quot;total&quot;: 2,');
+    expect(article).toContain('<pre class="curl"><code>curl --globoff \\\n  -X POST');
+    expect(article).toContain('-H &quot;Authorization: Bearer $CONFORMANCE_TOKEN&quot;');
+    expect(elementById(failing, 'result-5')).toContain('<p class="no-response">No response: connect ECONNREFUSED 127.0.0.1:9</p>');
+  });
+
+  it('renders a hostile response body as text', () => {
+    expect(failing).not.toMatch(/<script>alert/i);
+    expect(failing).not.toMatch(/<img/i);
+    expect(count(failing, /<script/gi)).toBe(1);
+    expect(count(failing, /<\/script>/gi)).toBe(1);
+    expect(failing).toContain(
+      '&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=&quot;https://evil.example/x.png&quot;&gt;',
+    );
+    expect(failing).toContain('x-note: &quot;&gt;&lt;script&gt;alert(&#39;hdr&#39;)&lt;/script&gt;');
+  });
+
+  it('escapes hostile values in attributes and ids too', () => {
+    const run = loadFixture('failing');
+    const r = run.results[2];
+    if (!r) throw new Error('fixture changed');
+    r.operation = '"><script>alert(2)</script>';
+    r.level = 'MUST';
+    const html = renderHtml(run);
+    expect(html).not.toContain('<script>alert(2)');
+    expect(html).toContain('data-operation="&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;"');
+  });
+
+  it('keeps non-ASCII text and never shows a leaked credential', () => {
+    expect(failing).toContain('Zoë Ångström 日本語');
+    expect(failing).not.toContain('eyJleaked');
+    expect(failing).not.toContain('leakedquerytoken');
+    expect(failing).toContain('access_token=***');
+  });
+
+  it.each(FIXTURE_NAMES)('loads nothing from the network (%s)', (name) => {
+    const html = renderHtml(loadFixture(name));
+    expect(html).not.toMatch(/\b(?:src|href|action|srcset|poster|data)\s*=\s*["']?\s*(?:[a-z][a-z0-9+.-]*:)?\/\//i);
+    // Real start tags only: hostile markup in evidence is escaped text (`&lt;img src=...`), not a tag.
+    const tags = html.match(/<[a-zA-Z][^>]*>/g) ?? [];
+    expect(tags.length).toBeGreaterThan(50);
+    for (const tag of tags) {
+      expect(tag).not.toMatch(/\s(?:src|srcset|action|poster|background)\s*=/i);
+      const href = /\shref\s*=\s*"([^"]*)"/i.exec(tag);
+      if (href) expect(href[1]).toMatch(/^#[\w-]+$/);
+    }
+    expect(html).not.toMatch(/@import|url\(|<link|<iframe|<object|<embed/i);
+    expect(html).toMatch(/^<!DOCTYPE html>\n<html lang="en">/);
+  });
+
+  it("pins its own style and script in a Content-Security-Policy that allows nothing else", () => {
+    const sha = (s: string): string => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
+    const script = /<script>([\s\S]*?)<\/script>/.exec(failing)?.[1] ?? '';
+    const style = /<style>([\s\S]*?)<\/style>/.exec(failing)?.[1] ?? '';
+    expect(CONTENT_SECURITY_POLICY).toBe(`default-src 'none'; style-src ${sha(style)}; script-src ${sha(script)}; base-uri 'none'; form-action 'none'`);
+    expect(failing).toContain(`<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CONTENT_SECURITY_POLICY)}">`);
+    expect(style).toContain('@media print');
+  });
+
+  it('is complete without scripts: only the filter controls start hidden', () => {
+    expect([...failing.matchAll(/<(\w+)[^>]*\shidden[\s>]/g)].map((m) => m[0])).toEqual([
+      '<section id="filters" class="filters" hidden ',
+    ]);
+    expect(count(failing, /<tr class="result-row"/g)).toBe(10);
+  });
+
+  it('has a collapsed table of all results with data attributes', () => {
+    const all = elementById(failing, 'all-results');
+    expect(all).toContain('<details id="all-results-details">\n<summary>Show all 10 results</summary>');
+    const rows = [...all.matchAll(/<tr class="result-row" data-status="(\w+)" data-level="(\w+)" data-operation="([^"]+)"/g)];
+    const statuses = rows.map((m) => m[1]).sort();
+    expect(statuses).toEqual(['error', 'fail', 'fail', 'omit', 'pass', 'pass', 'pass', 'pass', 'skip', 'warn']);
+    expect(rows.filter((m) => m[2] === 'SHOULD')).toHaveLength(1);
+    expect(all).toContain('<a href="#result-2">evidence</a>');
+  });
+
+  it('caps a large response body at 20 KB with a note', () => {
+    const run = loadFixture('failing');
+    const x = run.exchanges[1];
+    if (!x?.response) throw new Error('fixture changed');
+    x.response.body = `${'a'.repeat(30 * 1024)}END-OF-BODY`;
+    x.response.size = x.response.body.length;
+    const html = renderHtml(run);
+    expect(html).toContain('Showing the first 20 KB of 30731 bytes (30.0 KB); results.json holds the whole body.');
+    expect(html).not.toContain('END-OF-BODY');
+    expect(html).toContain(`<code>${'a'.repeat(20 * 1024)}</code>`);
+  });
+
+  it('says so when the harness truncated a body', () => {
+    const run = loadFixture('failing');
+    const x = run.exchanges[1];
+    if (!x?.response) throw new Error('fixture changed');
+    x.response.truncated = true;
+    expect(renderHtml(run)).toContain('The suite stopped reading at its size cap');
+  });
+
+  it('shows no findings for a conformant run and the error of an inconclusive one', () => {
+    expect(elementById(renderHtml(loadFixture('conformant')), 'findings')).toContain('<p class="muted">None.</p>');
+    const inconclusive = renderHtml(loadFixture('inconclusive'));
+    expect(elementById(inconclusive, 'result-0')).toContain('No response: time-out after 30000 ms');
+    expect(elementById(inconclusive, 'overview')).toContain('<dt>Only</dt><dd>search-authorisation</dd>');
+  });
+
+  it('accepts extra sections', () => {
+    const html = renderHtml(loadFixture('conformant'), [
+      ...DEFAULT_SECTIONS,
+      { id: 'decisions', title: 'Decisions', render: (ctx) => `<section id="decisions">${ctx.results.decisions.length}</section>` },
+    ]);
+    expect(html).toContain('<li><a href="#decisions">Decisions</a></li>');
+    expect(html).toContain('<section id="decisions">0</section>');
+  });
+});
+
+/** Minimal DOM stand-ins: enough for the filter script. */
+class FakeElement {
+  hidden = false;
+  checked = true;
+  value = '';
+  textContent = '';
+  open = false;
+  focused = false;
+  listeners: Record<string, () => void> = {};
+  constructor(
+    public tagName: string,
+    public attrs: Record<string, string> = {},
+  ) {}
+  getAttribute(name: string): string | null {
+    return this.attrs[name] ?? null;
+  }
+  addEventListener(type: string, fn: () => void): void {
+    this.listeners[type] = fn;
+  }
+  focus(): void {
+    this.focused = true;
+  }
+  fire(type: string): void {
+    this.listeners[type]?.();
+  }
+}
+
+describe('filter script', () => {
+  function setup() {
+    const script = /<script>([\s\S]*?)<\/script>/.exec(renderHtml(loadFixture('failing')))?.[1] ?? '';
+    const boxes = ['pass', 'fail', 'warn', 'skip', 'omit', 'error'].map((s) => Object.assign(new FakeElement('INPUT'), { value: s }));
+    const panel = Object.assign(new FakeElement('SECTION'), { hidden: true });
+    const text = new FakeElement('INPUT');
+    const reset = new FakeElement('BUTTON');
+    const out = new FakeElement('P');
+    const items = [
+      Object.assign(new FakeElement('ARTICLE', { 'data-status': 'fail' }), { textContent: 'error-code-matches find-member-v2' }),
+      Object.assign(new FakeElement('TR', { 'data-status': 'fail' }), { textContent: 'error-code-matches find-member-v2' }),
+      Object.assign(new FakeElement('TR', { 'data-status': 'pass' }), { textContent: 'status-is-documented search-bills' }),
+      Object.assign(new FakeElement('TR', { 'data-status': 'warn' }), { textContent: 'paging-tags-match-request Search-Bills' }),
+    ];
+    const details = [new FakeElement('DETAILS')];
+    const windowListeners: Record<string, () => void> = {};
+    const byId: Record<string, FakeElement> = { filters: panel, 'filter-text': text, 'filter-reset': reset, 'filter-count': out };
+    Object.assign(panel, { querySelectorAll: () => boxes });
+    const document = {
+      getElementById: (id: string) => byId[id] ?? null,
+      querySelectorAll: (sel: string) => (sel === '[data-filterable]' ? items : sel.startsWith('details') ? details : []),
+    };
+    const window = { addEventListener: (t: string, fn: () => void) => (windowListeners[t] = fn) };
+    runInNewContext(script, { document, window });
+    return { panel, boxes, text, reset, out, items, details, windowListeners };
+  }
+
+  it('reveals the controls and filters by status and text', () => {
+    const { panel, boxes, text, reset, out, items } = setup();
+    expect(panel.hidden).toBe(false);
+    expect(out.textContent).toBe('Showing 1 of 1 failures, warnings and errors, and 3 of 3 results.');
+    const passBox = boxes[0] as FakeElement;
+    passBox.checked = false;
+    passBox.fire('change');
+    expect(items.map((i) => i.hidden)).toEqual([false, false, true, false]);
+    text.value = '  search-bills ';
+    text.fire('input');
+    expect(items.map((i) => i.hidden)).toEqual([true, true, true, false]);
+    expect(out.textContent).toBe('Showing 0 of 1 failures, warnings and errors, and 1 of 3 results.');
+    reset.fire('click');
+    expect(items.map((i) => i.hidden)).toEqual([false, false, false, false]);
+    expect(passBox.checked).toBe(true);
+    expect(text.focused).toBe(true);
+  });
+
+  it('opens every details element for printing and closes them after', () => {
+    const { details, windowListeners } = setup();
+    windowListeners.beforeprint?.();
+    expect(details[0]?.open).toBe(true);
+    windowListeners.afterprint?.();
+    expect(details[0]?.open).toBe(false);
+  });
+});
+
+describe('fixture sanity', () => {
+  it.each(FIXTURE_NAMES)('%s renders', (name) => {
+    const run: RunResults = loadFixture(name);
+    expect(renderHtml(run).length).toBeGreaterThan(1000);
+  });
+});

@@ -1,0 +1,16 @@
+/** Loads the hand-written results fixtures (reports/fixtures/*.json) for tests. */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { RunResults } from '../../core/results.ts';
+
+export type FixtureName = 'conformant' | 'failing' | 'inconclusive';
+export const FIXTURE_NAMES: readonly FixtureName[] = ['conformant', 'failing', 'inconclusive'];
+
+export function fixturePath(name: FixtureName): string {
+  return fileURLToPath(new URL(`../fixtures/${name}.json`, import.meta.url));
+}
+
+/** A fresh copy each call, so tests may modify it. */
+export function loadFixture(name: FixtureName): RunResults {
+  return JSON.parse(readFileSync(fixturePath(name), 'utf8')) as RunResults;
+}

@@ -1,0 +1,78 @@
+/**
+ * Shared request guards (Document 1, 1 and 5; DEC-D1-10, -15, -21): bearer token, SU-SiteId,
+ * form content type and feature gates. What an operation enforces is read from its header list
+ * in spec/operations.ts.
+ */
+import { operation } from '../../spec/operations.ts';
+import type { FeatureName } from '../../spec/types.ts';
+import { DEFAULT_CLIENT_ID } from '../fixtures/clients.ts';
+import type { Client } from '../repo/model.ts';
+import { ApiError } from './errors.ts';
+import type { SandboxContext, SandboxRequest } from './types.ts';
+
+export const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
+
+export interface Caller {
+  client: Client;
+  /** The site the request acts for: the SU-SiteId header, or the token's site. */
+  siteId: string;
+  /** The form body, for operations whose parameters travel as form fields. */
+  form: URLSearchParams;
+}
+
+/** The media type of a Content-Type value, lower case, without parameters. */
+export function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0].trim().toLowerCase();
+}
+
+export async function requireClient(req: SandboxRequest, ctx: SandboxContext, operationId: string): Promise<Client> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  const client = match ? await ctx.repo.clientForToken(match[1]) : undefined;
+  if (client) return client;
+  if (ctx.faults.on('auth-not-enforced', operationId)) {
+    const fallback = await ctx.repo.client(DEFAULT_CLIENT_ID);
+    if (fallback) return fallback;
+  }
+  throw new ApiError(
+    401,
+    'MSG_UNAUTHORIZED',
+    match ? 'The access token is unknown or expired' : 'Expected header Authorization: Bearer <token>',
+    { 'www-authenticate': 'Bearer' },
+  );
+}
+
+export function requireSite(req: SandboxRequest, ctx: SandboxContext, operationId: string, client: Client): string {
+  const site = (req.headers['su-siteid'] ?? '').trim();
+  if (site === '') {
+    if (ctx.faults.on('site-header-not-enforced', operationId)) return client.siteId;
+    throw new ApiError(400, 'MSG_MISSING_MANDATORY_PARAM', 'Header SU-SiteId is required');
+  }
+  if (site !== client.siteId) throw new ApiError(403, 'MSG_FORBIDDEN', `The access token may not act for site ${site}`);
+  return site;
+}
+
+export function requireForm(req: SandboxRequest): URLSearchParams {
+  if (mediaType(req.headers['content-type']) !== FORM_MEDIA_TYPE || req.form === undefined) {
+    throw new ApiError(400, 'MSG_CANT_PARSE_CONTENT', `Expected Content-Type ${FORM_MEDIA_TYPE}, received ${req.headers['content-type'] ?? '<none>'}`);
+  }
+  return req.form;
+}
+
+/** Applies every guard the operation's header list marks as enforced, in a fixed order. */
+export async function authorise(req: SandboxRequest, ctx: SandboxContext, operationId: string): Promise<Caller> {
+  const op = operation(operationId);
+  const enforced = (name: string) => op.headers.some((h) => h.enforced && h.name.toLowerCase() === name.toLowerCase());
+  const client = await requireClient(req, ctx, operationId);
+  const siteId = enforced('SU-SiteId') ? requireSite(req, ctx, operationId, client) : client.siteId;
+  const formPost = op.headers.some((h) => h.enforced && h.name === 'Content-Type' && h.value === FORM_MEDIA_TYPE);
+  const form = formPost ? requireForm(req) : new URLSearchParams();
+  return { client, siteId, form };
+}
+
+/** Feature gate of a parameter (DEC-D1-15): every listed feature is needed. */
+export function requireFeatures(client: Client, features: readonly FeatureName[] | undefined, parameter: string): void {
+  const missing = (features ?? []).filter((f) => !client.features.includes(f));
+  if (missing.length > 0) {
+    throw new ApiError(422, 'MSG_PARAM_INVALID', `Parameter ${parameter} needs feature ${missing.join(' and ')}, which the caller does not have`);
+  }
+}

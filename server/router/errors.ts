@@ -1,0 +1,95 @@
+/**
+ * The one edge that turns anything a handler throws into the documented error body: an
+ * OperationOutcome (2.3) for ApiError, the InvalidId object for InvalidIdError (DEC-D1-11), and a
+ * 500 OperationOutcome for anything else (a sandbox bug).
+ */
+import type { ActiveFaults } from '../faults/catalog.ts';
+import { REF_URL } from '../resources/urls.ts';
+import type { SandboxReply } from './types.ts';
+
+export const ERROR_CODE_SYSTEM = `${REF_URL}/error-code`;
+
+const DISPLAY: Readonly<Record<string, string>> = {
+  NO_MATCH_FOUND: 'No match for the search parameters',
+  MULTIPLE_MATCH_FOUND: 'More than one match',
+  MSG_MISSING_MANDATORY_PARAM: 'Mandatory parameter missing',
+  MSG_PARAM_INVALID: 'Parameter content invalid',
+  MSG_CANT_PARSE_CONTENT: 'Unprocessable entity',
+  MSG_DATABASE_ERROR: 'Database processing failure',
+  MSG_PARAM_EMPTY: 'Parameter null or empty',
+  MSG_INVALID_FORMAT: 'Invalid format',
+  MSG_UNAUTHORIZED: 'Missing or unknown access token',
+  MSG_FORBIDDEN: 'The token may not act for this site',
+  MSG_ENTITY_NOT_FOUND: 'Entity not found',
+  MSG_NOT_FOUND: 'No such resource',
+  MSG_METHOD_NOT_ALLOWED: 'Method not allowed',
+  MSG_INTERNAL_ERROR: 'Internal error',
+};
+
+/** A documented error: HTTP status, error code of section 7 (or DEC-D1-13/21), diagnostics. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly diagnostics: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(`${status} ${code}: ${diagnostics}`);
+    this.name = 'ApiError';
+  }
+}
+
+/** The clearing batches' `InvalidId` (4.7, 4.8). */
+export class InvalidIdError extends Error {
+  constructor(readonly id: string) {
+    super(`InvalidId ${id}`);
+    this.name = 'InvalidIdError';
+  }
+}
+
+export interface OperationOutcome {
+  resourceType: 'OperationOutcome';
+  issue: {
+    severity: 'error';
+    code: 'exception';
+    details: { coding: { system: string; code: string; display: string }[] };
+    diagnostics: string;
+    location: string[];
+    expression: string[];
+  }[];
+}
+
+export function operationOutcome(code: string, diagnostics: string, location: string[] = []): OperationOutcome {
+  return {
+    resourceType: 'OperationOutcome',
+    issue: [
+      {
+        severity: 'error',
+        code: 'exception',
+        details: { coding: [{ system: ERROR_CODE_SYSTEM, code, display: DISPLAY[code] ?? code }] },
+        diagnostics,
+        location,
+        expression: [],
+      },
+    ],
+  };
+}
+
+export interface ErrorScope {
+  /** Operation ids of the route that failed (Find Member errors carry location `Coverage`). */
+  operations: readonly string[];
+  faults: ActiveFaults;
+}
+
+const isFindMember = (ops: readonly string[]) => ops.some((o) => o.startsWith('find-member'));
+
+export function errorReply(error: unknown, scope: ErrorScope): SandboxReply {
+  if (error instanceof InvalidIdError) {
+    return { status: 404, body: { code: 'InvalidId', type: 'id', id: error.id } };
+  }
+  const e = error instanceof ApiError ? error : new ApiError(500, isFindMember(scope.operations) ? 'MSG_DATABASE_ERROR' : 'MSG_INTERNAL_ERROR', `Unexpected server error: ${error instanceof Error ? error.message : String(error)}`);
+  const findMember = isFindMember(scope.operations);
+  const outcomeBroken = findMember && scope.operations.some((o) => scope.faults.on('error-body-not-outcome', o));
+  const body = outcomeBroken ? { error: e.code } : operationOutcome(e.code, e.diagnostics, findMember ? ['Coverage'] : []);
+  return { status: e.status, body, headers: e.headers };
+}

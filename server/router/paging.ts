@@ -1,0 +1,80 @@
+/**
+ * The shared bundle builder (Document 1, 2.1; DEC-D1-02, -12): 1-based pages, default count 10,
+ * `total` and `maxCount` / `maxRecords` = number of matches, tag displays as digit strings, a page
+ * beyond the end is empty. The paging faults are consulted here and nowhere else.
+ */
+import type { SandboxContext } from './types.ts';
+
+export const DEFAULT_COUNT = 10;
+/** Page size the count-ignored fault uses whatever the request says. */
+const IGNORED_COUNT_PAGE_SIZE = 25;
+
+export interface Paging {
+  page: number;
+  count: number;
+}
+
+export interface BundleEntry {
+  fullUrl?: string;
+  resource: unknown;
+}
+
+export interface Bundle {
+  resourceType: 'Bundle';
+  meta: { tag: { code: string; display: string | number }[] };
+  type: 'searchset' | 'collection';
+  total: number;
+  entry: BundleEntry[];
+}
+
+/** Paging from validated `page` / `count` parameters (absent = page 1, count 10). */
+export function pagingOf(values: Readonly<Record<string, string | undefined>>): Paging {
+  return { page: Number(values.page ?? 1), count: Number(values.count ?? DEFAULT_COUNT) };
+}
+
+export interface PagedBundleOptions<T> {
+  operationId: string;
+  type: 'searchset' | 'collection';
+  matches: readonly T[];
+  paging: Paging;
+  /** `maxRecords` for the pending-remittance list, `maxCount` elsewhere. */
+  totalTag: 'maxCount' | 'maxRecords';
+  entry: (item: T) => BundleEntry;
+}
+
+export function pagedBundle<T>(ctx: SandboxContext, o: PagedBundleOptions<T>): Bundle {
+  const on = (name: Parameters<SandboxContext['faults']['on']>[0]) => ctx.faults.on(name, o.operationId);
+  const size = on('count-ignored') ? IGNORED_COUNT_PAGE_SIZE : o.paging.count;
+  const start = on('paging-ignores-page') ? 0 : (o.paging.page - 1) * size;
+  const page = o.matches.slice(start, start + size);
+  const display = (n: number) => (on('paging-tag-as-number') ? n : String(n));
+  const totalTag = on('pending-maxcount-tag') ? 'maxCount' : o.totalTag;
+  return {
+    resourceType: 'Bundle',
+    meta: {
+      tag: [
+        { code: 'page', display: display(on('page-tag-always-one') ? 1 : o.paging.page) },
+        { code: 'count', display: display(o.paging.count) },
+        { code: totalTag, display: display(o.matches.length) },
+      ],
+    },
+    type: o.type,
+    total: o.matches.length + (on('total-off-by-one') ? 1 : 0),
+    entry: page.map(o.entry),
+  };
+}
+
+/**
+ * A bundle of every match in one page, for the operations without paging parameters (hospital
+ * claims, bills): page 1, and count, maxCount and total all equal the number of entries.
+ */
+export function singlePageBundle(type: 'searchset' | 'collection', entries: BundleEntry[]): Bundle {
+  const n = String(entries.length);
+  return {
+    resourceType: 'Bundle',
+    meta: { tag: [{ code: 'page', display: '1' }, { code: 'count', display: n }, { code: 'maxCount', display: n }] },
+    type,
+    total: entries.length,
+    entry: entries,
+  };
+}

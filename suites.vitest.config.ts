@@ -1,0 +1,15 @@
+// Configuration of the conformance suites when `conformance run` starts them against a target.
+// (The project's own tests use vitest.config.ts.)
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['suites/**/*.suite.ts'],
+    testTimeout: 300_000,
+    hookTimeout: 120_000,
+    pool: 'threads',
+    maxWorkers: 2,
+    isolate: true,
+    passWithNoTests: true,
+  },
+});

@@ -1,0 +1,81 @@
+/**
+ * Bills (Document 1, 2.8, 4.11, 4.12): search by insurer with optional filters (a `searchset`),
+ * and one bill by id and archive flag.
+ */
+import { test } from 'vitest';
+import { bundleHasEntries, bundleTypeIs, entriesMatchFilter, requestRefused } from '../checks/index.ts';
+import { isRecord } from '../core/exchange.ts';
+import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
+import { contained } from './common/readers.ts';
+import { verifySuccess } from './common/steps.ts';
+
+const SEARCH = 'search-bills';
+const GET = 'get-bill';
+const fixtureCheck = { id: 'fixture-configured', summary: 'The config names the data this step needs' };
+const bills = () => runContext().fixtures.bills ?? {};
+const listSchemaReqs = ['D1-4.11-05', 'D1-2.8-01', 'D1-2.8-02', 'D1-2.8-03', 'D1-2.8-05'];
+
+const subscriberIds = (r: Record<string, unknown>) => contained(r, 'Coverage').map((c) => c.subscriberId).filter((v): v is string => typeof v === 'string');
+const invoiceNumbers = (r: Record<string, unknown>) =>
+  contained(r, 'Invoice').flatMap((i) => (Array.isArray(i.identifier) ? i.identifier : [i.identifier])).filter(isRecord).map((id) => id.value).filter((v): v is string => typeof v === 'string');
+const anyOf = (values: string[], v: string) => (values.length === 0 ? undefined : values.includes(v));
+
+describeOperation(SEARCH, () => {
+  test('a search by insurer returns a searchset of bills', async () => {
+    const { insurerid } = bills();
+    if (!insurerid) return record(fixtureCheck, 'skip', 'No fixture bills.insurerid', { operation: SEARCH, level: 'MUST', requirements: ['D1-4.11-05'] });
+    const x = await call(SEARCH, { query: { insurerid } });
+    if (!verifySuccess(x, SEARCH, { success: ['D1-4.11-05'], schema: listSchemaReqs }, { status: 200, decisions: ['DEC-D1-54'] })) return;
+    verify(x, bundleTypeIs('searchset'), { operation: SEARCH, level: 'MUST', requirements: ['D1-4.11-05'], decisions: ['DEC-D1-66'] });
+    verify(x, bundleHasEntries(1), { operation: SEARCH, level: 'MUST', requirements: ['D1-1-05'], evidence: { insurerid } });
+  });
+
+  test('membershipNumber and invoiceNumber filter the bills', async () => {
+    const { insurerid, membershipNumber, invoiceNumber } = bills();
+    if (!insurerid) return record(fixtureCheck, 'skip', 'No fixture bills.insurerid', { operation: SEARCH, level: 'MUST', requirements: ['D1-4.11-03'] });
+    for (const [name, value, read] of [['membershipNumber', membershipNumber, subscriberIds], ['invoiceNumber', invoiceNumber, invoiceNumbers]] as const) {
+      if (!value) continue;
+      const x = await call(SEARCH, { query: { insurerid, [name]: value } });
+      if (!verifySuccess(x, SEARCH, { success: ['D1-4.11-03'], schema: listSchemaReqs }, { status: 200 })) continue;
+      verify(x, entriesMatchFilter(`${name}=${value}`, (r) => anyOf(read(r), value)), { operation: SEARCH, level: 'MUST', requirements: ['D1-4.11-03'], decisions: ['DEC-D1-30'] });
+      verify(x, bundleHasEntries(1), { operation: SEARCH, level: 'MUST', requirements: ['D1-4.11-03'], evidence: { [name]: value } });
+    }
+  });
+
+  test('insurerid is required; nothing matching gives an empty bundle', async () => {
+    const x = await call(SEARCH, { query: {} });
+    verify(x, requestRefused, { operation: SEARCH, level: 'MUST', requirements: ['D1-4.11-02'], decisions: ['DEC-D1-13'] });
+    const { insurerid } = bills();
+    if (!insurerid) return;
+    const none = await call(SEARCH, { query: { insurerid, invoiceNumber: 'NO-SUCH-INVOICE-000' } });
+    verifySuccess(none, SEARCH, { success: ['D1-4.11-06', 'D1-7-22'], schema: listSchemaReqs }, { status: 200 });
+  });
+
+  test('a request without a token is refused', async () => {
+    const x = await call(SEARCH, { query: { insurerid: bills().insurerid ?? 'bup' }, omitHeaders: ['Authorization'] });
+    verify(x, requestRefused, { operation: SEARCH, level: 'MUST', requirements: ['D1-5-04'], decisions: ['DEC-D1-21'] });
+  });
+});
+
+describeOperation(GET, () => {
+  test('a bill is returned by its id and archive flag', async () => {
+    const { billId, isArchived } = bills();
+    if (!billId) return record(fixtureCheck, 'skip', 'No fixture bills.billId', { operation: GET, level: 'MUST', requirements: ['D1-4.12-02'] });
+    const flag = isArchived ?? 'false';
+    const x = await call(GET, { path: { claimId: billId, isArchived: flag } });
+    if (!verifySuccess(x, GET, { success: [flag === 'true' ? 'D1-4.12-03' : 'D1-4.12-02'], schema: ['D1-4.12-05', 'D1-2.8-01', 'D1-2.8-02', 'D1-2.8-03', 'D1-2.8-05', 'D1-2.8-06'] }, { status: 200, decisions: ['DEC-D1-54'] })) return;
+    verify(x, entriesMatchFilter(`id = ${billId}`, (r) => r.id === billId), { operation: GET, level: 'MUST', requirements: ['D1-4.12-05'], decisions: ['DEC-D1-31'] });
+  });
+
+  test('an unknown id and an isArchived other than true or false are refused', async () => {
+    const unknown = await call(GET, { path: { claimId: 'NO-SUCH-BILL-000', isArchived: 'false' } });
+    verify(unknown, requestRefused, { operation: GET, level: 'MUST', requirements: ['D1-4.12-06'], decisions: ['DEC-D1-13'] });
+    const bad = await call(GET, { path: { claimId: bills().billId ?? 'BILL-0001', isArchived: 'maybe' } });
+    verify(bad, requestRefused, { operation: GET, level: 'MUST', requirements: ['D1-4.12-04'], decisions: ['DEC-D1-31'] });
+  });
+
+  test('a request without a token is refused', async () => {
+    const x = await call(GET, { path: { claimId: bills().billId ?? 'BILL-0001', isArchived: bills().isArchived ?? 'false' }, omitHeaders: ['Authorization'] });
+    verify(x, requestRefused, { operation: GET, level: 'MUST', requirements: ['D1-5-04'], decisions: ['DEC-D1-21'] });
+  });
+});

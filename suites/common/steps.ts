@@ -1,0 +1,145 @@
+/**
+ * Steps shared by the suites: the same verifications every operation needs (success shape,
+ * header enforcement, error answers, paging walks). Requirement ids are passed in by the suite.
+ */
+import {
+  bodyIsJson,
+  contentTypeIsJson,
+  errorStatusAndCode,
+  matchesSchema,
+  operationOutcomeShape,
+  pageWithinCount,
+  pagesDoNotOverlap,
+  pagingTagsMatchRequest,
+  pagingTagsPresent,
+  requestRefused,
+  successStatus,
+  totalConsistent,
+} from '../../checks/index.ts';
+import type { Exchange, RespondedExchange } from '../../core/exchange.ts';
+import { bundleResources, hasResponse, jsonBody } from '../../core/exchange.ts';
+import type { CallOptions } from '../../core/suite.ts';
+import { call, record, verify } from '../../core/suite.ts';
+import { operation } from '../../spec/operations.ts';
+import type { ErrorEntry, Level } from '../../spec/types.ts';
+
+export interface Reqs {
+  /** Requirement ids of the success status / shape. */
+  success?: readonly string[];
+  schema?: readonly string[];
+  json?: readonly string[];
+}
+
+/** Status, JSON media type, JSON body and documented schema of a successful answer. */
+export function verifySuccess(x: Exchange, id: string, reqs: Reqs, opts: { status?: number; decisions?: string[] } = {}): boolean {
+  const op = operation(id);
+  const status = verify(x, successStatus(opts.status ?? op.successStatus), {
+    operation: id, level: 'MUST', requirements: reqs.success ?? [], decisions: opts.decisions,
+  });
+  if (status.status !== 'pass') return false;
+  if (op.responseMediaType === 'json') {
+    verify(x, contentTypeIsJson, { operation: id, level: 'MUST', requirements: reqs.json ?? ['D1-1-06'] });
+    verify(x, bodyIsJson, { operation: id, level: 'MUST', requirements: reqs.json ?? ['D1-1-06'] });
+    if (op.responseSchema) {
+      const r = verify(x, matchesSchema(op.responseSchema), { operation: id, level: 'MUST', requirements: reqs.schema ?? [] });
+      return r.status === 'pass';
+    }
+  }
+  return true;
+}
+
+/**
+ * Every enforced header of the operation: a request without it must be refused, and so must a
+ * request with an unknown bearer token.
+ */
+export async function verifyHeadersEnforced(id: string, base: CallOptions, requirements: (header: string) => readonly string[], decisions: string[] = ['DEC-D1-21']): Promise<void> {
+  const op = operation(id);
+  for (const h of op.headers.filter((hh) => hh.enforced)) {
+    const x = await call(id, { ...base, omitHeaders: [h.name] });
+    verify(x, requestRefused, {
+      operation: id, level: 'MUST', requirements: requirements(h.name), decisions,
+      evidence: { omittedHeader: h.name },
+    });
+  }
+  if (op.headers.some((h) => h.name === 'Authorization')) {
+    const x = await call(id, { ...base, headers: { Authorization: 'Bearer not-a-valid-token-0000' } });
+    verify(x, requestRefused, {
+      operation: id, level: 'MUST', requirements: requirements('Authorization'), decisions,
+      evidence: { header: 'Authorization', value: 'an unknown bearer token' },
+    });
+  }
+}
+
+/**
+ * A documented error: exact status and code (from the operation's error table), and the body
+ * shape (OperationOutcome) at the given level.
+ */
+export function verifyError(x: Exchange, id: string, codes: string | readonly string[], requirements: readonly string[], opts: { shapeLevel?: Level; shapeRequirements?: readonly string[]; decisions?: string[] } = {}): void {
+  const op = operation(id);
+  const wanted = (Array.isArray(codes) ? codes : [codes]) as string[];
+  const pairs: ErrorEntry[] = op.errors.filter((e) => wanted.includes(e.code));
+  if (pairs.length !== wanted.length) throw new Error(`Suite bug: ${id} has no documented error ${wanted.join('/')}`);
+  verify(x, errorStatusAndCode(pairs), { operation: id, level: 'MUST', requirements, decisions: opts.decisions });
+  if (opts.shapeLevel) {
+    verify(x, operationOutcomeShape, { operation: id, level: opts.shapeLevel, requirements: opts.shapeRequirements ?? requirements, decisions: opts.decisions });
+  }
+}
+
+export interface PageWalk {
+  pages: RespondedExchange[];
+  complete: boolean;
+  /** Set when a page had no response (transport error): the walk stopped there. */
+  broken?: Exchange;
+}
+
+/** Requests pages 1..maxPages of one query until a page holds fewer than `count` entries. */
+export async function walkPages(id: string, base: CallOptions, count: number, maxPages: number): Promise<PageWalk> {
+  const op = operation(id);
+  const pages: RespondedExchange[] = [];
+  const where = op.method === 'GET' ? 'query' : 'form';
+  for (let page = 1; page <= maxPages; page++) {
+    const x = await call(id, { ...base, [where]: { ...base[where], page: String(page), count: String(count) } });
+    if (!hasResponse(x) || x.response.status !== 200) return { pages, complete: false, broken: x };
+    pages.push(x);
+    if (bundleResources(jsonBody(x)).length < count) return { pages, complete: true };
+  }
+  return { pages, complete: false };
+}
+
+export interface PagingReqs {
+  tags: readonly string[];
+  match: readonly string[];
+  bounds: readonly string[];
+  total: readonly string[];
+}
+
+/** Paging rules over a walk: tags present as digits, tags echo the request, bounds, overlap, total. */
+export function verifyPaging(id: string, walk: PageWalk, count: number, reqs: PagingReqs): void {
+  const op = operation(id);
+  if (walk.broken) {
+    verify(walk.broken, successStatus(200), { operation: id, level: 'MUST', requirements: reqs.match, evidence: { step: 'paging walk' } });
+    return;
+  }
+  walk.pages.forEach((x, i) => {
+    verify(x, pagingTagsPresent(op.pagingTags ?? []), { operation: id, level: 'MUST', requirements: reqs.tags, decisions: ['DEC-D1-02'] });
+    verify(x, pagingTagsMatchRequest({ page: i + 1, count }), { operation: id, level: 'MUST', requirements: reqs.match, decisions: ['DEC-D1-12'] });
+    verify(x, pageWithinCount(count), { operation: id, level: 'MUST', requirements: reqs.bounds, decisions: ['DEC-D1-12'] });
+  });
+  const last = walk.pages[walk.pages.length - 1];
+  if (!last) return;
+  if (walk.pages.length < 2) {
+    record(pagesDoNotOverlap, 'skip', `Only one page came back for count ${count}; overlap needs two`, { operation: id, level: 'MUST', requirements: reqs.bounds, exchange: last });
+  } else {
+    verify({ pages: walk.pages }, pagesDoNotOverlap, { operation: id, level: 'MUST', requirements: reqs.bounds, exchange: last, decisions: ['DEC-D1-12'] });
+  }
+  verify({ pages: walk.pages, complete: walk.complete }, totalConsistent, { operation: id, level: 'MUST', requirements: reqs.total, exchange: last, decisions: ['DEC-D1-12'] });
+}
+
+/** Ids of every record a query returns, walking pages of 50 (at most 20 pages). */
+export async function collectIds(id: string, base: CallOptions): Promise<Set<string> | undefined> {
+  const walk = await walkPages(id, base, 50, 20);
+  if (walk.broken || !walk.complete) return undefined;
+  const ids = new Set<string>();
+  for (const x of walk.pages) for (const r of bundleResources(jsonBody(x))) ids.add(`${String(r.resourceType)}/${String(r.id)}`);
+  return ids;
+}

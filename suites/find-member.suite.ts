@@ -1,0 +1,191 @@
+/**
+ * Find Member, versions 1 and 2 (Document 1, 4.1, 4.2, 7, 9): outcomes of the two-step flow,
+ * documented errors, insurer lists per version, required fields and headers.
+ */
+import { test } from 'vitest';
+import { fc } from '@fast-check/vitest';
+import { coverageMatchesSearch, coverageReferencesResolve, errorStatusAndCode, outcomeHasDiagnostics, requestRefused, successStatus } from '../checks/index.ts';
+import type { MemberSearch } from '../core/config.ts';
+import { judge, verifyProperty } from '../core/property.ts';
+import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
+import { operation } from '../spec/operations.ts';
+import { verifyError, verifyHeadersEnforced, verifySuccess } from './common/steps.ts';
+
+const fixtureCheck = { id: 'fixture-configured', summary: 'The config names the data this step needs' };
+
+/** Form fields of a configured member search (without the step-2 refinements unless asked). */
+function fields(search: MemberSearch, refined = false): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(search)) if (typeof v === 'string') out[k] = v;
+  return refined ? { ...out, ...search.refine } : out;
+}
+
+function fixtureMissing(operationId: string, name: string, requirements: string[]): void {
+  record(fixtureCheck, 'skip', `No fixture ${name} in the config: this step needs known data on the target`, {
+    operation: operationId, level: 'MUST', requirements,
+  });
+}
+
+const coverageReqs = ['D1-2.2-01', 'D1-2.2-02', 'D1-2.2-03', 'D1-2.2-06', 'D1-2.2-07', 'D1-2.2-08', 'D1-2.2-11', 'D1-2.2-12', 'D1-2.2-13', 'D1-2.2-14', 'D1-2.2-15', 'D1-2.2-16', 'D1-2.2-17', 'D1-2.2-18', 'D1-2.2-19', 'D1-2.2-20', 'D1-2.2-22'];
+const outcomeShapeReqs = ['D1-2.3-01', 'D1-2.3-03', 'D1-2.3-04'];
+
+function verifyCoverage(id: string, x: Awaited<ReturnType<typeof call>>, search: MemberSearch, requirements: string[]): void {
+  if (!verifySuccess(x, id, { success: requirements, schema: coverageReqs }, { decisions: ['DEC-D1-03', 'DEC-D1-05', 'DEC-D1-06'] })) return;
+  verify(x, coverageReferencesResolve, { operation: id, level: 'MUST', requirements: ['D1-2.2-04', 'D1-2.2-05'] });
+  const { firstInitial, lastName, dateOfBirth } = search as Record<string, string | undefined>;
+  if (lastName || firstInitial || dateOfBirth) {
+    verify(x, coverageMatchesSearch({ firstInitial, lastName, dateOfBirth }), { operation: id, level: 'MUST', requirements });
+  }
+}
+
+describeOperation('find-member-v2', () => {
+  const id = 'find-member-v2';
+  const fx = () => runContext().fixtures.findMemberV2 ?? {};
+
+  test('step 1: a single match returns a Coverage', async () => {
+    const s = fx().single;
+    if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-4.2-07']);
+    verifyCoverage(id, await call(id, { form: fields(s) }), s, ['D1-4.2-07', 'D1-1-01']);
+  });
+
+  test('step 1: no match returns NO_MATCH_FOUND', async () => {
+    const s = fx().none;
+    if (!s) return fixtureMissing(id, 'findMemberV2.none', ['D1-4.2-08']);
+    const x = await call(id, { form: fields(s) });
+    verifyError(x, id, 'NO_MATCH_FOUND', ['D1-4.2-08', 'D1-7-01', 'D1-7-16'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs });
+  });
+
+  test('step 1: several matches return MULTIPLE_MATCH_FOUND asking to refine', async () => {
+    const s = fx().multipleResolvedByRefine ?? fx().multipleAfterRefine;
+    if (!s) return fixtureMissing(id, 'findMemberV2.multipleResolvedByRefine', ['D1-4.2-09']);
+    const x = await call(id, { form: fields(s) });
+    verifyError(x, id, 'MULTIPLE_MATCH_FOUND', ['D1-4.2-09', 'D1-7-02', 'D1-7-16'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs });
+    verify(x, outcomeHasDiagnostics, { operation: id, level: 'MUST', requirements: ['D1-4.2-09', 'D1-2.3-04'], decisions: ['DEC-D1-34'] });
+  });
+
+  test('step 2: the optional fields resolve several matches to one Coverage', async () => {
+    const s = fx().multipleResolvedByRefine;
+    if (!s?.refine) return fixtureMissing(id, 'findMemberV2.multipleResolvedByRefine.refine', ['D1-4.2-10']);
+    verifyCoverage(id, await call(id, { form: fields(s, true) }), s, ['D1-4.2-10', 'D1-4.2-05']);
+  });
+
+  test('step 2: still several matches return MULTIPLE_MATCH_FOUND advising to contact the insurer', async () => {
+    const s = fx().multipleAfterRefine;
+    if (!s?.refine) return fixtureMissing(id, 'findMemberV2.multipleAfterRefine.refine', ['D1-4.2-12']);
+    const x = await call(id, { form: fields(s, true) });
+    verifyError(x, id, 'MULTIPLE_MATCH_FOUND', ['D1-4.2-12', 'D1-7-02', 'D1-7-16'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs });
+    verify(x, outcomeHasDiagnostics, { operation: id, level: 'MUST', requirements: ['D1-4.2-12'], decisions: ['DEC-D1-34'] });
+  });
+
+  test('step 2: no match returns NO_MATCH_FOUND', async () => {
+    const s = fx().multipleResolvedByRefine;
+    if (!s?.refine) return fixtureMissing(id, 'findMemberV2.multipleResolvedByRefine.refine', ['D1-4.2-11']);
+    const x = await call(id, { form: { ...fields(s, true), postCode: 'ZZ99 9ZZ' } });
+    verifyError(x, id, 'NO_MATCH_FOUND', ['D1-4.2-11', 'D1-7-01'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs });
+  });
+
+  test('each required field, missing or empty, is refused as documented', async () => {
+    const s = fx().single;
+    if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-4.2-03']);
+    for (const p of operation(id).parameters.filter((pp) => pp.required)) {
+      const missing = await call(id, { form: { ...fields(s), [p.name]: undefined } });
+      verifyError(missing, id, 'MSG_MISSING_MANDATORY_PARAM', ['D1-4.2-03', 'D1-7-03'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs });
+      const empty = await call(id, { form: { ...fields(s), [p.name]: '' } });
+      verifyError(empty, id, ['MSG_MISSING_MANDATORY_PARAM', 'MSG_PARAM_INVALID'], ['D1-4.2-04'], { decisions: ['DEC-D1-17'] });
+    }
+  });
+
+  test('a malformed date and an insurer of version 1 only are refused', async () => {
+    const s = fx().single;
+    if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-4.2-06']);
+    const badDate = await call(id, { form: { ...fields(s), dateOfBirth: '12/04/1980' } });
+    verifyError(badDate, id, ['MSG_PARAM_INVALID', 'MSG_CANT_PARSE_CONTENT'], ['D1-4.2-06', 'D1-7-04'], { decisions: ['DEC-D1-58'] });
+    const v1Insurer = await call(id, { form: { ...fields(s), insurerIdentifier: 'bup' } });
+    verifyError(v1Insurer, id, 'MSG_PARAM_INVALID', ['D1-4.2-02', 'D1-9-01', 'D1-7-04'], { decisions: ['DEC-D1-19'] });
+  });
+
+  test('a body that is not form-encoded is not served', async () => {
+    const s = fx().single;
+    if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-7-05']);
+    const x = await call(id, { body: JSON.stringify(fields(s)) });
+    verify(x, requestRefused, { operation: id, level: 'MUST', requirements: ['D1-7-05', 'D1-4-02'], decisions: ['DEC-D1-59'] });
+  });
+
+  test('required headers are enforced and the version must be exact', async () => {
+    const s = fx().single;
+    if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-5-02']);
+    await verifyHeadersEnforced(id, { form: fields(s) }, (h) =>
+      h === 'SU-SiteId' ? ['D1-5-02', 'D1-1-08'] : h === 'SVC-API-Version' ? ['D1-9-02'] : h === 'Authorization' ? ['D1-5-01'] : ['D1-4-02', 'D1-4.2-01'],
+    ['DEC-D1-20', 'DEC-D1-21']);
+    const unknownVersion = await call(id, { form: fields(s), headers: { 'SVC-API-Version': '3' } });
+    verify(unknownVersion, requestRefused, { operation: id, level: 'MUST', requirements: ['D1-9-02'], decisions: ['DEC-D1-20'] });
+  });
+
+  test('property: every well-formed search gets one of the three documented outcomes', async () => {
+    const s = fx().single;
+    if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-4.2-07']);
+    const name = fc.stringMatching(/^[A-Z][a-z]{1,11}$/);
+    const day = fc.date({ min: new Date('1920-01-01'), max: new Date('2020-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+    const outcomes = errorStatusAndCode([
+      { status: 400, code: 'NO_MATCH_FOUND' },
+      { status: 400, code: 'MULTIPLE_MATCH_FOUND' },
+    ]);
+    await verifyProperty({
+      operation: id,
+      level: 'MUST',
+      requirements: ['D1-4.2-07', 'D1-4.2-08', 'D1-4.2-09', 'D1-7-16'],
+      arbitrary: fc.record({
+        insurerIdentifier: fc.constantFrom(...(operation(id).parameters[0].values ?? [])),
+        firstInitial: fc.constantFrom(...'ABCDEFGHJKLMNPRSTW'),
+        lastName: fc.oneof(name, fc.constant(String(s.lastName ?? 'Smith'))),
+        dateOfBirth: fc.oneof(day, fc.constant(String(s.dateOfBirth ?? '1980-04-12'))),
+      }),
+      exercise: async (form) => {
+        const x = await call(id, { form });
+        const ok = x.response !== undefined && x.response.status >= 200 && x.response.status < 300;
+        return [judge(x, ok ? successStatus() : outcomes)];
+      },
+    });
+  });
+});
+
+describeOperation('find-member-v1', () => {
+  const id = 'find-member-v1';
+  const fx = () => runContext().fixtures.findMemberV1 ?? {};
+
+  test('version 1 stays functional: a single match returns a Coverage', async () => {
+    const s = fx().single;
+    if (!s) return fixtureMissing(id, 'findMemberV1.single', ['D1-4.1-12']);
+    verifyCoverage(id, await call(id, { form: fields(s) }), s, ['D1-4.1-12', 'D1-4.1-03']);
+  });
+
+  test('no match returns NO_MATCH_FOUND and several matches MULTIPLE_MATCH_FOUND', async () => {
+    const none = fx().none;
+    if (none) {
+      const x = await call(id, { form: fields(none) });
+      verifyError(x, id, 'NO_MATCH_FOUND', ['D1-4.1-13', 'D1-7-01', 'D1-7-16'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs });
+    } else fixtureMissing(id, 'findMemberV1.none', ['D1-4.1-13']);
+    const multiple = fx().multiple;
+    if (multiple) {
+      const x = await call(id, { form: fields(multiple) });
+      verifyError(x, id, 'MULTIPLE_MATCH_FOUND', ['D1-4.1-14', 'D1-7-02', 'D1-7-16'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs });
+    } else fixtureMissing(id, 'findMemberV1.multiple', ['D1-4.1-14']);
+  });
+
+  test('insurerIdentifier is required and limited to the version-1 list', async () => {
+    const s = fx().single;
+    if (!s) return fixtureMissing(id, 'findMemberV1.single', ['D1-4.1-06']);
+    const missing = await call(id, { form: { ...fields(s), insurerIdentifier: undefined } });
+    verifyError(missing, id, 'MSG_MISSING_MANDATORY_PARAM', ['D1-4.1-06', 'D1-7-03'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs, decisions: ['DEC-D1-18'] });
+    const v2Only = await call(id, { form: { ...fields(s), insurerIdentifier: 'cin' } });
+    verifyError(v2Only, id, 'MSG_PARAM_INVALID', ['D1-4.1-07', 'D1-9-01', 'D1-7-04'], { decisions: ['DEC-D1-19'] });
+  });
+
+  test('required headers are enforced', async () => {
+    const s = fx().single;
+    if (!s) return fixtureMissing(id, 'findMemberV1.single', ['D1-5-02']);
+    await verifyHeadersEnforced(id, { form: fields(s) }, (h) =>
+      h === 'SU-SiteId' ? ['D1-5-02', 'D1-1-08'] : h === 'SVC-API-Version' ? ['D1-9-02'] : h === 'Authorization' ? ['D1-5-01'] : ['D1-4-02', 'D1-4.1-02'],
+    ['DEC-D1-20', 'DEC-D1-21']);
+  });
+});

@@ -1,0 +1,255 @@
+/**
+ * Remittance summary and detail searches (Document 1, 2.4, 2.5, 4.4, 4.5, 7): shape, every
+ * filter on example and property-generated requests, `_sort`, `_since`, paging, feature gates,
+ * documented errors and headers.
+ */
+import { test } from 'vitest';
+import { bundleHasEntries, entriesMatchFilter, entriesSorted, errorStatusAndCode, filteredSubset, pageWithinCount, pagingTagsMatchRequest, requestRefused, successStatus } from '../checks/index.ts';
+import type { Exchange } from '../core/exchange.ts';
+import { bodyOf, bundleResources, hasResponse } from '../core/exchange.ts';
+import type { Judgement } from '../core/property.ts';
+import { judge, verifyProperty } from '../core/property.ts';
+import { call, describeOperation, hasFeatures, record, runContext, verify } from '../core/suite.ts';
+import type { FilterDef, Resource } from '../generators/filterQuery.ts';
+import { filterQuery } from '../generators/filterQuery.ts';
+import { invalidParameterValue } from '../generators/invalidParameterValue.ts';
+import { operation } from '../spec/operations.ts';
+import type { Parameter } from '../spec/types.ts';
+import { detailFilters, detailSortKey, summaryFilters, summarySortKey } from './common/remittanceFilters.ts';
+import { collectIds, verifyError, verifyHeadersEnforced, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+
+interface Surface {
+  id: 'search-remittance-summary' | 'search-remittance-detail';
+  filters: Record<string, FilterDef>;
+  sortKey: (r: Resource) => string | undefined;
+  /** Requirement id of each filter parameter. */
+  reqOf: Record<string, string>;
+  sortReq: string;
+  schemaReqs: string[];
+  errors: { empty: string; format: string; content: string };
+  path: () => Record<string, string> | undefined;
+}
+
+const summary: Surface = {
+  id: 'search-remittance-summary',
+  filters: summaryFilters,
+  sortKey: summarySortKey,
+  reqOf: {
+    insurerIdentifier: 'D1-4.4-03', provider: 'D1-4.4-04', invoiceNumber: 'D1-4.4-05', patientName: 'D1-4.4-06', membershipNumber: 'D1-4.4-07',
+    dateCreated: 'D1-4.4-08', datePaid: 'D1-4.4-09', paymentAmount: 'D1-4.4-10', amountInvoiced: 'D1-4.4-11', insurerPaymentReference: 'D1-4.4-12',
+    hasShortFall: 'D1-4.4-14', excludeExported: 'D1-4.4-15', _since: 'D1-4.4-18',
+  },
+  sortReq: 'D1-4.4-16',
+  schemaReqs: ['D1-4.4-20', 'D1-2.4-01', 'D1-2.4-02', 'D1-2.4-03', 'D1-2.4-05', 'D1-2.4-06', 'D1-2.4-07', 'D1-2.4-08', 'D1-2.4-10', 'D1-2.4-11', 'D1-2.4-12', 'D1-2.4-13', 'D1-2.4-14', 'D1-2.1-01', 'D1-2.1-02', 'D1-2.1-03'],
+  errors: { empty: 'D1-7-10', format: 'D1-7-11', content: 'D1-7-09' },
+  path: () => ({}),
+};
+
+const detail: Surface = {
+  id: 'search-remittance-detail',
+  filters: detailFilters,
+  sortKey: detailSortKey,
+  reqOf: {
+    invoiceNumber: 'D1-4.5-03', patientName: 'D1-4.5-04', membershipNumber: 'D1-4.5-05', invoiceDate: 'D1-4.5-06', hospitalNumber: 'D1-4.5-07',
+    insurerBillNumber: 'D1-4.5-08', invoiceTotal: 'D1-4.5-09', hasShortFall: 'D1-4.5-10', _since: 'D1-4.5-13',
+  },
+  sortReq: 'D1-4.5-11',
+  schemaReqs: ['D1-4.5-14', 'D1-2.5-01', 'D1-2.5-02', 'D1-2.5-03', 'D1-2.5-04', 'D1-2.5-05', 'D1-2.5-08', 'D1-2.5-09', 'D1-2.5-10', 'D1-2.1-01', 'D1-2.1-02', 'D1-2.1-03'],
+  errors: { empty: 'D1-7-14', format: 'D1-7-15', content: 'D1-7-13' },
+  path: () => {
+    const s = runContext().fixtures.remittance?.summaryId;
+    return s ? { remittance_summary_id: s } : undefined;
+  },
+};
+
+const fixtureCheck = { id: 'fixture-configured', summary: 'The config names the data this step needs' };
+const featureCheck = { id: 'feature-available', summary: 'The run\'s credentials have the features the parameter needs' };
+
+function param(s: Surface, name: string): Parameter {
+  const p = operation(s.id).parameters.find((pp) => pp.name === name);
+  if (!p) throw new Error(`Suite bug: ${s.id} has no parameter ${name}`);
+  return p;
+}
+
+/** Filters the run may use: documented for the operation and with the features configured. */
+function usableFilters(s: Surface): FilterDef[] {
+  return Object.values(s.filters).filter((f) => hasFeatures(param(s, f.param).features ?? []));
+}
+
+/** A sample of records (first page of 50) to draw filter values from. */
+async function sample(s: Surface, path: Record<string, string>): Promise<{ x: Exchange; records: Resource[] }> {
+  const x = await call(s.id, { path, form: { page: '1', count: '50' } });
+  return { x, records: hasResponse(x) && x.response.status === 200 ? bundleResources(bodyOf(x)) : [] };
+}
+
+function filterJudgements(s: Surface, x: Exchange, filters: Record<string, string>): Judgement[] {
+  return Object.entries(filters).map(([name, value]) =>
+    judge(x, entriesMatchFilter(`${name}=${value}`, (r) => s.filters[name].matches(r, value)), { requirements: [s.reqOf[name]] }),
+  );
+}
+
+function suiteFor(s: Surface): void {
+  describeOperation(s.id, () => {
+    const path = () => s.path();
+    const missingPath = () => record(fixtureCheck, 'skip', 'No fixture remittance.summaryId in the config', { operation: s.id, level: 'MUST', requirements: ['D1-4.5-02'] });
+
+    test('an unfiltered search returns a bundle of the documented resources', async () => {
+      const p = path();
+      if (!p) return missingPath();
+      const x = await call(s.id, { path: p, form: { page: '1', count: '10' } });
+      verifySuccess(x, s.id, { success: [s.schemaReqs[0]], schema: s.schemaReqs }, { status: 200, decisions: ['DEC-D1-07', 'DEC-D1-12'] });
+    });
+
+    test('paging: tags as text that echo the request, bounded pages that do not overlap, a consistent total', async () => {
+      const p = path();
+      if (!p) return missingPath();
+      const walk = await walkPages(s.id, { path: p }, 4, 6);
+      verifyPaging(s.id, walk, 4, { tags: ['D1-2.1-04', 'D1-2.1-06'], match: ['D1-2.1-07'], bounds: ['D1-2.1-08'], total: ['D1-2.1-09', 'D1-2.1-02'] });
+    });
+
+    test('each visible filter keeps only matching records', async () => {
+      const p = path();
+      if (!p) return missingPath();
+      const { x: sampleX, records } = await sample(s, p);
+      if (!verifySuccess(sampleX, s.id, { success: [s.schemaReqs[0]] }, { status: 200 })) return;
+      for (const f of Object.values(s.filters)) {
+        const features = param(s, f.param).features ?? [];
+        if (!hasFeatures(features)) {
+          record(featureCheck, 'skip', `The filter ${f.param} needs ${features.join(' and ')}, which the config does not list`, { operation: s.id, level: 'MUST', requirements: [s.reqOf[f.param]], decisions: ['DEC-D1-15'] });
+          continue;
+        }
+        const value = records.flatMap((r) => f.valuesFrom(r))[0];
+        if (value === undefined) {
+          record(fixtureCheck, 'skip', `No returned record shows a value for ${f.param}`, { operation: s.id, level: 'MUST', requirements: [s.reqOf[f.param]] });
+          continue;
+        }
+        const x = await call(s.id, { path: p, form: { [f.param]: value, count: '50' } });
+        if (!verifySuccess(x, s.id, { success: [s.reqOf[f.param]] }, { status: 200 })) continue;
+        verify(x, entriesMatchFilter(`${f.param}=${value}`, (r) => f.matches(r, value)), { operation: s.id, level: 'MUST', requirements: [s.reqOf[f.param]], decisions: ['DEC-D1-25', 'DEC-D1-26', 'DEC-D1-27', 'DEC-D1-70', 'DEC-D1-71', 'DEC-D1-72'] });
+        verify(x, bundleHasEntries(1), { operation: s.id, level: 'MUST', requirements: [s.reqOf[f.param]], evidence: { note: 'the value was taken from a returned record, which must match it' } });
+      }
+    });
+
+    test('_sort createdOn and -createdOn order the records', async () => {
+      const p = path();
+      if (!p) return missingPath();
+      for (const [sort, direction] of [['createdOn', 'asc'], ['-createdOn', 'desc']] as const) {
+        const x = await call(s.id, { path: p, form: { _sort: sort, count: '50' } });
+        if (!verifySuccess(x, s.id, { success: [s.sortReq] }, { status: 200 })) continue;
+        verify(x, entriesSorted('createdOn', s.sortKey, direction), { operation: s.id, level: 'MUST', requirements: [s.sortReq], decisions: ['DEC-D1-04'] });
+      }
+    });
+
+    test('property: generated filter combinations, sort and paging are honoured', async () => {
+      const p = path();
+      if (!p) return missingPath();
+      const { records } = await sample(s, p);
+      await verifyProperty({
+        operation: s.id,
+        level: 'MUST',
+        requirements: [s.sortReq, 'D1-2.1-07', 'D1-2.1-08'],
+        decisions: ['DEC-D1-12', 'DEC-D1-70', 'DEC-D1-71', 'DEC-D1-72'],
+        arbitrary: filterQuery(records, usableFilters(s), { sortValues: operation(s.id).sortValues }),
+        exercise: async (q) => {
+          const x = await call(s.id, { path: p, form: { ...q.filters, ...(q.sort ? { _sort: q.sort } : {}), page: String(q.page), count: String(q.count) } });
+          const judgements = [judge(x, successStatus(200))];
+          if (!hasResponse(x) || x.response.status !== 200) return judgements;
+          judgements.push(...filterJudgements(s, x, q.filters));
+          judgements.push(judge(x, pageWithinCount(q.count)), judge(x, pagingTagsMatchRequest({ page: q.page, count: q.count })));
+          if (q.sort) judgements.push(judge(x, entriesSorted('createdOn', s.sortKey, q.sort.startsWith('-') ? 'desc' : 'asc'), { requirements: [s.sortReq] }));
+          return judgements;
+        },
+      });
+    });
+
+    test('filters whose values are not shown on the record give subsets of the unfiltered result', async () => {
+      if (s.id !== 'search-remittance-summary') return;
+      const names = ['invoiceNumber', 'patientName', 'membershipNumber'].filter((n) => hasFeatures(param(s, n).features ?? []));
+      if (names.length === 0) {
+        record(featureCheck, 'skip', 'invoiceNumber, patientName and membershipNumber need Advanced_Search_1_0', { operation: s.id, level: 'MUST', requirements: ['D1-4.4-05'], decisions: ['DEC-D1-15'] });
+        return;
+      }
+      const all = await collectIds(s.id, {});
+      const summaryId = runContext().fixtures.remittance?.summaryId;
+      const details = summaryId && runContext().addresses['search-remittance-detail']
+        ? bundleResources(bodyOf(await call('search-remittance-detail', { path: { remittance_summary_id: summaryId }, form: { count: '1' } })))
+        : [];
+      const d = details[0];
+      const values: Record<string, string | undefined> = d
+        ? { invoiceNumber: detailFilters.invoiceNumber.valuesFrom(d)[0], patientName: detailFilters.patientName.valuesFrom(d)[0], membershipNumber: detailFilters.membershipNumber.valuesFrom(d)[0] }
+        : {};
+      for (const n of names) {
+        const value = values[n];
+        if (!value || !all) {
+          record(fixtureCheck, 'skip', `No value for ${n} (needs remittance.summaryId with a detail) or the unfiltered result could not be collected`, { operation: s.id, level: 'MUST', requirements: [s.reqOf[n]] });
+          continue;
+        }
+        const x = await call(s.id, { form: { [n]: value, count: '50' } });
+        if (!verifySuccess(x, s.id, { success: [s.reqOf[n]] }, { status: 200 })) continue;
+        if (!hasResponse(x)) continue;
+        verify({ filtered: x, all }, filteredSubset, { operation: s.id, level: 'MUST', requirements: [s.reqOf[n]], exchange: x, decisions: ['DEC-D1-69'] });
+        verify(x, entriesMatchFilter(`id=${summaryId}`, (r) => (r.id === summaryId ? true : undefined)), { operation: s.id, level: 'INFO', requirements: [s.reqOf[n]], decisions: ['DEC-D1-69'] });
+        verify(x, bundleHasEntries(1), { operation: s.id, level: 'MUST', requirements: [s.reqOf[n]], evidence: { note: `${n} was taken from a detail of summary ${summaryId}` } });
+      }
+    });
+
+    test('invalid values are refused with the documented status and code', async () => {
+      const p = path();
+      if (!p) return missingPath();
+      const usable = operation(s.id).parameters.filter((pp) => pp.in === 'form' && hasFeatures(pp.features ?? []));
+      const reqFor = { empty: s.errors.empty, format: s.errors.format, content: s.errors.content } as const;
+      for (const probe of [
+        { parameter: usable.find((pp) => pp.format === 'date-range')?.name, value: 'not-a-range', code: 'MSG_INVALID_FORMAT', kind: 'format' },
+        { parameter: usable.find((pp) => pp.format === 'comparator-decimal')?.name, value: 'gt100', code: 'MSG_INVALID_FORMAT', kind: 'format' },
+        { parameter: 'count', value: '', code: 'MSG_PARAM_EMPTY', kind: 'empty' },
+        { parameter: usable.find((pp) => pp.format === 'string')?.name, value: '', code: 'MSG_PARAM_EMPTY', kind: 'empty' },
+        { parameter: usable.find((pp) => pp.format === 'enum' && pp.name !== '_sort')?.name, value: 'zzz', code: 'MSG_PARAM_INVALID', kind: 'content' },
+      ] as const) {
+        if (!probe.parameter) continue;
+        const x = await call(s.id, { path: p, form: { [probe.parameter]: probe.value } });
+        verifyError(x, s.id, probe.code, [reqFor[probe.kind], 'D1-7-16', 'D1-7-17'], { shapeLevel: 'SHOULD', shapeRequirements: ['D1-7-18'], decisions: ['DEC-D1-14', 'DEC-D1-24'] });
+      }
+      await verifyProperty({
+        operation: s.id,
+        level: 'MUST',
+        requirements: [s.errors.empty, s.errors.format, s.errors.content, 'D1-7-16'],
+        decisions: ['DEC-D1-24'],
+        arbitrary: invalidParameterValue(usable),
+        exercise: async (v) => {
+          const x = await call(s.id, { path: p, form: { [v.parameter]: v.value } });
+          return [judge(x, errorStatusAndCode(operation(s.id).errors.filter((e) => e.code === v.code)), { requirements: [reqFor[v.kind], 'D1-7-16'] })];
+        },
+      });
+    });
+
+    test('required headers are enforced', async () => {
+      const p = path();
+      if (!p) return missingPath();
+      await verifyHeadersEnforced(s.id, { path: p, form: { count: '1' } }, (h) => (h === 'SU-SiteId' ? ['D1-5-02', 'D1-1-08'] : h === 'Authorization' ? ['D1-5-01'] : ['D1-4-02']));
+    });
+  });
+}
+
+suiteFor(summary);
+suiteFor(detail);
+
+describeOperation('search-remittance-detail', () => {
+  test('an unknown summary id is refused', async () => {
+    const x = await call('search-remittance-detail', { path: { remittance_summary_id: 'no-such-summary-00000' }, form: {} });
+    verify(x, requestRefused, { operation: 'search-remittance-detail', level: 'MUST', requirements: ['D1-4.5-02'], decisions: ['DEC-D1-28'] });
+  });
+});
+
+describeOperation('search-remittance-summary', () => {
+  test('the example names paymentReference and providerName are recorded', async () => {
+    const id = 'search-remittance-summary';
+    const { records } = await sample(summary, {});
+    const ref = records.flatMap((r) => summaryFilters.insurerPaymentReference.valuesFrom(r))[0];
+    if (ref && hasFeatures(param(summary, 'insurerPaymentReference').features ?? [])) {
+      const x = await call(id, { form: { paymentReference: ref, count: '50' } });
+      verify(x, entriesMatchFilter(`paymentReference=${ref}`, (r) => summaryFilters.insurerPaymentReference.matches(r, ref)), { operation: id, level: 'INFO', requirements: ['D1-4.4-13'], decisions: ['DEC-D1-01'] });
+    }
+    const sorted = await call(id, { form: { _sort: 'providerName', count: '10' } });
+    verify(sorted, successStatus(200), { operation: id, level: 'INFO', requirements: ['D1-4.4-17'], decisions: ['DEC-D1-04'] });
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * Self-test, part 1: the whole suite against the clean sandbox yields `conformant` with zero MUST
+ * failures, covers all operations and writes the three report files.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { operations } from '../spec/operations.ts';
+import { startSandbox } from '../server/http.ts';
+import type { RunResults } from '../core/results.ts';
+import { readResults, reportDir, runCli } from './support/cli.ts';
+
+describe('the suite against the clean sandbox', () => {
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  let results: RunResults;
+  let dir: string;
+  let code: number | null;
+  let stdout: string;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    dir = reportDir();
+    ({ code, stdout } = await runCli(['run', '--target', sandbox.url, '--allow-destructive', '--report-dir', dir, '--seed', '20261121', '--runs', '15'], { timeoutMs: 300000 }));
+    results = readResults(dir);
+  }, 320000);
+
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  test('exits 0 with verdict conformant and no MUST failure or error', () => {
+    const bad = results.results.filter((r) => r.level === 'MUST' && (r.status === 'fail' || r.status === 'error'));
+    expect(bad.map((r) => `${r.operation} ${r.check}: ${r.message}`)).toEqual([]);
+    expect(results.verdict).toBe('conformant');
+    expect(code).toBe(0);
+    expect(stdout).toContain('Verdict: CONFORMANT');
+  });
+
+  test('every Document 1 operation is judged, each with passing MUST checks', () => {
+    const d1 = operations.filter((o) => o.document === 'D1').map((o) => o.id);
+    expect(results.operations.map((o) => o.id)).toEqual(d1);
+    for (const id of d1) {
+      const passes = results.results.filter((r) => r.operation === id && r.level === 'MUST' && r.status === 'pass');
+      expect(passes.length, id).toBeGreaterThan(3);
+    }
+  });
+
+  test('nothing destructive was omitted, and every result names requirements that exist', async () => {
+    const { loadRequirements } = await import('../spec/requirements.ts');
+    const ids = new Set(loadRequirements().map((r) => r.id));
+    expect(results.results.filter((r) => r.status === 'omit')).toEqual([]);
+    const unknown = [...new Set(results.results.flatMap((r) => r.requirements).filter((id) => !ids.has(id)))];
+    expect(unknown).toEqual([]);
+  });
+
+  test('writes results.json, junit.xml and report.html; the token never appears in them', async () => {
+    for (const f of ['results.json', 'junit.xml', 'report.html']) expect(existsSync(join(dir, f)), f).toBe(true);
+    const { readFileSync } = await import('node:fs');
+    const text = ['results.json', 'junit.xml', 'report.html'].map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+    expect(text).not.toMatch(/sandbox-secret/);
+    expect(text).not.toMatch(/Bearer (?!\*\*\*\*|\$CONFORMANCE_TOKEN)[A-Za-z0-9._-]{8,}/);
+  });
+});
