@@ -154,6 +154,7 @@ function describe(e: ErrorObject): string {
     case 'oneOf':
     case 'anyOf':
     case 'not':
+    case 'if':
       return withDescription(message, e.parentSchema);
     default:
       return message;

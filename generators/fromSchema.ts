@@ -35,7 +35,12 @@ type Arb = fc.Arbitrary<unknown>;
  * Values are small (arrays hold at most three items beyond the required ones, optional members
  * stop below a fixed depth) and realistic where a pattern says what a string is (dates,
  * date-times, digits, `#id` references, extension urls ending with a documented suffix).
+ * Values satisfy the schema only: cross-member rules that are not schema rules (a reference names
+ * a contained id, `total` counts the entries) do not hold. Document 1, sections 2.1 to 2.8.
  * Throws for an unknown file or a schema keyword outside the supported subset (a suite bug).
+ *
+ * @example
+ * fc.assert(fc.property(arbitraryFromSchema('coverage.schema.json'), (coverage) => ...));
  */
 export function arbitraryFromSchema(schemaFile: string): fc.Arbitrary<unknown> {
   schemaFor(schemaFile); // throws for an unknown file

@@ -83,6 +83,11 @@ describe('curlCommand', () => {
     expect(args.join(' ')).not.toContain('/home/should-not-appear');
   });
 
+  it('uses --head for HEAD and quotes an unusual method', () => {
+    expect(curlCommand(exchange({ method: 'HEAD' }))).toContain('curl --globoff \\\n  --head \\\n');
+    expect(shellArgs(curlCommand(exchange({ method: "X'Y" })))).toEqual(['--globoff', '-X', "X'Y", 'https://api.example.test/bills']);
+  });
+
   it('keeps newlines and non-ASCII text in the body', () => {
     const body = 'line one\nZoë Ångström 日本語\n';
     expect(shellArgs(curlCommand(exchange({ method: 'POST', body }))).pop()).toBe(body);

@@ -165,7 +165,9 @@ function bodySegments(body: string, contentType: string): Segment[] {
  */
 export function curlCommand(x: ExchangeRecord): string {
   const method = x.method.toUpperCase();
-  const parts: string[] = ['curl --globoff', `-X ${/^[A-Z]+$/.test(method) ? method : shellQuote(x.method)}`];
+  // `-X HEAD` would make curl wait for a body that never comes; `--head` is the HEAD request.
+  const methodOption = method === 'HEAD' ? '--head' : `-X ${/^[A-Z]+$/.test(method) ? method : shellQuote(x.method)}`;
+  const parts: string[] = ['curl --globoff', methodOption];
   parts.push(shellWord(urlSegments(x.url)));
   for (const [name, value] of Object.entries(x.request.headers)) {
     if (DROPPED_HEADERS.has(name.toLowerCase())) continue;

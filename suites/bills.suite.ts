@@ -4,9 +4,9 @@
  */
 import { test } from 'vitest';
 import { bundleHasEntries, bundleTypeIs, entriesMatchFilter, requestRefused } from '../checks/index.ts';
-import { isRecord } from '../core/exchange.ts';
+import { bodyOf, bundleResources, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
-import { contained } from './common/readers.ts';
+import { contained, extensionValue } from './common/readers.ts';
 import { verifySuccess } from './common/steps.ts';
 
 const SEARCH = 'search-bills';
@@ -18,6 +18,11 @@ const listSchemaReqs = ['D1-4.11-05', 'D1-2.8-01', 'D1-2.8-02', 'D1-2.8-03', 'D1
 const subscriberIds = (r: Record<string, unknown>) => contained(r, 'Coverage').map((c) => c.subscriberId).filter((v): v is string => typeof v === 'string');
 const invoiceNumbers = (r: Record<string, unknown>) =>
   contained(r, 'Invoice').flatMap((i) => (Array.isArray(i.identifier) ? i.identifier : [i.identifier])).filter(isRecord).map((id) => id.value).filter((v): v is string => typeof v === 'string');
+/** The archive flag a bill shows (extension IsArchived), `false` when it shows none (DEC-D1-55). */
+const archivedFlag = (r: Record<string, unknown>): 'true' | 'false' => {
+  const v = extensionValue(r, 'IsArchived');
+  return v === true || v === 'true' || v === 'Y' || v === 'Yes' ? 'true' : 'false';
+};
 const anyOf = (values: string[], v: string) => (values.length === 0 ? undefined : values.includes(v));
 
 describeOperation(SEARCH, () => {
@@ -65,6 +70,19 @@ describeOperation(GET, () => {
     const x = await call(GET, { path: { claimId: billId, isArchived: flag } });
     if (!verifySuccess(x, GET, { success: [flag === 'true' ? 'D1-4.12-03' : 'D1-4.12-02'], schema: ['D1-4.12-05', 'D1-2.8-01', 'D1-2.8-02', 'D1-2.8-03', 'D1-2.8-05', 'D1-2.8-06'] }, { status: 200, decisions: ['DEC-D1-54'] })) return;
     verify(x, entriesMatchFilter(`id = ${billId}`, (r) => r.id === billId), { operation: GET, level: 'MUST', requirements: ['D1-4.12-05'], decisions: ['DEC-D1-31'] });
+  });
+
+  test('every bill a search returns is served by its own id', async () => {
+    const { insurerid } = bills();
+    if (!insurerid) return record(fixtureCheck, 'skip', 'No fixture bills.insurerid', { operation: GET, level: 'MUST', requirements: ['D1-4.12-05'] });
+    const found = bundleResources(bodyOf(await call(SEARCH, { query: { insurerid } })));
+    const ids = found.map((r) => ({ id: r.id, archived: archivedFlag(r) })).filter((b): b is { id: string; archived: 'true' | 'false' } => typeof b.id === 'string');
+    if (ids.length === 0) return record(fixtureCheck, 'skip', `No bill of insurer ${insurerid} to fetch`, { operation: GET, level: 'MUST', requirements: ['D1-4.12-05'] });
+    for (const { id, archived } of ids.slice(-3)) {
+      const x = await call(GET, { path: { claimId: id, isArchived: archived } });
+      if (!verifySuccess(x, GET, { success: [archived === 'true' ? 'D1-4.12-03' : 'D1-4.12-02'] }, { status: 200 })) continue;
+      verify(x, entriesMatchFilter(`id = ${id}`, (r) => r.id === id), { operation: GET, level: 'MUST', requirements: ['D1-4.12-05'], decisions: ['DEC-D1-31', 'DEC-D1-55'] });
+    }
   });
 
   test('an unknown id and an isArchived other than true or false are refused', async () => {

@@ -78,7 +78,7 @@ describeOperation(ID, () => {
     const okAsc = verifySuccess(asc, ID, { success: ['D1-4.3-11'] }, { status: 200 });
     const okDesc = verifySuccess(desc, ID, { success: ['D1-4.3-11'] }, { status: 200 });
     if (!okAsc || !okDesc || !hasResponse(asc) || !hasResponse(desc)) return;
-    verify({ ascending: asc, descending: desc }, sortOrdersReverse, { operation: ID, level: 'SHOULD', requirements: ['D1-4.3-12'], exchange: desc, decisions: ['DEC-D1-22'] });
+    verify({ ascending: asc, descending: desc, tieKey: (r: Record<string, unknown>) => (typeof r.created === 'string' ? r.created : undefined) }, sortOrdersReverse, { operation: ID, level: 'SHOULD', requirements: ['D1-4.3-12'], exchange: desc, decisions: ['DEC-D1-22'] });
   });
 
   test('property: generated filter combinations and paging are honoured', async () => {

@@ -98,7 +98,11 @@ describe('conformance command', () => {
     await new Promise((r) => server.once('listening', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const file = join(reportDir(), 'hostile.json');
-    writeFileSync(file, JSON.stringify({ auth: { type: 'bearer', tokenEnv: 'CONFORMANCE_TOKEN' }, http: { timeoutMs: 1500, maxResponseBytes: 1048576 } }));
+    writeFileSync(file, JSON.stringify({
+      auth: { type: 'bearer', tokenEnv: 'CONFORMANCE_TOKEN' },
+      http: { timeoutMs: 1500, maxResponseBytes: 1048576 },
+      fixtures: { findMemberV2: { single: { insurerIdentifier: 'ppp', firstInitial: 'J', lastName: 'Smith', dateOfBirth: '1980-04-12' } } },
+    }));
     const dir = reportDir();
     const { code, stderr } = await runCli(['run', '--target', url, '--config', file, '--only', 'find-member-v2,search-*', '--report-dir', dir, '--runs', '3'], {
       env: { CONFORMANCE_TOKEN: 'tok-123456789' }, timeoutMs: 240000,

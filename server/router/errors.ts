@@ -87,9 +87,13 @@ export function errorReply(error: unknown, scope: ErrorScope): SandboxReply {
   if (error instanceof InvalidIdError) {
     return { status: 404, body: { code: 'InvalidId', type: 'id', id: error.id } };
   }
-  const e = error instanceof ApiError ? error : new ApiError(500, isFindMember(scope.operations) ? 'MSG_DATABASE_ERROR' : 'MSG_INTERNAL_ERROR', `Unexpected server error: ${error instanceof Error ? error.message : String(error)}`);
   const findMember = isFindMember(scope.operations);
-  const outcomeBroken = findMember && scope.operations.some((o) => scope.faults.on('error-body-not-outcome', o));
-  const body = outcomeBroken ? { error: e.code } : operationOutcome(e.code, e.diagnostics, findMember ? ['Coverage'] : []);
-  return { status: e.status, body, headers: e.headers };
+  const e =
+    error instanceof ApiError
+      ? error
+      : new ApiError(500, findMember ? 'MSG_DATABASE_ERROR' : 'MSG_INTERNAL_ERROR', `Unexpected server error: ${error instanceof Error ? error.message : String(error)}`);
+  if (findMember && scope.operations.some((o) => scope.faults.on('error-body-not-outcome', o))) {
+    return { status: e.status, body: { error: e.code }, headers: e.headers };
+  }
+  return { status: e.status, body: operationOutcome(e.code, e.diagnostics, findMember ? ['Coverage'] : []), headers: e.headers };
 }

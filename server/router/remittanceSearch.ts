@@ -50,6 +50,17 @@ const SUMMARY_FILTERS: Readonly<Record<string, Filter<Summary>>> = {
   _since: ({ summary }, v) => since(v)(summary.lastUpdated),
 };
 
+/** `_sort` keys without their `-` (DEC-D1-04: the documented createdOn plus the example values). */
+const SUMMARY_SORT_KEYS: Readonly<Record<string, (s: RemittanceSummary) => string | number>> = {
+  createdOn: (s) => Date.parse(s.created),
+  providerName: (s) => s.providerName.toLowerCase(),
+};
+
+const DETAIL_SORT_KEYS: Readonly<Record<string, (d: RemittanceDetail) => string | number>> = {
+  createdOn: (d) => Date.parse(d.createdOn),
+  invoiceTotal: (d) => d.invoiceTotal,
+};
+
 function applyFilters<T>(items: readonly T[], filters: Readonly<Record<string, Filter<T>>>, values: Record<string, string>, ignored: readonly string[]): T[] {
   const active = Object.entries(values).filter(([name]) => filters[name] !== undefined && !ignored.includes(name));
   return items.filter((item) => active.every(([name, v]) => filters[name](item, v)));
@@ -86,13 +97,12 @@ export async function searchRemittanceSummary(req: SandboxRequest, ctx: SandboxC
   const matches = applyFilters(withDetails, SUMMARY_FILTERS, values, ignored).map((s) => s.summary);
 
   const sort = values._sort ?? '';
-  const key = sort.endsWith('createdOn') ? (s: RemittanceSummary) => Date.parse(s.created) : sort.endsWith('providerName') ? (s: RemittanceSummary) => s.providerName.toLowerCase() : undefined;
   const descending = sort.startsWith('-') && !(sort === '-createdOn' && ctx.faults.on('sort-descending-ignored', SUMMARY_OP));
   return ok(
     pagedBundle(ctx, {
       operationId: SUMMARY_OP,
       type: 'searchset',
-      matches: sortBy(matches, key, descending),
+      matches: sortBy(matches, SUMMARY_SORT_KEYS[sort.replace(/^-/, '')], descending),
       paging: pagingOf(values),
       totalTag: 'maxCount',
       entry: (s) => ({ resource: paymentReconciliationOf(s) }),
@@ -116,12 +126,11 @@ export async function searchRemittanceDetail(req: SandboxRequest, ctx: SandboxCo
   const matches = applyFilters(await ctx.repo.remittanceDetails(summary.id), DETAIL_FILTERS, values, []);
 
   const sort = ctx.faults.on('detail-sort-ignored', DETAIL_OP) && values._sort === '-createdOn' ? '' : (values._sort ?? '');
-  const key = sort.endsWith('createdOn') ? (d: RemittanceDetail) => Date.parse(d.createdOn) : sort.endsWith('invoiceTotal') ? (d: RemittanceDetail) => d.invoiceTotal : undefined;
   return ok(
     pagedBundle(ctx, {
       operationId: DETAIL_OP,
       type: 'searchset',
-      matches: sortBy(matches, key, sort.startsWith('-')),
+      matches: sortBy(matches, DETAIL_SORT_KEYS[sort.replace(/^-/, '')], sort.startsWith('-')),
       paging: pagingOf(values),
       totalTag: 'maxCount',
       entry: (d) => ({ resource: claimResponseOf(d) }),

@@ -13,6 +13,7 @@ import {
   pagingTagsMatchRequest,
   pagingTagsPresent,
   requestRefused,
+  resourceKey,
   successStatus,
   totalConsistent,
 } from '../../checks/index.ts';
@@ -140,6 +141,9 @@ export async function collectIds(id: string, base: CallOptions): Promise<Set<str
   const walk = await walkPages(id, base, 50, 20);
   if (walk.broken || !walk.complete) return undefined;
   const ids = new Set<string>();
-  for (const x of walk.pages) for (const r of bundleResources(jsonBody(x))) ids.add(`${String(r.resourceType)}/${String(r.id)}`);
+  for (const x of walk.pages) for (const r of bundleResources(jsonBody(x))) {
+    const key = resourceKey(r);
+    if (key) ids.add(key);
+  }
   return ids;
 }

@@ -1,0 +1,85 @@
+/**
+ * The thin fastify adapter of the sandbox: one catch-all route hands every request to the
+ * transport-free router (router/routes.ts). Bodies are kept as raw text so the router, not
+ * fastify, decides about content types and errors.
+ */
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import { ActiveFaults } from './faults/catalog.ts';
+import { createMemoryRepository } from './repo/memoryRepository.ts';
+import { FORM_MEDIA_TYPE, mediaType } from './router/auth.ts';
+import { operationOutcome } from './router/errors.ts';
+import { JSON_MEDIA_TYPE, dispatch, type WireReply } from './router/routes.ts';
+import type { SandboxContext } from './router/types.ts';
+
+export interface SandboxOptions {
+  host?: string;
+  port?: number;
+  faults?: readonly string[];
+}
+
+export interface RunningSandbox {
+  url: string;
+  close(): Promise<void>;
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
+
+function headersOf(request: FastifyRequest): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(request.headers)) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
+
+function send(reply: FastifyReply, wire: WireReply): FastifyReply {
+  reply.code(wire.status).headers(wire.headers);
+  return wire.payload === undefined ? reply.send() : reply.send(wire.payload);
+}
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
+  const faults = new ActiveFaults(opts.faults ?? []);
+  const repo = createMemoryRepository();
+  const host = opts.host ?? '127.0.0.1';
+  const app = Fastify({ logger: false });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(FORM_MEDIA_TYPE, { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+  let fallbackBase = '';
+  app.route({
+    method: METHODS,
+    url: '/*',
+    handler: async (request, reply) => {
+      const url = new URL(request.url, 'http://sandbox.invalid');
+      const headers = headersOf(request);
+      const rawBody = typeof request.body === 'string' ? request.body : '';
+      const ctx: SandboxContext = { repo, faults, baseUrl: headers.host ? `${request.protocol}://${headers.host}` : fallbackBase };
+      const wire = await dispatch(
+        {
+          method: request.method,
+          path: url.pathname,
+          query: url.searchParams,
+          headers,
+          rawBody,
+          form: mediaType(headers['content-type']) === FORM_MEDIA_TYPE ? new URLSearchParams(rawBody) : undefined,
+        },
+        ctx,
+      );
+      return send(reply, wire);
+    },
+  });
+
+  // Transport-level failures (body too large, malformed request) still answer an OperationOutcome.
+  app.setErrorHandler((error: { statusCode?: number; message?: string }, _request, reply) => {
+    const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 500;
+    const code = status < 500 ? 'MSG_CANT_PARSE_CONTENT' : 'MSG_INTERNAL_ERROR';
+    return send(reply, { status, headers: { 'content-type': JSON_MEDIA_TYPE }, payload: JSON.stringify(operationOutcome(code, error.message ?? 'Request failed')) });
+  });
+
+  await app.listen({ host, port: opts.port ?? 0 });
+  const { port } = app.server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  fallbackBase = url;
+  return { url, close: () => app.close() };
+}

@@ -1,0 +1,91 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { operations } from '../../spec/operations.ts';
+import { TestSandbox } from '../testSupport.ts';
+
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await TestSandbox.start();
+});
+afterAll(() => sb.close());
+
+describe('discovery documents (DEC-D1-08)', () => {
+  test('membership document maps its four keys to absolute addresses', async () => {
+    const a = await sb.get('/.well-known/api-configuration', { token: null });
+    expect(a.status).toBe(200);
+    expect(a.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(a.json).toEqual({
+      find_member_endpoint: `${sb.url}/membership/find-member`,
+      search_authorisation_endpoint: `${sb.url}/authorisation/search`,
+      search_remittance_summary_endpoint: `${sb.url}/remittance/summary/search`,
+      search_remittance_detail_endpoint: `${sb.url}/remittance/detail/search`,
+    });
+  });
+
+  test('claims document lives under {claims_url} and maps the seven clearing keys', async () => {
+    const a = await sb.get('/claims/.well-known/api-configuration', { token: null });
+    expect(a.status).toBe(200);
+    const claims = `${sb.url}/claims`;
+    expect(a.json).toEqual({
+      list_pending_remittances_endpoint: `${claims}/claimresponse/$batch`,
+      get_remittance_details_endpoint: `${claims}/claimresponse/$batch`,
+      ack_remittance_endpoint: `${claims}/claimresponse/$batch`,
+      list_hospital_claims_endpoint: `${claims}/claim/$hospital-claim`,
+      search_hospital_claims_endpoint: `${claims}/claim/search/$hospital-claim`,
+      search_claim_endpoint: `${claims}/claim/search`,
+      get_claim_endpoint: `${claims}/claim`,
+    });
+  });
+
+  test('every Document 1 discovery key is published by its service', async () => {
+    const membership = (await sb.get('/.well-known/api-configuration', { token: null })).json as Record<string, string>;
+    const claims = (await sb.get('/claims/.well-known/api-configuration', { token: null })).json as Record<string, string>;
+    for (const op of operations.filter((o) => o.document === 'D1')) {
+      const doc = op.service === 'membership' ? membership : claims;
+      expect(doc[op.discoveryKey], op.id).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    }
+  });
+
+  test('addresses follow the Host the request was sent to', async () => {
+    // fetch may not set Host, node:http may.
+    const text = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest(`${sb.url}/.well-known/api-configuration`, { headers: { host: 'example.test:8080' } }, (res) => {
+        let data = '';
+        res.on('data', (c) => (data += c));
+        res.on('end', () => resolve(data));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect((JSON.parse(text) as Record<string, string>).find_member_endpoint).toBe('http://example.test:8080/membership/find-member');
+  });
+});
+
+describe('sandbox routes', () => {
+  test('health lists the active faults', async () => {
+    const a = await sb.get('/_sandbox/health', { token: null });
+    expect(a.status).toBe(200);
+    expect(a.json).toEqual({ status: 'ok', faults: [] });
+  });
+
+  test('an unknown path answers a 404 OperationOutcome', async () => {
+    const a = await sb.get('/no/such/thing');
+    expect(a.status).toBe(404);
+    expect(a.json).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ details: { coding: [{ code: 'MSG_NOT_FOUND' }] } }] });
+  });
+
+  test('a known path with another method answers 405 with Allow', async () => {
+    const a = await sb.request('PUT', '/claims/claimresponse/$batch');
+    expect(a.status).toBe(405);
+    expect(a.headers.get('allow')).toBe('GET, DELETE');
+    expect(a.json).toMatchObject({ resourceType: 'OperationOutcome' });
+  });
+
+  test('`$` in a path matches literally and percent-encoded', async () => {
+    const plain = await sb.get('/claims/claimresponse/$batch');
+    const encoded = await sb.get('/claims/claimresponse/%24batch');
+    expect(plain.status).toBe(200);
+    expect(encoded.status).toBe(200);
+    expect(encoded.json).toEqual(plain.json);
+  });
+});

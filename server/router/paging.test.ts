@@ -1,0 +1,46 @@
+import { describe, expect, test } from 'vitest';
+import { ActiveFaults } from '../faults/catalog.ts';
+import { createMemoryRepository } from '../repo/memoryRepository.ts';
+import { pagedBundle, pagingOf, singlePageBundle } from './paging.ts';
+import type { SandboxContext } from './types.ts';
+
+const ctx = (faults: string[] = []): SandboxContext => ({ repo: createMemoryRepository(), faults: new ActiveFaults(faults), baseUrl: 'http://x' });
+const items = Array.from({ length: 23 }, (_, k) => k + 1);
+const bundle = (page: number, count: number, faults: string[] = []) =>
+  pagedBundle(ctx(faults), { operationId: 'search-remittance-summary', type: 'searchset', matches: items, paging: { page, count }, totalTag: 'maxCount', entry: (n) => ({ resource: { id: n } }) });
+
+describe('pagedBundle', () => {
+  test('defaults: page 1, count 10', () => {
+    expect(pagingOf({})).toEqual({ page: 1, count: 10 });
+    expect(pagingOf({ page: '3', count: '7' })).toEqual({ page: 3, count: 7 });
+  });
+
+  test('slices the page and tags it with digit strings', () => {
+    const b = bundle(3, 10);
+    expect(b.entry.map((e) => (e.resource as { id: number }).id)).toEqual([21, 22, 23]);
+    expect(b.meta.tag).toEqual([
+      { code: 'page', display: '3' },
+      { code: 'count', display: '10' },
+      { code: 'maxCount', display: '23' },
+    ]);
+    expect(b.total).toBe(23);
+    expect(bundle(4, 10).entry).toEqual([]);
+  });
+
+  test('faults only touch their operations', () => {
+    expect(bundle(1, 10, ['pending-maxcount-tag']).meta.tag[2].code).toBe('maxCount');
+    const detail = pagedBundle(ctx(['count-ignored']), { operationId: 'search-remittance-detail', type: 'searchset', matches: items, paging: { page: 1, count: 5 }, totalTag: 'maxCount', entry: (n) => ({ resource: n }) });
+    expect(detail.entry).toHaveLength(5);
+    expect(bundle(1, 5, ['count-ignored']).entry).toHaveLength(23);
+  });
+
+  test('singlePageBundle: one page holding every entry', () => {
+    const b = singlePageBundle('searchset', [{ resource: 1 }, { resource: 2 }]);
+    expect(b.total).toBe(2);
+    expect(b.meta.tag).toEqual([
+      { code: 'page', display: '1' },
+      { code: 'count', display: '2' },
+      { code: 'maxCount', display: '2' },
+    ]);
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * Test helpers for the sandbox's own tests: a started sandbox with a few request shortcuts.
+ * Real HTTP on 127.0.0.1, free port, global fetch.
+ */
+import { startSandbox } from './http.ts';
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed body, or undefined when it is not JSON. */
+  json: unknown;
+}
+
+/** Loose access to JSON inside these helpers only; exported signatures stay typed. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+
+export interface CallOptions {
+  /** Bearer token; default the sandbox-client token; null sends no Authorization. */
+  token?: string | null;
+  /** SU-SiteId; default SITE001; null sends none. */
+  site?: string | null;
+  headers?: Record<string, string>;
+}
+
+export class TestSandbox {
+  readonly #tokens = new Map<string, string>();
+
+  private constructor(
+    readonly url: string,
+    readonly close: () => Promise<void>,
+  ) {}
+
+  static async start(faults: readonly string[] = []): Promise<TestSandbox> {
+    const s = await startSandbox({ faults });
+    return new TestSandbox(s.url, s.close);
+  }
+
+  async request(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+    const res = await fetch(this.url + path, { method, headers: init.headers, body: init.body });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  }
+
+  async token(clientId = 'sandbox-client'): Promise<string> {
+    const known = this.#tokens.get(clientId);
+    if (known) return known;
+    const secret = { 'sandbox-client': 'sandbox-secret', 'sandbox-basic': 'sandbox-basic-secret', 'sandbox-other': 'sandbox-other-secret' }[clientId] ?? '';
+    const a = await this.request('POST', '/oauth/token', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret }).toString(),
+    });
+    const token = (a.json as { access_token: string }).access_token;
+    this.#tokens.set(clientId, token);
+    return token;
+  }
+
+  async #auth(options: CallOptions): Promise<Record<string, string>> {
+    const token = options.token === undefined ? await this.token() : options.token;
+    return token === null ? {} : { authorization: `Bearer ${token}` };
+  }
+
+  /** A form POST with SU-SiteId, as the membership, authorisation and remittance searches take. */
+  async form(path: string, fields: Record<string, string>, options: CallOptions = {}): Promise<Answer> {
+    const site = options.site === undefined ? 'SITE001' : options.site;
+    return this.request('POST', path, {
+      headers: {
+        ...(await this.#auth(options)),
+        ...(site === null ? {} : { 'su-siteid': site }),
+        'content-type': 'application/x-www-form-urlencoded',
+        ...options.headers,
+      },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+
+  /** Find Member with SVC-API-Version (null sends none). */
+  async findMember(version: string | null, fields: Record<string, string>, options: CallOptions = {}): Promise<Answer> {
+    const headers: Record<string, string> = version === null ? {} : { 'svc-api-version': version };
+    return this.form('/membership/find-member', fields, { ...options, headers: { ...headers, ...options.headers } });
+  }
+
+  /** A GET (clearing operations: site from the token). */
+  async get(path: string, options: CallOptions = {}): Promise<Answer> {
+    return this.request('GET', path, { headers: { ...(await this.#auth(options)), ...options.headers } });
+  }
+
+  async delete(path: string, options: CallOptions = {}): Promise<Answer> {
+    return this.request('DELETE', path, { headers: { ...(await this.#auth(options)), 'content-type': 'application/fhir+json', ...options.headers } });
+  }
+}
+
+/** The error code of an OperationOutcome answer (or of the InvalidId object). */
+export function errorCode(body: unknown): string | undefined {
+  const b = body as Json;
+  return b?.issue?.[0]?.details?.coding?.[0]?.code ?? b?.code;
+}
+
+/** Paging tags as code -> display. */
+export function tags(body: unknown): Record<string, unknown> {
+  return Object.fromEntries(((body as Json)?.meta?.tag ?? []).map((t: Json) => [t.code, t.display]));
+}
+
+/** Ids of the bundle entries' resources. */
+export function ids(body: unknown): string[] {
+  return ((body as Json)?.entry ?? []).map((e: Json) => e.resource.id);
+}
+
+/** The resources of a bundle. */
+export function resources(body: unknown): unknown[] {
+  return ((body as Json)?.entry ?? []).map((e: Json) => e.resource);
+}
+
+/** The value[x] of an extension by name suffix. */
+export function extension(resource: unknown, name: string): unknown {
+  const e = ((resource as Json)?.extension ?? []).find((x: Json) => String(x.url).endsWith(`/${name}`));
+  if (!e) return undefined;
+  const key = Object.keys(e).find((k) => k.startsWith('value'));
+  return key ? e[key] : undefined;
+}
+
+export const paths = {
+  findMember: '/membership/find-member',
+  authorisation: '/authorisation/search',
+  summary: '/remittance/summary/search',
+  detail: (id: string) => `/remittance/detail/search/${encodeURIComponent(id)}`,
+  batches: '/claims/claimresponse/$batch',
+  batch: (id: string) => `/claims/claimresponse/$batch/${encodeURIComponent(id)}`,
+  hospitalList: '/claims/claim/$hospital-claim',
+  hospitalSearch: '/claims/claim/search/$hospital-claim',
+  bills: '/claims/claim/search',
+  bill: (id: string, archived: string) => `/claims/claim/${encodeURIComponent(id)}/${encodeURIComponent(archived)}`,
+} as const;
