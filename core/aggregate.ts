@@ -6,16 +6,8 @@ import type { RunEvent, WorkerResult } from './events.ts';
 import type { CheckResult, ExchangeRecord, OperationSummary, RunResults } from './results.ts';
 import { emptyCounts, verdictOf } from './results.ts';
 
-export interface AggregateInput {
-  suite: RunResults['suite'];
-  target: string;
-  configDigest: string;
-  seed: number;
-  runs: number;
-  allowDestructive: boolean;
-  only?: string;
-  startedAt: string;
-  finishedAt: string;
+export interface AggregateInput
+  extends Pick<RunResults, 'suite' | 'target' | 'configDigest' | 'seed' | 'runs' | 'allowDestructive' | 'only' | 'startedAt' | 'finishedAt'> {
   operations: readonly string[];
   events: readonly RunEvent[];
   /** Exchanges recorded by the runner itself (discovery), by id. */

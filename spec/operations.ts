@@ -45,6 +45,13 @@ const paging = (): Parameter[] => [
 ];
 const queryPaging = (): Parameter[] => paging().map((p) => ({ ...p, in: 'query' as const }));
 
+/** `_sort` on creation date, `_since` and paging: the always-available fields of 4.4 and 4.5. */
+const remittanceSortSincePaging = (): Parameter[] => [
+  { name: '_sort', in: 'form', format: 'enum', required: false, values: ['createdOn', '-createdOn'], description: 'Sort by creation date' },
+  { name: '_since', in: 'form', format: 'date-time', required: false, description: 'Last-updated date-time' },
+  ...paging(),
+];
+
 const findMemberV1Params: Parameter[] = [
   { name: 'insurerIdentifier', in: 'form', format: 'enum', required: true, values: FIND_MEMBER_V1_INSURERS, description: 'Insurer code' },
   { name: 'firstInitial', in: 'form', format: 'string', required: false, description: "Member's first initial (depends on insurer)" },
@@ -170,9 +177,7 @@ export const operations: readonly Operation[] = [
       { name: 'insurerPaymentReference', in: 'form', format: 'string', required: false, features: [AS, AFS], description: 'Insurer payment reference (example: paymentReference, DEC-D1-01)' },
       { name: 'hasShortFall', in: 'form', format: 'boolean', required: false, features: [AS, AFS], description: 'Only remittances with a shortfall' },
       { name: 'excludeExported', in: 'form', format: 'boolean', required: false, features: [AFS], description: 'Exclude exported remittances' },
-      { name: '_sort', in: 'form', format: 'enum', required: false, values: ['createdOn', '-createdOn'], description: 'Sort by creation date' },
-      { name: '_since', in: 'form', format: 'date-time', required: false, description: 'Last-updated date-time' },
-      ...paging(),
+      ...remittanceSortSincePaging(),
     ],
     responseMediaType: 'json',
     responseSchema: 'remittance-summary-bundle.schema.json',
@@ -204,9 +209,7 @@ export const operations: readonly Operation[] = [
       { name: 'insurerBillNumber', in: 'form', format: 'string', required: false, features: [AFS], description: 'Insurer bill number' },
       { name: 'invoiceTotal', in: 'form', format: 'comparator-decimal', required: false, features: [AFS], description: 'Comparator and invoice total' },
       { name: 'hasShortFall', in: 'form', format: 'boolean', required: false, description: 'Only details with a shortfall' },
-      { name: '_sort', in: 'form', format: 'enum', required: false, values: ['createdOn', '-createdOn'], description: 'Sort by creation date' },
-      { name: '_since', in: 'form', format: 'date-time', required: false, description: 'Last-updated date-time' },
-      ...paging(),
+      ...remittanceSortSincePaging(),
     ],
     responseMediaType: 'json',
     responseSchema: 'remittance-detail-bundle.schema.json',

@@ -4,7 +4,7 @@
  */
 import { test } from 'vitest';
 import { fc } from '@fast-check/vitest';
-import { coverageMatchesSearch, coverageReferencesResolve, errorStatusAndCode, outcomeHasDiagnostics, requestRefused, successStatus } from '../checks/index.ts';
+import { coverageMatchesSearch, coverageReferencesResolve, errorStatusAndCode, matchesSchema, outcomeHasDiagnostics, requestRefused } from '../checks/index.ts';
 import type { MemberSearch } from '../core/config.ts';
 import { judge, verifyProperty } from '../core/property.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
@@ -109,6 +109,7 @@ describeOperation('find-member-v2', () => {
     if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-7-05']);
     const x = await call(id, { body: JSON.stringify(fields(s)) });
     verify(x, requestRefused, { operation: id, level: 'MUST', requirements: ['D1-7-05', 'D1-4-02'], decisions: ['DEC-D1-59'] });
+    verify(x, errorStatusAndCode(operation(id).errors), { operation: id, level: 'INFO', requirements: ['D1-7-05', 'D1-7-16'], decisions: ['DEC-D1-59'] });
   });
 
   test('required headers are enforced and the version must be exact', async () => {
@@ -143,7 +144,7 @@ describeOperation('find-member-v2', () => {
       exercise: async (form) => {
         const x = await call(id, { form });
         const ok = x.response !== undefined && x.response.status >= 200 && x.response.status < 300;
-        return [judge(x, ok ? successStatus() : outcomes)];
+        return [judge(x, ok ? matchesSchema('coverage.schema.json') : outcomes)];
       },
     });
   });
