@@ -20,10 +20,21 @@ const factoryArgs: Record<string, unknown[]> = {
   pagingTagsMatchRequest: [{ page: 1 }],
   pagingTagsPresent: [['page']],
   successStatus: [],
+  // Document 2
+  addressKeyMatches: ['k1'],
+  arrayHasItem: ['of type Address', () => true],
+  distinctBy: ['practitioner'],
+  mediaTypeIs: ['application/json'],
+  postcodeValidationAnswer: [{ postcode: 'SW1A 1AA', valid: true }],
+  singleEntryWithId: ['p1'],
+  statusIs: [400],
+  valueSetItemsMatch: ['anything', () => true],
+  valueSetPageWithinCount: [10],
+  withinRadius: [{ lat: 51.5, lon: -0.1, radiusKm: 5 }],
 };
 
 /** Exported functions that are helpers, not checks. */
-const helpers = new Set(['errorCodesOf', 'resourceKey']);
+const helpers = new Set(['errorCodesOf', 'resourceKey', 'codeKey', 'haversineKm', 'referenceId', 'roleReferences']);
 
 const KEBAB = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 
@@ -53,7 +64,7 @@ describe('checks/index.ts', () => {
 
   it('exports every check file', () => {
     const dir = fileURLToPath(new URL('.', import.meta.url));
-    const support = new Set(['index', 'testing', 'readJson', 'resourceKey', 'listBrief', 'sortKey']);
+    const support = new Set(['index', 'testing', 'readJson', 'resourceKey', 'listBrief', 'sortKey', 'valueSet', 'roleReferences']);
     const files = readdirSync(dir)
       .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
       .map((f) => f.slice(0, -3))

@@ -30,5 +30,28 @@ export { requestRefused } from './requestRefused.ts';
 export { sortOrdersReverse, type OppositeSorts } from './sortOrdersReverse.ts';
 export { successStatus } from './successStatus.ts';
 export { totalConsistent, type CompletedWalk } from './totalConsistent.ts';
+// Document 2
+export { addressKeyMatches } from './addressKeyMatches.ts';
+export { arrayHasItem } from './arrayHasItem.ts';
+export { codesSubset, type NarrowedAndAll } from './codesSubset.ts';
+export { controlParametersComplete } from './controlParametersComplete.ts';
+export { coversAll, type DistinctCoverage } from './coversAll.ts';
+export { distinctBy } from './distinctBy.ts';
+export { geocodePositionValid } from './geocodePositionValid.ts';
+export { includedResourcesPresent } from './includedResourcesPresent.ts';
+export { mediaTypeIs } from './mediaTypeIs.ts';
+export { noIncludedResources } from './noIncludedResources.ts';
+export { notServerError } from './notServerError.ts';
+export { photoDataMatchesSize } from './photoDataMatchesSize.ts';
+export { postcodeValidationAnswer, type PostcodeExpectation } from './postcodeValidationAnswer.ts';
+export { singleEntryWithId } from './singleEntryWithId.ts';
+export { statusIs } from './statusIs.ts';
+export { valueSetItemsMatch } from './valueSetItemsMatch.ts';
+export { valueSetPageWithinCount } from './valueSetPageWithinCount.ts';
+export { valueSetPagingConsistent, type ValueSetWalk } from './valueSetPagingConsistent.ts';
+export { haversineKm, withinRadius, type LatLon, type NearCircle } from './withinRadius.ts';
+/** Helpers for suites: the key of a code-set item (`system|code`), a role's references. */
+export { codeKey } from './valueSet.ts';
+export { referenceId, roleReferences, type RoleReferenceField } from './roleReferences.ts';
 /** Helpers for suites: the key checks use for a resource (`resourceType/id`). */
 export { resourceKey } from './resourceKey.ts';

@@ -53,3 +53,17 @@ export function respondedExchange(partial: ExchangeParts = {}): RespondedExchang
 export function bundle(resources: readonly unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { resourceType: 'Bundle', type: 'searchset', total: resources.length, entry: resources.map((resource) => ({ resource })), ...extra };
 }
+
+/** A ValueSet body whose expansion holds the given items (`offset`/`total` overridable). */
+export function valueSet(items: readonly unknown[], expansion: Record<string, unknown> = {}): Record<string, unknown> {
+  return { resourceType: 'ValueSet', id: 'vs', name: 'test', expansion: { total: items.length, offset: 0, contains: items, ...expansion } };
+}
+
+/** A role-search Bundle: role entries with `search.mode` match, then included entries with include. */
+export function roleBundle(roles: readonly unknown[], included: readonly unknown[] = []): Record<string, unknown> {
+  const entry = [
+    ...roles.map((resource) => ({ resource, search: { mode: 'match' } })),
+    ...included.map((resource) => ({ resource, search: { mode: 'include' } })),
+  ];
+  return { resourceType: 'Bundle', type: 'searchset', total: roles.length, entry };
+}

@@ -30,6 +30,11 @@ export interface Fixtures {
   };
   bills?: { insurerid?: string; membershipNumber?: string; invoiceNumber?: string; billId?: string; isArchived?: 'true' | 'false' };
   batches?: { ackId?: string; foreignBatchId?: string };
+  codeSets?: { profession?: string };
+  lookups?: { practitionerText?: string; locationText?: string; locationType?: string; insurerId?: string };
+  address?: { searchText?: string; postcode?: string; invalidPostcode?: string };
+  register?: { photoPractitionerId?: string; near?: { lat: number; lon: number; distanceKm: number } };
+  booking?: { practitionerId?: string; practitionerRoleId?: string };
 }
 
 export type AuthConfig =
@@ -78,6 +83,10 @@ export const DEFAULT_CONFIG: ConfigFile = {
   services: {
     membership: { discovery: '{target}/.well-known/api-configuration' },
     claims: { discovery: '{target}/claims/.well-known/api-configuration' },
+    reference: { discovery: '{target}/reference/.well-known/api-configuration' },
+    address: { discovery: '{target}/address/.well-known/api-configuration' },
+    register: { discovery: '{target}/register/.well-known/api-configuration' },
+    booking: { discovery: '{target}/booking/.well-known/api-configuration' },
   },
   auth: {
     type: 'client-credentials',
@@ -126,6 +135,11 @@ export const DEFAULT_CONFIG: ConfigFile = {
     },
     bills: { insurerid: 'bup', membershipNumber: 'BUP100001', invoiceNumber: 'INV-B-0001', billId: 'BILL-0001', isArchived: 'false' },
     batches: { foreignBatchId: 'BATCH-2001' },
+    codeSets: { profession: 'CON' },
+    lookups: { practitionerText: 'Smith', locationText: 'London', locationType: 'P', insurerId: 'INS001' },
+    address: { searchText: 'Downing Street', postcode: 'SW1A 2AA', invalidPostcode: 'NOT A POSTCODE' },
+    register: { photoPractitionerId: 'PR-0001', near: { lat: 51.5074, lon: -0.1278, distanceKm: 10 } },
+    booking: { practitionerId: 'BP-0001', practitionerRoleId: 'BR-0001' },
   },
 };
 

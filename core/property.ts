@@ -58,17 +58,23 @@ function recordAll<T>(spec: PropertySpec<T>, judgements: Judgement[], replay: { 
 /** Runs the property with the run's seed and number of runs, and records its verdicts. */
 export async function verifyProperty<T>(spec: PropertySpec<T>): Promise<void> {
   const ctx = runContext();
+  // The passing case recorded as evidence: the last one in which every check could judge (an
+  // empty page judges no order), else simply the last one.
   let last: { value: T; judgements: Judgement[] } | undefined;
+  let informative: typeof last;
   const details = await fc.check(
     fc.asyncProperty(spec.arbitrary, async (value) => {
       const judgements = await spec.exercise(value);
       last = { value, judgements };
-      return !judgements.some((j) => (j.level ?? spec.level) !== 'INFO' && failing(j));
+      const outcomes = judgements.map((j) => evaluate(j.subject, j.check, j.exchange).outcome);
+      if (!outcomes.includes('skip')) informative = last;
+      return !judgements.some((j, i) => (j.level ?? spec.level) !== 'INFO' && (outcomes[i] === 'fail' || outcomes[i] === 'error'));
     }),
     { seed: ctx.seed, numRuns: ctx.runs, ...(ctx.path ? { path: ctx.path } : {}) },
   );
   if (!details.failed) {
-    if (last) recordAll(spec, last.judgements, { seed: details.seed, counterexample: last.value }, { generatedCases: details.numRuns });
+    const shown = informative ?? last;
+    if (shown) recordAll(spec, shown.judgements, { seed: details.seed, counterexample: shown.value }, { generatedCases: details.numRuns });
     return;
   }
   const replay = { seed: details.seed, path: details.counterexamplePath ?? undefined, counterexample: details.counterexample?.[0] };

@@ -80,7 +80,10 @@ export function buildRequest(op: Operation, options: CallOptions = {}): Exchange
   const { ctx } = worker();
   const base = ctx.addresses[op.id];
   if (base === undefined) throw new Error(`Operation ${op.id} has no address in this run`);
-  const suffix = op.pathSuffix.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(options.path?.[name] ?? ''));
+  // A path parameter left undefined drops its whole segment (optional segments, e.g. a code set's
+  // scheme); an empty string keeps the segment empty (to probe a missing id).
+  const suffix = op.pathSuffix.replace(/\/\{(\w+)\}/g, (_, name: string) =>
+    options.path?.[name] === undefined ? '' : `/${encodeURIComponent(options.path[name])}`);
   const url = new URL(base + suffix);
   for (const [k, v] of defined(options.query)) url.searchParams.append(k, v);
   const omit = new Set((options.omitHeaders ?? []).map((h) => h.toLowerCase()));

@@ -137,4 +137,31 @@ export const paths = {
   hospitalSearch: '/claims/claim/search/$hospital-claim',
   bills: '/claims/claim/search',
   bill: (id: string, archived: string) => `/claims/claim/${encodeURIComponent(id)}/${encodeURIComponent(archived)}`,
+  codeSet: (setName: string, scheme?: string) => `/reference/valueset/${encodeURIComponent(setName)}${scheme === undefined ? '' : `/${encodeURIComponent(scheme)}`}`,
+  lookupPractitioners: '/reference/practitioner/lookup',
+  lookupLocations: '/reference/location/lookup',
+  insurers: '/reference/organization/insurer',
+  controlParameters: '/reference/organization/control-parameters',
+  addressSearch: '/address/search',
+  addressRetrieve: '/address/retrieve',
+  geocode: '/address/geocode',
+  validatePostcode: '/address/geocode/validate-postcode',
+  registerPractitioners: '/register/practitioner',
+  photo: (id: string) => `/register/practitioner-photo/${encodeURIComponent(id)}`,
+  registerRoles: '/register/practitionerrole',
+  bookingPractitioners: '/booking/practitioner',
+  bookingPractitioner: (id: string) => `/booking/practitioner/${encodeURIComponent(id)}`,
+  bookingRoles: '/booking/practitionerrole',
+  bookingRole: (id: string) => `/booking/practitionerrole/${encodeURIComponent(id)}`,
 } as const;
+
+/** A path with a query string (standard form encoding, so `|` travels as %7C and `+` as %2B). */
+export function withQuery(path: string, query: Record<string, string> = {}): string {
+  const q = new URLSearchParams(query).toString();
+  return q === '' ? path : `${path}?${q}`;
+}
+
+/** Bundle entries whose resource has this resourceType. */
+export function entriesOf(body: unknown, resourceType: string): { resource: Json; search?: { mode: string } }[] {
+  return ((body as Json)?.entry ?? []).filter((e: Json) => e.resource?.resourceType === resourceType);
+}

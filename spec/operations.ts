@@ -2,6 +2,7 @@
  * The one table of every operation. Document 1: membership, authorisation, remittance, claims.
  * Section numbers refer to ../shared/spec/01-membership-authorisation-remittance-claims.md.
  */
+import { operationsD2 } from './operationsD2.ts';
 import type { ErrorEntry, HeaderRequirement, Operation, Parameter } from './types.ts';
 
 export const FIND_MEMBER_V1_INSURERS = ['bup', 'ppp', 'nuh', 'slh', 'cig', 'tih', 'wpa'] as const;
@@ -77,7 +78,7 @@ const findMemberV2Params: Parameter[] = [
 const AS = 'Advanced_Search_1_0' as const;
 const AFS = 'Advanced_Filtering_And_Sorting_1_0' as const;
 
-export const operations: readonly Operation[] = [
+const operationsD1: readonly Operation[] = [
   {
     id: 'find-member-v1',
     document: 'D1',
@@ -368,6 +369,9 @@ export const operations: readonly Operation[] = [
     suite: 'bills',
   },
 ];
+
+/** Every operation of every document, in document and section order. */
+export const operations: readonly Operation[] = [...operationsD1, ...operationsD2];
 
 const byId = new Map(operations.map((o) => [o.id, o]));
 

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
-import { operations } from './operations.ts';
+import { operations as operationTable } from './operations.ts';
+import { operationsD2 } from './operationsD2.ts';
 import {
   REQUIREMENTS_CSV_URL,
   REQUIREMENTS_HEADER,
@@ -16,6 +17,8 @@ import {
 const csvText = readFileSync(fileURLToPath(REQUIREMENTS_CSV_URL), 'utf8');
 const decisionsText = readFileSync(fileURLToPath(new URL('./decisions.md', import.meta.url)), 'utf8');
 const requirements = loadRequirements();
+// spec/operations.ts may or may not include the Document 2 rows yet: read both tables, one row per id.
+const operations = [...new Map([...operationTable, ...operationsD2].map((o) => [o.id, o])).values()];
 const operationIds = new Set(operations.map((o) => o.id));
 
 describe('parseCsv', () => {
@@ -131,6 +134,37 @@ describe('spec/requirements.csv', () => {
     expect(d1.length).toBe(12);
     const uncovered = d1.filter((o) => !requirements.some((r) => r.level === 'MUST' && r.operations.includes(o.id))).map((o) => o.id);
     expect(uncovered).toEqual([]);
+  });
+});
+
+describe('spec/requirements.csv, Document 2', () => {
+  const d2 = requirements.filter((r) => r.document === 'D2');
+
+  it('has at least one MUST row for every Document 2 operation', () => {
+    const ops = operations.filter((o) => o.document === 'D2');
+    expect(ops.length).toBe(16);
+    const uncovered = ops.filter((o) => !d2.some((r) => r.level === 'MUST' && r.operations.includes(o.id))).map((o) => o.id);
+    expect(uncovered).toEqual([]);
+  });
+
+  it('gives every INFO row a reason it is not judged as a requirement', () => {
+    expect(d2.filter((r) => r.level === 'INFO' && r.notTestedReason.trim() === '').map((r) => r.id)).toEqual([]);
+  });
+
+  it('has a row for every error code of the register and booking tables, with its status', () => {
+    const missing = operations
+      .filter((o) => o.document === 'D2')
+      .flatMap((o) => o.errors.filter((e) => e.code !== '').map((e) => ({ op: o.id, ...e })))
+      .filter((e) => !d2.some((r) => r.section === '7' && r.text.includes(`\`${e.code}\``) && r.text.includes(`HTTP ${e.status}`)))
+      .map((e) => `${e.op}: ${e.status} ${e.code}`);
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('spec/decisions.md', () => {
+  it('has unique decision ids', () => {
+    const ids: string[] = [...(decisionsText.match(/^\| (DEC-D[123]-\d+) \|/gm) ?? [])];
+    expect(ids.filter((id, index) => ids.indexOf(id) !== index)).toEqual([]);
   });
 });
 

@@ -9,7 +9,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type Level = 'MUST' | 'SHOULD' | 'INFO';
 
 /** A discovery document is published per service; keys repeat across services. */
-export type ServiceId = 'membership' | 'claims';
+export type ServiceId = 'membership' | 'claims' | 'reference' | 'address' | 'register' | 'booking';
 
 /** How request parameters travel (document 1, section 4: form body for POST, query for GET). */
 export type ParameterLocation = 'form' | 'query' | 'path' | 'header';
@@ -23,7 +23,8 @@ export type ParameterFormat =
   | 'comparator-decimal' // le|ge|eq followed by a decimal
   | 'boolean'
   | 'positive-integer'
-  | 'enum';
+  | 'enum'
+  | 'near'; // lat:lon:distance:units (units km, mi, m; default km)
 
 export type FeatureName = 'Advanced_Search_1_0' | 'Advanced_Filtering_And_Sorting_1_0';
 

@@ -36,10 +36,10 @@ describe('the suite against the clean sandbox', () => {
     expect(stdout).toContain('Verdict: CONFORMANT');
   });
 
-  test('every Document 1 operation is judged, each with passing MUST checks', () => {
-    const d1 = operations.filter((o) => o.document === 'D1').map((o) => o.id);
-    expect(results.operations.map((o) => o.id)).toEqual(d1);
-    for (const id of d1) {
+  test('every operation of the table is judged, each with passing MUST checks', () => {
+    const all = operations.map((o) => o.id);
+    expect(results.operations.map((o) => o.id)).toEqual(all);
+    for (const id of all) {
       const passes = results.results.filter((r) => r.operation === id && r.level === 'MUST' && r.status === 'pass');
       expect(passes.length, id).toBeGreaterThan(3);
     }

@@ -100,7 +100,7 @@ describe('conformance command', () => {
     const file = join(reportDir(), 'hostile.json');
     writeFileSync(file, JSON.stringify({
       auth: { type: 'bearer', tokenEnv: 'CONFORMANCE_TOKEN' },
-      http: { timeoutMs: 1500, maxResponseBytes: 1048576 },
+      http: { timeoutMs: 600, maxResponseBytes: 1048576 },
       fixtures: { findMemberV2: { single: { insurerIdentifier: 'ppp', firstInitial: 'J', lastName: 'Smith', dateOfBirth: '1980-04-12' } } },
     }));
     const dir = reportDir();
@@ -115,7 +115,7 @@ describe('conformance command', () => {
     expect(results.verdict).toBe('not-conformant');
     const messages = results.results.map((r) => r.message).join('\n');
     expect(messages).toMatch(/received HTTP 500/);
-    expect(messages).toMatch(/within 1500 ms|exceeded the cap/);
+    expect(messages).toMatch(/within 600 ms|exceeded the cap/);
   }, 250000);
 
   test('serve prints its address first and answers discovery', async () => {

@@ -24,7 +24,7 @@ describe('every named fault is caught', () => {
     opened.push(sandbox);
     const dir = reportDir();
     const only = [...new Set(fault.operations)].join(',');
-    const { code, stderr } = await runCli(['run', '--target', sandbox.url, '--allow-destructive', '--only', only, '--report-dir', dir, '--seed', '20261121', '--runs', '15'], { timeoutMs: 300000 });
+    const { code, stderr } = await runCli(['run', '--target', sandbox.url, '--allow-destructive', '--only', only, '--report-dir', dir, '--seed', '20261121', '--runs', '8'], { timeoutMs: 300000 });
     expect(stderr).not.toMatch(/internal error/);
     const results = readResults(dir);
     const caught = results.results.filter((r) => r.level === 'MUST' && r.status === 'fail' && r.check === fault.expectedCheck && fault.operations.includes(r.operation));

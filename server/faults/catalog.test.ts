@@ -1,23 +1,54 @@
 import { describe, expect, test } from 'vitest';
 import { operations } from '../../spec/operations.ts';
+import { operationsD2 } from '../../spec/operationsD2.ts';
+import { SERVED_OPERATIONS } from '../router/operationTable.ts';
 import { startSandbox } from '../http.ts';
 import { ActiveFaults, FAULTS, FAULT_NAMES, faultInfo, isKnownFault } from './catalog.ts';
 
 describe('fault catalogue', () => {
-  test('28 uniquely named faults, in the order of FAULT_NAMES', () => {
+  test('46 uniquely named faults, in the order of FAULT_NAMES', () => {
     expect(FAULTS.map((f) => f.name)).toEqual([...FAULT_NAMES]);
     expect(new Set(FAULTS.map((f) => f.name)).size).toBe(FAULTS.length);
-    expect(FAULTS).toHaveLength(28);
+    expect(FAULTS).toHaveLength(46);
   });
 
-  test('every entry names real Document 1 operations and a kebab-case check', () => {
-    const known = new Set(operations.filter((o) => o.document === 'D1').map((o) => o.id));
+  test('every entry names real Document 1 or Document 2 operations and a kebab-case check', () => {
+    const known = new Set(SERVED_OPERATIONS.map((o) => o.id));
     for (const f of FAULTS) {
       expect(f.operations.length, f.name).toBeGreaterThan(0);
       for (const op of f.operations) expect(known.has(op), `${f.name}: ${op}`).toBe(true);
       expect(f.expectedCheck).toMatch(/^[a-z]+(-[a-z]+)*$/);
       expect(f.kind && f.rule && f.description, f.name).toBeTruthy();
     }
+  });
+
+  test('a fault concerns the operations of one document only', () => {
+    const documentOf = new Map(SERVED_OPERATIONS.map((o) => [o.id, o.document]));
+    for (const f of FAULTS) expect(new Set(f.operations.map((id) => documentOf.get(id))).size, f.name).toBe(1);
+  });
+
+  test('the Document 2 faults name the checks that must catch them', () => {
+    const d2 = FAULTS.filter((f) => f.operations.every((id) => operationsD2.some((o) => o.id === id)));
+    expect(Object.fromEntries(d2.map((f) => [f.name, [f.expectedCheck, ...f.operations]]))).toEqual({
+      'radius-leak': ['within-radius', 'search-register-practitioner-roles'],
+      'near-default-unit-miles': ['within-radius', 'search-register-practitioner-roles'],
+      'role-name-sort-direction-ignored': ['entries-sorted', 'search-register-practitioner-roles'],
+      'specialty-narrowing-leaks': ['value-set-items-match', 'get-code-set'],
+      'codeset-offset-off-by-one': ['value-set-paging-consistent', 'get-code-set'],
+      'codeset-count-bound-ignored': ['request-refused', 'get-code-set'],
+      'insurer-type-filter-ignored': ['entries-match-filter', 'list-insurers'],
+      'photo-size-mismatch': ['photo-data-matches-size', 'get-practitioner-photo'],
+      'invalid-postcode-error': ['success-status', 'validate-postcode'],
+      'booking-unknown-id-200': ['error-status-and-code', 'get-booking-practitioner'],
+      'since-date-format-accepted': ['error-status-and-code', 'search-booking-practitioners'],
+      'distinct-by-ignored': ['distinct-by', 'search-register-practitioner-roles'],
+      'include-ignored': ['included-resources-present', 'search-register-practitioner-roles'],
+      'lookup-text-not-required': ['status-is', 'lookup-practitioners', 'lookup-locations'],
+      'register-gender-filter-ignored': ['entries-match-filter', 'search-register-practitioners'],
+      'retrieve-wrong-address': ['address-key-matches', 'retrieve-address'],
+      'control-parameter-missing': ['control-parameters-complete', 'get-insurer-control-parameters'],
+      'booking-role-since-ignored': ['entries-match-filter', 'search-booking-practitioner-roles'],
+    });
   });
 
   test('auth-not-enforced concerns every Document 1 operation', () => {

@@ -1,9 +1,11 @@
 /**
- * Every named fault changes the sandbox's answer where the clean sandbox follows the rule the
- * fault breaks. Each case starts a clean and a faulty sandbox and asserts both sides.
+ * Every named fault (Documents 1 and 2) changes the sandbox's answer where the clean sandbox
+ * follows the rule the fault breaks. Each case starts a clean and a faulty sandbox and asserts
+ * both sides.
  */
 import { describe, expect, test } from 'vitest';
-import { TestSandbox, errorCode, extension, ids, paths, resources, tags, type Answer } from '../testSupport.ts';
+import { distanceKm } from '../router/geo.ts';
+import { TestSandbox, entriesOf, errorCode, extension, ids, paths, resources, tags, withQuery, type Answer } from '../testSupport.ts';
 import { FAULTS, type FaultName } from './catalog.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -19,6 +21,18 @@ const createdOf = (a: Answer) => (resources(a.json) as J[]).map((r) => Date.pars
 const createdOnOf = (a: Answer) => (resources(a.json) as J[]).map((r) => Date.parse(extension(r, 'createdOn') as string));
 const isDescending = (xs: number[]) => xs.every((x, k) => k === 0 || xs[k - 1] >= x);
 const claimCount = (a: Answer) => (resources(a.json) as J[]).filter((r) => r.resourceType === 'Claim').length;
+
+// Document 2 helpers.
+const AT = '51.5074:-0.1278';
+const CENTRE = { latitude: 51.5074, longitude: -0.1278 };
+const getQ = (s: TestSandbox, path: string, query: Record<string, string> = {}) => s.get(withQuery(path, query));
+const roleIdsOf = (a: Answer) => entriesOf(a.json, 'PractitionerRole').map((e) => e.resource.id as string);
+/** The farthest role of a near search with `_include`, by its included Location. */
+const farthestKm = (a: Answer) => {
+  const at = new Map(entriesOf(a.json, 'Location').map((e) => [`Location/${e.resource.id}`, e.resource.position]));
+  return Math.max(0, ...entriesOf(a.json, 'PractitionerRole').map((e) => distanceKm(CENTRE, at.get(e.resource.location[0].reference))));
+};
+const roleExt = (item: J, suffix: string) => item.extension.find((e: J) => String(e.url).endsWith(`/${suffix}`));
 
 const SCENARIOS: Record<FaultName, Scenario> = {
   'paging-tag-as-number': async (clean, faulty) => {
@@ -205,6 +219,151 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect(((await clean.get(paths.bill('BILL-0002', 'false'))).json as J).id).toBe('BILL-0002');
     expect(((await faulty.get(paths.bill('BILL-0002', 'false'))).json as J).id).toBe('BILL-0001');
     expect(((await faulty.get(paths.bill('BILL-9999', 'false'))).json as J).id).toBe('BILL-0001');
+  },
+  'radius-leak': async (clean, faulty) => {
+    for (const near of [`${AT}:10:km`, `${AT}:10`]) {
+      const q = { near, _include: 'practitioner:location' };
+      expect(farthestKm(await getQ(clean, paths.registerRoles, q))).toBeLessThanOrEqual(10);
+      const f = farthestKm(await getQ(faulty, paths.registerRoles, q));
+      expect(f).toBeGreaterThan(10);
+      expect(f).toBeLessThanOrEqual(30);
+    }
+    // Booking searches keep their radius.
+    expect(ids((await getQ(faulty, paths.bookingPractitioners, { near: '51.6534:-0.4026:1:km' })).json)).toEqual(ids((await getQ(clean, paths.bookingPractitioners, { near: '51.6534:-0.4026:1:km' })).json));
+  },
+  'near-default-unit-miles': async (clean, faulty) => {
+    for (const q of [{ near: `${AT}:10` }, { near: AT, 'near-distance': '10' }] as Record<string, string>[]) {
+      expect(farthestKm(await getQ(clean, paths.registerRoles, { ...q, _include: 'practitioner:location' }))).toBeLessThanOrEqual(10);
+      const f = farthestKm(await getQ(faulty, paths.registerRoles, { ...q, _include: 'practitioner:location' }));
+      expect(f).toBeGreaterThan(10);
+      expect(f).toBeLessThanOrEqual(16.0935);
+    }
+    const explicit = { near: `${AT}:10:km` };
+    expect(roleIdsOf(await getQ(faulty, paths.registerRoles, explicit))).toEqual(roleIdsOf(await getQ(clean, paths.registerRoles, explicit)));
+  },
+  'role-name-sort-direction-ignored': async (clean, faulty) => {
+    const names = (a: Answer) => entriesOf(a.json, 'PractitionerRole').map((e) => String(e.resource.practitioner.display).toLowerCase());
+    const asc = names(await getQ(clean, paths.registerRoles, { _sort: 'name:asc' }));
+    expect(names(await getQ(clean, paths.registerRoles, { _sort: 'name:desc' }))).toEqual([...asc].reverse());
+    expect(names(await getQ(faulty, paths.registerRoles, { _sort: 'name:desc' }))).toEqual(asc);
+    const distanceDesc = { near: `${AT}:50`, _sort: 'distance:desc' };
+    expect(roleIdsOf(await getQ(faulty, paths.registerRoles, distanceDesc))).toEqual(roleIdsOf(await getQ(clean, paths.registerRoles, distanceDesc)));
+  },
+  'specialty-narrowing-leaks': async (clean, faulty) => {
+    const professions = async (s: TestSandbox) =>
+      new Set(((await getQ(s, paths.codeSet('practitioner-specialty', 'CON'), { count: '1000' })).json as J).expansion.contains.map((i: J) => roleExt(i, 'practitioner-role').valueString));
+    expect(await professions(clean)).toEqual(new Set(['CON']));
+    const f = await professions(faulty);
+    expect(f.has('CON')).toBe(true);
+    expect(f.size).toBeGreaterThan(1);
+  },
+  'codeset-offset-off-by-one': async (clean, faulty) => {
+    const q = { page: '2', count: '7' };
+    expect(((await getQ(clean, paths.codeSet('condition-code', 'ICD10'), q)).json as J).expansion.offset).toBe(7);
+    const f = (await getQ(faulty, paths.codeSet('condition-code', 'ICD10'), q)).json as J;
+    expect(f.expansion.offset).toBe(14);
+    expect(f.expansion.contains.map((i: J) => i.code)).toEqual(((await getQ(clean, paths.codeSet('condition-code', 'ICD10'), q)).json as J).expansion.contains.map((i: J) => i.code));
+  },
+  'codeset-count-bound-ignored': async (clean, faulty) => {
+    for (const count of ['0', '1001']) {
+      const c = await getQ(clean, paths.codeSet('condition-code'), { count });
+      expect([c.status, errorCode(c.json)]).toEqual([400, 'MSG_INVALID_FORMAT']);
+      expect((await getQ(faulty, paths.codeSet('condition-code'), { count })).status).toBe(200);
+    }
+    expect(((await getQ(faulty, paths.codeSet('condition-code'), { count: '0' })).json as J).expansion.contains).toEqual([]);
+    expect((await getQ(faulty, paths.codeSet('condition-code'), { count: 'x' })).status).toBe(400);
+  },
+  'insurer-type-filter-ignored': async (clean, faulty) => {
+    const total = ((await getQ(clean, paths.insurers)).json as J).total;
+    for (const type of ['edi', 'mii']) {
+      expect(((await getQ(clean, paths.insurers, { type })).json as J).total).toBeLessThan(total);
+      expect(((await getQ(faulty, paths.insurers, { type })).json as J).total).toBe(total);
+    }
+  },
+  'photo-size-mismatch': async (clean, faulty) => {
+    const attachment = async (s: TestSandbox) => ((await s.get(paths.photo('PR-0001'))).json as J).parameter[0].valueAttachment;
+    const c = await attachment(clean);
+    const f = await attachment(faulty);
+    expect(Buffer.from(c.data, 'base64').length).toBe(c.size);
+    expect(f.data).toBe(c.data);
+    expect(f.size).toBe(c.size + 10);
+  },
+  'invalid-postcode-error': async (clean, faulty) => {
+    const q = { postcode: 'NOT A POSTCODE' };
+    const c = await getQ(clean, paths.validatePostcode, q);
+    expect([c.status, c.json]).toEqual([200, { postcode: 'NOT A POSTCODE', status: false }]);
+    const f = await getQ(faulty, paths.validatePostcode, q);
+    expect([f.status, errorCode(f.json)]).toEqual([400, 'MSG_INVALID_FORMAT']);
+    expect((await getQ(faulty, paths.validatePostcode, { postcode: 'SW1A 2AA' })).json).toEqual({ postcode: 'SW1A 2AA', status: true });
+  },
+  'booking-unknown-id-200': async (clean, faulty) => {
+    const c = await clean.get(paths.bookingPractitioner('BP-9999'));
+    expect([c.status, errorCode(c.json)]).toEqual([404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE']);
+    const f = await faulty.get(paths.bookingPractitioner('BP-9999'));
+    expect([f.status, (f.json as J).total, (f.json as J).entry]).toEqual([200, 0, []]);
+    expect(ids((await faulty.get(paths.bookingPractitioner('BP-0001'))).json)).toEqual(['BP-0001']);
+    expect((await faulty.get(paths.bookingRole('BR-9999'))).status).toBe(404);
+  },
+  'since-date-format-accepted': async (clean, faulty) => {
+    const q = { _since: 'yesterday', count: '100' };
+    const c = await getQ(clean, paths.bookingPractitioners, q);
+    expect([c.status, errorCode(c.json)]).toEqual([422, 'MSG_DATE_FORMAT']);
+    const f = await getQ(faulty, paths.bookingPractitioners, q);
+    expect(f.status).toBe(200);
+    expect(ids(f.json)).toEqual(ids((await getQ(clean, paths.bookingPractitioners, { count: '100' })).json));
+    expect((await getQ(faulty, paths.bookingRoles, { _since: 'yesterday' })).status).toBe(422);
+  },
+  'distinct-by-ignored': async (clean, faulty) => {
+    const plain = roleIdsOf(await getQ(clean, paths.registerRoles));
+    for (const field of ['practitioner', 'location']) {
+      expect(roleIdsOf(await getQ(clean, paths.registerRoles, { 'distinct-by': field })).length).toBeLessThan(plain.length);
+      expect(roleIdsOf(await getQ(faulty, paths.registerRoles, { 'distinct-by': field }))).toEqual(plain);
+    }
+  },
+  'include-ignored': async (clean, faulty) => {
+    const q = { _include: 'practitioner:location' };
+    const c = await getQ(clean, paths.registerRoles, q);
+    expect(entriesOf(c.json, 'Practitioner').length).toBeGreaterThan(0);
+    expect(entriesOf(c.json, 'Location').length).toBeGreaterThan(0);
+    const f = await getQ(faulty, paths.registerRoles, q);
+    expect(f.status).toBe(200);
+    expect([entriesOf(f.json, 'Practitioner').length, entriesOf(f.json, 'Location').length]).toEqual([0, 0]);
+    expect(roleIdsOf(f)).toEqual(roleIdsOf(c));
+  },
+  'lookup-text-not-required': async (clean, faulty) => {
+    for (const path of [paths.lookupPractitioners, paths.lookupLocations]) {
+      expect((await getQ(clean, path)).status).toBe(400);
+      const f = await getQ(faulty, path, { count: '100' });
+      expect(f.status).toBe(200);
+      expect((f.json as J).total).toBeGreaterThanOrEqual(15);
+    }
+    expect((await getQ(faulty, paths.addressSearch)).status).toBe(400);
+  },
+  'register-gender-filter-ignored': async (clean, faulty) => {
+    const all = ((await getQ(clean, paths.registerPractitioners)).json as J).total;
+    const c = resources((await getQ(clean, paths.registerPractitioners, { gender: 'male', count: '100' })).json) as J[];
+    expect(c.every((p) => p.gender === 'male')).toBe(true);
+    expect(((await getQ(faulty, paths.registerPractitioners, { gender: 'male' })).json as J).total).toBe(all);
+    const roles = entriesOf((await getQ(faulty, paths.registerRoles, { gender: 'male', _include: 'practitioner:location' })).json, 'Practitioner');
+    expect(roles.every((e) => e.resource.gender === 'male')).toBe(true);
+  },
+  'retrieve-wrong-address': async (clean, faulty) => {
+    expect(((await getQ(clean, paths.addressRetrieve, { id: 'GB|RM|A|10003' })).json as J[])[0].key).toBe('GB|RM|A|10003');
+    for (const id of ['GB|RM|A|10001', 'GB|RM|A|10003', 'GB|NO|SUCH']) {
+      expect(((await getQ(faulty, paths.addressRetrieve, { id })).json as J[])[0].key).toBe('GB|RM|A|10004');
+    }
+  },
+  'control-parameter-missing': async (clean, faulty) => {
+    const names = async (s: TestSandbox) => ((await getQ(s, paths.controlParameters, { insurerId: 'INS001' })).json as J).extension.map((e: J) => e.url.split('/').pop());
+    expect(await names(clean)).toEqual(['acceptsEDIClaims', 'requiresDiagnosis', 'synchronousME', 'stvEnabled']);
+    expect(await names(faulty)).toEqual(['acceptsEDIClaims', 'requiresDiagnosis', 'synchronousME']);
+  },
+  'booking-role-since-ignored': async (clean, faulty) => {
+    const q = { _since: '2026-01-01T00:00:00Z', count: '100' };
+    const all = ((await getQ(clean, paths.bookingRoles)).json as J).total;
+    expect(((await getQ(clean, paths.bookingRoles, q)).json as J).total).toBeLessThan(all);
+    expect(((await getQ(faulty, paths.bookingRoles, q)).json as J).total).toBe(all);
+    expect(((await getQ(faulty, paths.bookingPractitioners, q)).json as J).total).toBe(((await getQ(clean, paths.bookingPractitioners, q)).json as J).total);
   },
 };
 

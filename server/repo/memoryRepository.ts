@@ -1,6 +1,6 @@
 /**
  * In-memory Repository over a seed. Static data is shared read-only; the mutable parts (issued
- * tokens, pending batches) belong to the instance.
+ * tokens, pending batches) belong to the instance. Lists come in id order unless noted.
  */
 import { randomBytes } from 'node:crypto';
 import { SEED, type Seed } from '../fixtures/seed.ts';
@@ -59,6 +59,39 @@ export function createMemoryRepository(seed: Seed = SEED): Repository {
     },
     async bill(id) {
       return seed.bills.find((b) => b.id === id);
+    },
+    async codeSet(name) {
+      return seed.codeSets.find((s) => s.name === name);
+    },
+    async locations() {
+      return [...seed.locations].sort(byId);
+    },
+    async referenceInsurers() {
+      return [...seed.referenceInsurers].sort(byId);
+    },
+    async addressItems() {
+      return seed.addressItems;
+    },
+    async postcodes() {
+      return seed.postcodes;
+    },
+    async registerPractitioners() {
+      return [...seed.registerPractitioners].sort(byId);
+    },
+    async registerRoles() {
+      return [...seed.registerRoles].sort(byId);
+    },
+    async photo(practitionerId) {
+      return seed.photos.find((p) => p.practitionerId === practitionerId);
+    },
+    async bookingLocations() {
+      return seed.bookingLocations;
+    },
+    async bookingPractitioners() {
+      return [...seed.bookingPractitioners].sort(byId);
+    },
+    async bookingRoles() {
+      return [...seed.bookingRoles].sort(byId);
     },
   };
 }

@@ -240,3 +240,177 @@ export interface Bill {
   claimSource: string;
   signatureRequired: boolean;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Document 2: reference data, address, practice register, booking.
+// ---------------------------------------------------------------------------------------------
+
+/** One item of a master code set (Document 2, 2.2). */
+export interface CodeItem {
+  code: string;
+  display: string;
+  /** Scheme of the item (ISC, CCSD, BUPA, ICD9, ICD10); undefined for the practitioner sets. */
+  scheme?: string;
+  /** For practitioner-specialty items: the profession (practitioner-role code) they belong to. */
+  profession?: string;
+  /** `requiresProcedure` extension value (`Y` / `N`), when the item carries one. */
+  requiresProcedure?: 'Y' | 'N';
+  lastUpdated: string;
+}
+
+export interface CodeSet {
+  name: string;
+  items: readonly CodeItem[];
+}
+
+export interface GeoPoint {
+  latitude: number;
+  longitude: number;
+}
+
+/** A treatment location: served by the location lookup (4.3) and referenced by register roles (4.11). */
+export interface Location {
+  id: string;
+  name: string;
+  /** Internal location type (the lookup's `type` filter): P practice, H hospital, M mobile service. */
+  type: 'P' | 'H' | 'M';
+  line: string[];
+  postalCode: string;
+  position?: GeoPoint;
+  lastUpdated: string;
+}
+
+export interface RegisterInsurer {
+  code: string;
+  name: string;
+  providerNumber: string;
+  /** Recognition status code: Y recognised, N not recognised, P pending. */
+  status: 'Y' | 'N' | 'P';
+}
+
+/** A practitioner of the private-practice register (4.9); the lookup (4.2) shows its header. */
+export interface RegisterPractitioner {
+  id: string;
+  active: boolean;
+  prefix: string;
+  given: string[];
+  family: string;
+  gender: 'male' | 'female' | 'other' | 'unknown';
+  /** DD.MM.YYYY */
+  birthDate: string;
+  profession: string;
+  specialties: string[];
+  subspecialties: string[];
+  insurers: RegisterInsurer[];
+  line: string[];
+  postalCode: string;
+  phone: string;
+  email: string;
+  onlineBooking: boolean;
+  indemnityStatus: string;
+  regulator: { body: 'GMC' | 'HCPC' | 'NMC'; reference: string; registrationDate: string };
+  qualifications: { id: string; code: string; display: string; start: string }[];
+  lastUpdated: string;
+}
+
+/** A profile photo (4.10): the decoded bytes and their media type. */
+export interface Photo {
+  practitionerId: string;
+  contentType: string;
+  title: string;
+  data: Buffer;
+}
+
+/** A practitioner at a location (4.11). */
+export interface RegisterRole {
+  id: string;
+  practitionerId: string;
+  locationId: string;
+  specialties: string[];
+  agesTreated: string[];
+  lastUpdated: string;
+}
+
+/** Reference-data insurer (Organization, 4.4) with its control parameters (4.5). */
+export interface ReferenceInsurer {
+  id: string;
+  /** Sequence id of the control-parameters Organization. */
+  sequence: string;
+  code: string;
+  name: string;
+  live: 'Y' | 'N';
+  insurerType: 'MII' | 'PMI';
+  edi: 'Yes' | 'No';
+  category: string;
+  lastUpdated: string;
+  control: { acceptsEDIClaims: 'Y' | 'N'; requiresDiagnosis: 'Y' | 'N'; synchronousME: 'Y' | 'N'; stvEnabled: 'Y' | 'N' | 'E' };
+}
+
+/** An item of the address search (4.6); items of type Address also carry the retrieved fields (4.7). */
+export interface AddressItem {
+  key: string;
+  addressType: 'Street' | 'Building' | 'Postcode' | 'Address';
+  /** Keys of the items this one is found under when drilling down; undefined at the top level. */
+  containers?: readonly string[];
+  formattedAddress: string;
+  address?: RetrievedAddress;
+}
+
+export interface RetrievedAddress {
+  line1: string;
+  line2: string;
+  line3: string;
+  line4: string;
+  buildingName: string;
+  street: string;
+  provinceName: string;
+  postcode: string;
+  city: string;
+  district: string;
+  country: string;
+  countryCode3: string;
+  latitude: string;
+  longitude: string;
+}
+
+/** A postcode known to geo-coding and validation (4.8). */
+export interface Postcode {
+  postcode: string;
+  formattedAddress: string;
+  latitude: string;
+  longitude: string;
+}
+
+/** A location of the booking service (internal: booking roles reference it). */
+export interface BookingLocation {
+  id: string;
+  name: string;
+  postalCode: string;
+  position: GeoPoint;
+}
+
+/** A practitioner local to the booking service (4.12). */
+export interface BookingPractitioner {
+  id: string;
+  active: boolean;
+  prefix: string;
+  given: string[];
+  family: string;
+  gender: 'male' | 'female' | 'other' | 'unknown';
+  siteId: string;
+  siteName: string;
+  registeredNumber: string;
+  profession: string;
+  channels: string[];
+  lastUpdated: string;
+}
+
+/** A practitioner role of the booking service (4.13). */
+export interface BookingRole {
+  id: string;
+  externalId: string;
+  active: boolean;
+  practitionerId: string;
+  locationId: string;
+  lastUpdated: string;
+}

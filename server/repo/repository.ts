@@ -3,12 +3,23 @@
  * instance): acknowledging a batch in one instance never affects another.
  */
 import type {
+  AddressItem,
   Authorisation,
   Batch,
   Bill,
+  BookingLocation,
+  BookingPractitioner,
+  BookingRole,
   Client,
+  CodeSet,
   HospitalClaim,
+  Location,
   Member,
+  Photo,
+  Postcode,
+  ReferenceInsurer,
+  RegisterPractitioner,
+  RegisterRole,
   RemittanceDetail,
   RemittanceSummary,
 } from './model.ts';
@@ -35,4 +46,22 @@ export interface Repository {
   hospitalClaims(): Promise<readonly HospitalClaim[]>;
   bills(): Promise<readonly Bill[]>;
   bill(id: string): Promise<Bill | undefined>;
+
+  codeSet(name: string): Promise<CodeSet | undefined>;
+  /** Treatment locations in id order (lookup and register roles). */
+  locations(): Promise<readonly Location[]>;
+  referenceInsurers(): Promise<readonly ReferenceInsurer[]>;
+  /** Address search items in the seed's order. */
+  addressItems(): Promise<readonly AddressItem[]>;
+  postcodes(): Promise<readonly Postcode[]>;
+  /** Register practitioners in id order. */
+  registerPractitioners(): Promise<readonly RegisterPractitioner[]>;
+  /** Register roles in id order. */
+  registerRoles(): Promise<readonly RegisterRole[]>;
+  photo(practitionerId: string): Promise<Photo | undefined>;
+  bookingLocations(): Promise<readonly BookingLocation[]>;
+  /** Booking practitioners in id order. */
+  bookingPractitioners(): Promise<readonly BookingPractitioner[]>;
+  /** Booking roles in id order. */
+  bookingRoles(): Promise<readonly BookingRole[]>;
 }

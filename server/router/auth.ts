@@ -1,13 +1,13 @@
 /**
  * Shared request guards (Document 1, 1 and 5; DEC-D1-10, -15, -21): bearer token, SU-SiteId,
- * form content type and feature gates. What an operation enforces is read from its header list
- * in spec/operations.ts.
+ * form content type and feature gates (Document 2, 5: bearer token only). What an operation
+ * enforces is read from its header list in spec/operations.ts.
  */
-import { operation } from '../../spec/operations.ts';
 import type { FeatureName } from '../../spec/types.ts';
 import { DEFAULT_CLIENT_ID } from '../fixtures/clients.ts';
 import type { Client } from '../repo/model.ts';
 import { ApiError } from './errors.ts';
+import { servedOperation } from './operationTable.ts';
 import type { SandboxContext, SandboxRequest } from './types.ts';
 
 export const FORM_MEDIA_TYPE = 'application/x-www-form-urlencoded';
@@ -60,7 +60,7 @@ export function requireForm(req: SandboxRequest): URLSearchParams {
 
 /** Applies every guard the operation's header list marks as enforced, in a fixed order. */
 export async function authorise(req: SandboxRequest, ctx: SandboxContext, operationId: string): Promise<Caller> {
-  const op = operation(operationId);
+  const op = servedOperation(operationId);
   const enforced = (name: string) => op.headers.some((h) => h.enforced && h.name.toLowerCase() === name.toLowerCase());
   const client = await requireClient(req, ctx, operationId);
   const siteId = enforced('SU-SiteId') ? requireSite(req, ctx, operationId, client) : client.siteId;

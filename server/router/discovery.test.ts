@@ -2,6 +2,8 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { operations } from '../../spec/operations.ts';
 import { TestSandbox } from '../testSupport.ts';
+import { SERVED_OPERATIONS } from './operationTable.ts';
+import { matchRoute } from './routes.ts';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -35,6 +37,50 @@ describe('discovery documents (DEC-D1-08)', () => {
       search_claim_endpoint: `${claims}/claim/search`,
       get_claim_endpoint: `${claims}/claim`,
     });
+  });
+
+  test('Document 2: reference, address, register and booking documents (DEC-D2-01)', async () => {
+    const doc = async (service: string) => {
+      const a = await sb.get(`/${service}/.well-known/api-configuration`, { token: null });
+      expect(a.status).toBe(200);
+      expect(a.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      return a.json;
+    };
+    const u = sb.url;
+    expect(await doc('reference')).toEqual({
+      codes_valueset_namespace: `${u}/reference/valueset`,
+      lookup_practitioner_endpoint: `${u}/reference/practitioner/lookup`,
+      lookup_location_endpoint: `${u}/reference/location/lookup`,
+      list_organization_endpoint: `${u}/reference/organization/insurer`,
+      get_organization_control_params_endpoint: `${u}/reference/organization/control-parameters`,
+    });
+    expect(await doc('address')).toEqual({
+      search_address_endpoint: `${u}/address/search`,
+      retrieve_address_endpoint: `${u}/address/retrieve`,
+      geo_coding_endpoint: `${u}/address/geocode`,
+    });
+    expect(await doc('register')).toEqual({
+      search_practitioner_endpoint: `${u}/register/practitioner`,
+      get_practitionerphoto_endpoint: `${u}/register/practitioner-photo`,
+      search_practitionerrole_endpoint: `${u}/register/practitionerrole`,
+    });
+    expect(await doc('booking')).toEqual({
+      get_booking_practitioner_endpoint: `${u}/booking/practitioner`,
+      search_booking_practitioner_endpoint: `${u}/booking/practitioner`,
+      get_practitionerrole_endpoint: `${u}/booking/practitionerrole`,
+      search_practitionerrole_endpoint: `${u}/booking/practitionerrole`,
+    });
+  });
+
+  test('every discovery key of Documents 1 and 2 is published by its service, and serves its operation', async () => {
+    for (const op of SERVED_OPERATIONS) {
+      const path = op.service === 'membership' ? '/.well-known/api-configuration' : `/${op.service}/.well-known/api-configuration`;
+      const doc = (await sb.get(path, { token: null })).json as Record<string, string>;
+      expect(doc[op.discoveryKey], op.id).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+      const pattern = new URL(doc[op.discoveryKey]).pathname + op.pathSuffix;
+      const m = matchRoute(op.method, pattern.replace(/\{[^}]+\}/g, 'X'));
+      expect('route' in m && m.route.operations.includes(op.id), op.id).toBe(true);
+    }
   });
 
   test('every Document 1 discovery key is published by its service', async () => {

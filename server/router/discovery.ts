@@ -1,25 +1,28 @@
 /**
- * Discovery documents (Document 1, 1 and 4; DEC-D1-08): one JSON object per service mapping
- * each of its operations' keys to an absolute address. Also the sandbox's own health route.
+ * Discovery documents (Document 1, 1 and 4; DEC-D1-08; DEC-D2-01): one JSON object per service
+ * mapping each of its operations' keys to an absolute address. Also the sandbox's own health route.
  */
-import { operations } from '../../spec/operations.ts';
 import type { ServiceId } from '../../spec/types.ts';
 import { addressOf } from './addresses.ts';
-import { ok, type SandboxContext, type SandboxReply, type SandboxRequest } from './types.ts';
+import { SERVED_OPERATIONS } from './operationTable.ts';
+import { ok, type Handler, type SandboxContext, type SandboxReply, type SandboxRequest } from './types.ts';
 
 export function discoveryDocument(service: ServiceId, baseUrl: string): Record<string, string> {
   const doc: Record<string, string> = {};
-  for (const op of operations) {
-    if (op.document === 'D1' && op.service === service) doc[op.discoveryKey] = `${baseUrl}${addressOf(op.discoveryKey)}`;
+  for (const op of SERVED_OPERATIONS) {
+    if (op.service === service) doc[op.discoveryKey] = `${baseUrl}${addressOf(service, op.discoveryKey)}`;
   }
   return doc;
 }
 
-export const membershipDiscovery = async (_req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> =>
-  ok(discoveryDocument('membership', ctx.baseUrl));
+/** The handler serving one service's discovery document. */
+export const discoveryOf =
+  (service: ServiceId): Handler =>
+  async (_req, ctx) =>
+    ok(discoveryDocument(service, ctx.baseUrl));
 
-export const claimsDiscovery = async (_req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> =>
-  ok(discoveryDocument('claims', ctx.baseUrl));
+export const membershipDiscovery = discoveryOf('membership');
+export const claimsDiscovery = discoveryOf('claims');
 
 export const health = async (_req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> =>
   ok({ status: 'ok', faults: ctx.faults.list() });

@@ -1,6 +1,6 @@
 /**
  * The one edge that turns anything a handler throws into the documented error body: an
- * OperationOutcome (2.3) for ApiError, the InvalidId object for InvalidIdError (DEC-D1-11), and a
+ * OperationOutcome (2.3; Document 2 errors alike, DEC-D2-24) for ApiError, the InvalidId object for InvalidIdError (DEC-D1-11), and a
  * 500 OperationOutcome for anything else (a sandbox bug).
  */
 import type { ActiveFaults } from '../faults/catalog.ts';
@@ -24,9 +24,16 @@ const DISPLAY: Readonly<Record<string, string>> = {
   MSG_NOT_FOUND: 'No such resource',
   MSG_METHOD_NOT_ALLOWED: 'Method not allowed',
   MSG_INTERNAL_ERROR: 'Internal error',
+  MSG_OP_NOT_ALLOWED: 'Update of an inactive resource not allowed',
+  MSG_ENTITY_ALREADY_EXISTS: 'Entity already exists',
+  MSG_REFERENCE_ID_NOT_FOUND: 'Reference id not found',
+  INVALID_RESOURCE: 'Unprocessable entity',
+  MSG_FAILED_TO_READ_ENTITY: 'Failed to read entity from the database',
+  MSG_ENTITY_NOT_FOUND_IN_DATABASE: 'No matching resource',
+  MSG_DATE_FORMAT: 'Date format not valid',
 };
 
-/** A documented error: HTTP status, error code of section 7 (or DEC-D1-13/21), diagnostics. */
+/** A documented error: HTTP status, error code of section 7 (or DEC-D1-13/21, DEC-D2-07/29), diagnostics. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { ActiveFaults } from '../faults/catalog.ts';
 import { createMemoryRepository } from '../repo/memoryRepository.ts';
-import { pagedBundle, pagingOf, singlePageBundle } from './paging.ts';
+import { expansionPage, pagedBundle, pagingOf, singlePageBundle } from './paging.ts';
 import type { SandboxContext } from './types.ts';
 
 const ctx = (faults: string[] = []): SandboxContext => ({ repo: createMemoryRepository(), faults: new ActiveFaults(faults), baseUrl: 'http://x' });
@@ -42,5 +42,41 @@ describe('pagedBundle', () => {
       { code: 'count', display: '2' },
       { code: 'maxCount', display: '2' },
     ]);
+  });
+});
+
+describe('Document 2 additions', () => {
+  test('pagingOf takes a default count', () => {
+    expect(pagingOf({}, 100)).toEqual({ page: 1, count: 100 });
+    expect(pagingOf({ count: '5' }, 100)).toEqual({ page: 1, count: 5 });
+  });
+
+  test('bundle id, entry search mode and included entries after the page', () => {
+    const b = pagedBundle(ctx(), {
+      operationId: 'search-register-practitioner-roles',
+      id: 'b-1',
+      type: 'searchset',
+      matches: items,
+      paging: { page: 2, count: 3 },
+      totalTag: 'maxCount',
+      entry: (n) => ({ resource: { id: n }, search: { mode: 'match' } }),
+      included: (page) => page.map((n) => ({ resource: { id: `inc-${n}` }, search: { mode: 'include' } })),
+    });
+    expect(Object.keys(b)).toEqual(['resourceType', 'id', 'meta', 'type', 'total', 'entry']);
+    expect(b.entry.map((e) => (e.resource as { id: unknown }).id)).toEqual([4, 5, 6, 'inc-4', 'inc-5', 'inc-6']);
+    expect(b.total).toBe(23);
+    expect(Object.keys(bundle(1, 10))).not.toContain('id');
+  });
+
+  test('expansionPage: offset = (page - 1) x count, total = matches (DEC-D2-04)', () => {
+    const p = expansionPage(ctx(), 'get-code-set', items, { page: 3, count: 4 });
+    expect(p).toEqual({
+      tag: [{ code: 'page', display: '3' }, { code: 'count', display: '4' }, { code: 'maxCount', display: '23' }],
+      total: 23,
+      offset: 8,
+      items: [9, 10, 11, 12],
+    });
+    expect(expansionPage(ctx(), 'get-code-set', items, { page: 7, count: 4 }).items).toEqual([]);
+    expect(expansionPage(ctx(['codeset-offset-off-by-one']), 'get-code-set', items, { page: 3, count: 4 })).toMatchObject({ offset: 12, items: [9, 10, 11, 12] });
   });
 });

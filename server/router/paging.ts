@@ -1,7 +1,8 @@
 /**
- * The shared bundle builder (Document 1, 2.1; DEC-D1-02, -12): 1-based pages, default count 10,
- * `total` and `maxCount` / `maxRecords` = number of matches, tag displays as digit strings, a page
- * beyond the end is empty. The paging faults are consulted here and nowhere else.
+ * The shared bundle builder (Document 1, 2.1; DEC-D1-02, -12; Document 2, 2.1; DEC-D2-27, -32):
+ * 1-based pages, default count 10, `total` and `maxCount` / `maxRecords` = number of matches, tag
+ * displays as digit strings, a page beyond the end is empty. Also the ValueSet expansion paging
+ * (DEC-D2-04). The paging faults are consulted here and nowhere else.
  */
 import type { SandboxContext } from './types.ts';
 
@@ -17,19 +18,21 @@ export interface Paging {
 export interface BundleEntry {
   fullUrl?: string;
   resource: unknown;
+  search?: { mode: 'match' | 'include' };
 }
 
 export interface Bundle {
   resourceType: 'Bundle';
+  id?: string;
   meta: { tag: { code: string; display: string | number }[] };
   type: 'searchset' | 'collection';
   total: number;
   entry: BundleEntry[];
 }
 
-/** Paging from validated `page` / `count` parameters (absent = page 1, count 10). */
-export function pagingOf(values: Readonly<Record<string, string | undefined>>): Paging {
-  return { page: Number(values.page ?? 1), count: Number(values.count ?? DEFAULT_COUNT) };
+/** Paging from validated `page` / `count` parameters (absent = page 1, count `defaultCount`). */
+export function pagingOf(values: Readonly<Record<string, string | undefined>>, defaultCount = DEFAULT_COUNT): Paging {
+  return { page: Number(values.page ?? 1), count: Number(values.count ?? defaultCount) };
 }
 
 export interface PagedBundleOptions<T> {
@@ -40,6 +43,10 @@ export interface PagedBundleOptions<T> {
   /** `maxRecords` for the pending-remittance list, `maxCount` elsewhere. */
   totalTag: 'maxCount' | 'maxRecords';
   entry: (item: T) => BundleEntry;
+  /** Bundle id (Document 2 lookups carry one). */
+  id?: string;
+  /** Entries appended after the page's entries (`_include`), computed from the page's items. */
+  included?: (page: readonly T[]) => BundleEntry[];
 }
 
 export function pagedBundle<T>(ctx: SandboxContext, o: PagedBundleOptions<T>): Bundle {
@@ -51,6 +58,7 @@ export function pagedBundle<T>(ctx: SandboxContext, o: PagedBundleOptions<T>): B
   const totalTag = on('pending-maxcount-tag') ? 'maxCount' : o.totalTag;
   return {
     resourceType: 'Bundle',
+    ...(o.id === undefined ? {} : { id: o.id }),
     meta: {
       tag: [
         { code: 'page', display: display(on('page-tag-always-one') ? 1 : o.paging.page) },
@@ -60,7 +68,30 @@ export function pagedBundle<T>(ctx: SandboxContext, o: PagedBundleOptions<T>): B
     },
     type: o.type,
     total: o.matches.length + (on('total-off-by-one') ? 1 : 0),
-    entry: page.map(o.entry),
+    entry: [...page.map(o.entry), ...(o.included?.(page) ?? [])],
+  };
+}
+
+/**
+ * A ValueSet expansion page (DEC-D2-04): `offset` = (page - 1) x count, `total` = number of
+ * matching codes, the page's items, and the paging tags of 2.1.
+ */
+export function expansionPage<T>(ctx: SandboxContext, operationId: string, matches: readonly T[], paging: Paging): {
+  tag: { code: string; display: string }[];
+  total: number;
+  offset: number;
+  items: T[];
+} {
+  const start = (paging.page - 1) * paging.count;
+  return {
+    tag: [
+      { code: 'page', display: String(paging.page) },
+      { code: 'count', display: String(paging.count) },
+      { code: 'maxCount', display: String(matches.length) },
+    ],
+    total: matches.length,
+    offset: ctx.faults.on('codeset-offset-off-by-one', operationId) ? paging.page * paging.count : start,
+    items: matches.slice(start, start + paging.count),
   };
 }
 

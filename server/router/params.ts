@@ -1,13 +1,15 @@
 /**
  * Reading request parameters against the operation table (spec/operations.ts): empty values,
  * feature gates, enum values and formats, each refused with the operation's documented error
- * (Document 1, 7; DEC-D1-17, -24, -31). Also the parsers of the validated values.
+ * (Document 1, 7; DEC-D1-17, -24, -31; Document 2, 7; DEC-D2-03, -07, -22, -30). Also the
+ * parsers of the validated values.
  */
-import { operation } from '../../spec/operations.ts';
-import type { ParameterFormat } from '../../spec/types.ts';
+import type { Parameter, ParameterFormat } from '../../spec/types.ts';
 import type { Client } from '../repo/model.ts';
 import { requireFeatures } from './auth.ts';
 import { ApiError } from './errors.ts';
+import { isNear } from './geo.ts';
+import { servedOperation } from './operationTable.ts';
 import type { SandboxContext } from './types.ts';
 
 type Refusal = { status: number; code: string };
@@ -19,6 +21,8 @@ export interface ParameterProfile {
   /** A value outside an enum's list. */
   invalidValue: Refusal;
   badFormat: Refusal;
+  /** A malformed value of these formats is refused so instead of `badFormat`. */
+  formatRefusals?: Partial<Record<ParameterFormat, Refusal>>;
 }
 
 /** Remittance searches (section 7) and, by analogy, Search Authorisation (errors not shown). */
@@ -45,6 +49,47 @@ export const CLEARING_PROFILE: ParameterProfile = {
   badFormat: { status: 400, code: 'MSG_INVALID_FORMAT' },
 };
 
+/**
+ * Code sets, lookups, insurers (4.1-4.5) and the address operations (4.6-4.8): the search
+ * parameter is required and an empty one counts as absent (HTTP 400, DEC-D2-07, -31); malformed
+ * values (page, count, _since, type) are 400 MSG_INVALID_FORMAT.
+ */
+export const LOOKUP_PROFILE: ParameterProfile = {
+  missing: { status: 400, code: 'MSG_MISSING_MANDATORY_PARAM' },
+  empty: 'absent',
+  invalidValue: { status: 400, code: 'MSG_INVALID_FORMAT' },
+  badFormat: { status: 400, code: 'MSG_INVALID_FORMAT' },
+};
+
+/** Code sets: as the lookups, but the only enum is the set name, and an unknown set is no resource. */
+export const CODE_SET_PROFILE: ParameterProfile = {
+  ...LOOKUP_PROFILE,
+  invalidValue: { status: 404, code: 'MSG_NOT_FOUND' },
+};
+
+/** Register operations (4.9-4.11, 7; DEC-D2-17, -29, -30). */
+export const REGISTER_PROFILE: ParameterProfile = {
+  missing: { status: 400, code: 'MSG_MISSING_MANDATORY_PARAM' },
+  empty: { status: 400, code: 'MSG_PARAM_EMPTY' },
+  invalidValue: { status: 400, code: 'MSG_INVALID_FORMAT' },
+  badFormat: { status: 400, code: 'MSG_INVALID_FORMAT' },
+};
+
+/** Booking operations (4.12, 4.13, 7): no MSG_PARAM_EMPTY (DEC-D2-30); a bad date is MSG_DATE_FORMAT (DEC-D2-22). */
+export const BOOKING_PROFILE: ParameterProfile = {
+  missing: { status: 400, code: 'MSG_MISSING_MANDATORY_PARAM' },
+  empty: { status: 400, code: 'MSG_INVALID_FORMAT' },
+  invalidValue: { status: 400, code: 'MSG_INVALID_FORMAT' },
+  badFormat: { status: 400, code: 'MSG_INVALID_FORMAT' },
+  formatRefusals: { 'date-time': { status: 422, code: 'MSG_DATE_FORMAT' }, date: { status: 422, code: 'MSG_DATE_FORMAT' } },
+};
+
+/** `page` and `count` as query parameters, for operations that page beyond their table row (DEC-D2-27). */
+export const QUERY_PAGING: readonly Parameter[] = [
+  { name: 'page', in: 'query', format: 'positive-integer', required: false, description: 'Page index, 1, 2, 3, ...' },
+  { name: 'count', in: 'query', format: 'positive-integer', required: false, description: 'Records per page' },
+];
+
 export interface ReadOptions {
   operationId: string;
   profile: ParameterProfile;
@@ -57,14 +102,21 @@ export interface ReadOptions {
   extraValues?: Readonly<Record<string, readonly string[]>>;
   /** Alternative names of a parameter (alias -> documented name, DEC-D1-01). */
   aliases?: Readonly<Record<string, string>>;
+  /** Parameters read besides the operation's own (appended; an own parameter of the name wins). */
+  extraParameters?: readonly Parameter[];
+  /** Format tests (and their wording) by parameter name, replacing those of the parameter's format. */
+  formats?: Readonly<Record<string, { test: (v: string) => boolean; text: string }>>;
 }
 
 /** The validated values of the parameters that are present; absent ones are left out. */
 export function readParameters(ctx: SandboxContext, options: ReadOptions): Record<string, string> {
   const { operationId, profile, source } = options;
   const emptyAccepted = ctx.faults.on('empty-param-accepted', operationId);
+  const textOptional = ctx.faults.on('lookup-text-not-required', operationId);
+  const malformedDateIgnored = ctx.faults.on('since-date-format-accepted', operationId);
+  const own = servedOperation(operationId).parameters;
   const values: Record<string, string> = {};
-  for (const p of operation(operationId).parameters) {
+  for (const p of [...own, ...(options.extraParameters ?? []).filter((x) => !own.some((o) => o.name === x.name))]) {
     if (p.in === 'header') continue;
     let raw = p.in === 'path' ? options.path?.[p.name] : (source.get(p.name) ?? undefined);
     if (raw === undefined && options.aliases) {
@@ -77,7 +129,7 @@ export function readParameters(ctx: SandboxContext, options: ReadOptions): Recor
       raw = undefined;
     }
     if (raw === undefined) {
-      if (p.required) refuse(profile.missing, `Parameter ${p.name} is required`);
+      if (p.required && !(textOptional && p.name === 'text')) refuse(profile.missing, `Parameter ${p.name} is required`);
       continue;
     }
     const value = raw.trim();
@@ -85,8 +137,12 @@ export function readParameters(ctx: SandboxContext, options: ReadOptions): Recor
     if (p.format === 'enum') {
       const allowed = [...(p.values ?? []), ...(options.extraValues?.[p.name] ?? [])];
       if (!allowed.includes(value)) refuse(profile.invalidValue, `Parameter ${p.name} must be one of ${allowed.join(', ')}, received ${value}`);
-    } else if (!FORMATS[p.format](value)) {
-      refuse(profile.badFormat, `Parameter ${p.name} must be ${FORMAT_TEXT[p.format]}, received ${value}`);
+    } else {
+      const format = options.formats?.[p.name] ?? { test: FORMATS[p.format], text: FORMAT_TEXT[p.format] };
+      if (!format.test(value)) {
+        if (malformedDateIgnored && (p.format === 'date-time' || p.format === 'date')) continue;
+        refuse(profile.formatRefusals?.[p.format] ?? profile.badFormat, `Parameter ${p.name} must be ${format.text}, received ${value}`);
+      }
     }
     values[p.name] = value;
   }
@@ -127,6 +183,7 @@ const FORMATS: Record<ParameterFormat, (v: string) => boolean> = {
   'comparator-decimal': (v) => COMPARATOR.test(v),
   boolean: (v) => v === 'true' || v === 'false',
   'positive-integer': (v) => /^[1-9]\d{0,8}$/.test(v),
+  near: isNear,
 };
 
 const FORMAT_TEXT: Record<ParameterFormat, string> = {
@@ -139,6 +196,7 @@ const FORMAT_TEXT: Record<ParameterFormat, string> = {
   'comparator-decimal': 'le, ge or eq followed by a decimal with up to two places',
   boolean: 'true or false',
   'positive-integer': 'a positive integer',
+  near: 'lat:lon[:distance[:units]] with units km, mi or m',
 };
 
 /** Milliseconds of a date or date-time; without an offset the value is read as UTC. */

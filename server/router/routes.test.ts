@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { operations } from '../../spec/operations.ts';
+import { operationsD2 } from '../../spec/operationsD2.ts';
+import { SERVED_OPERATIONS } from './operationTable.ts';
 import { ROUTES, matchRoute } from './routes.ts';
 
 const d1 = operations.filter((o) => o.document === 'D1');
@@ -40,10 +42,48 @@ describe('route table', () => {
     expect(matchRoute('GET', '/membership/find-member')).toEqual({ allowed: ['POST'] });
   });
 
-  test('clearing operations answer fhir+json, the others json', () => {
+  test('clearing, reference, register and booking operations answer fhir+json, the others json (DEC-D2-26)', () => {
+    const fhir = new Set(['claims', 'reference', 'register', 'booking']);
     for (const r of ROUTES) {
-      const claims = r.operations.some((id) => d1.find((o) => o.id === id)?.service === 'claims');
-      expect(r.mediaType, r.pattern).toBe(claims ? 'application/fhir+json; charset=utf-8' : 'application/json; charset=utf-8');
+      const isFhir = r.operations.some((id) => fhir.has(SERVED_OPERATIONS.find((o) => o.id === id)?.service ?? ''));
+      expect(r.mediaType, r.pattern).toBe(isFhir ? 'application/fhir+json; charset=utf-8' : 'application/json; charset=utf-8');
     }
+  });
+});
+
+describe('Document 2 routes', () => {
+  test('the served operations hold each Document 2 operation exactly once', () => {
+    for (const op of operationsD2) expect(SERVED_OPERATIONS.filter((o) => o.id === op.id), op.id).toHaveLength(1);
+  });
+
+  test('every Document 2 operation has a route at its method', () => {
+    for (const op of operationsD2) {
+      expect(ROUTES.some((r) => r.method === op.method && r.operations.includes(op.id)), op.id).toBe(true);
+    }
+  });
+
+  test('the scheme of a code set is optional; the set name is a path parameter', () => {
+    const withScheme = matchRoute('GET', '/reference/valueset/condition-code/ICD10');
+    expect('route' in withScheme && withScheme.params).toEqual({ set_name: 'condition-code', scheme: 'ICD10' });
+    const bare = matchRoute('GET', '/reference/valueset/condition-code');
+    expect('route' in bare && bare.params).toEqual({ set_name: 'condition-code' });
+    const none = matchRoute('GET', '/reference/valueset');
+    expect('route' in none && none.route.operations).toEqual(['get-code-set']);
+  });
+
+  test('the repeated key search_practitionerrole_endpoint is served twice, once per service', () => {
+    const register = matchRoute('GET', '/register/practitionerrole');
+    const booking = matchRoute('GET', '/booking/practitionerrole');
+    expect('route' in register && register.route.operations).toEqual(['search-register-practitioner-roles']);
+    expect('route' in booking && booking.route.operations).toEqual(['search-booking-practitioner-roles']);
+  });
+
+  test('a get and a search share an address: the path parameter chooses the get', () => {
+    const get = matchRoute('GET', '/booking/practitioner/BP-0001');
+    expect('route' in get && [get.route.operations, get.params]).toEqual([['get-booking-practitioner'], { practitionerId: 'BP-0001' }]);
+    const search = matchRoute('GET', '/booking/practitioner');
+    expect('route' in search && search.route.operations).toEqual(['search-booking-practitioners']);
+    const validate = matchRoute('GET', '/address/geocode/validate-postcode');
+    expect('route' in validate && validate.route.operations).toEqual(['validate-postcode']);
   });
 });

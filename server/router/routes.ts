@@ -1,18 +1,23 @@
 /**
- * The one route table: every Document 1 operation of spec/operations.ts at its sandbox address
- * (addresses.ts + the operation's pathSuffix), plus the sandbox's own routes (discovery, token,
- * health). `dispatch` matches a request, runs the handler and sends anything thrown through the
- * error edge (errors.ts).
+ * The one route table: every Document 1 and Document 2 operation (operationTable.ts) at its
+ * sandbox address (addresses.ts + the operation's pathSuffix), plus the sandbox's own routes
+ * (discovery per service, token, health). `dispatch` matches a request, runs the handler and
+ * sends anything thrown through the error edge (errors.ts).
  */
-import { operations } from '../../spec/operations.ts';
-import type { HttpMethod } from '../../spec/types.ts';
-import { ADDRESSES, DISCOVERY_PATHS } from './addresses.ts';
+import type { HttpMethod, Operation, ServiceId } from '../../spec/types.ts';
+import { DISCOVERY_PATHS, addressOf } from './addresses.ts';
+import { getPractitionerPhoto, searchRegisterPractitionerRoles, searchRegisterPractitioners } from './register.ts';
 import { ackRemittance, getRemittanceDetails, listPendingRemittances } from './batches.ts';
 import { getBill, searchBills } from './bills.ts';
-import { claimsDiscovery, health, membershipDiscovery } from './discovery.ts';
+import { getBookingPractitioner, getBookingPractitionerRole, searchBookingPractitionerRoles, searchBookingPractitioners } from './booking.ts';
+import { getCodeSet } from './codeSets.ts';
+import { discoveryOf, health } from './discovery.ts';
 import { ApiError, errorReply } from './errors.ts';
 import { findMember } from './findMember.ts';
+import { geocodePostcode, retrieveAddress, searchAddress, validatePostcode } from './addressSearch.ts';
 import { listHospitalClaims, searchHospitalClaims } from './hospitalClaims.ts';
+import { getInsurerControlParameters, listInsurers, lookupLocations, lookupPractitioners } from './lookups.ts';
+import { SERVED_OPERATIONS } from './operationTable.ts';
 import { searchAuthorisation } from './authorisation.ts';
 import { searchRemittanceDetail, searchRemittanceSummary } from './remittanceSearch.ts';
 import { issueToken } from './token.ts';
@@ -45,7 +50,44 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   'search-hospital-claims': searchHospitalClaims,
   'search-bills': searchBills,
   'get-bill': getBill,
+  'get-code-set': getCodeSet,
+  'lookup-practitioners': lookupPractitioners,
+  'lookup-locations': lookupLocations,
+  'list-insurers': listInsurers,
+  'get-insurer-control-parameters': getInsurerControlParameters,
+  'search-address': searchAddress,
+  'retrieve-address': retrieveAddress,
+  'geocode-postcode': geocodePostcode,
+  'validate-postcode': validatePostcode,
+  'search-register-practitioners': searchRegisterPractitioners,
+  'get-practitioner-photo': getPractitionerPhoto,
+  'search-register-practitioner-roles': searchRegisterPractitionerRoles,
+  'get-booking-practitioner': getBookingPractitioner,
+  'search-booking-practitioners': searchBookingPractitioners,
+  'get-booking-practitioner-role': getBookingPractitionerRole,
+  'search-booking-practitioner-roles': searchBookingPractitionerRoles,
 };
+
+/** Services whose operations are FHIR-style (`application/fhir+json`, DEC-D2-26); the others answer `application/json`. */
+const FHIR_SERVICES: ReadonlySet<ServiceId> = new Set(['claims', 'reference', 'register', 'booking']);
+
+export const mediaTypeOf = (op: Operation): string => (FHIR_SERVICES.has(op.service) ? FHIR_JSON_MEDIA_TYPE : JSON_MEDIA_TYPE);
+
+/**
+ * The suffixes an operation is served at: its pathSuffix, then without each optional trailing
+ * path parameter (`{codes_valueset_namespace}/{set_name}` as well as `/{set_name}/{scheme}`).
+ */
+function suffixesOf(op: Operation): string[] {
+  const suffixes = [op.pathSuffix];
+  let parts = op.pathSuffix.split('/');
+  for (;;) {
+    const name = /^\{(.+)\}$/.exec(parts[parts.length - 1] ?? '')?.[1];
+    if (name === undefined || op.parameters.some((p) => p.in === 'path' && p.name === name && p.required)) break;
+    parts = parts.slice(0, -1);
+    suffixes.push(parts.join('/'));
+  }
+  return suffixes;
+}
 
 function buildRoutes(): Route[] {
   const routes: (Route & { operations: string[] })[] = [];
@@ -54,25 +96,23 @@ function buildRoutes(): Route[] {
     if (!same) routes.push({ method, pattern, operations: [operationId], mediaType, handler });
     else if (same.handler === handler) same.operations.push(operationId);
   };
-  const d1 = operations.filter((o) => o.document === 'D1');
-  for (const op of d1) {
+  for (const op of SERVED_OPERATIONS) {
     const handler = HANDLERS[op.id];
     if (!handler) throw new Error(`No sandbox handler for operation ${op.id}`);
-    const mediaType = op.service === 'claims' ? FHIR_JSON_MEDIA_TYPE : JSON_MEDIA_TYPE;
-    add(op.method, `${ADDRESSES[op.discoveryKey]}${op.pathSuffix}`, op.id, mediaType, handler);
+    for (const suffix of suffixesOf(op)) add(op.method, `${addressOf(op.service, op.discoveryKey)}${suffix}`, op.id, mediaTypeOf(op), handler);
   }
   // The bare address of an operation with path parameters, where no other operation lives there:
   // the handler then refuses the missing path parameter with the documented code.
-  for (const op of d1.filter((o) => o.pathSuffix !== '')) {
-    const pattern = ADDRESSES[op.discoveryKey];
-    if (!routes.some((r) => r.method === op.method && r.pattern === pattern)) {
-      add(op.method, pattern, op.id, op.service === 'claims' ? FHIR_JSON_MEDIA_TYPE : JSON_MEDIA_TYPE, HANDLERS[op.id]);
-    }
+  for (const op of SERVED_OPERATIONS.filter((o) => o.pathSuffix.includes('{'))) {
+    const pattern = addressOf(op.service, op.discoveryKey);
+    if (!routes.some((r) => r.method === op.method && r.pattern === pattern)) add(op.method, pattern, op.id, mediaTypeOf(op), HANDLERS[op.id]);
   }
+  const discovery = (Object.keys(DISCOVERY_PATHS) as ServiceId[]).map(
+    (service): Route => ({ method: 'GET', pattern: DISCOVERY_PATHS[service], operations: [], mediaType: JSON_MEDIA_TYPE, handler: discoveryOf(service) }),
+  );
   return [
     ...routes,
-    { method: 'GET', pattern: DISCOVERY_PATHS.membership, operations: [], mediaType: JSON_MEDIA_TYPE, handler: membershipDiscovery },
-    { method: 'GET', pattern: DISCOVERY_PATHS.claims, operations: [], mediaType: JSON_MEDIA_TYPE, handler: claimsDiscovery },
+    ...discovery,
     { method: 'POST', pattern: '/oauth/token', operations: [], mediaType: JSON_MEDIA_TYPE, handler: issueToken },
     { method: 'GET', pattern: '/_sandbox/health', operations: [], mediaType: JSON_MEDIA_TYPE, handler: health },
   ];

@@ -18,7 +18,7 @@ import {
   totalConsistent,
 } from '../../checks/index.ts';
 import type { Exchange, RespondedExchange } from '../../core/exchange.ts';
-import { bundleResources, hasResponse, jsonBody } from '../../core/exchange.ts';
+import { bundleResources, hasResponse, isRecord, jsonBody } from '../../core/exchange.ts';
 import type { CallOptions } from '../../core/suite.ts';
 import { call, record, verify } from '../../core/suite.ts';
 import { operation } from '../../spec/operations.ts';
@@ -93,8 +93,14 @@ export interface PageWalk {
   broken?: Exchange;
 }
 
-/** Requests pages 1..maxPages of one query until a page holds fewer than `count` entries. */
-export async function walkPages(id: string, base: CallOptions, count: number, maxPages: number): Promise<PageWalk> {
+/** The items a page holds: bundle entries, or `expansion.contains` of a ValueSet. */
+export type ItemsOf = (body: unknown) => readonly unknown[];
+export const bundleItems: ItemsOf = (body) => bundleResources(body);
+export const valueSetItems: ItemsOf = (body) =>
+  isRecord(body) && isRecord(body.expansion) && Array.isArray(body.expansion.contains) ? body.expansion.contains : [];
+
+/** Requests pages 1..maxPages of one query until a page holds fewer than `count` items. */
+export async function walkPages(id: string, base: CallOptions, count: number, maxPages: number, itemsOf: ItemsOf = bundleItems): Promise<PageWalk> {
   const op = operation(id);
   const pages: RespondedExchange[] = [];
   const where = op.method === 'GET' ? 'query' : 'form';
@@ -102,7 +108,7 @@ export async function walkPages(id: string, base: CallOptions, count: number, ma
     const x = await call(id, { ...base, [where]: { ...base[where], page: String(page), count: String(count) } });
     if (!hasResponse(x) || x.response.status !== 200) return { pages, complete: false, broken: x };
     pages.push(x);
-    if (bundleResources(jsonBody(x)).length < count) return { pages, complete: true };
+    if (itemsOf(jsonBody(x)).length < count) return { pages, complete: true };
   }
   return { pages, complete: false };
 }

@@ -1,0 +1,113 @@
+/**
+ * Address, retrieve-address, geo-coding and postcode validation (Document 2, 2.3, 4.6-4.8, 7):
+ * the drill-down flow to an `Address` item, retrieval by key with `|` sent as `%7C`, geo-coding,
+ * and validation that answers `status` false (never an error) for an invalid postcode.
+ */
+import { test } from 'vitest';
+import { addressKeyMatches, arrayHasItem, geocodePositionValid, mediaTypeIs, postcodeValidationAnswer, requestRefused, statusIs } from '../checks/index.ts';
+import type { Exchange } from '../core/exchange.ts';
+import { bodyOf, isRecord } from '../core/exchange.ts';
+import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
+import { verifySuccess } from './common/steps.ts';
+
+const SEARCH = 'search-address';
+const RETRIEVE = 'retrieve-address';
+const GEO = 'geocode-postcode';
+const VALIDATE = 'validate-postcode';
+const fixtureCheck = { id: 'fixture-configured', summary: 'The config names the data this step needs' };
+const R = {
+  search: ['D2-4.6-01', 'D2-4.6-02', 'D2-2.3-24', 'D2-2.3-25', 'D2-1-04', 'D2-1-09'],
+  drill: ['D2-4.6-03'],
+  retrieve: ['D2-4.7-01', 'D2-4.7-03', 'D2-2.3-26', 'D2-2.3-27', 'D2-2.3-28'],
+  pipe: ['D2-4.7-02'],
+  geo: ['D2-4.8-01', 'D2-4.8-02', 'D2-4.8-03'],
+  validate: ['D2-4.8-05', 'D2-4.8-06', 'D2-4.8-08'],
+  invalid: ['D2-4.8-07'],
+  missing: { search: ['D2-7-05'], retrieve: ['D2-7-06'], geo: ['D2-7-07'], validate: ['D2-7-08'] },
+  auth: ['D2-5-02'],
+  media: ['D2-1-11'],
+};
+const isAddress = (item: unknown) => isRecord(item) && item.addressType === 'Address';
+
+/** Search, then drill into the first non-Address item until an Address item appears (DEC-D2-12). */
+async function drillDown(text: string): Promise<{ last: Exchange; address?: Record<string, unknown> }> {
+  let last = await call(SEARCH, { query: { text } });
+  for (let step = 0; step < 5; step++) {
+    if (!verifySuccess(last, SEARCH, { success: R.search, schema: R.search }, { status: 200 })) return { last };
+    const items = Array.isArray(bodyOf(last)) ? (bodyOf(last) as unknown[]) : [];
+    const found = items.find(isAddress);
+    if (found) return { last, address: found as Record<string, unknown> };
+    const container = items.find((i) => isRecord(i) && typeof i.key === 'string') as Record<string, unknown> | undefined;
+    if (!container) return { last };
+    last = await call(SEARCH, { query: { text, container: String(container.key) } });
+  }
+  return { last };
+}
+
+describeOperation(SEARCH, () => {
+  test('drilling down reaches an item of type Address', async () => {
+    const text = runContext().fixtures.address?.searchText;
+    if (!text) return record(fixtureCheck, 'skip', 'No fixture address.searchText', { operation: SEARCH, level: 'MUST', requirements: R.drill });
+    const { last } = await drillDown(text);
+    verify(last, arrayHasItem('an item of type Address', isAddress), { operation: SEARCH, level: 'MUST', requirements: R.drill, decisions: ['DEC-D2-11', 'DEC-D2-12'] });
+    verify(last, mediaTypeIs('application/json'), { operation: SEARCH, level: 'SHOULD', requirements: R.media, decisions: ['DEC-D2-26'] });
+  });
+
+  test('without text the answer is HTTP 400; without a token the request is refused', async () => {
+    verify(await call(SEARCH, { query: {} }), statusIs(400), { operation: SEARCH, level: 'MUST', requirements: R.missing.search, decisions: ['DEC-D2-07'] });
+    verify(await call(SEARCH, { query: { text: 'x' }, omitHeaders: ['Authorization'] }), requestRefused, { operation: SEARCH, level: 'MUST', requirements: R.auth });
+  });
+});
+
+describeOperation(RETRIEVE, () => {
+  test('the Address item is retrieved by its key, | sent as %7C', async () => {
+    const text = runContext().fixtures.address?.searchText;
+    if (!text) return record(fixtureCheck, 'skip', 'No fixture address.searchText', { operation: RETRIEVE, level: 'MUST', requirements: R.retrieve });
+    const { address } = await drillDown(text);
+    if (!address || typeof address.key !== 'string') {
+      return record({ id: 'precondition', summary: 'The drill-down reached an Address item' }, 'skip', 'The drill-down did not reach an Address item (judged under search-address)', { operation: RETRIEVE, level: 'MUST', requirements: R.retrieve });
+    }
+    const x = await call(RETRIEVE, { query: { id: address.key } });
+    if (!verifySuccess(x, RETRIEVE, { success: R.retrieve, schema: R.retrieve }, { status: 200 })) return;
+    verify(x, addressKeyMatches(address.key), { operation: RETRIEVE, level: 'MUST', requirements: [...R.retrieve, ...(address.key.includes('|') ? R.pipe : [])], decisions: ['DEC-D2-13'], evidence: { url: x.request.url } });
+  });
+
+  test('without id the answer is HTTP 400', async () => {
+    verify(await call(RETRIEVE, { query: {} }), statusIs(400), { operation: RETRIEVE, level: 'MUST', requirements: R.missing.retrieve, decisions: ['DEC-D2-07'] });
+  });
+});
+
+describeOperation(GEO, () => {
+  test('a postcode is geo-coded to a position', async () => {
+    const postcode = runContext().fixtures.address?.postcode;
+    if (!postcode) return record(fixtureCheck, 'skip', 'No fixture address.postcode', { operation: GEO, level: 'MUST', requirements: R.geo });
+    const x = await call(GEO, { query: { postcode } });
+    if (!verifySuccess(x, GEO, { success: R.geo, schema: R.geo }, { status: 200 })) return;
+    verify(x, geocodePositionValid, { operation: GEO, level: 'MUST', requirements: R.geo, decisions: ['DEC-D2-15'] });
+  });
+
+  test('without postcode the answer is HTTP 400', async () => {
+    verify(await call(GEO, { query: {} }), statusIs(400), { operation: GEO, level: 'MUST', requirements: R.missing.geo, decisions: ['DEC-D2-07'] });
+  });
+});
+
+describeOperation(VALIDATE, () => {
+  test('a valid postcode has status true; an invalid one status false, never an error', async () => {
+    const { postcode, invalidPostcode } = runContext().fixtures.address ?? {};
+    if (postcode) {
+      const x = await call(VALIDATE, { query: { postcode } });
+      if (verifySuccess(x, VALIDATE, { success: R.validate, schema: R.validate }, { status: 200 })) {
+        verify(x, postcodeValidationAnswer({ postcode, valid: true }), { operation: VALIDATE, level: 'MUST', requirements: R.validate, decisions: ['DEC-D2-15'] });
+      }
+    }
+    const bad = invalidPostcode ?? 'NOT A POSTCODE';
+    const x = await call(VALIDATE, { query: { postcode: bad } });
+    if (verifySuccess(x, VALIDATE, { success: R.invalid, schema: R.validate }, { status: 200, decisions: ['DEC-D2-15'] })) {
+      verify(x, postcodeValidationAnswer({ postcode: bad, valid: false }), { operation: VALIDATE, level: 'MUST', requirements: R.invalid, decisions: ['DEC-D2-15'] });
+    }
+  });
+
+  test('without postcode the answer is HTTP 400', async () => {
+    verify(await call(VALIDATE, { query: {} }), statusIs(400), { operation: VALIDATE, level: 'MUST', requirements: R.missing.validate, decisions: ['DEC-D2-07'] });
+  });
+});

@@ -1,0 +1,124 @@
+/**
+ * Booking-side practitioner and practitioner-role get and search (Document 2, 2.3, 4.12, 4.13,
+ * 7): one entry per get, unknown ids, filters, `_since` and its date format, paging.
+ */
+import { test } from 'vitest';
+import { bundleHasEntries, entriesMatchFilter, pageWithinCount, requestRefused, singleEntryWithId, successStatus } from '../checks/index.ts';
+import { bodyOf, bundleResources } from '../core/exchange.ts';
+import { judge, verifyProperty } from '../core/property.ts';
+import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
+import type { FilterDef } from '../generators/filterQuery.ts';
+import { filterQuery } from '../generators/filterQuery.ts';
+import { bookingPractitionerFilters, roleFilters, updatedSince } from './common/registerFilters.ts';
+import { verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+
+const GET_P = 'get-booking-practitioner';
+const SEARCH_P = 'search-booking-practitioners';
+const GET_R = 'get-booking-practitioner-role';
+const SEARCH_R = 'search-booking-practitioner-roles';
+const fixtureCheck = { id: 'fixture-configured', summary: 'The config names the data this step needs' };
+const paging = { tags: ['D2-2.1-08'], match: ['D2-2.1-09'], bounds: ['D2-2.1-10'], total: ['D2-2.1-11'] };
+const R = {
+  practitioner: {
+    shape: ['D2-4.12-18', 'D2-2.3-49', 'D2-2.3-50', 'D2-2.3-51', 'D2-2.3-52', 'D2-2.3-53', 'D2-2.1-01', 'D2-2.1-02', 'D2-2.1-03', 'D2-1-09'],
+    get: ['D2-4.12-01', 'D2-4.12-02'], unknown: ['D2-4.12-03'], search: ['D2-4.12-04'], since: ['D2-4.12-16'], paging: ['D2-4.12-17'],
+    filter: { family: 'D2-4.12-05', given: 'D2-4.12-06', gender: 'D2-4.12-07', id: 'D2-4.12-08', site: 'D2-4.12-09', registeredno: 'D2-4.12-11' } as Record<string, string>,
+  },
+  role: {
+    shape: ['D2-4.13-09', 'D2-2.3-55', 'D2-2.3-56', 'D2-2.3-57', 'D2-2.1-01', 'D2-2.1-02', 'D2-2.1-03', 'D2-1-09'],
+    get: ['D2-4.13-01', 'D2-4.13-02'], unknown: ['D2-4.13-03'], search: ['D2-4.13-04'], since: ['D2-4.13-07'], paging: ['D2-4.13-08'],
+    filter: { practitioner: 'D2-4.13-05', location: 'D2-4.13-06' } as Record<string, string>,
+  },
+  notFound: ['D2-7-24', 'D2-7-28', 'D2-7-29'],
+  dateFormat: ['D2-7-27', 'D2-7-28', 'D2-7-29'],
+  errorShape: ['D2-7-30'],
+  auth: ['D2-5-01'],
+};
+const SINCE = '2026-01-01T00:00:00Z';
+
+function getSuite(id: string, reqs: typeof R.practitioner, fixtureId: () => string | undefined, pathName: string): void {
+  describeOperation(id, () => {
+    test('a get returns a bundle with exactly the requested record', async () => {
+      const wanted = fixtureId();
+      if (!wanted) return record(fixtureCheck, 'skip', `No booking fixture id for ${id}`, { operation: id, level: 'MUST', requirements: reqs.get });
+      const x = await call(id, { path: { [pathName]: wanted } });
+      if (!verifySuccess(x, id, { success: reqs.get, schema: reqs.shape }, { status: 200 })) return;
+      verify(x, singleEntryWithId(wanted), { operation: id, level: 'MUST', requirements: reqs.get, decisions: ['DEC-D2-23'] });
+    });
+
+    test('an unknown id is MSG_ENTITY_NOT_FOUND_IN_DATABASE with HTTP 404', async () => {
+      const x = await call(id, { path: { [pathName]: 'NO-SUCH-RECORD-000' } });
+      verifyError(x, id, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', [...R.notFound, ...reqs.unknown], { shapeLevel: 'SHOULD', shapeRequirements: R.errorShape, decisions: ['DEC-D2-23', 'DEC-D2-24'] });
+    });
+
+    test('a request without a token is refused', async () => {
+      verify(await call(id, { path: { [pathName]: fixtureId() ?? 'x' }, omitHeaders: ['Authorization'] }), requestRefused, { operation: id, level: 'MUST', requirements: R.auth });
+    });
+  });
+}
+
+getSuite(GET_P, R.practitioner, () => runContext().fixtures.booking?.practitionerId, 'practitionerId');
+getSuite(GET_R, R.role, () => runContext().fixtures.booking?.practitionerRoleId, 'practitionerRoleId');
+
+function searchSuite(id: string, reqs: typeof R.practitioner, filters: () => Record<string, FilterDef>): void {
+  describeOperation(id, () => {
+    test('a search returns a paged bundle', async () => {
+      const x = await call(id, { query: { count: '10' } });
+      verifySuccess(x, id, { success: reqs.search, schema: reqs.shape }, { status: 200 });
+      const walk = await walkPages(id, {}, 4, 6);
+      verifyPaging(id, walk, 4, { tags: paging.tags, match: [...paging.match, ...reqs.paging], bounds: [...paging.bounds, ...reqs.paging], total: paging.total });
+    });
+
+    test('_since keeps records updated at or after it; a malformed _since is MSG_DATE_FORMAT', async () => {
+      const x = await call(id, { query: { _since: SINCE, count: '50' } });
+      if (verifySuccess(x, id, { success: reqs.since }, { status: 200 })) {
+        verify(x, entriesMatchFilter(`lastUpdated >= ${SINCE}`, updatedSince(SINCE)), { operation: id, level: 'MUST', requirements: reqs.since, decisions: ['DEC-D2-22'] });
+      }
+      const bad = await call(id, { query: { _since: 'yesterday' } });
+      verifyError(bad, id, 'MSG_DATE_FORMAT', [...R.dateFormat, ...reqs.since], { shapeLevel: 'SHOULD', shapeRequirements: R.errorShape, decisions: ['DEC-D2-22'] });
+    });
+
+    test('property: generated filter combinations and paging are honoured', async () => {
+      const sample = bundleResources(bodyOf(await call(id, { query: { count: '50' } })));
+      const defs = filters();
+      await verifyProperty({
+        operation: id,
+        level: 'MUST',
+        requirements: Object.values(reqs.filter),
+        decisions: ['DEC-D2-21', 'DEC-D2-59', 'DEC-D2-60'],
+        arbitrary: filterQuery(sample, Object.values(defs), { maxFilters: 2 }),
+        exercise: async (q) => {
+          const x = await call(id, { query: { ...q.filters, page: String(q.page), count: String(q.count) } });
+          return [
+            judge(x, successStatus(200)),
+            judge(x, pageWithinCount(q.count), { requirements: reqs.paging }),
+            ...Object.entries(q.filters).map(([p, v]) => judge(x, entriesMatchFilter(`${p}=${v}`, (r) => defs[p].matches(r, v)), { requirements: [reqs.filter[p]] })),
+          ];
+        },
+      });
+    });
+
+    test('each visible filter finds the record its value came from', async () => {
+      const sample = bundleResources(bodyOf(await call(id, { query: { count: '50' } })));
+      for (const f of Object.values(filters())) {
+        const value = sample.flatMap((r) => f.valuesFrom(r))[0];
+        if (value === undefined) continue;
+        const x = await call(id, { query: { [f.param]: value, count: '50' } });
+        const req = [reqs.filter[f.param]];
+        if (!verifySuccess(x, id, { success: req }, { status: 200 })) continue;
+        verify(x, entriesMatchFilter(`${f.param}=${value}`, (r) => f.matches(r, value)), { operation: id, level: 'MUST', requirements: req, decisions: ['DEC-D2-59', 'DEC-D2-60'] });
+        verify(x, bundleHasEntries(1), { operation: id, level: 'MUST', requirements: req });
+      }
+    });
+
+    test('a request without a token is refused', async () => {
+      verify(await call(id, { omitHeaders: ['Authorization'] }), requestRefused, { operation: id, level: 'MUST', requirements: R.auth });
+    });
+  });
+}
+
+searchSuite(SEARCH_P, R.practitioner, () => bookingPractitionerFilters);
+searchSuite(SEARCH_R, R.role, () => {
+  const defs = roleFilters(new Map());
+  return { practitioner: defs.practitioner, location: defs.location };
+});

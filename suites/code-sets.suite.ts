@@ -1,0 +1,122 @@
+/**
+ * Master code sets (Document 2, 2.2, 4.1, 8): every set name with and without scheme, the
+ * specialty narrowing by profession, page sizes 1 to 1,000, `expansion.total`/`offset` across
+ * pages, incremental sync.
+ */
+import { test } from 'vitest';
+import {
+  codeKey, codesSubset, mediaTypeIs, notServerError, pagingTagsMatchRequest, pagingTagsPresent, requestRefused, valueSetItemsMatch, valueSetPageWithinCount, valueSetPagingConsistent,
+} from '../checks/index.ts';
+import { bodyOf, hasResponse, isRecord } from '../core/exchange.ts';
+import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
+import { CODE_SET_NAMES } from '../spec/operationsD2.ts';
+import { extension, timeOf } from './common/readers.ts';
+import { valueSetItems, verifySuccess, walkPages } from './common/steps.ts';
+
+const ID = 'get-code-set';
+const R = {
+  shape: ['D2-4.1-15', 'D2-2.2-01', 'D2-2.2-02', 'D2-2.2-04', 'D2-2.2-05', 'D2-2.2-06', 'D2-1-09'],
+  names: ['D2-4.1-01', 'D2-4.1-02', 'D2-2.2-15', 'D2-2.2-16', 'D2-2.2-17', 'D2-1-01'],
+  optionalPaging: ['D2-4.1-06'],
+  one: ['D2-4.1-07'],
+  thousand: ['D2-4.1-08', 'D2-8-01'],
+  zero: ['D2-4.1-09', 'D2-8-01'],
+  over: ['D2-4.1-10', 'D2-8-01'],
+  unknownSet: ['D2-4.1-14'],
+  narrowing: ['D2-4.1-03', 'D2-4.1-04'],
+  paging: { tags: ['D2-2.1-08'], match: ['D2-2.1-09'], bounds: ['D2-2.1-10'], offset: ['D2-2.2-03'] },
+  sync: ['D2-4.1-12'],
+  auth: ['D2-5-01'],
+  media: ['D2-1-10'],
+};
+const SCHEMES: [string, string, string][] = [
+  ['service-category', 'ISC', 'D2-2.2-09'], ['service-type', 'ISC', 'D2-2.2-10'], ['procedure-code', 'CCSD', 'D2-2.2-11'],
+  ['condition-code', 'ICD10', 'D2-2.2-13'], ['condition-code', 'ICD9', 'D2-2.2-14'],
+];
+
+/** All codes of a set (pages of 1,000), or undefined when the walk could not finish. */
+async function allCodes(path: Record<string, string>): Promise<Set<string> | undefined> {
+  const walk = await walkPages(ID, { path }, 1000, 10, valueSetItems);
+  if (walk.broken || !walk.complete) return undefined;
+  return new Set(walk.pages.flatMap((x) => valueSetItems(bodyOf(x)).map(codeKey).filter((k): k is string => k !== undefined)));
+}
+
+describeOperation(ID, () => {
+  test('every set name is served as a ValueSet, with and without a scheme', async () => {
+    for (const name of CODE_SET_NAMES) {
+      const x = await call(ID, { path: { set_name: name }, query: { count: '50' } });
+      if (verifySuccess(x, ID, { success: [...R.names], schema: R.shape }, { status: 200, decisions: ['DEC-D2-02'] })) {
+        verify(x, mediaTypeIs('application/fhir+json'), { operation: ID, level: 'SHOULD', requirements: R.media, decisions: ['DEC-D2-26'] });
+      }
+    }
+    for (const [name, scheme, req] of SCHEMES) {
+      const x = await call(ID, { path: { set_name: name, scheme }, query: { count: '50' } });
+      if (!verifySuccess(x, ID, { success: [req], schema: R.shape }, { status: 200, decisions: ['DEC-D2-02', 'DEC-D2-40'] })) continue;
+      verify(x, valueSetItemsMatch(`system names the scheme ${scheme}`, (item) => (typeof item.system === 'string' ? item.system.toUpperCase().includes(scheme) : undefined)), {
+        operation: ID, level: 'INFO', requirements: ['D2-2.2-08'], decisions: ['DEC-D2-39'],
+      });
+    }
+  });
+
+  test('pages of a code set: offset and total agree, no overlap, tags echo the request', async () => {
+    const count = 7;
+    const walk = await walkPages(ID, { path: { set_name: 'condition-code', scheme: 'ICD10' } }, count, 20, valueSetItems);
+    if (walk.broken) return void verifySuccess(walk.broken, ID, { success: R.paging.match }, { status: 200 });
+    walk.pages.forEach((x, i) => {
+      verify(x, pagingTagsPresent(['page', 'count', 'maxCount']), { operation: ID, level: 'MUST', requirements: R.paging.tags });
+      verify(x, pagingTagsMatchRequest({ page: i + 1, count }), { operation: ID, level: 'MUST', requirements: R.paging.match });
+      verify(x, valueSetPageWithinCount(count), { operation: ID, level: 'MUST', requirements: R.paging.bounds });
+    });
+    const last = walk.pages[walk.pages.length - 1];
+    if (last) verify({ pages: walk.pages, count, complete: walk.complete }, valueSetPagingConsistent, { operation: ID, level: 'MUST', requirements: [...R.paging.offset, ...R.paging.bounds], exchange: last, decisions: ['DEC-D2-04'] });
+  });
+
+  test('page size 1 to 1,000: 1 and 1,000 are served, 0 and 1,001 are refused, none is optional', async () => {
+    const plain = await call(ID, { path: { set_name: 'condition-code' } });
+    verifySuccess(plain, ID, { success: R.optionalPaging, schema: R.shape }, { status: 200 });
+    for (const [count, reqs] of [[1, R.one], [1000, R.thousand]] as const) {
+      const ok = await call(ID, { path: { set_name: 'condition-code' }, query: { count: String(count) } });
+      if (verifySuccess(ok, ID, { success: reqs, schema: R.shape }, { status: 200, decisions: ['DEC-D2-03'] })) {
+        verify(ok, valueSetPageWithinCount(count), { operation: ID, level: 'MUST', requirements: reqs });
+      }
+    }
+    for (const [count, reqs] of [['0', R.zero], ['1001', R.over]] as const) {
+      const x = await call(ID, { path: { set_name: 'condition-code' }, query: { count } });
+      verify(x, requestRefused, { operation: ID, level: 'MUST', requirements: reqs, decisions: ['DEC-D2-03'], evidence: { count } });
+    }
+  });
+
+  test('an unknown set name is not a server error', async () => {
+    const x = await call(ID, { path: { set_name: 'no-such-set' } });
+    verify(x, notServerError, { operation: ID, level: 'MUST', requirements: R.unknownSet, decisions: ['DEC-D2-41'] });
+  });
+
+  test('specialties narrowed by profession belong to it', async () => {
+    const profession = runContext().fixtures.codeSets?.profession;
+    if (!profession) return record({ id: 'fixture-configured', summary: 'The config names the data this step needs' }, 'skip', 'No fixture codeSets.profession', { operation: ID, level: 'MUST', requirements: R.narrowing });
+    const all = await allCodes({ set_name: 'practitioner-specialty' });
+    const x = await call(ID, { path: { set_name: 'practitioner-specialty', scheme: profession }, query: { count: '1000' } });
+    if (!verifySuccess(x, ID, { success: R.narrowing, schema: R.shape }, { status: 200, decisions: ['DEC-D2-06'] })) return;
+    if (all && hasResponse(x)) verify({ narrowed: x, all }, codesSubset, { operation: ID, level: 'MUST', requirements: R.narrowing, exchange: x, decisions: ['DEC-D2-06'] });
+    verify(x, valueSetItemsMatch(`profession = ${profession}`, (item) => {
+      const e = extension(item, 'practitioner-role');
+      return e && typeof e.valueString === 'string' ? e.valueString === profession : undefined;
+    }), { operation: ID, level: 'MUST', requirements: R.narrowing, decisions: ['DEC-D2-06'] });
+  });
+
+  test('incremental sync: _since keeps codes updated at or after it', async () => {
+    const since = '2025-06-01T00:00:00Z';
+    const x = await call(ID, { path: { set_name: 'condition-code' }, query: { _since: since, count: '1000' } });
+    if (!verifySuccess(x, ID, { success: R.sync, schema: R.shape }, { status: 200 })) return;
+    verify(x, valueSetItemsMatch(`lastUpdated >= ${since}`, (item) => {
+      const entry = Array.isArray(item.extension) ? item.extension.find((e) => isRecord(e) && (e.id === 'lastUpdated' || String(e.url ?? '').endsWith('lastUpdated'))) : undefined;
+      const t = isRecord(entry) ? timeOf(entry.valueDateTime) : undefined;
+      return t === undefined ? undefined : t >= Date.parse(since);
+    }), { operation: ID, level: 'MUST', requirements: R.sync, decisions: ['DEC-D2-05'] });
+  });
+
+  test('a request without a token is refused', async () => {
+    const x = await call(ID, { path: { set_name: 'service-category' }, omitHeaders: ['Authorization'] });
+    verify(x, requestRefused, { operation: ID, level: 'MUST', requirements: R.auth });
+  });
+});

@@ -1,0 +1,252 @@
+/**
+ * The private-practice register (Document 2, 2.3, 4.9-4.11, 7): practitioner search with every
+ * filter, the profile photo, and the role search with `near` in all its forms, sorts, `_include`,
+ * `distinct-by` and filters on property-generated queries.
+ */
+import { test } from 'vitest';
+import { fc } from '@fast-check/vitest';
+import {
+  bundleHasEntries, coversAll, distinctBy, haversineKm, entriesMatchFilter, entriesSorted, errorStatusAndCode, includedResourcesPresent, noIncludedResources,
+  notServerError, pageWithinCount, photoDataMatchesSize, requestRefused, successStatus, withinRadius,
+} from '../checks/index.ts';
+import { bodyOf, bundleResources, hasResponse } from '../core/exchange.ts';
+import type { Exchange } from '../core/exchange.ts';
+import type { Judgement } from '../core/property.ts';
+import { judge, verifyProperty } from '../core/property.ts';
+import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
+import { filterQuery } from '../generators/filterQuery.ts';
+import { operation } from '../spec/operations.ts';
+import { includedIndex, positionOf, registerPractitionerFilters, roleFilters, roleLocationRefs, rolePractitionerRef } from './common/registerFilters.ts';
+import { verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+
+const PRACTITIONERS = 'search-register-practitioners';
+const PHOTO = 'get-practitioner-photo';
+const ROLES = 'search-register-practitioner-roles';
+const fixtureCheck = { id: 'fixture-configured', summary: 'The config names the data this step needs' };
+const R = {
+  practitioners: {
+    shape: ['D2-4.9-01', 'D2-4.9-17', 'D2-2.3-31', 'D2-2.3-32', 'D2-2.3-33', 'D2-2.3-34', 'D2-2.3-35', 'D2-2.3-36', 'D2-2.3-37', 'D2-2.3-38', 'D2-2.3-39', 'D2-2.3-40', 'D2-2.3-41', 'D2-2.1-01', 'D2-1-05', 'D2-1-09'],
+    paging: { tags: ['D2-2.1-08'], match: ['D2-2.1-09', 'D2-4.9-02'], bounds: ['D2-2.1-10', 'D2-4.9-02'], total: ['D2-2.1-11'] },
+    filter: {
+      gender: 'D2-4.9-03', profession: 'D2-4.9-04', specialty: 'D2-4.9-05', subspecialty: 'D2-4.9-06', 'insurer-recognition-status': 'D2-4.9-07',
+      'insurer-provider-number': 'D2-4.9-08', insurer: 'D2-4.9-09', 'address-postalcode': 'D2-4.9-10', family: 'D2-4.9-11', given: 'D2-4.9-12',
+      'is-onlinebooking-available': 'D2-4.9-13', 'regulator-reference': 'D2-4.9-15',
+    } as Record<string, string>,
+  },
+  photo: { shape: ['D2-4.10-01', 'D2-4.10-02', 'D2-2.3-59', 'D2-2.3-60'], data: ['D2-4.10-03', 'D2-4.10-04'], unknown: ['D2-4.10-05'] },
+  roles: {
+    shape: ['D2-4.11-01', 'D2-4.11-36', 'D2-2.3-43', 'D2-2.3-44', 'D2-2.3-45', 'D2-2.3-46', 'D2-2.3-47', 'D2-2.1-06', 'D2-1-05', 'D2-1-09'],
+    near: { km: ['D2-4.11-06'], m: ['D2-4.11-08'], mi: ['D2-4.11-07'], default: ['D2-4.11-09'], nearDistance: ['D2-4.11-10'], precedence: ['D2-4.11-11'] },
+    sortDistance: { asc: ['D2-4.11-22'], desc: ['D2-4.11-23'], withoutNear: ['D2-4.11-24'], recorded: ['D2-4.11-25'] },
+    sortName: { asc: ['D2-4.11-26'], desc: ['D2-4.11-27'] },
+    include: ['D2-4.11-29'], noInclude: ['D2-4.11-31'],
+    distinct: { practitioner: ['D2-4.11-33'], location: ['D2-4.11-34'] },
+    filter: {
+      practitioner: 'D2-4.11-03', location: 'D2-4.11-04', 'ages-treated': 'D2-4.11-05', 'address-postalcode': 'D2-4.11-12', specialty: 'D2-4.11-13',
+      subspecialty: 'D2-4.11-14', profession: 'D2-4.11-15', 'is-onlinebooking-available': 'D2-4.11-16', insurer: 'D2-4.11-17', gender: 'D2-4.11-19',
+      family: 'D2-4.11-20', given: 'D2-4.11-21',
+    } as Record<string, string>,
+  },
+  errors: { format: ['D2-7-12', 'D2-7-28', 'D2-7-29'], empty: ['D2-7-13', 'D2-7-28', 'D2-7-29'], shape: ['D2-7-30'] },
+  auth: ['D2-5-01'],
+};
+const KM_PER_MILE = 1.609344;
+
+
+const near = () => runContext().fixtures.register?.near;
+const missingNear = (requirements: string[]) =>
+  record(fixtureCheck, 'skip', 'No fixture register.near (a centre with roles around it)', { operation: ROLES, level: 'MUST', requirements });
+
+/** The forms of `near` for one radius (DEC-D2-16). */
+function nearForms(c: { lat: number; lon: number; distanceKm: number }): { label: string; query: Record<string, string>; reqs: string[] }[] {
+  const at = `${c.lat}:${c.lon}`;
+  const d = c.distanceKm;
+  return [
+    { label: 'km', query: { near: `${at}:${d}:km` }, reqs: R.roles.near.km },
+    { label: 'm', query: { near: `${at}:${d * 1000}:m` }, reqs: R.roles.near.m },
+    { label: 'mi', query: { near: `${at}:${(d / KM_PER_MILE).toFixed(6)}:mi` }, reqs: R.roles.near.mi },
+    { label: 'default unit (km)', query: { near: `${at}:${d}` }, reqs: R.roles.near.default },
+    { label: 'near-distance', query: { near: at, 'near-distance': String(d) }, reqs: R.roles.near.nearDistance },
+    { label: 'near takes precedence over near-distance', query: { near: `${at}:${d}:km`, 'near-distance': String(d * 5) }, reqs: R.roles.near.precedence },
+  ];
+}
+
+function roleJudgements(x: Exchange, filters: Record<string, string>): Judgement[] {
+  const defs = roleFilters(includedIndex(bodyOf(x)));
+  return Object.entries(filters).map(([p, v]) =>
+    judge(x, entriesMatchFilter(`${p}=${v}`, (r) => defs[p].matches(r, v), { resourceType: 'PractitionerRole' }), { requirements: [R.roles.filter[p]] }));
+}
+
+describeOperation(PRACTITIONERS, () => {
+  const id = PRACTITIONERS;
+
+  test('a search returns a paged searchset of register practitioners', async () => {
+    const x = await call(id, { query: { count: '10' } });
+    verifySuccess(x, id, { success: R.practitioners.shape, schema: R.practitioners.shape }, { status: 200 });
+    const walk = await walkPages(id, {}, 7, 8);
+    verifyPaging(id, walk, 7, R.practitioners.paging);
+  });
+
+  test('each filter keeps only matching practitioners', async () => {
+    const sample = bundleResources(bodyOf(await call(id, { query: { count: '50' } })));
+    for (const f of Object.values(registerPractitionerFilters)) {
+      const value = sample.flatMap((r) => f.valuesFrom(r))[0];
+      if (value === undefined) {
+        record(fixtureCheck, 'skip', `No returned practitioner shows a value for ${f.param}`, { operation: id, level: 'MUST', requirements: [R.practitioners.filter[f.param]] });
+        continue;
+      }
+      const x = await call(id, { query: { [f.param]: value, count: '50' } });
+      const req = [R.practitioners.filter[f.param]];
+      if (!verifySuccess(x, id, { success: req }, { status: 200 })) continue;
+      verify(x, entriesMatchFilter(`${f.param}=${value}`, (r) => f.matches(r, value)), { operation: id, level: 'MUST', requirements: req, decisions: ['DEC-D2-21', 'DEC-D2-53'] });
+      verify(x, bundleHasEntries(1), { operation: id, level: 'MUST', requirements: req, evidence: { note: 'the value was taken from a returned practitioner' } });
+    }
+  });
+
+  test('property: generated filter combinations and paging are honoured', async () => {
+    const sample = bundleResources(bodyOf(await call(id, { query: { count: '50' } })));
+    await verifyProperty({
+      operation: id,
+      level: 'MUST',
+      requirements: Object.values(R.practitioners.filter),
+      decisions: ['DEC-D2-21'],
+      arbitrary: filterQuery(sample, Object.values(registerPractitionerFilters), { maxFilters: 2 }),
+      exercise: async (q) => {
+        const x = await call(id, { query: { ...q.filters, page: String(q.page), count: String(q.count) } });
+        const js = [judge(x, successStatus(200)), judge(x, pageWithinCount(q.count))];
+        for (const [p, v] of Object.entries(q.filters)) js.push(judge(x, entriesMatchFilter(`${p}=${v}`, (r) => registerPractitionerFilters[p].matches(r, v)), { requirements: [R.practitioners.filter[p]] }));
+        return js;
+      },
+    });
+  });
+
+  test('empty and malformed values are refused with the documented codes', async () => {
+    verifyError(await call(id, { query: { gender: '' } }), id, 'MSG_PARAM_EMPTY', R.errors.empty, { shapeLevel: 'SHOULD', shapeRequirements: R.errors.shape, decisions: ['DEC-D2-24', 'DEC-D2-30'] });
+    verifyError(await call(id, { query: { 'is-onlinebooking-available': 'maybe' } }), id, 'MSG_INVALID_FORMAT', R.errors.format, { shapeLevel: 'SHOULD', shapeRequirements: R.errors.shape, decisions: ['DEC-D2-30'] });
+    verifyError(await call(id, { query: { page: 'abc' } }), id, 'MSG_INVALID_FORMAT', R.errors.format, { decisions: ['DEC-D2-30'] });
+  });
+
+  test('a request without a token is refused', async () => {
+    verify(await call(id, { omitHeaders: ['Authorization'] }), requestRefused, { operation: id, level: 'MUST', requirements: R.auth });
+  });
+});
+
+describeOperation(PHOTO, () => {
+  test('the photo decodes to its stated size and type', async () => {
+    const practitionerId = runContext().fixtures.register?.photoPractitionerId;
+    if (!practitionerId) return record(fixtureCheck, 'skip', 'No fixture register.photoPractitionerId', { operation: PHOTO, level: 'MUST', requirements: R.photo.data });
+    const x = await call(PHOTO, { path: { practitionerId } });
+    if (!verifySuccess(x, PHOTO, { success: R.photo.shape, schema: R.photo.shape }, { status: 200 })) return;
+    verify(x, photoDataMatchesSize, { operation: PHOTO, level: 'MUST', requirements: R.photo.data, decisions: ['DEC-D2-25'] });
+  });
+
+  test('an unknown practitioner is refused; so is a request without a token', async () => {
+    verify(await call(PHOTO, { path: { practitionerId: 'NO-SUCH-PRACTITIONER-000' } }), requestRefused, { operation: PHOTO, level: 'MUST', requirements: R.photo.unknown, decisions: ['DEC-D2-29'] });
+    verify(await call(PHOTO, { path: { practitionerId: runContext().fixtures.register?.photoPractitionerId ?? 'PR-0001' }, omitHeaders: ['Authorization'] }), requestRefused, { operation: PHOTO, level: 'MUST', requirements: R.auth });
+  });
+});
+
+describeOperation(ROLES, () => {
+  const id = ROLES;
+
+  test('a role search returns a searchset of practitioner roles', async () => {
+    const x = await call(id);
+    if (!verifySuccess(x, id, { success: R.roles.shape, schema: R.roles.shape }, { status: 200 })) return;
+    verify(x, noIncludedResources, { operation: id, level: 'SHOULD', requirements: R.roles.noInclude, decisions: ['DEC-D2-19'] });
+  });
+
+  test('near in every form keeps roles inside the radius', async () => {
+    const c = near();
+    if (!c) return missingNear(R.roles.near.km);
+    for (const form of nearForms(c)) {
+      const x = await call(id, { query: { ...form.query, _include: 'practitioner:location' } });
+      if (!verifySuccess(x, id, { success: form.reqs, schema: R.roles.shape }, { status: 200, decisions: ['DEC-D2-16'] })) continue;
+      verify(x, withinRadius({ lat: c.lat, lon: c.lon, radiusKm: c.distanceKm }), { operation: id, level: 'MUST', requirements: form.reqs, decisions: ['DEC-D2-16'], evidence: { form: form.label } });
+      verify(x, bundleHasEntries(1), { operation: id, level: 'MUST', requirements: form.reqs, evidence: { form: form.label, note: 'the configured centre has roles within the radius' } });
+    }
+  });
+
+  test('property: generated radii and units keep every role inside the radius', async () => {
+    const c = near();
+    if (!c) return missingNear(R.roles.near.km);
+    await verifyProperty({
+      operation: id,
+      level: 'MUST',
+      requirements: [...R.roles.near.km, ...R.roles.near.mi, ...R.roles.near.m, ...R.roles.near.default],
+      decisions: ['DEC-D2-16'],
+      arbitrary: fc.record({ km: fc.integer({ min: 1, max: 80 }), unit: fc.constantFrom('km', 'mi', 'm', '') }),
+      exercise: async ({ km, unit }) => {
+        const distance = unit === 'mi' ? (km / KM_PER_MILE).toFixed(6) : unit === 'm' ? String(km * 1000) : String(km);
+        const x = await call(id, { query: { near: `${c.lat}:${c.lon}:${distance}${unit ? `:${unit}` : ''}`, _include: 'practitioner:location' } });
+        return [judge(x, successStatus(200)), judge(x, withinRadius({ lat: c.lat, lon: c.lon, radiusKm: km }))];
+      },
+    });
+  });
+
+  test('_sort by distance and by name, in both directions', async () => {
+    const c = near();
+    for (const direction of ['asc', 'desc'] as const) {
+      const byName = await call(id, { query: { _sort: `name:${direction}` } });
+      if (verifySuccess(byName, id, { success: R.roles.sortName[direction] }, { status: 200 })) {
+        verify(byName, entriesSorted('practitioner.display', (r) => {
+          const p = r.practitioner as Record<string, unknown> | undefined;
+          return typeof p?.display === 'string' ? p.display.toLowerCase() : undefined;
+        }, direction, { resourceType: 'PractitionerRole' }), { operation: id, level: 'MUST', requirements: R.roles.sortName[direction], decisions: ['DEC-D2-18'] });
+      }
+      if (!c) continue;
+      const byDistance = await call(id, { query: { near: `${c.lat}:${c.lon}:${c.distanceKm * 5}:km`, _sort: `distance:${direction}`, _include: 'practitioner:location' } });
+      if (!verifySuccess(byDistance, id, { success: R.roles.sortDistance[direction] }, { status: 200 })) continue;
+      const index = includedIndex(bodyOf(byDistance));
+      verify(byDistance, entriesSorted('distance from the centre', (r) => {
+        const d = roleLocationRefs(r).map((l) => positionOf(index.get(l))).filter((p) => p !== undefined).map((p) => haversineKm(c, p!));
+        return d.length ? Math.min(...d) : undefined;
+      }, direction, { resourceType: 'PractitionerRole' }), { operation: id, level: 'MUST', requirements: R.roles.sortDistance[direction], decisions: ['DEC-D2-16'] });
+    }
+    const withoutNear = await call(id, { query: { _sort: 'distance:asc' } });
+    verify(withoutNear, notServerError, { operation: id, level: 'MUST', requirements: R.roles.sortDistance.withoutNear, decisions: ['DEC-D2-17'] });
+    verify(withoutNear, successStatus(200), { operation: id, level: 'INFO', requirements: R.roles.sortDistance.recorded, decisions: ['DEC-D2-17'] });
+    verify(withoutNear, errorStatusAndCode(operation(id).errors), { operation: id, level: 'INFO', requirements: R.roles.sortDistance.recorded, decisions: ['DEC-D2-17', 'DEC-D2-58'] });
+  });
+
+  test('_include adds the referenced practitioners and locations', async () => {
+    const x = await call(id, { query: { _include: 'practitioner:location' } });
+    if (!verifySuccess(x, id, { success: R.roles.include, schema: R.roles.shape }, { status: 200 })) return;
+    verify(x, includedResourcesPresent, { operation: id, level: 'MUST', requirements: R.roles.include, decisions: ['DEC-D2-19'] });
+  });
+
+  test('distinct-by practitioner and location', async () => {
+    const plain = bundleResources(bodyOf(await call(id))).filter((r) => r.resourceType === 'PractitionerRole');
+    for (const field of ['practitioner', 'location'] as const) {
+      const x = await call(id, { query: { 'distinct-by': field } });
+      if (!verifySuccess(x, id, { success: R.roles.distinct[field] }, { status: 200 }) || !hasResponse(x)) continue;
+      verify(x, distinctBy(field), { operation: id, level: 'MUST', requirements: R.roles.distinct[field], decisions: ['DEC-D2-20'] });
+      const keyOf = field === 'practitioner' ? (r: Record<string, unknown>) => [rolePractitionerRef(r)].filter((k): k is string => k !== undefined) : roleLocationRefs;
+      if (field === 'practitioner') {
+        verify({ distinct: x, expected: new Set(plain.flatMap(keyOf)), keyOf }, coversAll, { operation: id, level: 'MUST', requirements: R.roles.distinct[field], exchange: x, decisions: ['DEC-D2-20'] });
+      }
+    }
+  });
+
+  test('property: generated filter combinations are honoured', async () => {
+    const sampleX = await call(id, { query: { _include: 'practitioner:location' } });
+    const sampleBody = bodyOf(sampleX);
+    const roles = bundleResources(sampleBody).filter((r) => r.resourceType === 'PractitionerRole');
+    await verifyProperty({
+      operation: id,
+      level: 'MUST',
+      requirements: Object.values(R.roles.filter),
+      decisions: ['DEC-D2-21', 'DEC-D2-57'],
+      arbitrary: filterQuery(roles, Object.values(roleFilters(includedIndex(sampleBody))), { maxFilters: 2 }),
+      exercise: async (q) => {
+        const x = await call(id, { query: { ...q.filters, _include: 'practitioner:location' } });
+        return [judge(x, successStatus(200)), ...roleJudgements(x, q.filters)];
+      },
+    });
+  });
+
+  test('malformed near and empty values are refused with the documented codes', async () => {
+    verifyError(await call(id, { query: { near: 'north:west' } }), id, 'MSG_INVALID_FORMAT', R.errors.format, { shapeLevel: 'SHOULD', shapeRequirements: R.errors.shape, decisions: ['DEC-D2-24', 'DEC-D2-30'] });
+    verifyError(await call(id, { query: { specialty: '' } }), id, 'MSG_PARAM_EMPTY', R.errors.empty, { decisions: ['DEC-D2-30'] });
+    verify(await call(id, { omitHeaders: ['Authorization'] }), requestRefused, { operation: id, level: 'MUST', requirements: R.auth });
+  });
+});
