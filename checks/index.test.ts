@@ -14,6 +14,7 @@ const factoryArgs: Record<string, unknown[]> = {
   entriesMatchFilter: ['anything', () => true],
   entriesSorted: ['created', () => 1, 'asc'],
   errorStatusAndCode: [{ status: 400, code: 'NO_MATCH_FOUND' }],
+  documentedCodeHasItsStatus: [[{ status: 400, code: 'NO_MATCH_FOUND' }]],
   invalidIdNamesId: ['b1'],
   matchesSchema: ['coverage.schema.json'],
   pageWithinCount: [10],

@@ -42,6 +42,7 @@ export { includedResourcesPresent } from './includedResourcesPresent.ts';
 export { mediaTypeIs } from './mediaTypeIs.ts';
 export { noIncludedResources } from './noIncludedResources.ts';
 export { notServerError } from './notServerError.ts';
+export { documentedCodeHasItsStatus } from './documentedCodeHasItsStatus.ts';
 export { photoDataMatchesSize } from './photoDataMatchesSize.ts';
 export { postcodeValidationAnswer, type PostcodeExpectation } from './postcodeValidationAnswer.ts';
 export { singleEntryWithId } from './singleEntryWithId.ts';

@@ -45,6 +45,12 @@ describe('the suite against the clean sandbox', () => {
     }
   });
 
+  test('the repeated key search_practitionerrole_endpoint resolves in each service\'s own discovery document', () => {
+    const address = (op: string) => results.results.find((r) => r.operation === op && r.check === 'discovery-key-present')?.message ?? '';
+    expect(address('search-register-practitioner-roles')).toMatch(/^search_practitionerrole_endpoint = .*\/register\//);
+    expect(address('search-booking-practitioner-roles')).toMatch(/^search_practitionerrole_endpoint = .*\/booking\//);
+  });
+
   test('nothing destructive was omitted, and every result names requirements that exist', async () => {
     const { loadRequirements } = await import('../spec/requirements.ts');
     const ids = new Set(loadRequirements().map((r) => r.id));

@@ -5,6 +5,7 @@
 import {
   bodyIsJson,
   contentTypeIsJson,
+  documentedCodeHasItsStatus,
   errorStatusAndCode,
   matchesSchema,
   operationOutcomeShape,
@@ -23,6 +24,9 @@ import type { CallOptions } from '../../core/suite.ts';
 import { call, record, verify } from '../../core/suite.ts';
 import { operation } from '../../spec/operations.ts';
 import type { ErrorEntry, Level } from '../../spec/types.ts';
+
+/** "Whenever a documented error code is returned, its HTTP status is the one of the table." */
+const DOCUMENTED_STATUS_RULE: Record<string, readonly string[]> = { D1: ['D1-7-16'], D2: ['D2-7-28'], D3: [] };
 
 export interface Reqs {
   /** Requirement ids of the success status / shape. */
@@ -81,6 +85,8 @@ export function verifyError(x: Exchange, id: string, codes: string | readonly st
   const pairs: ErrorEntry[] = op.errors.filter((e) => wanted.includes(e.code));
   if (pairs.length !== wanted.length) throw new Error(`Suite bug: ${id} has no documented error ${wanted.join('/')}`);
   verify(x, errorStatusAndCode(pairs), { operation: id, level: 'MUST', requirements, decisions: opts.decisions });
+  // Whatever code the target chose, a documented one must come with its documented status.
+  verify(x, documentedCodeHasItsStatus(op.errors.filter((e) => e.code !== '')), { operation: id, level: 'MUST', requirements: DOCUMENTED_STATUS_RULE[op.document] });
   if (opts.shapeLevel) {
     verify(x, operationOutcomeShape, { operation: id, level: opts.shapeLevel, requirements: opts.shapeRequirements ?? requirements, decisions: opts.decisions });
   }
