@@ -32,10 +32,19 @@ const factoryArgs: Record<string, unknown[]> = {
   valueSetItemsMatch: ['anything', () => true],
   valueSetPageWithinCount: [10],
   withinRadius: [{ lat: 51.5, lon: -0.1, radiusKm: 5 }],
+  // Document 3
+  accountsErrorAnswer: [{ status: 403, message: 'Features not found' }],
+  contractHoldsItem: [{ system: 'ISC', code: 'CONF-SVC-1' }],
+  diaryListShape: [['id', 'status']],
+  diaryResponseCode: [2],
+  patientRoundTrip: [{ resourceType: 'Patient' }],
+  sitesMatchSearch: ['Clinic'],
+  sitesV2Pagination: [{ pageNumber: 1, maxRecordsPerPage: 10 }],
+  tokenDetailsErrorAnswer: [{ status: 400, message: 'redirect_uri is required' }],
 };
 
 /** Exported functions that are helpers, not checks. */
-const helpers = new Set(['errorCodesOf', 'resourceKey', 'codeKey', 'haversineKm', 'referenceId', 'roleReferences']);
+const helpers = new Set(['errorCodesOf', 'resourceKey', 'codeKey', 'haversineKm', 'referenceId', 'roleReferences', 'payorIdsOf']);
 
 const KEBAB = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 
@@ -65,7 +74,7 @@ describe('checks/index.ts', () => {
 
   it('exports every check file', () => {
     const dir = fileURLToPath(new URL('.', import.meta.url));
-    const support = new Set(['index', 'testing', 'readJson', 'resourceKey', 'listBrief', 'sortKey', 'valueSet', 'roleReferences']);
+    const support = new Set(['index', 'testing', 'readJson', 'resourceKey', 'listBrief', 'sortKey', 'valueSet', 'roleReferences', 'contract', 'sites', 'valueKind']);
     const files = readdirSync(dir)
       .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
       .map((f) => f.slice(0, -3))

@@ -51,6 +51,23 @@ export { valueSetItemsMatch } from './valueSetItemsMatch.ts';
 export { valueSetPageWithinCount } from './valueSetPageWithinCount.ts';
 export { valueSetPagingConsistent, type ValueSetWalk } from './valueSetPagingConsistent.ts';
 export { haversineKm, withinRadius, type LatLon, type NearCircle } from './withinRadius.ts';
+// Document 3
+export { accountsErrorAnswer, type AccountsErrorExpectation } from './accountsErrorAnswer.ts';
+export { accountsErrorBody } from './accountsErrorBody.ts';
+export { contractAuthoritySubjectRules } from './contractAuthoritySubjectRules.ts';
+export { contractHoldsItem, type ContractItem } from './contractHoldsItem.ts';
+export { deletedIdOutcome } from './deletedIdOutcome.ts';
+export { deletedStatusParameters } from './deletedStatusParameters.ts';
+export { diaryListShape } from './diaryListShape.ts';
+export { diaryResponseCode } from './diaryResponseCode.ts';
+export { effectivePricesProcedureHasService } from './effectivePricesProcedureHasService.ts';
+export { patientRoundTrip } from './patientRoundTrip.ts';
+export { payorIdsOf, payorsReservedOnce } from './payorsReservedOnce.ts';
+export { sitesMatchSearch } from './sitesMatchSearch.ts';
+export { sitesV2PagesDisjoint, type SitesWalk } from './sitesV2PagesDisjoint.ts';
+export { sitesV2Pagination, type SitesPageRequest } from './sitesV2Pagination.ts';
+export { tokenDetailsAnswer } from './tokenDetailsAnswer.ts';
+export { tokenDetailsErrorAnswer, type TokenDetailsErrorExpectation } from './tokenDetailsErrorAnswer.ts';
 /** Helpers for suites: the key of a code-set item (`system|code`), a role's references. */
 export { codeKey } from './valueSet.ts';
 export { referenceId, roleReferences, type RoleReferenceField } from './roleReferences.ts';

@@ -35,16 +35,34 @@ export interface Fixtures {
   address?: { searchText?: string; postcode?: string; invalidPostcode?: string };
   register?: { photoPractitionerId?: string; near?: { lat: number; lon: number; distanceKm: number } };
   booking?: { practitionerId?: string; practitionerRoleId?: string };
+  accounts?: {
+    userId?: string; userInfoCode?: string; snsId?: string; unconnectedSiteId?: string; inactiveSiteId?: string;
+    siteWithoutUsers?: string; inaccessibleUserId?: string; siteSearch?: string;
+  };
+  tokenDetails?: { idp?: string; redirectUri?: string; notSignedInRedirectUri?: string; unlinkedRedirectUri?: string };
+  diary?: { validCode?: string; invalidCode?: string; unmappedSiteCode?: string };
+  patients?: { inactivePatientId?: string; versionHeader?: { name: string; value: string } };
+  contracts?: { freshSiteId?: string; location?: string; payor?: string; serviceCode?: string };
 }
 
 export type AuthConfig =
   | { type: 'client-credentials'; tokenUrl: string; clientIdEnv: string; clientSecretEnv: string }
+  | { type: 'password'; tokenUrl: string; usernameEnv: string; passwordEnv: string; clientIdEnv: string; clientSecretEnv: string }
   | { type: 'bearer'; tokenEnv: string };
+
+/** Client id and secret for HTTP Basic authentication (Document 3: revoke, token details). */
+export interface BasicConfig {
+  clientIdEnv: string;
+  clientSecretEnv: string;
+}
 
 export interface ConfigFile {
   target?: string;
   services?: Partial<Record<ServiceId, { discovery: string }>>;
   auth?: AuthConfig;
+  /** Further named credentials (Document 3: a user, clients in given states), by role name. */
+  credentials?: Record<string, AuthConfig>;
+  basic?: Record<string, BasicConfig>;
   siteId?: string;
   features?: FeatureName[];
   reservedOperations?: 'include' | 'omit';
@@ -55,12 +73,17 @@ export interface ConfigFile {
 /** Credentials resolved from the environment; never written anywhere unmasked. */
 export type Credentials =
   | { type: 'client-credentials'; tokenUrl: string; clientId: string; clientSecret: string }
+  | { type: 'password'; tokenUrl: string; username: string; password: string; clientId: string; clientSecret: string }
   | { type: 'bearer'; token: string };
 
 export interface ResolvedConfig {
   target: string;
   services: Record<ServiceId, { discovery: string }>;
   credentials: Credentials;
+  /** Named credentials (config `credentials`), resolved. */
+  named: Record<string, Credentials>;
+  /** Named Basic credentials, resolved to `id:secret` pairs. */
+  basic: Record<string, { clientId: string; clientSecret: string }>;
   siteId: string;
   features: FeatureName[];
   reservedOperations: 'include' | 'omit';
@@ -79,6 +102,28 @@ export class ConfigError extends Error {
 /** Public demo credentials of the sandbox, used only by the built-in default config. */
 export const SANDBOX_CLIENT = { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' } as const;
 
+/** What the default config's variables fall back to when unset: the sandbox's public demo values. */
+const SANDBOX_DEMO: Readonly<Record<string, string>> = {
+  CONFORMANCE_CLIENT_ID: SANDBOX_CLIENT.clientId,
+  CONFORMANCE_CLIENT_SECRET: SANDBOX_CLIENT.clientSecret,
+  CONFORMANCE_USER_NAME: 'alice',
+  CONFORMANCE_USER_PASSWORD: 'alice-password',
+  CONFORMANCE_USER2_NAME: 'bob',
+  CONFORMANCE_USER2_PASSWORD: 'bob-password',
+  CONFORMANCE_NOACCOUNT_CLIENT_ID: 'sandbox-noaccount',
+  CONFORMANCE_NOACCOUNT_CLIENT_SECRET: 'sandbox-noaccount-secret',
+  CONFORMANCE_INACTIVE_CLIENT_ID: 'sandbox-inactive',
+  CONFORMANCE_INACTIVE_CLIENT_SECRET: 'sandbox-inactive-secret',
+};
+
+const passwordGrant = (user: string): AuthConfig => ({
+  type: 'password', tokenUrl: '{target}/oauth/token', usernameEnv: `CONFORMANCE_${user}_NAME`, passwordEnv: `CONFORMANCE_${user}_PASSWORD`,
+  clientIdEnv: 'CONFORMANCE_CLIENT_ID', clientSecretEnv: 'CONFORMANCE_CLIENT_SECRET',
+});
+const clientGrant = (prefix: string): AuthConfig => ({
+  type: 'client-credentials', tokenUrl: '{target}/oauth/token', clientIdEnv: `CONFORMANCE_${prefix}CLIENT_ID`, clientSecretEnv: `CONFORMANCE_${prefix}CLIENT_SECRET`,
+});
+
 export const DEFAULT_CONFIG: ConfigFile = {
   services: {
     membership: { discovery: '{target}/.well-known/api-configuration' },
@@ -87,6 +132,11 @@ export const DEFAULT_CONFIG: ConfigFile = {
     address: { discovery: '{target}/address/.well-known/api-configuration' },
     register: { discovery: '{target}/register/.well-known/api-configuration' },
     booking: { discovery: '{target}/booking/.well-known/api-configuration' },
+    accounts: { discovery: '{target}/accounts/.well-known/api-configuration' },
+    auth: { discovery: '{target}/auth/.well-known/api-configuration' },
+    diary: { discovery: '{target}/diary/.well-known/api-configuration' },
+    patients: { discovery: '{target}/patients/.well-known/api-configuration' },
+    contracts: { discovery: '{target}/contracts/contract/.well-known/api-configuration' },
   },
   auth: {
     type: 'client-credentials',
@@ -94,6 +144,14 @@ export const DEFAULT_CONFIG: ConfigFile = {
     clientIdEnv: 'CONFORMANCE_CLIENT_ID',
     clientSecretEnv: 'CONFORMANCE_CLIENT_SECRET',
   },
+  credentials: {
+    user: passwordGrant('USER'),
+    userWithoutFeatures: passwordGrant('USER2'),
+    client: clientGrant(''),
+    clientWithoutAccount: clientGrant('NOACCOUNT_'),
+    clientInactive: clientGrant('INACTIVE_'),
+  },
+  basic: { client: { clientIdEnv: 'CONFORMANCE_CLIENT_ID', clientSecretEnv: 'CONFORMANCE_CLIENT_SECRET' } },
   siteId: 'SITE001',
   features: ['Advanced_Search_1_0', 'Advanced_Filtering_And_Sorting_1_0'],
   reservedOperations: 'include',
@@ -140,6 +198,17 @@ export const DEFAULT_CONFIG: ConfigFile = {
     address: { searchText: 'Downing Street', postcode: 'SW1A 2AA', invalidPostcode: 'NOT A POSTCODE' },
     register: { photoPractitionerId: 'PR-0001', near: { lat: 51.5074, lon: -0.1278, distanceKm: 10 } },
     booking: { practitionerId: 'BP-0001', practitionerRoleId: 'BR-0001' },
+    accounts: {
+      userId: 'U-1001', userInfoCode: 'CODE-0001', snsId: 'SNS-0001', unconnectedSiteId: 'SITE002', inactiveSiteId: 'SITE003',
+      siteWithoutUsers: 'SITE004', inaccessibleUserId: 'U-9999', siteSearch: 'SITE00',
+    },
+    tokenDetails: {
+      idp: 'nhs', redirectUri: 'https://app.example/callback', notSignedInRedirectUri: 'https://app.example/not-signed-in',
+      unlinkedRedirectUri: 'https://app.example/unlinked',
+    },
+    diary: { validCode: 'DIARY-OK', invalidCode: 'DIARY-BAD', unmappedSiteCode: 'DIARY-UNMAPPED' },
+    patients: { inactivePatientId: 'PAT-0002', versionHeader: { name: 'SVC-API-Version', value: '1' } },
+    contracts: { freshSiteId: 'SITE005', payor: 'bup' },
   },
 };
 
@@ -203,21 +272,24 @@ export function loadConfig(options: { file?: string; target?: string; environmen
   const fill = (s: string) => s.replaceAll('{target}', target);
   const services = { ...DEFAULT_CONFIG.services, ...file.services } as Record<ServiceId, { discovery: string }>;
   for (const id of Object.keys(services) as ServiceId[]) services[id] = { discovery: fill(services[id].discovery) };
-  const auth = file.auth ?? DEFAULT_CONFIG.auth!;
   const demo = fromFile === undefined;
-  const credentials: Credentials =
-    auth.type === 'bearer'
-      ? { type: 'bearer', token: env(auth.tokenEnv, undefined, environment) }
-      : {
-          type: 'client-credentials',
-          tokenUrl: fill(auth.tokenUrl),
-          clientId: env(auth.clientIdEnv, demo ? SANDBOX_CLIENT.clientId : undefined, environment),
-          clientSecret: env(auth.clientSecretEnv, demo ? SANDBOX_CLIENT.clientSecret : undefined, environment),
-        };
+  const variable = (name: string) => env(name, demo ? SANDBOX_DEMO[name] : undefined, environment);
+  const resolve = (auth: AuthConfig): Credentials => {
+    if (auth.type === 'bearer') return { type: 'bearer', token: variable(auth.tokenEnv) };
+    const client = { tokenUrl: fill(auth.tokenUrl), clientId: variable(auth.clientIdEnv), clientSecret: variable(auth.clientSecretEnv) };
+    return auth.type === 'password'
+      ? { type: 'password', ...client, username: variable(auth.usernameEnv), password: variable(auth.passwordEnv) }
+      : { type: 'client-credentials', ...client };
+  };
+  const credentials = resolve(file.auth ?? DEFAULT_CONFIG.auth!);
+  const named = Object.fromEntries(Object.entries(file.credentials ?? {}).map(([name, auth]) => [name, resolve(auth)]));
+  const basic = Object.fromEntries(Object.entries(file.basic ?? {}).map(([name, b]) => [name, { clientId: variable(b.clientIdEnv), clientSecret: variable(b.clientSecretEnv) }]));
   return {
     target,
     services,
     credentials,
+    named,
+    basic,
     siteId: file.siteId ?? DEFAULT_CONFIG.siteId!,
     features: file.features ?? [],
     reservedOperations: file.reservedOperations ?? 'include',
@@ -231,7 +303,17 @@ export function loadConfig(options: { file?: string; target?: string; environmen
   };
 }
 
-/** The secret values of a config, for masking. */
+/** The secret values of credentials, for masking. */
 export function secretsOf(credentials: Credentials): string[] {
-  return credentials.type === 'bearer' ? [credentials.token] : [credentials.clientSecret];
+  if (credentials.type === 'bearer') return [credentials.token];
+  return credentials.type === 'password' ? [credentials.clientSecret, credentials.password] : [credentials.clientSecret];
+}
+
+/** Every secret a resolved config holds, for masking. */
+export function allSecretsOf(config: Pick<ResolvedConfig, 'credentials' | 'named' | 'basic'>): string[] {
+  return [
+    ...secretsOf(config.credentials),
+    ...Object.values(config.named).flatMap(secretsOf),
+    ...Object.values(config.basic).flatMap((b) => [b.clientSecret, Buffer.from(`${b.clientId}:${b.clientSecret}`).toString('base64')]),
+  ];
 }

@@ -22,12 +22,15 @@ export interface ServiceDiscovery {
   exchange: Exchange;
 }
 
-export async function discover(client: HttpClient, services: Record<ServiceId, { discovery: string }>, needed: readonly ServiceId[]): Promise<Map<ServiceId, ServiceDiscovery>> {
+export async function discover(client: HttpClient, services: Record<ServiceId, { discovery: string }>, needed: readonly ServiceId[], optional: readonly ServiceId[] = []): Promise<Map<ServiceId, ServiceDiscovery>> {
   const found = new Map<ServiceId, ServiceDiscovery>();
-  for (const service of needed) {
+  for (const service of [...needed, ...optional]) {
     const url = services[service].discovery;
     const x = await client.send({ method: 'GET', url, headers: { accept: 'application/json' } });
-    if (!x.response) throw new TargetUnreachableError(`Target unreachable: ${x.error ?? 'no response'} (discovery document of service ${service}: ${url})`);
+    if (!x.response) {
+      if (optional.includes(service)) continue; // not needed by the selection: no address, no verdict
+      throw new TargetUnreachableError(`Target unreachable: ${x.error ?? 'no response'} (discovery document of service ${service}: ${url})`);
+    }
     const entry: ServiceDiscovery = { service, url, exchange: x };
     const res = { ...x, response: x.response };
     const parsed = parseJson(res);

@@ -3,7 +3,7 @@
  * serialisable; the token is the only secret and is masked in every artefact.
  */
 import type { FeatureName } from '../spec/types.ts';
-import type { Fixtures } from './config.ts';
+import type { Credentials, Fixtures } from './config.ts';
 
 export interface RunContext {
   target: string;
@@ -13,6 +13,10 @@ export interface RunContext {
   unaddressable: Record<string, string>;
   token: string;
   secrets: string[];
+  /** Named credentials (config `credentials`); their tokens are obtained when a suite needs them. */
+  credentials: Record<string, Credentials>;
+  /** Named Basic credentials. */
+  basic: Record<string, { clientId: string; clientSecret: string }>;
   siteId: string;
   features: FeatureName[];
   fixtures: Fixtures;

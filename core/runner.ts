@@ -9,7 +9,7 @@ import { operations } from '../spec/operations.ts';
 import type { Operation, ServiceId } from '../spec/types.ts';
 import { writeReports } from '../reports/writeReports.ts';
 import { aggregate } from './aggregate.ts';
-import { ConfigError, loadConfig, secretsOf } from './config.ts';
+import { allSecretsOf, ConfigError, loadConfig } from './config.ts';
 import { addressOf, discover, TargetUnreachableError } from './discovery.ts';
 import { readEvents } from './events.ts';
 import type { WorkerResult } from './events.ts';
@@ -69,7 +69,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     client = new HttpClient(config.http);
     const runnerExchanges = new Map<string, ExchangeRecord>();
     const runnerResults: WorkerResult[] = [];
-    let redactor = new Redactor(secretsOf(config.credentials));
+    let redactor = new Redactor(allSecretsOf(config));
 
     const omitted = config.reservedOperations === 'omit' ? selected.filter((op) => op.reservedForOperator) : [];
     const active = selected.filter((op) => !omitted.includes(op));
@@ -80,8 +80,12 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       });
     }
 
+    // Every configured service is discovered so that a selected operation's steps can set up or
+    // observe through others (revoke is observed through introspect); only the services of the
+    // selected operations must be reachable.
     const services = [...new Set(active.map((op) => op.service))] as ServiceId[];
-    const discovery = await discover(client, config.services, services);
+    const others = (Object.keys(config.services) as ServiceId[]).filter((s) => !services.includes(s));
+    const discovery = await discover(client, config.services, services, others);
     const token = await obtainToken(client, config.credentials);
     redactor = redactor.with([token]);
     for (const d of discovery.values()) runnerExchanges.set(d.exchange.id, redactor.exchange(d.exchange));
@@ -108,7 +112,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
 
     runDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
     const ctx: RunContext = {
-      target: config.target, addresses, unaddressable, token, secrets: secretsOf(config.credentials), siteId: config.siteId,
+      target: config.target, addresses, unaddressable, token, secrets: allSecretsOf(config), credentials: config.named, basic: config.basic, siteId: config.siteId,
       features: config.features, fixtures: config.fixtures, http: config.http, allowDestructive: options.allowDestructive,
       seed, runs, ...(options.path ? { path: options.path } : {}), selected: active.map((op) => op.id), runDir,
     };

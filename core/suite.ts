@@ -12,6 +12,8 @@ import { EventFile } from './events.ts';
 import type { WorkerResult } from './events.ts';
 import { HttpClient } from './http.ts';
 import { Redactor } from './redact.ts';
+import type { Tokens } from './token.ts';
+import { obtainTokens } from './token.ts';
 import type { Status } from './results.ts';
 import type { RunContext } from './runContext.ts';
 
@@ -45,6 +47,41 @@ export function runContext(): RunContext {
   return worker().ctx;
 }
 
+const tokenCache = new Map<string, Promise<string>>();
+
+/** Learns a secret obtained during the run, so that every artefact masks it. */
+function learnSecret(secret: string): void {
+  const w = worker();
+  w.redactor = w.redactor.with([secret]);
+}
+
+/**
+ * Fresh tokens of a named credential (config `credentials`), for steps that consume them
+ * (revoke, logout). Undefined when the config does not name it; throws a one-line error when the
+ * target refuses to issue them (recorded as `error` by the suite step).
+ */
+export async function freshTokens(name: string): Promise<Tokens | undefined> {
+  const credentials = runContext().credentials[name];
+  if (!credentials) return undefined;
+  const tokens = await obtainTokens(worker().client, credentials);
+  learnSecret(tokens.access);
+  if (tokens.refresh) learnSecret(tokens.refresh);
+  return tokens;
+}
+
+/** The (cached) access token of a named credential; undefined when the config does not name it. */
+export async function tokenFor(name: string): Promise<string | undefined> {
+  if (!runContext().credentials[name]) return undefined;
+  if (!tokenCache.has(name)) tokenCache.set(name, freshTokens(name).then((t) => t!.access));
+  return tokenCache.get(name);
+}
+
+/** `Basic <base64(id:secret)>` value of a named Basic credential. */
+export function basicFor(name: string): string | undefined {
+  const b = runContext().basic[name];
+  return b ? Buffer.from(`${b.clientId}:${b.clientSecret}`).toString('base64') : undefined;
+}
+
 export function hasFeatures(features: readonly FeatureName[]): boolean {
   const have = runContext().features;
   return features.every((f) => have.includes(f));
@@ -58,6 +95,17 @@ export function describeOperation(id: string, body: () => void): void {
   describe.skipIf(!active)(id, body);
 }
 
+/**
+ * A describe block for a flow across several operations (a lifecycle): it runs when any of them
+ * is selected and all of them have an address. Results still name the operation each step judges.
+ */
+export function describeFlow(title: string, ids: readonly string[], body: () => void): void {
+  const ctx = runContext();
+  for (const id of ids) operation(id);
+  const active = ids.some((id) => ctx.selected.includes(id)) && ids.every((id) => ctx.addresses[id] !== undefined);
+  describe.skipIf(!active)(title, body);
+}
+
 export interface CallOptions {
   /** Form fields (POST operations); undefined values are left out. */
   form?: Record<string, string | undefined>;
@@ -69,6 +117,8 @@ export interface CallOptions {
   omitHeaders?: readonly string[];
   /** A raw body instead of the form encoding. */
   body?: string;
+  /** Values of header placeholders (`{token}`, `{basic}`, `{userId}`, `{diaryToken}` ...). */
+  values?: Record<string, string>;
 }
 
 function defined(fields: Record<string, string | undefined> | undefined): [string, string][] {
@@ -90,7 +140,8 @@ export function buildRequest(op: Operation, options: CallOptions = {}): Exchange
   const headers: Record<string, string> = { accept: 'application/json' };
   for (const h of op.headers) {
     if (omit.has(h.name.toLowerCase())) continue;
-    headers[h.name] = h.value.replace('{token}', ctx.token).replace('{siteId}', ctx.siteId);
+    const values: Record<string, string> = { token: ctx.token, siteId: ctx.siteId, basic: basicFor('client') ?? '', ...options.values };
+    headers[h.name] = h.value.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
   }
   for (const [k, v] of Object.entries(options.headers ?? {})) {
     for (const existing of Object.keys(headers)) if (existing.toLowerCase() === k.toLowerCase()) delete headers[existing];

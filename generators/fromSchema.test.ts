@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { schemaFiles, validateAgainst } from '../core/schemaRegistry.ts';
+import { operationsD3 } from '../spec/operationsD3.ts';
 import { arbitraryFromSchema } from './fromSchema.ts';
 
 /**
@@ -10,7 +11,12 @@ import { arbitraryFromSchema } from './fromSchema.ts';
 const EXCLUDED: Record<string, string> = {
   'common.schema.json': 'definitions only, no root shape',
 };
-const generated = schemaFiles().filter((f) => !(f in EXCLUDED));
+/**
+ * Every schema file, plus Document 3's response schemas (spec/operationsD3.ts, not yet in the
+ * operation table), deduplicated by file: a D3 schema missing from schemas/ fails as unknown.
+ */
+const d3ResponseSchemas = operationsD3.flatMap((o) => (o.responseSchema ? [o.responseSchema] : []));
+const generated = [...new Set([...schemaFiles(), ...d3ResponseSchemas])].filter((f) => !(f in EXCLUDED)).sort();
 
 const SEED = 20251121;
 

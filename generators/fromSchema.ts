@@ -23,7 +23,7 @@ const FEASIBILITY_SAMPLES = 20;
 const SUPPORTED = new Set([
   '$schema', '$id', '$defs', '$comment', 'title', 'description', 'examples',
   '$ref', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else',
-  'type', 'const', 'enum', 'pattern', 'minLength', 'minimum',
+  'type', 'const', 'enum', 'pattern', 'minLength', 'minimum', 'maximum',
   'properties', 'required', 'items', 'contains', 'minItems',
 ]);
 
@@ -128,6 +128,7 @@ interface Merged {
   patterns: string[];
   minLength: number;
   minimum?: number;
+  maximum?: number;
   properties: Map<string, string[]>;
   required: Set<string>;
   items: string[];
@@ -191,6 +192,7 @@ function merge(uris: readonly string[]): Merged {
     if (typeof s.pattern === 'string') m.patterns.push(s.pattern);
     if (typeof s.minLength === 'number') m.minLength = Math.max(m.minLength, s.minLength);
     if (typeof s.minimum === 'number') m.minimum = Math.max(m.minimum ?? s.minimum, s.minimum);
+    if (typeof s.maximum === 'number') m.maximum = Math.min(m.maximum ?? s.maximum, s.maximum);
     if (s.properties && typeof s.properties === 'object') {
       for (const name of Object.keys(s.properties)) {
         const list = m.properties.get(name) ?? [];
@@ -317,11 +319,13 @@ function leaf(m: Merged, depth: number): Arb | null {
       return stringArb(m.patterns, m.minLength);
     case 'number': {
       const min = Math.ceil((m.minimum ?? 0) * 100);
-      return fc.integer({ min, max: min + 500000 }).map((cents) => cents / 100);
+      const max = m.maximum === undefined ? min + 500000 : Math.min(min + 500000, Math.floor(m.maximum * 100));
+      return max < min ? null : fc.integer({ min, max }).map((cents) => cents / 100);
     }
     case 'integer': {
       const min = Math.ceil(m.minimum ?? 0);
-      return fc.integer({ min, max: min + 50 });
+      const max = m.maximum === undefined ? min + 50 : Math.min(min + 50, Math.floor(m.maximum));
+      return max < min ? null : fc.integer({ min, max });
     }
     case 'boolean':
       return fc.boolean();
@@ -405,6 +409,9 @@ const KNOWN_PATTERNS: Record<string, fc.Arbitrary<string>> = {
   '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$': fc
     .tuple(dateArb, timeArb, offsetArb)
     .map(([d, t, o]) => `${d}T${t}${o}`),
+  '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$': fc
+    .tuple(dateArb, fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 59 }))
+    .map(([d, h, m, s]) => `${d} ${pad(h)}:${pad(m)}:${pad(s)}`),
   '^[0-9]+$': fc.nat({ max: 500 }).map(String),
   '^#.+': alnum(1, 8).map((id) => `#${id}`),
   '/claim/[^/]+/encounter/[^/]+$': fc

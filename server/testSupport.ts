@@ -24,6 +24,27 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
+/** Document 3 patient calls: user token (default alice), SU-SiteId (default SITE001), version header (default 1). */
+export interface PatientCallOptions {
+  token?: string | null;
+  site?: string | null;
+  version?: string | null;
+  headers?: Record<string, string>;
+}
+
+/** Demo secrets of the sandbox's clients (fixtures/clients.ts) and users (fixtures/accounts.ts). */
+export const CLIENT_SECRETS: Readonly<Record<string, string>> = {
+  'sandbox-client': 'sandbox-secret',
+  'sandbox-basic': 'sandbox-basic-secret',
+  'sandbox-other': 'sandbox-other-secret',
+  'sandbox-noaccount': 'sandbox-noaccount-secret',
+  'sandbox-inactive': 'sandbox-inactive-secret',
+};
+export const USER_PASSWORDS: Readonly<Record<string, string>> = { alice: 'alice-password', bob: 'bob-password', carol: 'carol-password' };
+
+/** `Authorization: Basic` of a client. */
+export const basicAuth = (clientId = 'sandbox-client', secret = CLIENT_SECRETS[clientId] ?? '') => `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
+
 export class TestSandbox {
   readonly #tokens = new Map<string, string>();
 
@@ -52,7 +73,7 @@ export class TestSandbox {
   async token(clientId = 'sandbox-client'): Promise<string> {
     const known = this.#tokens.get(clientId);
     if (known) return known;
-    const secret = { 'sandbox-client': 'sandbox-secret', 'sandbox-basic': 'sandbox-basic-secret', 'sandbox-other': 'sandbox-other-secret' }[clientId] ?? '';
+    const secret = CLIENT_SECRETS[clientId] ?? '';
     const a = await this.request('POST', '/oauth/token', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret }).toString(),
@@ -60,6 +81,70 @@ export class TestSandbox {
     const token = (a.json as { access_token: string }).access_token;
     this.#tokens.set(clientId, token);
     return token;
+  }
+
+  /** A new user sign-in (password grant through sandbox-client): access and refresh token. */
+  async signIn(username = 'alice', clientId = 'sandbox-client'): Promise<{ access_token: string; refresh_token: string }> {
+    const a = await this.request('POST', '/oauth/token', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'password', username, password: USER_PASSWORDS[username] ?? '', client_id: clientId, client_secret: CLIENT_SECRETS[clientId] ?? '' }).toString(),
+    });
+    if (a.status !== 200) throw new Error(`Sign-in of ${username} failed: ${a.status} ${a.text}`);
+    return a.json as { access_token: string; refresh_token: string };
+  }
+
+  /** A user access token, one per user and sandbox. */
+  async userToken(username = 'alice'): Promise<string> {
+    const key = `user:${username}`;
+    const known = this.#tokens.get(key);
+    if (known) return known;
+    const token = (await this.signIn(username)).access_token;
+    this.#tokens.set(key, token);
+    return token;
+  }
+
+  /** A diary access token from post authorisation with DIARY-OK. */
+  async diaryToken(): Promise<string> {
+    const a = await this.multipart(paths.diaryPostAuth, { Code: 'DIARY-OK' });
+    return (a.json as { access_token: string }).access_token;
+  }
+
+  /** A multipart/form-data POST of text fields. */
+  async multipart(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Answer> {
+    const boundary = 'sandbox-test-boundary';
+    const body = `${Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('')}--${boundary}--\r\n`;
+    return this.request('POST', path, { headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...headers }, body });
+  }
+
+  /** An accounts GET: default alice's user token. */
+  async accounts(path: string, options: CallOptions = {}): Promise<Answer> {
+    const token = options.token === undefined ? await this.userToken() : options.token;
+    return this.request('GET', path, { headers: { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...(options.site ? { 'su-siteid': options.site } : {}), ...options.headers } });
+  }
+
+  /** A patient operation: JSON body (an object is serialised, a string sent as is). */
+  async patient(method: string, path: string, body?: unknown, options: PatientCallOptions = {}): Promise<Answer> {
+    const token = options.token === undefined ? await this.userToken() : options.token;
+    const site = options.site === undefined ? 'SITE001' : options.site;
+    const version = options.version === undefined ? '1' : options.version;
+    return this.request(method, path, {
+      headers: {
+        ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+        ...(site === null ? {} : { 'su-siteid': site }),
+        ...(version === null ? {} : { 'svc-api-version': version }),
+        'content-type': 'application/fhir+json',
+        ...options.headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  }
+
+  /** A contract operation with a JSON body: default the sandbox-client token. */
+  async contract(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<Answer> {
+    return this.request(method, path, {
+      headers: { ...(await this.#auth(options)), 'content-type': 'application/fhir+json', ...options.headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
   }
 
   async #auth(options: CallOptions): Promise<Record<string, string>> {
@@ -153,6 +238,36 @@ export const paths = {
   bookingPractitioner: (id: string) => `/booking/practitioner/${encodeURIComponent(id)}`,
   bookingRoles: '/booking/practitionerrole',
   bookingRole: (id: string) => `/booking/practitionerrole/${encodeURIComponent(id)}`,
+  introspect: '/accounts/api/introspect',
+  features: '/accounts/api/feature',
+  userInfo: '/accounts/api/userinfo',
+  sitesV1: '/accounts/api/restricted/site/v1/authorised',
+  sitesV2: '/accounts/api/restricted/site/v2/authorised',
+  subscription: '/accounts/api/restricted/subscription',
+  userDetails: '/accounts/api/restricted/user',
+  event: '/accounts/api/event',
+  siteUsers: (siteId: string) => `/accounts/api/restricted/site/${encodeURIComponent(siteId)}`,
+  logout: '/auth/logout',
+  revoke: '/auth/revoke',
+  tokenDetails: (idp: string) => `/auth/oauth/${encodeURIComponent(idp)}/token-details`,
+  diaryPostAuth: '/diary/api/auth/postauth',
+  diaryRefresh: '/diary/api/auth/refreshtoken',
+  episodeTypes: '/diary/api/episodetypes',
+  appointmentStatuses: '/diary/api/appointments/appointmentstatus',
+  recurrenceTypes: '/diary/api/recurrencetypes',
+  createPatient: '/patients/patient',
+  patient: (id: string) => `/patients/patient/${encodeURIComponent(id)}`,
+  updatePatient: (id: string) => `/patients/${encodeURIComponent(id)}`,
+  condition: '/patients/patient/condition',
+  conditionId: (id: string) => `/patients/patient/condition/${encodeURIComponent(id)}`,
+  effectivePrices: '/contracts/contract/PRICING/$effective-prices',
+  contractTypes: '/contracts/valueset/contract-type',
+  contractSubtypes: '/contracts/valueset/contract-subtype/PRICING',
+  sitePayors: (siteId: string) => `/contracts/contract/site/${encodeURIComponent(siteId)}`,
+  contract: '/contracts/contract',
+  contractSite: (site: string) => `/contracts/contract/${encodeURIComponent(site)}`,
+  contractPrice: '/contracts/contract/PRICING/$contract-price',
+  contractPriceSite: (site: string) => `/contracts/contract/PRICING/$contract-price/${encodeURIComponent(site)}`,
 } as const;
 
 /** A path with a query string (standard form encoding, so `|` travels as %7C and `+` as %2B). */

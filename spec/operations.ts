@@ -3,6 +3,7 @@
  * Section numbers refer to ../shared/spec/01-membership-authorisation-remittance-claims.md.
  */
 import { operationsD2 } from './operationsD2.ts';
+import { operationsD3 } from './operationsD3.ts';
 import type { ErrorEntry, HeaderRequirement, Operation, Parameter } from './types.ts';
 
 export const FIND_MEMBER_V1_INSURERS = ['bup', 'ppp', 'nuh', 'slh', 'cig', 'tih', 'wpa'] as const;
@@ -371,7 +372,7 @@ const operationsD1: readonly Operation[] = [
 ];
 
 /** Every operation of every document, in document and section order. */
-export const operations: readonly Operation[] = [...operationsD1, ...operationsD2];
+export const operations: readonly Operation[] = [...operationsD1, ...operationsD2, ...operationsD3];
 
 const byId = new Map(operations.map((o) => [o.id, o]));
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { operations as operationTable } from './operations.ts';
 import { operationsD2 } from './operationsD2.ts';
+import { operationsD3 } from './operationsD3.ts';
 import {
   REQUIREMENTS_CSV_URL,
   REQUIREMENTS_HEADER,
@@ -17,8 +18,8 @@ import {
 const csvText = readFileSync(fileURLToPath(REQUIREMENTS_CSV_URL), 'utf8');
 const decisionsText = readFileSync(fileURLToPath(new URL('./decisions.md', import.meta.url)), 'utf8');
 const requirements = loadRequirements();
-// spec/operations.ts may or may not include the Document 2 rows yet: read both tables, one row per id.
-const operations = [...new Map([...operationTable, ...operationsD2].map((o) => [o.id, o])).values()];
+// spec/operations.ts may or may not include the Document 2 and 3 rows yet: read all tables, one row per id.
+const operations = [...new Map([...operationTable, ...operationsD2, ...operationsD3].map((o) => [o.id, o])).values()];
 const operationIds = new Set(operations.map((o) => o.id));
 
 describe('parseCsv', () => {
@@ -158,6 +159,44 @@ describe('spec/requirements.csv, Document 2', () => {
       .filter((e) => !d2.some((r) => r.section === '7' && r.text.includes(`\`${e.code}\``) && r.text.includes(`HTTP ${e.status}`)))
       .map((e) => `${e.op}: ${e.status} ${e.code}`);
     expect(missing).toEqual([]);
+  });
+});
+
+describe('spec/requirements.csv, Document 3', () => {
+  const d3 = requirements.filter((r) => r.document === 'D3');
+
+  it('has at least one MUST row for every Document 3 operation', () => {
+    const ops = operations.filter((o) => o.document === 'D3');
+    expect(ops.length).toBe(36);
+    const uncovered = ops.filter((o) => !d3.some((r) => r.level === 'MUST' && r.operations.includes(o.id))).map((o) => o.id);
+    expect(uncovered).toEqual([]);
+  });
+
+  it('gives every INFO row a reason it is not judged as a requirement', () => {
+    expect(d3.filter((r) => r.level === 'INFO' && r.notTestedReason.trim() === '').map((r) => r.id)).toEqual([]);
+  });
+
+  it('has a section 7 row for every documented error of each operation, naming the operation, the message or code and its status', () => {
+    const missing = operations
+      .filter((o) => o.document === 'D3')
+      .flatMap((o) => o.errors.filter((e) => e.code !== '').map((e) => ({ op: o.id, ...e })))
+      .filter((e) => !d3.some((r) => r.section === '7' && r.operations.includes(e.op) && r.text.includes(`\`${e.code}\``) && r.text.includes(`HTTP ${e.status}`)))
+      .map((e) => `${e.op}: ${e.status} ${e.code}`);
+    expect(missing).toEqual([]);
+  });
+
+  it('has a section 7 MUST row for the diary lists\' 401 without body', () => {
+    const lists = operations.filter((o) => o.document === 'D3' && o.errors.some((e) => e.status === 401 && e.code === '')).map((o) => o.id);
+    expect(lists.length).toBeGreaterThan(0);
+    const uncovered = lists.filter((id) => !d3.some((r) => r.section === '7' && r.level === 'MUST' && r.operations.includes(id) && r.text.includes('HTTP 401')));
+    expect(uncovered).toEqual([]);
+  });
+
+  it('cites only Document 3 decisions or the shared paging decision DEC-D1-12', () => {
+    const foreign = d3.flatMap((r) =>
+      [...`${r.text} ${r.notTestedReason}`.matchAll(/DEC-D([123])-\d+/g)].filter((m) => m[1] !== '3' && m[0] !== 'DEC-D1-12').map((m) => `${r.id}: ${m[0]}`),
+    );
+    expect(foreign).toEqual([]);
   });
 });
 

@@ -41,7 +41,7 @@ describe('the suite against the clean sandbox', () => {
     expect(results.operations.map((o) => o.id)).toEqual(all);
     for (const id of all) {
       const passes = results.results.filter((r) => r.operation === id && r.level === 'MUST' && r.status === 'pass');
-      expect(passes.length, id).toBeGreaterThan(3);
+      expect(passes.length, id).toBeGreaterThan(1);
     }
   });
 

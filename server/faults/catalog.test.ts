@@ -1,23 +1,24 @@
 import { describe, expect, test } from 'vitest';
 import { operations } from '../../spec/operations.ts';
 import { operationsD2 } from '../../spec/operationsD2.ts';
+import { operationsD3 } from '../../spec/operationsD3.ts';
 import { SERVED_OPERATIONS } from '../router/operationTable.ts';
 import { startSandbox } from '../http.ts';
 import { ActiveFaults, FAULTS, FAULT_NAMES, faultInfo, isKnownFault } from './catalog.ts';
 
 describe('fault catalogue', () => {
-  test('46 uniquely named faults, in the order of FAULT_NAMES', () => {
+  test('63 uniquely named faults, in the order of FAULT_NAMES', () => {
     expect(FAULTS.map((f) => f.name)).toEqual([...FAULT_NAMES]);
     expect(new Set(FAULTS.map((f) => f.name)).size).toBe(FAULTS.length);
-    expect(FAULTS).toHaveLength(46);
+    expect(FAULTS).toHaveLength(63);
   });
 
-  test('every entry names real Document 1 or Document 2 operations and a kebab-case check', () => {
+  test('every entry names served operations and a kebab-case check', () => {
     const known = new Set(SERVED_OPERATIONS.map((o) => o.id));
     for (const f of FAULTS) {
       expect(f.operations.length, f.name).toBeGreaterThan(0);
       for (const op of f.operations) expect(known.has(op), `${f.name}: ${op}`).toBe(true);
-      expect(f.expectedCheck).toMatch(/^[a-z]+(-[a-z]+)*$/);
+      expect(f.expectedCheck).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
       expect(f.kind && f.rule && f.description, f.name).toBeTruthy();
     }
   });
@@ -48,6 +49,29 @@ describe('fault catalogue', () => {
       'retrieve-wrong-address': ['address-key-matches', 'retrieve-address'],
       'control-parameter-missing': ['control-parameters-complete', 'get-insurer-control-parameters'],
       'booking-role-since-ignored': ['entries-match-filter', 'search-booking-practitioner-roles'],
+    });
+  });
+
+  test('the Document 3 faults name the checks that must catch them', () => {
+    const d3 = FAULTS.filter((f) => f.operations.every((id) => operationsD3.some((o) => o.id === id)));
+    expect(Object.fromEntries(d3.map((f) => [f.name, [f.expectedCheck, ...f.operations]]))).toEqual({
+      'accounts-error-code-as-text': ['accounts-error-body', 'introspect', 'get-user-details', 'list-features'],
+      'introspect-skips-site-check': ['accounts-error-answer', 'introspect'],
+      'sites-v2-next-page-at-end': ['sites-v2-pagination', 'list-authorised-sites-v2'],
+      'site-users-invalid-404': ['success-status', 'get-site-users'],
+      'revoke-keeps-access-token': ['request-refused', 'revoke-token'],
+      'refresh-revoke-keeps-access': ['request-refused', 'revoke-token'],
+      'token-details-error-shape': ['token-details-error-answer', 'get-idp-token-details'],
+      'diary-unauthorized-body': ['empty-body', 'list-episode-types', 'list-appointment-statuses', 'list-recurrence-types'],
+      'diary-unmapped-as-unauthorized': ['diary-response-code', 'diary-post-auth'],
+      'patient-update-ignored': ['patient-round-trip', 'update-patient'],
+      'patient-deleted-still-readable': ['error-status-and-code', 'delete-patient', 'get-patient'],
+      'patient-missing-header-400': ['status-is', 'create-patient', 'get-patient'],
+      'condition-orphan-accepted': ['error-status-and-code', 'create-condition'],
+      'payors-duplicated': ['payors-reserved-once', 'list-site-payors'],
+      'procedure-without-service-accepted': ['request-refused', 'set-contract-service-with-procedure'],
+      'delete-outcome-severity-error': ['matches-schema', 'delete-payor', 'delete-contact-payor'],
+      'effective-prices-orphan-procedure': ['effective-prices-procedure-has-service', 'get-effective-prices'],
     });
   });
 

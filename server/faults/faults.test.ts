@@ -1,11 +1,12 @@
 /**
- * Every named fault (Documents 1 and 2) changes the sandbox's answer where the clean sandbox
+ * Every named fault (Documents 1, 2 and 3) changes the sandbox's answer where the clean sandbox
  * follows the rule the fault breaks. Each case starts a clean and a faulty sandbox and asserts
  * both sides.
  */
 import { describe, expect, test } from 'vitest';
 import { distanceKm } from '../router/geo.ts';
-import { TestSandbox, entriesOf, errorCode, extension, ids, paths, resources, tags, withQuery, type Answer } from '../testSupport.ts';
+import { REF_URL } from '../resources/urls.ts';
+import { TestSandbox, basicAuth, entriesOf, errorCode, extension, ids, paths, resources, tags, withQuery, type Answer } from '../testSupport.ts';
 import { FAULTS, type FaultName } from './catalog.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -33,6 +34,31 @@ const farthestKm = (a: Answer) => {
   return Math.max(0, ...entriesOf(a.json, 'PractitionerRole').map((e) => distanceKm(CENTRE, at.get(e.resource.location[0].reference))));
 };
 const roleExt = (item: J, suffix: string) => item.extension.find((e: J) => String(e.url).endsWith(`/${suffix}`));
+
+// Document 3 helpers.
+const revokeWith = (s: TestSandbox, fields: Record<string, string>) =>
+  s.request('POST', paths.revoke, { headers: { authorization: basicAuth(), 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+const introspectStatus = async (s: TestSandbox, token: string) => (await s.accounts(paths.introspect, { token })).status;
+const refreshStatus = async (s: TestSandbox, refreshToken: string) =>
+  (
+    await s.request('POST', '/oauth/token', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: 'sandbox-client', client_secret: 'sandbox-secret' }).toString(),
+    })
+  ).status;
+const NEW_PATIENT = { resourceType: 'Patient', name: [{ family: 'Fault', given: ['Finn'] }], gender: 'male', birthDate: '1970-01-01' };
+const orphanCondition = { resourceType: 'Condition', note: [{ text: 'x', authorReference: { reference: 'patient/PAT-9999' } }] };
+const priceRequest = (items: { system: string; code: string; fee?: number }[]) => ({
+  resourceType: 'Contract',
+  subject: [{ reference: 'Site/SITE001' }],
+  term: [{ asset: [{ context: [{ reference: { reference: 'Payor/I-bup' } }], valuedItem: items.map((i) => ({ entityCodeableConcept: { coding: [{ system: i.system, code: i.code }] }, ...(i.fee === undefined ? {} : { net: { value: i.fee } }) })) }] }],
+});
+/** Assets of effective-price Contracts that hold a procedure entry but no service entry. */
+const orphanAssets = (a: Answer) =>
+  (resources(a.json) as J[]).flatMap((c) => c.term[0].asset).filter((asset: J) => {
+    const systems = asset.valuedItem.map((v: J) => v.entityCodeableConcept.coding[0].system);
+    return systems.includes(`${REF_URL}/procedure`) && !systems.includes('ISC');
+  }).length;
 
 const SCENARIOS: Record<FaultName, Scenario> = {
   'paging-tag-as-number': async (clean, faulty) => {
@@ -364,6 +390,144 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect(((await getQ(clean, paths.bookingRoles, q)).json as J).total).toBeLessThan(all);
     expect(((await getQ(faulty, paths.bookingRoles, q)).json as J).total).toBe(all);
     expect(((await getQ(faulty, paths.bookingPractitioners, q)).json as J).total).toBe(((await getQ(clean, paths.bookingPractitioners, q)).json as J).total);
+  },  'accounts-error-code-as-text': async (clean, faulty) => {
+    const calls = [
+      (s: TestSandbox) => s.accounts(paths.introspect, { site: 'SITE002' }),
+      async (s: TestSandbox) => s.accounts(paths.features, { token: await s.userToken('bob') }),
+      async (s: TestSandbox) => s.accounts(paths.userDetails, { token: await s.token() }),
+    ];
+    for (const call of calls) {
+      const c = (await call(clean)).json as J;
+      const f = await call(faulty);
+      expect(typeof c.code).toBe('number');
+      expect([f.status, (f.json as J).code]).toEqual([c.code, String(c.code)]);
+      expect((f.json as J).message).toBe(c.message);
+    }
+    expect(((await faulty.accounts(withQuery(paths.event, { sns_id: 'nope' }))).json as J).code).toBe(403);
+  },
+  'introspect-skips-site-check': async (clean, faulty) => {
+    for (const site of ['SITE002', 'SITE003']) {
+      expect((await clean.accounts(paths.introspect, { site })).status).toBe(403);
+      expect((await faulty.accounts(paths.introspect, { site })).json).toEqual({ status: 'success' });
+    }
+    expect((await faulty.accounts(paths.features, { site: 'SITE002' })).status).toBe(403);
+  },
+  'sites-v2-next-page-at-end': async (clean, faulty) => {
+    const pagination = async (s: TestSandbox, pageNumber: string) => ((await s.accounts(withQuery(paths.sitesV2, { pageNumber }))).json as J).pagination;
+    expect((await pagination(clean, '3')).nextPage).toBeNull();
+    expect(await pagination(faulty, '3')).toEqual({ totalRecords: 27, currentPage: 3, totalPages: 3, nextPage: 4, prevPage: 2 });
+    expect((await pagination(faulty, '1')).nextPage).toBe(2);
+  },
+  'site-users-invalid-404': async (clean, faulty) => {
+    const c = await clean.accounts(paths.siteUsers('SITE999'), { site: 'SITE001' });
+    expect([c.status, c.json]).toEqual([200, { message: 'Siteid is invalid : SITE999' }]);
+    const f = await faulty.accounts(paths.siteUsers('SITE999'), { site: 'SITE001' });
+    expect([f.status, f.json]).toEqual([404, { message: 'Siteid is invalid : SITE999', code: 404 }]);
+    expect((await faulty.accounts(paths.siteUsers('SITE004'), { site: 'SITE001' })).status).toBe(200);
+  },
+  'revoke-keeps-access-token': async (clean, faulty) => {
+    for (const [s, after] of [[clean, 401], [faulty, 200]] as const) {
+      const { access_token } = await s.signIn();
+      expect((await revokeWith(s, { token: access_token, token_type_hint: 'access_token' })).status).toBe(200);
+      expect(await introspectStatus(s, access_token)).toBe(after);
+    }
+    const { access_token, refresh_token } = await faulty.signIn();
+    await revokeWith(faulty, { token: refresh_token, token_type_hint: 'refresh_token' });
+    expect(await introspectStatus(faulty, access_token)).toBe(401);
+  },
+  'refresh-revoke-keeps-access': async (clean, faulty) => {
+    for (const [s, after] of [[clean, 401], [faulty, 200]] as const) {
+      const { access_token, refresh_token } = await s.signIn();
+      expect((await revokeWith(s, { token: refresh_token, token_type_hint: 'refresh_token' })).status).toBe(200);
+      expect(await introspectStatus(s, access_token)).toBe(after);
+      expect(await refreshStatus(s, refresh_token)).toBe(400);
+    }
+  },
+  'token-details-error-shape': async (clean, faulty) => {
+    const details = (s: TestSandbox, redirect_uri: string) => s.request('GET', withQuery(paths.tokenDetails('nhs'), { redirect_uri }), { headers: { authorization: basicAuth() } });
+    expect((await details(clean, 'https://app.example/unlinked')).json).toEqual({ status: 'fail', message: 'NHS user not found', code: 404 });
+    const f = await details(faulty, 'https://app.example/unlinked');
+    expect([f.status, f.json]).toEqual([404, { message: 'NHS user not found', code: 404 }]);
+    expect(((await details(faulty, 'https://app.example/callback')).json as J).status).toBe('success');
+  },
+  'diary-unauthorized-body': async (clean, faulty) => {
+    for (const path of [paths.episodeTypes, paths.appointmentStatuses, paths.recurrenceTypes]) {
+      const c = await clean.get(path, { token: null });
+      expect([c.status, c.text]).toEqual([401, '']);
+      const f = await faulty.get(path, { token: null });
+      expect(f.status).toBe(401);
+      expect(f.json).toEqual({ message: 'Unauthorized', code: 401 });
+      expect((await faulty.get(path, { token: await faulty.diaryToken() })).status).toBe(200);
+    }
+  },
+  'diary-unmapped-as-unauthorized': async (clean, faulty) => {
+    expect((await clean.multipart(paths.diaryPostAuth, { Code: 'DIARY-UNMAPPED' })).json).toEqual({ response: 3 });
+    expect((await faulty.multipart(paths.diaryPostAuth, { Code: 'DIARY-UNMAPPED' })).json).toEqual({ response: 1 });
+    expect(((await faulty.multipart(paths.diaryPostAuth, { Code: 'DIARY-OK' })).json as J).response).toBe(2);
+  },
+  'patient-update-ignored': async (clean, faulty) => {
+    for (const [s, family] of [[clean, 'Updated'], [faulty, 'Fault']] as const) {
+      const created = (await s.patient('POST', paths.createPatient, NEW_PATIENT)).json as J;
+      const u = await s.patient('PUT', paths.updatePatient(created.id), { ...created, name: [{ family: 'Updated', given: ['Finn'] }] });
+      expect([u.status, (u.json as J).name[0].family]).toEqual([200, 'Updated']);
+      expect(((await s.patient('GET', paths.patient(created.id))).json as J).name[0].family).toBe(family);
+    }
+  },
+  'patient-deleted-still-readable': async (clean, faulty) => {
+    for (const [s, status] of [[clean, 404], [faulty, 200]] as const) {
+      const created = (await s.patient('POST', paths.createPatient, NEW_PATIENT)).json as J;
+      expect(((await s.patient('DELETE', paths.patient(created.id))).json as J).parameter).toEqual([{ name: 'Status', valueString: 'DELETED' }]);
+      expect((await s.patient('GET', paths.patient(created.id))).status).toBe(status);
+    }
+  },
+  'patient-missing-header-400': async (clean, faulty) => {
+    const calls = [(s: TestSandbox) => s.patient('POST', paths.createPatient, NEW_PATIENT, { site: null }), (s: TestSandbox) => s.patient('GET', paths.patient('PAT-0001'), undefined, { site: null })];
+    for (const call of calls) {
+      expect((await call(clean)).status).toBe(401);
+      const f = await call(faulty);
+      expect([f.status, errorCode(f.json)]).toEqual([400, 'MSG_MISSING_MANDATORY_PARAM']);
+    }
+    expect((await faulty.patient('GET', paths.patient('PAT-0001'), undefined, { version: null })).status).toBe(401);
+    expect((await faulty.patient('DELETE', paths.patient('PAT-0001'), undefined, { site: null })).status).toBe(401);
+  },
+  'condition-orphan-accepted': async (clean, faulty) => {
+    const c = await clean.patient('POST', paths.condition, orphanCondition);
+    expect([c.status, errorCode(c.json)]).toEqual([422, 'MSG_REFERENCE_ID_NOT_FOUND']);
+    const f = await faulty.patient('POST', paths.condition, orphanCondition);
+    expect([f.status, (f.json as J).resourceType]).toEqual([201, 'Condition']);
+  },
+  'payors-duplicated': async (clean, faulty) => {
+    const authorities = async (s: TestSandbox) => ((await s.contract('GET', paths.sitePayors('SITE005'))).json as J).entry.map((e: J) => e.resource.authority[0].reference);
+    await authorities(clean);
+    expect(await authorities(clean)).toEqual(['Organization/slf', 'Organization/na']);
+    await authorities(faulty);
+    expect(await authorities(faulty)).toEqual(['Organization/slf', 'Organization/na', 'Organization/slf', 'Organization/na']);
+  },
+  'procedure-without-service-accepted': async (clean, faulty) => {
+    const orphan = priceRequest([{ system: `${REF_URL}/procedure`, code: 'CONF-PROC' }]);
+    const c = await clean.contract('POST', paths.contractPrice, orphan);
+    expect([c.status, errorCode(c.json)]).toEqual([400, 'MSG_MISSING_MANDATORY_PARAM']);
+    const f = await faulty.contract('POST', paths.contractPrice, orphan);
+    expect([f.status, (f.json as J).resourceType]).toEqual([200, 'Contract']);
+    expect((await faulty.contract('POST', paths.contractPrice, priceRequest([{ system: `${REF_URL}/procedure`, code: 'CONF-PROC', fee: 5 }]))).status).toBe(400);
+  },
+  'delete-outcome-severity-error': async (clean, faulty) => {
+    for (const [s, severity] of [[clean, 'information'], [faulty, 'error']] as const) {
+      for (const [authority, payorType] of [['Organization/CONF-INS', 'I'], ['Person/CONF-CONTACT', 'C']]) {
+        const created = (await s.contract('POST', paths.contract, { resourceType: 'Contract', subject: [{ reference: 'Site/SITE001' }], authority: [{ reference: authority }] })).json as J;
+        const del = await s.contract('DELETE', withQuery(paths.contractSite('SITE001'), { payorId: authority, payorType, providerGroup: created.id }));
+        expect([del.status, errorCode(del.json), (del.json as J).issue[0].severity]).toEqual([200, 'MSG_DELETED_ID', severity]);
+      }
+    }
+    const service = await faulty.contract('DELETE', withQuery(paths.contractPriceSite('SITE001'), { indStdCode: 'FUCONS', indStdCodeScheme: 'ISC' }));
+    expect((service.json as J).issue[0].severity).toBe('information');
+  },
+  'effective-prices-orphan-procedure': async (clean, faulty) => {
+    const q = withQuery(paths.effectivePrices, { site: 'SITE001' });
+    expect(orphanAssets(await clean.contract('GET', q))).toBe(0);
+    const f = await faulty.contract('GET', q);
+    expect(orphanAssets(f)).toBeGreaterThan(0);
+    expect(ids(f.json)).toEqual(ids((await clean.contract('GET', q)).json));
   },
 };
 

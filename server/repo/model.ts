@@ -414,3 +414,217 @@ export interface BookingRole {
   locationId: string;
   lastUpdated: string;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Document 3: accounts, sign-on, diary, patients, contract pricing.
+// ---------------------------------------------------------------------------------------------
+
+/** What an access token stands for (DEC-D3-03): a client, a user signed in through a client, or the diary. */
+export type TokenKind = 'client' | 'user' | 'diary';
+
+/** An issued access token. */
+export interface AccessGrant {
+  token: string;
+  kind: TokenKind;
+  /** The OAuth client the token was issued to; undefined for diary tokens. */
+  clientId?: string;
+  userId?: string;
+  /** The sign-in session of a user token: its refresh token and every access token issued under it. */
+  sessionId?: string;
+}
+
+/** A live refresh token of a user session. */
+export interface RefreshGrant {
+  refreshToken: string;
+  clientId: string;
+  userId: string;
+  sessionId: string;
+}
+
+export interface UserTokens {
+  accessToken: string;
+  refreshToken: string;
+}
+
+export type AccountStatus = 'ACTIVE' | 'INACTIVE';
+
+/** Site type codes (Document 3, 2.1). */
+export type SiteType = 'c' | 'g' | 'h' | 'i' | 'm' | 'p' | 's' | 't';
+
+/** A site of the accounts service (Document 3, 2.2). */
+export interface Site {
+  id: string;
+  name: string;
+  identifier: string;
+  description: string;
+  status: AccountStatus;
+  type: SiteType;
+  parentId?: string;
+}
+
+/** A user of the accounts service; `password` is the sandbox's demo credential (DEC-D3-03). */
+export interface User {
+  id: string;
+  username: string;
+  password: string;
+  title: string;
+  given: string;
+  family: string;
+  middlename: string;
+  email: string;
+  status: AccountStatus;
+  homeSiteId: string;
+  /** Sites the user is connected to; their child sites are reachable too (v2, site access). */
+  siteIds: readonly string[];
+  /** The role whose features the user holds; undefined = no features assigned. */
+  roleId?: string;
+  /** `YYYY-MM-DD HH:MM:SS` */
+  creationDate: string;
+  lastUpdated: string;
+}
+
+/** The client account behind a client-credentials client (Document 3, 7). */
+export interface ClientAccount {
+  id: string;
+  clientId: string;
+  name: string;
+  status: AccountStatus;
+  /** Users the client account may act for (SU-UserId). */
+  userIds: readonly string[];
+}
+
+export interface Feature {
+  id: string;
+  name: string;
+  code: string;
+  identifier: string;
+  description: string;
+  status: AccountStatus;
+}
+
+/** A role with its features (Document 3, 2.1, 2.2). */
+export interface Role {
+  roleId: string;
+  code: string;
+  name: string;
+  status: AccountStatus;
+  features: readonly Feature[];
+  clientassignable: boolean;
+  siteassignable: boolean;
+  userassignable: boolean;
+  accountmanagerassignable: boolean;
+  publicaccess: boolean;
+  productGroup: { id: string; name: string; identifier: string; description: string };
+  createdby: string;
+}
+
+/** A site's subscription (Document 3, 2.2). */
+export interface Subscription {
+  siteId: string;
+  subscriptionId: string;
+  planId: string;
+  planName: string;
+  planDescription: string;
+  planSlab: number;
+  siteTypes: readonly SiteType[];
+}
+
+/** A code of the product and service page, exchanged for user info (4.1). */
+export interface UserInfoCode {
+  code: string;
+  userId: string;
+  siteId: string;
+}
+
+/** An accounts event (Document 3, 2.2, 6); the resource is a site event. */
+export interface AccountEvent {
+  snsId: string;
+  eventId: number;
+  eventType: string;
+  eventStatus: string;
+  siteId: string;
+  creationDate: string;
+  createdBy: string;
+  accountId: string;
+  accountName: string;
+}
+
+/** What the identity provider knows of a sign-in through a client redirect URI (4.2). */
+export interface IdpSignIn {
+  clientId: string;
+  idp: string;
+  redirectUri: string;
+  outcome: 'linked' | 'not-signed-in' | 'unlinked';
+  userId?: string;
+}
+
+/** Diary post-auth outcomes by code (4.3): 1 Unauthorized, 2 Ok, 3 SiteNotMapped. */
+export interface DiaryCode {
+  code: string;
+  response: 1 | 2 | 3;
+}
+
+export interface DiaryLists {
+  episodeTypes: readonly { id: number; type: string; description: string }[];
+  appointmentStatuses: readonly { id: number; status: string }[];
+  recurrenceTypes: readonly { id: number; type: string; description: string }[];
+}
+
+/** A FHIR resource stored as the caller sent it (patients and conditions echo every member). */
+export type StoredResource = { resourceType: string; id: string } & Record<string, unknown>;
+
+/** A patient (Document 3, 2.4) of one site. */
+export interface PatientRecord {
+  siteId: string;
+  resource: StoredResource & { active: boolean };
+}
+
+/** A condition (Document 3, 2.5) of one site. */
+export interface ConditionRecord {
+  siteId: string;
+  patientId: string;
+  resource: StoredResource;
+}
+
+export type PayorType = 'I' | 'C';
+
+/** A payor of a site (Document 3, 2.6, 4.5): an insurer (`Organization/<payor>`) or a contact (`Person/<contact>`). */
+export interface Payor {
+  /** The payor's contract id (`providerGroup` of the delete operations). */
+  contractId: string;
+  siteId: string;
+  type: PayorType;
+  payorId: string;
+  display: string;
+  lastUpdated: string;
+}
+
+export type PriceSubType = 'FEE_SCHEDULE' | 'PRACTITIONER_BESPOKE_CONTRACT' | 'SELF_PAY';
+
+export interface ProcedurePrice {
+  code: string;
+  display: string;
+  fee?: number;
+}
+
+/** A service (ISC code) of a price contract, with the procedures priced under it. */
+export interface ServicePrice {
+  code: string;
+  display: string;
+  fee?: number;
+  procedures: ProcedurePrice[];
+}
+
+/** A pricing contract of a site: a payor fee schedule, a practitioner bespoke contract or self-pay. */
+export interface PriceContract {
+  id: string;
+  siteId: string;
+  subType: PriceSubType;
+  payorType: PayorType;
+  payorId: string;
+  practitioner?: { id: string; display: string };
+  locationId?: string;
+  isESTV: 'Y' | 'N';
+  lastUpdated: string;
+  services: ServicePrice[];
+}

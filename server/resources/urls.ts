@@ -10,3 +10,8 @@ export function claimsUrl(baseUrl: string): string {
 
 export const refExtension = (name: string): string => `${REF_URL}/extension/${name}`;
 export const clearingExtension = (name: string): string => `${CLEARING_EXT_URL}/${name}`;
+
+/** `{contracts_url}` of the sandbox: the contract service lives under `{base}/contracts` (DEC-D3-02). */
+export function contractsUrl(baseUrl: string): string {
+  return `${baseUrl}/contracts`;
+}

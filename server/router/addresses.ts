@@ -1,9 +1,13 @@
 /**
- * Where the sandbox serves each discovery key, per service (DEC-D1-08, -09; DEC-D2-01), relative
+ * Where the sandbox serves each discovery key, per service (DEC-D1-08, -09; DEC-D2-01; DEC-D3-01,
+ * -02), relative
  * to its base URL. The route table appends each operation's `pathSuffix`; discovery documents
  * publish these addresses as absolute URLs. `{claims_url}` is `{base}/claims`. A key may repeat
  * across services (`search_practitionerrole_endpoint`: register 4.11 and booking 4.13) and then
- * has one address per service.
+ * has one address per service. Document 3: the accounts, auth and diary documents publish only their
+ * base (`accounts_url`, `auth_url`, `diary_url`, DEC-D3-01); `{base_url}` of the patients is
+ * `{base}/patients` and `{contracts_url}` is `{base}/contracts`. Several patient and contract keys
+ * share an address (the method and path parameters tell them apart).
  */
 import type { ServiceId } from '../../spec/types.ts';
 
@@ -46,6 +50,32 @@ export const ADDRESSES: Readonly<Record<ServiceId, Readonly<Record<string, strin
     get_practitionerrole_endpoint: '/booking/practitionerrole',
     search_practitionerrole_endpoint: '/booking/practitionerrole',
   },
+  accounts: { accounts_url: '/accounts' },
+  auth: { auth_url: '/auth' },
+  diary: { diary_url: '/diary' },
+  patients: {
+    create_patient_endpoint: '/patients/patient',
+    get_patienet_endpoint: '/patients/patient',
+    update_patient_endpoint: '/patients',
+    delete_patient_endpoint: '/patients/patient',
+    create_condition_endpoint: '/patients/patient/condition',
+    delete_patient_condition_endpoint: '/patients/patient/condition',
+  },
+  contracts: {
+    get_effective_prices_endpoint: '/contracts/contract/PRICING/$effective-prices',
+    get_contract_type_list: '/contracts/valueset/contract-type',
+    get_contract_subtype_list: '/contracts/valueset/contract-subtype/PRICING',
+    get_payors_list_endpoint: '/contracts/contract/site',
+    add_payor_endpoint: '/contracts/contract',
+    delete_payor_endpoint: '/contracts/contract',
+    add_contact_as_payor_endpoint: '/contracts/contract',
+    delete_contact_as_payor_endpoint: '/contracts/contract',
+    set_contract_service_endpoint: '/contracts/contract/PRICING/$contract-price',
+    delete_contract_service_endpoint: '/contracts/contract/PRICING/$contract-price',
+    set_contract_service_withprocedure_endpoint: '/contracts/contract/PRICING/$contract-price',
+    delete_contract_service_withprocedure_endpoint: '/contracts/contract/PRICING/$contract-price',
+    set_contract_price_endpoint: '/contracts/contract/PRICING/$contract-price',
+  },
 };
 
 /** Where each service's discovery document is served. */
@@ -56,6 +86,11 @@ export const DISCOVERY_PATHS: Readonly<Record<ServiceId, string>> = {
   address: '/address/.well-known/api-configuration',
   register: '/register/.well-known/api-configuration',
   booking: '/booking/.well-known/api-configuration',
+  accounts: '/accounts/.well-known/api-configuration',
+  auth: '/auth/.well-known/api-configuration',
+  diary: '/diary/.well-known/api-configuration',
+  patients: '/patients/.well-known/api-configuration',
+  contracts: '/contracts/contract/.well-known/api-configuration',
 };
 
 export function addressOf(service: ServiceId, discoveryKey: string): string {

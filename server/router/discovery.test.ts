@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { operations } from '../../spec/operations.ts';
 import { TestSandbox } from '../testSupport.ts';
+import { DISCOVERY_PATHS } from './addresses.ts';
 import { SERVED_OPERATIONS } from './operationTable.ts';
 import { matchRoute } from './routes.ts';
 
@@ -72,9 +73,46 @@ describe('discovery documents (DEC-D1-08)', () => {
     });
   });
 
-  test('every discovery key of Documents 1 and 2 is published by its service, and serves its operation', async () => {
+  test('Document 3: accounts, auth, diary, patients and contracts documents (DEC-D3-01, -02)', async () => {
+    const doc = async (path: string) => {
+      const a = await sb.get(path, { token: null });
+      expect(a.status).toBe(200);
+      expect(a.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      return a.json;
+    };
+    const u = sb.url;
+    expect(await doc('/accounts/.well-known/api-configuration')).toEqual({ accounts_url: `${u}/accounts` });
+    expect(await doc('/auth/.well-known/api-configuration')).toEqual({ auth_url: `${u}/auth` });
+    expect(await doc('/diary/.well-known/api-configuration')).toEqual({ diary_url: `${u}/diary` });
+    expect(await doc('/patients/.well-known/api-configuration')).toEqual({
+      create_patient_endpoint: `${u}/patients/patient`,
+      get_patienet_endpoint: `${u}/patients/patient`,
+      update_patient_endpoint: `${u}/patients`,
+      delete_patient_endpoint: `${u}/patients/patient`,
+      create_condition_endpoint: `${u}/patients/patient/condition`,
+      delete_patient_condition_endpoint: `${u}/patients/patient/condition`,
+    });
+    const c = `${u}/contracts`;
+    expect(await doc('/contracts/contract/.well-known/api-configuration')).toEqual({
+      get_effective_prices_endpoint: `${c}/contract/PRICING/$effective-prices`,
+      get_contract_type_list: `${c}/valueset/contract-type`,
+      get_contract_subtype_list: `${c}/valueset/contract-subtype/PRICING`,
+      get_payors_list_endpoint: `${c}/contract/site`,
+      add_payor_endpoint: `${c}/contract`,
+      delete_payor_endpoint: `${c}/contract`,
+      add_contact_as_payor_endpoint: `${c}/contract`,
+      delete_contact_as_payor_endpoint: `${c}/contract`,
+      set_contract_service_endpoint: `${c}/contract/PRICING/$contract-price`,
+      delete_contract_service_endpoint: `${c}/contract/PRICING/$contract-price`,
+      set_contract_service_withprocedure_endpoint: `${c}/contract/PRICING/$contract-price`,
+      delete_contract_service_withprocedure_endpoint: `${c}/contract/PRICING/$contract-price`,
+      set_contract_price_endpoint: `${c}/contract/PRICING/$contract-price`,
+    });
+  });
+
+  test('every discovery key is published by its service, and serves its operation', async () => {
     for (const op of SERVED_OPERATIONS) {
-      const path = op.service === 'membership' ? '/.well-known/api-configuration' : `/${op.service}/.well-known/api-configuration`;
+      const path = DISCOVERY_PATHS[op.service];
       const doc = (await sb.get(path, { token: null })).json as Record<string, string>;
       expect(doc[op.discoveryKey], op.id).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
       const pattern = new URL(doc[op.discoveryKey]).pathname + op.pathSuffix;

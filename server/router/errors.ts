@@ -1,7 +1,9 @@
 /**
  * The one edge that turns anything a handler throws into the documented error body: an
- * OperationOutcome (2.3; Document 2 errors alike, DEC-D2-24) for ApiError, the InvalidId object for InvalidIdError (DEC-D1-11), and a
- * 500 OperationOutcome for anything else (a sandbox bug).
+ * OperationOutcome (2.3; Document 2 errors alike, DEC-D2-24; Document 3 patients and contracts)
+ * for ApiError, the InvalidId object for InvalidIdError (DEC-D1-11), the Document 3 message
+ * bodies for MessageError (accounts `{message, code}`, token details `{status: 'fail', message,
+ * code}`, the diary's empty 401), and a 500 OperationOutcome for anything else (a sandbox bug).
  */
 import type { ActiveFaults } from '../faults/catalog.ts';
 import { REF_URL } from '../resources/urls.ts';
@@ -31,6 +33,11 @@ const DISPLAY: Readonly<Record<string, string>> = {
   MSG_FAILED_TO_READ_ENTITY: 'Failed to read entity from the database',
   MSG_ENTITY_NOT_FOUND_IN_DATABASE: 'No matching resource',
   MSG_DATE_FORMAT: 'Date format not valid',
+  REFERENCE_NOT_FOUND: 'Reference not found',
+  MISSING_MANDATORY_ELEMENT: 'Missing mandatory element',
+  INVALID_EXTENSION: 'Invalid extension',
+  INVALID_REFERENCE: 'Invalid reference',
+  MSG_DELETED_ID: 'Deleted',
 };
 
 /** A documented error: HTTP status, error code of section 7 (or DEC-D1-13/21, DEC-D2-07/29), diagnostics. */
@@ -51,6 +58,23 @@ export class InvalidIdError extends Error {
   constructor(readonly id: string) {
     super(`InvalidId ${id}`);
     this.name = 'InvalidIdError';
+  }
+}
+
+/**
+ * A Document 3 error whose body is not an OperationOutcome: `accounts` answers `{message, code}`
+ * (2.2, 7; DEC-D3-04), `token-details` answers `{status: 'fail', message, code}` (7), `empty`
+ * answers no body at all (the diary's unauthorised lists, 4.3).
+ */
+export class MessageError extends Error {
+  constructor(
+    readonly status: number,
+    readonly text: string,
+    readonly shape: 'accounts' | 'token-details' | 'empty',
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(`${status} ${text}`);
+    this.name = 'MessageError';
   }
 }
 
@@ -90,10 +114,21 @@ export interface ErrorScope {
 
 const isFindMember = (ops: readonly string[]) => ops.some((o) => o.startsWith('find-member'));
 
+function messageReply(e: MessageError, scope: ErrorScope): SandboxReply {
+  const on = (name: Parameters<ActiveFaults['on']>[0]) => scope.operations.some((o) => scope.faults.on(name, o));
+  if (e.shape === 'accounts') return { status: e.status, body: { message: e.text, code: on('accounts-error-code-as-text') ? String(e.status) : e.status }, headers: e.headers };
+  if (e.shape === 'token-details') {
+    const body = on('token-details-error-shape') ? { message: e.text, code: e.status } : { status: 'fail', message: e.text, code: e.status };
+    return { status: e.status, body, headers: e.headers };
+  }
+  return on('diary-unauthorized-body') ? { status: e.status, body: { message: e.text, code: e.status }, headers: e.headers } : { status: e.status, headers: e.headers };
+}
+
 export function errorReply(error: unknown, scope: ErrorScope): SandboxReply {
   if (error instanceof InvalidIdError) {
     return { status: 404, body: { code: 'InvalidId', type: 'id', id: error.id } };
   }
+  if (error instanceof MessageError) return messageReply(error, scope);
   const findMember = isFindMember(scope.operations);
   const e =
     error instanceof ApiError

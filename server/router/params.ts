@@ -117,7 +117,8 @@ export function readParameters(ctx: SandboxContext, options: ReadOptions): Recor
   const own = servedOperation(operationId).parameters;
   const values: Record<string, string> = {};
   for (const p of [...own, ...(options.extraParameters ?? []).filter((x) => !own.some((o) => o.name === x.name))]) {
-    if (p.in === 'header') continue;
+    // Headers, JSON bodies and multipart fields are read by their handlers.
+    if (p.in === 'header' || p.in === 'body' || p.in === 'multipart') continue;
     let raw = p.in === 'path' ? options.path?.[p.name] : (source.get(p.name) ?? undefined);
     if (raw === undefined && options.aliases) {
       const alias = Object.entries(options.aliases).find(([, name]) => name === p.name)?.[0];

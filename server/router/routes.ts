@@ -1,8 +1,10 @@
 /**
- * The one route table: every Document 1 and Document 2 operation (operationTable.ts) at its
- * sandbox address (addresses.ts + the operation's pathSuffix), plus the sandbox's own routes
- * (discovery per service, token, health). `dispatch` matches a request, runs the handler and
- * sends anything thrown through the error edge (errors.ts).
+ * The one route table: every Document 1, 2 and 3 operation (operationTable.ts) at its sandbox
+ * address (addresses.ts + the operation's pathSuffix), plus the sandbox's own routes (discovery
+ * per service, token, health). Operations that share a method and path (find member versions;
+ * the contract upserts, deletes and price settings) share one handler that tells them apart.
+ * `dispatch` matches a request, runs the handler and sends anything thrown through the error edge
+ * (errors.ts).
  */
 import type { HttpMethod, Operation, ServiceId } from '../../spec/types.ts';
 import { DISCOVERY_PATHS, addressOf } from './addresses.ts';
@@ -11,6 +13,28 @@ import { ackRemittance, getRemittanceDetails, listPendingRemittances } from './b
 import { getBill, searchBills } from './bills.ts';
 import { getBookingPractitioner, getBookingPractitionerRole, searchBookingPractitionerRoles, searchBookingPractitioners } from './booking.ts';
 import { getCodeSet } from './codeSets.ts';
+import {
+  getEventInfo,
+  getSiteUsers,
+  getUserDetails,
+  getUserInfo,
+  introspect,
+  listAuthorisedSitesV1,
+  listAuthorisedSitesV2,
+  listFeatures,
+  listSiteSubscriptions,
+} from './accounts.ts';
+import {
+  deleteContractService,
+  deletePayor,
+  getEffectivePrices,
+  listContractSubtypes,
+  listContractTypes,
+  listSitePayors,
+  setContractPrice,
+  upsertPayor,
+} from './contracts.ts';
+import { diaryPostAuth, diaryRefreshToken, listAppointmentStatuses, listEpisodeTypes, listRecurrenceTypes } from './diary.ts';
 import { discoveryOf, health } from './discovery.ts';
 import { ApiError, errorReply } from './errors.ts';
 import { findMember } from './findMember.ts';
@@ -18,8 +42,10 @@ import { geocodePostcode, retrieveAddress, searchAddress, validatePostcode } fro
 import { listHospitalClaims, searchHospitalClaims } from './hospitalClaims.ts';
 import { getInsurerControlParameters, listInsurers, lookupLocations, lookupPractitioners } from './lookups.ts';
 import { SERVED_OPERATIONS } from './operationTable.ts';
+import { createCondition, createPatient, deleteCondition, deletePatient, getPatient, updatePatient } from './patients.ts';
 import { searchAuthorisation } from './authorisation.ts';
 import { searchRemittanceDetail, searchRemittanceSummary } from './remittanceSearch.ts';
+import { getIdpTokenDetails, logout, revokeToken } from './signOn.ts';
 import { issueToken } from './token.ts';
 import type { Handler, SandboxContext, SandboxRequest } from './types.ts';
 
@@ -66,10 +92,49 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   'search-booking-practitioners': searchBookingPractitioners,
   'get-booking-practitioner-role': getBookingPractitionerRole,
   'search-booking-practitioner-roles': searchBookingPractitionerRoles,
+  introspect,
+  'list-features': listFeatures,
+  'get-user-info': getUserInfo,
+  'list-authorised-sites-v1': listAuthorisedSitesV1,
+  'list-authorised-sites-v2': listAuthorisedSitesV2,
+  'list-site-subscriptions': listSiteSubscriptions,
+  'get-user-details': getUserDetails,
+  'get-event-info': getEventInfo,
+  'get-site-users': getSiteUsers,
+  logout,
+  'revoke-token': revokeToken,
+  'get-idp-token-details': getIdpTokenDetails,
+  'diary-post-auth': diaryPostAuth,
+  'diary-refresh-token': diaryRefreshToken,
+  'list-episode-types': listEpisodeTypes,
+  'list-appointment-statuses': listAppointmentStatuses,
+  'list-recurrence-types': listRecurrenceTypes,
+  'create-patient': createPatient,
+  'get-patient': getPatient,
+  'update-patient': updatePatient,
+  'delete-patient': deletePatient,
+  'create-condition': createCondition,
+  'delete-condition': deleteCondition,
+  'get-effective-prices': getEffectivePrices,
+  'list-contract-types': listContractTypes,
+  'list-contract-subtypes': listContractSubtypes,
+  'list-site-payors': listSitePayors,
+  'upsert-payor': upsertPayor,
+  'upsert-contact-payor': upsertPayor,
+  'delete-payor': deletePayor,
+  'delete-contact-payor': deletePayor,
+  'set-contract-service': setContractPrice,
+  'set-contract-service-with-procedure': setContractPrice,
+  'set-contract-price': setContractPrice,
+  'delete-contract-service': deleteContractService,
+  'delete-contract-service-with-procedure': deleteContractService,
 };
 
-/** Services whose operations are FHIR-style (`application/fhir+json`, DEC-D2-26); the others answer `application/json`. */
-const FHIR_SERVICES: ReadonlySet<ServiceId> = new Set(['claims', 'reference', 'register', 'booking']);
+/**
+ * Services whose operations are FHIR-style (`application/fhir+json`, DEC-D2-26; Document 3: the
+ * patient and contract resources); the others answer `application/json`.
+ */
+export const FHIR_SERVICES: ReadonlySet<ServiceId> = new Set(['claims', 'reference', 'register', 'booking', 'patients', 'contracts']);
 
 export const mediaTypeOf = (op: Operation): string => (FHIR_SERVICES.has(op.service) ? FHIR_JSON_MEDIA_TYPE : JSON_MEDIA_TYPE);
 
@@ -94,18 +159,21 @@ function buildRoutes(): Route[] {
   const add = (method: HttpMethod, pattern: string, operationId: string, mediaType: string, handler: Handler) => {
     const same = routes.find((r) => r.method === method && r.pattern === pattern);
     if (!same) routes.push({ method, pattern, operations: [operationId], mediaType, handler });
-    else if (same.handler === handler) same.operations.push(operationId);
+    else if (same.handler !== handler) throw new Error(`${operationId} and ${same.operations.join(', ')} share ${method} ${pattern} but not their handler`);
+    else if (!same.operations.includes(operationId)) same.operations.push(operationId);
   };
   for (const op of SERVED_OPERATIONS) {
     const handler = HANDLERS[op.id];
     if (!handler) throw new Error(`No sandbox handler for operation ${op.id}`);
     for (const suffix of suffixesOf(op)) add(op.method, `${addressOf(op.service, op.discoveryKey)}${suffix}`, op.id, mediaTypeOf(op), handler);
   }
-  // The bare address of an operation with path parameters, where no other operation lives there:
-  // the handler then refuses the missing path parameter with the documented code.
-  for (const op of SERVED_OPERATIONS.filter((o) => o.pathSuffix.includes('{'))) {
+  // The bare address of an operation whose path parameters follow it directly, where no other
+  // operation lives there: the handler then refuses the missing path parameter with the
+  // documented code. (Not for a service base such as `{accounts_url}`.)
+  for (const op of SERVED_OPERATIONS.filter((o) => o.pathSuffix.startsWith('/{'))) {
     const pattern = addressOf(op.service, op.discoveryKey);
-    if (!routes.some((r) => r.method === op.method && r.pattern === pattern)) add(op.method, pattern, op.id, mediaTypeOf(op), HANDLERS[op.id]);
+    const taken = routes.find((r) => r.method === op.method && r.pattern === pattern);
+    if (!taken || taken.handler === HANDLERS[op.id]) add(op.method, pattern, op.id, mediaTypeOf(op), HANDLERS[op.id]);
   }
   const discovery = (Object.keys(DISCOVERY_PATHS) as ServiceId[]).map(
     (service): Route => ({ method: 'GET', pattern: DISCOVERY_PATHS[service], operations: [], mediaType: JSON_MEDIA_TYPE, handler: discoveryOf(service) }),

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { payorIdsOf, payorsReservedOnce } from './payorsReservedOnce.ts';
+import { bundle, respondedExchange } from './testing.ts';
+
+const payor = (reference: string, id = reference) => ({
+  resourceType: 'Contract',
+  id: `C-${id}`,
+  subject: [{ reference: 'Site/S1' }],
+  authority: [{ id: 'payor', reference, display: reference.split('/')[1] }],
+  subType: [{ coding: [{ code: 'I', display: 'FEE_SCHEDULE' }] }],
+});
+const run = (...contracts: unknown[]) => payorsReservedOnce.run(respondedExchange({ body: bundle(contracts) }));
+
+describe('payorIdsOf', () => {
+  it('reads Organization authority references of a Bundle or a Contract', () => {
+    expect(payorIdsOf(bundle([payor('Organization/slf'), payor('Person/p1'), payor('https://x.example/fhir/Organization/bup')]))).toEqual(['slf', 'bup']);
+    expect(payorIdsOf(payor('Organization/na'))).toEqual(['na']);
+  });
+
+  it('never throws on odd shapes', () => {
+    for (const body of [undefined, null, 'x', [], { resourceType: 'Bundle', entry: 'x' }, bundle([null, { resourceType: 'Patient' }]), { resourceType: 'Contract', authority: [null, { reference: 5 }, 'Organization/slf'] }]) {
+      expect(payorIdsOf(body)).toEqual([]);
+    }
+  });
+});
+
+describe('payorsReservedOnce', () => {
+  it('passes when slf and na appear once each', () => {
+    expect(run(payor('Organization/slf'), payor('Organization/na'), payor('Organization/bup'), payor('Person/slf'))).toMatchObject({
+      outcome: 'pass',
+      message: 'slf and na once each among 3 payors',
+    });
+  });
+
+  it('fails when one is missing or repeated', () => {
+    expect(run(payor('Organization/slf'), payor('Organization/bup')).message).toBe(
+      'Expected Organization/slf and Organization/na once each (DEC-D3-12), received slf once and na 0 times',
+    );
+    expect(run(payor('Organization/slf'), payor('Organization/na'), payor('Organization/na', 'na2')).message).toContain('na 2 times');
+    expect(run().outcome).toBe('fail');
+  });
+
+  it('does not take contacts or non-Contracts for the reserved payors', () => {
+    expect(run(payor('Person/slf'), payor('Organization/na')).outcome).toBe('fail');
+    expect(run({ ...payor('Organization/slf'), resourceType: 'Organization' }, payor('Organization/na')).outcome).toBe('fail');
+  });
+
+  it('never throws on hostile bodies', () => {
+    expect(payorsReservedOnce.run(respondedExchange({ body: payor('Organization/slf') })).message).toBe('Expected a Bundle, received resourceType "Contract"');
+    expect(payorsReservedOnce.run(respondedExchange({ body: { resourceType: 'Bundle', entry: {} } })).outcome).toBe('fail');
+    expect(payorsReservedOnce.run(respondedExchange({ body: '' })).outcome).toBe('fail');
+    expect(payorsReservedOnce.run(respondedExchange({ body: '{', truncated: true })).outcome).toBe('skip');
+    expect(run(null, 1, { resourceType: 'Contract', authority: 'Organization/slf' }).outcome).toBe('fail');
+  });
+});
