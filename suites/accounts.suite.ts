@@ -10,17 +10,15 @@ import { bodyOf, hasResponse, isRecord } from '../core/exchange.ts';
 import type { CallOptions } from '../core/suite.ts';
 import { call, describeOperation, record, runContext, tokenFor, verify } from '../core/suite.ts';
 import { operation } from '../spec/operations.ts';
-import { verifySuccess } from './common/steps.ts';
+import { CREDENTIAL_CHECK, FIXTURE_CHECK, verifySuccess } from './common/steps.ts';
 
-const skipCheck = { id: 'credential-configured', summary: 'The config names the credential this step needs' };
-const fixtureCheck = { id: 'fixture-configured', summary: 'The config names the data this step needs' };
 const A = () => runContext().fixtures.accounts ?? {};
 
 /** Calls an operation as a named credential; undefined (and a skip) when the config lacks it. */
 async function as(id: string, who: string, options: CallOptions, requirements: string[]): Promise<Exchange | undefined> {
   const token = await tokenFor(who);
   if (!token) {
-    record(skipCheck, 'skip', `No credential "${who}" in the config (credentials.${who})`, { operation: id, level: 'MUST', requirements, decisions: ['DEC-D3-03'] });
+    record(CREDENTIAL_CHECK, 'skip', `No credential "${who}" in the config (credentials.${who})`, { operation: id, level: 'MUST', requirements, decisions: ['DEC-D3-03'] });
     return undefined;
   }
   return call(id, { ...options, values: { ...options.values, token } });
@@ -47,9 +45,9 @@ describeOperation('introspect', () => {
   test('a site not connected to the user, and an inactive site, are refused with 403', async () => {
     const { unconnectedSiteId, inactiveSiteId } = A();
     if (unconnectedSiteId) verifyAccountsError(await as(id, 'user', { headers: { 'SU-SiteId': unconnectedSiteId } }, ['D3-7-06']), id, 'The SU-Site <site_id> and SU-User <user_id> authorisation is invalid', ['D3-7-06', 'D3-4.1-04']);
-    else record(fixtureCheck, 'skip', 'No fixture accounts.unconnectedSiteId', { operation: id, level: 'MUST', requirements: ['D3-7-06'] });
+    else record(FIXTURE_CHECK, 'skip', 'No fixture accounts.unconnectedSiteId', { operation: id, level: 'MUST', requirements: ['D3-7-06'] });
     if (inactiveSiteId) verifyAccountsError(await as(id, 'user', { headers: { 'SU-SiteId': inactiveSiteId } }, ['D3-7-07']), id, 'The SU-Site <site_id> status should be ACTIVE', ['D3-7-07']);
-    else record(fixtureCheck, 'skip', 'No fixture accounts.inactiveSiteId', { operation: id, level: 'MUST', requirements: ['D3-7-07'] });
+    else record(FIXTURE_CHECK, 'skip', 'No fixture accounts.inactiveSiteId', { operation: id, level: 'MUST', requirements: ['D3-7-07'] });
   });
 
   test('client-credentials tokens without an active client account are refused with 422', async () => {
@@ -81,7 +79,7 @@ describeOperation('get-user-info', () => {
     if (code) {
       const x = await as(id, 'user', { query: { code } }, ['D3-4.1-11']);
       if (x) verifySuccess(x, id, { success: ['D3-4.1-11'], schema: ['D3-2.2-07'] }, { status: 200 });
-    } else record(fixtureCheck, 'skip', 'No fixture accounts.userInfoCode', { operation: id, level: 'MUST', requirements: ['D3-4.1-11'] });
+    } else record(FIXTURE_CHECK, 'skip', 'No fixture accounts.userInfoCode', { operation: id, level: 'MUST', requirements: ['D3-4.1-11'] });
     verifyAccountsError(await as(id, 'user', { query: { code: 'NO-SUCH-CODE-000' } }, ['D3-7-09']), id, 'Secret code not found', ['D3-7-09']);
   });
 });
@@ -124,7 +122,7 @@ describeOperation('list-authorised-sites-v2', () => {
 
   test('search keeps sites by id or name', async () => {
     const search = A().siteSearch;
-    if (!search) return record(fixtureCheck, 'skip', 'No fixture accounts.siteSearch', { operation: id, level: 'MUST', requirements: ['D3-4.1-18'] });
+    if (!search) return record(FIXTURE_CHECK, 'skip', 'No fixture accounts.siteSearch', { operation: id, level: 'MUST', requirements: ['D3-4.1-18'] });
     const x = await as(id, 'user', { query: { search, maxRecordsPerPage: '50' } }, ['D3-4.1-18']);
     if (x && verifySuccess(x, id, { success: ['D3-4.1-16'] }, { status: 200 })) verify(x, sitesMatchSearch(search), { operation: id, level: 'MUST', requirements: ['D3-4.1-24', 'D3-4.1-25'], decisions: ['DEC-D3-05'] });
   });

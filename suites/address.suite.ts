@@ -8,13 +8,12 @@ import { addressKeyMatches, arrayHasItem, geocodePositionValid, mediaTypeIs, pos
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
-import { verifySuccess } from './common/steps.ts';
+import { FIXTURE_CHECK, verifySuccess } from './common/steps.ts';
 
 const SEARCH = 'search-address';
 const RETRIEVE = 'retrieve-address';
 const GEO = 'geocode-postcode';
 const VALIDATE = 'validate-postcode';
-const fixtureCheck = { id: 'fixture-configured', summary: 'The config names the data this step needs' };
 const R = {
   search: ['D2-4.6-01', 'D2-4.6-02', 'D2-2.3-24', 'D2-2.3-25', 'D2-1-04', 'D2-1-09'],
   drill: ['D2-4.6-03'],
@@ -47,7 +46,7 @@ async function drillDown(text: string): Promise<{ last: Exchange; address?: Reco
 describeOperation(SEARCH, () => {
   test('drilling down reaches an item of type Address', async () => {
     const text = runContext().fixtures.address?.searchText;
-    if (!text) return record(fixtureCheck, 'skip', 'No fixture address.searchText', { operation: SEARCH, level: 'MUST', requirements: R.drill });
+    if (!text) return record(FIXTURE_CHECK, 'skip', 'No fixture address.searchText', { operation: SEARCH, level: 'MUST', requirements: R.drill });
     const { last } = await drillDown(text);
     verify(last, arrayHasItem('an item of type Address', isAddress), { operation: SEARCH, level: 'MUST', requirements: R.drill, decisions: ['DEC-D2-11', 'DEC-D2-12'] });
     verify(last, mediaTypeIs('application/json'), { operation: SEARCH, level: 'SHOULD', requirements: R.media, decisions: ['DEC-D2-26'] });
@@ -62,7 +61,7 @@ describeOperation(SEARCH, () => {
 describeOperation(RETRIEVE, () => {
   test('the Address item is retrieved by its key, | sent as %7C', async () => {
     const text = runContext().fixtures.address?.searchText;
-    if (!text) return record(fixtureCheck, 'skip', 'No fixture address.searchText', { operation: RETRIEVE, level: 'MUST', requirements: R.retrieve });
+    if (!text) return record(FIXTURE_CHECK, 'skip', 'No fixture address.searchText', { operation: RETRIEVE, level: 'MUST', requirements: R.retrieve });
     const { address } = await drillDown(text);
     if (!address || typeof address.key !== 'string') {
       return record({ id: 'precondition', summary: 'The drill-down reached an Address item' }, 'skip', 'The drill-down did not reach an Address item (judged under search-address)', { operation: RETRIEVE, level: 'MUST', requirements: R.retrieve });
@@ -80,7 +79,7 @@ describeOperation(RETRIEVE, () => {
 describeOperation(GEO, () => {
   test('a postcode is geo-coded to a position', async () => {
     const postcode = runContext().fixtures.address?.postcode;
-    if (!postcode) return record(fixtureCheck, 'skip', 'No fixture address.postcode', { operation: GEO, level: 'MUST', requirements: R.geo });
+    if (!postcode) return record(FIXTURE_CHECK, 'skip', 'No fixture address.postcode', { operation: GEO, level: 'MUST', requirements: R.geo });
     const x = await call(GEO, { query: { postcode } });
     if (!verifySuccess(x, GEO, { success: R.geo, schema: R.geo }, { status: 200 })) return;
     verify(x, geocodePositionValid, { operation: GEO, level: 'MUST', requirements: R.geo, decisions: ['DEC-D2-15'] });

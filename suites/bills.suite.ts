@@ -7,11 +7,10 @@ import { bundleHasEntries, bundleTypeIs, entriesMatchFilter, requestRefused } fr
 import { bodyOf, bundleResources, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import { contained, extensionValue } from './common/readers.ts';
-import { verifySuccess } from './common/steps.ts';
+import { FIXTURE_CHECK, verifySuccess } from './common/steps.ts';
 
 const SEARCH = 'search-bills';
 const GET = 'get-bill';
-const fixtureCheck = { id: 'fixture-configured', summary: 'The config names the data this step needs' };
 const bills = () => runContext().fixtures.bills ?? {};
 const listSchemaReqs = ['D1-4.11-05', 'D1-2.8-01', 'D1-2.8-02', 'D1-2.8-03', 'D1-2.8-05'];
 
@@ -28,7 +27,7 @@ const anyOf = (values: string[], v: string) => (values.length === 0 ? undefined 
 describeOperation(SEARCH, () => {
   test('a search by insurer returns a searchset of bills', async () => {
     const { insurerid } = bills();
-    if (!insurerid) return record(fixtureCheck, 'skip', 'No fixture bills.insurerid', { operation: SEARCH, level: 'MUST', requirements: ['D1-4.11-05'] });
+    if (!insurerid) return record(FIXTURE_CHECK, 'skip', 'No fixture bills.insurerid', { operation: SEARCH, level: 'MUST', requirements: ['D1-4.11-05'] });
     const x = await call(SEARCH, { query: { insurerid } });
     if (!verifySuccess(x, SEARCH, { success: ['D1-4.11-05'], schema: listSchemaReqs }, { status: 200, decisions: ['DEC-D1-54'] })) return;
     verify(x, bundleTypeIs('searchset'), { operation: SEARCH, level: 'MUST', requirements: ['D1-4.11-05'], decisions: ['DEC-D1-66'] });
@@ -37,7 +36,7 @@ describeOperation(SEARCH, () => {
 
   test('membershipNumber and invoiceNumber filter the bills', async () => {
     const { insurerid, membershipNumber, invoiceNumber } = bills();
-    if (!insurerid) return record(fixtureCheck, 'skip', 'No fixture bills.insurerid', { operation: SEARCH, level: 'MUST', requirements: ['D1-4.11-03'] });
+    if (!insurerid) return record(FIXTURE_CHECK, 'skip', 'No fixture bills.insurerid', { operation: SEARCH, level: 'MUST', requirements: ['D1-4.11-03'] });
     for (const [name, value, read] of [['membershipNumber', membershipNumber, subscriberIds], ['invoiceNumber', invoiceNumber, invoiceNumbers]] as const) {
       if (!value) continue;
       const x = await call(SEARCH, { query: { insurerid, [name]: value } });
@@ -65,7 +64,7 @@ describeOperation(SEARCH, () => {
 describeOperation(GET, () => {
   test('a bill is returned by its id and archive flag', async () => {
     const { billId, isArchived } = bills();
-    if (!billId) return record(fixtureCheck, 'skip', 'No fixture bills.billId', { operation: GET, level: 'MUST', requirements: ['D1-4.12-02'] });
+    if (!billId) return record(FIXTURE_CHECK, 'skip', 'No fixture bills.billId', { operation: GET, level: 'MUST', requirements: ['D1-4.12-02'] });
     const flag = isArchived ?? 'false';
     const x = await call(GET, { path: { claimId: billId, isArchived: flag } });
     if (!verifySuccess(x, GET, { success: [flag === 'true' ? 'D1-4.12-03' : 'D1-4.12-02'], schema: ['D1-4.12-05', 'D1-2.8-01', 'D1-2.8-02', 'D1-2.8-03', 'D1-2.8-05', 'D1-2.8-06'] }, { status: 200, decisions: ['DEC-D1-54'] })) return;
@@ -74,10 +73,10 @@ describeOperation(GET, () => {
 
   test('every bill a search returns is served by its own id', async () => {
     const { insurerid } = bills();
-    if (!insurerid) return record(fixtureCheck, 'skip', 'No fixture bills.insurerid', { operation: GET, level: 'MUST', requirements: ['D1-4.12-05'] });
+    if (!insurerid) return record(FIXTURE_CHECK, 'skip', 'No fixture bills.insurerid', { operation: GET, level: 'MUST', requirements: ['D1-4.12-05'] });
     const found = bundleResources(bodyOf(await call(SEARCH, { query: { insurerid } })));
     const ids = found.map((r) => ({ id: r.id, archived: archivedFlag(r) })).filter((b): b is { id: string; archived: 'true' | 'false' } => typeof b.id === 'string');
-    if (ids.length === 0) return record(fixtureCheck, 'skip', `No bill of insurer ${insurerid} to fetch`, { operation: GET, level: 'MUST', requirements: ['D1-4.12-05'] });
+    if (ids.length === 0) return record(FIXTURE_CHECK, 'skip', `No bill of insurer ${insurerid} to fetch`, { operation: GET, level: 'MUST', requirements: ['D1-4.12-05'] });
     for (const { id, archived } of ids.slice(-3)) {
       const x = await call(GET, { path: { claimId: id, isArchived: archived } });
       if (!verifySuccess(x, GET, { success: [archived === 'true' ? 'D1-4.12-03' : 'D1-4.12-02'] }, { status: 200 })) continue;

@@ -10,13 +10,12 @@ import { call, describeOperation, record, runContext, verify } from '../core/sui
 import type { FilterDef } from '../generators/filterQuery.ts';
 import { filterQuery } from '../generators/filterQuery.ts';
 import { bookingPractitionerFilters, roleFilters, updatedSince } from './common/registerFilters.ts';
-import { verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+import { FIXTURE_CHECK, verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 
 const GET_P = 'get-booking-practitioner';
 const SEARCH_P = 'search-booking-practitioners';
 const GET_R = 'get-booking-practitioner-role';
 const SEARCH_R = 'search-booking-practitioner-roles';
-const fixtureCheck = { id: 'fixture-configured', summary: 'The config names the data this step needs' };
 const paging = { tags: ['D2-2.1-08'], match: ['D2-2.1-09'], bounds: ['D2-2.1-10'], total: ['D2-2.1-11'] };
 const R = {
   practitioner: {
@@ -40,7 +39,7 @@ function getSuite(id: string, reqs: typeof R.practitioner, fixtureId: () => stri
   describeOperation(id, () => {
     test('a get returns a bundle with exactly the requested record', async () => {
       const wanted = fixtureId();
-      if (!wanted) return record(fixtureCheck, 'skip', `No booking fixture id for ${id}`, { operation: id, level: 'MUST', requirements: reqs.get });
+      if (!wanted) return record(FIXTURE_CHECK, 'skip', `No booking fixture id for ${id}`, { operation: id, level: 'MUST', requirements: reqs.get });
       const x = await call(id, { path: { [pathName]: wanted } });
       if (!verifySuccess(x, id, { success: reqs.get, schema: reqs.shape }, { status: 200 })) return;
       verify(x, singleEntryWithId(wanted), { operation: id, level: 'MUST', requirements: reqs.get, decisions: ['DEC-D2-23'] });

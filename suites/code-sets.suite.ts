@@ -11,7 +11,7 @@ import { bodyOf, hasResponse, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import { CODE_SET_NAMES } from '../spec/operationsD2.ts';
 import { extension, timeOf } from './common/readers.ts';
-import { valueSetItems, verifySuccess, walkPages } from './common/steps.ts';
+import { FIXTURE_CHECK, valueSetItems, verifySuccess, walkPages } from './common/steps.ts';
 
 const ID = 'get-code-set';
 const R = {
@@ -93,7 +93,7 @@ describeOperation(ID, () => {
 
   test('specialties narrowed by profession belong to it', async () => {
     const profession = runContext().fixtures.codeSets?.profession;
-    if (!profession) return record({ id: 'fixture-configured', summary: 'The config names the data this step needs' }, 'skip', 'No fixture codeSets.profession', { operation: ID, level: 'MUST', requirements: R.narrowing });
+    if (!profession) return record(FIXTURE_CHECK, 'skip', 'No fixture codeSets.profession', { operation: ID, level: 'MUST', requirements: R.narrowing });
     const all = await allCodes({ set_name: 'practitioner-specialty' });
     const x = await call(ID, { path: { set_name: 'practitioner-specialty', scheme: profession }, query: { count: '1000' } });
     if (!verifySuccess(x, ID, { success: R.narrowing, schema: R.shape }, { status: 200, decisions: ['DEC-D2-06'] })) return;

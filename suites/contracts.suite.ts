@@ -11,9 +11,8 @@ import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, isRecord } from '../core/exchange.ts';
 import type { CallOptions } from '../core/suite.ts';
 import { call, describeFlow, describeOperation, record, runContext, tokenFor, verify } from '../core/suite.ts';
-import { verifySuccess } from './common/steps.ts';
+import { DESTRUCTIVE_CHECK, FIXTURE_CHECK, verifySuccess } from './common/steps.ts';
 
-const omitCheck = { id: 'destructive-step', summary: 'Destructive steps run only with --allow-destructive' };
 const C = () => runContext().fixtures.contracts ?? {};
 const REF = 'https://ref.example';
 
@@ -24,7 +23,7 @@ async function contractCall(id: string, options: CallOptions = {}): Promise<Exch
 
 function omitted(id: string, requirements: string[]): boolean {
   if (runContext().allowDestructive) return false;
-  record(omitCheck, 'omit', 'This step changes contract data; run with --allow-destructive to include it', { operation: id, level: 'MUST', requirements });
+  record(DESTRUCTIVE_CHECK, 'omit', 'This step changes contract data; run with --allow-destructive to include it', { operation: id, level: 'MUST', requirements });
   return true;
 }
 
@@ -86,7 +85,7 @@ describeOperation('list-site-payors', () => {
 
   test('listing a fresh site creates slf and na, and a second listing does not duplicate them', async () => {
     const fresh = C().freshSiteId;
-    if (!fresh) return record({ id: 'fixture-configured', summary: 'The config names the data this step needs' }, 'skip', 'No fixture contracts.freshSiteId', { operation: 'list-site-payors', level: 'MUST', requirements: ['D3-4.5-13'] });
+    if (!fresh) return record(FIXTURE_CHECK, 'skip', 'No fixture contracts.freshSiteId', { operation: 'list-site-payors', level: 'MUST', requirements: ['D3-4.5-13'] });
     if (omitted('list-site-payors', ['D3-4.5-13'])) return;
     for (const round of [1, 2]) {
       const x = await contractCall('list-site-payors', { path: { siteId: fresh } });

@@ -7,10 +7,9 @@ import { test } from 'vitest';
 import { diaryListShape, diaryResponseCode, emptyBody, statusIs } from '../checks/index.ts';
 import { bodyOf, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
-import { verifySuccess } from './common/steps.ts';
+import { FIXTURE_CHECK, verifySuccess } from './common/steps.ts';
 
 const POST_AUTH = 'diary-post-auth';
-const fixtureCheck = { id: 'fixture-configured', summary: 'The config names the data this step needs' };
 
 /** A multipart/form-data body (4.3: post authorisation takes `Code` and `StateToken`). */
 function multipart(fields: Record<string, string>): { body: string; contentType: string } {
@@ -30,7 +29,7 @@ async function diaryToken(operation: string): Promise<string | undefined> {
   const x = code ? await postAuth(code) : undefined;
   const body = x ? bodyOf(x) : undefined;
   const token = isRecord(body) && typeof body.access_token === 'string' ? body.access_token : undefined;
-  if (!token) record(fixtureCheck, 'skip', 'No diary token: fixture diary.validCode missing or refused', { operation, level: 'MUST', requirements: ['D3-4.3-01'] });
+  if (!token) record(FIXTURE_CHECK, 'skip', 'No diary token: fixture diary.validCode missing or refused', { operation, level: 'MUST', requirements: ['D3-4.3-01'] });
   return token;
 }
 
@@ -39,7 +38,7 @@ describeOperation(POST_AUTH, () => {
     const d = runContext().fixtures.diary ?? {};
     for (const [code, expected, req] of [[d.validCode, 2, 'D3-4.3-02'], [d.invalidCode, 1, 'D3-4.3-03'], [d.unmappedSiteCode, 3, 'D3-4.3-04']] as const) {
       if (!code) {
-        record(fixtureCheck, 'skip', `No diary fixture for response ${expected}`, { operation: POST_AUTH, level: 'MUST', requirements: [req] });
+        record(FIXTURE_CHECK, 'skip', `No diary fixture for response ${expected}`, { operation: POST_AUTH, level: 'MUST', requirements: [req] });
         continue;
       }
       const x = await postAuth(code);

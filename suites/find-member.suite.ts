@@ -9,9 +9,8 @@ import type { MemberSearch } from '../core/config.ts';
 import { judge, verifyProperty } from '../core/property.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import { operation } from '../spec/operations.ts';
-import { verifyError, verifyHeadersEnforced, verifySuccess } from './common/steps.ts';
+import { FIXTURE_CHECK, verifyError, verifyHeadersEnforced, verifySuccess } from './common/steps.ts';
 
-const fixtureCheck = { id: 'fixture-configured', summary: 'The config names the data this step needs' };
 
 /** Form fields of a configured member search (without the step-2 refinements unless asked). */
 function fields(search: MemberSearch, refined = false): Record<string, string> {
@@ -21,7 +20,7 @@ function fields(search: MemberSearch, refined = false): Record<string, string> {
 }
 
 function fixtureMissing(operationId: string, name: string, requirements: string[]): void {
-  record(fixtureCheck, 'skip', `No fixture ${name} in the config: this step needs known data on the target`, {
+  record(FIXTURE_CHECK, 'skip', `No fixture ${name} in the config: this step needs known data on the target`, {
     operation: operationId, level: 'MUST', requirements,
   });
 }

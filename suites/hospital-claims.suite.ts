@@ -7,12 +7,11 @@ import { bundleHasEntries, encounterLinksClaim, entriesMatchFilter, requestRefus
 import { bodyOf, bundleResources, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import { containsText } from './common/readers.ts';
-import { verifySuccess } from './common/steps.ts';
+import { FIXTURE_CHECK, verifySuccess } from './common/steps.ts';
 
 const LIST = 'list-hospital-claims';
 const SEARCH = 'search-hospital-claims';
 const schemaReqs = ['D1-2.7-01', 'D1-2.7-02', 'D1-2.7-03', 'D1-2.7-05', 'D1-2.7-06'];
-const fixtureCheck = { id: 'fixture-configured', summary: 'The config names the data this step needs' };
 
 const servicedOn = (day: string) => (r: Record<string, unknown>) => {
   const items = Array.isArray(r.item) ? r.item.filter(isRecord) : [];
@@ -30,7 +29,7 @@ describeOperation(LIST, () => {
   test('dateCompleted keeps the claims rendered that day', async () => {
     const day = runContext().fixtures.hospitalClaims?.dateCompleted
       ?? bundleResources(bodyOf(await call(LIST))).flatMap((r) => (Array.isArray(r.item) ? r.item : [])).map((i) => (isRecord(i) ? i.servicedDate : undefined)).find((d): d is string => typeof d === 'string')?.slice(0, 10);
-    if (!day) return record(fixtureCheck, 'skip', 'No fixture hospitalClaims.dateCompleted and no claim shows a servicedDate', { operation: LIST, level: 'MUST', requirements: ['D1-4.9-03'] });
+    if (!day) return record(FIXTURE_CHECK, 'skip', 'No fixture hospitalClaims.dateCompleted and no claim shows a servicedDate', { operation: LIST, level: 'MUST', requirements: ['D1-4.9-03'] });
     const x = await call(LIST, { query: { dateCompleted: day } });
     if (!verifySuccess(x, LIST, { success: ['D1-4.9-03'], schema: schemaReqs }, { status: 200 })) return;
     verify(x, entriesMatchFilter(`servicedDate = ${day}`, servicedOn(day), { resourceType: 'Claim' }), { operation: LIST, level: 'MUST', requirements: ['D1-4.9-03'], decisions: ['DEC-D1-29'] });
@@ -51,7 +50,7 @@ describeOperation(LIST, () => {
 
 describeOperation(SEARCH, () => {
   const fx = () => runContext().fixtures.hospitalClaims?.search;
-  const missing = () => record(fixtureCheck, 'skip', 'No fixture hospitalClaims.search in the config', { operation: SEARCH, level: 'MUST', requirements: ['D1-4.10-04'] });
+  const missing = () => record(FIXTURE_CHECK, 'skip', 'No fixture hospitalClaims.search in the config', { operation: SEARCH, level: 'MUST', requirements: ['D1-4.10-04'] });
 
   test('a search with the four parameters returns the matching claims', async () => {
     const s = fx();

@@ -8,9 +8,8 @@ import { controlParametersComplete, entriesMatchFilter, filteredSubset, mediaTyp
 import { hasResponse } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import { extensionValue } from './common/readers.ts';
-import { collectIds, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+import { FIXTURE_CHECK, collectIds, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 
-const fixtureCheck = { id: 'fixture-configured', summary: 'The config names the data this step needs' };
 const paging = { tags: ['D2-2.1-08'], match: ['D2-2.1-09'], bounds: ['D2-2.1-10'], total: ['D2-2.1-11'] };
 const R = {
   practitioners: {
@@ -34,7 +33,7 @@ function lookupSuite(id: 'lookup-practitioners' | 'lookup-locations', reqs: type
   describeOperation(id, () => {
     test('a lookup returns a paged bundle of the documented resources', async () => {
       const q = query();
-      if (!q) return record(fixtureCheck, 'skip', `No lookup text for ${id} in the config (fixtures.lookups)`, { operation: id, level: 'MUST', requirements: reqs.shape });
+      if (!q) return record(FIXTURE_CHECK, 'skip', `No lookup text for ${id} in the config (fixtures.lookups)`, { operation: id, level: 'MUST', requirements: reqs.shape });
       const x = await call(id, { query: { ...q, count: '10' } });
       if (verifySuccess(x, id, { success: reqs.shape, schema: reqs.shape }, { status: 200, decisions: ['DEC-D2-07'] })) {
         verify(x, mediaTypeIs('application/fhir+json'), { operation: id, level: 'SHOULD', requirements: R.media, decisions: ['DEC-D2-26'] });
@@ -102,7 +101,7 @@ describeOperation('get-insurer-control-parameters', () => {
 
   test('an insurer has its four control parameters with allowed values', async () => {
     const insurerId = runContext().fixtures.lookups?.insurerId;
-    if (!insurerId) return record(fixtureCheck, 'skip', 'No fixture lookups.insurerId', { operation: id, level: 'MUST', requirements: R.control.names });
+    if (!insurerId) return record(FIXTURE_CHECK, 'skip', 'No fixture lookups.insurerId', { operation: id, level: 'MUST', requirements: R.control.names });
     const x = await call(id, { query: { insurerId } });
     verifySuccess(x, id, { success: R.control.shape, schema: R.control.shape }, { status: 200, decisions: ['DEC-D2-09'] });
     // Judged even when the schema failed: the specific rule names what is missing or wrong.

@@ -14,10 +14,8 @@ import type { CallOptions } from '../core/suite.ts';
 import { call, describeFlow, describeOperation, record, runContext, tokenFor, verify } from '../core/suite.ts';
 import { patientArbitrary } from '../generators/patientArbitrary.ts';
 import { operation } from '../spec/operations.ts';
-import { verifyError, verifySuccess } from './common/steps.ts';
+import { DESTRUCTIVE_CHECK, FIXTURE_CHECK, verifyError, verifySuccess } from './common/steps.ts';
 
-const omitCheck = { id: 'destructive-step', summary: 'Destructive steps run only with --allow-destructive' };
-const fixtureCheck = { id: 'fixture-configured', summary: 'The config names the data this step needs' };
 
 /** Patient calls carry the user's token and the configured version header (DEC-D3-07). */
 async function patientCall(id: string, options: CallOptions = {}): Promise<Exchange> {
@@ -39,7 +37,7 @@ const idOf = (x: Exchange) => {
 
 function destructiveOmitted(operationId: string, requirements: string[]): boolean {
   if (runContext().allowDestructive) return false;
-  record(omitCheck, 'omit', 'Creating and deleting patients changes data; run with --allow-destructive to include it', { operation: operationId, level: 'MUST', requirements });
+  record(DESTRUCTIVE_CHECK, 'omit', 'Creating and deleting patients changes data; run with --allow-destructive to include it', { operation: operationId, level: 'MUST', requirements });
   return true;
 }
 
@@ -116,7 +114,7 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
 describeOperation('update-patient', () => {
   test('an inactive patient cannot be updated', async () => {
     const inactive = runContext().fixtures.patients?.inactivePatientId;
-    if (!inactive) return record(fixtureCheck, 'skip', 'No fixture patients.inactivePatientId', { operation: 'update-patient', level: 'MUST', requirements: ['D3-3-02'] });
+    if (!inactive) return record(FIXTURE_CHECK, 'skip', 'No fixture patients.inactivePatientId', { operation: 'update-patient', level: 'MUST', requirements: ['D3-3-02'] });
     const before = await patientCall('get-patient', { path: { patient_id: inactive } });
     const x = await patientCall('update-patient', { path: { patient_id: inactive }, body: json({ ...(bodyOf(before) as object), id: inactive, gender: 'other' }) });
     verify(x, requestRefused, { operation: 'update-patient', level: 'MUST', requirements: ['D3-3-02'], decisions: ['DEC-D3-08'] });

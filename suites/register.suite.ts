@@ -17,12 +17,11 @@ import { call, describeOperation, record, runContext, verify } from '../core/sui
 import { filterQuery } from '../generators/filterQuery.ts';
 import { operation } from '../spec/operations.ts';
 import { includedIndex, positionOf, registerPractitionerFilters, roleFilters, roleLocationRefs, rolePractitionerRef } from './common/registerFilters.ts';
-import { verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+import { FIXTURE_CHECK, verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 
 const PRACTITIONERS = 'search-register-practitioners';
 const PHOTO = 'get-practitioner-photo';
 const ROLES = 'search-register-practitioner-roles';
-const fixtureCheck = { id: 'fixture-configured', summary: 'The config names the data this step needs' };
 const R = {
   practitioners: {
     shape: ['D2-4.9-01', 'D2-4.9-17', 'D2-2.3-31', 'D2-2.3-32', 'D2-2.3-33', 'D2-2.3-34', 'D2-2.3-35', 'D2-2.3-36', 'D2-2.3-37', 'D2-2.3-38', 'D2-2.3-39', 'D2-2.3-40', 'D2-2.3-41', 'D2-2.1-01', 'D2-1-05', 'D2-1-09'],
@@ -55,7 +54,7 @@ const KM_PER_MILE = 1.609344;
 
 const near = () => runContext().fixtures.register?.near;
 const missingNear = (requirements: string[]) =>
-  record(fixtureCheck, 'skip', 'No fixture register.near (a centre with roles around it)', { operation: ROLES, level: 'MUST', requirements });
+  record(FIXTURE_CHECK, 'skip', 'No fixture register.near (a centre with roles around it)', { operation: ROLES, level: 'MUST', requirements });
 
 /** The forms of `near` for one radius (DEC-D2-16). */
 function nearForms(c: { lat: number; lon: number; distanceKm: number }): { label: string; query: Record<string, string>; reqs: string[] }[] {
@@ -92,7 +91,7 @@ describeOperation(PRACTITIONERS, () => {
     for (const f of Object.values(registerPractitionerFilters)) {
       const value = sample.flatMap((r) => f.valuesFrom(r))[0];
       if (value === undefined) {
-        record(fixtureCheck, 'skip', `No returned practitioner shows a value for ${f.param}`, { operation: id, level: 'MUST', requirements: [R.practitioners.filter[f.param]] });
+        record(FIXTURE_CHECK, 'skip', `No returned practitioner shows a value for ${f.param}`, { operation: id, level: 'MUST', requirements: [R.practitioners.filter[f.param]] });
         continue;
       }
       const x = await call(id, { query: { [f.param]: value, count: '50' } });
@@ -134,7 +133,7 @@ describeOperation(PRACTITIONERS, () => {
 describeOperation(PHOTO, () => {
   test('the photo decodes to its stated size and type', async () => {
     const practitionerId = runContext().fixtures.register?.photoPractitionerId;
-    if (!practitionerId) return record(fixtureCheck, 'skip', 'No fixture register.photoPractitionerId', { operation: PHOTO, level: 'MUST', requirements: R.photo.data });
+    if (!practitionerId) return record(FIXTURE_CHECK, 'skip', 'No fixture register.photoPractitionerId', { operation: PHOTO, level: 'MUST', requirements: R.photo.data });
     const x = await call(PHOTO, { path: { practitionerId } });
     if (!verifySuccess(x, PHOTO, { success: R.photo.shape, schema: R.photo.shape }, { status: 200 })) return;
     verify(x, photoDataMatchesSize, { operation: PHOTO, level: 'MUST', requirements: R.photo.data, decisions: ['DEC-D2-25'] });

@@ -10,7 +10,7 @@ import {
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, bundleResources, hasResponse } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
-import { verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+import { DESTRUCTIVE_CHECK, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 
 const LIST = 'list-pending-remittances';
 const GET = 'get-remittance-details';
@@ -88,7 +88,7 @@ describeOperation(GET, () => {
 describeOperation(ACK, () => {
   const destructive = () => runContext().allowDestructive;
   const omitted = (requirements: string[]) =>
-    record({ id: 'destructive-step', summary: 'Destructive steps run only with --allow-destructive' }, 'omit', 'Acknowledging a batch removes it; run with --allow-destructive to include this step', { operation: ACK, level: 'MUST', requirements });
+    record(DESTRUCTIVE_CHECK, 'omit', 'Acknowledging a batch removes it; run with --allow-destructive to include this step', { operation: ACK, level: 'MUST', requirements });
 
   test('an unknown id gives InvalidId and changes nothing', async () => {
     if (!destructive()) return omitted(['D1-3-04']);

@@ -11,7 +11,7 @@ import { judge, verifyProperty } from '../core/property.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import { operation } from '../spec/operations.ts';
 import { extensionValue, lastUpdated, timeOf } from './common/readers.ts';
-import { collectIds, verifyHeadersEnforced, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+import { FIXTURE_CHECK, collectIds, verifyHeadersEnforced, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 
 const ID = 'search-authorisation';
 const schemaReqs = ['D1-4.3-15', 'D1-1-02', 'D1-2.1-01', 'D1-2.1-02', 'D1-2.1-03'];
@@ -31,7 +31,7 @@ describeOperation(ID, () => {
 
   test('the configured authorisation is found by authCode, caseCode and membershipNumber', async () => {
     const fx = runContext().fixtures.authorisation;
-    if (!fx?.authCode) return record({ id: 'fixture-configured', summary: 'The config names the data this step needs' }, 'skip', 'No fixture authorisation.authCode in the config', { operation: ID, level: 'MUST', requirements: ['D1-4.3-04'] });
+    if (!fx?.authCode) return record(FIXTURE_CHECK, 'skip', 'No fixture authorisation.authCode in the config', { operation: ID, level: 'MUST', requirements: ['D1-4.3-04'] });
     const all = await collectIds(ID, {});
     for (const [field, value, req] of [['authCode', fx.authCode, 'D1-4.3-04'], ['caseCode', fx.caseCode, 'D1-4.3-04'], ['membershipNumber', fx.membershipNumber, 'D1-4.3-05']] as const) {
       if (!value) continue;

@@ -16,7 +16,7 @@ import { invalidParameterValue } from '../generators/invalidParameterValue.ts';
 import { operation } from '../spec/operations.ts';
 import type { Parameter } from '../spec/types.ts';
 import { detailFilters, detailSortKey, summaryFilters, summarySortKey } from './common/remittanceFilters.ts';
-import { collectIds, verifyError, verifyHeadersEnforced, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+import { FIXTURE_CHECK, collectIds, verifyError, verifyHeadersEnforced, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 
 interface Surface {
   id: 'search-remittance-summary' | 'search-remittance-detail';
@@ -62,7 +62,6 @@ const detail: Surface = {
   },
 };
 
-const fixtureCheck = { id: 'fixture-configured', summary: 'The config names the data this step needs' };
 const featureCheck = { id: 'feature-available', summary: 'The run\'s credentials have the features the parameter needs' };
 
 function param(s: Surface, name: string): Parameter {
@@ -91,7 +90,7 @@ function filterJudgements(s: Surface, x: Exchange, filters: Record<string, strin
 function suiteFor(s: Surface): void {
   describeOperation(s.id, () => {
     const path = () => s.path();
-    const missingPath = () => record(fixtureCheck, 'skip', 'No fixture remittance.summaryId in the config', { operation: s.id, level: 'MUST', requirements: ['D1-4.5-02'] });
+    const missingPath = () => record(FIXTURE_CHECK, 'skip', 'No fixture remittance.summaryId in the config', { operation: s.id, level: 'MUST', requirements: ['D1-4.5-02'] });
 
     test('an unfiltered search returns a bundle of the documented resources', async () => {
       const p = path();
@@ -120,7 +119,7 @@ function suiteFor(s: Surface): void {
         }
         const value = records.flatMap((r) => f.valuesFrom(r))[0];
         if (value === undefined) {
-          record(fixtureCheck, 'skip', `No returned record shows a value for ${f.param}`, { operation: s.id, level: 'MUST', requirements: [s.reqOf[f.param]] });
+          record(FIXTURE_CHECK, 'skip', `No returned record shows a value for ${f.param}`, { operation: s.id, level: 'MUST', requirements: [s.reqOf[f.param]] });
           continue;
         }
         const x = await call(s.id, { path: p, form: { [f.param]: value, count: '50' } });
@@ -181,7 +180,7 @@ function suiteFor(s: Surface): void {
       for (const n of names) {
         const value = values[n];
         if (!value || !all) {
-          record(fixtureCheck, 'skip', `No value for ${n} (needs remittance.summaryId with a detail) or the unfiltered result could not be collected`, { operation: s.id, level: 'MUST', requirements: [s.reqOf[n]] });
+          record(FIXTURE_CHECK, 'skip', `No value for ${n} (needs remittance.summaryId with a detail) or the unfiltered result could not be collected`, { operation: s.id, level: 'MUST', requirements: [s.reqOf[n]] });
           continue;
         }
         const x = await call(s.id, { form: { [n]: value, count: '50' } });

@@ -6,10 +6,8 @@ import { test } from 'vitest';
 import { requestRefused, successStatus, tokenDetailsAnswer, tokenDetailsErrorAnswer } from '../checks/index.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { basicFor, call, describeOperation, freshTokens, record, runContext, verify } from '../core/suite.ts';
-import { verifySuccess } from './common/steps.ts';
+import { CREDENTIAL_CHECK, DESTRUCTIVE_CHECK, verifySuccess } from './common/steps.ts';
 
-const skipCheck = { id: 'credential-configured', summary: 'The config names the credential this step needs' };
-const omitCheck = { id: 'destructive-step', summary: 'Destructive steps run only with --allow-destructive' };
 
 /** A bearer request that a revoked or logged-out token must no longer pass (introspect, DEC-D3-06). */
 async function useToken(token: string): Promise<Exchange | undefined> {
@@ -19,17 +17,17 @@ async function useToken(token: string): Promise<Exchange | undefined> {
 
 async function consumable(id: string, requirements: string[]): Promise<{ access: string; refresh?: string } | undefined> {
   if (!runContext().allowDestructive) {
-    record(omitCheck, 'omit', 'This step revokes tokens; run with --allow-destructive to include it', { operation: id, level: 'MUST', requirements });
+    record(DESTRUCTIVE_CHECK, 'omit', 'This step revokes tokens; run with --allow-destructive to include it', { operation: id, level: 'MUST', requirements });
     return undefined;
   }
   const tokens = await freshTokens('user');
-  if (!tokens) record(skipCheck, 'skip', 'No credential "user" in the config', { operation: id, level: 'MUST', requirements, decisions: ['DEC-D3-03'] });
+  if (!tokens) record(CREDENTIAL_CHECK, 'skip', 'No credential "user" in the config', { operation: id, level: 'MUST', requirements, decisions: ['DEC-D3-03'] });
   return tokens;
 }
 
 function verifyRefusedAfter(id: string, x: Exchange | undefined, requirements: string[], what: string): void {
   if (!x) {
-    record(skipCheck, 'skip', 'introspect has no address in this run: the effect cannot be observed', { operation: id, level: 'MUST', requirements });
+    record(CREDENTIAL_CHECK, 'skip', 'introspect has no address in this run: the effect cannot be observed', { operation: id, level: 'MUST', requirements });
     return;
   }
   verify(x, requestRefused, { operation: id, level: 'MUST', requirements, decisions: ['DEC-D3-06'], evidence: { after: what } });
@@ -59,7 +57,7 @@ describeOperation('revoke-token', () => {
   test('revoking a refresh token also revokes its access token', async () => {
     const t = await consumable(id, ['D3-4.2-10']);
     if (!t) return;
-    if (!t.refresh) return record(skipCheck, 'skip', 'The token endpoint issued no refresh token', { operation: id, level: 'MUST', requirements: ['D3-4.2-10'] });
+    if (!t.refresh) return record(CREDENTIAL_CHECK, 'skip', 'The token endpoint issued no refresh token', { operation: id, level: 'MUST', requirements: ['D3-4.2-10'] });
     verify(await revoke(t.refresh, 'refresh_token'), successStatus(200), { operation: id, level: 'MUST', requirements: ['D3-4.2-07'] });
     verifyRefusedAfter(id, await useToken(t.access), ['D3-4.2-10'], 'revoking the refresh token');
   });
@@ -79,7 +77,7 @@ describeOperation('get-idp-token-details', () => {
 
   test('a linked identity-provider sign-in gives its tokens', async () => {
     const uri = td().redirectUri;
-    if (!uri || !basicFor('client')) return record(skipCheck, 'skip', 'No fixture tokenDetails.redirectUri or Basic credential "client"', { operation: id, level: 'MUST', requirements: ['D3-4.2-15'] });
+    if (!uri || !basicFor('client')) return record(CREDENTIAL_CHECK, 'skip', 'No fixture tokenDetails.redirectUri or Basic credential "client"', { operation: id, level: 'MUST', requirements: ['D3-4.2-15'] });
     const x = await ask(uri);
     if (verifySuccess(x, id, { success: ['D3-4.2-15'], schema: ['D3-4.2-15'] }, { status: 200 })) verify(x, tokenDetailsAnswer, { operation: id, level: 'MUST', requirements: ['D3-4.2-15'] });
   });

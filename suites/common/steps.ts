@@ -28,6 +28,11 @@ import type { ErrorEntry, Level } from '../../spec/types.ts';
 /** "Whenever a documented error code is returned, its HTTP status is the one of the table." */
 const DOCUMENTED_STATUS_RULE: Record<string, readonly string[]> = { D1: ['D1-7-16'], D2: ['D2-7-28'], D3: [] };
 
+/** Outcomes the suite decides itself (a missing fixture, credential or flag), named like checks. */
+export const FIXTURE_CHECK = { id: 'fixture-configured', summary: 'The config names the data this step needs' } as const;
+export const CREDENTIAL_CHECK = { id: 'credential-configured', summary: 'The config names the credential this step needs' } as const;
+export const DESTRUCTIVE_CHECK = { id: 'destructive-step', summary: 'Destructive steps run only with --allow-destructive' } as const;
+
 export interface Reqs {
   /** Requirement ids of the success status / shape. */
   success?: readonly string[];
