@@ -8,6 +8,14 @@ import type { ExchangeRecord } from './results.ts';
 
 export const MASK = '****';
 
+/** `masked` (the default): secrets and personal data are masked; `full`: only secrets are. */
+export type EvidenceMode = 'masked' | 'full';
+
+export interface RedactorOptions {
+  /** Mask personal data of patients and members (names, birth dates, addresses, ...). */
+  personalData?: boolean;
+}
+
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'secret', 'clientid', 'x-api-key']);
 const SECRET_FIELDS = ['access_token', 'refresh_token', 'id_token', 'client_secret', 'password', 'token', 'secret'];
 const fieldPattern = SECRET_FIELDS.join('|');
@@ -16,15 +24,17 @@ const formField = new RegExp(`(^|[&?])((?:${fieldPattern})=)[^&#]*`, 'gi');
 
 export class Redactor {
   private readonly secrets: string[];
+  readonly options: RedactorOptions;
 
-  constructor(secrets: readonly string[] = []) {
+  constructor(secrets: readonly string[] = [], options: RedactorOptions = {}) {
+    this.options = options;
     // Longest first so a secret containing another is masked whole; ignore trivially short values.
     this.secrets = [...new Set(secrets.filter((s) => s.length >= 4))].sort((a, b) => b.length - a.length);
   }
 
   /** A new redactor that also masks these values (e.g. a token obtained during the run). */
   with(more: readonly string[]): Redactor {
-    return new Redactor([...this.secrets, ...more]);
+    return new Redactor([...this.secrets, ...more], this.options);
   }
 
   text(value: string): string {
@@ -35,6 +45,16 @@ export class Redactor {
       if (encoded !== s) out = out.split(encoded).join(MASK);
     }
     return out.replace(jsonField, `$1"${MASK}"`).replace(formField, `$1$2${MASK}`);
+  }
+
+  /** Any JSON value (check evidence, a counterexample) with every string in it masked. */
+  value<T>(v: T): T {
+    if (typeof v === 'string') return this.text(v) as T;
+    if (Array.isArray(v)) return v.map((item: unknown) => this.value(item)) as T;
+    if (typeof v === 'object' && v !== null) {
+      return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, this.value(item)])) as T;
+    }
+    return v;
   }
 
   header(name: string, value: string): string {

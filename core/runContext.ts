@@ -4,6 +4,7 @@
  */
 import type { FeatureName } from '../spec/types.ts';
 import type { Credentials, Fixtures } from './config.ts';
+import type { EvidenceMode } from './redact.ts';
 
 export interface RunContext {
   target: string;
@@ -22,6 +23,8 @@ export interface RunContext {
   fixtures: Fixtures;
   http: { timeoutMs: number; maxResponseBytes: number };
   allowDestructive: boolean;
+  /** Whether personal data is masked in evidence (`masked`, the default) or kept (`full`). */
+  evidence: EvidenceMode;
   seed: number;
   runs: number;
   path?: string;

@@ -14,7 +14,7 @@ import { addressOf, discover, TargetUnreachableError } from './discovery.ts';
 import { readEvents } from './events.ts';
 import type { WorkerResult } from './events.ts';
 import { HttpClient } from './http.ts';
-import { Redactor } from './redact.ts';
+import { Redactor, type EvidenceMode } from './redact.ts';
 import type { ExchangeRecord, RunResults } from './results.ts';
 import { EXIT, exitCodeOf } from './results.ts';
 import type { RunContext } from './runContext.ts';
@@ -32,6 +32,8 @@ export interface RunOptions {
   seed?: number;
   runs?: number;
   path?: string;
+  /** `masked` (default) masks personal data in every artefact; `full` keeps it (secrets stay masked). */
+  evidence?: EvidenceMode;
 }
 
 export interface RunOutcome {
@@ -69,7 +71,8 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     client = new HttpClient(config.http);
     const runnerExchanges = new Map<string, ExchangeRecord>();
     const runnerResults: WorkerResult[] = [];
-    let redactor = new Redactor(allSecretsOf(config));
+    const evidence: EvidenceMode = options.evidence ?? 'masked';
+    let redactor = new Redactor(allSecretsOf(config), { personalData: evidence === 'masked' });
 
     const omitted = config.reservedOperations === 'omit' ? selected.filter((op) => op.reservedForOperator) : [];
     const active = selected.filter((op) => !omitted.includes(op));
@@ -113,7 +116,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     runDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
     const ctx: RunContext = {
       target: config.target, addresses, unaddressable, token, secrets: allSecretsOf(config), credentials: config.named, basic: config.basic, siteId: config.siteId,
-      features: config.features, fixtures: config.fixtures, http: config.http, allowDestructive: options.allowDestructive,
+      features: config.features, fixtures: config.fixtures, http: config.http, allowDestructive: options.allowDestructive, evidence,
       seed, runs, ...(options.path ? { path: options.path } : {}), selected: active.map((op) => op.id), runDir,
     };
     const suites = [...new Set(active.filter((op) => addresses[op.id]).map((op) => op.suite))];

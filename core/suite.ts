@@ -14,7 +14,8 @@ import { HttpClient } from './http.ts';
 import { Redactor } from './redact.ts';
 import type { Tokens } from './token.ts';
 import { obtainTokens } from './token.ts';
-import type { Status } from './results.ts';
+import type { ExchangeRecord, Status } from './results.ts';
+import { reportToAllure } from './allure.ts';
 import type { RunContext } from './runContext.ts';
 
 interface WorkerState {
@@ -22,7 +23,8 @@ interface WorkerState {
   client: HttpClient;
   redactor: Redactor;
   events: EventFile;
-  recorded: Set<string>;
+  /** Exchanges already recorded, by id, as written (masked). */
+  recorded: Map<string, ExchangeRecord>;
 }
 
 let state: WorkerState | undefined;
@@ -34,9 +36,9 @@ function worker(): WorkerState {
     state = {
       ctx,
       client: new HttpClient(ctx.http),
-      redactor: new Redactor([ctx.token, ...ctx.secrets]),
+      redactor: new Redactor([ctx.token, ...ctx.secrets], { personalData: ctx.evidence !== 'full' }),
       events: new EventFile(ctx.runDir),
-      recorded: new Set(),
+      recorded: new Map(),
     };
   }
   return state;
@@ -195,18 +197,24 @@ function statusOf(outcome: Evaluation['outcome'], level: Level): Status {
   return outcome;
 }
 
-function recordExchange(x: Exchange): string {
+/** Records an exchange once (masked) and returns the masked record. */
+function recordExchange(x: Exchange): ExchangeRecord {
   const w = worker();
-  if (!w.recorded.has(x.id)) {
-    w.recorded.add(x.id);
-    w.events.emit({ type: 'exchange-recorded', id: x.id, exchange: w.redactor.exchange(x) });
+  let masked = w.recorded.get(x.id);
+  if (masked === undefined) {
+    masked = w.redactor.exchange(x);
+    w.recorded.set(x.id, masked);
+    w.events.emit({ type: 'exchange-recorded', id: x.id, exchange: masked });
   }
-  return x.id;
+  return masked;
 }
 
 /** Records a result directly (for outcomes decided by the suite, such as a missing fixture). */
 export function record(check: Pick<Check<unknown>, 'id' | 'summary'>, status: Status, message: string, binding: Binding): WorkerResult {
   const w = worker();
+  // The exchange is recorded first: masking learns the personal data it carries, which the
+  // message and evidence may repeat.
+  const exchange = binding.exchange ? recordExchange(binding.exchange) : undefined;
   const result: WorkerResult = {
     check: check.id,
     summary: check.summary,
@@ -216,11 +224,12 @@ export function record(check: Pick<Check<unknown>, 'id' | 'summary'>, status: St
     status,
     message: w.redactor.text(message),
     test: expect.getState().currentTestName,
-    ...(binding.exchange ? { exchange: recordExchange(binding.exchange) } : {}),
-    ...(binding.evidence ? { evidence: binding.evidence } : {}),
-    ...(binding.replay ? { replay: binding.replay } : {}),
+    ...(binding.exchange ? { exchange: binding.exchange.id } : {}),
+    ...(binding.evidence ? { evidence: w.redactor.value(binding.evidence) } : {}),
+    ...(binding.replay ? { replay: w.redactor.value(binding.replay) } : {}),
   };
   w.events.emit({ type: 'check-evaluated', result });
+  reportToAllure(result, exchange);
   for (const d of binding.decisions ?? []) w.events.emit({ type: 'decision-applied', decision: d });
   if (binding.level === 'MUST' && (status === 'fail' || status === 'error')) {
     expect.soft(status, `[conformance] ${binding.operation} ${check.id}: ${result.message}`).toBe('pass');
