@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { runConformance } from '../core/runner.ts';
 import type { RunOptions } from '../core/runner.ts';
 import { EXIT } from '../core/results.ts';
+import type { EvidenceMode } from '../core/redact.ts';
 import { formatSummary } from '../core/summary.ts';
 import { FAULTS } from '../server/faults/catalog.ts';
 import { startSandbox } from '../server/http.ts';
@@ -13,9 +14,9 @@ import { startSandbox } from '../server/http.ts';
 const USAGE = `Usage:
   conformance serve [--port N] [--host H] [--fault NAME]...
   conformance run --target URL [--config FILE] [--only PATTERN] [--report-dir DIR]
-                  [--allow-destructive] [--seed N] [--runs N] [--path PATH]
+                  [--allow-destructive] [--seed N] [--runs N] [--path PATH] [--evidence masked|full]
   conformance faults [--describe]
-  conformance start [--only PATTERN] [--report-dir DIR] [--seed N] [--runs N] [--fault NAME]...`;
+  conformance start [--only PATTERN] [--report-dir DIR] [--seed N] [--runs N] [--evidence masked|full] [--fault NAME]...`;
 
 class UsageError extends Error {}
 
@@ -49,6 +50,7 @@ const runFlags = {
   seed: { type: 'string' },
   runs: { type: 'string' },
   path: { type: 'string' },
+  evidence: { type: 'string' },
 } as const;
 
 function runOptions(values: Values, target: string | undefined): RunOptions {
@@ -62,7 +64,14 @@ function runOptions(values: Values, target: string | undefined): RunOptions {
     seed: integer('seed', values.seed as string | undefined, 0, 2 ** 31 - 1),
     runs: integer('runs', values.runs as string | undefined, 1, 10000),
     path: values.path as string | undefined,
+    evidence: evidenceMode(values.evidence as string | undefined),
   };
+}
+
+function evidenceMode(value: string | undefined): EvidenceMode {
+  if (value === undefined || value === 'masked') return 'masked';
+  if (value === 'full') return 'full';
+  throw new UsageError(`--evidence must be masked or full, received ${JSON.stringify(value)}`);
 }
 
 async function run(options: RunOptions, io: Out): Promise<number> {
