@@ -1,6 +1,7 @@
 /**
- * The `conformance` command: serve, run, faults, start. Exit codes: 0 conformant, 1 not
- * conformant, 2 usage / config / unreachable target, 3 inconclusive, 4 internal error of the suite.
+ * The `conformance` command: serve, run, start, report, verify-report, faults. Exit codes: 0
+ * conformant (or intact), 1 not conformant (or altered), 2 usage / config / unreachable target /
+ * unreadable file, 3 inconclusive, 4 internal error of the suite.
  */
 import { parseArgs } from 'node:util';
 import { runConformance } from '../core/runner.ts';
@@ -10,11 +11,16 @@ import type { EvidenceMode } from '../core/redact.ts';
 import { formatSummary } from '../core/summary.ts';
 import { FAULTS } from '../server/faults/catalog.ts';
 import { startSandbox } from '../server/http.ts';
+import { buildAllureReport } from '../reports/allureReport.ts';
+import { rebuildReports, verifyReportDir } from '../reports/writeReports.ts';
+import { dirname, join, resolve } from 'node:path';
 
 const USAGE = `Usage:
   conformance serve [--port N] [--host H] [--fault NAME]...
   conformance run --target URL [--config FILE] [--only PATTERN] [--report-dir DIR]
                   [--allow-destructive] [--seed N] [--runs N] [--path PATH] [--evidence masked|full]
+  conformance report RESULTS.json [--out DIR] [--allure]
+  conformance verify-report DIR
   conformance faults [--describe]
   conformance start [--only PATTERN] [--report-dir DIR] [--seed N] [--runs N] [--evidence masked|full] [--fault NAME]...`;
 
@@ -116,6 +122,80 @@ async function start(argv: string[], io: Out): Promise<number> {
   }
 }
 
+/** `report`: rebuilds report.html, junit.xml and requirements-coverage.csv (and the Allure report) offline. */
+async function report(argv: string[], io: Out): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { out: { type: 'string' }, allure: { type: 'boolean' } }, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message.split('\n')[0]);
+  }
+  const [file, ...extra] = parsed.positionals;
+  if (file === undefined || extra.length > 0) throw new UsageError('report needs exactly one results.json file');
+  let rebuilt;
+  try {
+    rebuilt = await rebuildReports(file, parsed.values.out);
+  } catch (e) {
+    io.err(`conformance: ${(e as Error).message}`);
+    return EXIT.usage;
+  }
+  io.out(`Report: ${rebuilt.paths.reportHtml}`);
+  io.out(`Also: ${rebuilt.paths.junitXml}, ${rebuilt.paths.coverageCsv}`);
+  if (parsed.values.allure) {
+    const resultsDir = join(dirname(resolve(file)), 'allure-results');
+    const outDir = join(dirname(rebuilt.paths.reportHtml), 'allure-report');
+    try {
+      const built = await buildAllureReport(resultsDir, outDir);
+      io.out(`Allure report: ${built.index}`);
+    } catch (e) {
+      io.err(`conformance: ${(e as Error).message.split('\n')[0]}`);
+      return EXIT.usage;
+    }
+  }
+  if (rebuilt.integrity.state !== 'intact') {
+    io.err(`conformance: ${file} ${rebuilt.integrity.state === 'altered' ? 'was altered after the run (its digest does not match its content)' : 'carries no integrity digest'}; the rebuilt report says so`);
+    return EXIT.notConformant;
+  }
+  return 0;
+}
+
+const FILE_STATE_TEXT: Record<string, string> = {
+  matches: 'matches results.json',
+  altered: 'ALTERED (differs from what results.json gives)',
+  missing: 'missing',
+  'not-comparable': 'not compared (written by another suite version)',
+};
+
+/** `verify-report`: exit 0 when the folder is as the run wrote it, 1 when altered, 2 when it cannot be read. */
+async function verifyReport(argv: string[], io: Out): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: {}, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message.split('\n')[0]);
+  }
+  const [dir, ...extra] = parsed.positionals;
+  if (dir === undefined || extra.length > 0) throw new UsageError('verify-report needs exactly one report folder');
+  let v;
+  try {
+    v = await verifyReportDir(dir);
+  } catch (e) {
+    io.err(`conformance: ${(e as Error).message}`);
+    return EXIT.usage;
+  }
+  const i = v.integrity;
+  io.out(
+    i.state === 'intact'
+      ? `results.json: intact (SHA-256 ${i.digest})`
+      : i.state === 'altered'
+        ? `results.json: ALTERED (states SHA-256 ${i.stored}, content has ${i.actual})`
+        : `results.json: NOT SEALED (no digest; content has SHA-256 ${i.actual})`,
+  );
+  for (const f of v.files) io.out(`${f.name}: ${FILE_STATE_TEXT[f.state]}`);
+  io.out(v.intact ? `INTACT: ${v.dir} is as the run wrote it` : `ALTERED: ${v.dir} was changed after the run`);
+  return v.intact ? 0 : EXIT.notConformant;
+}
+
 export async function main(argv: string[], io: Out = stdio): Promise<number> {
   const [command, ...rest] = argv;
   try {
@@ -133,6 +213,10 @@ export async function main(argv: string[], io: Out = stdio): Promise<number> {
       }
       case 'start':
         return await start(rest, io);
+      case 'report':
+        return await report(rest, io);
+      case 'verify-report':
+        return await verifyReport(rest, io);
       case undefined:
       case 'help':
       case '--help':

@@ -6,7 +6,7 @@ import { formatSummary } from './summary.ts';
 
 const exchange = (url: string): ExchangeRecord => ({ method: 'GET', url, startedAt: '2026-01-01T00:00:00Z', duration: 1, request: { headers: {} }, status: 200 });
 const base = {
-  suite: { name: 's', version: '1' }, target: 'http://t', configDigest: 'd', seed: 1, runs: 2, allowDestructive: false,
+  suite: { name: 's', version: '1' }, target: 'http://t', configDigest: 'd', attestation: {}, evidence: 'masked' as const, seed: 1, runs: 2, allowDestructive: false,
   startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:01Z', operations: ['get-bill', 'search-bills'],
 };
 
@@ -27,6 +27,12 @@ describe('aggregate', () => {
     expect(results.exchanges[results.results[1].exchange!].url).toBe('http://t/a');
   });
 
+  test('carries the requirement table and the rows of the applied decisions', () => {
+    expect(results.requirements.length).toBeGreaterThan(800);
+    expect(results.appliedDecisions.map((d) => d.id)).toEqual(['DEC-D1-02']);
+    expect(results.appliedDecisions[0]!.suiteDoes).toMatch(/maxRecords/);
+  });
+
   test('counts, per-operation verdicts, run verdict and decisions', () => {
     expect(results.summary).toMatchObject({ pass: 1, fail: 1 });
     expect(results.operations.map((o) => [o.id, o.verdict])).toEqual([['get-bill', 'not-conformant'], ['search-bills', 'conformant']]);
@@ -39,6 +45,6 @@ describe('aggregate', () => {
     expect(lines[0]).toMatch(/^Verdict: NOT CONFORMANT/);
     expect(lines.some((l) => l.startsWith('get-bill') && l.endsWith('not-conformant'))).toBe(true);
     expect(lines.join('\n')).toContain('FAIL get-bill c2 [R]: Expected a, received b');
-    expect(lines[lines.length - 1]).toBe('Report: /r/report.html');
+    expect(lines.slice(-2)).toEqual(['Report: /r/report.html', 'Also: results.json, junit.xml, requirements-coverage.csv beside it']);
   });
 });

@@ -1,13 +1,18 @@
 /**
  * Builds the canonical RunResults from the workers' events and the runner's own results.
  */
+import { loadDecisions } from '../spec/decisions.ts';
 import { operation } from '../spec/operations.ts';
+import { loadRequirements } from '../spec/requirements.ts';
 import type { RunEvent, WorkerResult } from './events.ts';
 import type { CheckResult, ExchangeRecord, OperationSummary, RunResults } from './results.ts';
 import { emptyCounts, verdictOf } from './results.ts';
 
 export interface AggregateInput
-  extends Pick<RunResults, 'suite' | 'target' | 'configDigest' | 'seed' | 'runs' | 'allowDestructive' | 'only' | 'startedAt' | 'finishedAt'> {
+  extends Pick<
+    RunResults,
+    'suite' | 'target' | 'configDigest' | 'attestation' | 'evidence' | 'seed' | 'runs' | 'allowDestructive' | 'only' | 'startedAt' | 'finishedAt'
+  > {
   operations: readonly string[];
   events: readonly RunEvent[];
   /** Exchanges recorded by the runner itself (discovery), by id. */
@@ -47,6 +52,8 @@ export function aggregate(input: AggregateInput): RunResults {
     suite: input.suite,
     target: input.target,
     configDigest: input.configDigest,
+    attestation: input.attestation,
+    evidence: input.evidence,
     seed: input.seed,
     runs: input.runs,
     allowDestructive: input.allowDestructive,
@@ -59,5 +66,7 @@ export function aggregate(input: AggregateInput): RunResults {
     results,
     exchanges,
     decisions,
+    appliedDecisions: loadDecisions().filter((d) => decisions.includes(d.id)),
+    requirements: loadRequirements(),
   };
 }

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FeatureName, ServiceId } from '../spec/types.ts';
+import type { Attestation } from './results.ts';
 
 export interface MemberSearch {
   insurerIdentifier: string;
@@ -68,6 +69,7 @@ export interface ConfigFile {
   reservedOperations?: 'include' | 'omit';
   http?: { timeoutMs?: number; maxResponseBytes?: number };
   fixtures?: Fixtures;
+  attestation?: Attestation;
 }
 
 /** Credentials resolved from the environment; never written anywhere unmasked. */
@@ -89,6 +91,7 @@ export interface ResolvedConfig {
   reservedOperations: 'include' | 'omit';
   http: { timeoutMs: number; maxResponseBytes: number };
   fixtures: Fixtures;
+  attestation: Attestation;
   /** SHA-256 of the config as loaded (before secrets were resolved). */
   digest: string;
   source: string;
@@ -298,6 +301,7 @@ export function loadConfig(options: { file?: string; target?: string; environmen
       maxResponseBytes: file.http?.maxResponseBytes ?? DEFAULT_CONFIG.http!.maxResponseBytes!,
     },
     fixtures: file.fixtures ?? {},
+    attestation: file.attestation ?? {},
     digest: createHash('sha256').update(JSON.stringify(file)).digest('hex'),
     source: options.file ?? '<built-in defaults>',
   };

@@ -2,7 +2,10 @@
  * The canonical results model. `results.json` is exactly a `RunResults`; every other report
  * (junit.xml, report.html) is rebuilt from it.
  */
+import type { Decision } from '../spec/decisions.ts';
+import type { Requirement } from '../spec/requirements.ts';
 import type { DocumentId, Level } from '../spec/types.ts';
+import type { EvidenceMode } from './redact.ts';
 
 export type Status = 'pass' | 'fail' | 'warn' | 'skip' | 'omit' | 'error';
 export const STATUSES: readonly Status[] = ['pass', 'fail', 'warn', 'skip', 'omit', 'error'];
@@ -53,10 +56,28 @@ export interface OperationSummary {
   verdict: Verdict;
 }
 
+/** Who ran the suite, against what, for whom: the config's `attestation`, as stated there. */
+export interface Attestation {
+  organisation?: string;
+  product?: string;
+  environment?: 'staging' | 'production';
+  person?: string;
+}
+
+/** SHA-256 of the canonical content of results.json (every member but `integrity`, see core/integrity.ts). */
+export interface Integrity {
+  algorithm: 'sha256';
+  canonicalization: 'json-sorted-keys';
+  digest: string;
+}
+
 export interface RunResults {
   suite: { name: string; version: string };
   target: string;
   configDigest: string;
+  attestation: Attestation;
+  /** `masked`: secrets and personal data masked; `full`: personal data kept (a private run). */
+  evidence: EvidenceMode;
   seed: number;
   runs: number;
   allowDestructive: boolean;
@@ -70,6 +91,11 @@ export interface RunResults {
   exchanges: ExchangeRecord[];
   /** Decision ids (spec/decisions.md) that the run's checks applied. */
   decisions: string[];
+  /** The applied decisions' rows, so the report needs nothing but this file. */
+  appliedDecisions: Decision[];
+  /** The requirement table of the suite version that ran (spec/requirements.csv), for traceability. */
+  requirements: Requirement[];
+  integrity?: Integrity;
 }
 
 export function emptyCounts(): Record<Status, number> {

@@ -1,18 +1,20 @@
 /**
  * `conformance run`: config, discovery, token, the vitest suites, aggregation, reports.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { operations } from '../spec/operations.ts';
+import { loadRequirements } from '../spec/requirements.ts';
 import type { Operation, ServiceId } from '../spec/types.ts';
-import { writeReports } from '../reports/writeReports.ts';
+import { writeReports, type ReportPaths } from '../reports/writeReports.ts';
 import { aggregate } from './aggregate.ts';
+import { sealed } from './integrity.ts';
 import { allSecretsOf, ConfigError, loadConfig } from './config.ts';
 import { addressOf, discover, TargetUnreachableError } from './discovery.ts';
 import { readEvents } from './events.ts';
-import type { WorkerResult } from './events.ts';
+import type { RunEvent, WorkerResult } from './events.ts';
 import { HttpClient } from './http.ts';
 import { Redactor, type EvidenceMode } from './redact.ts';
 import type { ExchangeRecord, RunResults } from './results.ts';
@@ -20,6 +22,7 @@ import { EXIT, exitCodeOf } from './results.ts';
 import type { RunContext } from './runContext.ts';
 import { obtainToken } from './token.ts';
 import { SuiteCrashCollector } from './vitestBridge.ts';
+import { suiteVersion } from './suiteVersion.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -39,9 +42,35 @@ export interface RunOptions {
 export interface RunOutcome {
   exitCode: number;
   results?: RunResults;
-  reports?: { resultsJson: string; junitXml: string; reportHtml: string };
+  reports?: ReportPaths;
   /** One-line reason when the run could not start (exit 2). */
   problem?: string;
+}
+
+/**
+ * Testable requirements that the discovery of an operation's address judges: the ones stating
+ * that the operation is addressed by its key, or that addresses come from a discovery document.
+ */
+export function addressRequirementsOf(op: Operation): string[] {
+  return loadRequirements()
+    .filter((r) => r.notTestedReason === '' && r.operations.includes(op.id))
+    .filter((r) => r.text.includes(`\`${op.discoveryKey}\``) || /discovery document/i.test(r.text))
+    .map((r) => r.id);
+}
+
+/**
+ * An addressed, selected operation on which the suites recorded nothing was not judged at all
+ * (its tests were filtered out or never collected): a MUST error, so the run cannot look
+ * conformant on discovery alone. Omitted destructive steps are results, so they do not count.
+ */
+export function silentOperations(active: readonly Operation[], addresses: Record<string, string>, events: readonly RunEvent[]): WorkerResult[] {
+  const judged = new Set(events.flatMap((e) => (e.type === 'check-evaluated' ? [e.result.operation] : [])));
+  return active
+    .filter((op) => addresses[op.id] !== undefined && !judged.has(op.id))
+    .map((op) => ({
+      check: 'suite-ran', summary: 'The suites judged the operation', operation: op.id, requirements: [], level: 'MUST' as const,
+      status: 'error' as const, message: 'Expected the suites to record results for this operation, received none (were its tests filtered out?)',
+    }));
 }
 
 /** `--only` patterns: comma-separated operation ids with `*` wildcards. */
@@ -54,10 +83,7 @@ export function selectOperations(only: string | undefined): Operation[] {
   return picked;
 }
 
-export function suiteVersion(): { name: string; version: string } {
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
-  return { name: pkg.name, version: pkg.version };
-}
+export { suiteVersion };
 
 export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const startedAt = new Date().toISOString();
@@ -72,7 +98,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     const runnerExchanges = new Map<string, ExchangeRecord>();
     const runnerResults: WorkerResult[] = [];
     const evidence: EvidenceMode = options.evidence ?? 'masked';
-    let redactor = new Redactor(allSecretsOf(config), { personalData: evidence === 'masked' });
+    let redactor = new Redactor(allSecretsOf(config), { personalData: evidence === 'masked', personalValues: Redactor.personalValuesOf(config.fixtures) });
 
     const omitted = config.reservedOperations === 'omit' ? selected.filter((op) => op.reservedForOperator) : [];
     const active = selected.filter((op) => !omitted.includes(op));
@@ -108,7 +134,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       if (!('url' in a)) unaddressable[op.id] = a.problem;
       runnerResults.push({
         check: 'discovery-key-present', summary: 'The discovery document gives the operation\'s address by its key', operation: op.id,
-        requirements: ['D1-1-04'], level: 'MUST', status: 'url' in a ? 'pass' : 'fail',
+        requirements: ['D1-1-04', ...addressRequirementsOf(op)], level: 'MUST', status: 'url' in a ? 'pass' : 'fail',
         message: 'url' in a ? `${op.discoveryKey} = ${a.url}` : a.problem, exchange,
       });
     }
@@ -120,14 +146,16 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       seed, runs, ...(options.path ? { path: options.path } : {}), selected: active.map((op) => op.id), runDir,
     };
     const suites = [...new Set(active.filter((op) => addresses[op.id]).map((op) => op.suite))];
-    const crashes = await runSuites(suites, ctx);
+    const crashes = await runSuites(suites, ctx, options.reportDir);
+    const events = readEvents(runDir);
+    runnerResults.push(...silentOperations(active, addresses, events));
 
-    const results = aggregate({
-      suite: suiteVersion(), target: config.target, configDigest: config.digest, seed, runs,
+    const results = sealed(aggregate({
+      suite: suiteVersion(), target: config.target, configDigest: config.digest, attestation: config.attestation, evidence, seed, runs,
       allowDestructive: options.allowDestructive, only: options.only, startedAt, finishedAt: new Date().toISOString(),
-      operations: selected.map((op) => op.id), events: readEvents(runDir), runnerExchanges,
+      operations: selected.map((op) => op.id), events, runnerExchanges,
       runnerResults: [...runnerResults, ...crashes],
-    });
+    }));
     const reports = await writeReports(results, resolve(options.reportDir));
     return { exitCode: exitCodeOf(results.verdict), results, reports };
   } catch (e) {
@@ -139,17 +167,44 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   }
 }
 
-async function runSuites(suites: readonly string[], ctx: RunContext): Promise<WorkerResult[]> {
+async function runSuites(suites: readonly string[], ctx: RunContext, reportDir: string): Promise<WorkerResult[]> {
+  // Allure results of an earlier run into the same folder must never mix with this run's, even
+  // when this run has no suite to start.
+  const allureResults = resolve(reportDir, 'allure-results');
+  rmSync(allureResults, { recursive: true, force: true });
   if (suites.length === 0) return [];
   const { startVitest } = await import('vitest/node');
+  const { default: AllureReporter } = await import('allure-vitest/reporter');
   const collector = new SuiteCrashCollector();
+  // What the suites send is masked already; a test's failure text comes from vitest (a crashed
+  // step's error can quote anything), so the run's known secrets and personal values are masked there too.
+  const redactor = new Redactor([ctx.token, ...ctx.secrets], { personalData: ctx.evidence !== 'full', personalValues: Redactor.personalValuesOf(ctx.fixtures) });
+  const allure = new AllureReporter({
+    resultsDir: allureResults,
+    // allure-vitest would record every expect() call with its values, unmasked: the suites' own
+    // steps (one per judged result) say what was judged.
+    reportMatchers: false,
+    environmentInfo: { target: redactor.text(ctx.target), seed: String(ctx.seed) },
+    listeners: [{
+      beforeTestResultWrite: (result) => {
+        const d = result.statusDetails;
+        if (d.message) d.message = redactor.text(d.message);
+        if (d.trace) d.trace = redactor.text(d.trace);
+        if (d.actual) d.actual = redactor.text(d.actual);
+        if (d.expected) d.expected = redactor.text(d.expected);
+      },
+    }],
+  });
   const files = suites.map((s) => join(ROOT, 'suites', `${s}.suite.ts`));
   const previousExitCode = process.exitCode;
   const vitest = await startVitest('test', files, {
     config: join(ROOT, 'suites.vitest.config.ts'),
     root: ROOT,
     watch: false,
-    reporters: [collector],
+    reporters: [collector, allure],
+    // allure-vitest skips every test missing from an Allure test plan named by this variable (set
+    // by Allure TestOps in CI): what the suite judges is chosen by --only, never by the environment.
+    env: { ALLURE_TESTPLAN_PATH: '' },
     provide: { conformance: ctx },
   });
   await vitest.close();

@@ -36,7 +36,7 @@ function worker(): WorkerState {
     state = {
       ctx,
       client: new HttpClient(ctx.http),
-      redactor: new Redactor([ctx.token, ...ctx.secrets], { personalData: ctx.evidence !== 'full' }),
+      redactor: new Redactor([ctx.token, ...ctx.secrets], { personalData: ctx.evidence !== 'full', personalValues: Redactor.personalValuesOf(ctx.fixtures) }),
       events: new EventFile(ctx.runDir),
       recorded: new Map(),
     };
@@ -217,7 +217,7 @@ export function record(check: Pick<Check<unknown>, 'id' | 'summary'>, status: St
   const exchange = binding.exchange ? recordExchange(binding.exchange) : undefined;
   const result: WorkerResult = {
     check: check.id,
-    summary: check.summary,
+    summary: w.redactor.text(check.summary),
     operation: binding.operation,
     requirements: [...binding.requirements],
     level: binding.level,

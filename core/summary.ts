@@ -28,6 +28,9 @@ export function formatSummary(results: RunResults, reportPath: string, maxProble
     }
   }
   lines.push('');
+  if (results.evidence === 'full') lines.push('Evidence: FULL (personal data is not masked in the artefacts; do not share them)');
+  if (results.integrity) lines.push(`Integrity: SHA-256 ${results.integrity.digest}`);
   lines.push(`Report: ${reportPath}`);
+  lines.push('Also: results.json, junit.xml, requirements-coverage.csv beside it');
   return lines;
 }

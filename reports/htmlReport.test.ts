@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { RunResults } from '../core/results.ts';
 import {
@@ -80,7 +79,7 @@ describe('renderHtml', () => {
       'https://staging.example.test/api',
       'api-conformance-suite 0.1.0',
       '1234567',
-      '<dd>25</dd>',
+      '<dd data-fact="runs-per-property">25</dd>',
       '2025-01-15T10:00:00.000Z',
       '2025-01-15T10:01:23.400Z',
       '1 min 23 s',
@@ -120,7 +119,7 @@ describe('renderHtml', () => {
     expect(count(failing, /<article class="finding /g)).toBe(4);
     for (const { r, i } of findings) {
       const article = elementById(failing, `result-${i}`);
-      expect(article).toContain(`data-status="${r.status}" data-level="${r.level}" data-operation="${r.operation}"`);
+      expect(article).toContain(`data-status="${r.status}" data-level="${r.level}" data-document="D1" data-operation="${r.operation}"`);
       expect(article).toContain(`<dd class="fact-message">${escapeHtml(r.message)}</dd>`);
       expect(article).toContain(`<dd class="fact-requirements">${escapeHtml(r.requirements.join(', '))}</dd>`);
       expect(article).toContain(`<code class="check-id">${r.check}</code>`);
@@ -209,7 +208,7 @@ describe('renderHtml', () => {
   it('has a collapsed table of all results with data attributes', () => {
     const all = elementById(failing, 'all-results');
     expect(all).toContain('<details id="all-results-details">\n<summary>Show all 10 results</summary>');
-    const rows = [...all.matchAll(/<tr class="result-row" data-status="(\w+)" data-level="(\w+)" data-operation="([^"]+)"/g)];
+    const rows = [...all.matchAll(/<tr class="result-row" data-status="(\w+)" data-level="(\w+)" data-document="D1" data-operation="([^"]+)"/g)];
     const statuses = rows.map((m) => m[1]).sort();
     expect(statuses).toEqual(['error', 'fail', 'fail', 'omit', 'pass', 'pass', 'pass', 'pass', 'skip', 'warn']);
     expect(rows.filter((m) => m[2] === 'SHOULD')).toHaveLength(1);
@@ -240,7 +239,7 @@ describe('renderHtml', () => {
     expect(elementById(renderHtml(loadFixture('conformant')), 'findings')).toContain('<p class="muted">None.</p>');
     const inconclusive = renderHtml(loadFixture('inconclusive'));
     expect(elementById(inconclusive, 'result-0')).toContain('No response: time-out after 30000 ms');
-    expect(elementById(inconclusive, 'overview')).toContain('<dt>Only</dt><dd>search-authorisation</dd>');
+    expect(elementById(inconclusive, 'overview')).toContain('<dt>Only</dt><dd data-fact="only">search-authorisation</dd>');
   });
 
   it('accepts extra sections', () => {
@@ -253,84 +252,89 @@ describe('renderHtml', () => {
   });
 });
 
-/** Minimal DOM stand-ins: enough for the filter script. */
-class FakeElement {
-  hidden = false;
-  checked = true;
-  value = '';
-  textContent = '';
-  open = false;
-  focused = false;
-  listeners: Record<string, () => void> = {};
-  constructor(
-    public tagName: string,
-    public attrs: Record<string, string> = {},
-  ) {}
-  getAttribute(name: string): string | null {
-    return this.attrs[name] ?? null;
-  }
-  addEventListener(type: string, fn: () => void): void {
-    this.listeners[type] = fn;
-  }
-  focus(): void {
-    this.focused = true;
-  }
-  fire(type: string): void {
-    this.listeners[type]?.();
-  }
-}
-
-describe('filter script', () => {
-  function setup() {
-    const script = /<script>([\s\S]*?)<\/script>/.exec(renderHtml(loadFixture('failing')))?.[1] ?? '';
-    const boxes = ['pass', 'fail', 'warn', 'skip', 'omit', 'error'].map((s) => Object.assign(new FakeElement('INPUT'), { value: s }));
-    const panel = Object.assign(new FakeElement('SECTION'), { hidden: true });
-    const text = new FakeElement('INPUT');
-    const reset = new FakeElement('BUTTON');
-    const out = new FakeElement('P');
-    const items = [
-      Object.assign(new FakeElement('ARTICLE', { 'data-status': 'fail' }), { textContent: 'error-code-matches find-member-v2' }),
-      Object.assign(new FakeElement('TR', { 'data-status': 'fail' }), { textContent: 'error-code-matches find-member-v2' }),
-      Object.assign(new FakeElement('TR', { 'data-status': 'pass' }), { textContent: 'status-is-documented search-bills' }),
-      Object.assign(new FakeElement('TR', { 'data-status': 'warn' }), { textContent: 'paging-tags-match-request Search-Bills' }),
-    ];
-    const details = [new FakeElement('DETAILS')];
-    const windowListeners: Record<string, () => void> = {};
-    const byId: Record<string, FakeElement> = { filters: panel, 'filter-text': text, 'filter-reset': reset, 'filter-count': out };
-    Object.assign(panel, { querySelectorAll: () => boxes });
-    const document = {
-      getElementById: (id: string) => byId[id] ?? null,
-      querySelectorAll: (sel: string) => (sel === '[data-filterable]' ? items : sel.startsWith('details') ? details : []),
-    };
-    const window = { addEventListener: (t: string, fn: () => void) => (windowListeners[t] = fn) };
-    runInNewContext(script, { document, window });
-    return { panel, boxes, text, reset, out, items, details, windowListeners };
-  }
-
-  it('reveals the controls and filters by status and text', () => {
-    const { panel, boxes, text, reset, out, items } = setup();
-    expect(panel.hidden).toBe(false);
-    expect(out.textContent).toBe('Showing 1 of 1 failures, warnings and errors, and 3 of 3 results.');
-    const passBox = boxes[0] as FakeElement;
-    passBox.checked = false;
-    passBox.fire('change');
-    expect(items.map((i) => i.hidden)).toEqual([false, false, true, false]);
-    text.value = '  search-bills ';
-    text.fire('input');
-    expect(items.map((i) => i.hidden)).toEqual([true, true, true, false]);
-    expect(out.textContent).toBe('Showing 0 of 1 failures, warnings and errors, and 1 of 3 results.');
-    reset.fire('click');
-    expect(items.map((i) => i.hidden)).toEqual([false, false, false, false]);
-    expect(passBox.checked).toBe(true);
-    expect(text.focused).toBe(true);
+describe('certification parts', () => {
+  it('shows the attestation from the config, escaped, and says when fields are missing', () => {
+    const overview = elementById(renderHtml(loadFixture('failing')), 'overview');
+    expect(overview).toContain('<dd data-attestation="organisation">Acme Clinics &lt;Partner &amp; Co&gt;</dd>');
+    expect(overview).toContain('<dd data-attestation="product">Acme Connect 1.0</dd>');
+    expect(overview).toContain('<dd data-attestation="environment">production</dd>');
+    expect(overview).toContain('<dd data-attestation="person">B. Engineer</dd>');
+    expect(overview).not.toContain('does not state every field');
+    const bare = elementById(renderHtml(loadFixture('inconclusive')), 'overview');
+    expect(bare).toContain('<dd data-attestation="organisation"><span class="muted">not stated</span></dd>');
+    expect(bare).toContain('does not state every field');
   });
 
-  it('opens every details element for printing and closes them after', () => {
-    const { details, windowListeners } = setup();
-    windowListeners.beforeprint?.();
-    expect(details[0]?.open).toBe(true);
-    windowListeners.afterprint?.();
-    expect(details[0]?.open).toBe(false);
+  it('says in the header when personal data is not masked', () => {
+    const masked = renderHtml(loadFixture('failing'));
+    expect(masked).not.toContain('id="evidence-banner"');
+    expect(elementById(masked, 'overview')).toContain('<dd data-fact="evidence">masked: secrets and personal data are masked</dd>');
+    const full = renderHtml({ ...loadFixture('failing'), evidence: 'full' });
+    expect(elementById(full, 'evidence-banner')).toContain('personal data of patients and members unmasked');
+    expect(elementById(full, 'overview')).toContain('<dd data-fact="evidence">full: personal data is NOT masked</dd>');
+  });
+
+  it('shows the integrity digest and whether it matches the content', () => {
+    const run = loadFixture('failing');
+    const intact = elementById(renderHtml(run), 'integrity');
+    expect(intact).toContain('data-integrity="intact"');
+    expect(intact).toContain(`SHA-256 ${run.integrity!.digest} (matches the content of results.json)`);
+    const altered = elementById(renderHtml({ ...run, target: 'https://elsewhere.test' }), 'integrity');
+    expect(altered).toContain('data-integrity="altered"');
+    expect(altered).toContain(`ALTERED: results.json states SHA-256 ${run.integrity!.digest} but its content has `);
+    const { integrity: _none, ...unsealed } = run;
+    expect(elementById(renderHtml(unsealed), 'integrity')).toContain('data-integrity="missing"');
+  });
+
+  it('lists every requirement of the table with its checks, or the reason it has none', () => {
+    const run = loadFixture('failing');
+    const table = elementById(renderHtml(run), 'traceability-table');
+    const rows = [...table.matchAll(/<tr class="trace-row" id="req-([^"]+)" data-status="([^"]+)"/g)];
+    expect(rows.map((m) => m[1])).toEqual(run.requirements.map((q) => q.id));
+    const status = Object.fromEntries(rows.map((m) => [m[1], m[2]]));
+    // D1-4.2-05 is cited by a MUST fail and nothing worse; D1-4.12-01 only by an error.
+    expect(status['D1-4.2-05']).toBe('fail');
+    const untestable = run.requirements.find((q) => q.notTestedReason !== '' && !run.results.some((r) => r.requirements.includes(q.id)));
+    expect(untestable).toBeDefined();
+    expect(status[untestable!.id]).toBe('not-tested');
+    expect(elementById(table, `req-${untestable!.id}`)).toContain(escapeHtml(untestable!.notTestedReason));
+    const row = elementById(table, 'req-D1-4.2-05');
+    expect(row).toContain('<code>find-member-v2</code>');
+    expect(row).toMatch(/<span class="badge status-fail">fail<\/span> <code>[a-z-]+<\/code> on <code>find-member-v2<\/code>/);
+  });
+
+  it('shows requirement coverage per run, document and operation', () => {
+    const html = renderHtml(loadFixture('failing'));
+    expect(elementById(html, 'coverage-summary')).toMatch(/data-coverage="run">\d+% \(\d+\/\d+\)</);
+    expect(elementById(html, 'documents-table')).toMatch(/data-coverage="D1">\d+% \(\d+\/\d+\)</);
+    expect(elementById(html, 'operations-table')).toMatch(/data-coverage="find-member-v2">\d+% \(\d+\/\d+\)</);
+  });
+
+  it('lists the applied decisions with what the documents say and what the suite does', () => {
+    const run = loadFixture('failing');
+    const table = elementById(renderHtml(run), 'decisions-table');
+    expect(run.appliedDecisions.map((d) => d.id)).toEqual(['DEC-D1-16']);
+    expect(table).toContain('<tr id="DEC-D1-16"><th scope="row"><code>DEC-D1-16</code></th>');
+    expect(table).toContain(escapeHtml(run.appliedDecisions[0]!.suiteDoes));
+    expect(elementById(renderHtml(loadFixture('conformant')), 'decisions')).toContain('No decision on an open point');
+  });
+
+  it('gives a replay command for a property case', () => {
+    const article = elementById(renderHtml(loadFixture('failing')), 'result-2');
+    expect(article).toContain(
+      "<pre class=\"replay\"><code>npx conformance run --target &#39;https://staging.example.test/api&#39; --only find-member-v2 --seed 1234567 --path &#39;3:1:0&#39; --runs 25</code></pre>",
+    );
+  });
+
+  it('offers filters by status, level, document and operation, a search box and keyboard hints', () => {
+    const filters = elementById(renderHtml(loadFixture('failing')), 'filters');
+    for (const s of ['pass', 'fail', 'warn', 'skip', 'omit', 'error', 'not-tested', 'not-run']) {
+      expect(filters).toContain(`<input type="checkbox" name="status" value="${s}" checked>`);
+    }
+    expect(filters).toContain('<select id="filter-level" data-filter="level"><option value="">all levels</option><option value="MUST">MUST</option>');
+    expect(filters).toContain('<select id="filter-document" data-filter="document"><option value="">all documents</option><option value="D1">D1</option></select>');
+    expect(filters).toContain('<option value="search-bills">search-bills</option>');
+    expect(filters).toContain('aria-keyshortcuts="/"');
   });
 });
 

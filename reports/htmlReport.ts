@@ -20,8 +20,19 @@ import {
   type Verdict,
 } from '../core/results.ts';
 import type { Level } from '../spec/types.ts';
+import { integrityOf, type IntegrityState } from '../core/integrity.ts';
 import { curlCommand, maskedHeaderValue, maskedUrl } from './curl.ts';
 import { operationRows, type OperationRow } from './operationRows.ts';
+import {
+  TRACE_STATUSES,
+  coverageLabel,
+  coverageOf,
+  rowsOfDocument,
+  rowsOfOperation,
+  traceability,
+  type TraceRow,
+  type TraceStatus,
+} from './traceability.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Escaping and small formatting helpers
@@ -147,6 +158,11 @@ export interface ReportContext {
   operationOrder: Map<string, number>;
   /** fail, error and warn results (with their index in `results.results`), worst first. */
   findings: { index: number; result: CheckResult }[];
+  /** Every requirement of the table with the results citing it. */
+  trace: TraceRow[];
+  /** Operation id -> document, for filtering results by document. */
+  documentOf: Map<string, string>;
+  integrity: IntegrityState;
 }
 
 export interface ReportSection {
@@ -171,7 +187,8 @@ export function reportContext(results: RunResults): ReportContext {
         (operationOrder.get(a.result.operation) ?? 0) - (operationOrder.get(b.result.operation) ?? 0) ||
         a.index - b.index,
     );
-  return { results, operations, operationOrder, findings };
+  const documentOf = new Map(operations.map((o) => [o.id, o.document]));
+  return { results, operations, operationOrder, findings, trace: traceability(results), documentOf, integrity: integrityOf(results) };
 }
 
 /** Anchor of one result's evidence. */
@@ -184,28 +201,63 @@ function section(id: string, title: string, body: string, extra = ''): string {
 // ---------------------------------------------------------------------------------------------
 // Sections
 
+const ATTESTATION_FIELDS: readonly [keyof RunResults['attestation'], string][] = [
+  ['organisation', 'Organisation'],
+  ['product', 'Product'],
+  ['environment', 'Environment'],
+  ['person', 'Run by'],
+];
+
+function integrityText(state: IntegrityState): string {
+  if (state.state === 'intact') return `SHA-256 ${state.digest} (matches the content of results.json)`;
+  if (state.state === 'altered') return `ALTERED: results.json states SHA-256 ${state.stored} but its content has ${state.actual}`;
+  return `NOT SEALED: results.json carries no digest (content SHA-256 ${state.actual})`;
+}
+
 export function overviewSection(ctx: ReportContext): string {
   const r = ctx.results;
   const duration = Date.parse(r.finishedAt) - Date.parse(r.startedAt);
   const facts: [string, string][] = [
     ['Target', r.target],
     ['Suite', `${r.suite.name} ${r.suite.version}`],
+    ['Config digest', r.configDigest],
     ['Seed', String(r.seed)],
-    ['Runs', String(r.runs)],
+    ['Runs per property', String(r.runs)],
     ['Started', r.startedAt],
     ['Finished', r.finishedAt],
     ['Duration', formatDuration(duration)],
-    ['Config digest', r.configDigest],
     ['Destructive operations', r.allowDestructive ? 'allowed' : 'not allowed (omitted)'],
+    ['Evidence', r.evidence === 'full' ? 'full: personal data is NOT masked' : 'masked: secrets and personal data are masked'],
   ];
   if (r.only !== undefined) facts.push(['Only', r.only]);
-  const dl = facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`).join('\n');
+  const dl = facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd data-fact="${esc(k.toLowerCase().replace(/\s+/g, '-'))}">${esc(v)}</dd>`).join('\n');
+  const stated = ATTESTATION_FIELDS.filter(([k]) => (r.attestation?.[k] ?? '') !== '');
+  const attestation = ATTESTATION_FIELDS.map(
+    ([k, label]) =>
+      `<dt>${esc(label)}</dt><dd data-attestation="${esc(k)}">${r.attestation?.[k] ? esc(r.attestation[k]) : '<span class="muted">not stated</span>'}</dd>`,
+  ).join('\n');
+  const attestationNote =
+    stated.length < ATTESTATION_FIELDS.length
+      ? '<p class="note">The config\'s <code>attestation</code> does not state every field; a certification report should.</p>'
+      : '';
+  const integrityClass = ctx.integrity.state === 'intact' ? 'integrity-ok' : 'integrity-bad';
+  const banner =
+    r.evidence === 'full'
+      ? '<p id="evidence-banner" class="banner banner-danger" role="alert"><strong>Full evidence.</strong> This report shows personal data of patients and members unmasked (<code>--evidence full</code>). It is for a private run only: do not share it.</p>'
+      : '';
   return [
     '<header id="overview">',
+    '<a class="skip-link" href="#findings">Skip to failures, warnings and errors</a>',
     `<p class="eyebrow">Conformance report · ${esc(r.suite.name)} ${esc(r.suite.version)}</p>`,
+    banner,
     `<h1 id="verdict" class="verdict verdict-${esc(r.verdict)}" data-verdict="${esc(r.verdict)}">${esc(VERDICT_LABEL[r.verdict] ?? r.verdict)}</h1>`,
     `<p class="verdict-explanation">${esc(VERDICT_EXPLANATION[r.verdict] ?? '')}</p>`,
-    `<dl class="facts run-facts">\n${dl}\n</dl>`,
+    '<div class="header-grid">',
+    `<div><h2 class="header-title">Run</h2><dl class="facts run-facts">\n${dl}\n</dl></div>`,
+    `<div><h2 class="header-title">Attestation</h2><dl class="facts attestation">\n${attestation}\n</dl>${attestationNote}</div>`,
+    '</div>',
+    `<p id="integrity" class="integrity ${integrityClass}" data-integrity="${esc(ctx.integrity.state)}"><strong>Integrity:</strong> ${esc(integrityText(ctx.integrity))}. ` +
+      'Check the folder with <code>npx conformance verify-report DIR</code>. The digest shows the files were not altered after the run; it is not a signature.</p>',
     '</header>',
   ].join('\n');
 }
@@ -231,7 +283,17 @@ export function summarySection(ctx: ReportContext): string {
     `<tbody>\n${levelRows.join('\n')}\n</tbody>`,
     '</table>',
   ].join('\n');
-  return section('summary', 'Summary', `${byStatus}\n${byLevel}`);
+  const cov = coverageOf(ctx.trace);
+  const byTrace = new Map<TraceStatus, number>();
+  for (const row of ctx.trace) byTrace.set(row.status, (byTrace.get(row.status) ?? 0) + 1);
+  const coverage = [
+    '<table class="counts" id="coverage-summary">',
+    '<caption>Requirements</caption>',
+    '<thead><tr><th scope="col">in the table</th><th scope="col">testable</th><th scope="col">verified by this run</th><th scope="col">coverage</th><th scope="col">not testable (reason given)</th><th scope="col">testable, no result</th></tr></thead>',
+    `<tbody><tr><td class="num">${cov.total}</td><td class="num">${cov.testable}</td><td class="num">${cov.verified}</td><td class="num" data-coverage="run">${esc(coverageLabel(cov))}</td><td class="num">${byTrace.get('not-tested') ?? 0}</td><td class="num${(byTrace.get('not-run') ?? 0) > 0 ? ' has-warn' : ''}">${byTrace.get('not-run') ?? 0}</td></tr></tbody>`,
+    '</table>',
+  ].join('\n');
+  return section('summary', 'Summary', `${byStatus}\n${byLevel}\n${coverage}`);
 }
 
 export function documentsSection(ctx: ReportContext): string {
@@ -240,11 +302,12 @@ export function documentsSection(ctx: ReportContext): string {
     const ids = new Set(ctx.operations.filter((o) => o.document === doc).map((o) => o.id));
     const list = ctx.results.results.filter((r) => ids.has(r.operation));
     const verdict = verdictOf(list);
-    return `<tr data-document="${esc(doc)}"><th scope="row">${esc(doc || '(unknown)')}</th><td class="num">${ids.size}</td>${countCells(countsOf(list))}<td>${verdictBadge(verdict)}</td></tr>`;
+    const coverage = coverageLabel(coverageOf(rowsOfDocument(ctx.trace, doc)));
+    return `<tr data-document="${esc(doc)}"><th scope="row">${esc(doc || '(unknown)')}</th><td class="num">${ids.size}</td>${countCells(countsOf(list))}<td class="num" data-coverage="${esc(doc)}">${esc(coverage)}</td><td>${verdictBadge(verdict)}</td></tr>`;
   });
   const table = [
     '<table id="documents-table">',
-    `<thead><tr><th scope="col">document</th><th scope="col" class="num">operations</th>${statusHeaders()}<th scope="col">verdict</th></tr></thead>`,
+    `<thead><tr><th scope="col">document</th><th scope="col" class="num">operations</th>${statusHeaders()}<th scope="col" class="num" title="testable requirements of the document with a judged result">requirement coverage</th><th scope="col">verdict</th></tr></thead>`,
     `<tbody>\n${rows.join('\n')}\n</tbody>`,
     '</table>',
   ].join('\n');
@@ -256,28 +319,46 @@ export function operationsSection(ctx: ReportContext): string {
     (o) =>
       `<tr class="operation-row"${attrs({ 'data-operation': o.id, 'data-verdict': o.verdict })}>` +
       `<th scope="row"><code>${esc(o.id)}</code></th><td>${esc(o.document)}</td><td>${esc(o.section)}</td><td>${esc(o.summary)}</td>` +
-      `${countCells(o.counts)}<td>${verdictBadge(o.verdict)}</td></tr>`,
+      `${countCells(o.counts)}<td class="num" data-coverage="${esc(o.id)}">${esc(coverageLabel(coverageOf(rowsOfOperation(ctx.trace, o.id))))}</td><td>${verdictBadge(o.verdict)}</td></tr>`,
   );
   const table = [
     '<div class="scroll"><table id="operations-table">',
-    `<thead><tr><th scope="col">operation</th><th scope="col">document</th><th scope="col">section</th><th scope="col">summary</th>${statusHeaders()}<th scope="col">verdict</th></tr></thead>`,
+    `<thead><tr><th scope="col">operation</th><th scope="col">document</th><th scope="col">section</th><th scope="col">summary</th>${statusHeaders()}<th scope="col" class="num" title="testable requirements of the operation with a judged result">requirement coverage</th><th scope="col">verdict</th></tr></thead>`,
     `<tbody>\n${rows.join('\n')}\n</tbody>`,
     '</table></div>',
   ].join('\n');
   return section('operations', 'Operations', table);
 }
 
+const TRACE_LABEL: Record<TraceStatus, string> = {
+  pass: 'pass', fail: 'fail', warn: 'warn', skip: 'skip', omit: 'omit', error: 'error', 'not-tested': 'not testable', 'not-run': 'no result',
+};
+
+function selectControl(id: string, label: string, all: string, options: readonly [string, string][]): string {
+  const opts = options.map(([value, text]) => `<option value="${esc(value)}">${esc(text)}</option>`).join('');
+  return `<label for="${esc(id)}">${esc(label)}</label> <select id="${esc(id)}" data-filter="${esc(id.replace('filter-', ''))}"><option value="">${esc(all)}</option>${opts}</select>`;
+}
+
 export function filtersSection(ctx: ReportContext): string {
   const counts = countsOf(ctx.results.results);
-  const boxes = STATUSES.map(
-    (s) => `<label class="filter-status"><input type="checkbox" name="status" value="${s}" checked> ${statusBadge(s)} <span class="count">${counts[s]}</span></label>`,
-  ).join('\n');
-  // Hidden until the script runs: without scripts every result is shown and the controls would do nothing.
+  const traceCounts = new Map<TraceStatus, number>();
+  for (const row of ctx.trace) traceCounts.set(row.status, (traceCounts.get(row.status) ?? 0) + 1);
+  const boxes = TRACE_STATUSES.map((s) => {
+    const n = (STATUSES as readonly string[]).includes(s) ? counts[s as Status] : (traceCounts.get(s) ?? 0);
+    return `<label class="filter-status"><input type="checkbox" name="status" value="${s}" checked> <span class="badge status-${esc(s)}">${esc(TRACE_LABEL[s])}</span> <span class="count">${n}</span></label>`;
+  }).join('\n');
+  const documents = [...new Set(ctx.operations.map((o) => o.document).filter((d) => d !== ''))];
+  // Hidden until the script runs: without scripts every item is shown and the controls would do nothing.
   return [
     '<section id="filters" class="filters" hidden aria-label="Filters">',
     '<h2>Filters</h2>',
     `<fieldset><legend>Status</legend>\n${boxes}\n</fieldset>`,
-    '<p class="filter-text"><label for="filter-text">Search</label> <input type="search" id="filter-text" placeholder="check, operation, requirement, message" autocomplete="off"> <button type="button" id="filter-reset">Reset</button></p>',
+    '<p class="filter-selects">',
+    selectControl('filter-level', 'Level', 'all levels', LEVELS.map((l) => [l, l])),
+    selectControl('filter-document', 'Document', 'all documents', documents.map((d) => [d, d])),
+    selectControl('filter-operation', 'Operation', 'all operations', ctx.operations.map((o) => [o.id, o.id])),
+    '</p>',
+    '<p class="filter-text"><label for="filter-text">Search</label> <input type="search" id="filter-text" placeholder="check, operation, requirement, message" autocomplete="off" aria-keyshortcuts="/"> <button type="button" id="filter-reset">Reset</button> <span class="muted">Press <kbd>/</kbd> to search, <kbd>Esc</kbd> to clear.</span></p>',
     '<p id="filter-count" aria-live="polite"></p>',
     '</section>',
   ].join('\n');
@@ -355,6 +436,16 @@ function evidenceBlock(ctx: ReportContext, r: CheckResult): string {
   return `<details class="evidence">\n<summary>${esc(label)}</summary>\n${parts.join('\n')}\n</details>`;
 }
 
+/** The command that replays a property case of this run (the config, if any, is the user's to add). */
+export function replayCommand(run: RunResults, r: CheckResult): string | undefined {
+  if (r.replay === undefined) return undefined;
+  const parts = ['npx conformance run', `--target '${run.target.replace(/'/g, `'\\''`)}'`, `--only ${r.operation}`, `--seed ${r.replay.seed}`];
+  if (r.replay.path !== undefined) parts.push(`--path '${r.replay.path}'`);
+  parts.push(`--runs ${run.runs}`);
+  if (run.allowDestructive) parts.push('--allow-destructive');
+  return parts.join(' ');
+}
+
 function resultFacts(r: CheckResult): string {
   const facts: [string, string][] = [
     ['Operation', r.operation],
@@ -373,13 +464,20 @@ function resultFacts(r: CheckResult): string {
     .join('\n')}\n</dl>`;
 }
 
+function replayBlock(ctx: ReportContext, r: CheckResult): string {
+  const command = replayCommand(ctx.results, r);
+  if (command === undefined) return '';
+  return `<p class="replay-label">Replay this property case (add <code>--config FILE</code> if the run used one):</p><pre class="replay"><code>${esc(command)}</code></pre>`;
+}
+
 export function findingsSection(ctx: ReportContext): string {
   if (ctx.findings.length === 0) return section('findings', 'Failures, warnings and errors', '<p class="muted">None.</p>');
   const items = ctx.findings.map(({ index, result: r }) =>
     [
-      `<article class="finding status-${esc(r.status)}"${attrs({ id: resultAnchor(index), 'data-status': r.status, 'data-level': r.level, 'data-operation': r.operation })} data-filterable>`,
+      `<article class="finding status-${esc(r.status)}"${attrs({ id: resultAnchor(index), 'data-status': r.status, 'data-level': r.level, 'data-document': ctx.documentOf.get(r.operation) ?? '', 'data-operation': r.operation })} data-filterable>`,
       `<h3>${statusBadge(r.status)} <code class="check-id">${esc(r.check)}</code> <span class="check-summary">${esc(r.summary)}</span></h3>`,
       resultFacts(r),
+      replayBlock(ctx, r),
       evidenceBlock(ctx, r),
       '</article>',
     ].join('\n'),
@@ -398,7 +496,7 @@ export function allResultsSection(ctx: ReportContext): string {
   const rows = ordered.map(({ result: r, index }) => {
     const link = findingIndexes.has(index) ? `<a href="#${resultAnchor(index)}">evidence</a>` : '';
     return (
-      `<tr class="result-row"${attrs({ 'data-status': r.status, 'data-level': r.level, 'data-operation': r.operation })} data-filterable>` +
+      `<tr class="result-row"${attrs({ 'data-status': r.status, 'data-level': r.level, 'data-document': ctx.documentOf.get(r.operation) ?? '', 'data-operation': r.operation })} data-filterable>` +
       `<td>${statusBadge(r.status)}</td><td>${esc(r.level)}</td><td><code>${esc(r.operation)}</code></td>` +
       `<td><code>${esc(r.check)}</code></td><td>${esc(r.requirements.join(', '))}</td><td class="message">${esc(r.message)}</td><td>${link}</td></tr>`
     );
@@ -416,7 +514,57 @@ export function allResultsSection(ctx: ReportContext): string {
   );
 }
 
-/** The page, top to bottom. Add a section here (e.g. requirement traceability, decisions). */
+function traceBadge(status: TraceStatus): string {
+  return `<span class="badge status-${esc(status)}">${esc(TRACE_LABEL[status])}</span>`;
+}
+
+export function traceabilitySection(ctx: ReportContext): string {
+  const rows = ctx.trace.map((row) => {
+    const q = row.requirement;
+    const checks =
+      row.checks.length === 0
+        ? `<span class="muted">${esc(row.reason)}</span>`
+        : `<ul class="trace-checks">${row.checks
+            .map((c) => `<li>${statusBadge(c.status)} <code>${esc(c.check)}</code> on <code>${esc(c.operation)}</code>${c.count > 1 ? ` <span class="muted">×${c.count}</span>` : ''}</li>`)
+            .join('')}</ul>`;
+    return (
+      `<tr class="trace-row"${attrs({ id: `req-${q.id}`, 'data-status': row.status, 'data-level': q.level, 'data-document': q.document, 'data-operations': [...new Set([...q.operations, ...row.checks.map((c) => c.operation)])].join(' ') })} data-filterable>` +
+      `<th scope="row"><code>${esc(q.id)}</code></th><td>${esc(q.document)} §${esc(q.section)}</td><td>${esc(q.level)}</td><td>${traceBadge(row.status)}</td>` +
+      `<td class="trace-text">${esc(q.text)}</td><td>${checks}</td></tr>`
+    );
+  });
+  const table = [
+    '<div class="scroll"><table id="traceability-table">',
+    '<thead><tr><th scope="col">requirement</th><th scope="col">section</th><th scope="col">level</th><th scope="col">status</th><th scope="col">statement</th><th scope="col">checks and results, or why none</th></tr></thead>',
+    `<tbody>\n${rows.join('\n')}\n</tbody>`,
+    '</table></div>',
+  ].join('\n');
+  const intro =
+    '<p>Every row of the requirement table (<code>spec/requirements.csv</code> of the suite version that ran), with the checks whose results cite it. ' +
+    'A requirement takes the worst status of its results; <em>not testable</em> rows give the reason no black-box check can verify them; <em>no result</em> rows are testable but no result of this run cites them. ' +
+    'The same matrix is in <code>requirements-coverage.csv</code>.</p>';
+  return section('traceability', `Requirement traceability (${ctx.trace.length})`, `${intro}\n${table}`);
+}
+
+export function decisionsSection(ctx: ReportContext): string {
+  const applied = ctx.results.appliedDecisions;
+  if (applied.length === 0) return section('decisions', 'Decisions applied', '<p class="muted">No decision on an open point of the documents applied to this run.</p>');
+  const rows = applied.map(
+    (d) =>
+      `<tr id="${esc(d.id)}"><th scope="row"><code>${esc(d.id)}</code></th><td>${esc(d.documentSays)}</td><td>${esc(d.suiteDoes)}</td><td>${esc(d.level)}</td></tr>`,
+  );
+  const intro =
+    '<p>Points the documents leave open or state two ways, as <code>spec/decisions.md</code> settles them, that checks of this run applied. The suite never fails a target on a point the documents leave open: such checks are INFO observations.</p>';
+  const table = [
+    '<div class="scroll"><table id="decisions-table">',
+    '<thead><tr><th scope="col">decision</th><th scope="col">the documents say</th><th scope="col">the suite does</th><th scope="col">level</th></tr></thead>',
+    `<tbody>\n${rows.join('\n')}\n</tbody>`,
+    '</table></div>',
+  ].join('\n');
+  return section('decisions', `Decisions applied (${applied.length})`, `${intro}\n${table}`);
+}
+
+/** The page, top to bottom. */
 export const DEFAULT_SECTIONS: readonly ReportSection[] = [
   { id: 'overview', title: 'Verdict', render: overviewSection },
   { id: 'summary', title: 'Summary', render: summarySection },
@@ -424,6 +572,8 @@ export const DEFAULT_SECTIONS: readonly ReportSection[] = [
   { id: 'operations', title: 'Operations', render: operationsSection },
   { id: 'filters', title: 'Filters', render: filtersSection },
   { id: 'findings', title: 'Failures, warnings and errors', render: findingsSection },
+  { id: 'traceability', title: 'Requirement traceability', render: traceabilitySection },
+  { id: 'decisions', title: 'Decisions applied', render: decisionsSection },
   { id: 'all-results', title: 'All results', render: allResultsSection },
 ];
 
@@ -486,9 +636,26 @@ details.evidence { margin-top: 0.5rem; }
 .filter-status .count { color: var(--muted); }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 :focus-visible { outline: 3px solid #0969da; outline-offset: 2px; }
+.skip-link { position: absolute; left: -999px; }
+.skip-link:focus { left: 1rem; top: 0.5rem; background: var(--bg); padding: 0.3rem 0.6rem; border: 2px solid #0969da; z-index: 10; }
+.banner { padding: 0.6rem 1rem; border-radius: 6px; border: 2px solid; }
+.banner-danger { color: #a40e26; background: #ffebe9; border-color: #cf222e; }
+.header-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr)); gap: 0 2rem; }
+.header-title { font-size: 1rem; border: 0; margin: 0.8rem 0 0.2rem; }
+.integrity { font-size: 0.9rem; word-break: break-all; }
+.integrity-bad { color: var(--fail); font-weight: 600; }
+.filter-selects { display: flex; flex-wrap: wrap; gap: 0.3rem 1.2rem; margin: 0.4rem 0; }
+.status-not-tested { color: var(--skip); } .status-not-run { color: var(--warn); }
+.trace-text { min-width: 20rem; max-width: 36rem; }
+.trace-checks { margin: 0; padding-left: 1rem; }
+kbd { border: 1px solid var(--line); border-bottom-width: 2px; border-radius: 4px; padding: 0 0.3rem; font-size: 0.85em; }
 @media print {
   body { max-width: none; padding: 0; font-size: 10pt; color: #000; background: #fff; }
-  nav, #filters, #filter-reset { display: none !important; }
+  nav, #filters, #filter-reset, .skip-link { display: none !important; }
+  .header-grid { display: block; }
+  .scroll { overflow: visible; }
+  table { font-size: 8.5pt; }
+  .finding { border-left-width: 4px; }
   pre { max-height: none; overflow: visible; border-color: #999; background: #fff; }
   a { color: inherit; text-decoration: none; }
   .finding, tr { break-inside: avoid; }
@@ -497,7 +664,10 @@ details.evidence { margin-top: 0.5rem; }
 }
 `;
 
-/** Filters (status checkboxes, text search) and opening every <details> for printing. */
+/**
+ * Filters (status checkboxes; level, document and operation lists; text search), keyboard
+ * shortcuts (`/` focuses the search, Escape clears it), and opening every <details> for printing.
+ */
 const SCRIPT = `
 (function () {
   'use strict';
@@ -506,30 +676,49 @@ const SCRIPT = `
   if (panel) {
     panel.hidden = false;
     var boxes = Array.prototype.slice.call(panel.querySelectorAll('input[name="status"]'));
+    var selects = Array.prototype.slice.call(panel.querySelectorAll('select[data-filter]'));
     var text = document.getElementById('filter-text');
     var reset = document.getElementById('filter-reset');
     var out = document.getElementById('filter-count');
     var apply = function () {
       var on = {};
       boxes.forEach(function (b) { on[b.value] = b.checked; });
+      var want = {};
+      selects.forEach(function (s) { want[s.getAttribute('data-filter')] = s.value; });
       var q = text.value.trim().toLowerCase();
-      var findings = [0, 0], rows = [0, 0];
+      var tally = { finding: [0, 0], result: [0, 0], requirement: [0, 0] };
       items.forEach(function (el) {
-        var show = on[el.getAttribute('data-status')] === true && (q === '' || el.textContent.toLowerCase().indexOf(q) !== -1);
+        var ops = (el.getAttribute('data-operations') || el.getAttribute('data-operation') || '').split(' ');
+        var show = on[el.getAttribute('data-status')] === true &&
+          (want.level === '' || el.getAttribute('data-level') === want.level) &&
+          (want.document === '' || el.getAttribute('data-document') === want.document) &&
+          (want.operation === '' || ops.indexOf(want.operation) !== -1) &&
+          (q === '' || el.textContent.toLowerCase().indexOf(q) !== -1);
         el.hidden = !show;
-        var tally = el.tagName === 'TR' ? rows : findings;
-        tally[1] += 1;
-        if (show) tally[0] += 1;
+        var kind = el.classList.contains('trace-row') ? 'requirement' : el.tagName === 'TR' ? 'result' : 'finding';
+        tally[kind][1] += 1;
+        if (show) tally[kind][0] += 1;
       });
-      out.textContent = 'Showing ' + findings[0] + ' of ' + findings[1] + ' failures, warnings and errors, and ' + rows[0] + ' of ' + rows[1] + ' results.';
+      out.textContent = 'Showing ' + tally.finding[0] + ' of ' + tally.finding[1] + ' failures, warnings and errors; ' +
+        tally.result[0] + ' of ' + tally.result[1] + ' results; ' + tally.requirement[0] + ' of ' + tally.requirement[1] + ' requirements.';
     };
     boxes.forEach(function (b) { b.addEventListener('change', apply); });
+    selects.forEach(function (s) { s.addEventListener('change', apply); });
     text.addEventListener('input', apply);
-    reset.addEventListener('click', function () {
+    var clear = function () {
       boxes.forEach(function (b) { b.checked = true; });
+      selects.forEach(function (s) { s.value = ''; });
       text.value = '';
       apply();
-      text.focus();
+    };
+    reset.addEventListener('click', function () { clear(); text.focus(); });
+    text.addEventListener('keydown', function (e) {
+      if (e.key === 'Escape') { text.value = ''; apply(); }
+    });
+    document.addEventListener('keydown', function (e) {
+      var t = e.target;
+      var typing = t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA');
+      if (e.key === '/' && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) { e.preventDefault(); text.focus(); }
     });
     apply();
   }

@@ -7,7 +7,10 @@ import { renderHtml } from './htmlReport.ts';
 import { renderJunit } from './junitReport.ts';
 import { FIXTURE_NAMES, fixturePath, loadFixture } from './testSupport/fixtures.ts';
 import { parseXml } from './testSupport/xmlWellFormed.ts';
-import { readResults, resultsProblem, writeReports } from './writeReports.ts';
+import { sealed } from '../core/integrity.ts';
+import { suiteVersion } from '../core/suiteVersion.ts';
+import { renderCoverageCsv } from './traceability.ts';
+import { readResults, rebuildReports, resultsProblem, verifyReportDir, writeReports } from './writeReports.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -18,14 +21,18 @@ afterEach(async () => {
 });
 
 describe('writeReports', () => {
-  it('creates the folder and writes results.json, junit.xml and report.html', async () => {
-    const run = loadFixture('failing');
-    const paths = await writeReports(run, join(dir, 'nested', 'out'));
+  it('creates the folder and writes the sealed results.json, junit.xml, report.html and requirements-coverage.csv', async () => {
+    const { integrity: _old, ...unsealed } = loadFixture('failing');
+    const run = sealed(unsealed);
+    const paths = await writeReports(unsealed, join(dir, 'nested', 'out'));
     expect(paths).toEqual({
       resultsJson: join(dir, 'nested', 'out', 'results.json'),
       junitXml: join(dir, 'nested', 'out', 'junit.xml'),
       reportHtml: join(dir, 'nested', 'out', 'report.html'),
+      coverageCsv: join(dir, 'nested', 'out', 'requirements-coverage.csv'),
     });
+    expect(run.integrity?.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(await readFile(paths.coverageCsv, 'utf8')).toBe(renderCoverageCsv(run));
     for (const p of Object.values(paths)) expect(isAbsolute(p)).toBe(true);
     const json = await readFile(paths.resultsJson, 'utf8');
     expect(json).toBe(`${JSON.stringify(run, null, 2)}\n`);
@@ -49,6 +56,76 @@ describe('writeReports', () => {
     const run = loadFixture('inconclusive');
     const paths = await writeReports(run, dir);
     expect(await readResults(paths.resultsJson)).toEqual(run);
+  });
+});
+
+describe('rebuildReports and verifyReportDir', () => {
+  /** A report folder written by this suite version. */
+  async function written(): Promise<string> {
+    const run = { ...loadFixture('failing'), suite: suiteVersion() };
+    await writeReports(run, dir);
+    return dir;
+  }
+
+  it('finds a freshly written folder intact', async () => {
+    const v = await verifyReportDir(await written());
+    expect(v.integrity.state).toBe('intact');
+    expect(v.files).toEqual([
+      { name: 'junit.xml', state: 'matches' },
+      { name: 'report.html', state: 'matches' },
+      { name: 'requirements-coverage.csv', state: 'matches' },
+    ]);
+    expect(v.intact).toBe(true);
+  });
+
+  it('finds an edited report.html, a deleted csv and an edited results.json', async () => {
+    await written();
+    const html = join(dir, 'report.html');
+    await writeFile(html, (await readFile(html, 'utf8')).replace('data-verdict="not-conformant">Not conformant', 'data-verdict="conformant">Conformant'));
+    await rm(join(dir, 'requirements-coverage.csv'));
+    let v = await verifyReportDir(dir);
+    expect(v.integrity.state).toBe('intact');
+    expect(v.files.find((f) => f.name === 'report.html')?.state).toBe('altered');
+    expect(v.files.find((f) => f.name === 'requirements-coverage.csv')?.state).toBe('missing');
+    expect(v.intact).toBe(false);
+    const json = join(dir, 'results.json');
+    await writeFile(json, (await readFile(json, 'utf8')).replace('"verdict": "not-conformant"', '"verdict": "conformant"'));
+    v = await verifyReportDir(dir);
+    expect(v.integrity.state).toBe('altered');
+    expect(v.intact).toBe(false);
+  });
+
+  it('accepts results.json re-indented (the digest is over canonical content)', async () => {
+    await written();
+    const json = join(dir, 'results.json');
+    await writeFile(json, JSON.stringify(JSON.parse(await readFile(json, 'utf8'))));
+    expect((await verifyReportDir(dir)).integrity.state).toBe('intact');
+  });
+
+  it('cannot compare derived files written by another suite version, but still checks the digest', async () => {
+    await writeReports({ ...loadFixture('failing'), suite: { name: suiteVersion().name, version: '0.0.0-other' } }, dir);
+    const v = await verifyReportDir(dir);
+    expect(v.integrity.state).toBe('intact');
+    expect(v.files.map((f) => f.state)).toEqual(['not-comparable', 'not-comparable', 'not-comparable']);
+    expect(v.intact).toBe(true);
+  });
+
+  it('rebuilds the derived files offline from results.json alone, keeping the stored digest', async () => {
+    await written();
+    await rm(join(dir, 'report.html'));
+    await rm(join(dir, 'junit.xml'));
+    const out = join(dir, 'rebuilt');
+    const { paths, integrity } = await rebuildReports(join(dir, 'results.json'), out);
+    expect(integrity.state).toBe('intact');
+    expect(await readFile(paths.reportHtml, 'utf8')).toContain('data-verdict="not-conformant"');
+    expect((await verifyReportDir(out)).intact).toBe(true);
+    // In place, next to results.json.
+    await rebuildReports(join(dir, 'results.json'));
+    expect((await verifyReportDir(dir)).intact).toBe(true);
+  });
+
+  it('says why a folder cannot be verified', async () => {
+    await expect(verifyReportDir(join(dir, 'none'))).rejects.toThrow(/^Cannot read results file .*results\.json: ENOENT/);
   });
 });
 
@@ -92,12 +169,13 @@ describe('readResults', () => {
     expect(await rejection(JSON.stringify(dangling))).toMatch(/results\[0\] refers to a missing exchange$/);
   });
 
-  it('accepts a file without decisions and a BOM', async () => {
-    const run = loadFixture('conformant') as Partial<ReturnType<typeof loadFixture>>;
-    delete run.decisions;
-    const file = join(dir, 'old.json');
-    await writeFile(file, `\uFEFF${JSON.stringify(run)}`);
-    expect((await readResults(file)).decisions).toEqual([]);
+  it('accepts a BOM, and rejects a file without the requirement table (written before traceability)', async () => {
+    const file = join(dir, 'bom.json');
+    await writeFile(file, `\uFEFF${JSON.stringify(loadFixture('conformant'))}`);
+    expect(await readResults(file)).toEqual(loadFixture('conformant'));
+    const old = loadFixture('conformant') as Partial<ReturnType<typeof loadFixture>>;
+    delete old.requirements;
+    expect(await rejection(JSON.stringify(old))).toMatch(/is not a results file: expected "requirements" to be an array$/);
   });
 
   it('explains the first problem', () => {

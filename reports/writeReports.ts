@@ -1,36 +1,113 @@
 /**
- * Writes the three report files of a run and reads a results file back.
- * results.json is the canonical record; junit.xml and report.html are rebuilt from it.
+ * Writes the report files of a run, rebuilds them from a results.json, and verifies a report
+ * folder. results.json is the canonical record (sealed with its SHA-256 digest); junit.xml,
+ * report.html and requirements-coverage.csv are derived from it and nothing else.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { integrityOf, sealed, type IntegrityState } from '../core/integrity.ts';
 import { STATUSES, type RunResults } from '../core/results.ts';
+import { suiteVersion } from '../core/suiteVersion.ts';
 import { renderHtml } from './htmlReport.ts';
 import { renderJunit } from './junitReport.ts';
+import { renderCoverageCsv } from './traceability.ts';
+
+export const RESULTS_JSON = 'results.json';
 
 export interface ReportPaths {
   resultsJson: string;
   junitXml: string;
   reportHtml: string;
+  coverageCsv: string;
 }
 
-/** Creates `dir` if needed and writes results.json, junit.xml and report.html; returns absolute paths. */
-export async function writeReports(results: RunResults, dir: string): Promise<ReportPaths> {
+/** The files derived from results.json, by file name, in the order they are written. */
+export function renderDerived(results: RunResults): Record<'junit.xml' | 'report.html' | 'requirements-coverage.csv', string> {
+  return {
+    'junit.xml': renderJunit(results),
+    'report.html': renderHtml(results),
+    'requirements-coverage.csv': renderCoverageCsv(results),
+  };
+}
+
+const pathsOf = (root: string): ReportPaths => ({
+  resultsJson: resolve(root, RESULTS_JSON),
+  junitXml: resolve(root, 'junit.xml'),
+  reportHtml: resolve(root, 'report.html'),
+  coverageCsv: resolve(root, 'requirements-coverage.csv'),
+});
+
+async function writeAll(results: RunResults, dir: string): Promise<ReportPaths> {
   const root = resolve(dir);
   await mkdir(root, { recursive: true });
-  const paths: ReportPaths = {
-    resultsJson: resolve(root, 'results.json'),
-    junitXml: resolve(root, 'junit.xml'),
-    reportHtml: resolve(root, 'report.html'),
-  };
   // Render everything before writing anything, so a rendering bug leaves no half-written set.
   const json = `${JSON.stringify(results, null, 2)}\n`;
-  const junit = renderJunit(results);
-  const html = renderHtml(results);
-  await writeFile(paths.resultsJson, json, 'utf8');
-  await writeFile(paths.junitXml, junit, 'utf8');
-  await writeFile(paths.reportHtml, html, 'utf8');
-  return paths;
+  const derived = renderDerived(results);
+  await writeFile(join(root, RESULTS_JSON), json, 'utf8');
+  for (const [name, text] of Object.entries(derived)) await writeFile(join(root, name), text, 'utf8');
+  return pathsOf(root);
+}
+
+/**
+ * Seals the results of a run (SHA-256 of their canonical content) and writes results.json,
+ * junit.xml, report.html and requirements-coverage.csv into `dir` (created if needed).
+ */
+export async function writeReports(results: RunResults, dir: string): Promise<ReportPaths> {
+  return writeAll(sealed(results), dir);
+}
+
+export interface Rebuilt {
+  paths: ReportPaths;
+  integrity: IntegrityState;
+}
+
+/**
+ * Rebuilds the derived files from a results.json, offline, into `outDir` (default: the results
+ * file's folder). The results are never re-sealed: an altered file keeps its mismatching digest,
+ * and the rebuilt report says so.
+ */
+export async function rebuildReports(resultsFile: string, outDir?: string): Promise<Rebuilt> {
+  const results = await readResults(resultsFile);
+  const root = resolve(outDir ?? dirname(resolve(resultsFile)));
+  const paths = await writeAll(results, root);
+  return { paths, integrity: integrityOf(results) };
+}
+
+export type FileState = 'matches' | 'altered' | 'missing' | 'not-comparable';
+
+export interface Verification {
+  dir: string;
+  integrity: IntegrityState;
+  files: { name: string; state: FileState }[];
+  /** True when the digest holds and every derived file matches. */
+  intact: boolean;
+  suiteVersion: string;
+}
+
+/**
+ * Recomputes results.json's digest and re-derives the other files from it. A derived file can be
+ * compared only with the suite version that wrote it (a later renderer may lay out the page
+ * differently); with another version those files are `not-comparable` and only the digest counts.
+ */
+export async function verifyReportDir(dir: string): Promise<Verification> {
+  const root = resolve(dir);
+  const results = await readResults(join(root, RESULTS_JSON));
+  const integrity = integrityOf(results);
+  const own = suiteVersion();
+  const comparable = results.suite.name === own.name && results.suite.version === own.version;
+  const files: Verification['files'] = [];
+  for (const [name, expected] of Object.entries(renderDerived(results))) {
+    let actual: string | undefined;
+    try {
+      actual = await readFile(join(root, name), 'utf8');
+    } catch {
+      actual = undefined;
+    }
+    const state: FileState = actual === undefined ? 'missing' : !comparable ? 'not-comparable' : actual === expected ? 'matches' : 'altered';
+    files.push({ name: basename(name), state });
+  }
+  const intact = integrity.state === 'intact' && files.every((f) => f.state === 'matches' || f.state === 'not-comparable');
+  return { dir: root, integrity, files, intact, suiteVersion: `${own.name} ${own.version}` };
 }
 
 const VERDICTS = new Set(['conformant', 'not-conformant', 'inconclusive']);
@@ -57,7 +134,9 @@ export function resultsProblem(value: unknown): string | undefined {
   if (!isObject(value.summary) || !STATUSES.every((s) => typeof (value.summary as Record<string, unknown>)[s] === 'number')) {
     return 'expected "summary" with a count per status';
   }
-  for (const key of ['operations', 'results', 'exchanges'] as const) {
+  if (!isObject(value.attestation)) return 'expected "attestation" to be an object';
+  if (value.evidence !== 'masked' && value.evidence !== 'full') return 'expected "evidence" to be masked or full';
+  for (const key of ['operations', 'results', 'exchanges', 'requirements', 'appliedDecisions', 'decisions'] as const) {
     if (!Array.isArray(value[key])) return `expected "${key}" to be an array`;
   }
   const exchanges = value.exchanges as unknown[];
@@ -87,6 +166,14 @@ export function resultsProblem(value: unknown): string | undefined {
   for (const [i, o] of (value.operations as unknown[]).entries()) {
     if (!isObject(o) || typeof o.id !== 'string' || !isObject(o.counts)) return `operations[${i}] is not an operation summary`;
   }
+  for (const [i, r] of (value.requirements as unknown[]).entries()) {
+    if (!isObject(r) || typeof r.id !== 'string' || typeof r.text !== 'string' || !Array.isArray(r.operations) || typeof r.notTestedReason !== 'string') {
+      return `requirements[${i}] is not a requirement row`;
+    }
+  }
+  if (value.integrity !== undefined && (!isObject(value.integrity) || typeof value.integrity.digest !== 'string')) {
+    return 'expected "integrity" with a digest';
+  }
   return undefined;
 }
 
@@ -108,8 +195,5 @@ export async function readResults(file: string): Promise<RunResults> {
   }
   const problem = resultsProblem(value);
   if (problem !== undefined) throw new Error(oneLine(`${file} is not a results file: ${problem}`));
-  const results = value as RunResults;
-  // Files written before decisions were recorded have none.
-  if (!Array.isArray(results.decisions)) results.decisions = [];
-  return results;
+  return value as RunResults;
 }

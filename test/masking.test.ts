@@ -1,0 +1,123 @@
+/**
+ * End-to-end masking scan: the real command against the real sandbox, then every artefact (every
+ * file of the report folder, recursively, and the command's own output) is searched for personal
+ * data the sandbox is known to hold and for the configured secrets. With `--evidence full` the same
+ * personal values must be found, which proves the scan can see them.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { DEFAULT_CONFIG } from '../core/config.ts';
+import { startSandbox, type RunningSandbox } from '../server/http.ts';
+import { reportDir, runCli, type CliResult } from './support/cli.ts';
+
+/**
+ * Personal data of seeded members, patients and users (server/fixtures) that the selected
+ * operations carry in their exchanges: names, birth dates, membership numbers, an address line,
+ * postcodes, a phone number and an email address.
+ */
+const PERSONAL = [
+  'Smith', // members COV-0001 / hospital claims / PAT-0001: family name
+  'Taylor', // member COV-0007 (BUP100001): family name
+  'Sarah', // member COV-0007: given name
+  '1980-04-12', // member COV-0001: birth date
+  '1975-09-30', // patient PAT-0002 / members COV-0002, COV-0003: birth date
+  'PPP100001', // member COV-0001: membership number
+  'BUP100001', // member COV-0007, bills: membership number
+  '1 Horse Guards Road', // member COV-0001: address line
+  'SW1A 2HQ', // member COV-0001: postcode
+  '22 Deansgate', // member COV-0007: address line
+  '07700 900002', // patient PAT-0002: phone (sms)
+  'alice.archer@sandbox.example', // user alice: login email
+] as const;
+
+/** Secrets set through the environment variables the config names (the sandbox's demo clients accept them). */
+const ENV = {
+  CONFORMANCE_CLIENT_ID: 'sandbox-client',
+  CONFORMANCE_CLIENT_SECRET: 'sandbox-secret',
+  CONFORMANCE_USER_NAME: 'alice',
+  CONFORMANCE_USER_PASSWORD: 'alice-password',
+  CONFORMANCE_USER2_NAME: 'bob',
+  CONFORMANCE_USER2_PASSWORD: 'bob-password',
+  CONFORMANCE_NOACCOUNT_CLIENT_ID: 'sandbox-noaccount',
+  CONFORMANCE_NOACCOUNT_CLIENT_SECRET: 'sandbox-noaccount-secret',
+  CONFORMANCE_INACTIVE_CLIENT_ID: 'sandbox-inactive',
+  CONFORMANCE_INACTIVE_CLIENT_SECRET: 'sandbox-inactive-secret',
+};
+const SECRETS = [ENV.CONFORMANCE_CLIENT_SECRET, ENV.CONFORMANCE_USER_PASSWORD];
+
+const ONLY = 'find-member-v1,find-member-v2,search-bills,get-bill,search-hospital-claims,list-hospital-claims,*-patient,get-user-details';
+
+/** The forms a value takes in an artefact: raw, URL-encoded (%20 and form `+`), JSON-escaped. */
+function formsOf(value: string): string[] {
+  return [...new Set([value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2), JSON.stringify(value).slice(1, -1)])];
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+/** Where each form of each value occurs: `value (form) in file`. */
+function occurrences(values: readonly string[], texts: Record<string, string>): string[] {
+  const found: string[] = [];
+  for (const value of values) {
+    for (const form of formsOf(value)) {
+      for (const [where, text] of Object.entries(texts)) if (text.includes(form)) found.push(`${value} (${form}) in ${where}`);
+    }
+  }
+  return found;
+}
+
+function artefacts(dir: string, cli: CliResult): Record<string, string> {
+  const texts: Record<string, string> = { stdout: cli.stdout, stderr: cli.stderr };
+  for (const file of filesUnder(dir)) texts[file.slice(dir.length + 1)] = readFileSync(file, 'utf8');
+  return texts;
+}
+
+interface Run {
+  dir: string;
+  cli: CliResult;
+  texts: Record<string, string>;
+}
+
+/** One run of the command against its own fresh sandbox (so that two runs never share state). */
+async function run(evidence: 'masked' | 'full'): Promise<Run> {
+  const sandbox: RunningSandbox = await startSandbox({ port: 0 });
+  try {
+    const dir = reportDir();
+    // Beside, not inside, the report folder: the config names fixture values the scan looks for.
+    const configFile = join(reportDir(), 'config.json');
+    // The built-in defaults as a file: with a file, secrets come only from the environment.
+    writeFileSync(configFile, JSON.stringify({ ...DEFAULT_CONFIG, target: sandbox.url }));
+    const cli = await runCli(
+      ['run', '--target', sandbox.url, '--config', configFile, '--only', ONLY, '--allow-destructive', '--seed', '7', '--runs', '5', '--report-dir', dir, '--evidence', evidence],
+      { env: ENV, timeoutMs: 110_000 },
+    );
+    return { dir, cli, texts: artefacts(dir, cli) };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+describe('personal data and secrets in the artefacts of a run', () => {
+  let masked: Run;
+  let full: Run;
+
+  // Both runs at once: most of a run is starting vitest, which the two can share the wait for.
+  beforeAll(async () => {
+    [masked, full] = await Promise.all([run('masked'), run('full')]);
+  }, 120_000);
+
+  test('masked (the default): no known personal value and no secret in any artefact', () => {
+    expect(masked.cli.code, masked.cli.stderr).toBe(0);
+    expect(Object.keys(masked.texts)).toEqual(expect.arrayContaining(['results.json', 'junit.xml', 'report.html']));
+    expect(occurrences([...PERSONAL, ...SECRETS], masked.texts)).toEqual([]);
+  });
+
+  test('full: the personal values are there (the scan can find them), the secrets still are not', () => {
+    expect(full.cli.code, full.cli.stderr).toBe(0);
+    const results = full.texts['results.json'];
+    expect(PERSONAL.filter((v) => !results.includes(v))).toEqual([]);
+    expect(occurrences(SECRETS, full.texts)).toEqual([]);
+  });
+});
