@@ -36,6 +36,7 @@ const factoryArgs: Record<string, unknown[]> = {
   accountsErrorAnswer: [{ status: 403, message: 'Features not found' }],
   contractHoldsItem: [{ system: 'ISC', code: 'CONF-SVC-1' }],
   diaryListShape: [['id', 'status']],
+  membersPresent: [['id']],
   diaryResponseCode: [2],
   patientRoundTrip: [{ resourceType: 'Patient' }],
   sitesMatchSearch: ['Clinic'],

@@ -20,6 +20,7 @@ export { filteredSubset, type FilteredAndAll } from './filteredSubset.ts';
 export { invalidIdAnswer } from './invalidIdAnswer.ts';
 export { invalidIdNamesId } from './invalidIdNamesId.ts';
 export { matchesSchema } from './matchesSchema.ts';
+export { membersPresent } from './membersPresent.ts';
 export { operationOutcomeShape } from './operationOutcomeShape.ts';
 export { outcomeHasDiagnostics } from './outcomeHasDiagnostics.ts';
 export { pagesDoNotOverlap, type PageWalk } from './pagesDoNotOverlap.ts';

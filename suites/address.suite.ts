@@ -4,7 +4,7 @@
  * and validation that answers `status` false (never an error) for an invalid postcode.
  */
 import { test } from 'vitest';
-import { addressKeyMatches, arrayHasItem, geocodePositionValid, mediaTypeIs, postcodeValidationAnswer, requestRefused, statusIs } from '../checks/index.ts';
+import { addressKeyMatches, arrayHasItem, geocodePositionValid, mediaTypeIs, notServerError, postcodeValidationAnswer, requestRefused, statusIs } from '../checks/index.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
@@ -74,6 +74,10 @@ describeOperation(RETRIEVE, () => {
   test('without id the answer is HTTP 400', async () => {
     verify(await call(RETRIEVE, { query: {} }), statusIs(400), { operation: RETRIEVE, level: 'MUST', requirements: R.missing.retrieve, decisions: ['DEC-D2-07'] });
   });
+
+  test('an unknown id is not a server error', async () => {
+    verify(await call(RETRIEVE, { query: { id: 'GB|RM|NO-SUCH-ADDRESS-000' } }), notServerError, { operation: RETRIEVE, level: 'MUST', requirements: ['D2-4.7-05'], decisions: ['DEC-D2-50'] });
+  });
 });
 
 describeOperation(GEO, () => {
@@ -87,6 +91,7 @@ describeOperation(GEO, () => {
 
   test('without postcode the answer is HTTP 400', async () => {
     verify(await call(GEO, { query: {} }), statusIs(400), { operation: GEO, level: 'MUST', requirements: R.missing.geo, decisions: ['DEC-D2-07'] });
+    verify(await call(GEO, { query: { postcode: runContext().fixtures.address?.invalidPostcode ?? 'NOT A POSTCODE' } }), notServerError, { operation: GEO, level: 'MUST', requirements: ['D2-4.8-04'], decisions: ['DEC-D2-51'] });
   });
 });
 

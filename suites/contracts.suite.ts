@@ -5,10 +5,10 @@
  */
 import { test } from 'vitest';
 import {
-  contractAuthoritySubjectRules, contractHoldsItem, deletedIdOutcome, effectivePricesProcedureHasService, payorsReservedOnce, requestRefused,
+  contractAuthoritySubjectRules, contractHoldsItem, deletedIdOutcome, effectivePricesProcedureHasService, entriesMatchFilter, notServerError, pagingTagsMatchRequest, payorsReservedOnce, requestRefused,
 } from '../checks/index.ts';
 import type { Exchange } from '../core/exchange.ts';
-import { bodyOf, isRecord } from '../core/exchange.ts';
+import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
 import type { CallOptions } from '../core/suite.ts';
 import { call, describeFlow, describeOperation, record, runContext, tokenFor, verify } from '../core/suite.ts';
 import { DESTRUCTIVE_CHECK, FIXTURE_CHECK, verifySuccess } from './common/steps.ts';
@@ -63,6 +63,26 @@ function priceContract(items: { system: string; code: string; net?: number }[]) 
   };
 }
 
+/** Contract schema requirements: the typed members of 2.6 on every Contract answer. */
+const CONTRACT_SCHEMA = ['D3-2.6-01', 'D3-2.6-04', 'D3-2.6-05', 'D3-2.6-06', 'D3-2.6-07', 'D3-2.6-08', 'D3-2.6-09', 'D3-2.6-11'];
+/** The authority and subject rules of 2.6 (DEC-D3-36). */
+const AUTHORITY_SUBJECT = ['D3-2.6-03', 'D3-2.6-11', 'D3-2.6-12'];
+
+/** Contract ids of a site's payor listing (first 100), or undefined when it could not be listed. */
+async function listedContractIds(site: string): Promise<{ x: Exchange; ids?: string[] }> {
+  const x = await contractCall('list-site-payors', { path: { siteId: site }, query: { count: '100' } });
+  if (!hasResponse(x) || x.response.status !== 200) return { x };
+  return { x, ids: bundleResources(bodyOf(x)).map((r) => String(r.id)) };
+}
+
+function verifyListed(id: string, listing: { x: Exchange; ids?: string[] }, contractId: string, expected: boolean, requirements: string[]): void {
+  if (!listing.ids) return void verifySuccess(listing.x, 'list-site-payors', { success: requirements }, { status: 200 });
+  const ok = listing.ids.includes(contractId) === expected;
+  record({ id: 'payor-listed', summary: 'The site\'s payor listing follows creates and deletes' }, ok ? 'pass' : 'fail',
+    ok ? `${contractId} ${expected ? 'listed' : 'no longer listed'}` : `Expected ${contractId} ${expected ? 'in' : 'gone from'} the payor listing, received ${listing.ids.length} contracts ${expected ? 'without' : 'with'} it`,
+    { operation: id, level: 'MUST', requirements, exchange: listing.x, decisions: ['DEC-D3-37', 'DEC-D3-58'] });
+}
+
 const SERVICE = { system: 'ISC', code: 'CONF-SVC-1' };
 const PROCEDURE = { system: `${REF}/procedure`, code: 'CONF-PROC-1' };
 
@@ -70,7 +90,7 @@ describeFlow('contract value sets', ['list-contract-types', 'list-contract-subty
   test('contract types and sub types are value sets', async () => {
     for (const id of ['list-contract-types', 'list-contract-subtypes']) {
       const x = await contractCall(id);
-      verifySuccess(x, id, { success: ['D3-4.5-09'], schema: ['D3-4.5-09'] }, { status: 200 });
+      verifySuccess(x, id, { success: ['D3-4.5-09', 'D3-4.5-40'], schema: ['D3-4.5-09'] }, { status: 200 });
     }
   });
 });
@@ -78,9 +98,11 @@ describeFlow('contract value sets', ['list-contract-types', 'list-contract-subty
 describeOperation('list-site-payors', () => {
   test('a site\'s payors, with slf and na once each', async () => {
     const x = await contractCall('list-site-payors', { path: { siteId: runContext().siteId } });
-    if (!verifySuccess(x, 'list-site-payors', { success: ['D3-4.5-12'], schema: ['D3-2.6-01'] }, { status: 200 })) return;
-    verify(x, payorsReservedOnce, { operation: 'list-site-payors', level: 'MUST', requirements: ['D3-4.5-12', 'D3-2.6-02'], decisions: ['DEC-D3-12'] });
-    verify(x, contractAuthoritySubjectRules, { operation: 'list-site-payors', level: 'MUST', requirements: ['D3-2.6-03'] });
+    if (!verifySuccess(x, 'list-site-payors', { success: ['D3-4.5-12', 'D3-4.5-40'], schema: CONTRACT_SCHEMA }, { status: 200 })) return;
+    verify(x, payorsReservedOnce, { operation: 'list-site-payors', level: 'MUST', requirements: ['D3-4.5-12', 'D3-2.6-02', 'D3-2.6-13'], decisions: ['DEC-D3-12', 'DEC-D3-37'] });
+    const site = runContext().siteId;
+    verify(x, entriesMatchFilter(`subject Site/${site}`, (r) => Array.isArray(r.subject) && r.subject.some((sub) => isRecord(sub) && typeof sub.reference === 'string' && new RegExp(`(^|/)Site/${site}$`).test(sub.reference))), { operation: 'list-site-payors', level: 'SHOULD', requirements: ['D3-4.5-15'], decisions: ['DEC-D3-58'] });
+    verify(x, contractAuthoritySubjectRules, { operation: 'list-site-payors', level: 'MUST', requirements: AUTHORITY_SUBJECT, decisions: ['DEC-D3-36'] });
   });
 
   test('listing a fresh site creates slf and na, and a second listing does not duplicate them', async () => {
@@ -89,34 +111,53 @@ describeOperation('list-site-payors', () => {
     if (omitted('list-site-payors', ['D3-4.5-13'])) return;
     for (const round of [1, 2]) {
       const x = await contractCall('list-site-payors', { path: { siteId: fresh } });
-      if (verifySuccess(x, 'list-site-payors', { success: ['D3-4.5-13'] }, { status: 200 })) {
-        verify(x, payorsReservedOnce, { operation: 'list-site-payors', level: 'MUST', requirements: ['D3-4.5-13'], decisions: ['DEC-D3-12'], evidence: { listing: round } });
+      if (verifySuccess(x, 'list-site-payors', { success: ['D3-4.5-13', 'D3-4.5-40'] }, { status: 200 })) {
+        verify(x, payorsReservedOnce, { operation: 'list-site-payors', level: 'MUST', requirements: round === 2 ? ['D3-4.5-13', 'D3-4.5-14'] : ['D3-4.5-13'], decisions: ['DEC-D3-12'], evidence: { listing: round } });
       }
     }
   });
 });
 
-for (const [upsert, remove, authority, type, subType] of [
-    ['upsert-payor', 'delete-payor', 'Organization/CONF-PAYOR', 'I', { code: 'I', display: 'FEE_SCHEDULE' }],
-    ['upsert-contact-payor', 'delete-contact-payor', 'Person/CONF-CONTACT', 'C', { code: 'C', display: 'FEE_SCHEDULE' }],
+for (const [upsert, remove, authority, type, subType, listedReq] of [
+    ['upsert-payor', 'delete-payor', 'Organization/CONF-PAYOR', 'I', { code: 'I', display: 'FEE_SCHEDULE' }, 'D3-4.5-18'],
+    ['upsert-contact-payor', 'delete-contact-payor', 'Person/CONF-CONTACT', 'C', { code: 'C', display: 'FEE_SCHEDULE' }, 'D3-4.5-24'],
 ] as const) {
   describeFlow(`${upsert} and ${remove}`, [upsert, remove], () => {
+    test(`${upsert}: a Contract without subject or without authority is not a server error`, async () => {
+      if (omitted(upsert, ['D3-4.5-19'])) return;
+      const { subject: _s, ...noSubject } = payorContract(authority, subType);
+      const { authority: _a, ...noAuthority } = payorContract(authority, subType);
+      void _s; void _a;
+      for (const body of [noSubject, noAuthority]) {
+        const x = await contractCall(upsert, { body: JSON.stringify(body) });
+        verify(x, notServerError, { operation: upsert, level: 'MUST', requirements: ['D3-4.5-19'], decisions: ['DEC-D3-58'] });
+        const made = idOf(x);
+        if (made && hasResponse(x) && x.response.status < 300) await contractCall(remove, { path: { site: runContext().siteId }, query: { payorId: authority, payorType: type, providerGroup: made } });
+      }
+    });
+
     test(`${upsert}: create, update, delete with MSG_DELETED_ID`, async () => {
       if (omitted(upsert, ['D3-4.5-16'])) return;
       const created = await contractCall(upsert, { body: JSON.stringify(payorContract(authority, subType)) });
       const id = idOf(created);
       try {
-        if (!verifySuccess(created, upsert, { success: ['D3-4.5-16'], schema: ['D3-2.6-01'] }) || !id) return;
-        verify(created, contractAuthoritySubjectRules, { operation: upsert, level: 'MUST', requirements: ['D3-2.6-03'] });
+        if (!verifySuccess(created, upsert, { success: ['D3-4.5-16', 'D3-4.5-40', 'D3-1-05'], schema: CONTRACT_SCHEMA }) || !id) return;
+        if (runContext().addresses['list-site-payors']) verifyListed(upsert, await listedContractIds(runContext().siteId), id, true, [listedReq]);
+        verify(created, contractAuthoritySubjectRules, { operation: upsert, level: 'MUST', requirements: AUTHORITY_SUBJECT, decisions: ['DEC-D3-36'] });
         const updated = await contractCall(upsert, { body: JSON.stringify(payorContract(authority, subType, id)) });
-        if (verifySuccess(updated, upsert, { success: ['D3-4.5-17'], schema: ['D3-2.6-01'] })) {
+        if (verifySuccess(updated, upsert, { success: ['D3-4.5-17', 'D3-4.5-40'], schema: CONTRACT_SCHEMA })) {
           record({ id: 'update-keeps-id', summary: 'Updating a payor keeps its contract id' }, idOf(updated) === id ? 'pass' : 'fail',
             idOf(updated) === id ? `id ${id}` : `Expected id ${id}, received ${String(idOf(updated))}`, { operation: upsert, level: 'MUST', requirements: ['D3-4.5-17'], exchange: updated });
         }
       } finally {
         if (id) {
           const del = await contractCall(remove, { path: { site: runContext().siteId }, query: { payorId: authority, payorType: type, providerGroup: id } });
-          if (verifySuccess(del, remove, { success: ['D3-4.5-37'], schema: ['D3-4.5-37'] })) verify(del, deletedIdOutcome, { operation: remove, level: 'MUST', requirements: ['D3-4.5-37'], decisions: ['DEC-D3-14'] });
+          if (verifySuccess(del, remove, { success: ['D3-4.5-37', 'D3-4.5-40'], schema: ['D3-4.5-37'] })) {
+            verify(del, deletedIdOutcome, { operation: remove, level: 'MUST', requirements: ['D3-4.5-37'], decisions: ['DEC-D3-14'] });
+            if (runContext().addresses['list-site-payors']) verifyListed(remove, await listedContractIds(runContext().siteId), id, false, [listedReq]);
+          }
+          const again = await contractCall(remove, { path: { site: runContext().siteId }, query: { payorId: authority, payorType: type, providerGroup: 'NO-SUCH-CONTRACT-000' } });
+          verify(again, notServerError, { operation: remove, level: 'MUST', requirements: ['D3-4.5-38'], decisions: ['DEC-D3-59'] });
         }
       }
     });
@@ -128,31 +169,78 @@ describeFlow('contract services and prices', ['set-contract-service', 'delete-co
     if (omitted('set-contract-service', ['D3-4.5-26'])) return;
     const site = runContext().siteId;
     const service = await contractCall('set-contract-service', { body: JSON.stringify(priceContract([SERVICE])) });
-    if (verifySuccess(service, 'set-contract-service', { success: ['D3-4.5-26'], schema: ['D3-2.6-01'] })) {
+    if (verifySuccess(service, 'set-contract-service', { success: ['D3-4.5-26', 'D3-4.5-40'], schema: CONTRACT_SCHEMA })) {
       verify(service, contractHoldsItem(SERVICE), { operation: 'set-contract-service', level: 'MUST', requirements: ['D3-4.5-26'] });
     }
     const withProcedure = await contractCall('set-contract-service-with-procedure', { body: JSON.stringify(priceContract([SERVICE, PROCEDURE])) });
-    if (verifySuccess(withProcedure, 'set-contract-service-with-procedure', { success: ['D3-4.5-30'], schema: ['D3-2.6-01'] })) {
+    if (verifySuccess(withProcedure, 'set-contract-service-with-procedure', { success: ['D3-4.5-30', 'D3-4.5-40'], schema: CONTRACT_SCHEMA })) {
       verify(withProcedure, contractHoldsItem(PROCEDURE), { operation: 'set-contract-service-with-procedure', level: 'MUST', requirements: ['D3-4.5-30'] });
     }
     const price = await contractCall('set-contract-price', { body: JSON.stringify(priceContract([SERVICE, PROCEDURE, { ...PROCEDURE, net: 123.45 }])) });
-    if (verifySuccess(price, 'set-contract-price', { success: ['D3-4.5-34'], schema: ['D3-2.6-01'] })) {
+    if (verifySuccess(price, 'set-contract-price', { success: ['D3-4.5-34', 'D3-4.5-40'], schema: CONTRACT_SCHEMA })) {
       verify(price, contractHoldsItem({ ...PROCEDURE, net: 123.45 }), { operation: 'set-contract-price', level: 'MUST', requirements: ['D3-4.5-34'] });
     }
     const orphan = await contractCall('set-contract-service-with-procedure', { body: JSON.stringify(priceContract([PROCEDURE])) });
     verify(orphan, requestRefused, { operation: 'set-contract-service-with-procedure', level: 'MUST', requirements: ['D3-4.5-31'], decisions: ['DEC-D3-15'] });
     const delProcedure = await contractCall('delete-contract-service-with-procedure', { path: { site }, query: { indStdCode: SERVICE.code, indStdCodeScheme: SERVICE.system, procedureCode: PROCEDURE.code, procedureScheme: PROCEDURE.system } });
-    if (verifySuccess(delProcedure, 'delete-contract-service-with-procedure', { success: ['D3-4.5-33'] })) verify(delProcedure, deletedIdOutcome, { operation: 'delete-contract-service-with-procedure', level: 'MUST', requirements: ['D3-4.5-33'] });
+    if (verifySuccess(delProcedure, 'delete-contract-service-with-procedure', { success: ['D3-4.5-33', 'D3-4.5-40'] })) verify(delProcedure, deletedIdOutcome, { operation: 'delete-contract-service-with-procedure', level: 'MUST', requirements: ['D3-4.5-33'] });
+    for (const [op, query] of [
+      ['delete-contract-service', { indStdCode: 'NO-SUCH-SVC-000', indStdCodeScheme: SERVICE.system }],
+      ['delete-contract-service-with-procedure', { indStdCode: 'NO-SUCH-SVC-000', indStdCodeScheme: SERVICE.system, procedureCode: 'NO-SUCH-PROC-000', procedureScheme: PROCEDURE.system }],
+    ] as const) {
+      verify(await contractCall(op, { path: { site }, query }), notServerError, { operation: op, level: 'MUST', requirements: ['D3-4.5-38'], decisions: ['DEC-D3-59'] });
+    }
     const delService = await contractCall('delete-contract-service', { path: { site }, query: { indStdCode: SERVICE.code, indStdCodeScheme: SERVICE.system } });
-    if (verifySuccess(delService, 'delete-contract-service', { success: ['D3-4.5-33'] })) verify(delService, deletedIdOutcome, { operation: 'delete-contract-service', level: 'MUST', requirements: ['D3-4.5-33'] });
+    if (verifySuccess(delService, 'delete-contract-service', { success: ['D3-4.5-33', 'D3-4.5-40'] })) verify(delService, deletedIdOutcome, { operation: 'delete-contract-service', level: 'MUST', requirements: ['D3-4.5-33'] });
   });
 });
 
+/** Service codes (system ISC) of a Contract's valued items. */
+function serviceCodes(r: Record<string, unknown>): string[] {
+  const codes: string[] = [];
+  for (const term of Array.isArray(r.term) ? r.term : []) for (const asset of isRecord(term) && Array.isArray(term.asset) ? term.asset : []) {
+    for (const item of isRecord(asset) && Array.isArray(asset.valuedItem) ? asset.valuedItem : []) {
+      const concept = isRecord(item) ? item.entityCodeableConcept : undefined;
+      for (const c of isRecord(concept) && Array.isArray(concept.coding) ? concept.coding : []) if (isRecord(c) && c.system === 'ISC' && typeof c.code === 'string') codes.push(c.code);
+    }
+  }
+  return codes;
+}
+
 describeOperation('get-effective-prices', () => {
+  test('several payors, a service code, paging and _since are accepted; an unpriced service gives an empty Bundle', async () => {
+    const site = runContext().siteId;
+    const payor = C().payor ?? 'bup';
+    const several = await contractCall('get-effective-prices', { query: { site, payor: `${payor},slf` } });
+    verifySuccess(several, 'get-effective-prices', { success: ['D3-4.5-02', 'D3-4.5-40'], schema: ['D3-4.5-02', ...CONTRACT_SCHEMA] }, { status: 200, decisions: ['DEC-D3-56'] });
+    const sample = bundleResources(bodyOf(several)).flatMap(serviceCodes)[0] ?? C().serviceCode;
+    if (sample) {
+      const x = await contractCall('get-effective-prices', { query: { site, payor, 'service-code': sample } });
+      if (verifySuccess(x, 'get-effective-prices', { success: ['D3-4.5-05'] }, { status: 200 })) {
+        verify(x, entriesMatchFilter(`service-code=${sample}`, (r) => { const codes = serviceCodes(r); return codes.length === 0 ? undefined : codes.includes(sample); }, { resourceType: 'Contract' }), { operation: 'get-effective-prices', level: 'SHOULD', requirements: ['D3-4.5-05'], decisions: ['DEC-D3-56'] });
+      }
+    }
+    const paged = await contractCall('get-effective-prices', { query: { site, payor, page: '1', count: '1', _since: '2000-01-01T00:00:00Z' } });
+    if (verifySuccess(paged, 'get-effective-prices', { success: ['D3-4.5-07'] }, { status: 200, decisions: ['DEC-D3-56'] })) {
+      const body = bodyOf(paged);
+      if (isRecord(body) && isRecord(body.meta) && Array.isArray(body.meta.tag)) verify(paged, pagingTagsMatchRequest({ page: 1, count: 1 }), { operation: 'get-effective-prices', level: 'MUST', requirements: ['D3-4.5-07'], decisions: ['DEC-D1-12', 'DEC-D3-56'] });
+    }
+    const none = await contractCall('get-effective-prices', { query: { site, payor, 'service-code': 'NO-SUCH-SERVICE-000' } });
+    if (verifySuccess(none, 'get-effective-prices', { success: ['D3-7-44'] }, { status: 200, decisions: ['DEC-D3-56'] })) {
+      const n = bundleResources(bodyOf(none)).length;
+      record({ id: 'empty-result-set', summary: 'No match yields an empty result set' }, n === 0 ? 'pass' : 'fail', n === 0 ? 'an empty Bundle' : `Expected an empty Bundle, received ${n} entries`, { operation: 'get-effective-prices', level: 'MUST', requirements: ['D3-7-44'], exchange: none, decisions: ['DEC-D3-56'] });
+    }
+  });
+
   test('effective prices merge the contracts; a procedure comes with its service', async () => {
     const x = await contractCall('get-effective-prices', { query: { site: runContext().siteId, ...(C().payor ? { payor: C().payor } : {}), count: '50' } });
-    if (!verifySuccess(x, 'get-effective-prices', { success: ['D3-4.5-04'], schema: ['D3-2.6-01'] }, { status: 200 })) return;
-    verify(x, effectivePricesProcedureHasService, { operation: 'get-effective-prices', level: 'MUST', requirements: ['D3-4.5-04'], decisions: ['DEC-D3-15'] });
-    verify(x, contractAuthoritySubjectRules, { operation: 'get-effective-prices', level: 'MUST', requirements: ['D3-2.6-03'] });
+    if (!verifySuccess(x, 'get-effective-prices', { success: ['D3-4.5-04', 'D3-4.5-40'], schema: CONTRACT_SCHEMA }, { status: 200 })) return;
+    verify(x, effectivePricesProcedureHasService, { operation: 'get-effective-prices', level: 'MUST', requirements: ['D3-4.5-04', 'D3-1-05'], decisions: ['DEC-D3-15'] });
+    const site = runContext().siteId;
+    verify(x, entriesMatchFilter(`Site/ subjects name ${site}`, (r) => {
+      const sites = (Array.isArray(r.subject) ? r.subject : []).map((sub) => (isRecord(sub) && typeof sub.reference === 'string' ? /(?:^|\/)Site\/([^/]+)$/.exec(sub.reference)?.[1] : undefined)).filter((v) => v !== undefined);
+      return sites.length === 0 ? undefined : sites.every((v) => v === site);
+    }, { resourceType: 'Contract' }), { operation: 'get-effective-prices', level: 'MUST', requirements: ['D3-4.5-03'], decisions: ['DEC-D3-56'] });
+    verify(x, contractAuthoritySubjectRules, { operation: 'get-effective-prices', level: 'MUST', requirements: AUTHORITY_SUBJECT, decisions: ['DEC-D3-36'] });
   });
 });

@@ -179,6 +179,8 @@ describeOperation('find-member-v1', () => {
     verifyError(missing, id, 'MSG_MISSING_MANDATORY_PARAM', ['D1-4.1-06', 'D1-7-03'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs, decisions: ['DEC-D1-18'] });
     const v2Only = await call(id, { form: { ...fields(s), insurerIdentifier: 'cin' } });
     verifyError(v2Only, id, 'MSG_PARAM_INVALID', ['D1-4.1-07', 'D1-9-01', 'D1-7-04'], { decisions: ['DEC-D1-19'] });
+    const badDate = await call(id, { form: { ...fields(s), dateOfBirth: '12/04/1980' } });
+    verifyError(badDate, id, ['MSG_PARAM_INVALID', 'MSG_CANT_PARSE_CONTENT'], ['D1-4.1-09', 'D1-7-04'], { decisions: ['DEC-D1-58'] });
   });
 
   test('required headers are enforced', async () => {

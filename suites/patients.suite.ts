@@ -5,7 +5,7 @@
  */
 import { test } from 'vitest';
 import {
-  deletedStatusParameters, errorStatusAndCode, patientRoundTrip, requestRefused, statusIs, successStatus,
+  deletedStatusParameters, errorStatusAndCode, membersPresent, notServerError, patientRoundTrip, requestRefused, statusIs, successStatus,
 } from '../checks/index.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, hasResponse, isRecord } from '../core/exchange.ts';
@@ -30,6 +30,20 @@ async function patientCall(id: string, options: CallOptions = {}): Promise<Excha
 }
 
 const json = (v: unknown) => JSON.stringify(v);
+
+/** Patient schema requirements: the typed members of 2.4 on every Patient answer. */
+const PATIENT_SCHEMA = ['D3-2.4-01', 'D3-2.4-02', 'D3-2.4-05', 'D3-2.4-06', 'D3-2.4-08', 'D3-2.4-09'];
+/** Condition schema requirements: note, evidence details, and the reference added on responses. */
+const CONDITION_SCHEMA = ['D3-2.5-01', 'D3-2.5-02', 'D3-2.5-04', 'D3-2.5-05'];
+/** Patient error answers: the code is in the body (MUST) of an OperationOutcome (SHOULD, DEC-D3-55). */
+const errorShape = { shapeLevel: 'SHOULD' as const, shapeRequirements: ['D3-7-43'] };
+
+/** Members returned on read (2.4): `active`, `deceasedBoolean`, and an id on each telecom and address. */
+function verifyReadMembers(x: Exchange): void {
+  for (const [paths, req] of [[['active'], 'D3-2.4-03'], [['deceasedBoolean'], 'D3-2.4-04'], [['telecom[].id', 'address[].id'], 'D3-2.4-07']] as const) {
+    verify(x, membersPresent(paths), { operation: 'get-patient', level: 'MUST', requirements: [req] });
+  }
+}
 const idOf = (x: Exchange) => {
   const b = bodyOf(x);
   return isRecord(b) && typeof b.id === 'string' && b.id !== '' ? b.id : undefined;
@@ -58,27 +72,63 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
     if (destructiveOmitted('create-patient', ['D3-4.4-04'])) return;
     const [sent] = (await import('@fast-check/vitest')).fc.sample(patientArbitrary(), { seed: runContext().seed, numRuns: 1 });
     const created = await patientCall('create-patient', { body: json(sent) });
-    if (!verifySuccess(created, 'create-patient', { success: ['D3-4.4-04'], schema: ['D3-2.4-01'] })) return;
+    if (!verifySuccess(created, 'create-patient', { success: ['D3-4.4-04', 'D3-4.4-19'], schema: PATIENT_SCHEMA })) return;
     const id = idOf(created);
     record({ id: 'new-id-assigned', summary: 'Create assigns a new id' }, id ? 'pass' : 'fail', id ? `id ${id}` : 'Expected a new id in the created Patient, received none', { operation: 'create-patient', level: 'MUST', requirements: ['D3-4.4-04'], exchange: created });
     if (!id) return;
-    verify(created, patientRoundTrip(sent), { operation: 'create-patient', level: 'MUST', requirements: ['D3-4.4-04'] });
+    verify(created, patientRoundTrip(sent), { operation: 'create-patient', level: 'MUST', requirements: ['D3-4.4-04', 'D3-4.4-05', 'D3-1-04'], decisions: ['DEC-D3-33'] });
     const got = await patientCall('get-patient', { path: { patient_id: id } });
-    if (verifySuccess(got, 'get-patient', { success: ['D3-4.4-08'], schema: ['D3-2.4-01'] }, { status: 200 })) {
+    if (verifySuccess(got, 'get-patient', { success: ['D3-4.4-08', 'D3-4.4-19'], schema: PATIENT_SCHEMA }, { status: 200 })) {
       verify(got, patientRoundTrip(sent), { operation: 'get-patient', level: 'MUST', requirements: ['D3-4.4-08'] });
+      verifyReadMembers(got);
     }
     const changed = { ...sent, id, name: [{ family: 'Conformance', given: ['Updated'], prefix: ['Dr'] }] };
     const updated = await patientCall('update-patient', { path: { patient_id: id }, body: json(changed) });
-    if (verifySuccess(updated, 'update-patient', { success: ['D3-4.4-11'], schema: ['D3-2.4-01'] })) {
+    if (verifySuccess(updated, 'update-patient', { success: ['D3-4.4-11', 'D3-4.4-19'], schema: PATIENT_SCHEMA })) {
       verify(updated, patientRoundTrip(changed), { operation: 'update-patient', level: 'MUST', requirements: ['D3-4.4-11'] });
-      verify(await patientCall('get-patient', { path: { patient_id: id } }), patientRoundTrip(changed), { operation: 'update-patient', level: 'MUST', requirements: ['D3-4.4-11'] });
+      verify(await patientCall('get-patient', { path: { patient_id: id } }), patientRoundTrip(changed), { operation: 'update-patient', level: 'MUST', requirements: ['D3-4.4-11', 'D3-4.4-12'], decisions: ['DEC-D3-33'] });
     }
+    // Update errors (DEC-D3-54): another resourceType, no id, an unknown extension, an unknown or mismatched id.
+    const { id: _omit, ...withoutId } = changed;
+    void _omit;
+    verify(await patientCall('update-patient', { path: { patient_id: id }, body: json({ ...changed, resourceType: 'Condition' }) }), requestRefused, { operation: 'update-patient', level: 'MUST', requirements: ['D3-7-34'], decisions: ['DEC-D3-54'] });
+    const noId = await patientCall('update-patient', { path: { patient_id: id }, body: json(withoutId) });
+    verify(noId, statusIs(422), { operation: 'update-patient', level: 'MUST', requirements: ['D3-7-35'], decisions: ['DEC-D3-54'] });
+    verify(noId, errorStatusAndCode(operation('update-patient').errors), { operation: 'update-patient', level: 'MUST', requirements: ['D3-7-35', 'D3-7-39', 'D3-7-42'], decisions: ['DEC-D3-54'] });
+    verify(await patientCall('update-patient', { path: { patient_id: id }, body: json({ ...changed, extension: [{ url: 'https://ref.example/extension/patient/no-such-extension', valueString: 'x' }] }) }), notServerError, { operation: 'update-patient', level: 'MUST', requirements: ['D3-7-36'], decisions: ['DEC-D3-54'] });
+    verify(await patientCall('update-patient', { path: { patient_id: 'NO-SUCH-PATIENT-000' }, body: json({ ...changed, id: 'NO-SUCH-PATIENT-000' }) }), notServerError, { operation: 'update-patient', level: 'MUST', requirements: ['D3-4.4-13'], decisions: ['DEC-D3-54'] });
+    verify(await patientCall('update-patient', { path: { patient_id: id }, body: json({ ...changed, id: 'NO-SUCH-PATIENT-001' }) }), notServerError, { operation: 'update-patient', level: 'MUST', requirements: ['D3-4.4-13'], decisions: ['DEC-D3-54'] });
     const deleted = await patientCall('delete-patient', { path: { patient_id: id } });
-    if (verifySuccess(deleted, 'delete-patient', { success: ['D3-4.4-14'], schema: ['D3-4.4-14'] })) {
+    if (verifySuccess(deleted, 'delete-patient', { success: ['D3-4.4-14', 'D3-4.4-19'], schema: ['D3-4.4-14'] })) {
       verify(deleted, deletedStatusParameters, { operation: 'delete-patient', level: 'MUST', requirements: ['D3-4.4-14'] });
     }
     const gone = await patientCall('get-patient', { path: { patient_id: id } });
-    verifyError(gone, 'delete-patient', 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', ['D3-7-28', 'D3-3-05'], { decisions: ['DEC-D3-08'] });
+    verifyError(gone, 'delete-patient', 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', ['D3-7-28', 'D3-3-05', 'D3-7-42'], { ...errorShape, decisions: ['DEC-D3-08'] });
+    // Requests about the deleted patient are refused or answered, never a server error (DEC-D3-38).
+    for (const [operationId, options] of [
+      ['update-patient', { path: { patient_id: id }, body: json(changed) }],
+      ['delete-patient', { path: { patient_id: id } }],
+      ['create-condition', { body: json({ resourceType: 'Condition', note: [{ text: 'Conformance note', authorReference: { reference: `patient/${id}` } }] }) }],
+      ['delete-condition', { path: { condition_id: 'NO-SUCH-CONDITION-000' } }],
+      ['delete-patient', { path: { patient_id: 'NO-SUCH-PATIENT-000' } }],
+    ] as const) {
+      if (!runContext().addresses[operationId]) continue;
+      verify(await patientCall(operationId, options), notServerError, { operation: operationId, level: 'MUST', requirements: ['D3-3-06'], decisions: ['DEC-D3-38'] });
+    }
+  });
+
+  test('a Patient body with none of the optional members is accepted; invalid bodies get the documented codes', async () => {
+    if (destructiveOmitted('create-patient', ['D3-2.4-10'])) return;
+    const bare = await withPatient({ resourceType: 'Patient' }, async () => undefined);
+    verifySuccess(bare, 'create-patient', { success: ['D3-2.4-10', 'D3-4.4-19'], schema: PATIENT_SCHEMA });
+    const badDate = await patientCall('create-patient', { body: json({ resourceType: 'Patient', birthDate: '31/12/1999' }) });
+    verifyError(badDate, 'create-patient', ['MSG_INVALID_FORMAT', 'MSG_DATE_FORMAT'], ['D3-7-25', 'D3-7-31', 'D3-7-42'], { ...errorShape, decisions: ['DEC-D3-53'] });
+    const other = await patientCall('create-patient', { body: json({ resourceType: 'Condition' }) });
+    verifyError(other, 'create-patient', ['INVALID_RESOURCE', 'MSG_PARAM_INVALID'], ['D3-7-26', 'D3-7-29', 'D3-7-42'], { ...errorShape, decisions: ['DEC-D3-53'] });
+    for (const x of [badDate, other]) {
+      const id = idOf(x);
+      if (id) await patientCall('delete-patient', { path: { patient_id: id } });
+    }
   });
 
   test('property: generated patients round-trip unchanged', async () => {
@@ -101,11 +151,11 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
   test('missing mandatory headers are answered 401; an unparsable body 400', async () => {
     for (const h of operation('create-patient').headers.filter((hh) => hh.enforced)) {
       const x = await patientCall('get-patient', { path: { patient_id: 'PAT-0001' }, omitHeaders: [h.name] });
-      verify(x, statusIs(401), { operation: 'create-patient', level: 'MUST', requirements: ['D3-5-10', 'D3-7-40'], decisions: ['DEC-D3-07'], evidence: { omitted: h.name } });
+      verify(x, statusIs(401), { operation: 'create-patient', level: 'MUST', requirements: ['D3-5-10', 'D3-7-40', 'D3-4.4-01'], decisions: ['DEC-D3-07'], evidence: { omitted: h.name } });
     }
     if (destructiveOmitted('create-patient', ['D3-7-23'])) return;
     const x = await patientCall('create-patient', { body: '{"resourceType": "Patient", ' });
-    verifyError(x, 'create-patient', 'MSG_CANT_PARSE_CONTENT', ['D3-7-23']);
+    verifyError(x, 'create-patient', 'MSG_CANT_PARSE_CONTENT', ['D3-7-23', 'D3-7-42'], errorShape);
     const id = idOf(x);
     if (id) await patientCall('delete-patient', { path: { patient_id: id } });
   });
@@ -119,6 +169,11 @@ describeOperation('update-patient', () => {
     const x = await patientCall('update-patient', { path: { patient_id: inactive }, body: json({ ...(bodyOf(before) as object), id: inactive, gender: 'other' }) });
     verify(x, requestRefused, { operation: 'update-patient', level: 'MUST', requirements: ['D3-3-02'], decisions: ['DEC-D3-08'] });
     verify(x, errorStatusAndCode(operation('update-patient').errors), { operation: 'update-patient', level: 'INFO', requirements: ['D3-3-02'] });
+    const after = await patientCall('get-patient', { path: { patient_id: inactive } });
+    const same = hasResponse(before) && hasResponse(after) && JSON.stringify(bodyOf(before)) === JSON.stringify(bodyOf(after));
+    record({ id: 'state-unchanged', summary: 'A refused update leaves the patient as it was' }, same ? 'pass' : 'fail',
+      same ? `${inactive} unchanged` : `Expected ${inactive} unchanged after the refused update, received a different Patient`,
+      { operation: 'update-patient', level: 'MUST', requirements: ['D3-3-03'], exchange: after, decisions: ['DEC-D3-08'] });
   });
 });
 
@@ -131,11 +186,32 @@ describeFlow('conditions', ['create-condition', 'delete-condition'], () => {
       note: [{ text: 'Conformance note', authorReference: { reference: `patient/${patientId}` } }],
     });
     const orphan = await patientCall('create-condition', { body: json(condition('NO-SUCH-PATIENT-000')) });
-    verifyError(orphan, 'create-condition', 'MSG_REFERENCE_ID_NOT_FOUND', ['D3-4.4-15', 'D3-4.4-17'], { decisions: ['DEC-D3-08'] });
+    verifyError(orphan, 'create-condition', 'MSG_REFERENCE_ID_NOT_FOUND', ['D3-4.4-15', 'D3-4.4-17', 'D3-7-30', 'D3-7-42'], { ...errorShape, decisions: ['DEC-D3-08'] });
     const [sent] = (await import('@fast-check/vitest')).fc.sample(patientArbitrary(), { seed: runContext().seed + 1, numRuns: 1 });
     await withPatient(sent, async (patientId) => {
       const x = await patientCall('create-condition', { body: json(condition(patientId)) });
-      if (!verifySuccess(x, 'create-condition', { success: ['D3-4.4-15'], schema: ['D3-2.5-01'] }) || !hasResponse(x)) return;
+      if (!verifySuccess(x, 'create-condition', { success: ['D3-4.4-15', 'D3-4.4-19'], schema: CONDITION_SCHEMA }) || !hasResponse(x)) return;
+      const sent = condition(patientId);
+      const body = bodyOf(x);
+      const evidence: unknown[] = isRecord(body) && Array.isArray(body.evidence) ? body.evidence : [];
+      const detailAt = (i: number, j: number): unknown => {
+        const e = evidence[i];
+        return isRecord(e) && Array.isArray(e.detail) ? (e.detail as unknown[])[j] : undefined;
+      };
+      const kept = isRecord(body) && json(body.note) === json(sent.note)
+        && sent.evidence.every((e, i) => e.detail.every((d, j) => {
+          const got = detailAt(i, j);
+          return isRecord(got) && got.display === d.display && json(got.identifier) === json(d.identifier);
+        }));
+      record({ id: 'condition-round-trip', summary: 'The created Condition carries the note and evidence sent' }, kept ? 'pass' : 'fail',
+        kept ? 'note and evidence as sent' : 'Expected the note and evidence sent, received a Condition that differs', { operation: 'create-condition', level: 'MUST', requirements: ['D3-4.4-16'], exchange: x, decisions: ['DEC-D3-33'] });
+      const bare = await patientCall('create-condition', { body: json({ resourceType: 'Condition', note: sent.note }) });
+      if (verifySuccess(bare, 'create-condition', { success: ['D3-2.5-03'], schema: CONDITION_SCHEMA })) {
+        const bareId = idOf(bare);
+        if (bareId) await patientCall('delete-condition', { path: { condition_id: bareId } });
+      }
+      const noNote = await patientCall('create-condition', { body: json({ resourceType: 'Condition', evidence: sent.evidence }) });
+      verifyError(noNote, 'create-condition', ['MSG_MISSING_MANDATORY_PARAM', 'MSG_PARAM_INVALID', 'INVALID_RESOURCE'], ['D3-7-24', 'D3-7-42'], { ...errorShape, decisions: ['DEC-D3-53'] });
       const conditionId = idOf(x);
       if (!conditionId) return void record({ id: 'new-id-assigned', summary: 'Create assigns a new id' }, 'fail', 'Expected an id in the created Condition, received none', { operation: 'create-condition', level: 'MUST', requirements: ['D3-4.4-15'], exchange: x });
       const del = await patientCall('delete-condition', { path: { condition_id: conditionId } });

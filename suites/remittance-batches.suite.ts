@@ -63,7 +63,7 @@ describeOperation(GET, () => {
     const { ids } = await pendingIds();
     if (ids.length === 0) return record(precondition, 'skip', 'The pending list is empty: no batch to fetch', { operation: GET, level: 'MUST', requirements: ['D1-4.7-02'] });
     const x = await call(GET, { path: { id: ids[0] } });
-    if (!verifySuccess(x, GET, { success: ['D1-4.7-02'], schema: ['D1-4.7-02', 'D1-2.6-02', 'D1-2.6-09', 'D1-2.6-14'] }, { status: 200 })) return;
+    if (!verifySuccess(x, GET, { success: ['D1-4.7-02'], schema: ['D1-4.7-02', 'D1-2.6-02', 'D1-2.6-09', 'D1-2.6-10', 'D1-2.6-11', 'D1-2.6-14'] }, { status: 200 })) return;
     verify(x, cuidContiguousPerProvider, { operation: GET, level: 'MUST', requirements: ['D1-2.6-15'], decisions: ['DEC-D1-41'] });
     verify(x, batchBelongsToSite(runContext().siteId), { operation: GET, level: 'MUST', requirements: ['D1-2.6-05', 'D1-4.6-04'] });
   });

@@ -45,21 +45,31 @@ describeOperation(ID, () => {
   test('each documented filter value gives a subset of the unfiltered result', async () => {
     const all = await collectIds(ID, {});
     if (!all) return record({ id: 'precondition', summary: 'The unfiltered result could be collected' }, 'error', 'The unfiltered result could not be collected over its pages', { operation: ID, level: 'MUST', requirements: ['D1-4.3-03'] });
-    const probes: [string, string, string][] = [
-      ...valuesOf('insurerIdentifier').map((v): [string, string, string] => ['insurerIdentifier', v, 'D1-4.3-03']),
-      ...valuesOf('preAuthStatus').map((v): [string, string, string] => ['preAuthStatus', v, 'D1-4.3-08']),
-      ...valuesOf('actionStatus').map((v): [string, string, string] => ['actionStatus', v, 'D1-4.3-09']),
-      ...valuesOf('status').map((v): [string, string, string] => ['status', v, 'D1-4.3-06']),
-      ['issueDate', '2025-01-01T00:00_2026-12-31T23:59', 'D1-4.3-10'],
-      ['requestedDate', '2025-01-01T00:00_2026-12-31T23:59', 'D1-4.3-10'],
-      ['lastUpdatedOn', '2025-01-01T00:00_2026-12-31T23:59', 'D1-4.3-10'],
+    const probes: [string, string, string[]][] = [
+      ...valuesOf('insurerIdentifier').map((v): [string, string, string[]] => ['insurerIdentifier', v, ['D1-4.3-03']]),
+      ...valuesOf('preAuthStatus').map((v): [string, string, string[]] => ['preAuthStatus', v, ['D1-4.3-08', 'D1-3-09']]),
+      ...valuesOf('actionStatus').map((v): [string, string, string[]] => ['actionStatus', v, ['D1-4.3-09', 'D1-3-10']]),
+      ...valuesOf('status').map((v): [string, string, string[]] => ['status', v, ['D1-4.3-06']]),
+      ['issueDate', '2025-01-01T00:00_2026-12-31T23:59', ['D1-4.3-10']],
+      ['requestedDate', '2025-01-01T00:00_2026-12-31T23:59', ['D1-4.3-10']],
+      ['lastUpdatedOn', '2025-01-01T00:00_2026-12-31T23:59', ['D1-4.3-10']],
     ];
     for (const [field, value, req] of probes) {
       const x = await call(ID, { form: { [field]: value, count: '50' } });
-      if (!verifySuccess(x, ID, { success: [req] }, { status: 200 })) continue;
+      if (!verifySuccess(x, ID, { success: req }, { status: 200 })) continue;
       if (!hasResponse(x)) continue;
-      verify({ filtered: x, all }, filteredSubset, { operation: ID, level: 'MUST', requirements: [req], exchange: x, decisions: ['DEC-D1-23', 'DEC-D1-39', 'DEC-D1-45'] });
+      verify({ filtered: x, all }, filteredSubset, { operation: ID, level: 'MUST', requirements: req, exchange: x, decisions: ['DEC-D1-23', 'DEC-D1-39', 'DEC-D1-45'] });
     }
+  });
+
+  test('the status read and unread results do not share a record', async () => {
+    const read = await collectIds(ID, { form: { status: 'read' } });
+    const unread = await collectIds(ID, { form: { status: 'unread' } });
+    if (!read || !unread) return record({ id: 'precondition', summary: 'The filtered results could be collected' }, 'skip', 'The read or unread result could not be collected over its pages', { operation: ID, level: 'SHOULD', requirements: ['D1-4.3-07'] });
+    const shared = [...read].filter((k) => unread.has(k));
+    record({ id: 'results-disjoint', summary: 'The read and unread results share no record' }, shared.length === 0 ? 'pass' : 'fail',
+      shared.length === 0 ? `${read.size} read and ${unread.size} unread, none shared` : `Expected no record in both the read and unread results, received ${shared.length} (${shared.slice(0, 3).join(', ')})`,
+      { operation: ID, level: 'SHOULD', requirements: ['D1-4.3-07'], decisions: ['DEC-D1-39'] });
   });
 
   test('_since keeps records updated at or after it, where visible', async () => {

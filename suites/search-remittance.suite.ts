@@ -25,6 +25,8 @@ interface Surface {
   /** Requirement id of each filter parameter. */
   reqOf: Record<string, string>;
   sortReq: string;
+  /** Requirement ids of the operation's own `page`/`count` statement. */
+  pagingReqs: string[];
   schemaReqs: string[];
   errors: { empty: string; format: string; content: string };
   path: () => Record<string, string> | undefined;
@@ -40,6 +42,7 @@ const summary: Surface = {
     hasShortFall: 'D1-4.4-14', excludeExported: 'D1-4.4-15', _since: 'D1-4.4-18',
   },
   sortReq: 'D1-4.4-16',
+  pagingReqs: ['D1-4.4-19'],
   schemaReqs: ['D1-4.4-20', 'D1-2.4-01', 'D1-2.4-02', 'D1-2.4-03', 'D1-2.4-05', 'D1-2.4-06', 'D1-2.4-07', 'D1-2.4-08', 'D1-2.4-10', 'D1-2.4-11', 'D1-2.4-12', 'D1-2.4-13', 'D1-2.4-14', 'D1-2.1-01', 'D1-2.1-02', 'D1-2.1-03'],
   errors: { empty: 'D1-7-10', format: 'D1-7-11', content: 'D1-7-09' },
   path: () => ({}),
@@ -54,6 +57,7 @@ const detail: Surface = {
     insurerBillNumber: 'D1-4.5-08', invoiceTotal: 'D1-4.5-09', hasShortFall: 'D1-4.5-10', _since: 'D1-4.5-13',
   },
   sortReq: 'D1-4.5-11',
+  pagingReqs: [],
   schemaReqs: ['D1-4.5-14', 'D1-2.5-01', 'D1-2.5-02', 'D1-2.5-03', 'D1-2.5-04', 'D1-2.5-05', 'D1-2.5-08', 'D1-2.5-09', 'D1-2.5-10', 'D1-2.1-01', 'D1-2.1-02', 'D1-2.1-03'],
   errors: { empty: 'D1-7-14', format: 'D1-7-15', content: 'D1-7-13' },
   path: () => {
@@ -96,14 +100,14 @@ function suiteFor(s: Surface): void {
       const p = path();
       if (!p) return missingPath();
       const x = await call(s.id, { path: p, form: { page: '1', count: '10' } });
-      verifySuccess(x, s.id, { success: [s.schemaReqs[0]], schema: s.schemaReqs }, { status: 200, decisions: ['DEC-D1-07', 'DEC-D1-12'] });
+      verifySuccess(x, s.id, { success: [s.schemaReqs[0], 'D1-1-03'], schema: s.schemaReqs }, { status: 200, decisions: ['DEC-D1-07', 'DEC-D1-12'] });
     });
 
     test('paging: tags as text that echo the request, bounded pages that do not overlap, a consistent total', async () => {
       const p = path();
       if (!p) return missingPath();
       const walk = await walkPages(s.id, { path: p }, 4, 6);
-      verifyPaging(s.id, walk, 4, { tags: ['D1-2.1-04', 'D1-2.1-06'], match: ['D1-2.1-07'], bounds: ['D1-2.1-08'], total: ['D1-2.1-09', 'D1-2.1-02'] });
+      verifyPaging(s.id, walk, 4, { tags: ['D1-2.1-04', 'D1-2.1-06'], match: ['D1-2.1-07', ...s.pagingReqs], bounds: ['D1-2.1-08', ...s.pagingReqs], total: ['D1-2.1-09', 'D1-2.1-02'] });
     });
 
     test('each visible filter keeps only matching records', async () => {

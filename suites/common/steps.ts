@@ -26,7 +26,9 @@ import { operation } from '../../spec/operations.ts';
 import type { ErrorEntry, Level } from '../../spec/types.ts';
 
 /** "Whenever a documented error code is returned, its HTTP status is the one of the table." */
-const DOCUMENTED_STATUS_RULE: Record<string, readonly string[]> = { D1: ['D1-7-16'], D2: ['D2-7-28'], D3: [] };
+const DOCUMENTED_STATUS_RULE: Record<string, readonly string[]> = { D1: ['D1-7-16'], D2: ['D2-7-28'], D3: ['D3-7-39'] };
+/** "Every response body is JSON with a JSON media type", per document (Document 3: 4, DEC-D3-19). */
+const JSON_RULE: Record<string, readonly string[]> = { D1: ['D1-1-06'], D2: ['D1-1-06'], D3: ['D3-4-02'] };
 
 /** Outcomes the suite decides itself (a missing fixture, credential or flag), named like checks. */
 export const FIXTURE_CHECK = { id: 'fixture-configured', summary: 'The config names the data this step needs' } as const;
@@ -48,8 +50,8 @@ export function verifySuccess(x: Exchange, id: string, reqs: Reqs, opts: { statu
   });
   if (status.status !== 'pass') return false;
   if (op.responseMediaType === 'json') {
-    verify(x, contentTypeIsJson, { operation: id, level: 'MUST', requirements: reqs.json ?? ['D1-1-06'] });
-    verify(x, bodyIsJson, { operation: id, level: 'MUST', requirements: reqs.json ?? ['D1-1-06'] });
+    verify(x, contentTypeIsJson, { operation: id, level: 'MUST', requirements: reqs.json ?? JSON_RULE[op.document] });
+    verify(x, bodyIsJson, { operation: id, level: 'MUST', requirements: reqs.json ?? JSON_RULE[op.document] });
     if (op.responseSchema) {
       const r = verify(x, matchesSchema(op.responseSchema), { operation: id, level: 'MUST', requirements: reqs.schema ?? [] });
       return r.status === 'pass';
