@@ -60,6 +60,14 @@ describeOperation('introspect', () => {
     else record(FIXTURE_CHECK, 'skip', 'No fixture accounts.inactiveSiteId', { operation: id, level: 'MUST', requirements: ['D3-7-07'] });
   });
 
+  test('a client-credentials token with an active client account: success, or 400 for a token without a user', async () => {
+    const x = await as(id, 'client', { omitHeaders: ['SU-SiteId'] }, ['D3-4.1-06']);
+    if (!x) return;
+    // DEC-D3-40: either answer passes; a 400 must be the documented one, anything else must be the success answer.
+    if (hasResponse(x) && x.response.status === 400) verifyAccountsError(x, id, 'userId not found in authentication token', ['D3-4.1-06']);
+    else verifyAccountsSuccess(x, id, ['D3-4.1-06'], ['D3-4.1-06']);
+  });
+
   test('client-credentials tokens without an active client account are refused with 422', async () => {
     verifyAccountsError(await as(id, 'clientWithoutAccount', { omitHeaders: ['SU-SiteId'] }, ['D3-7-04']), id, 'No account is associated for this client', ['D3-7-04']);
     verifyAccountsError(await as(id, 'clientInactive', { omitHeaders: ['SU-SiteId'] }, ['D3-7-05']), id, 'The client account <client_account> status should be ACTIVE', ['D3-7-05']);

@@ -4,7 +4,7 @@
  * and validation that answers `status` false (never an error) for an invalid postcode.
  */
 import { test } from 'vitest';
-import { addressKeyMatches, arrayHasItem, geocodePositionValid, mediaTypeIs, notServerError, postcodeValidationAnswer, requestRefused, statusIs } from '../checks/index.ts';
+import { addressKeyMatches, arrayHasItem, arrayLengthIs, membersPresent, geocodePositionValid, mediaTypeIs, notServerError, postcodeValidationAnswer, requestRefused, statusIs } from '../checks/index.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
@@ -69,6 +69,12 @@ describeOperation(RETRIEVE, () => {
     const x = await call(RETRIEVE, { query: { id: address.key } });
     if (!verifySuccess(x, RETRIEVE, { success: R.retrieve, schema: R.retrieve }, { status: 200 })) return;
     verify(x, addressKeyMatches(address.key), { operation: RETRIEVE, level: 'MUST', requirements: [...R.retrieve, ...(address.key.includes('|') ? R.pipe : [])], decisions: ['DEC-D2-13'], evidence: { url: x.request.url } });
+    verify(x, arrayLengthIs(1), { operation: RETRIEVE, level: 'SHOULD', requirements: ['D2-4.7-04'], decisions: ['DEC-D2-50'] });
+    const named = ['key', 'line1', 'line2', 'line3', 'line4', 'buildingName', 'street', 'provinceName', 'postcode', 'city', 'district', 'country', 'countryCode3', 'addressType', 'formattedAddress', 'latitude', 'longitude'];
+    verify(x, membersPresent(named.map((m) => `[].${m}`)), { operation: RETRIEVE, level: 'SHOULD', requirements: ['D2-2.3-30'], decisions: ['DEC-D2-42'] });
+    const key = address.key;
+    verify(x, arrayHasItem(`with key ${key} whose formattedAddress holds a line break`, (i) => i.key === key && typeof i.formattedAddress === 'string' && /\r?\n/.test(i.formattedAddress)),
+      { operation: RETRIEVE, level: 'SHOULD', requirements: ['D2-2.3-29'] });
   });
 
   test('without id the answer is HTTP 400', async () => {

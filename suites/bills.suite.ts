@@ -3,13 +3,15 @@
  * and one bill by id and archive flag.
  */
 import { test } from 'vitest';
-import { bundleHasEntries, bundleTypeIs, entriesMatchFilter, requestRefused } from '../checks/index.ts';
+import { bundleHasEntries, bundleTypeIs, entriesMatchFilter, extensionsPresent, requestRefused } from '../checks/index.ts';
 import { bodyOf, bundleResources, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import { contained, extensionValue } from './common/readers.ts';
 import { FIXTURE_CHECK, verifySuccess } from './common/steps.ts';
 
 const SEARCH = 'search-bills';
+/** 2.8: the extensions both bill forms carry (presence SHOULD, DEC-D1-54). */
+const billExtensions = extensionsPresent(['IsArchived', 'ClaimStatus', 'EventReference', 'InvoiceReference', 'DoubleInsurance', 'ThirdParty', 'PackageDeal', 'Currency'], { resourceType: 'Claim' });
 const GET = 'get-bill';
 const bills = () => runContext().fixtures.bills ?? {};
 const listSchemaReqs = ['D1-4.11-05', 'D1-2.8-01', 'D1-2.8-02', 'D1-2.8-03', 'D1-2.8-05'];
@@ -31,6 +33,7 @@ describeOperation(SEARCH, () => {
     const x = await call(SEARCH, { query: { insurerid } });
     if (!verifySuccess(x, SEARCH, { success: ['D1-4.11-05'], schema: listSchemaReqs }, { status: 200, decisions: ['DEC-D1-54'] })) return;
     verify(x, bundleTypeIs('searchset'), { operation: SEARCH, level: 'MUST', requirements: ['D1-4.11-05'], decisions: ['DEC-D1-66'] });
+    verify(x, billExtensions, { operation: SEARCH, level: 'SHOULD', requirements: ['D1-2.8-04'], decisions: ['DEC-D1-54'] });
     verify(x, bundleHasEntries(1), { operation: SEARCH, level: 'MUST', requirements: ['D1-1-05'], evidence: { insurerid } });
   });
 
@@ -69,6 +72,7 @@ describeOperation(GET, () => {
     const x = await call(GET, { path: { claimId: billId, isArchived: flag } });
     if (!verifySuccess(x, GET, { success: [flag === 'true' ? 'D1-4.12-03' : 'D1-4.12-02'], schema: ['D1-4.12-05', 'D1-2.8-01', 'D1-2.8-02', 'D1-2.8-03', 'D1-2.8-05', 'D1-2.8-06'] }, { status: 200, decisions: ['DEC-D1-54'] })) return;
     verify(x, entriesMatchFilter(`id = ${billId}`, (r) => r.id === billId), { operation: GET, level: 'MUST', requirements: ['D1-4.12-05'], decisions: ['DEC-D1-31'] });
+    verify(x, billExtensions, { operation: GET, level: 'SHOULD', requirements: ['D1-2.8-04'], decisions: ['DEC-D1-54'] });
   });
 
   test('every bill a search returns is served by its own id', async () => {

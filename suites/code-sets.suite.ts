@@ -28,6 +28,10 @@ const R = {
   sync: ['D2-4.1-12'],
   auth: ['D2-5-01'],
   media: ['D2-1-10'],
+  /** 4: a GET with query parameters, path parameters after the discovered address (DEC-D2-02). */
+  getWithQuery: ['D2-4-03'],
+  /** 7: no operation-specific errors; nothing matching is an empty result set. */
+  emptyNotError: ['D2-7-01'],
 };
 const SCHEMES: [string, string, string][] = [
   ['service-category', 'ISC', 'D2-2.2-09'], ['service-type', 'ISC', 'D2-2.2-10'], ['procedure-code', 'CCSD', 'D2-2.2-11'],
@@ -45,7 +49,7 @@ describeOperation(ID, () => {
   test('every set name is served as a ValueSet, with and without a scheme', async () => {
     for (const name of CODE_SET_NAMES) {
       const x = await call(ID, { path: { set_name: name }, query: { count: '50' } });
-      if (verifySuccess(x, ID, { success: [...R.names], schema: R.shape }, { status: 200, decisions: ['DEC-D2-02'] })) {
+      if (verifySuccess(x, ID, { success: [...R.names, ...R.getWithQuery], schema: R.shape }, { status: 200, decisions: ['DEC-D2-02'] })) {
         verify(x, mediaTypeIs('application/fhir+json'), { operation: ID, level: 'SHOULD', requirements: R.media, decisions: ['DEC-D2-26'] });
       }
     }
@@ -113,6 +117,13 @@ describeOperation(ID, () => {
       const t = isRecord(entry) ? timeOf(entry.valueDateTime) : undefined;
       return t === undefined ? undefined : t >= Date.parse(since);
     }), { operation: ID, level: 'MUST', requirements: R.sync, decisions: ['DEC-D2-05'] });
+  });
+
+  test('when nothing matches the answer is an empty set, not an error', async () => {
+    const since = '2999-01-01T00:00:00Z';
+    const x = await call(ID, { path: { set_name: 'condition-code' }, query: { _since: since, count: '50' } });
+    if (!verifySuccess(x, ID, { success: R.emptyNotError, schema: R.shape }, { status: 200 })) return;
+    verify(x, valueSetPageWithinCount(0), { operation: ID, level: 'MUST', requirements: R.emptyNotError, evidence: { _since: since, note: 'no code can be updated after this date' } });
   });
 
   test('a request without a token is refused', async () => {

@@ -5,7 +5,7 @@
  */
 import { test } from 'vitest';
 import {
-  contractAuthoritySubjectRules, contractHoldsItem, deletedIdOutcome, effectivePricesProcedureHasService, entriesMatchFilter, notServerError, pagingTagsMatchRequest, payorsReservedOnce, requestRefused,
+  contractAuthoritySubjectRules, contractHoldsItem, deletedIdOutcome, someEntryMatches, effectivePricesProcedureHasService, entriesMatchFilter, notServerError, pagingTagsMatchRequest, payorsReservedOnce, requestRefused,
 } from '../checks/index.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
@@ -164,6 +164,17 @@ for (const [upsert, remove, authority, type, subType, listedReq] of [
   });
 }
 
+/** DEC-D3-56 (SHOULD): the service the flow set for the payor is in the site's effective prices for that payor, and gone once deleted. */
+async function verifyServiceInEffectivePrices(expected: boolean): Promise<void> {
+  if (!runContext().addresses['get-effective-prices']) return;
+  const x = await contractCall('get-effective-prices', { query: { site: runContext().siteId, payor: C().payor ?? 'bup', count: '1000' } });
+  const bind = { operation: 'get-effective-prices', level: 'SHOULD' as const, requirements: ['D3-4.5-29'], decisions: ['DEC-D3-56'], evidence: { service: SERVICE.code, after: expected ? 'set' : 'delete' } };
+  if (!verifySuccess(x, 'get-effective-prices', {}, { status: 200 })) return;
+  const holds = (r: Record<string, unknown>) => serviceCodes(r).includes(SERVICE.code);
+  if (expected) verify(x, someEntryMatches(`a Contract pricing the service ${SERVICE.code} just set`, holds, { resourceType: 'Contract' }), bind);
+  else verify(x, entriesMatchFilter(`no longer pricing the deleted service ${SERVICE.code}`, (r) => !holds(r), { resourceType: 'Contract' }), bind);
+}
+
 describeFlow('contract services and prices', ['set-contract-service', 'delete-contract-service', 'set-contract-service-with-procedure', 'delete-contract-service-with-procedure', 'set-contract-price'], () => {
   test('services, services with procedure and prices are stored and deleted', async () => {
     if (omitted('set-contract-service', ['D3-4.5-26'])) return;
@@ -171,6 +182,7 @@ describeFlow('contract services and prices', ['set-contract-service', 'delete-co
     const service = await contractCall('set-contract-service', { body: JSON.stringify(priceContract([SERVICE])) });
     if (verifySuccess(service, 'set-contract-service', { success: ['D3-4.5-26', 'D3-4.5-40'], schema: CONTRACT_SCHEMA })) {
       verify(service, contractHoldsItem(SERVICE), { operation: 'set-contract-service', level: 'MUST', requirements: ['D3-4.5-26'] });
+      await verifyServiceInEffectivePrices(true);
     }
     const withProcedure = await contractCall('set-contract-service-with-procedure', { body: JSON.stringify(priceContract([SERVICE, PROCEDURE])) });
     if (verifySuccess(withProcedure, 'set-contract-service-with-procedure', { success: ['D3-4.5-30', 'D3-4.5-40'], schema: CONTRACT_SCHEMA })) {
@@ -192,6 +204,7 @@ describeFlow('contract services and prices', ['set-contract-service', 'delete-co
     }
     const delService = await contractCall('delete-contract-service', { path: { site }, query: { indStdCode: SERVICE.code, indStdCodeScheme: SERVICE.system } });
     if (verifySuccess(delService, 'delete-contract-service', { success: ['D3-4.5-33', 'D3-4.5-40'] })) verify(delService, deletedIdOutcome, { operation: 'delete-contract-service', level: 'MUST', requirements: ['D3-4.5-33'] });
+    if (hasResponse(delService) && delService.response.status === 200) await verifyServiceInEffectivePrices(false);
   });
 });
 

@@ -4,11 +4,13 @@
  */
 import { test } from 'vitest';
 import { fc } from '@fast-check/vitest';
-import { coverageMatchesSearch, coverageReferencesResolve, errorStatusAndCode, matchesSchema, outcomeHasDiagnostics, requestRefused } from '../checks/index.ts';
+import { coverageMatchesSearch, coverageReferencesResolve, entriesMatchFilter, errorStatusAndCode, extensionCardinality, matchesSchema, membersPresent, outcomeHasDiagnostics, outcomeIssuesHave, requestRefused } from '../checks/index.ts';
+import { hasResponse, isRecord } from '../core/exchange.ts';
 import type { MemberSearch } from '../core/config.ts';
 import { judge, verifyProperty } from '../core/property.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import { operation } from '../spec/operations.ts';
+import { extension } from './common/readers.ts';
 import { FIXTURE_CHECK, verifyError, verifyHeadersEnforced, verifySuccess } from './common/steps.ts';
 
 
@@ -28,9 +30,37 @@ function fixtureMissing(operationId: string, name: string, requirements: string[
 const coverageReqs = ['D1-2.2-01', 'D1-2.2-02', 'D1-2.2-03', 'D1-2.2-06', 'D1-2.2-07', 'D1-2.2-08', 'D1-2.2-11', 'D1-2.2-12', 'D1-2.2-13', 'D1-2.2-14', 'D1-2.2-15', 'D1-2.2-16', 'D1-2.2-17', 'D1-2.2-18', 'D1-2.2-19', 'D1-2.2-20', 'D1-2.2-22'];
 const outcomeShapeReqs = ['D1-2.3-01', 'D1-2.3-03', 'D1-2.3-04'];
 
+/** 2.2: the Coverage extensions with a cardinality of 1-1 or 0-1. */
+const COVERAGE_CARDINALITY = {
+  exactlyOne: ['policyExpired'],
+  atMostOne: ['groupId', 'expiryDate', 'coverType', 'benefitLimit', 'benefitUsed', 'benefitUsedAsOf', 'memberExcess', 'memberExcessType', 'excessUsed', 'excessUsedAsOf', 'memberCoPayment', 'memberCoPaymentType', 'currency'],
+};
+
+/** DEC-D1-61: with both extensions present, valueMoney pairs with `Monetary value` and valueDecimal with `Percentage`; undefined otherwise. */
+function coPaymentTypeAgrees(coverage: Record<string, unknown>): boolean | undefined {
+  const amount = extension(coverage, 'memberCoPayment');
+  const type = extension(coverage, 'memberCoPaymentType')?.valueString;
+  if (!amount || typeof type !== 'string') return undefined;
+  if (isRecord(amount.valueMoney)) return type.toLowerCase() === 'monetary value';
+  if (amount.valueDecimal !== undefined) return type.toLowerCase() === 'percentage';
+  return undefined;
+}
+
+/** The issue values of 2.3 (DEC-D1-46), judged on a documented Find Member error answer. */
+function verifyOutcomeValues(x: Awaited<ReturnType<typeof call>>, id: string): void {
+  if (!hasResponse(x) || x.response.status < 400 || x.response.status >= 500) return;
+  const bind = (level: 'MUST' | 'SHOULD', requirements: string[]) => ({ operation: id, level, requirements, decisions: ['DEC-D1-46'] });
+  verify(x, outcomeIssuesHave({ severity: 'error', code: 'exception' }), bind('MUST', ['D1-2.3-02']));
+  verify(x, membersPresent(['issue[].details.coding[].system', 'issue[].details.coding[].display']), bind('SHOULD', ['D1-2.3-05']));
+  verify(x, outcomeIssuesHave({ location: ['Coverage'], expression: [] }), bind('SHOULD', ['D1-2.3-06']));
+}
+
 function verifyCoverage(id: string, x: Awaited<ReturnType<typeof call>>, search: MemberSearch, requirements: string[]): void {
   if (!verifySuccess(x, id, { success: requirements, schema: coverageReqs }, { decisions: ['DEC-D1-03', 'DEC-D1-05', 'DEC-D1-06'] })) return;
   verify(x, coverageReferencesResolve, { operation: id, level: 'MUST', requirements: ['D1-2.2-04', 'D1-2.2-05'] });
+  verify(x, extensionCardinality(COVERAGE_CARDINALITY), { operation: id, level: 'MUST', requirements: ['D1-2.2-23'] });
+  verify(x, extensionCardinality({ atMostOne: ['genderIdentity', 'otherInitials'], containedType: 'Patient' }), { operation: id, level: 'MUST', requirements: ['D1-2.2-23'] });
+  verify(x, entriesMatchFilter('memberCoPayment valueMoney goes with Monetary value and valueDecimal with Percentage', coPaymentTypeAgrees), { operation: id, level: 'SHOULD', requirements: ['D1-2.2-21'], decisions: ['DEC-D1-61'] });
   const { firstInitial, lastName, dateOfBirth } = search as Record<string, string | undefined>;
   if (lastName || firstInitial || dateOfBirth) {
     verify(x, coverageMatchesSearch({ firstInitial, lastName, dateOfBirth }), { operation: id, level: 'MUST', requirements });
@@ -52,6 +82,7 @@ describeOperation('find-member-v2', () => {
     if (!s) return fixtureMissing(id, 'findMemberV2.none', ['D1-4.2-08']);
     const x = await call(id, { form: fields(s) });
     verifyError(x, id, 'NO_MATCH_FOUND', ['D1-4.2-08', 'D1-7-01', 'D1-7-16'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs });
+    verifyOutcomeValues(x, id);
   });
 
   test('step 1: several matches return MULTIPLE_MATCH_FOUND asking to refine', async () => {
@@ -164,6 +195,7 @@ describeOperation('find-member-v1', () => {
     if (none) {
       const x = await call(id, { form: fields(none) });
       verifyError(x, id, 'NO_MATCH_FOUND', ['D1-4.1-13', 'D1-7-01', 'D1-7-16'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs });
+      verifyOutcomeValues(x, id);
     } else fixtureMissing(id, 'findMemberV1.none', ['D1-4.1-13']);
     const multiple = fx().multiple;
     if (multiple) {

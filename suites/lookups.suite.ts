@@ -4,8 +4,8 @@
  * HTTP 400 when the search text is absent.
  */
 import { test } from 'vitest';
-import { controlParametersComplete, entriesMatchFilter, filteredSubset, mediaTypeIs, notServerError, requestRefused, statusIs, successStatus } from '../checks/index.ts';
-import { hasResponse } from '../core/exchange.ts';
+import { controlParametersComplete, entriesMatchFilter, extensionsPresent, filteredComplete, filteredSubset, membersPresent, mediaTypeIs, notServerError, requestRefused, resourceKey, statusIs, successStatus } from '../checks/index.ts';
+import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import { extensionValue } from './common/readers.ts';
 import { FIXTURE_CHECK, collectIds, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
@@ -15,10 +15,12 @@ const R = {
   practitioners: {
     shape: ['D2-4.2-01', 'D2-4.2-05', 'D2-2.1-01', 'D2-2.1-02', 'D2-2.1-03', 'D2-2.1-04', 'D2-2.3-01', 'D2-2.3-02', 'D2-2.3-04', 'D2-1-02', 'D2-1-09'],
     paging: ['D2-4.2-04'], text: ['D2-7-03'], matches: ['D2-4.2-02'],
+    members: { paths: ['meta', 'extension[].url', 'extension[].valueCodeableConcept.coding', 'active', 'name', 'gender'], requirements: ['D2-2.3-05'] },
   },
   locations: {
     shape: ['D2-4.3-01', 'D2-4.3-06', 'D2-4.3-03', 'D2-2.1-01', 'D2-2.1-02', 'D2-2.1-03', 'D2-2.1-04', 'D2-2.3-06', 'D2-2.3-07', 'D2-1-02', 'D2-1-09'],
     paging: ['D2-4.3-05'], text: ['D2-7-04'], matches: ['D2-4.3-02'],
+    members: { paths: ['meta', 'name', 'address.line', 'address.postalCode'], requirements: ['D2-2.3-08'] },
   },
   insurers: {
     shape: ['D2-4.4-01', 'D2-2.3-09', 'D2-2.3-10', 'D2-2.3-11', 'D2-2.3-12', 'D2-2.3-13', 'D2-2.3-14', 'D2-2.1-01', 'D2-1-03', 'D2-1-09'],
@@ -35,8 +37,9 @@ function lookupSuite(id: 'lookup-practitioners' | 'lookup-locations', reqs: type
       const q = query();
       if (!q) return record(FIXTURE_CHECK, 'skip', `No lookup text for ${id} in the config (fixtures.lookups)`, { operation: id, level: 'MUST', requirements: reqs.shape });
       const x = await call(id, { query: { ...q, count: '10' } });
-      if (verifySuccess(x, id, { success: reqs.shape, schema: reqs.shape }, { status: 200, decisions: ['DEC-D2-07'] })) {
+      if (verifySuccess(x, id, { success: [...reqs.shape, 'D2-4-03'], schema: reqs.shape }, { status: 200, decisions: ['DEC-D2-07'] })) {
         verify(x, mediaTypeIs('application/fhir+json'), { operation: id, level: 'SHOULD', requirements: R.media, decisions: ['DEC-D2-26'] });
+        verify(x, membersPresent(reqs.members.paths.map((m) => `entry[].resource.${m}`)), { operation: id, level: 'SHOULD', requirements: reqs.members.requirements, decisions: ['DEC-D2-42'] });
       }
       if (hasResponse(x)) {
         const text = q.text.toLowerCase();
@@ -76,7 +79,10 @@ describeOperation('list-insurers', () => {
   test('the insurer list and its type filters', async () => {
     const x = await call(id);
     if (!verifySuccess(x, id, { success: R.insurers.shape, schema: R.insurers.shape }, { status: 200 })) return;
+    verify(x, extensionsPresent(['live', 'insurerType', 'edi', 'category', 'lastUpdated']), { operation: id, level: 'SHOULD', requirements: ['D2-2.3-16'], decisions: ['DEC-D2-42'] });
+    verify(x, membersPresent(['entry[].resource.type']), { operation: id, level: 'SHOULD', requirements: ['D2-2.3-16'], decisions: ['DEC-D2-42'] });
     const all = await collectIds(id, { query: { type: 'all' } });
+    const allResources = bundleResources(bodyOf(await call(id, { query: { type: 'all' } })));
     for (const [type, reqs, description, predicate] of [
       ['edi', R.insurers.edi, 'edi = Yes', (r: Record<string, unknown>) => { const v = extensionValue(r, 'edi'); return typeof v === 'string' ? v === 'Yes' : undefined; }],
       ['mii', R.insurers.mii, 'insurerType = MII', (r: Record<string, unknown>) => { const v = extensionValue(r, 'insurerType'); return typeof v === 'string' ? v === 'MII' : undefined; }],
@@ -85,6 +91,10 @@ describeOperation('list-insurers', () => {
       if (!verifySuccess(f, id, { success: reqs, schema: R.insurers.shape }, { status: 200 })) continue;
       verify(f, entriesMatchFilter(description, predicate), { operation: id, level: 'MUST', requirements: reqs, decisions: ['DEC-D2-08'] });
       if (all && hasResponse(f)) verify({ filtered: f, all }, filteredSubset, { operation: id, level: 'MUST', requirements: [...reqs, ...R.insurers.all], exchange: f, decisions: ['DEC-D2-08'] });
+      if (hasResponse(f) && allResources.length > 0) {
+        const expected = new Set(allResources.filter((r) => predicate(r) === true).map(resourceKey).filter((k): k is string => k !== undefined));
+        verify({ filtered: f, expected }, filteredComplete, { operation: id, level: 'SHOULD', requirements: ['D2-4.4-06'], exchange: f, decisions: ['DEC-D2-48'], evidence: { type } });
+      }
     }
     const everything = await call(id, { query: { type: 'all' } });
     verifySuccess(everything, id, { success: R.insurers.all, schema: R.insurers.shape }, { status: 200 });
@@ -107,6 +117,19 @@ describeOperation('get-insurer-control-parameters', () => {
     // Judged even when the schema failed: the specific rule names what is missing or wrong.
     if (!hasResponse(x) || x.response.status !== 200) return;
     verify(x, controlParametersComplete, { operation: id, level: 'MUST', requirements: R.control.names, decisions: ['DEC-D2-10'] });
+    // The insurer list (4.4) names the code of this insurer id: identifier[] with `id` and `value`.
+    const insurers = await call('list-insurers', { query: { type: 'all' } });
+    const listed = bundleResources(bodyOf(insurers)).flatMap((r) => (Array.isArray(r.identifier) ? r.identifier : []))
+      .find((i): i is Record<string, unknown> => isRecord(i) && String(i.id) === insurerId && typeof i.system === 'string' && i.system.endsWith('/insurer-id'));
+    if (!listed || typeof listed.value !== 'string') {
+      record({ id: 'precondition', summary: 'The insurer list names the code of the fixture insurer' }, 'skip', `The insurer list holds no insurer-id identifier with id ${insurerId}`, { operation: id, level: 'MUST', requirements: ['D2-2.3-18'] });
+    } else {
+      const code = listed.value;
+      verify(x, entriesMatchFilter(`identifier[].value = ${code} (the code listed for insurer ${insurerId})`, (r) => {
+        const values = (Array.isArray(r.identifier) ? r.identifier : []).filter(isRecord).map((i) => i.value);
+        return values.length === 0 ? false : values.includes(code);
+      }), { operation: id, level: 'MUST', requirements: ['D2-2.3-18'], evidence: { insurerId, listedCode: code } });
+    }
   });
 
   test('an unknown or missing insurer id is not a server error', async () => {

@@ -6,10 +6,10 @@
 import { test } from 'vitest';
 import { fc } from '@fast-check/vitest';
 import {
-  bundleHasEntries, coversAll, distinctBy, haversineKm, entriesMatchFilter, entriesSorted, errorStatusAndCode, includedResourcesPresent, noIncludedResources,
+  bundleHasEntries, coversAll, distinctBy, haversineKm, entriesMatchFilter, entriesSorted, errorStatusAndCode, extensionsPresent, filteredSubset, includedResourcesPresent, matchesSchema, membersPresent, noIncludedResources,
   notServerError, pageWithinCount, photoDataMatchesSize, requestRefused, successStatus, withinRadius,
 } from '../checks/index.ts';
-import { bodyOf, bundleResources, hasResponse } from '../core/exchange.ts';
+import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Judgement } from '../core/property.ts';
 import { judge, verifyProperty } from '../core/property.ts';
@@ -17,7 +17,7 @@ import { call, describeOperation, record, runContext, verify } from '../core/sui
 import { filterQuery } from '../generators/filterQuery.ts';
 import { operation } from '../spec/operations.ts';
 import { includedIndex, positionOf, registerPractitionerFilters, roleFilters, roleLocationRefs, rolePractitionerRef } from './common/registerFilters.ts';
-import { FIXTURE_CHECK, verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+import { FIXTURE_CHECK, collectIds, verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 
 const PRACTITIONERS = 'search-register-practitioners';
 const PHOTO = 'get-practitioner-photo';
@@ -51,6 +51,33 @@ const R = {
 };
 const KM_PER_MILE = 1.609344;
 
+/** Codings of every (nested) extension whose URL ends with `/<name>`, in either form (DEC-D2-43). */
+function nestedCodings(resource: Record<string, unknown>, name: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  const walk = (node: Record<string, unknown>): void => {
+    for (const e of Array.isArray(node.extension) ? node.extension : []) {
+      if (!isRecord(e)) continue;
+      if (typeof e.url === 'string' && (e.url === name || e.url.endsWith(`/${name}`))) {
+        if (isRecord(e.valueCoding)) out.push(e.valueCoding);
+        const cc = e.valueCodeableConcept;
+        if (isRecord(cc)) {
+          if (Array.isArray(cc.coding)) out.push(...cc.coding.filter(isRecord));
+          else if (cc.code !== undefined) out.push(cc);
+        }
+      }
+      walk(e);
+    }
+  };
+  walk(resource);
+  return out;
+}
+
+/** 3: a `recognitionstatus` coding with code `Y` and a display reads `Recognised` (DEC-D2-46); undefined when there is none. */
+function recognisedShownAsRecognised(r: Record<string, unknown>): boolean | undefined {
+  const ys = nestedCodings(r, 'recognitionstatus').filter((c) => c.code === 'Y' && c.display !== undefined);
+  return ys.length === 0 ? undefined : ys.every((c) => typeof c.display === 'string' && c.display.toLowerCase() === 'recognised');
+}
+
 
 const near = () => runContext().fixtures.register?.near;
 const missingNear = (requirements: string[]) =>
@@ -81,7 +108,13 @@ describeOperation(PRACTITIONERS, () => {
 
   test('a search returns a paged searchset of register practitioners', async () => {
     const x = await call(id, { query: { count: '10' } });
-    verifySuccess(x, id, { success: R.practitioners.shape, schema: R.practitioners.shape }, { status: 200 });
+    if (verifySuccess(x, id, { success: R.practitioners.shape, schema: R.practitioners.shape }, { status: 200 })) {
+      const bind = { operation: id, level: 'SHOULD' as const, requirements: ['D2-2.3-42'], decisions: ['DEC-D2-42'] };
+      verify(x, membersPresent(['id', 'name[].family', 'name[].given', 'telecom[].id', 'telecom[].value', 'address', 'gender', 'birthDate', 'qualification'].map((m) => `entry[].resource.${m}`)), bind);
+      verify(x, extensionsPresent(['indemnityStatus', 'onlineBookingStatus', 'profession', 'registrationnumbers', 'insurers']), bind);
+      const all50 = await call(id, { query: { count: '50' } });
+      verify(all50, entriesMatchFilter('a recognitionstatus coding Y displays Recognised', recognisedShownAsRecognised), { operation: id, level: 'MUST', requirements: ['D2-3-02'], decisions: ['DEC-D2-43', 'DEC-D2-46'] });
+    }
     const walk = await walkPages(id, {}, 7, 8);
     verifyPaging(id, walk, 7, R.practitioners.paging);
   });
@@ -119,6 +152,14 @@ describeOperation(PRACTITIONERS, () => {
     });
   });
 
+  test('is-onlinebooking-available=false gives a subset of the unfiltered result', async () => {
+    const all = await collectIds(id, {});
+    if (!all) return record({ id: 'precondition', summary: 'The unfiltered result could be walked to its end' }, 'skip', 'The unfiltered register search could not be walked to its end', { operation: id, level: 'MUST', requirements: ['D2-4.9-14'] });
+    const x = await call(id, { query: { 'is-onlinebooking-available': 'false', count: '50' } });
+    if (!verifySuccess(x, id, { success: ['D2-4.9-14'] }, { status: 200, decisions: ['DEC-D2-52'] }) || !hasResponse(x)) return;
+    verify({ filtered: x, all }, filteredSubset, { operation: id, level: 'MUST', requirements: ['D2-4.9-14'], exchange: x, decisions: ['DEC-D2-52'] });
+  });
+
   test('empty and malformed values are refused with the documented codes', async () => {
     verifyError(await call(id, { query: { gender: '' } }), id, 'MSG_PARAM_EMPTY', R.errors.empty, { shapeLevel: 'SHOULD', shapeRequirements: R.errors.shape, decisions: ['DEC-D2-24', 'DEC-D2-30'] });
     verifyError(await call(id, { query: { 'is-onlinebooking-available': 'maybe' } }), id, 'MSG_INVALID_FORMAT', R.errors.format, { shapeLevel: 'SHOULD', shapeRequirements: R.errors.shape, decisions: ['DEC-D2-30'] });
@@ -151,6 +192,9 @@ describeOperation(ROLES, () => {
   test('a role search returns a searchset of practitioner roles', async () => {
     const x = await call(id);
     if (!verifySuccess(x, id, { success: R.roles.shape, schema: R.roles.shape }, { status: 200 })) return;
+    const bind = { operation: id, level: 'SHOULD' as const, requirements: ['D2-2.3-48'], decisions: ['DEC-D2-42'] };
+    verify(x, membersPresent(['id', 'practitioner.reference', 'practitioner.display', 'specialty[].coding', 'location[].reference', 'location[].display'].map((m) => `entry[].resource.${m}`)), bind);
+    verify(x, extensionsPresent(['agestreated']), bind);
     verify(x, noIncludedResources, { operation: id, level: 'SHOULD', requirements: R.roles.noInclude, decisions: ['DEC-D2-19'] });
   });
 
@@ -211,6 +255,7 @@ describeOperation(ROLES, () => {
     const x = await call(id, { query: { _include: 'practitioner:location' } });
     if (!verifySuccess(x, id, { success: R.roles.include, schema: R.roles.shape }, { status: 200 })) return;
     verify(x, includedResourcesPresent, { operation: id, level: 'MUST', requirements: R.roles.include, decisions: ['DEC-D2-19'] });
+    verify(x, matchesSchema('register-role-included.schema.json'), { operation: id, level: 'SHOULD', requirements: ['D2-4.11-32'], decisions: ['DEC-D2-57'] });
   });
 
   test('distinct-by practitioner and location', async () => {
@@ -241,6 +286,13 @@ describeOperation(ROLES, () => {
         return [judge(x, successStatus(200)), ...roleJudgements(x, q.filters)];
       },
     });
+  });
+
+  test('values outside a documented list are refused with MSG_PARAM_INVALID or MSG_INVALID_FORMAT', async () => {
+    const c = near() ?? { lat: 51.5074, lon: -0.1278, distanceKm: 10 };
+    for (const q of [{ _sort: 'height:asc' }, { _include: 'practitioner:organization' }, { 'distinct-by': 'insurer' }, { near: `${c.lat}:${c.lon}:${c.distanceKm}:ft` }] as Record<string, string>[]) {
+      verifyError(await call(id, { query: q }), id, ['MSG_PARAM_INVALID', 'MSG_INVALID_FORMAT'], ['D2-7-16'], { decisions: ['DEC-D2-58'] });
+    }
   });
 
   test('malformed near and empty values are refused with the documented codes', async () => {

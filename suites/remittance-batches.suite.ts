@@ -5,10 +5,10 @@
  */
 import { describe, test } from 'vitest';
 import {
-  acknowledgedBatchGone, batchBelongsToSite, bundleTypeIs, cuidContiguousPerProvider, emptyBody, entriesMatchFilter, invalidIdAnswer, invalidIdNamesId, requestRefused,
+  acknowledgedBatchGone, batchBelongsToSite, bundleTypeIs, cuidContiguousPerProvider, emptyBody, entriesMatchFilter, invalidIdAnswer, invalidIdNamesId, memberDistinctAcross, pageWithinCount, requestRefused,
 } from '../checks/index.ts';
-import type { Exchange } from '../core/exchange.ts';
-import { bodyOf, bundleResources, hasResponse } from '../core/exchange.ts';
+import type { Exchange, RespondedExchange } from '../core/exchange.ts';
+import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import { DESTRUCTIVE_CHECK, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 
@@ -25,11 +25,26 @@ async function pendingIds(): Promise<{ x: Exchange; ids: string[] }> {
 
 const unknownId = () => `no-such-batch-${runContext().seed}`;
 
+/** 2.6 (DEC-D1-50): every provider paid by BACS carries `bankSortCode` and `bankAccountNo` text; undefined without one. */
+function bacsBankDetailsPresent(batch: Record<string, unknown>): boolean | undefined {
+  const bacs = (Array.isArray(batch.providers) ? batch.providers : [])
+    .map((p) => (isRecord(p) && isRecord(p.paymentDetails) ? p.paymentDetails : undefined))
+    .filter((d): d is Record<string, unknown> => d !== undefined && typeof d.paymentMethod === 'string' && /\bBACS\b/i.test(d.paymentMethod));
+  if (bacs.length === 0) return undefined;
+  return bacs.every((d) => typeof d.bankSortCode === 'string' && d.bankSortCode !== '' && typeof d.bankAccountNo === 'string' && d.bankAccountNo !== '');
+}
+
 describeOperation(LIST, () => {
   test('the pending list is a collection bundle of batch headers', async () => {
     const { x } = await pendingIds();
     if (!verifySuccess(x, LIST, { success: ['D1-4.6-05'], schema: ['D1-4.6-05', 'D1-2.6-01', 'D1-2.1-02', 'D1-2.1-03'] }, { status: 200 })) return;
     verify(x, bundleTypeIs('collection'), { operation: LIST, level: 'MUST', requirements: ['D1-4.6-05'], decisions: ['DEC-D1-66'] });
+  });
+
+  test('a page past the last batch is an empty result set, not an error', async () => {
+    const x = await call(LIST, { query: { page: '1000', count: '50' } });
+    if (!verifySuccess(x, LIST, { success: ['D1-4.6-06'] }, { status: 200 })) return;
+    verify(x, pageWithinCount(0), { operation: LIST, level: 'MUST', requirements: ['D1-4.6-06'], evidence: { note: 'page 1000 of 50 lies past the pending list, so nothing matches it' } });
   });
 
   test('paging uses maxRecords, echoes the request and does not overlap', async () => {
@@ -49,12 +64,17 @@ describeOperation(LIST, () => {
       verify(x, entriesMatchFilter(`not the other site's batch ${foreign}`, (r) => r.id !== foreign), { operation: LIST, level: 'MUST', requirements: ['D1-4.6-04'], decisions: ['DEC-D1-64'], evidence: { foreignBatchId: foreign } });
     }
     if (!runContext().addresses[GET]) return;
+    const fetched: RespondedExchange[] = [];
     for (const id of ids.slice(0, 20)) {
       const detail = await call(GET, { path: { id } });
+      if (hasResponse(detail) && detail.response.status === 200) fetched.push(detail);
       if (verifySuccess(detail, GET, { success: ['D1-4.7-02', 'D1-1-04'], schema: ['D1-4.7-02', 'D1-2.6-02', 'D1-2.6-06', 'D1-2.6-07', 'D1-2.6-09', 'D1-2.6-14', 'D1-2.6-16', 'D1-2.6-17', 'D1-2.6-18', 'D1-2.6-19'] }, { status: 200, decisions: ['DEC-D1-35', 'DEC-D1-47', 'DEC-D1-48'] })) {
         verify(detail, batchBelongsToSite(runContext().siteId), { operation: LIST, level: 'MUST', requirements: ['D1-4.6-04', 'D1-2.6-05'], decisions: ['DEC-D1-49'] });
+        verify(detail, entriesMatchFilter('bankSortCode and bankAccountNo present for a BACS payment', bacsBankDetailsPresent), { operation: GET, level: 'SHOULD', requirements: ['D1-2.6-13'], decisions: ['DEC-D1-50'] });
       }
     }
+    const last = fetched[fetched.length - 1];
+    if (last) verify({ exchanges: fetched }, memberDistinctAcross('msgId'), { operation: GET, level: 'MUST', requirements: ['D1-2.6-03'], exchange: last, decisions: ['DEC-D1-49'] });
   });
 });
 

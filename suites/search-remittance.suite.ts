@@ -6,7 +6,7 @@
 import { test } from 'vitest';
 import { bundleHasEntries, entriesMatchFilter, entriesSorted, errorStatusAndCode, filteredSubset, pageWithinCount, pagingTagsMatchRequest, requestRefused, successStatus } from '../checks/index.ts';
 import type { Exchange } from '../core/exchange.ts';
-import { bodyOf, bundleResources, hasResponse } from '../core/exchange.ts';
+import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
 import type { Judgement } from '../core/property.ts';
 import { judge, verifyProperty } from '../core/property.ts';
 import { call, describeOperation, hasFeatures, record, runContext, verify } from '../core/suite.ts';
@@ -15,6 +15,7 @@ import { filterQuery } from '../generators/filterQuery.ts';
 import { invalidParameterValue } from '../generators/invalidParameterValue.ts';
 import { operation } from '../spec/operations.ts';
 import type { Parameter } from '../spec/types.ts';
+import { contained, extension, extensionValue, identifierValues, numberOf } from './common/readers.ts';
 import { detailFilters, detailSortKey, summaryFilters, summarySortKey } from './common/remittanceFilters.ts';
 import { FIXTURE_CHECK, collectIds, verifyError, verifyHeadersEnforced, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 
@@ -30,6 +31,60 @@ interface Surface {
   schemaReqs: string[];
   errors: { empty: string; format: string; content: string };
   path: () => Record<string, string> | undefined;
+  /** Rules every returned record must keep (section 2 statements no schema can express). */
+  entryRules: EntryRule[];
+}
+
+interface EntryRule {
+  description: string;
+  predicate: (r: Resource) => boolean | undefined;
+  level: 'MUST' | 'SHOULD';
+  requirements: string[];
+  decisions: string[];
+}
+
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const isBacs = (r: Resource): boolean | undefined => {
+  const method = extensionValue(r, 'paymentMethod');
+  return typeof method === 'string' ? /\bBACS\b/i.test(method) : undefined;
+};
+
+/** 2.4 (DEC-D1-52): a `#` reference names the contained Organization identified as provider or insurer; undefined without one. */
+function localReferencesResolve(r: Resource): boolean | undefined {
+  let judged = false;
+  for (const [member, suffix] of [['requestor', 'providerIdentifier'], ['paymentIssuer', 'insurerIdentifier']] as const) {
+    const ref = isRecord(r[member]) ? (r[member] as Record<string, unknown>).reference : undefined;
+    if (typeof ref !== 'string' || !ref.startsWith('#')) continue;
+    judged = true;
+    const target = contained(r, 'Organization').find((o) => o.id === ref.slice(1));
+    if (!target || identifierValues(target, suffix).length === 0) return false;
+  }
+  return judged ? true : undefined;
+}
+
+/** 2.5 (DEC-D1-53): shortAmount = invoiceTotal - previousPaidAmount (0 when absent) - paidAmount, within 0.005. */
+function shortAmountAddsUp(r: Resource): boolean | undefined {
+  const total = numberOf(extensionValue(r, 'invoiceTotal'));
+  const paid = numberOf(extensionValue(r, 'paidAmount'));
+  const short = numberOf(extensionValue(r, 'shortAmount'));
+  if (total === undefined || paid === undefined || short === undefined) return undefined;
+  const previous = numberOf(extensionValue(r, 'previousPaidAmount')) ?? 0;
+  return Math.abs(total - previous - paid - short) < 0.005;
+}
+
+/** 2.5: every shortfall reason (`item[].adjudication[]`) has its liabilityType, category, reason text and amount; undefined without any. */
+function shortfallReasonsComplete(r: Resource): boolean | undefined {
+  const reasons = arr(r.item).flatMap((i) => (isRecord(i) ? arr(i.adjudication) : []));
+  if (reasons.length === 0) return undefined;
+  return reasons.every((a) => {
+    if (!isRecord(a)) return false;
+    const liability = extension(a, 'liabilityType');
+    const codings = isRecord(a.category) ? arr(a.category.coding).filter(isRecord) : [];
+    return liability !== undefined && typeof liability.valueString === 'string'
+      && codings.some((c) => typeof c.system === 'string' && c.system.endsWith('/adjudication') && typeof c.code === 'string' && c.code !== '')
+      && isRecord(a.reason) && typeof a.reason.text === 'string'
+      && isRecord(a.amount) && numberOf(a.amount.value) !== undefined;
+  });
 }
 
 const summary: Surface = {
@@ -46,6 +101,13 @@ const summary: Surface = {
   schemaReqs: ['D1-4.4-20', 'D1-2.4-01', 'D1-2.4-02', 'D1-2.4-03', 'D1-2.4-05', 'D1-2.4-06', 'D1-2.4-07', 'D1-2.4-08', 'D1-2.4-10', 'D1-2.4-11', 'D1-2.4-12', 'D1-2.4-13', 'D1-2.4-14', 'D1-2.1-01', 'D1-2.1-02', 'D1-2.1-03'],
   errors: { empty: 'D1-7-10', format: 'D1-7-11', content: 'D1-7-09' },
   path: () => ({}),
+  entryRules: [
+    { description: 'a # requestor or paymentIssuer names the contained provider or insurer', predicate: localReferencesResolve, level: 'SHOULD', requirements: ['D1-2.4-04'], decisions: ['DEC-D1-52'] },
+    {
+      description: 'sortCode and accountNumber present when the method is BACS', level: 'SHOULD', requirements: ['D1-2.4-09'], decisions: ['DEC-D1-50'],
+      predicate: (r) => (isBacs(r) ? extension(r, 'sortCode') !== undefined && extension(r, 'accountNumber') !== undefined : undefined),
+    },
+  ],
 };
 
 const detail: Surface = {
@@ -60,6 +122,10 @@ const detail: Surface = {
   pagingReqs: [],
   schemaReqs: ['D1-4.5-14', 'D1-2.5-01', 'D1-2.5-02', 'D1-2.5-03', 'D1-2.5-04', 'D1-2.5-05', 'D1-2.5-08', 'D1-2.5-09', 'D1-2.5-10', 'D1-2.1-01', 'D1-2.1-02', 'D1-2.1-03'],
   errors: { empty: 'D1-7-14', format: 'D1-7-15', content: 'D1-7-13' },
+  entryRules: [
+    { description: 'shortAmount = invoiceTotal - previousPaidAmount - paidAmount', predicate: shortAmountAddsUp, level: 'SHOULD', requirements: ['D1-2.5-06'], decisions: ['DEC-D1-53'] },
+    { description: 'each shortfall reason has liabilityType, an adjudication category code, reason.text and amount.value', predicate: shortfallReasonsComplete, level: 'MUST', requirements: ['D1-2.5-07'], decisions: [] },
+  ],
   path: () => {
     const s = runContext().fixtures.remittance?.summaryId;
     return s ? { remittance_summary_id: s } : undefined;
@@ -101,6 +167,16 @@ function suiteFor(s: Surface): void {
       if (!p) return missingPath();
       const x = await call(s.id, { path: p, form: { page: '1', count: '10' } });
       verifySuccess(x, s.id, { success: [s.schemaReqs[0], 'D1-1-03'], schema: s.schemaReqs }, { status: 200, decisions: ['DEC-D1-07', 'DEC-D1-12'] });
+    });
+
+    test('every record keeps the section 2 rules no schema expresses', async () => {
+      const p = path();
+      if (!p) return missingPath();
+      const x = await call(s.id, { path: p, form: { page: '1', count: '50' } });
+      if (!verifySuccess(x, s.id, { success: [s.schemaReqs[0]] }, { status: 200 })) return;
+      for (const rule of s.entryRules) {
+        verify(x, entriesMatchFilter(rule.description, rule.predicate), { operation: s.id, level: rule.level, requirements: rule.requirements, decisions: rule.decisions });
+      }
     });
 
     test('paging: tags as text that echo the request, bounded pages that do not overlap, a consistent total', async () => {
