@@ -39,6 +39,8 @@ export interface Fixtures {
   accounts?: {
     userId?: string; userInfoCode?: string; snsId?: string; unconnectedSiteId?: string; inactiveSiteId?: string;
     siteWithoutUsers?: string; inaccessibleUserId?: string; siteSearch?: string;
+    /** A child site of one of the user's sites: listed by version 2 only (DEC-D3-25). */
+    childSiteId?: string;
   };
   tokenDetails?: { idp?: string; redirectUri?: string; notSignedInRedirectUri?: string; unlinkedRedirectUri?: string };
   diary?: { validCode?: string; invalidCode?: string; unmappedSiteCode?: string };
@@ -203,7 +205,7 @@ export const DEFAULT_CONFIG: ConfigFile = {
     booking: { practitionerId: 'BP-0001', practitionerRoleId: 'BR-0001' },
     accounts: {
       userId: 'U-1001', userInfoCode: 'CODE-0001', snsId: 'SNS-0001', unconnectedSiteId: 'SITE002', inactiveSiteId: 'SITE003',
-      siteWithoutUsers: 'SITE004', inaccessibleUserId: 'U-9999', siteSearch: 'SITE00',
+      siteWithoutUsers: 'SITE004', inaccessibleUserId: 'U-9999', siteSearch: 'SITE00', childSiteId: 'SITE006',
     },
     tokenDetails: {
       idp: 'nhs', redirectUri: 'https://app.example/callback', notSignedInRedirectUri: 'https://app.example/not-signed-in',

@@ -180,6 +180,14 @@ describeOperation('list-authorised-sites-v2', () => {
     record({ id: 'v1-sites-in-v2', summary: 'Every site version 1 lists is listed by version 2' }, missing.length === 0 ? 'pass' : 'fail',
       missing.length === 0 ? `${v2.length} sites in version 2, every version-1 site among them` : `Expected every version-1 site in version 2, received ${missing.length} missing (${missing.slice(0, 3).join(', ')})`,
       { operation: id, level: 'SHOULD', requirements: ['D3-4.1-27'], exchange: last, decisions: ['DEC-D3-25'] });
+    const child = runContext().fixtures.accounts?.childSiteId;
+    if (child === undefined) {
+      record(FIXTURE_CHECK, 'skip', 'No fixture accounts.childSiteId', { operation: id, level: 'MUST', requirements: ['D3-4.1-26'] });
+    } else {
+      record({ id: 'child-site-listed', summary: 'Version 2 lists the configured child site' }, v2.includes(child) ? 'pass' : 'fail',
+        v2.includes(child) ? `Child site ${child} is listed by version 2` : `Expected child site ${child} on a page of version 2, received ${v2.length} sites without it`,
+        { operation: id, level: 'MUST', requirements: ['D3-4.1-26'], exchange: last, decisions: ['DEC-D3-25'] });
+    }
   });
 
   test('a page beyond the last and invalid paging values are not server errors', async () => {
