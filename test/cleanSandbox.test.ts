@@ -1,6 +1,6 @@
 /**
  * Self-test, part 1: the whole suite against the clean sandbox yields `conformant` with zero MUST
- * failures, covers all operations and writes the three report files.
+ * failures, covers all operations and every testable requirement, and writes the report files.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -59,8 +59,22 @@ describe('the suite against the clean sandbox', () => {
     expect(unknown).toEqual([]);
   });
 
-  test('writes results.json, junit.xml and report.html; the token never appears in them', async () => {
-    for (const f of ['results.json', 'junit.xml', 'report.html']) expect(existsSync(join(dir, f)), f).toBe(true);
+  test('every testable requirement of the table has a result, and every applied decision exists', async () => {
+    const { traceability } = await import('../reports/traceability.ts');
+    const { loadDecisions } = await import('../spec/decisions.ts');
+    const gaps = traceability(results).filter((row) => row.status === 'not-run').map((row) => `${row.requirement.id}: ${row.reason}`);
+    expect(gaps).toEqual([]);
+    const known = new Set(loadDecisions().map((d) => d.id));
+    expect(results.decisions.filter((d) => !known.has(d))).toEqual([]);
+    expect(results.appliedDecisions.map((d) => d.id)).toEqual(results.decisions);
+  });
+
+  test('writes the sealed results.json, junit.xml, report.html, requirements-coverage.csv and Allure results; the token never appears in them', async () => {
+    for (const f of ['results.json', 'junit.xml', 'report.html', 'requirements-coverage.csv']) expect(existsSync(join(dir, f)), f).toBe(true);
+    const { readdirSync } = await import('node:fs');
+    expect(readdirSync(join(dir, 'allure-results')).some((f) => f.endsWith('-result.json'))).toBe(true);
+    expect(results.integrity?.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect((await runCli(['verify-report', dir])).code).toBe(0);
     const { readFileSync } = await import('node:fs');
     const text = ['results.json', 'junit.xml', 'report.html'].map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
     expect(text).not.toMatch(/sandbox-secret/);
