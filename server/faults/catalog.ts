@@ -81,6 +81,7 @@ export const FAULT_NAMES = [
   'procedure-without-service-accepted',
   'delete-outcome-severity-error',
   'effective-prices-orphan-procedure',
+  'batch-msgid-repeated',
 ] as const;
 
 export type FaultName = (typeof FAULT_NAMES)[number];
@@ -590,6 +591,14 @@ const entries: Entry[] = [
     description: 'Effective prices list procedure entries without the service entry they belong to.',
     operations: ['get-effective-prices'],
     expectedCheck: 'effective-prices-procedure-has-service',
+  },
+  {
+    name: 'batch-msgid-repeated',
+    kind: 'shape',
+    rule: 'D1 2.6: msgId is unique per sender and recipient',
+    description: 'Every remittance batch object carries the same msgId.',
+    operations: ['get-remittance-details', 'list-pending-remittances'],
+    expectedCheck: 'member-distinct-across',
   },
 ];
 

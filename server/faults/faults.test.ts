@@ -529,6 +529,13 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect(orphanAssets(f)).toBeGreaterThan(0);
     expect(ids(f.json)).toEqual(ids((await clean.contract('GET', q)).json));
   },
+  'batch-msgid-repeated': async (clean, faulty) => {
+    const msgIds = async (s: typeof clean) => Promise.all(['BATCH-1001', 'BATCH-1002'].map(async (id) => ((await s.get(paths.batch(id))).json as { msgId: string }).msgId));
+    const c = await msgIds(clean);
+    expect(new Set(c).size).toBe(2);
+    const f = await msgIds(faulty);
+    expect(new Set(f).size).toBe(1);
+  },
 };
 
 describe('named faults change the answer where the clean sandbox keeps the rule', () => {

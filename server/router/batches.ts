@@ -49,7 +49,9 @@ export async function getRemittanceDetails(req: SandboxRequest, ctx: SandboxCont
     if (ctx.faults.on('invalid-id-200', GET_OP)) return ok({});
     throw new InvalidIdError(id);
   }
-  return ok(batchObjectOf(batch));
+  const body = batchObjectOf(batch);
+  if (ctx.faults.on('batch-msgid-repeated', GET_OP)) body.msgId = '1';
+  return ok(body);
 }
 
 export async function ackRemittance(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
