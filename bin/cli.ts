@@ -10,19 +10,22 @@ import { EXIT } from '../core/results.ts';
 import type { EvidenceMode } from '../core/redact.ts';
 import { formatSummary } from '../core/summary.ts';
 import { FAULTS } from '../server/faults/catalog.ts';
+import { VARIANTS } from '../server/variants/catalog.ts';
 import { startSandbox } from '../server/http.ts';
 import { buildAllureReport } from '../reports/allureReport.ts';
 import { rebuildReports, verifyReportDir } from '../reports/writeReports.ts';
 import { dirname, join, resolve } from 'node:path';
 
 const USAGE = `Usage:
-  conformance serve [--port N] [--host H] [--fault NAME]...
+  conformance serve [--port N] [--host H] [--fault NAME]... [--variant NAME]...
   conformance run --target URL [--config FILE] [--only PATTERN] [--report-dir DIR]
                   [--allow-destructive] [--seed N] [--runs N] [--path PATH] [--evidence masked|full]
   conformance report RESULTS.json [--out DIR] [--allure]
   conformance verify-report DIR
   conformance faults [--describe]
-  conformance start [--only PATTERN] [--report-dir DIR] [--seed N] [--runs N] [--evidence masked|full] [--fault NAME]...`;
+  conformance variants [--describe]
+  conformance start [--only PATTERN] [--report-dir DIR] [--seed N] [--runs N] [--evidence masked|full]
+                    [--fault NAME]... [--variant NAME]...`;
 
 class UsageError extends Error {}
 
@@ -97,10 +100,22 @@ function faultNames(values: Record<string, unknown>): string[] {
   return names;
 }
 
+function variantNames(values: Record<string, unknown>): string[] {
+  const names = (values.variant as string[] | undefined) ?? [];
+  const known = new Set(VARIANTS.map((v) => v.name));
+  for (const n of names) if (!known.has(n)) throw new UsageError(`Unknown variant ${n} (see \`conformance variants\`)`);
+  return names;
+}
+
 async function serve(argv: string[], io: Out): Promise<number> {
-  const { values } = parse(argv, { port: { type: 'string' }, host: { type: 'string' }, fault: { type: 'string', multiple: true } });
+  const { values } = parse(argv, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    fault: { type: 'string', multiple: true },
+    variant: { type: 'string', multiple: true },
+  });
   const port = integer('port', values.port as string | undefined, 0, 65535) ?? 0;
-  const sandbox = await startSandbox({ host: (values.host as string | undefined) ?? '127.0.0.1', port, faults: faultNames(values) });
+  const sandbox = await startSandbox({ host: (values.host as string | undefined) ?? '127.0.0.1', port, faults: faultNames(values), variants: variantNames(values) });
   io.out(`listening on ${sandbox.url}`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
@@ -111,9 +126,9 @@ async function serve(argv: string[], io: Out): Promise<number> {
 }
 
 async function start(argv: string[], io: Out): Promise<number> {
-  const { values } = parse(argv, { ...runFlags, fault: { type: 'string', multiple: true } });
+  const { values } = parse(argv, { ...runFlags, fault: { type: 'string', multiple: true }, variant: { type: 'string', multiple: true } });
   if (values.target || values.config) throw new UsageError('start always runs against the embedded sandbox; use `run --target URL` for another server');
-  const sandbox = await startSandbox({ faults: faultNames(values) });
+  const sandbox = await startSandbox({ faults: faultNames(values), variants: variantNames(values) });
   io.out(`sandbox listening on ${sandbox.url}`);
   try {
     return await run({ ...runOptions(values, sandbox.url), allowDestructive: true }, io);
@@ -211,6 +226,13 @@ export async function main(argv: string[], io: Out = stdio): Promise<number> {
         for (const f of FAULTS) io.out(values.describe ? `${f.name}\t${f.description}` : f.name);
         return 0;
       }
+      case 'variants': {
+        const { values } = parse(rest, { describe: { type: 'boolean' } });
+        for (const v of VARIANTS) {
+          io.out(values.describe ? `${v.name}\t${v.description} Allowed by: ${v.allowedBy.join('; ')}.` : v.name);
+        }
+        return 0;
+      }
       case 'start':
         return await start(rest, io);
       case 'report':
@@ -233,7 +255,7 @@ export async function main(argv: string[], io: Out = stdio): Promise<number> {
       return EXIT.usage;
     }
     const err = e as Error;
-    if (err.message?.startsWith('Unknown fault')) {
+    if (err.message?.startsWith('Unknown fault') || err.message?.startsWith('Unknown variant')) {
       io.err(`conformance: ${err.message}`);
       return EXIT.usage;
     }

@@ -6,6 +6,7 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { ActiveFaults } from './faults/catalog.ts';
+import { ActiveVariants } from './variants/catalog.ts';
 import { createMemoryRepository } from './repo/memoryRepository.ts';
 import { FORM_MEDIA_TYPE, mediaType } from './router/auth.ts';
 import { operationOutcome } from './router/errors.ts';
@@ -16,6 +17,8 @@ export interface SandboxOptions {
   host?: string;
   port?: number;
   faults?: readonly string[];
+  /** Named variants (server/variants/catalog.ts): legitimate choices, combinable with faults. */
+  variants?: readonly string[];
 }
 
 export interface RunningSandbox {
@@ -38,6 +41,7 @@ function send(reply: FastifyReply, wire: WireReply): FastifyReply {
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   const faults = new ActiveFaults(opts.faults ?? []);
+  const variants = new ActiveVariants(opts.variants ?? []);
   const repo = createMemoryRepository();
   const host = opts.host ?? '127.0.0.1';
   const app = Fastify({ logger: false });
@@ -54,7 +58,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       const url = new URL(request.url, 'http://sandbox.invalid');
       const headers = headersOf(request);
       const rawBody = typeof request.body === 'string' ? request.body : '';
-      const ctx: SandboxContext = { repo, faults, baseUrl: headers.host ? `${request.protocol}://${headers.host}` : fallbackBase };
+      const ctx: SandboxContext = { repo, faults, variants, baseUrl: headers.host ? `${request.protocol}://${headers.host}` : fallbackBase };
       const wire = await dispatch(
         {
           method: request.method,

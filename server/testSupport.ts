@@ -53,8 +53,8 @@ export class TestSandbox {
     readonly close: () => Promise<void>,
   ) {}
 
-  static async start(faults: readonly string[] = []): Promise<TestSandbox> {
-    const s = await startSandbox({ faults });
+  static async start(faults: readonly string[] = [], variants: readonly string[] = []): Promise<TestSandbox> {
+    const s = await startSandbox({ faults, variants });
     return new TestSandbox(s.url, s.close);
   }
 

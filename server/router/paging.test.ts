@@ -1,10 +1,11 @@
+import { ActiveVariants } from '../variants/catalog.ts';
 import { describe, expect, test } from 'vitest';
 import { ActiveFaults } from '../faults/catalog.ts';
 import { createMemoryRepository } from '../repo/memoryRepository.ts';
 import { expansionPage, pagedBundle, pagingOf, singlePageBundle } from './paging.ts';
 import type { SandboxContext } from './types.ts';
 
-const ctx = (faults: string[] = []): SandboxContext => ({ repo: createMemoryRepository(), faults: new ActiveFaults(faults), baseUrl: 'http://x' });
+const ctx = (faults: string[] = []): SandboxContext => ({ repo: createMemoryRepository(), faults: new ActiveFaults(faults), variants: new ActiveVariants(), baseUrl: 'http://x' });
 const items = Array.from({ length: 23 }, (_, k) => k + 1);
 const bundle = (page: number, count: number, faults: string[] = []) =>
   pagedBundle(ctx(faults), { operationId: 'search-remittance-summary', type: 'searchset', matches: items, paging: { page, count }, totalTag: 'maxCount', entry: (n) => ({ resource: { id: n } }) });

@@ -1,3 +1,4 @@
+import { ActiveVariants } from '../variants/catalog.ts';
 import { describe, expect, test } from 'vitest';
 import { ActiveFaults } from '../faults/catalog.ts';
 import { createMemoryRepository } from '../repo/memoryRepository.ts';
@@ -7,7 +8,7 @@ import {
 } from './params.ts';
 import type { SandboxContext } from './types.ts';
 
-const ctx = (faults: string[] = []): SandboxContext => ({ repo: createMemoryRepository(), faults: new ActiveFaults(faults), baseUrl: 'http://x' });
+const ctx = (faults: string[] = []): SandboxContext => ({ repo: createMemoryRepository(), faults: new ActiveFaults(faults), variants: new ActiveVariants(), baseUrl: 'http://x' });
 
 function refusal(fn: () => unknown): [number, string] | undefined {
   try {

@@ -47,7 +47,7 @@ import { searchAuthorisation } from './authorisation.ts';
 import { searchRemittanceDetail, searchRemittanceSummary } from './remittanceSearch.ts';
 import { getIdpTokenDetails, logout, revokeToken } from './signOn.ts';
 import { issueToken } from './token.ts';
-import type { Handler, SandboxContext, SandboxRequest } from './types.ts';
+import type { Handler, SandboxContext, SandboxReply, SandboxRequest } from './types.ts';
 
 export const JSON_MEDIA_TYPE = 'application/json; charset=utf-8';
 export const FHIR_JSON_MEDIA_TYPE = 'application/fhir+json; charset=utf-8';
@@ -244,17 +244,35 @@ export async function dispatch(request: Omit<SandboxRequest, 'params'>, ctx: San
       match.allowed.length === 0
         ? new ApiError(404, 'MSG_NOT_FOUND', `No resource at ${request.path}`)
         : new ApiError(405, 'MSG_METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${request.path}`, { allow: match.allowed.join(', ') });
-    return toWire(errorReply(error, { operations: [], faults: ctx.faults }), JSON_MEDIA_TYPE);
+    return applyVariants(ctx, [], { ...request, params: {} }, async () => errorReply(error, { operations: [], faults: ctx.faults }), JSON_MEDIA_TYPE);
   }
   const { route, params } = match;
-  let reply;
-  try {
-    reply = await route.handler({ ...request, params }, ctx);
-  } catch (error) {
-    reply = errorReply(error, { operations: route.operations, faults: ctx.faults });
-  }
   const plainText = route.operations.some((o) => ctx.faults.on('content-type-text-plain', o));
-  return toWire(reply, plainText ? 'text/plain; charset=utf-8' : route.mediaType);
+  return applyVariants(ctx, route.operations, { ...request, params }, async (req) => {
+    try {
+      return await route.handler(req, ctx);
+    } catch (error) {
+      return errorReply(error, { operations: route.operations, faults: ctx.faults });
+    }
+  }, plainText ? 'text/plain; charset=utf-8' : route.mediaType);
+}
+
+/** Runs the reference handler inside the active variants' modifiers (server/variants). */
+async function applyVariants(
+  ctx: SandboxContext,
+  operations: readonly string[],
+  request: SandboxRequest,
+  handle: (request: SandboxRequest) => Promise<SandboxReply>,
+  mediaType: string,
+): Promise<WireReply> {
+  const variants = ctx.variants.for(operations);
+  let req = request;
+  for (const v of variants) if (v.request) req = v.request(req, { operations });
+  let reply = await handle(req);
+  for (const v of variants) if (v.reply) reply = v.reply(reply, { operations, request: req });
+  let wire = toWire(reply, mediaType);
+  for (const v of variants) if (v.wire) wire = v.wire(wire, { operations, request: req });
+  return wire;
 }
 
 function toWire(reply: { status: number; body?: unknown; headers?: Record<string, string> }, mediaType: string): WireReply {

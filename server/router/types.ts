@@ -4,6 +4,7 @@
  */
 import type { ActiveFaults } from '../faults/catalog.ts';
 import type { Repository } from '../repo/repository.ts';
+import type { ActiveVariants } from '../variants/catalog.ts';
 
 export interface SandboxRequest {
   method: string;
@@ -29,6 +30,8 @@ export interface SandboxReply {
 export interface SandboxContext {
   repo: Repository;
   faults: ActiveFaults;
+  /** Legitimate choices switched on (server/variants); applied around the handlers by the route table. */
+  variants: ActiveVariants;
   /** Scheme, host and port the request was addressed to, without a trailing slash. */
   baseUrl: string;
 }

@@ -34,6 +34,8 @@ const JSON_RULE: Record<string, readonly string[]> = { D1: ['D1-1-06'], D2: ['D1
 export const FIXTURE_CHECK = { id: 'fixture-configured', summary: 'The config names the data this step needs' } as const;
 export const CREDENTIAL_CHECK = { id: 'credential-configured', summary: 'The config names the credential this step needs' } as const;
 export const DESTRUCTIVE_CHECK = { id: 'destructive-step', summary: 'Destructive steps run only with --allow-destructive' } as const;
+/** A step needing a feature the config says its credentials lack (DEC-D1-15): outside the coverage share. */
+export const FEATURE_CHECK = { id: 'feature-available', summary: 'The run\'s credentials have the features the step needs' } as const;
 
 export interface Reqs {
   /** Requirement ids of the success status / shape. */

@@ -1,0 +1,41 @@
+/**
+ * Small helpers the variants use to rewrite JSON answers by meaning: walk every object, find the
+ * resources of a bundle, give an absent optional member the value null.
+ */
+
+export type JsonObject = Record<string, unknown>;
+
+export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A deep copy with `visit` applied to every object, children first; `visit` returns the replacement. */
+export function mapObjects(value: unknown, visit: (o: JsonObject, path: readonly string[]) => JsonObject, path: readonly string[] = []): unknown {
+  if (Array.isArray(value)) return value.map((v) => mapObjects(v, visit, path));
+  if (!isObject(value)) return value;
+  const copy: JsonObject = {};
+  for (const [k, v] of Object.entries(value)) copy[k] = mapObjects(v, visit, [...path, k]);
+  return visit(copy, path);
+}
+
+/** Every object with the given `resourceType`, wherever it is (bundle entries, contained, included). */
+export function mapResources(value: unknown, resourceType: string, visit: (r: JsonObject) => JsonObject): unknown {
+  return mapObjects(value, (o) => (o.resourceType === resourceType ? visit(o) : o));
+}
+
+/** The object with each named member that is absent given the value null (present members are kept). */
+export function nullWhereAbsent(o: JsonObject, members: readonly string[]): JsonObject {
+  const copy = { ...o };
+  for (const m of members) if (!(m in copy)) copy[m] = null;
+  return copy;
+}
+
+/** The object with each named member set to null, whether present or not. */
+export function nullMembers(o: JsonObject, members: readonly string[]): JsonObject {
+  const copy = { ...o };
+  for (const m of members) copy[m] = null;
+  return copy;
+}
+
+/** The object with its members in reverse order (JSON objects are unordered, RFC 8259 4). */
+export function reverseMembers(o: JsonObject): JsonObject {
+  return Object.fromEntries(Object.entries(o).reverse());
+}

@@ -1,0 +1,97 @@
+/**
+ * Serialisation and protocol choices that JSON (RFC 8259), HTTP (RFC 9110) and the media types
+ * leave free, for every operation: white space, member order, added members, media type
+ * parameters, extra response headers.
+ */
+import type { Variant } from './types.ts';
+import { isObject, mapObjects, reverseMembers } from './json.ts';
+
+const jsonPayload = (payload: string | undefined): unknown => {
+  if (payload === undefined) return undefined;
+  try {
+    return JSON.parse(payload);
+  } catch {
+    return undefined;
+  }
+};
+
+export const PROTOCOL_VARIANTS: readonly Variant[] = [
+  {
+    name: 'json-pretty-printed',
+    kind: 'serialisation',
+    allowedBy: ['RFC 8259 2'],
+    description: 'Every JSON answer is indented with two spaces and ends with a newline (insignificant white space).',
+    operations: 'all',
+    wire: (wire) => {
+      const parsed = jsonPayload(wire.payload);
+      return parsed === undefined ? wire : { ...wire, payload: `${JSON.stringify(parsed, null, 2)}\n` };
+    },
+  },
+  {
+    name: 'json-members-reversed',
+    kind: 'serialisation',
+    allowedBy: ['RFC 8259 4'],
+    description: 'Every JSON object lists its members in reverse order (object members are unordered).',
+    operations: 'all',
+    wire: (wire) => {
+      const parsed = jsonPayload(wire.payload);
+      return parsed === undefined ? wire : { ...wire, payload: JSON.stringify(mapObjects(parsed, reverseMembers)) };
+    },
+  },
+  {
+    name: 'json-unicode-escaped',
+    kind: 'serialisation',
+    allowedBy: ['RFC 8259 7'],
+    description: 'Every non-ASCII character and every "/" of a JSON string is written as a \\u escape.',
+    operations: 'all',
+    wire: (wire) =>
+      wire.payload === undefined || jsonPayload(wire.payload) === undefined
+        ? wire
+        : { ...wire, payload: wire.payload.replace(/[\u007f-\uffff/]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) },
+  },
+  {
+    name: 'extra-members',
+    kind: 'extension',
+    allowedBy: ['schemas/README.md house rules (the documents name members and never forbid others)'],
+    description: 'Every JSON object of an answer carries an extra member `x-sandbox-note` the documents do not name (a target may add members).',
+    operations: 'all',
+    wire: (wire) => {
+      const parsed = jsonPayload(wire.payload);
+      if (parsed === undefined || wire.status >= 400) return wire;
+      return { ...wire, payload: JSON.stringify(mapObjects(parsed, (o) => (isObject(o) && !('x-sandbox-note' in o) ? { ...o, 'x-sandbox-note': 'added by a variant' } : o))) };
+    },
+  },
+  {
+    name: 'media-type-without-charset',
+    kind: 'protocol',
+    allowedBy: ['RFC 8259 11 (application/json defines no charset parameter)', 'DEC-D2-26'],
+    description: 'Content-Type carries no charset parameter (`application/json`, `application/fhir+json`).',
+    operations: 'all',
+    wire: (wire) => {
+      const ct = wire.headers['content-type'];
+      return ct === undefined ? wire : { ...wire, headers: { ...wire.headers, 'content-type': ct.replace(/\s*;\s*charset=[^;]*/i, '') } };
+    },
+  },
+  {
+    name: 'media-type-upper-case',
+    kind: 'protocol',
+    allowedBy: ['RFC 9110 8.3.1 (type, subtype and parameter names are case-insensitive)'],
+    description: 'Content-Type is written in upper case (`APPLICATION/JSON; CHARSET=UTF-8`).',
+    operations: 'all',
+    wire: (wire) => {
+      const ct = wire.headers['content-type'];
+      return ct === undefined ? wire : { ...wire, headers: { ...wire.headers, 'content-type': ct.toUpperCase() } };
+    },
+  },
+  {
+    name: 'cache-and-trace-headers',
+    kind: 'protocol',
+    allowedBy: ['RFC 9110 5 (a server may send further header fields)'],
+    description: 'Every answer also carries `Cache-Control: no-store`, `X-Request-Id` and `Vary: Accept`.',
+    operations: 'all',
+    wire: (wire, { request }) => ({
+      ...wire,
+      headers: { ...wire.headers, 'cache-control': 'no-store', 'x-request-id': `req-${request.method}-${request.path.length}`, vary: 'Accept' },
+    }),
+  },
+];
