@@ -20,6 +20,7 @@ const USAGE = `Usage:
   conformance serve [--port N] [--host H] [--fault NAME]... [--variant NAME]...
   conformance run --target URL [--config FILE] [--only PATTERN] [--report-dir DIR]
                   [--allow-destructive] [--seed N] [--runs N] [--path PATH] [--evidence masked|full]
+                  [--min-coverage PERCENT]
   conformance report RESULTS.json [--out DIR] [--allure]
   conformance verify-report DIR
   conformance faults [--describe]
@@ -60,6 +61,7 @@ const runFlags = {
   runs: { type: 'string' },
   path: { type: 'string' },
   evidence: { type: 'string' },
+  'min-coverage': { type: 'string' },
 } as const;
 
 function runOptions(values: Values, target: string | undefined): RunOptions {
@@ -74,7 +76,13 @@ function runOptions(values: Values, target: string | undefined): RunOptions {
     runs: integer('runs', values.runs as string | undefined, 1, 10000),
     path: values.path as string | undefined,
     evidence: evidenceMode(values.evidence as string | undefined),
+    minCoverage: percent('min-coverage', values['min-coverage'] as string | undefined),
   };
+}
+
+function percent(name: string, value: string | undefined): number | undefined {
+  const n = integer(name, value, 0, 100);
+  return n === undefined ? undefined : n / 100;
 }
 
 function evidenceMode(value: string | undefined): EvidenceMode {

@@ -4,6 +4,7 @@
 import { loadDecisions } from '../spec/decisions.ts';
 import { operation } from '../spec/operations.ts';
 import { loadRequirements } from '../spec/requirements.ts';
+import { coverageShortfall, DEFAULT_MIN_COVERAGE, mustCoverage, shareOf } from './coverage.ts';
 import type { RunEvent, WorkerResult } from './events.ts';
 import type { CheckResult, ExchangeRecord, OperationSummary, RunResults } from './results.ts';
 import { emptyCounts, verdictOf } from './results.ts';
@@ -18,6 +19,8 @@ export interface AggregateInput
   /** Exchanges recorded by the runner itself (discovery), by id. */
   runnerExchanges: ReadonlyMap<string, ExchangeRecord>;
   runnerResults: readonly WorkerResult[];
+  /** Minimum judged share of the testable MUST requirements in scope (0 to 1; default DEFAULT_MIN_COVERAGE). */
+  minCoverage?: number;
 }
 
 export function aggregate(input: AggregateInput): RunResults {
@@ -47,6 +50,16 @@ export function aggregate(input: AggregateInput): RunResults {
     for (const r of own) counts[r.status]++;
     return { id, document: op.document, section: op.section, summary: op.summary, counts, verdict: verdictOf(own) };
   });
+  const requirements = loadRequirements();
+  const coverage = mustCoverage(requirements, input.operations, results, input.minCoverage ?? DEFAULT_MIN_COVERAGE);
+  let verdict = verdictOf(results);
+  const shortfall = verdict === 'conformant' ? coverageShortfall(coverage) : undefined;
+  if (shortfall) verdict = 'inconclusive';
+  // An operation judged too little is inconclusive too, whatever the run's overall share.
+  for (const o of operations) {
+    const c = coverage.operations[o.id];
+    if (o.verdict === 'conformant' && c && shareOf(c) < coverage.minimum) o.verdict = 'inconclusive';
+  }
   const decisions = [...new Set(input.events.flatMap((e) => (e.type === 'decision-applied' ? [e.decision] : [])))].sort();
   return {
     suite: input.suite,
@@ -60,13 +73,15 @@ export function aggregate(input: AggregateInput): RunResults {
     ...(input.only ? { only: input.only } : {}),
     startedAt: input.startedAt,
     finishedAt: input.finishedAt,
-    verdict: verdictOf(results),
+    verdict,
+    ...(shortfall ? { verdictReason: shortfall } : {}),
+    coverage,
     summary,
     operations,
     results,
     exchanges,
     decisions,
     appliedDecisions: loadDecisions().filter((d) => decisions.includes(d.id)),
-    requirements: loadRequirements(),
+    requirements,
   };
 }

@@ -108,7 +108,7 @@ export class ConfigError extends Error {
 export const SANDBOX_CLIENT = { clientId: 'sandbox-client', clientSecret: 'sandbox-secret' } as const;
 
 /** What the default config's variables fall back to when unset: the sandbox's public demo values. */
-const SANDBOX_DEMO: Readonly<Record<string, string>> = {
+export const SANDBOX_DEMO: Readonly<Record<string, string>> = {
   CONFORMANCE_CLIENT_ID: SANDBOX_CLIENT.clientId,
   CONFORMANCE_CLIENT_SECRET: SANDBOX_CLIENT.clientSecret,
   CONFORMANCE_USER_NAME: 'alice',

@@ -5,6 +5,7 @@
 import type { Decision } from '../spec/decisions.ts';
 import type { Requirement } from '../spec/requirements.ts';
 import type { DocumentId, Level } from '../spec/types.ts';
+import type { RunCoverage } from './coverage.ts';
 import type { EvidenceMode } from './redact.ts';
 
 export type Status = 'pass' | 'fail' | 'warn' | 'skip' | 'omit' | 'error';
@@ -85,6 +86,10 @@ export interface RunResults {
   startedAt: string;
   finishedAt: string;
   verdict: Verdict;
+  /** Why the verdict is inconclusive although no MUST failed or erred (too little was judged). */
+  verdictReason?: string;
+  /** How much of the testable MUST requirements in scope was judged, overall and per operation (core/coverage.ts). */
+  coverage?: RunCoverage;
   summary: Record<Status, number>;
   operations: OperationSummary[];
   results: CheckResult[];

@@ -37,6 +37,8 @@ export interface RunOptions {
   path?: string;
   /** `masked` (default) masks personal data in every artefact; `full` keeps it (secrets stay masked). */
   evidence?: EvidenceMode;
+  /** Minimum judged share of the testable MUST requirements in scope, 0 to 1 (core/coverage.ts). */
+  minCoverage?: number;
 }
 
 export interface RunOutcome {
@@ -154,7 +156,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       suite: suiteVersion(), target: config.target, configDigest: config.digest, attestation: config.attestation, evidence, seed, runs,
       allowDestructive: options.allowDestructive, only: options.only, startedAt, finishedAt: new Date().toISOString(),
       operations: selected.map((op) => op.id), events, runnerExchanges,
-      runnerResults: [...runnerResults, ...crashes],
+      runnerResults: [...runnerResults, ...crashes], minCoverage: options.minCoverage,
     }));
     const reports = await writeReports(results, resolve(options.reportDir));
     return { exitCode: exitCodeOf(results.verdict), results, reports };

@@ -1,6 +1,7 @@
 /**
  * The one-screen summary printed at the end of a run.
  */
+import { reasonsLabel, shareLabel } from './coverage.ts';
 import type { RunResults } from './results.ts';
 import { STATUSES } from './results.ts';
 
@@ -12,12 +13,33 @@ export function formatSummary(results: RunResults, reportPath: string, maxProble
   lines.push(`Results: ${STATUSES.map((s) => `${results.summary[s]} ${s}`).join(', ')}`);
   lines.push('');
   const width = Math.max(...results.operations.map((o) => o.id.length), 9);
-  lines.push(`${'operation'.padEnd(width)}  doc  sect   pass fail warn skip omit  err  verdict`);
+  lines.push(`${'operation'.padEnd(width)}  doc  sect   pass fail warn skip omit  err  MUST judged     verdict`);
+  const notes: string[] = [];
   for (const o of results.operations) {
     const c = o.counts;
     const n = (v: number) => String(v).padStart(4);
-    lines.push(`${o.id.padEnd(width)}  ${o.document}   ${o.section.padEnd(5)} ${n(c.pass)} ${n(c.fail)} ${n(c.warn)} ${n(c.skip)} ${n(c.omit)} ${n(c.error)}  ${o.verdict}`);
+    const cov = results.coverage?.operations[o.id];
+    const judged = cov ? (cov.inScope === 0 && Object.keys(cov.leftOut).length > 0 ? 'left out' : shareLabel(cov)) : '';
+    lines.push(`${o.id.padEnd(width)}  ${o.document}   ${o.section.padEnd(5)} ${n(c.pass)} ${n(c.fail)} ${n(c.warn)} ${n(c.skip)} ${n(c.omit)} ${n(c.error)}  ${judged.padEnd(14)}  ${o.verdict}`);
+    if (cov && (Object.keys(cov.notJudged).length > 0 || Object.keys(cov.leftOut).length > 0)) {
+      const parts = [
+        Object.keys(cov.notJudged).length > 0 ? `not judged: ${reasonsLabel(cov.notJudged)}` : '',
+        Object.keys(cov.leftOut).length > 0 ? `left out: ${reasonsLabel(cov.leftOut)}` : '',
+      ].filter(Boolean);
+      notes.push(`  ${o.id}: ${parts.join('; ')}`);
+    }
   }
+  if (results.coverage) {
+    const c = results.coverage;
+    lines.push('');
+    lines.push(`Coverage: ${shareLabel(c.overall)} of the testable MUST requirements in scope were judged (minimum ${Math.round(100 * c.minimum)}%)` +
+      `${Object.keys(c.overall.leftOut).length > 0 ? `; left out by choice: ${reasonsLabel(c.overall.leftOut)}` : ''}`);
+    if (notes.length > 0) {
+      lines.push(`Requirements not judged, per operation (${notes.length}${notes.length > maxProblems ? `, first ${maxProblems}` : ''}):`);
+      lines.push(...notes.slice(0, maxProblems));
+    }
+  }
+  if (results.verdictReason) lines.push(`Inconclusive: ${results.verdictReason}`);
   const problems = results.results.filter((r) => (r.level === 'MUST' && (r.status === 'fail' || r.status === 'error')));
   if (problems.length > 0) {
     lines.push('');

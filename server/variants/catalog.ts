@@ -5,7 +5,8 @@
  * them together, is conformant, and that each variant really changes what the sandbox answers.
  */
 import { operations as OPERATIONS } from '../../spec/operations.ts';
-import { D1_VARIANTS } from './d1.ts';
+import { D1_CLAIMS_VARIANTS } from './d1Claims.ts';
+import { D1_MEMBERSHIP_VARIANTS } from './d1Membership.ts';
 import { D2_VARIANTS } from './d2.ts';
 import { D3_VARIANTS } from './d3.ts';
 import { PROTOCOL_VARIANTS } from './protocol.ts';
@@ -13,7 +14,7 @@ import type { Variant, VariantInfo } from './types.ts';
 
 export type { Variant, VariantInfo, VariantScope } from './types.ts';
 
-const ALL: readonly Variant[] = [...PROTOCOL_VARIANTS, ...D1_VARIANTS, ...D2_VARIANTS, ...D3_VARIANTS];
+const ALL: readonly Variant[] = [...PROTOCOL_VARIANTS, ...D1_MEMBERSHIP_VARIANTS, ...D1_CLAIMS_VARIANTS, ...D2_VARIANTS, ...D3_VARIANTS];
 
 const byName = new Map<string, Variant>();
 for (const v of ALL) {

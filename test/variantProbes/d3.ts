@@ -1,0 +1,4 @@
+/** Probes of the variants in server/variants/d3.ts (see ./types.ts). */
+import type { Probes } from './types.ts';
+
+export const PROBES: Probes = {};

@@ -1,0 +1,14 @@
+/** Probes of the variants in server/variants/protocol.ts (see ./types.ts): the discovery document carries addresses ("/"). */
+import type { Probe, Probes } from './types.ts';
+
+const discovery: Probe = (s) => s.get('/.well-known/api-configuration', { token: null, site: null });
+
+export const PROBES: Probes = {
+  'json-pretty-printed': discovery,
+  'json-members-reversed': discovery,
+  'json-unicode-escaped': discovery,
+  'extra-members': discovery,
+  'media-type-without-charset': discovery,
+  'media-type-upper-case': discovery,
+  'cache-and-trace-headers': discovery,
+};

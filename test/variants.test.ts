@@ -1,0 +1,137 @@
+/**
+ * Self-test, part 3 (fairness, the mirror of the fault self-test): every named sandbox variant is a
+ * choice the documents allow, so the sandbox under each variant alone, and under all of them
+ * together, must stay conformant with zero MUST failures or errors; and every variant must really
+ * change what the sandbox answers (a variant that changes nothing proves nothing).
+ *
+ * Variants alone are run in batches like the faults (test/support/faultBatches.ts): variants whose
+ * operations lie in disjoint groups of coupled suites share one sandbox and one run, so every step
+ * that judges a variant's operations sees only that variant, exactly as in a run of its own.
+ * Variants that concern every operation (serialisation, protocol) touch every group and so run
+ * alone.
+ */
+import { afterAll, describe, expect, test } from 'vitest';
+import type { RunResults } from '../core/results.ts';
+import { startSandbox } from '../server/http.ts';
+import { TestSandbox, type Answer } from '../server/testSupport.ts';
+import { VARIANTS, variantOperations, type VariantInfo } from '../server/variants/catalog.ts';
+import { loadDecisions } from '../spec/decisions.ts';
+import { loadRequirements } from '../spec/requirements.ts';
+import { operations } from '../spec/operations.ts';
+import { readResults, reportDir, runCli } from './support/cli.ts';
+import { batchFaults, suiteGroups, type FaultBatch } from './support/faultBatches.ts';
+import { stricterThanCited } from './support/levels.ts';
+import { PROBES as D1_CLAIMS } from './variantProbes/d1Claims.ts';
+import { PROBES as D1_MEMBERSHIP } from './variantProbes/d1Membership.ts';
+import { PROBES as D2 } from './variantProbes/d2.ts';
+import { PROBES as D3 } from './variantProbes/d3.ts';
+import { PROBES as PROTOCOL } from './variantProbes/protocol.ts';
+
+const PROBES = { ...PROTOCOL, ...D1_MEMBERSHIP, ...D1_CLAIMS, ...D2, ...D3 };
+const SEED = process.env.CONFORMANCE_VARIANTS_SEED ?? '20261123';
+const RUNS = '2';
+const RUN_TIMEOUT_MS = 420_000;
+
+type Batchable = VariantInfo & { operations: string[] };
+const BATCHABLE: Batchable[] = VARIANTS.map((v) => ({ ...v, operations: variantOperations(v) }));
+const BATCHES = batchFaults(BATCHABLE, suiteGroups());
+
+interface Run {
+  code: number | null;
+  stderr: string;
+  results: RunResults;
+}
+
+const opened: { close(): Promise<void> }[] = [];
+afterAll(async () => {
+  await Promise.all(opened.map((s) => s.close()));
+});
+
+async function runWith(variants: readonly string[], only: readonly string[] | undefined): Promise<Run> {
+  const sandbox = await startSandbox({ variants });
+  opened.push(sandbox);
+  const dir = reportDir();
+  const args = ['run', '--target', sandbox.url, '--allow-destructive', '--report-dir', dir, '--seed', SEED, '--runs', RUNS];
+  const { code, stderr } = await runCli(only ? [...args, '--only', only.join(',')] : args, { timeoutMs: RUN_TIMEOUT_MS });
+  return { code, stderr, results: readResults(dir) };
+}
+
+function expectConformant(run: Run, label: string): void {
+  const bad = run.results.results.filter((r) => r.level === 'MUST' && (r.status === 'fail' || r.status === 'error'));
+  expect(bad.map((r) => `${r.operation} ${r.check}: ${r.message}`), `${label}: MUST failures or errors`).toEqual([]);
+  expect(run.stderr).not.toMatch(/internal error/);
+  expect(run.results.verdict, label).toBe('conformant');
+  expect(run.code, label).toBe(0);
+  expect(stricterThanCited(run.results), `${label}: results stricter than the requirements they cite`).toEqual([]);
+}
+
+describe('the variant catalogue', () => {
+  const decisions = new Set(loadDecisions().map((d) => d.id));
+  const requirements = new Set(loadRequirements().map((r) => r.id));
+  const ops = new Set(operations.map((o) => o.id));
+
+  test('there are at least 25 variants of several kinds, each naming what allows it', () => {
+    expect(VARIANTS.length).toBeGreaterThanOrEqual(25);
+    expect(new Set(VARIANTS.map((v) => v.kind)).size).toBeGreaterThanOrEqual(6);
+    for (const v of VARIANTS) {
+      expect(v.allowedBy.length, v.name).toBeGreaterThan(0);
+      expect(v.description.length, v.name).toBeGreaterThan(20);
+    }
+  });
+
+  test('every decision and requirement a variant cites exists, and so does every operation it names', () => {
+    const unknown = VARIANTS.flatMap((v) =>
+      v.allowedBy
+        .flatMap((a) => a.match(/\b(DEC-D\d-\d+|D\d-[\d.]+-\d+)\b/g) ?? [])
+        .filter((id) => !(id.startsWith('DEC-') ? decisions.has(id) : requirements.has(id)))
+        .map((id) => `${v.name}: ${id}`),
+    );
+    expect(unknown).toEqual([]);
+    const badOps = VARIANTS.flatMap((v) => (v.operations === 'all' ? [] : v.operations.filter((o) => !ops.has(o)).map((o) => `${v.name}: ${o}`)));
+    expect(badOps).toEqual([]);
+  });
+
+  test('every variant has a probe, and every probe a variant', () => {
+    expect(VARIANTS.map((v) => v.name).filter((n) => !(n in PROBES))).toEqual([]);
+    expect(Object.keys(PROBES).filter((n) => !VARIANTS.some((v) => v.name === n))).toEqual([]);
+  });
+});
+
+describe('every variant changes what the sandbox answers', () => {
+  let clean: TestSandbox;
+  const signature = (a: Answer) => `${a.status}\n${a.headers.get('content-type') ?? ''}\n${[...a.headers.keys()].sort().join(',')}\n${a.text}`;
+
+  test.each(VARIANTS.map((v) => [v.name] as const))('%s', async (name) => {
+    clean ??= await TestSandbox.start();
+    const varied = await TestSandbox.start([], [name]);
+    try {
+      const [before, after] = [await PROBES[name](clean), await PROBES[name](varied)];
+      expect(signature(after), `${name}: the probe's answer is the same with and without the variant`).not.toBe(signature(before));
+    } finally {
+      await varied.close();
+    }
+  });
+
+  afterAll(async () => {
+    await clean?.close();
+  });
+});
+
+describe('the sandbox under each variant alone is conformant', () => {
+  test.concurrent.each(BATCHES.map((b) => [b.index, b.faults.map((v) => v.name).join(', '), b] as const))(
+    'batch %i: %s',
+    async (_index, names, batch: FaultBatch<Batchable>) => {
+      const everything = batch.faults.some((v) => v.operations.length === operations.length);
+      expectConformant(await runWith(batch.faults.map((v) => v.name), everything ? undefined : batch.operations), `variants ${names}`);
+    },
+    RUN_TIMEOUT_MS + 20_000,
+  );
+});
+
+describe('the sandbox under all variants together is conformant', () => {
+  test('every operation, every variant on', async () => {
+    const run = await runWith(VARIANTS.map((v) => v.name), undefined);
+    expectConformant(run, 'all variants');
+    expect(run.results.operations.map((o) => o.id)).toEqual(operations.map((o) => o.id));
+  }, RUN_TIMEOUT_MS + 20_000);
+});
