@@ -19,7 +19,7 @@ describe('aggregate', () => {
     { type: 'decision-applied', decision: 'DEC-D1-02' },
     { type: 'decision-applied', decision: 'DEC-D1-02' },
   ];
-  const results = aggregate({ ...base, events, runnerExchanges: new Map(), runnerResults: [] });
+  const results = aggregate({ ...base, events, runnerExchanges: new Map(), runnerResults: [], minCoverage: 0 });
 
   test('turns exchange ids into indices and orders results by the operation table', () => {
     expect(results.results.map((r) => r.operation)).toEqual(['get-bill', 'search-bills']);

@@ -8,6 +8,7 @@
  * The page is a list of sections (`ReportSection`); a later report part (requirement
  * traceability, decisions) is one more entry in `DEFAULT_SECTIONS`.
  */
+import { reasonsLabel, shareLabel, type MustCoverage } from '../core/coverage.ts';
 import { createHash } from 'node:crypto';
 import {
   STATUSES,
@@ -252,6 +253,12 @@ export function overviewSection(ctx: ReportContext): string {
     banner,
     `<h1 id="verdict" class="verdict verdict-${esc(r.verdict)}" data-verdict="${esc(r.verdict)}">${esc(VERDICT_LABEL[r.verdict] ?? r.verdict)}</h1>`,
     `<p class="verdict-explanation">${esc(VERDICT_EXPLANATION[r.verdict] ?? '')}</p>`,
+    r.verdictReason ? `<p class="verdict-reason" id="verdict-reason"><strong>Why:</strong> ${esc(r.verdictReason)}</p>` : '',
+    r.coverage
+      ? `<p class="must-coverage" id="must-coverage">MUST requirements judged: <strong>${esc(shareLabel(r.coverage.overall))}</strong> of the testable MUST requirements in scope (minimum ${Math.round(100 * r.coverage.minimum)}%)` +
+        `${Object.keys(r.coverage.overall.notJudged).length ? `; not judged: ${esc(reasonsLabel(r.coverage.overall.notJudged))}` : ''}` +
+        `${Object.keys(r.coverage.overall.leftOut).length ? `; left out by choice: ${esc(reasonsLabel(r.coverage.overall.leftOut))}` : ''}.</p>`
+      : '',
     '<div class="header-grid">',
     `<div><h2 class="header-title">Run</h2><dl class="facts run-facts">\n${dl}\n</dl></div>`,
     `<div><h2 class="header-title">Attestation</h2><dl class="facts attestation">\n${attestation}\n</dl>${attestationNote}</div>`,
@@ -314,16 +321,27 @@ export function documentsSection(ctx: ReportContext): string {
   return section('documents', 'Documents', table);
 }
 
+/** The operation's judged share of its testable MUST requirements, with the reasons for the rest. */
+function mustCell(c: MustCoverage | undefined, id: string): string {
+  if (!c) return '<td>-</td>';
+  const why = [
+    Object.keys(c.notJudged).length ? `not judged: ${reasonsLabel(c.notJudged)}` : '',
+    Object.keys(c.leftOut).length ? `left out: ${reasonsLabel(c.leftOut)}` : '',
+  ].filter(Boolean).join('; ');
+  return `<td data-must-coverage="${esc(id)}">${esc(shareLabel(c))}${why ? `<br><small>${esc(why)}</small>` : ''}</td>`;
+}
+
 export function operationsSection(ctx: ReportContext): string {
   const rows = ctx.operations.map(
     (o) =>
       `<tr class="operation-row"${attrs({ 'data-operation': o.id, 'data-verdict': o.verdict })}>` +
       `<th scope="row"><code>${esc(o.id)}</code></th><td>${esc(o.document)}</td><td>${esc(o.section)}</td><td>${esc(o.summary)}</td>` +
-      `${countCells(o.counts)}<td class="num" data-coverage="${esc(o.id)}">${esc(coverageLabel(coverageOf(rowsOfOperation(ctx.trace, o.id))))}</td><td>${verdictBadge(o.verdict)}</td></tr>`,
+      `${countCells(o.counts)}<td class="num" data-coverage="${esc(o.id)}">${esc(coverageLabel(coverageOf(rowsOfOperation(ctx.trace, o.id))))}</td>` +
+      `${mustCell(ctx.results.coverage?.operations[o.id], o.id)}<td>${verdictBadge(o.verdict)}</td></tr>`,
   );
   const table = [
     '<div class="scroll"><table id="operations-table">',
-    `<thead><tr><th scope="col">operation</th><th scope="col">document</th><th scope="col">section</th><th scope="col">summary</th>${statusHeaders()}<th scope="col" class="num" title="testable requirements of the operation with a judged result">requirement coverage</th><th scope="col">verdict</th></tr></thead>`,
+    `<thead><tr><th scope="col">operation</th><th scope="col">document</th><th scope="col">section</th><th scope="col">summary</th>${statusHeaders()}<th scope="col" class="num" title="testable requirements of the operation with a judged result">requirement coverage</th><th scope="col" title="testable MUST requirements in scope that were judged, and why the others were not">MUST judged</th><th scope="col">verdict</th></tr></thead>`,
     `<tbody>\n${rows.join('\n')}\n</tbody>`,
     '</table></div>',
   ].join('\n');
