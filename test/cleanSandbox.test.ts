@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { operations } from '../spec/operations.ts';
 import { startSandbox } from '../server/http.ts';
 import type { RunResults } from '../core/results.ts';
+import { isKnownCheckId } from '../checks/registry.ts';
 import { readResults, reportDir, runCli } from './support/cli.ts';
+import { stricterThanCited } from './support/levels.ts';
 
 describe('the suite against the clean sandbox', () => {
   let sandbox: Awaited<ReturnType<typeof startSandbox>>;
@@ -34,6 +36,14 @@ describe('the suite against the clean sandbox', () => {
     expect(results.verdict).toBe('conformant');
     expect(code).toBe(0);
     expect(stdout).toContain('Verdict: CONFORMANT');
+  });
+
+  test('no result is reported at a stricter level than a requirement it cites', () => {
+    expect(stricterThanCited(results)).toEqual([]);
+  });
+
+  test('suites judge only through named checks: every result names a registered check or a suite- or runner-decided outcome', () => {
+    expect([...new Set(results.results.map((r) => r.check))].filter((id) => !isKnownCheckId(id)).sort()).toEqual([]);
   });
 
   test('every operation of the table is judged, each with passing MUST checks', () => {

@@ -10,14 +10,12 @@
  * and the clean sandbox has no MUST failure at all (test/cleanSandbox.test.ts), so such a
  * failure can only come from that fault.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import * as checks from '../checks/index.ts';
+import { CHECK_REGISTRY } from '../checks/registry.ts';
 import type { RunResults } from '../core/results.ts';
 import { FAULTS, type FaultInfo } from '../server/faults/catalog.ts';
 import { startSandbox } from '../server/http.ts';
-import { readResults, reportDir, ROOT, runCli } from './support/cli.ts';
+import { readResults, reportDir, runCli } from './support/cli.ts';
 import { batchFaults, groupsOf, suiteGroups, type FaultBatch } from './support/faultBatches.ts';
 
 /**
@@ -73,18 +71,6 @@ function runBatch(batch: FaultBatch<FaultInfo>): Promise<BatchRun> {
 
 const batchOf = new Map(BATCHES.flatMap((b) => b.faults.map((f) => [f.name, b] as const)));
 
-/** Exported check factories and checks, by the id checks/index.test.ts ties to each export name. */
-function registeredCheck(id: string): string | undefined {
-  const name = id.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
-  const value: unknown = (checks as Record<string, unknown>)[name];
-  if (typeof value === 'object' && value !== null && 'id' in value) return value.id === id ? name : undefined;
-  if (typeof value !== 'function') return undefined;
-  // A factory needs arguments to build its check; its file declaring the id tells it apart from
-  // a helper export of the same shape (codeKey, haversineKm).
-  const file = join(ROOT, 'checks', `${name}.ts`);
-  return existsSync(file) && readFileSync(file, 'utf8').includes(`id: '${id}'`) ? name : undefined;
-}
-
 describe('the fault catalogue', () => {
   test('there are at least 15 faults of different kinds', () => {
     expect(FAULTS.length).toBeGreaterThanOrEqual(15);
@@ -92,8 +78,8 @@ describe('the fault catalogue', () => {
   });
 
   test('every fault names a check of the registry', () => {
-    const unknown = FAULTS.filter((f) => registeredCheck(f.expectedCheck) === undefined).map((f) => `${f.name}: ${f.expectedCheck}`);
-    expect(unknown, 'expectedCheck not exported by checks/index.ts').toEqual([]);
+    const unknown = FAULTS.filter((f) => !CHECK_REGISTRY.has(f.expectedCheck)).map((f) => `${f.name}: ${f.expectedCheck}`);
+    expect(unknown, 'expectedCheck not in the check registry (checks/registry.ts)').toEqual([]);
   });
 
   test('batches hold every fault once and keep coupled suites apart', () => {
