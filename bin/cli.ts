@@ -221,6 +221,13 @@ async function verifyReport(argv: string[], io: Out): Promise<number> {
 
 export async function main(argv: string[], io: Out = stdio): Promise<number> {
   const [command, ...rest] = argv;
+  if (command !== undefined && (rest.includes('--help') || rest.includes('-h'))) {
+    // `conformance run --help`: the usage lines of that command (all of them for an unknown one).
+    const own = USAGE.split('\n').filter((l, i, all) => l.startsWith(`  conformance ${command} `) || l === `  conformance ${command}` ||
+      (l.startsWith('      ') && all.slice(0, i).reverse().find((p) => !p.startsWith('      '))?.startsWith(`  conformance ${command}`)));
+    io.out(own.length > 0 ? ['Usage:', ...own].join('\n') : USAGE);
+    return 0;
+  }
   try {
     switch (command) {
       case 'serve':

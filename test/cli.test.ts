@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { FAULTS } from '../server/faults/catalog.ts';
+import { VARIANTS } from '../server/variants/catalog.ts';
 import { readResults, reportDir, ROOT, runCli } from './support/cli.ts';
 
 const oneLine = (s: string) => s.trim().split('\n').filter((l) => !l.startsWith('Usage') && !l.includes('(conformance help)'));
@@ -20,6 +21,21 @@ describe('conformance command', () => {
     expect(stdout.trim().split('\n')).toEqual(FAULTS.map((f) => f.name));
   });
 
+  test('variants lists every named variant; --describe adds what allows each', async () => {
+    const { code, stdout } = await runCli(['variants']);
+    expect(code).toBe(0);
+    expect(stdout.trim().split('\n')).toEqual(VARIANTS.map((v) => v.name));
+    const described = await runCli(['variants', '--describe']);
+    expect(described.stdout.trim().split('\n').every((l) => /^[a-z0-9-]+\t.+ Allowed by: .+\.$/.test(l))).toBe(true);
+  });
+
+  test.each([['run'], ['serve'], ['variants'], ['start']])('%s --help prints its usage and exits 0', async (command) => {
+    const { code, stdout, stderr } = await runCli([command, '--help']);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    expect(stdout).toMatch(new RegExp(`^Usage:\n  conformance ${command}`));
+  });
+
   test.each([
     [['run'], /needs --target/],
     [['run', '--target', 'http://127.0.0.1:9', '--seed', 'abc'], /--seed must be an integer/],
@@ -29,6 +45,9 @@ describe('conformance command', () => {
     [['frobnicate'], /Unknown command/],
     [['run', '--target', 'http://127.0.0.1:9', '--bogus'], /Unknown option/],
     [['serve', '--fault', 'no-such-fault'], /Unknown fault/],
+    [['serve', '--variant', 'no-such-variant'], /Unknown variant no-such-variant/],
+    [['start', '--variant', 'no-such-variant'], /Unknown variant no-such-variant/],
+    [['run', '--target', 'http://127.0.0.1:9', '--min-coverage', '120'], /--min-coverage must be an integer from 0 to 100/],
   ])('%j exits 2 with a one-line reason', async (args, message) => {
     const { code, stderr, stdout } = await runCli(args as string[]);
     expect(code).toBe(2);
