@@ -344,3 +344,27 @@ describe('fixture sanity', () => {
     expect(renderHtml(run).length).toBeGreaterThan(1000);
   });
 });
+
+describe('MUST coverage in the report', () => {
+  it('shows the verdict\'s reason, the overall share with reasons, and the share per operation', () => {
+    const base = loadFixture('conformant');
+    const op = base.operations[0]!.id;
+    const results: RunResults = {
+      ...base,
+      verdict: 'inconclusive',
+      verdictReason: 'only 50% (2/4) of the testable MUST requirements in scope were judged, below the minimum of 90% (--min-coverage); not judged: 2 fixture not configured',
+      coverage: {
+        minimum: 0.9,
+        overall: { inScope: 4, judged: 2, notJudged: { 'fixture not configured': 2 }, leftOut: { 'needs --allow-destructive': 3 } },
+        operations: { [op]: { inScope: 4, judged: 2, notJudged: { 'fixture not configured': 2 }, leftOut: {} } },
+      },
+    };
+    const html = renderHtml(results);
+    expect(elementById(html, 'verdict-reason')).toContain('below the minimum of 90%');
+    const must = elementById(html, 'must-coverage');
+    expect(must).toContain('50% (2/4)');
+    expect(must).toContain('not judged: 2 fixture not configured');
+    expect(must).toContain('left out by choice: 3 needs --allow-destructive');
+    expect(html).toMatch(new RegExp(`data-must-coverage="${op}">50% \\(2/4\\)<br><small>not judged: 2 fixture not configured</small>`));
+  });
+});
