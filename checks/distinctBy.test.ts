@@ -44,4 +44,9 @@ describe('distinctBy', () => {
     expect(run('practitioner', []).message).toBe('no entries');
     expect(distinctBy('practitioner').run(respondedExchange({ body: 'x' })).outcome).toBe('fail');
   });
+  it('judges all pages of a paged result together', () => {
+    const page = (...roles: unknown[]) => respondedExchange({ body: roleBundle(roles) });
+    expect(distinctBy('practitioner').run([page(role('r1', 'Practitioner/p1')), page(role('r2', 'Practitioner/p2'))]).outcome).toBe('pass');
+    expect(distinctBy('practitioner').run([page(role('r1', 'Practitioner/p1')), page(role('r2', 'Practitioner/p1'))]).outcome).toBe('fail');
+  });
 });

@@ -1,4 +1,5 @@
 import { fail, pass, skip, type Check } from '../core/check.ts';
+import type { RespondedExchange } from '../core/exchange.ts';
 import { listBrief } from './listBrief.ts';
 import { readBundle } from './readJson.ts';
 import { resourceLabel } from './resourceKey.ts';
@@ -9,24 +10,30 @@ import { roleEntries, roleReferences, type RoleReferenceField } from './roleRefe
  * DEC-D2-20): no two PractitionerRole entries share the practitioner reference (resp. any
  * location reference). References are compared as `Practitioner/<id>` / `Location/<id>`
  * (see roleReferences). Roles without such a reference are not judged; an empty Bundle passes
- * and one where no role could be judged is skipped.
+ * and one where no role could be judged is skipped. Given all pages of a paged result (DEC-D2-36),
+ * no two roles on any pages share the reference.
  */
-export function distinctBy(field: RoleReferenceField): Check {
+export function distinctBy(field: RoleReferenceField): Check<RespondedExchange | readonly RespondedExchange[]> {
   return {
     id: 'distinct-by',
     summary: `No two roles share a ${field} reference`,
-    run: (x) => {
-      const read = readBundle(x);
-      if (!read.ok) return read.finding;
-      if (read.value.entries.length === 0) return pass('no entries');
+    run: (subject) => {
+      const pages: readonly RespondedExchange[] = Array.isArray(subject) ? subject : [subject as RespondedExchange];
+      const views = [];
+      for (const x of pages) {
+        const read = readBundle(x);
+        if (!read.ok) return read.finding;
+        views.push(read.value);
+      }
+      if (views.every((v) => v.entries.length === 0)) return pass('no entries');
       const firstRole = new Map<string, string>();
       const shared: string[] = [];
       let judged = 0;
-      for (const role of roleEntries(read.value)) {
+      for (const [page, view] of views.entries()) for (const role of roleEntries(view)) {
         const keys = roleReferences(role.resource, field);
         if (keys.length === 0) continue;
         judged += 1;
-        const label = resourceLabel(role.resource, role.index);
+        const label = `${resourceLabel(role.resource, role.index)}${views.length > 1 ? ` (page ${page + 1})` : ''}`;
         for (const key of keys) {
           const earlier = firstRole.get(key);
           if (earlier === undefined) firstRole.set(key, label);

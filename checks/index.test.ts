@@ -25,11 +25,19 @@ const factoryArgs: Record<string, unknown[]> = {
   pagingTagsPresent: [['page']],
   someEntryMatches: ['anything', () => true],
   successStatus: [],
+  // Document 1: find member, search authorisation, remittance batches
+  batchStillListed: ['b1'],
+  filterExcludesAll: ['authCode=NONE'],
+  // Document 1: remittance search, hospital claims, bills
+  entryExtensionCardinality: [{ atMostOne: ['paymentMethod'] }],
   // Document 2
   addressKeyMatches: ['k1'],
   arrayHasItem: ['of type Address', () => true],
   arrayLengthIs: [1],
   distinctBy: ['practitioner'],
+  controlParametersForInsurer: ['INS001'],
+  unmatchedValueGivesNothing: ['profession=NONE'],
+  codeSetPageSizeBounded: ['0', 10],
   mediaTypeIs: ['application/json'],
   postcodeValidationAnswer: [{ postcode: 'SW1A 1AA', valid: true }],
   singleEntryWithId: ['p1'],
@@ -48,6 +56,14 @@ const factoryArgs: Record<string, unknown[]> = {
   sitesMatchSearch: ['Clinic'],
   sitesV2Pagination: [{ pageNumber: 1, maxRecordsPerPage: 10 }],
   tokenDetailsErrorAnswer: [{ status: 400, message: 'redirect_uri is required' }],
+  conditionRoundTrip: [{ resourceType: 'Condition' }],
+  everyPayorAnswered: [['bup', 'slf']],
+  idsListed: ['sites', ['S1']],
+  keepsId: ['C1'],
+  listMemberEmpty: ['users'],
+  messageIs: ['Siteid is invalid : X'],
+  resourceUnchanged: [{ resourceType: 'Patient' }],
+  sitesActive: [{ list: '[]', idMember: 'id', statusRequired: true }],
 };
 
 /** Exported functions that are helpers, not checks. */
@@ -81,7 +97,7 @@ describe('checks/index.ts', () => {
 
   it('exports every check file', () => {
     const dir = fileURLToPath(new URL('.', import.meta.url));
-    const support = new Set(['index', 'testing', 'readJson', 'resourceKey', 'listBrief', 'sortKey', 'valueSet', 'roleReferences', 'contract', 'sites', 'valueKind']);
+    const support = new Set(['index', 'registry', 'testing', 'readJson', 'resourceKey', 'listBrief', 'sortKey', 'valueSet', 'roleReferences', 'contract', 'sites', 'valueKind']);
     const files = readdirSync(dir)
       .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
       .map((f) => f.slice(0, -3))

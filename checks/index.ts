@@ -37,6 +37,16 @@ export { someEntryMatches } from './someEntryMatches.ts';
 export { sortOrdersReverse, type OppositeSorts } from './sortOrdersReverse.ts';
 export { successStatus } from './successStatus.ts';
 export { totalConsistent, type CompletedWalk } from './totalConsistent.ts';
+// Document 1: find member, search authorisation, remittance batches
+export { batchStillListed } from './batchStillListed.ts';
+export { coverageExtensionUrls } from './coverageExtensionUrls.ts';
+export { filterExcludesAll } from './filterExcludesAll.ts';
+export { pendingListUnchanged, type ListBeforeAfter } from './pendingListUnchanged.ts';
+export { resultsDisjoint, type TwoResults } from './resultsDisjoint.ts';
+// Document 1: remittance search, hospital claims, bills
+export { billExtensionUrls } from './billExtensionUrls.ts';
+export { entryExtensionCardinality, type EntryExtensionCardinality } from './entryExtensionCardinality.ts';
+export { organizationTelecomCardinality } from './organizationTelecomCardinality.ts';
 // Document 2
 export { addressKeyMatches } from './addressKeyMatches.ts';
 export { arrayHasItem } from './arrayHasItem.ts';
@@ -45,6 +55,10 @@ export { codesSubset, type NarrowedAndAll } from './codesSubset.ts';
 export { controlParametersComplete } from './controlParametersComplete.ts';
 export { coversAll, type DistinctCoverage } from './coversAll.ts';
 export { distinctBy } from './distinctBy.ts';
+export { distinctByFirst, type DistinctFirstInput } from './distinctByFirst.ts';
+export { controlParametersForInsurer } from './controlParametersForInsurer.ts';
+export { unmatchedValueGivesNothing } from './unmatchedValueGivesNothing.ts';
+export { codeSetPageSizeBounded } from './codeSetPageSizeBounded.ts';
 export { geocodePositionValid } from './geocodePositionValid.ts';
 export { includedResourcesPresent } from './includedResourcesPresent.ts';
 export { mediaTypeIs } from './mediaTypeIs.ts';
@@ -76,6 +90,19 @@ export { sitesV2PagesDisjoint, type SitesWalk } from './sitesV2PagesDisjoint.ts'
 export { sitesV2Pagination, type SitesPageRequest } from './sitesV2Pagination.ts';
 export { tokenDetailsAnswer } from './tokenDetailsAnswer.ts';
 export { tokenDetailsErrorAnswer, type TokenDetailsErrorExpectation } from './tokenDetailsErrorAnswer.ts';
+export { bundleIsEmpty } from './bundleIsEmpty.ts';
+export { conditionRoundTrip } from './conditionRoundTrip.ts';
+export { contractItemSystems } from './contractItemSystems.ts';
+export { everyPayorAnswered } from './everyPayorAnswered.ts';
+export { idsListed, type ListedIds } from './idsListed.ts';
+export { keepsId } from './keepsId.ts';
+export { listMemberEmpty } from './listMemberEmpty.ts';
+export { messageIs } from './messageIs.ts';
+export { newIdAssigned } from './newIdAssigned.ts';
+export { noDiaryTokenIssued } from './noDiaryTokenIssued.ts';
+export { refreshTokenRefused } from './refreshTokenRefused.ts';
+export { resourceUnchanged } from './resourceUnchanged.ts';
+export { sitesActive, type SitesActiveOptions } from './sitesActive.ts';
 /** Helpers for suites: the key of a code-set item (`system|code`), a role's references. */
 export { codeKey } from './valueSet.ts';
 export { referenceId, roleReferences, type RoleReferenceField } from './roleReferences.ts';

@@ -79,3 +79,11 @@ describe('patientRoundTrip', () => {
     expect(run(returned({ telecom: many })).outcome).toBe('fail');
   });
 });
+
+describe('patientRoundTrip: the birth date under the table name (DEC-D3-31)', () => {
+  it('passes with birthdate, fails when neither name holds the date sent', () => {
+    const check = patientRoundTrip;
+    expect(check({ resourceType: 'Patient', birthDate: '1980-04-12' }).run(respondedExchange({ body: { resourceType: 'Patient', id: 'P', birthdate: '1980-04-12' } })).outcome).toBe('pass');
+    expect(check({ resourceType: 'Patient', birthDate: '1980-04-12' }).run(respondedExchange({ body: { resourceType: 'Patient', id: 'P', birthdate: '1980-04-13' } })).outcome).toBe('fail');
+  });
+});

@@ -28,7 +28,7 @@ describe('payorsReservedOnce', () => {
   it('passes when slf and na appear once each', () => {
     expect(run(payor('Organization/slf'), payor('Organization/na'), payor('Organization/bup'), payor('Person/slf'))).toMatchObject({
       outcome: 'pass',
-      message: 'slf and na once each among 3 payors',
+      message: 'slf and na once each among 4 payor Contracts',
     });
   });
 
@@ -51,5 +51,14 @@ describe('payorsReservedOnce', () => {
     expect(payorsReservedOnce.run(respondedExchange({ body: '' })).outcome).toBe('fail');
     expect(payorsReservedOnce.run(respondedExchange({ body: '{', truncated: true })).outcome).toBe('skip');
     expect(run(null, 1, { resourceType: 'Contract', authority: 'Organization/slf' }).outcome).toBe('fail');
+  });
+});
+
+describe('payorsReservedOnce over pages', () => {
+  it('finds slf and na on any page, and by asset context (DEC-D3-37)', () => {
+    const page = (...contracts: unknown[]) => respondedExchange({ body: bundle(contracts) });
+    const byContext = { resourceType: 'Contract', id: 'K1', term: [{ asset: [{ context: [{ reference: { reference: 'Payor/I-na' } }] }] }] };
+    expect(payorsReservedOnce.run({ pages: [page(payor('Organization/bup')), page(payor('Organization/slf'), byContext)] }).outcome).toBe('pass');
+    expect(payorsReservedOnce.run({ pages: [page(payor('Organization/slf')), page(payor('Organization/slf', 's2'), byContext)] }).message).toContain('slf 2 times');
   });
 });

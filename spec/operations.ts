@@ -13,10 +13,14 @@ export const REMITTANCE_INSURERS = ['bup', 'bui', 'ppp', 'nuh', 'slh', 'cin', 't
 
 const bearer: HeaderRequirement = { name: 'Authorization', value: 'Bearer {token}', enforced: true };
 const site: HeaderRequirement = { name: 'SU-SiteId', value: '{siteId}', enforced: true };
+/**
+ * Section 4 lists the form Content-Type on every D1 POST but never says a request without it is
+ * refused: not enforced; what a target does without it is recorded at INFO (DEC-D1-73).
+ */
 const form: HeaderRequirement = {
   name: 'Content-Type',
   value: 'application/x-www-form-urlencoded',
-  enforced: true,
+  enforced: false,
 };
 /** Section 4.6 lists this header on a GET; whether a server must refuse without it is open (DEC-D1-16). */
 const fhirJson: HeaderRequirement = { name: 'Content-Type', value: 'application/fhir+json', enforced: false };

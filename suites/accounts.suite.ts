@@ -4,7 +4,8 @@
  * (user, user without features, client-credentials tokens with and without an active account).
  */
 import { test } from 'vitest';
-import { accountsErrorAnswer, accountsErrorBody, mediaTypeIs, membersPresent, notServerError, requestRefused, successStatus, sitesMatchSearch, sitesV2PagesDisjoint, sitesV2Pagination } from '../checks/index.ts';
+import { accountsErrorAnswer, accountsErrorBody, idsListed, listMemberEmpty, mediaTypeIs, membersPresent, messageIs, notServerError, requestRefused, sitesActive, successStatus, sitesMatchSearch, sitesV2PagesDisjoint, sitesV2Pagination } from '../checks/index.ts';
+import { siteIdOf } from '../checks/sites.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, hasResponse, isRecord } from '../core/exchange.ts';
 import type { CallOptions } from '../core/suite.ts';
@@ -116,7 +117,6 @@ describeOperation('get-user-info', () => {
   });
 });
 
-const siteStatus = (s: unknown) => (isRecord(s) ? s.status : undefined);
 
 describeOperation('list-authorised-sites-v1', () => {
   const id = 'list-authorised-sites-v1';
@@ -124,15 +124,10 @@ describeOperation('list-authorised-sites-v1', () => {
     const x = await as(id, 'user', {}, ['D3-4.1-13']);
     if (!x || !verifyAccountsSuccess(x, id, ['D3-4.1-13'], ['D3-2.2-12', 'D3-2.1-09', 'D3-2.2-13', 'D3-9-01'], { paths: SITE_MEMBERS.map((m) => `[].${m}`), requirements: ['D3-2.2-14'] })) return;
     const sites = Array.isArray(bodyOf(x)) ? (bodyOf(x) as unknown[]) : [];
-    const inactive = sites.filter((s) => siteStatus(s) !== 'ACTIVE');
-    record({ id: 'only-active-sites', summary: 'Only active sites are listed' }, inactive.length === 0 ? 'pass' : 'fail',
-      inactive.length === 0 ? `${sites.length} sites, all ACTIVE` : `Expected only ACTIVE sites, received ${inactive.length} with another status`,
-      { operation: id, level: 'MUST', requirements: ['D3-4.1-14'], exchange: x, decisions: ['DEC-D3-26'] });
-    const listed = sites.filter(isRecord).map((site) => String(site.id));
+    verify(x, sitesActive({ list: '[]', idMember: 'id', statusRequired: true }), { operation: id, level: 'MUST', requirements: ['D3-4.1-14'], decisions: ['DEC-D3-26'] });
+    const listed = sites.map(siteIdOf).filter((s): s is string => s !== undefined);
     const own = runContext().siteId;
-    record({ id: 'run-site-listed', summary: 'The run\'s site is among the listed sites' }, listed.includes(own) ? 'pass' : 'fail',
-      listed.includes(own) ? `${own} listed` : `Expected ${own} among the listed sites, received ${listed.length} sites without it`,
-      { operation: id, level: 'SHOULD', requirements: ['D3-4.1-15'], exchange: x, decisions: ['DEC-D3-25'] });
+    verify({ ids: listed }, idsListed('the run\'s site among the authorised sites', [own]), { operation: id, level: 'SHOULD', requirements: ['D3-4.1-15'], exchange: x, decisions: ['DEC-D3-25'] });
     const other = listed.find((s) => s !== own) ?? listed[0];
     if (other && runContext().addresses.introspect) {
       const i = await as('introspect', 'user', { headers: { 'SU-SiteId': other } }, ['D3-4.1-15']);
@@ -173,20 +168,16 @@ describeOperation('list-authorised-sites-v2', () => {
       last = x;
       const body = bodyOf(x);
       if (!isRecord(body) || !Array.isArray(body.sites)) return;
-      v2.push(...body.sites.filter(isRecord).map((s) => String(s.id)));
+      v2.push(...body.sites.map(siteIdOf).filter((s): s is string => s !== undefined));
       if (!isRecord(body.pagination) || body.pagination.nextPage === null || body.pagination.nextPage === undefined) break;
     }
-    const missing = (bodyOf(v1) as unknown[]).filter(isRecord).map((s) => String(s.id)).filter((s) => !v2.includes(s));
-    record({ id: 'v1-sites-in-v2', summary: 'Every site version 1 lists is listed by version 2' }, missing.length === 0 ? 'pass' : 'fail',
-      missing.length === 0 ? `${v2.length} sites in version 2, every version-1 site among them` : `Expected every version-1 site in version 2, received ${missing.length} missing (${missing.slice(0, 3).join(', ')})`,
-      { operation: id, level: 'SHOULD', requirements: ['D3-4.1-27'], exchange: last, decisions: ['DEC-D3-25'] });
+    const v1Ids = (bodyOf(v1) as unknown[]).map(siteIdOf).filter((s): s is string => s !== undefined);
+    verify({ ids: v2 }, idsListed('every version-1 site in version 2', v1Ids), { operation: id, level: 'SHOULD', requirements: ['D3-4.1-27'], exchange: last, decisions: ['DEC-D3-25'] });
     const child = runContext().fixtures.accounts?.childSiteId;
     if (child === undefined) {
       record(FIXTURE_CHECK, 'skip', 'No fixture accounts.childSiteId', { operation: id, level: 'MUST', requirements: ['D3-4.1-26'] });
     } else {
-      record({ id: 'child-site-listed', summary: 'Version 2 lists the configured child site' }, v2.includes(child) ? 'pass' : 'fail',
-        v2.includes(child) ? `Child site ${child} is listed by version 2` : `Expected child site ${child} on a page of version 2, received ${v2.length} sites without it`,
-        { operation: id, level: 'MUST', requirements: ['D3-4.1-26'], exchange: last, decisions: ['DEC-D3-25'] });
+      verify({ ids: v2 }, idsListed('the configured child site on a page of version 2', [child]), { operation: id, level: 'MUST', requirements: ['D3-4.1-26'], exchange: last, decisions: ['DEC-D3-25'] });
     }
   });
 
@@ -234,11 +225,7 @@ describeOperation('get-user-details', () => {
       requirements: ['D3-2.2-22'],
     })) return;
     const inactive = A().inactiveSiteId;
-    const sites = isRecord(bodyOf(x)) && Array.isArray((bodyOf(x) as Record<string, unknown>).sites) ? ((bodyOf(x) as Record<string, unknown>).sites as unknown[]) : [];
-    const wrong = sites.filter((s) => isRecord(s) && ((inactive !== undefined && s.siteId === inactive) || (s.status !== undefined && s.status !== 'ACTIVE')));
-    record({ id: 'only-active-sites', summary: 'Only active sites are listed' }, wrong.length === 0 ? 'pass' : 'fail',
-      wrong.length === 0 ? `${sites.length} sites, none inactive${inactive ? ` (${inactive} not listed)` : ''}` : `Expected only active sites, received ${wrong.length} inactive (${wrong.map((s) => String((s as Record<string, unknown>).siteId)).slice(0, 3).join(', ')})`,
-      { operation: id, level: 'MUST', requirements: ['D3-2.2-21'], exchange: x, decisions: ['DEC-D3-26', 'DEC-D3-27'] });
+    verify(x, sitesActive({ list: 'sites', idMember: 'siteId', statusRequired: false, ...(inactive ? { inactiveId: inactive } : {}) }), { operation: id, level: 'MUST', requirements: ['D3-2.2-21'], decisions: ['DEC-D3-26', 'DEC-D3-27'] });
   });
   test('client-credentials tokens: SU-UserId required, accessible user only, active account only', async () => {
     const { userId, inaccessibleUserId } = A();
@@ -284,20 +271,13 @@ describeOperation('get-site-users', () => {
     });
     const invalid = await as(id, 'user', { path: { siteId: 'NO-SUCH-SITE-000' } }, ['D3-4.1-38']);
     if (invalid && verifySuccess(invalid, id, { success: ['D3-4.1-38'] }, { status: 200 })) {
-      const body = bodyOf(invalid);
-      const ok = isRecord(body) && body.message === 'Siteid is invalid : NO-SUCH-SITE-000';
-      record({ id: 'invalid-site-message', summary: 'An invalid site id is answered 200 with the documented message' }, ok ? 'pass' : 'fail',
-        ok ? 'Siteid is invalid : NO-SUCH-SITE-000' : `Expected {message: "Siteid is invalid : NO-SUCH-SITE-000"}, received ${JSON.stringify(body).slice(0, 120)}`,
-        { operation: id, level: 'MUST', requirements: ['D3-4.1-38'], exchange: invalid });
+      verify(invalid, messageIs('Siteid is invalid : NO-SUCH-SITE-000'), { operation: id, level: 'MUST', requirements: ['D3-4.1-38'], decisions: ['DEC-D3-44'] });
     }
     const empty = A().siteWithoutUsers;
     if (empty) {
       const e = await as(id, 'user', { path: { siteId: empty } }, ['D3-4.1-39']);
       if (e && verifySuccess(e, id, { success: ['D3-4.1-39'] }, { status: 200 })) {
-        const body = bodyOf(e);
-        const ok = isRecord(body) && Array.isArray(body.users) && body.users.length === 0;
-        record({ id: 'empty-users-list', summary: 'A site without users is answered 200 with an empty users list' }, ok ? 'pass' : 'fail',
-          ok ? 'users: []' : `Expected an empty users list, received ${JSON.stringify(body).slice(0, 120)}`, { operation: id, level: 'MUST', requirements: ['D3-4.1-39'], exchange: e });
+        verify(e, listMemberEmpty('users'), { operation: id, level: 'MUST', requirements: ['D3-4.1-39'], decisions: ['DEC-D3-44'] });
       }
     }
   });

@@ -3,7 +3,7 @@
  * and one bill by id and archive flag.
  */
 import { test } from 'vitest';
-import { bundleHasEntries, bundleTypeIs, entriesMatchFilter, extensionsPresent, requestRefused } from '../checks/index.ts';
+import { billExtensionUrls, bundleHasEntries, bundleTypeIs, entriesMatchFilter, extensionsPresent, membersPresent, requestRefused } from '../checks/index.ts';
 import { bodyOf, bundleResources, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import { contained, extensionValue } from './common/readers.ts';
@@ -14,15 +14,19 @@ const SEARCH = 'search-bills';
 const billExtensions = extensionsPresent(['IsArchived', 'ClaimStatus', 'EventReference', 'InvoiceReference', 'DoubleInsurance', 'ThirdParty', 'PackageDeal', 'Currency'], { resourceType: 'Claim' });
 const GET = 'get-bill';
 const bills = () => runContext().fixtures.bills ?? {};
-const listSchemaReqs = ['D1-4.11-05', 'D1-2.8-01', 'D1-2.8-02', 'D1-2.8-03', 'D1-2.8-05'];
+/** The schema judges the MUST part of DEC-D1-54 (Claim, id, the stated form of what is present); presence is SHOULD. */
+const listSchemaReqs = ['D1-4.11-05', 'D1-2.8-01', 'D1-2.8-03'];
+/** 2.8: the members both bill forms list (presence SHOULD, DEC-D1-54), as paths of a search bundle and of one bill. */
+const BILL_MEMBERS = ['contained', 'patient.reference', 'created', 'priority.coding', 'insurance[].coverage.reference', 'total.value', 'total.code'];
+const billMembers = (inBundle: boolean) => membersPresent(BILL_MEMBERS.map((m) => (inBundle ? `entry[].resource.${m}` : m)));
 
 const subscriberIds = (r: Record<string, unknown>) => contained(r, 'Coverage').map((c) => c.subscriberId).filter((v): v is string => typeof v === 'string');
 const invoiceNumbers = (r: Record<string, unknown>) =>
   contained(r, 'Invoice').flatMap((i) => (Array.isArray(i.identifier) ? i.identifier : [i.identifier])).filter(isRecord).map((id) => id.value).filter((v): v is string => typeof v === 'string');
-/** The archive flag a bill shows (extension IsArchived), `false` when it shows none (DEC-D1-55). */
+/** The archive flag a bill shows (extension IsArchived, a Boolean or a text in any letter case), `false` when it shows none (DEC-D1-55). */
 const archivedFlag = (r: Record<string, unknown>): 'true' | 'false' => {
   const v = extensionValue(r, 'IsArchived');
-  return v === true || v === 'true' || v === 'Y' || v === 'Yes' ? 'true' : 'false';
+  return v === true || (typeof v === 'string' && /^(true|y|yes)$/i.test(v.trim())) ? 'true' : 'false';
 };
 const anyOf = (values: string[], v: string) => (values.length === 0 ? undefined : values.includes(v));
 
@@ -34,7 +38,9 @@ describeOperation(SEARCH, () => {
     if (!verifySuccess(x, SEARCH, { success: ['D1-4.11-05'], schema: listSchemaReqs }, { status: 200, decisions: ['DEC-D1-54'] })) return;
     verify(x, bundleTypeIs('searchset'), { operation: SEARCH, level: 'MUST', requirements: ['D1-4.11-05'], decisions: ['DEC-D1-66'] });
     verify(x, billExtensions, { operation: SEARCH, level: 'SHOULD', requirements: ['D1-2.8-04'], decisions: ['DEC-D1-54'] });
-    verify(x, bundleHasEntries(1), { operation: SEARCH, level: 'MUST', requirements: ['D1-1-05'], evidence: { insurerid } });
+    verify(x, billExtensionUrls, { operation: SEARCH, level: 'MUST', requirements: ['D1-2.8-03'], decisions: ['DEC-D1-54'] });
+    verify(x, billMembers(true), { operation: SEARCH, level: 'SHOULD', requirements: ['D1-2.8-02', 'D1-2.8-05'], decisions: ['DEC-D1-54'] });
+    verify(x, bundleHasEntries(1), { operation: SEARCH, level: 'MUST', requirements: ['D1-4.11-05'], evidence: { insurerid, note: 'the config names an insurer with bills' } });
   });
 
   test('membershipNumber and invoiceNumber filter the bills', async () => {
@@ -70,9 +76,11 @@ describeOperation(GET, () => {
     if (!billId) return record(FIXTURE_CHECK, 'skip', 'No fixture bills.billId', { operation: GET, level: 'MUST', requirements: ['D1-4.12-02'] });
     const flag = isArchived ?? 'false';
     const x = await call(GET, { path: { claimId: billId, isArchived: flag } });
-    if (!verifySuccess(x, GET, { success: [flag === 'true' ? 'D1-4.12-03' : 'D1-4.12-02'], schema: ['D1-4.12-05', 'D1-2.8-01', 'D1-2.8-02', 'D1-2.8-03', 'D1-2.8-05', 'D1-2.8-06'] }, { status: 200, decisions: ['DEC-D1-54'] })) return;
+    if (!verifySuccess(x, GET, { success: [flag === 'true' ? 'D1-4.12-03' : 'D1-4.12-02'], schema: ['D1-4.12-05', 'D1-2.8-01', 'D1-2.8-03'] }, { status: 200, decisions: ['DEC-D1-54'] })) return;
     verify(x, entriesMatchFilter(`id = ${billId}`, (r) => r.id === billId), { operation: GET, level: 'MUST', requirements: ['D1-4.12-05'], decisions: ['DEC-D1-31'] });
     verify(x, billExtensions, { operation: GET, level: 'SHOULD', requirements: ['D1-2.8-04'], decisions: ['DEC-D1-54'] });
+    verify(x, billExtensionUrls, { operation: GET, level: 'MUST', requirements: ['D1-2.8-03'], decisions: ['DEC-D1-54'] });
+    verify(x, billMembers(false), { operation: GET, level: 'SHOULD', requirements: ['D1-2.8-02', 'D1-2.8-05'], decisions: ['DEC-D1-54'] });
   });
 
   test('every bill a search returns is served by its own id', async () => {

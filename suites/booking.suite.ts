@@ -3,13 +3,13 @@
  * 7): one entry per get, unknown ids, filters, `_since` and its date format, paging.
  */
 import { test } from 'vitest';
-import { bundleHasEntries, entriesMatchFilter, filteredSubset, membersPresent, pageWithinCount, requestRefused, singleEntryWithId, successStatus } from '../checks/index.ts';
+import { bundleHasEntries, entriesMatchFilter, filteredSubset, membersPresent, notServerError, pageWithinCount, requestRefused, singleEntryWithId, successStatus, unmatchedValueGivesNothing } from '../checks/index.ts';
 import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
 import { judge, verifyProperty } from '../core/property.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import type { FilterDef } from '../generators/filterQuery.ts';
 import { filterQuery } from '../generators/filterQuery.ts';
-import { bookingPractitionerFilters, roleFilters, updatedSince } from './common/registerFilters.ts';
+import { bookingPractitionerFilters, roleFilters, updatedSince, verifyDocumentedRefusal } from './common/registerFilters.ts';
 import { FIXTURE_CHECK, collectIds, verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 
 const GET_P = 'get-booking-practitioner';
@@ -81,13 +81,14 @@ function searchSuite(id: string, reqs: typeof R.practitioner, filters: () => Rec
       verifyPaging(id, walk, 4, { tags: paging.tags, match: [...paging.match, ...reqs.paging], bounds: [...paging.bounds, ...reqs.paging], total: paging.total });
     });
 
-    test('_since keeps records updated at or after it; a malformed _since is MSG_DATE_FORMAT', async () => {
+    test('_since keeps records updated at or after it; a malformed _since is refused with a documented code', async () => {
       const x = await call(id, { query: { _since: SINCE, count: '50' } });
       if (verifySuccess(x, id, { success: reqs.since }, { status: 200 })) {
         verify(x, entriesMatchFilter(`lastUpdated >= ${SINCE}`, updatedSince(SINCE)), { operation: id, level: 'MUST', requirements: reqs.since, decisions: ['DEC-D2-22'] });
       }
       const bad = await call(id, { query: { _since: 'yesterday' } });
-      verifyError(bad, id, 'MSG_DATE_FORMAT', [...R.dateFormat, ...reqs.since], { shapeLevel: 'SHOULD', shapeRequirements: R.errorShape, decisions: ['DEC-D2-22'] });
+      // 7 lists MSG_DATE_FORMAT but ties no code to a malformed _since: any documented code at its status (DEC-D2-22).
+      verifyDocumentedRefusal(bad, id, 'MSG_DATE_FORMAT', [...R.dateFormat, ...reqs.since], { shapeRequirements: R.errorShape, decisions: ['DEC-D2-22'] });
     });
 
     test('property: generated filter combinations and paging are honoured', async () => {
@@ -123,11 +124,11 @@ function searchSuite(id: string, reqs: typeof R.practitioner, filters: () => Rec
       }
     });
 
-    test('malformed and empty values and non-integer paging are MSG_INVALID_FORMAT', async () => {
+    test('malformed and empty values and non-integer paging are refused with a documented code', async () => {
       const probes: Record<string, string>[] = [{ [Object.keys(filters())[0]]: '' }, { page: 'abc' }, { count: 'ten' }];
       if (id === SEARCH_P) probes.push({ near: 'north:west' });
       for (const q of probes) {
-        verifyError(await call(id, { query: q }), id, 'MSG_INVALID_FORMAT', R.invalidFormat, { shapeLevel: 'SHOULD', shapeRequirements: R.errorShape, decisions: ['DEC-D2-30'] });
+        verifyDocumentedRefusal(await call(id, { query: q }), id, 'MSG_INVALID_FORMAT', R.invalidFormat, { shapeRequirements: R.errorShape, decisions: ['DEC-D2-30'] });
       }
     });
 
@@ -181,6 +182,24 @@ describeOperation(SEARCH_P, () => {
 
   test('a near unit outside mi, km, m is refused', async () => {
     const c = runContext().fixtures.register?.near ?? { lat: 51.5074, lon: -0.1278, distanceKm: 10 };
-    verifyError(await call(id, { query: { near: `${c.lat}:${c.lon}:${c.distanceKm}:ft` } }), id, ['MSG_PARAM_INVALID', 'MSG_INVALID_FORMAT'], R.outsideList, { decisions: ['DEC-D2-58'] });
+    verifyDocumentedRefusal(await call(id, { query: { near: `${c.lat}:${c.lon}:${c.distanceKm}:ft` } }), id, ['MSG_PARAM_INVALID', 'MSG_INVALID_FORMAT'], R.outsideList, { decisions: ['DEC-D2-58'] });
+  });
+
+  test('profession, channel, location, postcode and near with a value no practitioner holds give no practitioner', async () => {
+    // A target that ignores one of these filters answers practitioners anyway (DEC-D2-59): the
+    // values name nothing (an unknown code, location, a placeholder postcode, a point in the
+    // Gulf of Guinea with a 1 km radius); a 4xx refusal of the value also passes.
+    const probes: [string, string, string][] = [
+      ['D2-4.12-10', 'profession', 'NO-SUCH-PROFESSION'],
+      ['D2-4.12-12', 'channel', 'NO-SUCH-CHANNEL'],
+      ['D2-4.12-13', 'location', 'NO-SUCH-LOCATION-000'],
+      ['D2-4.12-14', 'postcode', 'ZZ99 9ZZ'],
+      ['D2-4.12-15', 'near', '0:0:1:km'],
+    ];
+    for (const [req, param, value] of probes) {
+      const x = await call(id, { query: { [param]: value, count: '50' } });
+      if (verify(x, notServerError, { operation: id, level: 'MUST', requirements: [req] }).status !== 'pass' || !hasResponse(x)) continue;
+      verify(x, unmatchedValueGivesNothing(`${param}=${value}`), { operation: id, level: 'MUST', requirements: [req], decisions: ['DEC-D2-59'], evidence: { [param]: value } });
+    }
   });
 });

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { test } from 'vitest';
-import { diaryListShape, diaryResponseCode, emptyBody, membersPresent, notServerError, statusIs, successStatus } from '../checks/index.ts';
+import { diaryListShape, diaryResponseCode, emptyBody, membersPresent, noDiaryTokenIssued, notServerError, statusIs, successStatus } from '../checks/index.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, hasResponse, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
@@ -26,11 +26,7 @@ async function postAuth(code: string, withState = true) {
 
 /** A refresh whose answer must not be response 2 with an access token (DEC-D3-51). */
 function verifyNoTokenIssued(x: Exchange, what: string): void {
-  const body = hasResponse(x) ? bodyOf(x) : undefined;
-  const issued = isRecord(body) && body.response === 2 && typeof body.access_token === 'string' && body.access_token !== '';
-  record({ id: 'no-token-issued', summary: 'A refused refresh issues no access token' }, issued ? 'fail' : 'pass',
-    issued ? `Expected no response 2 with an access token for ${what}, received one` : `no access token issued for ${what}`,
-    { operation: 'diary-refresh-token', level: 'MUST', requirements: ['D3-4.3-11'], exchange: x, decisions: ['DEC-D3-51'] });
+  verify(x, noDiaryTokenIssued, { operation: 'diary-refresh-token', level: 'MUST', requirements: ['D3-4.3-11'], decisions: ['DEC-D3-51'], evidence: { request: what } });
   verify(x, notServerError, { operation: 'diary-refresh-token', level: 'MUST', requirements: ['D3-4.3-11'], decisions: ['DEC-D3-51'], evidence: { request: what } });
 }
 

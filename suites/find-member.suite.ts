@@ -4,11 +4,11 @@
  */
 import { test } from 'vitest';
 import { fc } from '@fast-check/vitest';
-import { coverageMatchesSearch, coverageReferencesResolve, entriesMatchFilter, errorStatusAndCode, extensionCardinality, matchesSchema, membersPresent, outcomeHasDiagnostics, outcomeIssuesHave, requestRefused } from '../checks/index.ts';
+import { coverageExtensionUrls, coverageMatchesSearch, coverageReferencesResolve, documentedCodeHasItsStatus, entriesMatchFilter, errorStatusAndCode, extensionCardinality, matchesSchema, membersPresent, outcomeHasDiagnostics, outcomeIssuesHave, requestRefused } from '../checks/index.ts';
 import { hasResponse, isRecord } from '../core/exchange.ts';
 import type { MemberSearch } from '../core/config.ts';
 import { judge, verifyProperty } from '../core/property.ts';
-import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
+import { call, describeOperation, record, runContext, verify, type CallOptions } from '../core/suite.ts';
 import { operation } from '../spec/operations.ts';
 import { extension } from './common/readers.ts';
 import { FIXTURE_CHECK, verifyError, verifyHeadersEnforced, verifySuccess } from './common/steps.ts';
@@ -55,8 +55,30 @@ function verifyOutcomeValues(x: Awaited<ReturnType<typeof call>>, id: string): v
   verify(x, outcomeIssuesHave({ location: ['Coverage'], expression: [] }), bind('SHOULD', ['D1-2.3-06']));
 }
 
+/**
+ * An insurer outside the version's list (DEC-D1-19): refused (4xx), with a documented 4xx code of
+ * the Find Member table at its documented status; which code is not tied to the trigger, so
+ * `MSG_PARAM_INVALID` (422) is recorded only.
+ */
+function verifyUnsupportedInsurer(x: Awaited<ReturnType<typeof call>>, id: string, requirements: string[]): void {
+  const documented4xx = operation(id).errors.filter((e) => e.status >= 400 && e.status < 500);
+  verify(x, requestRefused, { operation: id, level: 'MUST', requirements, decisions: ['DEC-D1-19'] });
+  verify(x, errorStatusAndCode(documented4xx), { operation: id, level: 'MUST', requirements: [...requirements, 'D1-7-16'], decisions: ['DEC-D1-19'] });
+  verify(x, documentedCodeHasItsStatus(operation(id).errors), { operation: id, level: 'MUST', requirements: ['D1-7-16'] });
+  verify(x, errorStatusAndCode(documented4xx.filter((e) => e.code === 'MSG_PARAM_INVALID')), { operation: id, level: 'INFO', requirements: ['D1-7-04'], decisions: ['DEC-D1-19'] });
+}
+
+/** The form Content-Type is listed but a request without it is never said to be refused (DEC-D1-73): recorded only. */
+async function recordWithoutFormContentType(id: string, base: CallOptions): Promise<void> {
+  const x = await call(id, { ...base, omitHeaders: ['Content-Type'] });
+  verify(x, requestRefused, { operation: id, level: 'INFO', requirements: ['D1-4-02'], decisions: ['DEC-D1-73'], evidence: { omittedHeader: 'Content-Type' } });
+}
+
 function verifyCoverage(id: string, x: Awaited<ReturnType<typeof call>>, search: MemberSearch, requirements: string[]): void {
-  if (!verifySuccess(x, id, { success: requirements, schema: coverageReqs }, { decisions: ['DEC-D1-03', 'DEC-D1-05', 'DEC-D1-06'] })) return;
+  const served = verifySuccess(x, id, { success: requirements, schema: coverageReqs }, { decisions: ['DEC-D1-03', 'DEC-D1-05', 'DEC-D1-06'] });
+  // The URL forms are judged even when another part of the schema failed: a moved URL is its own finding.
+  if (hasResponse(x) && x.response.status >= 200 && x.response.status < 300) verify(x, coverageExtensionUrls, { operation: id, level: 'MUST', requirements: ['D1-2.2-07'] });
+  if (!served) return;
   verify(x, coverageReferencesResolve, { operation: id, level: 'MUST', requirements: ['D1-2.2-04', 'D1-2.2-05'] });
   verify(x, extensionCardinality(COVERAGE_CARDINALITY), { operation: id, level: 'MUST', requirements: ['D1-2.2-23'] });
   verify(x, extensionCardinality({ atMostOne: ['genderIdentity', 'otherInitials'], containedType: 'Patient' }), { operation: id, level: 'MUST', requirements: ['D1-2.2-23'] });
@@ -131,7 +153,7 @@ describeOperation('find-member-v2', () => {
     const badDate = await call(id, { form: { ...fields(s), dateOfBirth: '12/04/1980' } });
     verifyError(badDate, id, ['MSG_PARAM_INVALID', 'MSG_CANT_PARSE_CONTENT'], ['D1-4.2-06', 'D1-7-04'], { decisions: ['DEC-D1-58'] });
     const v1Insurer = await call(id, { form: { ...fields(s), insurerIdentifier: 'bup' } });
-    verifyError(v1Insurer, id, 'MSG_PARAM_INVALID', ['D1-4.2-02', 'D1-9-01', 'D1-7-04'], { decisions: ['DEC-D1-19'] });
+    verifyUnsupportedInsurer(v1Insurer, id, ['D1-4.2-02', 'D1-9-01']);
   });
 
   test('a body that is not form-encoded is not served', async () => {
@@ -146,8 +168,9 @@ describeOperation('find-member-v2', () => {
     const s = fx().single;
     if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-5-02']);
     await verifyHeadersEnforced(id, { form: fields(s) }, (h) =>
-      h === 'SU-SiteId' ? ['D1-5-02', 'D1-1-08'] : h === 'SVC-API-Version' ? ['D1-9-02'] : h === 'Authorization' ? ['D1-5-01'] : ['D1-4-02', 'D1-4.2-01'],
+      h === 'SU-SiteId' ? ['D1-5-02', 'D1-1-08', 'D1-4.2-01'] : h === 'SVC-API-Version' ? ['D1-9-02', 'D1-4.2-01'] : h === 'Authorization' ? ['D1-5-01', 'D1-4.2-01'] : ['D1-4-02', 'D1-4.2-01'],
     ['DEC-D1-20', 'DEC-D1-21']);
+    await recordWithoutFormContentType(id, { form: fields(s) });
     const unknownVersion = await call(id, { form: fields(s), headers: { 'SVC-API-Version': '3' } });
     verify(unknownVersion, requestRefused, { operation: id, level: 'MUST', requirements: ['D1-9-02'], decisions: ['DEC-D1-20'] });
   });
@@ -210,7 +233,7 @@ describeOperation('find-member-v1', () => {
     const missing = await call(id, { form: { ...fields(s), insurerIdentifier: undefined } });
     verifyError(missing, id, 'MSG_MISSING_MANDATORY_PARAM', ['D1-4.1-06', 'D1-7-03'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs, decisions: ['DEC-D1-18'] });
     const v2Only = await call(id, { form: { ...fields(s), insurerIdentifier: 'cin' } });
-    verifyError(v2Only, id, 'MSG_PARAM_INVALID', ['D1-4.1-07', 'D1-9-01', 'D1-7-04'], { decisions: ['DEC-D1-19'] });
+    verifyUnsupportedInsurer(v2Only, id, ['D1-4.1-07', 'D1-9-01']);
     const badDate = await call(id, { form: { ...fields(s), dateOfBirth: '12/04/1980' } });
     verifyError(badDate, id, ['MSG_PARAM_INVALID', 'MSG_CANT_PARSE_CONTENT'], ['D1-4.1-09', 'D1-7-04'], { decisions: ['DEC-D1-58'] });
   });
@@ -219,7 +242,8 @@ describeOperation('find-member-v1', () => {
     const s = fx().single;
     if (!s) return fixtureMissing(id, 'findMemberV1.single', ['D1-5-02']);
     await verifyHeadersEnforced(id, { form: fields(s) }, (h) =>
-      h === 'SU-SiteId' ? ['D1-5-02', 'D1-1-08'] : h === 'SVC-API-Version' ? ['D1-9-02'] : h === 'Authorization' ? ['D1-5-01'] : ['D1-4-02', 'D1-4.1-02'],
+      h === 'SU-SiteId' ? ['D1-5-02', 'D1-1-08', 'D1-4.1-02'] : h === 'SVC-API-Version' ? ['D1-9-02', 'D1-4.1-02'] : h === 'Authorization' ? ['D1-5-01', 'D1-4.1-02'] : ['D1-4-02', 'D1-4.1-02'],
     ['DEC-D1-20', 'DEC-D1-21']);
+    await recordWithoutFormContentType(id, { form: fields(s) });
   });
 });

@@ -4,7 +4,7 @@
  * HTTP 400 when the search text is absent.
  */
 import { test } from 'vitest';
-import { controlParametersComplete, entriesMatchFilter, extensionsPresent, filteredComplete, filteredSubset, membersPresent, mediaTypeIs, notServerError, requestRefused, resourceKey, statusIs, successStatus } from '../checks/index.ts';
+import { controlParametersComplete, controlParametersForInsurer, entriesMatchFilter, extensionsPresent, filteredComplete, filteredSubset, membersPresent, mediaTypeIs, notServerError, requestRefused, resourceKey, statusIs, successStatus } from '../checks/index.ts';
 import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import { extensionValue } from './common/readers.ts';
@@ -117,6 +117,7 @@ describeOperation('get-insurer-control-parameters', () => {
     // Judged even when the schema failed: the specific rule names what is missing or wrong.
     if (!hasResponse(x) || x.response.status !== 200) return;
     verify(x, controlParametersComplete, { operation: id, level: 'MUST', requirements: R.control.names, decisions: ['DEC-D2-10'] });
+    verify(x, controlParametersForInsurer(insurerId), { operation: id, level: 'MUST', requirements: ['D2-2.3-19'], evidence: { insurerId } });
     // The insurer list (4.4) names the code of this insurer id: identifier[] with `id` and `value`.
     const insurers = await call('list-insurers', { query: { type: 'all' } });
     const listed = bundleResources(bodyOf(insurers)).flatMap((r) => (Array.isArray(r.identifier) ? r.identifier : []))

@@ -5,7 +5,7 @@
  */
 import { test } from 'vitest';
 import {
-  deletedStatusParameters, errorStatusAndCode, membersPresent, notServerError, patientRoundTrip, requestRefused, statusIs, successStatus,
+  conditionRoundTrip, deletedStatusParameters, errorStatusAndCode, membersPresent, newIdAssigned, notServerError, patientRoundTrip, requestRefused, resourceUnchanged, statusIs, successStatus,
 } from '../checks/index.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, hasResponse, isRecord } from '../core/exchange.ts';
@@ -14,7 +14,8 @@ import type { CallOptions } from '../core/suite.ts';
 import { call, describeFlow, describeOperation, record, runContext, tokenFor, verify } from '../core/suite.ts';
 import { patientArbitrary } from '../generators/patientArbitrary.ts';
 import { operation } from '../spec/operations.ts';
-import { DESTRUCTIVE_CHECK, FIXTURE_CHECK, verifyError, verifySuccess } from './common/steps.ts';
+import { omitUnlessDestructive } from './common/destructive.ts';
+import { FIXTURE_CHECK, verifyError, verifySuccess } from './common/steps.ts';
 
 
 /** Patient calls carry the user's token and the configured version header (DEC-D3-07). */
@@ -49,11 +50,9 @@ const idOf = (x: Exchange) => {
   return isRecord(b) && typeof b.id === 'string' && b.id !== '' ? b.id : undefined;
 };
 
-function destructiveOmitted(operationId: string, requirements: string[]): boolean {
-  if (runContext().allowDestructive) return false;
-  record(DESTRUCTIVE_CHECK, 'omit', 'Creating and deleting patients changes data; run with --allow-destructive to include it', { operation: operationId, level: 'MUST', requirements });
-  return true;
-}
+const LIFECYCLE = ['create-patient', 'get-patient', 'update-patient', 'delete-patient', 'create-condition', 'delete-condition'];
+/** Without --allow-destructive: one `omit` per selected operation of the flow (suites/common/destructive.ts). */
+const destructiveOmitted = (operations: readonly string[], what: string): boolean => omitUnlessDestructive(operations, what);
 
 /** Creates a patient, runs the body, and always deletes what it created (DEC-D3-13 applies alike). */
 async function withPatient(sent: Record<string, unknown>, body: (id: string, created: Exchange) => Promise<void>): Promise<Exchange> {
@@ -69,16 +68,16 @@ async function withPatient(sent: Record<string, unknown>, body: (id: string, cre
 
 describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-patient', 'delete-patient'], () => {
   test('the lifecycle: create, get, update, delete, gone', async () => {
-    if (destructiveOmitted('create-patient', ['D3-4.4-04'])) return;
+    if (destructiveOmitted(LIFECYCLE, 'would create a generated patient, read, update and delete it, then send requests about the deleted patient')) return;
     const [sent] = (await import('@fast-check/vitest')).fc.sample(patientArbitrary(), { seed: runContext().seed, numRuns: 1 });
     const created = await patientCall('create-patient', { body: json(sent) });
     if (!verifySuccess(created, 'create-patient', { success: ['D3-4.4-04', 'D3-4.4-19'], schema: PATIENT_SCHEMA })) return;
     const id = idOf(created);
-    record({ id: 'new-id-assigned', summary: 'Create assigns a new id' }, id ? 'pass' : 'fail', id ? `id ${id}` : 'Expected a new id in the created Patient, received none', { operation: 'create-patient', level: 'MUST', requirements: ['D3-4.4-04'], exchange: created });
+    verify(created, newIdAssigned, { operation: 'create-patient', level: 'MUST', requirements: ['D3-4.4-04', 'D3-2.4-01'] });
     if (!id) return;
     verify(created, patientRoundTrip(sent), { operation: 'create-patient', level: 'MUST', requirements: ['D3-4.4-04', 'D3-4.4-05', 'D3-1-04'], decisions: ['DEC-D3-33'] });
     const got = await patientCall('get-patient', { path: { patient_id: id } });
-    if (verifySuccess(got, 'get-patient', { success: ['D3-4.4-08', 'D3-4.4-19'], schema: PATIENT_SCHEMA }, { status: 200 })) {
+    if (verifySuccess(got, 'get-patient', { success: ['D3-4.4-08', 'D3-4.4-19'], schema: PATIENT_SCHEMA })) {
       verify(got, patientRoundTrip(sent), { operation: 'get-patient', level: 'MUST', requirements: ['D3-4.4-08'] });
       verifyReadMembers(got);
     }
@@ -118,7 +117,7 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
   });
 
   test('a Patient body with none of the optional members is accepted; invalid bodies get the documented codes', async () => {
-    if (destructiveOmitted('create-patient', ['D3-2.4-10'])) return;
+    if (destructiveOmitted(['create-patient', 'delete-patient'], 'would create a bare patient and patients with invalid bodies, and delete what was created')) return;
     const bare = await withPatient({ resourceType: 'Patient' }, async () => undefined);
     verifySuccess(bare, 'create-patient', { success: ['D3-2.4-10', 'D3-4.4-19'], schema: PATIENT_SCHEMA });
     const badDate = await patientCall('create-patient', { body: json({ resourceType: 'Patient', birthDate: '31/12/1999' }) });
@@ -132,7 +131,7 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
   });
 
   test('property: generated patients round-trip unchanged', async () => {
-    if (destructiveOmitted('create-patient', ['D3-4.4-04'])) return;
+    if (destructiveOmitted(['create-patient', 'get-patient', 'delete-patient'], 'would create generated patients, read and delete them')) return;
     await verifyProperty({
       operation: 'create-patient',
       level: 'MUST',
@@ -153,11 +152,23 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
       const x = await patientCall('get-patient', { path: { patient_id: 'PAT-0001' }, omitHeaders: [h.name] });
       verify(x, statusIs(401), { operation: 'create-patient', level: 'MUST', requirements: ['D3-5-10', 'D3-7-40', 'D3-4.4-01'], decisions: ['DEC-D3-07'], evidence: { omitted: h.name } });
     }
-    if (destructiveOmitted('create-patient', ['D3-7-23'])) return;
+    if (destructiveOmitted(['create-patient'], 'would send an unparsable create body (and delete a patient created by mistake)')) return;
     const x = await patientCall('create-patient', { body: '{"resourceType": "Patient", ' });
     verifyError(x, 'create-patient', 'MSG_CANT_PARSE_CONTENT', ['D3-7-23', 'D3-7-42'], errorShape);
     const id = idOf(x);
     if (id) await patientCall('delete-patient', { path: { patient_id: id } });
+  });
+});
+
+describeOperation('get-patient', () => {
+  test('an unknown id is 404 MSG_ENTITY_NOT_FOUND_IN_DATABASE; a fixture patient is read (no data changed)', async () => {
+    const unknown = await patientCall('get-patient', { path: { patient_id: 'NO-SUCH-PATIENT-000' } });
+    verifyError(unknown, 'get-patient', 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', ['D3-7-28', 'D3-7-42'], { ...errorShape, decisions: ['DEC-D3-53'] });
+    const fixture = runContext().fixtures.patients?.inactivePatientId;
+    if (!fixture) return record(FIXTURE_CHECK, 'skip', 'No fixture patients.inactivePatientId (an existing patient to read)', { operation: 'get-patient', level: 'MUST', requirements: ['D3-4.4-07', 'D3-2.4-03', 'D3-2.4-04', 'D3-2.4-07'] });
+    const got = await patientCall('get-patient', { path: { patient_id: fixture } });
+    if (!verifySuccess(got, 'get-patient', { success: ['D3-4.4-07', 'D3-4.4-19'], schema: PATIENT_SCHEMA })) return;
+    verifyReadMembers(got);
   });
 });
 
@@ -170,16 +181,16 @@ describeOperation('update-patient', () => {
     verify(x, requestRefused, { operation: 'update-patient', level: 'MUST', requirements: ['D3-3-02'], decisions: ['DEC-D3-08'] });
     verify(x, errorStatusAndCode(operation('update-patient').errors), { operation: 'update-patient', level: 'INFO', requirements: ['D3-3-02'] });
     const after = await patientCall('get-patient', { path: { patient_id: inactive } });
-    const same = hasResponse(before) && hasResponse(after) && JSON.stringify(bodyOf(before)) === JSON.stringify(bodyOf(after));
-    record({ id: 'state-unchanged', summary: 'A refused update leaves the patient as it was' }, same ? 'pass' : 'fail',
-      same ? `${inactive} unchanged` : `Expected ${inactive} unchanged after the refused update, received a different Patient`,
-      { operation: 'update-patient', level: 'MUST', requirements: ['D3-3-03'], exchange: after, decisions: ['DEC-D3-08'] });
+    if (!hasResponse(before) || before.response.status >= 300) {
+      return void record({ id: 'precondition', summary: 'The inactive fixture patient can be read' }, 'skip', `get of ${inactive} before the update did not answer the Patient`, { operation: 'update-patient', level: 'MUST', requirements: ['D3-3-03'], exchange: before });
+    }
+    verify(after, resourceUnchanged(bodyOf(before)), { operation: 'update-patient', level: 'MUST', requirements: ['D3-3-03'], decisions: ['DEC-D3-08'] });
   });
 });
 
 describeFlow('conditions', ['create-condition', 'delete-condition'], () => {
   test('a condition needs an existing patient; it is created and deleted', async () => {
-    if (destructiveOmitted('create-condition', ['D3-4.4-15'])) return;
+    if (destructiveOmitted(['create-condition', 'delete-condition', 'create-patient', 'delete-patient'], 'would create a patient and conditions for it, then delete them')) return;
     const condition = (patientId: string) => ({
       resourceType: 'Condition',
       evidence: [{ detail: [{ display: 'referral.pdf', identifier: { id: 'attachment', system: 'https://files.example', value: 'files/referral.pdf' } }] }],
@@ -192,19 +203,7 @@ describeFlow('conditions', ['create-condition', 'delete-condition'], () => {
       const x = await patientCall('create-condition', { body: json(condition(patientId)) });
       if (!verifySuccess(x, 'create-condition', { success: ['D3-4.4-15', 'D3-4.4-19'], schema: CONDITION_SCHEMA }) || !hasResponse(x)) return;
       const sent = condition(patientId);
-      const body = bodyOf(x);
-      const evidence: unknown[] = isRecord(body) && Array.isArray(body.evidence) ? body.evidence : [];
-      const detailAt = (i: number, j: number): unknown => {
-        const e = evidence[i];
-        return isRecord(e) && Array.isArray(e.detail) ? (e.detail as unknown[])[j] : undefined;
-      };
-      const kept = isRecord(body) && json(body.note) === json(sent.note)
-        && sent.evidence.every((e, i) => e.detail.every((d, j) => {
-          const got = detailAt(i, j);
-          return isRecord(got) && got.display === d.display && json(got.identifier) === json(d.identifier);
-        }));
-      record({ id: 'condition-round-trip', summary: 'The created Condition carries the note and evidence sent' }, kept ? 'pass' : 'fail',
-        kept ? 'note and evidence as sent' : 'Expected the note and evidence sent, received a Condition that differs', { operation: 'create-condition', level: 'MUST', requirements: ['D3-4.4-16'], exchange: x, decisions: ['DEC-D3-33'] });
+      verify(x, conditionRoundTrip(sent), { operation: 'create-condition', level: 'MUST', requirements: ['D3-4.4-16'], decisions: ['DEC-D3-33', 'DEC-D3-34'] });
       const bare = await patientCall('create-condition', { body: json({ resourceType: 'Condition', note: sent.note }) });
       if (verifySuccess(bare, 'create-condition', { success: ['D3-2.5-03'], schema: CONDITION_SCHEMA })) {
         const bareId = idOf(bare);
@@ -213,9 +212,9 @@ describeFlow('conditions', ['create-condition', 'delete-condition'], () => {
       const noNote = await patientCall('create-condition', { body: json({ resourceType: 'Condition', evidence: sent.evidence }) });
       verifyError(noNote, 'create-condition', ['MSG_MISSING_MANDATORY_PARAM', 'MSG_PARAM_INVALID', 'INVALID_RESOURCE'], ['D3-7-24', 'D3-7-42'], { ...errorShape, decisions: ['DEC-D3-53'] });
       const conditionId = idOf(x);
-      if (!conditionId) return void record({ id: 'new-id-assigned', summary: 'Create assigns a new id' }, 'fail', 'Expected an id in the created Condition, received none', { operation: 'create-condition', level: 'MUST', requirements: ['D3-4.4-15'], exchange: x });
+      if (verify(x, newIdAssigned, { operation: 'create-condition', level: 'MUST', requirements: ['D3-4.4-15', 'D3-2.5-01'] }).status !== 'pass' || !conditionId) return;
       const del = await patientCall('delete-condition', { path: { condition_id: conditionId } });
-      if (verifySuccess(del, 'delete-condition', { success: ['D3-4.4-18'] })) verify(del, deletedStatusParameters, { operation: 'delete-condition', level: 'MUST', requirements: ['D3-4.4-18'] });
+      if (verifySuccess(del, 'delete-condition', { success: ['D3-4.4-18'], schema: ['D3-4.4-18'] })) verify(del, deletedStatusParameters, { operation: 'delete-condition', level: 'MUST', requirements: ['D3-4.4-18'] });
     });
   });
 });

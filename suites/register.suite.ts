@@ -6,17 +6,18 @@
 import { test } from 'vitest';
 import { fc } from '@fast-check/vitest';
 import {
-  bundleHasEntries, coversAll, distinctBy, haversineKm, entriesMatchFilter, entriesSorted, errorStatusAndCode, extensionsPresent, filteredSubset, includedResourcesPresent, matchesSchema, membersPresent, noIncludedResources,
+  bundleHasEntries, coversAll, distinctBy, distinctByFirst, haversineKm, entriesMatchFilter, entriesSorted, errorStatusAndCode, extensionsPresent, filteredSubset, includedResourcesPresent, matchesSchema, membersPresent, noIncludedResources,
   notServerError, pageWithinCount, photoDataMatchesSize, requestRefused, successStatus, withinRadius,
 } from '../checks/index.ts';
 import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
-import type { Exchange } from '../core/exchange.ts';
+import type { Exchange, RespondedExchange } from '../core/exchange.ts';
+import { pagingTags } from '../core/exchange.ts';
 import type { Judgement } from '../core/property.ts';
 import { judge, verifyProperty } from '../core/property.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import { filterQuery } from '../generators/filterQuery.ts';
 import { operation } from '../spec/operations.ts';
-import { includedIndex, positionOf, registerPractitionerFilters, roleFilters, roleLocationRefs, rolePractitionerRef } from './common/registerFilters.ts';
+import { includedIndex, positionOf, registerPractitionerFilters, roleFilters, roleLocationRefs, rolePractitionerRef, verifyDocumentedRefusal } from './common/registerFilters.ts';
 import { FIXTURE_CHECK, collectIds, verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 
 const PRACTITIONERS = 'search-register-practitioners';
@@ -40,6 +41,7 @@ const R = {
     sortName: { asc: ['D2-4.11-26'], desc: ['D2-4.11-27'] },
     include: ['D2-4.11-29'], noInclude: ['D2-4.11-31'],
     distinct: { practitioner: ['D2-4.11-33'], location: ['D2-4.11-34'] },
+    distinctFirst: ['D2-4.11-35'],
     filter: {
       practitioner: 'D2-4.11-03', location: 'D2-4.11-04', 'ages-treated': 'D2-4.11-05', 'address-postalcode': 'D2-4.11-12', specialty: 'D2-4.11-13',
       subspecialty: 'D2-4.11-14', profession: 'D2-4.11-15', 'is-onlinebooking-available': 'D2-4.11-16', insurer: 'D2-4.11-17', gender: 'D2-4.11-19',
@@ -96,6 +98,30 @@ function nearForms(c: { lat: number; lon: number; distanceKm: number }): { label
     { label: 'near takes precedence over near-distance', query: { near: `${at}:${d}:km`, 'near-distance': String(d * 5) }, reqs: R.roles.near.precedence },
   ];
 }
+
+/**
+ * Every page of a role search (DEC-D2-36): page 1 as asked; when its paging tags (or `total`) show
+ * further records, the next pages are requested with `page` (at most 20). Undefined when a page
+ * is not a 200 answer (judged where it is asked for).
+ */
+async function allRolePages(query: Record<string, string>): Promise<RespondedExchange[] | undefined> {
+  const pages: RespondedExchange[] = [];
+  let seen = 0;
+  for (let page = 1; page <= 20; page++) {
+    const x = await call(ROLES, { query: page === 1 ? query : { ...query, page: String(page) } });
+    if (!hasResponse(x) || x.response.status !== 200) return page === 1 ? undefined : pages;
+    pages.push(x);
+    const body = bodyOf(x);
+    const roles = bundleResources(body).filter((r) => r.resourceType === 'PractitionerRole').length;
+    seen += roles;
+    const tags = pagingTags(body);
+    const declared = Number(tags.get('maxCount') ?? (isRecord(body) ? body.total : undefined));
+    if (roles === 0 || !Number.isFinite(declared) || seen >= declared) break;
+  }
+  return pages;
+}
+
+const rolesOf = (pages: readonly RespondedExchange[]) => pages.flatMap((x) => bundleResources(bodyOf(x)).filter((r) => r.resourceType === 'PractitionerRole'));
 
 function roleJudgements(x: Exchange, filters: Record<string, string>): Judgement[] {
   const defs = roleFilters(includedIndex(bodyOf(x)));
@@ -162,8 +188,8 @@ describeOperation(PRACTITIONERS, () => {
 
   test('empty and malformed values are refused with the documented codes', async () => {
     verifyError(await call(id, { query: { gender: '' } }), id, 'MSG_PARAM_EMPTY', R.errors.empty, { shapeLevel: 'SHOULD', shapeRequirements: R.errors.shape, decisions: ['DEC-D2-24', 'DEC-D2-30'] });
-    verifyError(await call(id, { query: { 'is-onlinebooking-available': 'maybe' } }), id, 'MSG_INVALID_FORMAT', R.errors.format, { shapeLevel: 'SHOULD', shapeRequirements: R.errors.shape, decisions: ['DEC-D2-30'] });
-    verifyError(await call(id, { query: { page: 'abc' } }), id, 'MSG_INVALID_FORMAT', R.errors.format, { decisions: ['DEC-D2-30'] });
+    verifyDocumentedRefusal(await call(id, { query: { 'is-onlinebooking-available': 'maybe' } }), id, 'MSG_INVALID_FORMAT', R.errors.format, { shapeRequirements: R.errors.shape, decisions: ['DEC-D2-30'] });
+    verifyDocumentedRefusal(await call(id, { query: { page: 'abc' } }), id, 'MSG_INVALID_FORMAT', R.errors.format, { decisions: ['DEC-D2-30'] });
   });
 
   test('a request without a token is refused', async () => {
@@ -258,16 +284,41 @@ describeOperation(ROLES, () => {
     verify(x, matchesSchema('register-role-included.schema.json'), { operation: id, level: 'SHOULD', requirements: ['D2-4.11-32'], decisions: ['DEC-D2-57'] });
   });
 
-  test('distinct-by practitioner and location', async () => {
-    const plain = bundleResources(bodyOf(await call(id))).filter((r) => r.resourceType === 'PractitionerRole');
+  test('distinct-by practitioner and location, over all pages', async () => {
+    const plainPages = await allRolePages({});
+    const plain = plainPages ? rolesOf(plainPages) : [];
     for (const field of ['practitioner', 'location'] as const) {
-      const x = await call(id, { query: { 'distinct-by': field } });
-      if (!verifySuccess(x, id, { success: R.roles.distinct[field] }, { status: 200 }) || !hasResponse(x)) continue;
-      verify(x, distinctBy(field), { operation: id, level: 'MUST', requirements: R.roles.distinct[field], decisions: ['DEC-D2-20'] });
+      const first = await call(id, { query: { 'distinct-by': field } });
+      if (!verifySuccess(first, id, { success: R.roles.distinct[field] }, { status: 200 }) || !hasResponse(first)) continue;
+      const pages = (await allRolePages({ 'distinct-by': field })) ?? [first];
+      verify(pages, distinctBy(field), { operation: id, level: 'MUST', requirements: R.roles.distinct[field], exchange: first, decisions: ['DEC-D2-20', 'DEC-D2-36'], evidence: { pages: pages.length } });
       const keyOf = field === 'practitioner' ? (r: Record<string, unknown>) => [rolePractitionerRef(r)].filter((k): k is string => k !== undefined) : roleLocationRefs;
-      if (field === 'practitioner') {
-        verify({ distinct: x, expected: new Set(plain.flatMap(keyOf)), keyOf }, coversAll, { operation: id, level: 'MUST', requirements: R.roles.distinct[field], exchange: x, decisions: ['DEC-D2-20'] });
+      if (field === 'practitioner' && plainPages) {
+        verify({ distinct: pages, expected: new Set(plain.flatMap(keyOf)), keyOf }, coversAll, { operation: id, level: 'MUST', requirements: R.roles.distinct[field], exchange: first, decisions: ['DEC-D2-20', 'DEC-D2-36'] });
       }
+      // Without _sort the order that defines "first" is not stated: recorded (DEC-D2-55).
+      if (plainPages) verify({ distinct: rolesOf(pages), plain, field }, distinctByFirst, { operation: id, level: 'INFO', requirements: R.roles.distinctFirst, exchange: first, decisions: ['DEC-D2-55'] });
+    }
+  });
+
+  test('distinct-by keeps the first matching record when _sort defines the order', async () => {
+    const c = near();
+    if (!c) return missingNear(R.roles.distinctFirst);
+    const query = { near: `${c.lat}:${c.lon}:${c.distanceKm * 5}:km`, _sort: 'distance:asc', _include: 'practitioner:location' };
+    const plainPages = await allRolePages(query);
+    if (!plainPages) return record({ id: 'precondition', summary: 'The plain sorted role search is served' }, 'skip', 'The plain distance-sorted role search was not answered 200 (judged under _sort)', { operation: id, level: 'MUST', requirements: R.roles.distinctFirst });
+    const index = new Map(plainPages.flatMap((x) => [...includedIndex(bodyOf(x))]));
+    const distanceOf = (r: Record<string, unknown>) => {
+      const d = roleLocationRefs(r).map((l) => positionOf(index.get(l))).filter((p) => p !== undefined).map((p) => haversineKm(c, p!));
+      return d.length ? Math.min(...d) : undefined;
+    };
+    for (const field of ['practitioner', 'location'] as const) {
+      const first = await call(id, { query: { ...query, 'distinct-by': field } });
+      if (!verifySuccess(first, id, { success: R.roles.distinct[field] }, { status: 200 }) || !hasResponse(first)) continue;
+      const pages = (await allRolePages({ ...query, 'distinct-by': field })) ?? [first];
+      verify({ distinct: rolesOf(pages), plain: rolesOf(plainPages), field, sortKey: distanceOf }, distinctByFirst, {
+        operation: id, level: 'MUST', requirements: R.roles.distinctFirst, exchange: first, decisions: ['DEC-D2-20', 'DEC-D2-55'], evidence: { _sort: query._sort },
+      });
     }
   });
 
@@ -288,15 +339,15 @@ describeOperation(ROLES, () => {
     });
   });
 
-  test('values outside a documented list are refused with MSG_PARAM_INVALID or MSG_INVALID_FORMAT', async () => {
+  test('values outside a documented list are refused with a documented code', async () => {
     const c = near() ?? { lat: 51.5074, lon: -0.1278, distanceKm: 10 };
     for (const q of [{ _sort: 'height:asc' }, { _include: 'practitioner:organization' }, { 'distinct-by': 'insurer' }, { near: `${c.lat}:${c.lon}:${c.distanceKm}:ft` }] as Record<string, string>[]) {
-      verifyError(await call(id, { query: q }), id, ['MSG_PARAM_INVALID', 'MSG_INVALID_FORMAT'], ['D2-7-16'], { decisions: ['DEC-D2-58'] });
+      verifyDocumentedRefusal(await call(id, { query: q }), id, ['MSG_PARAM_INVALID', 'MSG_INVALID_FORMAT'], ['D2-7-16'], { decisions: ['DEC-D2-58'] });
     }
   });
 
   test('malformed near and empty values are refused with the documented codes', async () => {
-    verifyError(await call(id, { query: { near: 'north:west' } }), id, 'MSG_INVALID_FORMAT', R.errors.format, { shapeLevel: 'SHOULD', shapeRequirements: R.errors.shape, decisions: ['DEC-D2-24', 'DEC-D2-30'] });
+    verifyDocumentedRefusal(await call(id, { query: { near: 'north:west' } }), id, 'MSG_INVALID_FORMAT', R.errors.format, { shapeRequirements: R.errors.shape, decisions: ['DEC-D2-24', 'DEC-D2-30'] });
     verifyError(await call(id, { query: { specialty: '' } }), id, 'MSG_PARAM_EMPTY', R.errors.empty, { decisions: ['DEC-D2-30'] });
     verify(await call(id, { omitHeaders: ['Authorization'] }), requestRefused, { operation: id, level: 'MUST', requirements: R.auth });
   });

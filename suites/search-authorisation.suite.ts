@@ -1,11 +1,16 @@
 /**
  * Search Authorisation (Document 1, 4.3, 3): a paged bundle of pre-authorisation Claims. The
- * Claim fields are not shown (DEC-D1-22), so filters are judged by set relations: a filtered
- * result is a subset of the unfiltered one, and a configured authorisation is found by its codes.
+ * Claim fields are not shown (DEC-D1-22) and what a search without filters returns is not shown
+ * (a target may apply a default window), so filters are judged without the unfiltered answer
+ * (DEC-D1-74): each returned Claim against the filter where its value is visible, negative probes
+ * (a value no record has gives an empty bundle), and the configured authorisation found by each of
+ * its codes and not under another insurer. Subset relations to the unfiltered answer are recorded.
  */
 import { test } from 'vitest';
 import { fc } from '@fast-check/vitest';
-import { bundleHasEntries, entriesMatchFilter, filteredSubset, pageWithinCount, pagingTagsMatchRequest, sortOrdersReverse, successStatus } from '../checks/index.ts';
+import {
+  bundleHasEntries, entriesMatchFilter, filterExcludesAll, filteredSubset, pageWithinCount, pagingTagsMatchRequest, requestRefused, resultsDisjoint, sortOrdersReverse, successStatus,
+} from '../checks/index.ts';
 import { hasResponse } from '../core/exchange.ts';
 import { judge, verifyProperty } from '../core/property.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
@@ -16,6 +21,51 @@ import { FIXTURE_CHECK, collectIds, verifyHeadersEnforced, verifyPaging, verifyS
 const ID = 'search-authorisation';
 const schemaReqs = ['D1-4.3-15', 'D1-1-02', 'D1-2.1-01', 'D1-2.1-02', 'D1-2.1-03'];
 const valuesOf = (name: string) => operation(ID).parameters.find((p) => p.name === name)?.values ?? [];
+const FILTER_DECISIONS = ['DEC-D1-45', 'DEC-D1-74'];
+
+type Rec = Record<string, unknown>;
+
+const fold = (v: unknown): string | undefined => (typeof v === 'string' ? v.trim().toLowerCase() : undefined);
+
+/** The record's value of a filter field where the Claim shows it: an extension named as the field (DEC-D1-74). */
+const shown = (r: Rec, field: string): string | undefined => {
+  const v = extensionValue(r, field);
+  return typeof v === 'string' ? v : undefined;
+};
+
+/** `YYYY-MM-DDTHH:MM_YYYY-MM-DDTHH:MM` or one value (that minute), inclusive, compared as written (DEC-D1-23). */
+function inRange(value: string | undefined, range: string): boolean | undefined {
+  if (value === undefined || !/^\d{4}-\d{2}-\d{2}/.test(value)) return undefined;
+  const [start, end = start] = range.split('_');
+  const v = value.length >= 16 ? value.slice(0, 16) : value.slice(0, 10);
+  return start.slice(0, v.length) <= v && v <= end.slice(0, v.length);
+}
+
+/** Where each filter's value is visible in a returned Claim; undefined: not visible, not judged. */
+const VISIBLE: Readonly<Record<string, (r: Rec, v: string) => boolean | undefined>> = {
+  insurerIdentifier: (r, v) => (shown(r, 'insurerIdentifier') === undefined ? undefined : fold(shown(r, 'insurerIdentifier')) === fold(v)),
+  caseCode: (r, v) => (shown(r, 'caseCode') === undefined ? undefined : fold(shown(r, 'caseCode')) === fold(v)),
+  authCode: (r, v) => (shown(r, 'authCode') === undefined ? undefined : fold(shown(r, 'authCode')) === fold(v)),
+  membershipNumber: (r, v) => (shown(r, 'membershipNumber') === undefined ? undefined : fold(shown(r, 'membershipNumber')) === fold(v)),
+  status: (r, v) => (shown(r, 'status') === undefined ? undefined : fold(shown(r, 'status')) === fold(v)),
+  preAuthStatus: (r, v) => (fold(v) === 'all' || shown(r, 'preAuthStatus') === undefined ? undefined : fold(shown(r, 'preAuthStatus')) === fold(v)),
+  actionStatus: (r, v) => (shown(r, 'actionStatus') === undefined ? undefined : fold(shown(r, 'actionStatus')) === fold(v)),
+  issueDate: (r, v) => inRange(shown(r, 'issueDate'), v),
+  requestedDate: (r, v) => inRange(shown(r, 'requestedDate'), v),
+  lastUpdatedOn: (r, v) => inRange(shown(r, 'lastUpdatedOn') ?? lastUpdated(r), v),
+};
+
+/** Every returned Claim honours each filter of the form, where visible. */
+const matchesForm = (form: Record<string, string | undefined>) => {
+  const used = Object.entries(form).filter((kv): kv is [string, string] => kv[1] !== undefined && VISIBLE[kv[0]] !== undefined);
+  return entriesMatchFilter(used.map(([k, v]) => `${k}=${v}`).join(' & ') || 'no filter', (r) => {
+    const verdicts = used.map(([k, v]) => VISIBLE[k](r, v));
+    if (verdicts.some((x) => x === false)) return false;
+    return verdicts.some((x) => x === true) ? true : undefined;
+  }, { resourceType: 'Claim' });
+};
+
+const unknownValue = (field: string) => `NO-SUCH-${field.toUpperCase()}-${runContext().seed}`;
 
 describeOperation(ID, () => {
   test('a search without fields returns a bundle of pre-authorisation Claims', async () => {
@@ -29,47 +79,98 @@ describeOperation(ID, () => {
     verifyPaging(ID, walk, 5, { tags: ['D1-2.1-04', 'D1-2.1-06'], match: ['D1-2.1-07', 'D1-4.3-14'], bounds: ['D1-2.1-08', 'D1-4.3-14'], total: ['D1-2.1-09'] });
   });
 
-  test('the configured authorisation is found by authCode, caseCode and membershipNumber', async () => {
+  test('the configured authorisation is found by each of its codes, and not under another insurer or with a crossed code', async () => {
     const fx = runContext().fixtures.authorisation;
     if (!fx?.authCode) return record(FIXTURE_CHECK, 'skip', 'No fixture authorisation.authCode in the config', { operation: ID, level: 'MUST', requirements: ['D1-4.3-04'] });
     const all = await collectIds(ID, {});
     for (const [field, value, req] of [['authCode', fx.authCode, 'D1-4.3-04'], ['caseCode', fx.caseCode, 'D1-4.3-04'], ['membershipNumber', fx.membershipNumber, 'D1-4.3-05']] as const) {
       if (!value) continue;
-      const x = await call(ID, { form: { [field]: value, count: '50' } });
+      const form = { [field]: value, count: '50' };
+      const x = await call(ID, { form });
       if (!verifySuccess(x, ID, { success: [req] }, { status: 200 })) continue;
-      verify(x, bundleHasEntries(1), { operation: ID, level: 'MUST', requirements: [req], evidence: { [field]: value } });
-      if (all && hasResponse(x)) verify({ filtered: x, all }, filteredSubset, { operation: ID, level: 'MUST', requirements: [req], exchange: x, decisions: ['DEC-D1-45'] });
+      verify(x, bundleHasEntries(1), { operation: ID, level: 'MUST', requirements: [req], evidence: { [field]: value }, decisions: FILTER_DECISIONS });
+      verify(x, matchesForm(form), { operation: ID, level: 'MUST', requirements: [req], decisions: FILTER_DECISIONS });
+      if (all && hasResponse(x)) verify({ filtered: x, all }, filteredSubset, { operation: ID, level: 'INFO', requirements: [req], exchange: x, decisions: FILTER_DECISIONS });
+    }
+    const insurer = fx.insurerIdentifier;
+    if (insurer) {
+      const own = await call(ID, { form: { authCode: fx.authCode, insurerIdentifier: insurer, count: '50' } });
+      if (verifySuccess(own, ID, { success: ['D1-4.3-03'] }, { status: 200 })) {
+        verify(own, bundleHasEntries(1), { operation: ID, level: 'MUST', requirements: ['D1-4.3-03', 'D1-4.3-04'], evidence: { authCode: fx.authCode, insurerIdentifier: insurer }, decisions: FILTER_DECISIONS });
+      }
+      const other = valuesOf('insurerIdentifier').find((i) => i !== insurer);
+      if (other) {
+        const probe = `authCode=${fx.authCode} & insurerIdentifier=${other}`;
+        const x = await call(ID, { form: { authCode: fx.authCode, insurerIdentifier: other, count: '50' } });
+        if (verifySuccess(x, ID, { success: ['D1-4.3-03'] }, { status: 200 })) verify(x, filterExcludesAll(probe), { operation: ID, level: 'MUST', requirements: ['D1-4.3-03', 'D1-4.3-15'], decisions: FILTER_DECISIONS });
+      }
+    }
+    if (fx.caseCode) {
+      const probe = `authCode=${fx.authCode} & caseCode=${unknownValue('caseCode')}`;
+      const x = await call(ID, { form: { authCode: fx.authCode, caseCode: unknownValue('caseCode'), count: '50' } });
+      if (verifySuccess(x, ID, { success: ['D1-4.3-04'] }, { status: 200 })) verify(x, filterExcludesAll(probe), { operation: ID, level: 'MUST', requirements: ['D1-4.3-04', 'D1-4.3-15'], decisions: FILTER_DECISIONS });
     }
   });
 
-  test('each documented filter value gives a subset of the unfiltered result', async () => {
-    const all = await collectIds(ID, {});
-    if (!all) return record({ id: 'precondition', summary: 'The unfiltered result could be collected' }, 'error', 'The unfiltered result could not be collected over its pages', { operation: ID, level: 'MUST', requirements: ['D1-4.3-03'] });
+  test('negative probes: a value no record has gives an empty bundle', async () => {
     const probes: [string, string, string[]][] = [
-      ...valuesOf('insurerIdentifier').map((v): [string, string, string[]] => ['insurerIdentifier', v, ['D1-4.3-03']]),
-      ...valuesOf('preAuthStatus').map((v): [string, string, string[]] => ['preAuthStatus', v, ['D1-4.3-08', 'D1-3-09']]),
-      ...valuesOf('actionStatus').map((v): [string, string, string[]] => ['actionStatus', v, ['D1-4.3-09', 'D1-3-10']]),
-      ...valuesOf('status').map((v): [string, string, string[]] => ['status', v, ['D1-4.3-06']]),
-      ['issueDate', '2025-01-01T00:00_2026-12-31T23:59', ['D1-4.3-10']],
-      ['requestedDate', '2025-01-01T00:00_2026-12-31T23:59', ['D1-4.3-10']],
-      ['lastUpdatedOn', '2025-01-01T00:00_2026-12-31T23:59', ['D1-4.3-10']],
+      ['authCode', unknownValue('authCode'), ['D1-4.3-04']],
+      ['caseCode', unknownValue('caseCode'), ['D1-4.3-04']],
+      ['membershipNumber', unknownValue('membershipNumber'), ['D1-4.3-05']],
+      ['issueDate', '1901-01-01T00:00_1901-01-31T23:59', ['D1-4.3-10']],
+      ['requestedDate', '1901-01-01T00:00_1901-01-31T23:59', ['D1-4.3-10']],
+      ['lastUpdatedOn', '1901-01-01T00:00_1901-01-31T23:59', ['D1-4.3-10']],
+      ['_since', '2999-01-01T00:00:00Z', ['D1-4.3-13']],
     ];
     for (const [field, value, req] of probes) {
       const x = await call(ID, { form: { [field]: value, count: '50' } });
       if (!verifySuccess(x, ID, { success: req }, { status: 200 })) continue;
-      if (!hasResponse(x)) continue;
-      verify({ filtered: x, all }, filteredSubset, { operation: ID, level: 'MUST', requirements: req, exchange: x, decisions: ['DEC-D1-23', 'DEC-D1-39', 'DEC-D1-45'] });
+      verify(x, filterExcludesAll(`${field}=${value}`), { operation: ID, level: 'MUST', requirements: [...req, 'D1-4.3-15'], decisions: [...FILTER_DECISIONS, 'DEC-D1-23'] });
     }
   });
 
-  test('the status read and unread results do not share a record', async () => {
-    const read = await collectIds(ID, { form: { status: 'read' } });
-    const unread = await collectIds(ID, { form: { status: 'unread' } });
-    if (!read || !unread) return record({ id: 'precondition', summary: 'The filtered results could be collected' }, 'skip', 'The read or unread result could not be collected over its pages', { operation: ID, level: 'SHOULD', requirements: ['D1-4.3-07'] });
-    const shared = [...read].filter((k) => unread.has(k));
-    record({ id: 'results-disjoint', summary: 'The read and unread results share no record' }, shared.length === 0 ? 'pass' : 'fail',
-      shared.length === 0 ? `${read.size} read and ${unread.size} unread, none shared` : `Expected no record in both the read and unread results, received ${shared.length} (${shared.slice(0, 3).join(', ')})`,
-      { operation: ID, level: 'SHOULD', requirements: ['D1-4.3-07'], decisions: ['DEC-D1-39'] });
+  test('each documented filter value: every returned Claim matches it where the value is visible', async () => {
+    const all = await collectIds(ID, {});
+    const probes: [string, string, string[]][] = [
+      ...valuesOf('insurerIdentifier').map((v): [string, string, string[]] => ['insurerIdentifier', v, ['D1-4.3-03']]),
+      ...valuesOf('preAuthStatus').map((v): [string, string, string[]] => ['preAuthStatus', v, ['D1-4.3-08', 'D1-3-09']]),
+      ...valuesOf('actionStatus').map((v): [string, string, string[]] => ['actionStatus', v, ['D1-4.3-09', 'D1-3-10']]),
+      ['issueDate', '2025-01-01T00:00_2025-12-31T23:59', ['D1-4.3-10']],
+      ['requestedDate', '2025-06-01T00:00_2026-05-31T23:59', ['D1-4.3-10']],
+      ['lastUpdatedOn', '2026-01-01T00:00_2026-12-31T23:59', ['D1-4.3-10']],
+    ];
+    for (const [field, value, req] of probes) {
+      const form = { [field]: value, count: '50' };
+      const x = await call(ID, { form });
+      if (!verifySuccess(x, ID, { success: req }, { status: 200 })) continue;
+      verify(x, matchesForm(form), { operation: ID, level: 'MUST', requirements: req, decisions: [...FILTER_DECISIONS, 'DEC-D1-23'] });
+      if (all && hasResponse(x)) verify({ filtered: x, all }, filteredSubset, { operation: ID, level: 'INFO', requirements: req, exchange: x, decisions: FILTER_DECISIONS });
+    }
+  });
+
+  test('preAuthStatus All includes every record of each single status', async () => {
+    const everything = await collectIds(ID, { form: { preAuthStatus: 'All' } });
+    if (!everything) return record({ id: 'precondition', summary: 'The preAuthStatus=All result could be collected' }, 'skip', 'The preAuthStatus=All result could not be collected over its pages', { operation: ID, level: 'MUST', requirements: ['D1-4.3-08'] });
+    for (const status of valuesOf('preAuthStatus').filter((v) => v !== 'All')) {
+      const x = await call(ID, { form: { preAuthStatus: status, count: '50' } });
+      if (!verifySuccess(x, ID, { success: ['D1-4.3-08'] }, { status: 200 }) || !hasResponse(x)) continue;
+      verify({ filtered: x, all: everything }, filteredSubset, { operation: ID, level: 'MUST', requirements: ['D1-4.3-08'], exchange: x, decisions: ['DEC-D1-67'], evidence: { preAuthStatus: status } });
+    }
+  });
+
+  test('the status values read and unread: recorded when refused; results match where visible and do not share a record', async () => {
+    const sets: Set<string>[] = [];
+    for (const value of ['read', 'unread']) {
+      const form = { status: value, count: '50' };
+      const x = await call(ID, { form });
+      const ok = verify(x, successStatus(200), { operation: ID, level: 'INFO', requirements: ['D1-3-11'], decisions: ['DEC-D1-39'], evidence: { status: value } });
+      if (ok.status !== 'pass') continue;
+      verify(x, matchesForm(form), { operation: ID, level: 'MUST', requirements: ['D1-4.3-06'], decisions: ['DEC-D1-39', ...FILTER_DECISIONS] });
+      const ids = await collectIds(ID, { form: { status: value } });
+      if (ids) sets.push(ids);
+    }
+    if (sets.length < 2) return record({ id: 'precondition', summary: 'The read and unread results could be collected' }, 'skip', 'The read or unread search was refused (recorded, DEC-D1-39) or could not be collected over its pages', { operation: ID, level: 'SHOULD', requirements: ['D1-4.3-07'] });
+    verify({ labels: ['status=read', 'status=unread'], sets: [sets[0], sets[1]] }, resultsDisjoint, { operation: ID, level: 'SHOULD', requirements: ['D1-4.3-07'], decisions: ['DEC-D1-39'] });
   });
 
   test('_since keeps records updated at or after it, where visible', async () => {
@@ -92,36 +193,31 @@ describeOperation(ID, () => {
   });
 
   test('property: generated filter combinations and paging are honoured', async () => {
-    const all = await collectIds(ID, {});
     const filter = fc.record({
       insurerIdentifier: fc.option(fc.constantFrom(...valuesOf('insurerIdentifier')), { nil: undefined }),
       preAuthStatus: fc.option(fc.constantFrom(...valuesOf('preAuthStatus')), { nil: undefined }),
       actionStatus: fc.option(fc.constantFrom(...valuesOf('actionStatus')), { nil: undefined }),
-      status: fc.option(fc.constantFrom(...valuesOf('status')), { nil: undefined }),
     });
     await verifyProperty({
       operation: ID,
       level: 'MUST',
       requirements: ['D1-4.3-03', 'D1-4.3-08', 'D1-4.3-09', 'D1-2.1-07', 'D1-2.1-08'],
-      decisions: ['DEC-D1-45'],
+      decisions: FILTER_DECISIONS,
       arbitrary: fc.record({ filter, page: fc.integer({ min: 1, max: 3 }), count: fc.integer({ min: 1, max: 20 }) }),
       exercise: async ({ filter: f, page, count }) => {
         const x = await call(ID, { form: { ...f, page: String(page), count: String(count) } });
         const judgements = [judge(x, successStatus(200))];
         if (!hasResponse(x) || x.response.status !== 200) return judgements;
-        judgements.push(judge(x, pageWithinCount(count)), judge(x, pagingTagsMatchRequest({ page, count })));
-        if (all) judgements.push(judge({ filtered: x, all }, filteredSubset, { exchange: x }));
-        // The sandbox and many targets show the insurer as an extension; judged only where visible.
-        if (f.insurerIdentifier) judgements.push(judge(x, entriesMatchFilter(`insurerIdentifier=${f.insurerIdentifier}`, (r) => {
-          const v = extensionValue(r, 'insurerIdentifier');
-          return typeof v === 'string' ? v === f.insurerIdentifier : undefined;
-        }), { level: 'INFO' }));
+        judgements.push(judge(x, pageWithinCount(count)), judge(x, pagingTagsMatchRequest({ page, count })), judge(x, matchesForm(f)));
         return judgements;
       },
     });
   });
 
   test('required headers are enforced', async () => {
-    await verifyHeadersEnforced(ID, { form: { count: '1' } }, (h) => (h === 'SU-SiteId' ? ['D1-5-02', 'D1-1-08'] : h === 'Authorization' ? ['D1-5-01'] : ['D1-4-02', 'D1-4.3-01']));
+    await verifyHeadersEnforced(ID, { form: { count: '1' } }, (h) => (h === 'SU-SiteId' ? ['D1-5-02', 'D1-1-08', 'D1-4.3-01'] : h === 'Authorization' ? ['D1-5-01', 'D1-4.3-01'] : ['D1-4-02', 'D1-4.3-01']));
+    // The form Content-Type is listed, but a request without it is never said to be refused (DEC-D1-73).
+    const x = await call(ID, { form: { count: '1' }, omitHeaders: ['Content-Type'] });
+    verify(x, requestRefused, { operation: ID, level: 'INFO', requirements: ['D1-4-02'], decisions: ['DEC-D1-73'], evidence: { omittedHeader: 'Content-Type' } });
   });
 });

@@ -7,10 +7,10 @@ import { startSandbox } from '../http.ts';
 import { ActiveFaults, FAULTS, FAULT_NAMES, faultInfo, isKnownFault } from './catalog.ts';
 
 describe('fault catalogue', () => {
-  test('64 uniquely named faults, in the order of FAULT_NAMES', () => {
+  test('uniquely named faults, in the order of FAULT_NAMES', () => {
     expect(FAULTS.map((f) => f.name)).toEqual([...FAULT_NAMES]);
     expect(new Set(FAULTS.map((f) => f.name)).size).toBe(FAULTS.length);
-    expect(FAULTS).toHaveLength(64);
+    expect(FAULTS.length, 'a fault was lost').toBeGreaterThanOrEqual(64);
   });
 
   test('every entry names served operations and a kebab-case check', () => {

@@ -390,6 +390,28 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect(((await getQ(clean, paths.bookingRoles, q)).json as J).total).toBeLessThan(all);
     expect(((await getQ(faulty, paths.bookingRoles, q)).json as J).total).toBe(all);
     expect(((await getQ(faulty, paths.bookingPractitioners, q)).json as J).total).toBe(((await getQ(clean, paths.bookingPractitioners, q)).json as J).total);
+  },
+  'booking-practitioner-filters-ignored': async (clean, faulty) => {
+    const all = ((await getQ(clean, paths.bookingPractitioners, { count: '100' })).json as J).total;
+    for (const q of [{ profession: 'NO-SUCH-PROFESSION' }, { channel: 'NO-SUCH-CHANNEL' }, { location: 'NO-SUCH-LOCATION' }, { postcode: 'ZZ99 9ZZ' }, { near: '0:0:1:km' }] as Record<string, string>[]) {
+      expect(((await getQ(clean, paths.bookingPractitioners, { ...q, count: '100' })).json as J).total).toBe(0);
+      expect(((await getQ(faulty, paths.bookingPractitioners, { ...q, count: '100' })).json as J).total).toBe(all);
+    }
+    expect(((await getQ(faulty, paths.bookingPractitioners, { family: 'NO-SUCH-NAME' })).json as J).total).toBe(0);
+  },
+  'control-parameters-other-insurer': async (clean, faulty) => {
+    const urls = async (s: TestSandbox) => ((await getQ(s, paths.controlParameters, { insurerId: 'INS001' })).json as J).extension.map((e: J) => e.url as string);
+    expect((await urls(clean)).every((u: string) => u.includes('/organization/ins/INS001/'))).toBe(true);
+    expect((await urls(faulty)).some((u: string) => u.includes('/organization/ins/INS001/'))).toBe(false);
+  },
+  'distinct-by-not-first': async (clean, faulty) => {
+    const q = { near: '51.5074:-0.1278:200:km', _sort: 'distance:asc' };
+    const plain = roleIdsOf(await getQ(clean, paths.registerRoles, q));
+    const c = roleIdsOf(await getQ(clean, paths.registerRoles, { ...q, 'distinct-by': 'practitioner' }));
+    const f = roleIdsOf(await getQ(faulty, paths.registerRoles, { ...q, 'distinct-by': 'practitioner' }));
+    expect(f.length).toBe(c.length);
+    expect(f).not.toEqual(c);
+    expect(plain.length).toBeGreaterThan(c.length);
   },  'accounts-error-code-as-text': async (clean, faulty) => {
     const calls = [
       (s: TestSandbox) => s.accounts(paths.introspect, { site: 'SITE002' }),
@@ -535,6 +557,57 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect(new Set(c).size).toBe(2);
     const f = await msgIds(faulty);
     expect(new Set(f).size).toBe(1);
+  },
+  'authorisation-filters-ignored': async (clean, faulty) => {
+    const unknown = { authCode: 'NO-SUCH-AUTH', count: '50' };
+    expect(ids((await clean.form(paths.authorisation, unknown)).json)).toEqual([]);
+    expect(ids((await faulty.form(paths.authorisation, unknown)).json).length).toBeGreaterThan(0);
+    expect(ids((await clean.form(paths.authorisation, { authCode: 'AUTH-0001' })).json)).toEqual(['PA-0001']);
+  },
+  'coverage-extension-urls-moved': async (clean, faulty) => {
+    const urls = async (s: TestSandbox) => {
+      const c = (await s.findMember('2', v2Single)).json as J;
+      return [...c.extension, ...c.contained[0].extension].map((e: J) => e.url as string);
+    };
+    expect(await urls(clean)).toContain(`${REF_URL}/insuranceSchemePlan`);
+    expect(await urls(clean)).toContain(`${REF_URL}/extension/genderIdentity`);
+    expect(await urls(faulty)).toContain(`${REF_URL}/extension/insuranceSchemePlan`);
+    expect(await urls(faulty)).toContain(`${REF_URL}/Patient/extension/genderIdentity`);
+  },
+  'bill-extension-urls-moved': async (clean, faulty) => {
+    const urls = async (s: TestSandbox) => ((await s.get(paths.bill('BILL-0001', 'false'))).json as J).extension.map((e: J) => e.url as string);
+    expect(await urls(clean)).toContain(`${REF_URL}/extension/Claim/ClaimStatus`);
+    expect(await urls(faulty)).toContain(`${REF_URL}/extension/ClaimStatus`);
+    expect(await urls(faulty)).not.toContain(`${REF_URL}/extension/Claim/ClaimStatus`);
+    const listed = (resources((await faulty.get(withQuery(paths.bills, { insurerid: 'bup' }))).json) as J[]).flatMap((r) => r.extension.map((e: J) => e.url as string));
+    expect(listed.some((u) => u.includes('/extension/Claim/'))).toBe(false);
+  },
+  'summary-extension-duplicated': async (clean, faulty) => {
+    const processed = async (s: TestSandbox) => (resources((await s.form(paths.summary, { count: '3' })).json) as J[]).map((r) => r.extension.filter((e: J) => String(e.url).endsWith('/processedDate')).map((e: J) => e.valueDate));
+    expect((await processed(clean)).every((v) => v.length === 1)).toBe(true);
+    const f = await processed(faulty);
+    expect(f.every((v) => v.length === 2 && v[0] !== v[1])).toBe(true);
+  },
+  'contract-item-system-other': async (clean, faulty) => {
+    const systems = async (s: TestSandbox) => JSON.stringify((await s.contract('GET', withQuery(paths.effectivePrices, { site: 'SITE001' }))).json).match(/"system":"(ISC|[^"]*\/service)"/g) ?? [];
+    expect((await systems(clean)).every((m) => m.includes('"ISC"'))).toBe(true);
+    const f = await systems(faulty);
+    expect(f.length).toBeGreaterThan(0);
+    expect(f.every((m) => m.endsWith('/service"'))).toBe(true);
+  },
+  'effective-prices-first-payor-only': async (clean, faulty) => {
+    const q = withQuery(paths.effectivePrices, { site: 'SITE001', payor: 'bup,slf' });
+    const payors = async (s: TestSandbox) => new Set(JSON.stringify((await s.contract('GET', q)).json).match(/Payor\/I-(bup|slf)/g));
+    expect([...(await payors(clean))].sort()).toEqual(['Payor/I-bup', 'Payor/I-slf']);
+    expect([...(await payors(faulty))]).toEqual(['Payor/I-bup']);
+  },
+  'refresh-revoke-keeps-refresh': async (clean, faulty) => {
+    for (const [s, after] of [[clean, 400], [faulty, 200]] as const) {
+      const { access_token, refresh_token } = await s.signIn();
+      expect((await revokeWith(s, { token: refresh_token, token_type_hint: 'refresh_token' })).status).toBe(200);
+      expect(await introspectStatus(s, access_token)).toBe(401);
+      expect(await refreshStatus(s, refresh_token)).toBe(after);
+    }
   },
 };
 

@@ -59,6 +59,8 @@ export interface PriceRenderOptions {
   locationDisplay?: string;
   /** The effective-prices-orphan-procedure fault: procedure entries without their service entry. */
   dropServiceOfProcedures?: boolean;
+  /** The contract-item-system-other fault: the system services are coded with (`ISC` otherwise). */
+  serviceSystem?: string;
 }
 
 export function priceContractOf(c: PriceContract, contractsUrl: string, o: PriceRenderOptions): Record<string, unknown> {
@@ -73,7 +75,7 @@ export function priceContractOf(c: PriceContract, contractsUrl: string, o: Price
   // entry always comes with its service entry, judged per Contract, DEC-D3-15).
   const orphaned = o.dropServiceOfProcedures === true && c.services.some((s) => s.procedures.length > 0);
   const asset = c.services.map((s) => {
-    const service = { entityCodeableConcept: { coding: [{ system: SERVICE_SYSTEM, code: s.code, display: s.display }] }, ...money(s.fee) };
+    const service = { entityCodeableConcept: { coding: [{ system: o.serviceSystem ?? SERVICE_SYSTEM, code: s.code, display: s.display }] }, ...money(s.fee) };
     const procedures = s.procedures.map((p) => ({ entityCodeableConcept: { coding: [{ system: PROCEDURE_SYSTEM, code: p.code, display: p.display }] }, ...money(p.fee) }));
     return {
       type: { coding: [{ code: PRICE_GROUP_ASSIGNMENT, display: 'Price group assignment' }] },

@@ -9,9 +9,13 @@ const money = (value: number, currency: string | undefined) => (currency ? { val
 export interface CoverageOptions {
   /** False only under the coverage-missing-policy-expired fault. */
   policyExpired: boolean;
+  /** True only under the coverage-extension-urls-moved fault: the URL forms of 2.2 are broken. */
+  urlsMoved?: boolean;
 }
 
 export function coverageOf(m: Member, options: CoverageOptions = { policyExpired: true }): Record<string, unknown> {
+  const planUrl = options.urlsMoved ? refExtension('insuranceSchemePlan') : `${REF_URL}/insuranceSchemePlan`;
+  const patientExtension = (name: string) => (options.urlsMoved ? `${REF_URL}/Patient/extension/${name}` : refExtension(name));
   const patientId = `patient-${m.coverageId}`;
   const orgId = `org-${m.insurer}`;
   const ext: Extension[] = [];
@@ -26,7 +30,7 @@ export function coverageOf(m: Member, options: CoverageOptions = { policyExpired
   if (options.policyExpired) str('policyExpired', m.policyExpired);
   dt('expiryDate', m.expiryDate);
   str('coverType', m.coverType);
-  if (m.insuranceSchemePlan !== undefined) ext.push({ url: `${REF_URL}/insuranceSchemePlan`, valueString: m.insuranceSchemePlan });
+  if (m.insuranceSchemePlan !== undefined) ext.push({ url: planUrl, valueString: m.insuranceSchemePlan });
   str('doNotReject', m.doNotReject);
   moneyExt('benefitLimit', m.benefitLimit);
   moneyExt('benefitUsed', m.benefitUsed);
@@ -41,8 +45,8 @@ export function coverageOf(m: Member, options: CoverageOptions = { policyExpired
   str('currency', m.currency);
 
   const patientExt: Extension[] = [];
-  if (m.genderIdentity !== undefined) patientExt.push({ url: refExtension('genderIdentity'), valueString: m.genderIdentity });
-  if (m.otherInitials !== undefined) patientExt.push({ url: refExtension('otherInitials'), valueString: m.otherInitials });
+  if (m.genderIdentity !== undefined) patientExt.push({ url: patientExtension('genderIdentity'), valueString: m.genderIdentity });
+  if (m.otherInitials !== undefined) patientExt.push({ url: patientExtension('otherInitials'), valueString: m.otherInitials });
   const telecom = [
     ...(m.insurerEmail ? [{ system: 'email', value: m.insurerEmail }] : []),
     ...(m.insurerPhone ? [{ system: 'phone', value: m.insurerPhone }] : []),

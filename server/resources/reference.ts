@@ -55,12 +55,12 @@ export function insurerOf(i: ReferenceInsurer): Record<string, unknown> {
 export const CONTROL_PARAMETER_NAMES = ['acceptsEDIClaims', 'requiresDiagnosis', 'synchronousME', 'stvEnabled'] as const;
 
 /** The control-parameters Organization with the named parameters, in the order given. */
-export function controlParametersOf(i: ReferenceInsurer, names: readonly (typeof CONTROL_PARAMETER_NAMES)[number][]): Record<string, unknown> {
+export function controlParametersOf(i: ReferenceInsurer, names: readonly (typeof CONTROL_PARAMETER_NAMES)[number][], urlInsurerId: string = i.id): Record<string, unknown> {
   return {
     resourceType: 'Organization',
     id: i.sequence,
     identifier: [{ system: `${REF_URL}/insurer-id`, value: i.code }],
     name: i.name,
-    extension: names.map((name) => ({ url: `${REF_URL}/organization/ins/${i.id}/$control-parameters/${name}`, valueString: i.control[name] })),
+    extension: names.map((name) => ({ url: `${REF_URL}/organization/ins/${urlInsurerId}/$control-parameters/${name}`, valueString: i.control[name] })),
   };
 }

@@ -64,7 +64,8 @@ export async function authorise(req: SandboxRequest, ctx: SandboxContext, operat
   const enforced = (name: string) => op.headers.some((h) => h.enforced && h.name.toLowerCase() === name.toLowerCase());
   const client = await requireClient(req, ctx, operationId);
   const siteId = enforced('SU-SiteId') ? requireSite(req, ctx, operationId, client) : client.siteId;
-  const formPost = op.headers.some((h) => h.enforced && h.name === 'Content-Type' && h.value === FORM_MEDIA_TYPE);
+  // The form media type is read whether or not the header is marked enforced (DEC-D1-73): the reference server refuses a form POST without it.
+  const formPost = op.headers.some((h) => h.name === 'Content-Type' && h.value === FORM_MEDIA_TYPE);
   const form = formPost ? requireForm(req) : new URLSearchParams();
   return { client, siteId, form };
 }

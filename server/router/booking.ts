@@ -93,7 +93,8 @@ export async function searchBookingPractitioners(req: SandboxRequest, ctx: Sandb
   await authorise(req, ctx, SEARCH_PRACTITIONERS_OP);
   const values = readParameters(ctx, { operationId: SEARCH_PRACTITIONERS_OP, profile: BOOKING_PROFILE, source: req.query });
   const data = await bookingData(ctx);
-  const matches = applyFilters(data.practitioners, practitionerFilters(data), values);
+  const ignored = ctx.faults.on('booking-practitioner-filters-ignored', SEARCH_PRACTITIONERS_OP) ? ['profession', 'channel', 'location', 'postcode', 'near'] : [];
+  const matches = applyFilters(data.practitioners, practitionerFilters(data), values, ignored);
   return ok(
     pagedBundle(ctx, {
       operationId: SEARCH_PRACTITIONERS_OP,

@@ -31,7 +31,7 @@ import {
   PROCEDURE_SYSTEM,
   SERVICE_SYSTEM,
 } from '../resources/contract.ts';
-import { contractsUrl } from '../resources/urls.ts';
+import { contractsUrl, REF_URL } from '../resources/urls.ts';
 import { valueSetOf } from '../resources/valueSet.ts';
 import { authorise } from './auth.ts';
 import { ApiError } from './errors.ts';
@@ -313,12 +313,13 @@ async function payorDisplay(ctx: SandboxContext, siteId: string, type: PayorType
   return (await ctx.repo.payors(siteId)).find((p) => p.type === type && p.payorId === payorId)?.display ?? payorId;
 }
 
-async function renderPrice(ctx: SandboxContext, c: PriceContract, dropServiceOfProcedures = false): Promise<Record<string, unknown>> {
+async function renderPrice(ctx: SandboxContext, c: PriceContract, operationId: string, dropServiceOfProcedures = false): Promise<Record<string, unknown>> {
   const location = c.locationId === undefined ? undefined : (await ctx.repo.locations()).find((l) => l.id === c.locationId);
   return priceContractOf(c, contractsUrl(ctx.baseUrl), {
     payorDisplay: await payorDisplay(ctx, c.siteId, c.payorType, c.payorId),
     ...(location ? { locationDisplay: location.name } : {}),
     dropServiceOfProcedures,
+    ...(ctx.faults.on('contract-item-system-other', operationId) ? { serviceSystem: `${REF_URL}/service` } : {}),
   });
 }
 
@@ -352,7 +353,7 @@ export async function setContractPrice(req: SandboxRequest, ctx: SandboxContext)
     if (a.services.length > 0) await ctx.repo.savePriceContract(target);
     first ??= target;
   }
-  return ok(await renderPrice(ctx, first as PriceContract));
+  return ok(await renderPrice(ctx, first as PriceContract, operationId));
 }
 
 /** Delete contract service, and service with procedure (4.5): one route, told apart by procedureCode. */
@@ -389,7 +390,8 @@ export async function deleteContractService(req: SandboxRequest, ctx: SandboxCon
 export async function getEffectivePrices(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   await authorise(req, ctx, EFFECTIVE_PRICES_OP);
   const values = readParameters(ctx, { operationId: EFFECTIVE_PRICES_OP, profile: CONTRACT_PROFILE, source: req.query });
-  const payorIds = values.payor?.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const listed = values.payor?.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  const payorIds = listed && ctx.faults.on('effective-prices-first-payor-only', EFFECTIVE_PRICES_OP) ? listed.slice(0, 1) : listed;
   const serviceCode = values['service-code'];
   const matches = (await ctx.repo.priceContracts(values.site))
     .filter((c) => payorIds === undefined || payorIds.some((p) => p === c.payorId || p === `${c.payorType}-${c.payorId}`))
@@ -398,7 +400,7 @@ export async function getEffectivePrices(req: SandboxRequest, ctx: SandboxContex
     .map((c) => (serviceCode === undefined ? c : { ...c, services: c.services.filter((s) => s.code === serviceCode) }))
     .filter((c) => c.services.length > 0);
   const orphan = ctx.faults.on('effective-prices-orphan-procedure', EFFECTIVE_PRICES_OP);
-  const rendered = await Promise.all(matches.map((c) => renderPrice(ctx, c, orphan)));
+  const rendered = await Promise.all(matches.map((c) => renderPrice(ctx, c, EFFECTIVE_PRICES_OP, orphan)));
   const url = contractsUrl(ctx.baseUrl);
   return ok(
     pagedBundle(ctx, {

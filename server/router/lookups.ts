@@ -90,5 +90,8 @@ export async function getInsurerControlParameters(req: SandboxRequest, ctx: Sand
   const insurer = (await ctx.repo.referenceInsurers()).find((i) => sameText(i.id, insurerId));
   if (!insurer) return ok(singlePageBundle('searchset', []));
   const names = CONTROL_PARAMETER_NAMES.filter((n) => !(n === 'stvEnabled' && ctx.faults.on('control-parameter-missing', CONTROL_OP)));
-  return ok(controlParametersOf(insurer, names));
+  // The URLs name the insurer asked for (2.3); the fault names the next insurer of the list instead.
+  const all = await ctx.repo.referenceInsurers();
+  const urlInsurer = ctx.faults.on('control-parameters-other-insurer', CONTROL_OP) ? all[(all.indexOf(insurer) + 1) % all.length].id : insurer.id;
+  return ok(controlParametersOf(insurer, names, urlInsurer));
 }

@@ -159,12 +159,16 @@ export async function searchRegisterPractitionerRoles(req: SandboxRequest, ctx: 
   const distinctBy = ctx.faults.on('distinct-by-ignored', ROLES_OP) ? undefined : values['distinct-by'];
   if (distinctBy !== undefined) {
     const seen = new Set<string>();
+    // The fault keeps the last matching role of each key instead of the first (4.11).
+    const lastFirst = ctx.faults.on('distinct-by-not-first', ROLES_OP);
+    if (lastFirst) views = [...views].reverse();
     views = views.filter((v) => {
       const key = distinctBy === 'practitioner' ? v.role.practitionerId : v.role.locationId;
       if (seen.has(key)) return false;
       seen.add(key);
       return true;
     });
+    if (lastFirst) views = sortRoles(views, SORT_KEYS[sortKey], descending);
   }
 
   const display = await codeDisplays(ctx.repo);

@@ -78,6 +78,18 @@ function sortBy<T extends { id: string }>(items: T[], key: ((t: T) => string | n
   return descending ? sorted.reverse() : sorted;
 }
 
+/** Fault summary-extension-duplicated: the 1-1 extensions processedDate and totalInvoiced appear twice, with other values (2.4). */
+function duplicateOneToOne(resource: Record<string, unknown>): Record<string, unknown> {
+  const extension = resource.extension as Record<string, unknown>[];
+  const again = extension.flatMap((e): Record<string, unknown>[] => {
+    const url = String(e.url);
+    if (url.endsWith('/processedDate')) return [{ url, valueDate: '1999-12-31' }];
+    if (url.endsWith('/totalInvoiced')) return [{ url, valueMoney: { value: Number((e.valueMoney as { value: number }).value) + 1, currency: 'GBP' } }];
+    return [];
+  });
+  return { ...resource, extension: [...extension, ...again] };
+}
+
 export async function searchRemittanceSummary(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   const caller = await authorise(req, ctx, SUMMARY_OP);
   const values = readParameters(ctx, {
@@ -105,7 +117,7 @@ export async function searchRemittanceSummary(req: SandboxRequest, ctx: SandboxC
       matches: sortBy(matches, SUMMARY_SORT_KEYS[sort.replace(/^-/, '')], descending),
       paging: pagingOf(values),
       totalTag: 'maxCount',
-      entry: (s) => ({ resource: paymentReconciliationOf(s) }),
+      entry: (s) => ({ resource: ctx.faults.on('summary-extension-duplicated', SUMMARY_OP) ? duplicateOneToOne(paymentReconciliationOf(s)) : paymentReconciliationOf(s) }),
     }),
   );
 }

@@ -10,11 +10,20 @@
  *   registered redirect URI decides the outcome; errors are `{status: 'fail', message, code}`.
  */
 import { FORM_MEDIA_TYPE, mediaType } from './auth.ts';
+import type { RefreshGrant } from '../repo/model.ts';
 import { MessageError } from './errors.ts';
 import { basicCredentials, clientWithSecret, TOKEN_LIFETIME_SECONDS } from './token.ts';
 import { ok, type SandboxContext, type SandboxReply, type SandboxRequest } from './types.ts';
 
 const REVOKE_OP = 'revoke-token';
+
+/** Refresh grants revoked under the refresh-revoke-keeps-refresh fault (per sandbox repository). */
+const KEPT = new WeakMap<object, Map<string, RefreshGrant>>();
+export function keptRefreshGrants(ctx: SandboxContext): Map<string, RefreshGrant> {
+  let kept = KEPT.get(ctx.repo);
+  if (!kept) KEPT.set(ctx.repo, (kept = new Map()));
+  return kept;
+}
 
 const oauthError = (status: number, error: string, description: string, headers: Record<string, string> = {}): SandboxReply => ({
   status,
@@ -54,6 +63,8 @@ export async function revokeToken(req: SandboxRequest, ctx: SandboxContext): Pro
   const owner = access?.clientId ?? refresh?.clientId;
   if (owner !== undefined && owner !== client.clientId) return oauthError(400, 'invalid_request', `The token was not issued to client ${client.clientId}`);
   if (refresh && (hint === 'refresh_token' || !access)) {
+    // Under the fault the refresh token is remembered and still honoured by the token endpoint.
+    if (ctx.faults.on('refresh-revoke-keeps-refresh', REVOKE_OP)) keptRefreshGrants(ctx).set(token, refresh);
     const sessionId = await ctx.repo.revokeRefreshToken(token);
     if (sessionId !== undefined && !ctx.faults.on('refresh-revoke-keeps-access', REVOKE_OP)) await ctx.repo.revokeSession(sessionId);
   } else if (access && !ctx.faults.on('revoke-keeps-access-token', REVOKE_OP)) {

@@ -7,6 +7,7 @@
  */
 import type { Client } from '../repo/model.ts';
 import { FORM_MEDIA_TYPE, mediaType } from './auth.ts';
+import { keptRefreshGrants } from './signOn.ts';
 import type { SandboxContext, SandboxReply, SandboxRequest } from './types.ts';
 
 export const TOKEN_LIFETIME_SECONDS = 3600;
@@ -68,6 +69,11 @@ export async function issueToken(req: SandboxRequest, ctx: SandboxContext): Prom
   }
   const refreshToken = form.get('refresh_token') ?? '';
   const live = await ctx.repo.refreshGrant(refreshToken);
+  const kept = live ? undefined : keptRefreshGrants(ctx).get(refreshToken);
+  if (kept && kept.clientId === client.clientId) {
+    const again = await ctx.repo.issueUserTokens(client.clientId, kept.userId);
+    return tokenReply({ access_token: again.accessToken, refresh_token: refreshToken });
+  }
   if (!live || live.clientId !== client.clientId) return oauthError(400, 'invalid_grant', 'The refresh token is unknown, revoked or of another client');
   const tokens = await ctx.repo.refreshUserTokens(refreshToken);
   if (!tokens) return oauthError(400, 'invalid_grant', 'The refresh token is unknown or revoked');

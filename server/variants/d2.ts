@@ -1,6 +1,188 @@
 /**
  * Variants of Document 2: choices its text or spec/decisions.md allow. See ./types.ts.
  */
+import { operationOutcome } from '../router/errors.ts';
+import type { SandboxReply, SandboxRequest } from '../router/types.ts';
 import type { Variant } from './types.ts';
+import { isObject, mapObjects, type JsonObject } from './json.ts';
 
-export const D2_VARIANTS: readonly Variant[] = [];
+const CODE_SET = 'get-code-set';
+const REGISTER_PRACTITIONERS = 'search-register-practitioners';
+const REGISTER_ROLES = 'search-register-practitioner-roles';
+const BOOKING_PRACTITIONERS = 'search-booking-practitioners';
+const BOOKING_ROLES = 'search-booking-practitioner-roles';
+const BOOKING_SEARCHES = [BOOKING_PRACTITIONERS, BOOKING_ROLES];
+
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/** The request with its query rewritten (a copy: the reference handler sees the new query only). */
+function withQuery(req: SandboxRequest, edit: (q: URLSearchParams) => void): SandboxRequest {
+  const query = new URLSearchParams(req.query);
+  edit(query);
+  return { ...req, query };
+}
+
+/** The first error code of an OperationOutcome body (issue[0].details.coding[0].code). */
+function errorCodeOf(body: unknown): string | undefined {
+  if (!isObject(body)) return undefined;
+  const issue = arr(body.issue)[0];
+  const coding = isObject(issue) && isObject(issue.details) ? arr(issue.details.coding)[0] : undefined;
+  return isObject(coding) && typeof coding.code === 'string' ? coding.code : undefined;
+}
+
+/** The error reply with another code of the operation's table at that code's documented status. */
+function recoded(reply: SandboxReply, status: number, code: string): SandboxReply {
+  const issue = isObject(reply.body) ? arr(reply.body.issue)[0] : undefined;
+  const diagnostics = isObject(issue) && typeof issue.diagnostics === 'string' ? issue.diagnostics : code;
+  return { ...reply, status, body: operationOutcome(code, diagnostics) };
+}
+
+/** Whole-name match of a name part, ignoring letter case. */
+function hasWholeName(resource: JsonObject, part: 'family' | 'given', value: string): boolean {
+  const v = value.trim().toLowerCase();
+  return arr(resource.name).some((n) => isObject(n) && (part === 'family' ? [n.family] : arr(n.given)).some((s) => typeof s === 'string' && s.toLowerCase() === v));
+}
+
+/** The 4.11 lists (DEC-D2-58): values outside them are refused. */
+const DOCUMENTED: Readonly<Record<string, readonly string[]>> = {
+  _sort: ['distance:asc', 'distance:desc', 'name:asc', 'name:desc'],
+  _include: ['practitioner:location'],
+  'distinct-by': ['practitioner', 'location'],
+};
+
+export const D2_VARIANTS: readonly Variant[] = [
+  {
+    name: 'codeset-count-clamped',
+    kind: 'paging',
+    allowedBy: ['D2 7', 'DEC-D2-03'],
+    description: 'A code-set page size outside 1 to 1,000 is clamped into the bounds (`count=0` serves 1 code, `count=1001` serves 1,000) instead of refused: section 7 gives code sets no operation-specific error.',
+    operations: [CODE_SET],
+    request: (req) => {
+      const count = req.query.get('count');
+      if (count === null || !/^\d+$/.test(count)) return req;
+      const n = Number(count);
+      if (n >= 1 && n <= 1000) return req;
+      return withQuery(req, (q) => q.set('count', String(Math.min(1000, Math.max(1, n)))));
+    },
+  },
+  {
+    name: 'codeset-sync-parameter-other-name',
+    kind: 'parameter',
+    allowedBy: ['D2 4.1', 'DEC-D2-05'],
+    description: 'The code sets\' incremental-sync parameter has another name than `_since` (4.1 names none): `_since` is an unknown parameter and is ignored.',
+    operations: [CODE_SET],
+    request: (req) => (req.query.has('_since') ? withQuery(req, (q) => q.delete('_since')) : req),
+  },
+  {
+    name: 'booking-since-invalid-format-code',
+    kind: 'error-code',
+    allowedBy: ['D2 7', 'DEC-D2-22'],
+    description: 'A malformed booking `_since` is refused with 400 `MSG_INVALID_FORMAT` (another code of the booking table at its status) instead of 422 `MSG_DATE_FORMAT`.',
+    operations: BOOKING_SEARCHES,
+    reply: (reply) => (reply.status === 422 && errorCodeOf(reply.body) === 'MSG_DATE_FORMAT' ? recoded(reply, 400, 'MSG_INVALID_FORMAT') : reply),
+  },
+  {
+    name: 'booking-invalid-value-param-invalid',
+    kind: 'error-code',
+    allowedBy: ['D2 7', 'DEC-D2-30', 'DEC-D2-58'],
+    description: 'The booking searches refuse malformed and empty values, non-integer paging and a `near` unit outside the list with 422 `MSG_PARAM_INVALID` ("Parameter content not valid", same table) instead of 400 `MSG_INVALID_FORMAT`.',
+    operations: BOOKING_SEARCHES,
+    reply: (reply) => (reply.status === 400 && errorCodeOf(reply.body) === 'MSG_INVALID_FORMAT' ? recoded(reply, 422, 'MSG_PARAM_INVALID') : reply),
+  },
+  {
+    name: 'role-search-unknown-value-cant-parse',
+    kind: 'error-code',
+    allowedBy: ['D2 7', 'DEC-D2-58'],
+    description: 'The register role search refuses a `_sort`, `_include` or `distinct-by` value outside the documented list with 400 `MSG_CANT_PARSE_CONTENT` (another code of the register table at its status).',
+    operations: [REGISTER_ROLES],
+    reply: (reply, { request }) => {
+      if (reply.status < 400) return reply;
+      const outside = Object.entries(DOCUMENTED).some(([p, allowed]) => {
+        const v = request.query.get(p);
+        return v !== null && v !== '' && !allowed.includes(v.toLowerCase());
+      });
+      return outside ? recoded(reply, 400, 'MSG_CANT_PARSE_CONTENT') : reply;
+    },
+  },
+  {
+    name: 'name-filter-whole-name',
+    kind: 'filter-match',
+    allowedBy: ['D2 4.9', 'D2 4.12', 'DEC-D2-21', 'DEC-D2-59'],
+    description: '`family` and `given` on the register and booking practitioner searches match whole names only (ignoring letter case): a part of a name matches nothing. The documents do not say partial names match.',
+    operations: [REGISTER_PRACTITIONERS, BOOKING_PRACTITIONERS],
+    reply: (reply, { request }) => {
+      const family = request.query.get('family');
+      const given = request.query.get('given');
+      if (reply.status !== 200 || !isObject(reply.body) || (!family && !given)) return reply;
+      const entries = arr(reply.body.entry);
+      const kept = entries.filter((e) => {
+        const r = isObject(e) && isObject(e.resource) ? e.resource : undefined;
+        return !r || ((!family || hasWholeName(r, 'family', family)) && (!given || hasWholeName(r, 'given', given)));
+      });
+      const removed = entries.length - kept.length;
+      const meta = isObject(reply.body.meta) ? reply.body.meta : undefined;
+      const tag = meta ? arr(meta.tag).map((t) => (isObject(t) && t.code === 'maxCount' && typeof t.display === 'string' ? { ...t, display: String(Math.max(0, Number(t.display) - removed)) } : t)) : undefined;
+      const total = typeof reply.body.total === 'number' ? Math.max(0, reply.body.total - removed) : reply.body.total;
+      return { ...reply, body: { ...reply.body, ...(meta ? { meta: { ...meta, tag } } : {}), total, entry: kept } };
+    },
+  },
+  {
+    name: 'role-search-paged-by-default',
+    kind: 'paging',
+    allowedBy: ['D2 2.1', 'DEC-D2-36', 'DEC-D2-20'],
+    description: 'The register role search pages its answer, 10 roles per page, when no `count` is given (2.1 describes paged bundles; 4.11 names no paging parameter); further pages are reached with `page`.',
+    operations: [REGISTER_ROLES],
+    request: (req) => (req.query.has('count') ? req : withQuery(req, (q) => q.set('count', '10'))),
+  },
+  {
+    name: 'bundle-type-collection',
+    kind: 'bundle-type',
+    allowedBy: ['D2 2.1', 'DEC-D2-37'],
+    description: 'The lookup, insurer-list and booking bundles are of type `collection` (2.1 allows `collection` or `searchset`; only 4.9 and 4.11 say `searchset`).',
+    operations: ['lookup-practitioners', 'lookup-locations', 'list-insurers', 'get-booking-practitioner', 'get-booking-practitioner-role', ...BOOKING_SEARCHES],
+    reply: (reply) => (reply.status === 200 && isObject(reply.body) && reply.body.resourceType === 'Bundle' ? { ...reply, body: { ...reply.body, type: 'collection' } } : reply),
+  },
+  {
+    name: 'distance-sort-without-near-unsorted',
+    kind: 'error-code',
+    allowedBy: ['D2 4.11', 'DEC-D2-17'],
+    description: 'A distance `_sort` without `near` is answered 200 with the roles unsorted (the distance sort is ignored) instead of refused.',
+    operations: [REGISTER_ROLES],
+    request: (req) => (/^distance:/i.test(req.query.get('_sort') ?? '') && !req.query.has('near') ? withQuery(req, (q) => q.delete('_sort')) : req),
+  },
+  {
+    name: 'codeable-concept-flat',
+    kind: 'shape',
+    allowedBy: ['D2 2.3', 'DEC-D2-43'],
+    description: 'The register Practitioner\'s nested `profession` / `specialty` / `subspecialty` values are CodeableConcepts with `system`, `code`, `display` directly on them (2.3 words them so) instead of a `coding[]`.',
+    operations: [REGISTER_PRACTITIONERS, REGISTER_ROLES],
+    reply: (reply) =>
+      reply.status !== 200
+        ? reply
+        : {
+            ...reply,
+            body: mapObjects(reply.body, (o) => {
+              if (typeof o.url !== 'string' || !/(^|\/)(profession|specialty|subspecialty)$/.test(o.url) || !isObject(o.valueCodeableConcept)) return o;
+              const coding = arr(o.valueCodeableConcept.coding)[0];
+              if (!isObject(coding)) return o;
+              return { ...o, valueCodeableConcept: { system: coding.system, code: coding.code, display: coding.display } };
+            }),
+          },
+  },
+  {
+    name: 'address-unknown-id-refused',
+    kind: 'error-code',
+    allowedBy: ['D2 4.7', 'DEC-D2-50'],
+    description: 'Retrieving an address id that does not exist is refused with 404 (an error body) instead of answered with an empty array.',
+    operations: ['retrieve-address'],
+    reply: (reply) => (reply.status === 200 && Array.isArray(reply.body) && reply.body.length === 0 ? { status: 404, body: { code: 'NOT_FOUND', message: 'No address with this id' } } : reply),
+  },
+  {
+    name: 'location-type-not-restricting',
+    kind: 'filter-match',
+    allowedBy: ['D2 4.3', 'DEC-D2-47'],
+    description: 'The location lookup accepts `type=P` without restricting the result (the meaning of the type values is not shown).',
+    operations: ['lookup-locations'],
+    request: (req) => (req.query.has('type') ? withQuery(req, (q) => q.delete('type')) : req),
+  },
+];

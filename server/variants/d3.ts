@@ -1,6 +1,227 @@
 /**
  * Variants of Document 3: choices its text or spec/decisions.md allow. See ./types.ts.
  */
+import { operationOutcome } from '../router/errors.ts';
+import { DEFAULT_COUNT } from '../router/paging.ts';
+import type { SandboxReply } from '../router/types.ts';
+import { isObject, mapObjects, mapResources, nullMembers, type JsonObject } from './json.ts';
 import type { Variant } from './types.ts';
 
-export const D3_VARIANTS: readonly Variant[] = [];
+const SITES_V1 = 'list-authorised-sites-v1';
+const SITES_V2 = 'list-authorised-sites-v2';
+const USER_INFO = 'get-user-info';
+const USER_DETAILS = 'get-user-details';
+const SITE_USERS = 'get-site-users';
+const EVENT = 'get-event-info';
+const SUBSCRIPTIONS = 'list-site-subscriptions';
+const PAYORS = 'list-site-payors';
+const PATIENT_READS = ['create-patient', 'get-patient', 'update-patient'];
+const DIARY_LISTS = ['list-episode-types', 'list-appointment-statuses', 'list-recurrence-types'];
+const CONTRACT_DELETES = ['delete-payor', 'delete-contact-payor', 'delete-contract-service', 'delete-contract-service-with-procedure'];
+const PRICED = ['get-effective-prices', 'set-contract-service', 'set-contract-service-with-procedure', 'set-contract-price'];
+
+const okBody = (reply: SandboxReply): reply is SandboxReply & { body: JsonObject | unknown[] } => reply.status >= 200 && reply.status < 300 && (isObject(reply.body) || Array.isArray(reply.body));
+
+/** The sites of a v1 (array) or v2 (`{sites}`) answer, each rewritten. */
+function mapSites(reply: SandboxReply, visit: (s: JsonObject) => JsonObject): SandboxReply {
+  if (!okBody(reply)) return reply;
+  if (Array.isArray(reply.body)) return { ...reply, body: reply.body.map((s) => (isObject(s) ? visit(s) : s)) };
+  const body = reply.body as JsonObject;
+  return Array.isArray(body.sites) ? { ...reply, body: { ...body, sites: body.sites.map((s) => (isObject(s) ? visit(s) : s)) } } : reply;
+}
+
+/** `ACTIVE` written `Active` (any other value kept). */
+const titleCase = (v: unknown): unknown => (v === 'ACTIVE' ? 'Active' : v);
+
+/** The code of the first issue of an OperationOutcome reply, or undefined. */
+function outcomeCode(reply: SandboxReply): string | undefined {
+  const issue = isObject(reply.body) && Array.isArray(reply.body.issue) ? reply.body.issue[0] : undefined;
+  const coding = isObject(issue) && isObject(issue.details) && Array.isArray(issue.details.coding) ? issue.details.coding[0] : undefined;
+  return isObject(coding) && typeof coding.code === 'string' ? coding.code : undefined;
+}
+
+const diagnosticsOf = (reply: SandboxReply): string => {
+  const issue = isObject(reply.body) && Array.isArray(reply.body.issue) ? reply.body.issue[0] : undefined;
+  return isObject(issue) && typeof issue.diagnostics === 'string' ? issue.diagnostics : '';
+};
+
+/** Paging of the payor listing as the request asked it (the variant pages itself). */
+const PAGING_HEADER = 'x-variant-payor-paging';
+const VARIANT_PAYOR_PAGE_SIZE = 2;
+
+export const D3_VARIANTS: readonly Variant[] = [
+  {
+    name: 'accounts-optional-members-null',
+    kind: 'null-optional',
+    allowedBy: ['DEC-D3-23', 'DEC-D3-22', 'D3 2.2'],
+    description:
+      'Accounts objects write optional members as null: user info `title`, `middlename`, `creationdate` and `lastupdatedon`; user details `title` and `middlename` and each site\'s `description`; Site `description` and `identifier` (v1 and v2); site users\' `middleName`.',
+    operations: [USER_INFO, USER_DETAILS, SITES_V1, SITES_V2, SITE_USERS],
+    reply: (reply, scope) => {
+      if (!okBody(reply)) return reply;
+      const op = scope.operations[0];
+      if (op === SITES_V1 || op === SITES_V2) return mapSites(reply, (s) => nullMembers(s, ['description', 'identifier']));
+      const body = reply.body as JsonObject;
+      if (op === USER_INFO && isObject(body.user)) return { ...reply, body: { ...body, user: nullMembers(body.user, ['title', 'middlename', 'creationdate', 'lastupdatedon']) } };
+      if (op === USER_DETAILS && Array.isArray(body.sites)) {
+        return { ...reply, body: { ...nullMembers(body, ['title', 'middlename']), sites: body.sites.map((s) => (isObject(s) ? nullMembers(s, ['description']) : s)) } };
+      }
+      if (op === SITE_USERS && Array.isArray(body.users)) return { ...reply, body: { ...body, users: body.users.map((u) => (isObject(u) ? nullMembers(u, ['middleName']) : u)) } };
+      return reply;
+    },
+  },
+  {
+    name: 'site-status-title-case',
+    kind: 'letter-case',
+    allowedBy: ['DEC-D3-26'],
+    description: 'Site and user states are written `Active` instead of `ACTIVE` (authorised sites v1 and v2, user details `status`, the event\'s site and parent site).',
+    operations: [SITES_V1, SITES_V2, USER_DETAILS, EVENT],
+    reply: (reply, scope) => {
+      if (!okBody(reply)) return reply;
+      const op = scope.operations[0];
+      if (op === SITES_V1 || op === SITES_V2) return mapSites(reply, (s) => ({ ...s, status: titleCase(s.status) }));
+      return { ...reply, body: mapObjects(reply.body, (o) => ('status' in o ? { ...o, status: titleCase(o.status) } : o)) };
+    },
+  },
+  {
+    name: 'payors-reserved-listed-last',
+    kind: 'order',
+    allowedBy: ['DEC-D3-12', 'DEC-D3-37', 'D3 4.5 (the order and page size of the payor listing are not shown)'],
+    description: `The site's payor listing lists slf and na after the other payors and pages by ${VARIANT_PAYOR_PAGE_SIZE} when no count is asked: the reserved payors are on a later page.`,
+    operations: [PAYORS],
+    request: (request) => {
+      const page = request.query.get('page') ?? '1';
+      const count = request.query.get('count') ?? String(VARIANT_PAYOR_PAGE_SIZE);
+      const query = new URLSearchParams(request.query);
+      query.set('page', '1');
+      query.set('count', '1000');
+      return { ...request, query, headers: { ...request.headers, [PAGING_HEADER]: `${page},${count}` } };
+    },
+    reply: (reply, scope) => {
+      if (reply.status !== 200 || !isObject(reply.body) || !Array.isArray(reply.body.entry)) return reply;
+      const [page, count] = (scope.request.headers[PAGING_HEADER] ?? `1,${DEFAULT_COUNT}`).split(',').map(Number);
+      const reserved = (e: unknown) => JSON.stringify(e).match(/"Organization\/(slf|na)"/) !== null;
+      const ordered = [...reply.body.entry.filter((e) => !reserved(e)), ...reply.body.entry.filter(reserved)];
+      const start = (page - 1) * count;
+      const meta = isObject(reply.body.meta) && Array.isArray(reply.body.meta.tag)
+        ? { ...reply.body.meta, tag: reply.body.meta.tag.map((t) => (isObject(t) && t.code === 'page' ? { ...t, display: String(page) } : isObject(t) && t.code === 'count' ? { ...t, display: String(count) } : t)) }
+        : reply.body.meta;
+      return { ...reply, body: { ...reply.body, meta, entry: ordered.slice(start, start + count) } };
+    },
+  },
+  {
+    name: 'condition-reference-capitalised',
+    kind: 'letter-case',
+    allowedBy: ['DEC-D3-34'],
+    description: 'The created Condition names its patient `Patient/<id>` (capitalised) in `note[].authorReference.reference`.',
+    operations: ['create-condition'],
+    reply: (reply) =>
+      okBody(reply)
+        ? { ...reply, body: mapObjects(reply.body, (o) => (typeof o.reference === 'string' && o.reference.startsWith('patient/') ? { ...o, reference: `Patient/${o.reference.slice('patient/'.length)}` } : o)) }
+        : reply,
+  },
+  {
+    name: 'patient-birthdate-table-name',
+    kind: 'naming',
+    allowedBy: ['DEC-D3-31'],
+    description: 'Patients are answered with the birth date under the table\'s name `birthdate` instead of `birthDate`.',
+    operations: PATIENT_READS,
+    reply: (reply) =>
+      okBody(reply)
+        ? {
+            ...reply,
+            body: mapResources(reply.body, 'Patient', (p) => {
+              if (!('birthDate' in p)) return p;
+              const { birthDate, ...rest } = p;
+              return { ...rest, birthdate: birthDate };
+            }),
+          }
+        : reply,
+  },
+  {
+    name: 'patient-errors-other-fitting-codes',
+    kind: 'error-code',
+    allowedBy: ['DEC-D3-53', 'D3-7-25', 'D3-7-26', 'D3-7-24'],
+    description:
+      'Patient refusals use the other fitting code of the table at its documented status: a malformed `birthDate` 400 `MSG_INVALID_FORMAT` (not 422 `MSG_DATE_FORMAT`), a body of another `resourceType` 422 `MSG_PARAM_INVALID` (not 400 `INVALID_RESOURCE`), a Condition without `note` 400 `INVALID_RESOURCE`.',
+    operations: ['create-patient', 'create-condition'],
+    reply: (reply, scope) => {
+      const code = outcomeCode(reply);
+      if (reply.status < 400 || code === undefined) return reply;
+      const d = diagnosticsOf(reply);
+      const op = scope.operations.includes('create-condition') && /Condition/.test(d) ? 'create-condition' : 'create-patient';
+      if (code === 'MSG_DATE_FORMAT' && /birthDate/.test(d)) return { ...reply, status: 400, body: operationOutcome('MSG_INVALID_FORMAT', d, ['Patient']) };
+      if (code === 'INVALID_RESOURCE' && reply.status === 400 && /Expected a (Patient|Condition)/.test(d)) return { ...reply, status: 422, body: operationOutcome('MSG_PARAM_INVALID', d, [op === 'create-condition' ? 'Condition' : 'Patient']) };
+      if (code === 'MSG_MISSING_MANDATORY_PARAM' && /note/.test(d)) return { ...reply, status: 400, body: operationOutcome('INVALID_RESOURCE', d, ['Condition']) };
+      return reply;
+    },
+  },
+  {
+    name: 'subscriptions-as-list',
+    kind: 'serialisation',
+    allowedBy: ['DEC-D3-24'],
+    description: 'List site subscriptions writes `subscriptions` as a list of subscription objects instead of one object.',
+    operations: [SUBSCRIPTIONS],
+    reply: (reply) => (okBody(reply) && isObject(reply.body) && isObject(reply.body.subscriptions) ? { ...reply, body: { ...reply.body, subscriptions: [reply.body.subscriptions] } } : reply),
+  },
+  {
+    name: 'deleted-outcome-text-forms',
+    kind: 'serialisation',
+    allowedBy: ['DEC-D3-59'],
+    description: 'Contract delete outcomes write `location` as the text `CONTRACTS` and `expression` as an empty string, and put an informational issue before the MSG_DELETED_ID one.',
+    operations: CONTRACT_DELETES,
+    reply: (reply) => {
+      if (!okBody(reply) || !isObject(reply.body) || !Array.isArray(reply.body.issue)) return reply;
+      const issues = reply.body.issue.map((i) => (isObject(i) ? { ...i, location: 'CONTRACTS', expression: '' } : i));
+      return { ...reply, body: { ...reply.body, issue: [{ severity: 'information', code: 'informational', diagnostics: 'Request processed' }, ...issues] } };
+    },
+  },
+  {
+    name: 'token-details-code-as-text',
+    kind: 'serialisation',
+    allowedBy: ['DEC-D3-49'],
+    description: 'Token-details error bodies carry `code` as text (`"400"`) instead of a number.',
+    operations: ['get-idp-token-details'],
+    reply: (reply) => (reply.status >= 400 && isObject(reply.body) && reply.body.status === 'fail' && typeof reply.body.code === 'number' ? { ...reply, body: { ...reply.body, code: String(reply.body.code) } } : reply),
+  },
+  {
+    name: 'diary-success-false',
+    kind: 'data',
+    allowedBy: ['DEC-D3-11'],
+    description: 'Diary lists carry `success: false` with their data, as the example of 2.3 shows (the meaning of `success` is not stated).',
+    operations: DIARY_LISTS,
+    reply: (reply) => (okBody(reply) && isObject(reply.body) && reply.body.success === true ? { ...reply, body: { ...reply.body, success: false } } : reply),
+  },
+  {
+    name: 'contract-asset-type-list',
+    kind: 'serialisation',
+    allowedBy: ['DEC-D3-35'],
+    description: 'Price Contracts write `term[].asset[].type` as a list of CodeableConcepts (FHIR\'s form) instead of one.',
+    operations: PRICED,
+    reply: (reply) =>
+      okBody(reply)
+        ? { ...reply, body: mapResources(reply.body, 'Contract', (c) => mapObjects(c, (o, path) => (path[path.length - 1] === 'asset' && isObject(o.type) ? { ...o, type: [o.type] } : o)) as JsonObject) }
+        : reply,
+  },
+  {
+    name: 'introspect-client-token-success',
+    kind: 'data',
+    allowedBy: ['DEC-D3-40'],
+    description: 'Introspect answers a client-credentials token of an active client account with 200 `{status: \'success\'}` instead of 400 `userId not found in authentication token`.',
+    operations: ['introspect'],
+    reply: (reply) =>
+      reply.status === 400 && isObject(reply.body) && reply.body.message === 'userId not found in authentication token' ? { ...reply, status: 200, body: { status: 'success' } } : reply,
+  },
+  {
+    name: 'writes-other-2xx',
+    kind: 'protocol',
+    allowedBy: ['DEC-D3-52'],
+    description: 'Successful patient and contract writes use another 2xx status: create patient and add condition answer 200 (not 201); create or update payor, contact payor and the set-contract operations answer 201.',
+    operations: ['create-patient', 'create-condition', 'upsert-payor', 'upsert-contact-payor', ...PRICED.filter((o) => o !== 'get-effective-prices')],
+    reply: (reply, scope) => {
+      if (reply.status === 201 && (scope.operations.includes('create-patient') || scope.operations.includes('create-condition'))) return { ...reply, status: 200 };
+      if (reply.status === 200 && !scope.operations.includes('create-patient') && !scope.operations.includes('create-condition') && !scope.operations.includes('get-effective-prices')) return { ...reply, status: 201 };
+      return reply;
+    },
+  },
+];

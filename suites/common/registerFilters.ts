@@ -3,7 +3,10 @@
  * 4.12, 4.13; DEC-D2-16, -18, -20, -21). Role filters on practitioner or location attributes are
  * judged through the resources a role bundle includes (`_include=practitioner:location`).
  */
-import { isRecord } from '../../core/exchange.ts';
+import { errorStatusAndCode, operationOutcomeShape } from '../../checks/index.ts';
+import { isRecord, type Exchange } from '../../core/exchange.ts';
+import { verify } from '../../core/suite.ts';
+import { operation } from '../../spec/operations.ts';
 import type { FilterDef, Resource } from '../../generators/filterQuery.ts';
 import { lastUpdated, timeOf } from './readers.ts';
 
@@ -47,7 +50,9 @@ export const practitionerValues: Record<string, (p: Resource) => string[]> = {
 /** Whether shown values satisfy the filter value (DEC-D2-21); undefined when nothing is shown. */
 export function valuesMatch(param: string, shown: string[], value: string): boolean | undefined {
   if (shown.length === 0) return undefined;
-  if (param === 'family' || param === 'given') return shown.some((s) => s.toLowerCase().startsWith(value.toLowerCase()));
+  // Whole names are sent; whether a part of a name matches (prefix, contains) is not stated, so a
+  // returned name containing the value passes whatever the target's match rule (DEC-D2-21).
+  if (param === 'family' || param === 'given') return shown.some((s) => s.toLowerCase().includes(value.trim().toLowerCase()));
   if (param === 'address-postalcode') return shown.some((s) => norm(s) === norm(value));
   if (param === 'insurer') return value.split(',').some((v) => shown.some((s) => s.toLowerCase() === v.trim().toLowerCase()));
   return shown.some((s) => s.toLowerCase() === value.toLowerCase());
@@ -55,7 +60,7 @@ export function valuesMatch(param: string, shown: string[], value: string): bool
 
 const proposals = (param: string, shown: string[]): string[] => {
   if (param === 'is-onlinebooking-available') return shown.includes('true') ? ['true'] : [];
-  if (param === 'family' || param === 'given') return shown.map((s) => s.slice(0, Math.max(3, Math.ceil(s.length / 2))));
+  if (param === 'family' || param === 'given') return shown;
   return shown;
 };
 
@@ -173,4 +178,19 @@ export function updatedSince(since: string): (r: Resource) => boolean | undefine
     const t = timeOf(lastUpdated(r));
     return t === undefined ? undefined : t >= Date.parse(since);
   };
+}
+
+/**
+ * A refusal whose code the documents do not tie to the trigger (D2 7; DEC-D2-22, -30, -58): any
+ * documented code of the operation's error table, at that code's documented status, passes (MUST,
+ * citing the rows that say the input is refused and that a documented code comes with its status);
+ * whether the expected code was chosen is recorded (INFO); the OperationOutcome shape is SHOULD.
+ */
+export function verifyDocumentedRefusal(x: Exchange, id: string, expected: string | readonly string[], requirements: readonly string[], opts: { decisions?: string[]; shapeRequirements?: readonly string[] } = {}): void {
+  const table = operation(id).errors.filter((e) => e.code !== '');
+  const wanted = table.filter((e) => (typeof expected === 'string' ? [expected] : expected).includes(e.code));
+  if (wanted.length === 0) throw new Error(`Suite bug: ${id} has no documented error ${String(expected)}`);
+  verify(x, errorStatusAndCode(table), { operation: id, level: 'MUST', requirements: [...new Set([...requirements, 'D2-7-28', 'D2-7-29'])], decisions: opts.decisions });
+  verify(x, errorStatusAndCode(wanted), { operation: id, level: 'INFO', requirements, decisions: opts.decisions, evidence: { note: 'the documents tie no code to this input; which documented code was chosen is recorded' } });
+  if (opts.shapeRequirements) verify(x, operationOutcomeShape, { operation: id, level: 'SHOULD', requirements: opts.shapeRequirements, decisions: ['DEC-D2-24'] });
 }

@@ -40,7 +40,8 @@ export const summaryFilters: Record<string, FilterDef> = {
     param: 'provider',
     valuesFrom: (r) => {
       const o = organisationBySystem(r, 'providerIdentifier');
-      return [...orgCode(r, 'providerIdentifier'), ...(o && typeof o.name === 'string' ? [o.name.split(' ')[0]] : [])];
+      // Whole values only: the code, or the full provider name (the match rule is not stated, DEC-D1-26).
+      return [...orgCode(r, 'providerIdentifier'), ...(o && typeof o.name === 'string' ? [o.name] : [])];
     },
     matches: (r, v) => {
       const o = organisationBySystem(r, 'providerIdentifier');

@@ -1,4 +1,53 @@
 /** Probes of the variants in server/variants/d1Membership.ts (see ./types.ts). */
-import type { Probes } from './types.ts';
+import { paths, type Answer } from '../../server/testSupport.ts';
+import type { Probe, Probes } from './types.ts';
 
-export const PROBES: Probes = {};
+const v2Single = { insurerIdentifier: 'ppp', firstInitial: 'J', lastName: 'Smith', dateOfBirth: '1980-04-12' };
+const v2Multiple = { insurerIdentifier: 'nuh', firstInitial: 'A', lastName: 'Jones', dateOfBirth: '1975-09-30' };
+
+/** BATCH-1001 (SITE001): two providers, both short-payment styles, both patient-name forms. */
+const batch1001: Probe = (s) => s.get(paths.batch('BATCH-1001'));
+/** BATCH-1003 has no insurer. */
+const batch1003: Probe = (s) => s.get(paths.batch('BATCH-1003'));
+
+/** A form POST without Content-Type (a byte body, so fetch adds none). */
+const formWithoutContentType: Probe = async (s) => {
+  const res = await fetch(`${s.url}${paths.authorisation}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${await s.token()}`, 'su-siteid': 'SITE001' },
+    body: new TextEncoder().encode('count=1'),
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const answer: Answer = { status: res.status, headers: res.headers, text, json };
+  return answer;
+};
+
+export const PROBES: Probes = {
+  'batch-optional-members-null': batch1003,
+  'batch-money-as-text': batch1001,
+  'batch-short-pay-single': batch1001,
+  'batch-cuid-scope-absent': batch1001,
+  'batch-recipient-other-form': batch1001,
+  'batch-claims-reverse-order': batch1001,
+  'batch-payment-method-long-text': batch1001,
+  'batch-msgid-not-sequential': batch1001,
+  'pending-list-order-varies': (s) => s.get(paths.batches),
+  'invalid-id-status-400': (s) => s.get(paths.batch('NO-SUCH-BATCH')),
+  'form-content-type-optional': formWithoutContentType,
+  'unsupported-insurer-no-match': (s) => s.findMember('2', { ...v2Single, insurerIdentifier: 'bup' }),
+  'multiple-match-other-wording': (s) => s.findMember('2', v2Multiple),
+  'coverage-period-date-only': (s) => s.findMember('2', v2Single),
+  'find-member-success-201': (s) => s.findMember('2', v2Single),
+  'coverage-gender-capitalised': (s) => s.findMember('2', v2Single),
+  'outcome-other-code-system': (s) => s.findMember('2', { ...v2Single, lastName: 'Nobody' }),
+  'malformed-date-cant-parse': (s) => s.findMember('2', { ...v2Single, dateOfBirth: '12/04/1980' }),
+  'authorisation-default-window': (s) => s.form(paths.authorisation, { count: '50' }),
+  'authorisation-read-status-refused': (s) => s.form(paths.authorisation, { status: 'read' }),
+  'authorisation-bundle-collection': (s) => s.form(paths.authorisation, { count: '1' }),
+};

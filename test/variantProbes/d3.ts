@@ -1,4 +1,24 @@
 /** Probes of the variants in server/variants/d3.ts (see ./types.ts). */
+import { basicAuth, paths, withQuery } from '../../server/testSupport.ts';
 import type { Probes } from './types.ts';
 
-export const PROBES: Probes = {};
+const condition = {
+  resourceType: 'Condition',
+  note: [{ text: 'Variant probe', authorReference: { reference: 'patient/PAT-0001' } }],
+};
+
+export const PROBES: Probes = {
+  'accounts-optional-members-null': (s) => s.accounts(paths.sitesV1),
+  'site-status-title-case': (s) => s.accounts(paths.sitesV1),
+  'payors-reserved-listed-last': (s) => s.contract('GET', paths.sitePayors('SITE001')),
+  'condition-reference-capitalised': (s) => s.patient('POST', paths.condition, condition),
+  'patient-birthdate-table-name': (s) => s.patient('GET', paths.patient('PAT-0001')),
+  'patient-errors-other-fitting-codes': (s) => s.patient('POST', paths.createPatient, { resourceType: 'Patient', birthDate: '31/12/1999' }),
+  'subscriptions-as-list': (s) => s.accounts(paths.subscription, { site: 'SITE001' }),
+  'deleted-outcome-text-forms': (s) => s.contract('DELETE', withQuery(paths.contractPriceSite('SITE001'), { indStdCode: 'FUCONS', indStdCodeScheme: 'ISC' })),
+  'token-details-code-as-text': (s) => s.request('GET', withQuery(paths.tokenDetails('nhs'), { redirect_uri: 'https://app.example/unlinked' }), { headers: { authorization: basicAuth() } }),
+  'diary-success-false': async (s) => s.request('GET', paths.episodeTypes, { headers: { authorization: `Bearer ${await s.diaryToken()}` } }),
+  'introspect-client-token-success': async (s) => s.accounts(paths.introspect, { token: await s.token() }),
+  'writes-other-2xx': (s) => s.patient('POST', paths.createPatient, { resourceType: 'Patient', gender: 'female' }),
+  'contract-asset-type-list': (s) => s.contract('GET', withQuery(paths.effectivePrices, { site: 'SITE001' })),
+};

@@ -1,0 +1,39 @@
+/**
+ * The safe default (issue 9 item 6): without --allow-destructive, every selected operation of a
+ * destructive flow gets a `DESTRUCTIVE_CHECK` result `omit` ("needs --allow-destructive", plus what
+ * the flow would do), citing the testable MUST requirements of that operation, so that the
+ * coverage share shows them as left out by the user's choice (a requirement judged elsewhere in
+ * the run still counts as judged).
+ */
+import { record, runContext } from '../../core/suite.ts';
+import { loadRequirements } from '../../spec/requirements.ts';
+import { DESTRUCTIVE_CHECK } from './steps.ts';
+
+let mustByOperation: Map<string, string[]> | undefined;
+
+/** The testable MUST requirement ids of an operation (spec/requirements.csv). */
+export function mustRequirementsOf(operationId: string): string[] {
+  if (!mustByOperation) {
+    mustByOperation = new Map();
+    for (const r of loadRequirements()) {
+      if (r.level !== 'MUST' || r.notTestedReason !== '') continue;
+      for (const op of r.operations) mustByOperation.set(op, [...(mustByOperation.get(op) ?? []), r.id]);
+    }
+  }
+  return mustByOperation.get(operationId) ?? [];
+}
+
+/**
+ * True (and one `omit` per selected operation of `operations`) when destructive steps are not
+ * allowed; false when they are. `what` says what the flow would do.
+ */
+export function omitUnlessDestructive(operations: readonly string[], what: string, extraRequirements: Readonly<Record<string, readonly string[]>> = {}): boolean {
+  const ctx = runContext();
+  if (ctx.allowDestructive) return false;
+  for (const id of operations) {
+    if (!ctx.selected.includes(id)) continue;
+    const requirements = [...new Set([...mustRequirementsOf(id), ...(extraRequirements[id] ?? [])])];
+    record(DESTRUCTIVE_CHECK, 'omit', `needs --allow-destructive: ${what}`, { operation: id, level: 'MUST', requirements });
+  }
+  return true;
+}
