@@ -4,7 +4,7 @@
  */
 import { test } from 'vitest';
 import { fc } from '@fast-check/vitest';
-import { coverageExtensionUrls, coverageMatchesSearch, coverageReferencesResolve, documentedCodeHasItsStatus, entriesMatchFilter, errorStatusAndCode, extensionCardinality, matchesSchema, membersPresent, outcomeHasDiagnostics, outcomeIssuesHave, requestRefused } from '../checks/index.ts';
+import { coverageExtensionUrls, coverageMatchesSearch, organizationTelecomCardinality, coverageReferencesResolve, documentedCodeHasItsStatus, entriesMatchFilter, errorStatusAndCode, extensionCardinality, matchesSchema, membersPresent, outcomeHasDiagnostics, outcomeIssuesHave, requestRefused } from '../checks/index.ts';
 import { hasResponse, isRecord } from '../core/exchange.ts';
 import type { MemberSearch } from '../core/config.ts';
 import { judge, verifyProperty } from '../core/property.ts';
@@ -80,6 +80,7 @@ function verifyCoverage(id: string, x: Awaited<ReturnType<typeof call>>, search:
   if (hasResponse(x) && x.response.status >= 200 && x.response.status < 300) verify(x, coverageExtensionUrls, { operation: id, level: 'MUST', requirements: ['D1-2.2-07'] });
   if (!served) return;
   verify(x, coverageReferencesResolve, { operation: id, level: 'MUST', requirements: ['D1-2.2-04', 'D1-2.2-05'] });
+  verify(x, organizationTelecomCardinality, { operation: id, level: 'MUST', requirements: ['D1-2.2-12'] });
   verify(x, extensionCardinality(COVERAGE_CARDINALITY), { operation: id, level: 'MUST', requirements: ['D1-2.2-23'] });
   verify(x, extensionCardinality({ atMostOne: ['genderIdentity', 'otherInitials'], containedType: 'Patient' }), { operation: id, level: 'MUST', requirements: ['D1-2.2-23'] });
   verify(x, entriesMatchFilter('memberCoPayment valueMoney goes with Monetary value and valueDecimal with Percentage', coPaymentTypeAgrees), { operation: id, level: 'SHOULD', requirements: ['D1-2.2-21'], decisions: ['DEC-D1-61'] });

@@ -87,6 +87,7 @@ export const FAULT_NAMES = [
   'batch-msgid-repeated',
   'authorisation-filters-ignored',
   'coverage-extension-urls-moved',
+  'organization-telecom-repeated',
   'bill-extension-urls-moved',
   'summary-extension-duplicated',
   'contract-item-system-other',
@@ -649,6 +650,14 @@ const entries: Entry[] = [
     description: 'The Coverage carries insuranceSchemePlan at {ref_url}/extension/insuranceSchemePlan and the Patient extensions under {ref_url}/Patient/extension/<name>.',
     operations: ['find-member-v1', 'find-member-v2'],
     expectedCheck: 'coverage-extension-urls',
+  },
+  {
+    name: 'organization-telecom-repeated',
+    kind: 'cardinality',
+    rule: 'D1 2.2: the insurer Organization carries Email 0-1 and Phone 0-1',
+    description: 'The contained insurer Organization of the Coverage lists its email and its phone twice each (a second, different value).',
+    operations: ['find-member-v1', 'find-member-v2'],
+    expectedCheck: 'organization-telecom-cardinality',
   },
   {
     name: 'bill-extension-urls-moved',

@@ -574,6 +574,11 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect(await urls(faulty)).toContain(`${REF_URL}/extension/insuranceSchemePlan`);
     expect(await urls(faulty)).toContain(`${REF_URL}/Patient/extension/genderIdentity`);
   },
+  'organization-telecom-repeated': async (clean, faulty) => {
+    const systems = async (s: TestSandbox) => (((await s.findMember('2', v2Single)).json as J).contained[1].telecom as J[]).map((t: J) => t.system as string);
+    expect(await systems(clean)).toEqual(['email', 'phone']);
+    expect(await systems(faulty)).toEqual(['email', 'phone', 'email', 'phone']);
+  },
   'bill-extension-urls-moved': async (clean, faulty) => {
     const urls = async (s: TestSandbox) => ((await s.get(paths.bill('BILL-0001', 'false'))).json as J).extension.map((e: J) => e.url as string);
     expect(await urls(clean)).toContain(`${REF_URL}/extension/Claim/ClaimStatus`);

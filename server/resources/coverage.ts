@@ -11,6 +11,8 @@ export interface CoverageOptions {
   policyExpired: boolean;
   /** True only under the coverage-extension-urls-moved fault: the URL forms of 2.2 are broken. */
   urlsMoved?: boolean;
+  /** True only under the organization-telecom-repeated fault: email and phone appear twice (0-1 in 2.2). */
+  telecomRepeated?: boolean;
 }
 
 export function coverageOf(m: Member, options: CoverageOptions = { policyExpired: true }): Record<string, unknown> {
@@ -51,6 +53,7 @@ export function coverageOf(m: Member, options: CoverageOptions = { policyExpired
     ...(m.insurerEmail ? [{ system: 'email', value: m.insurerEmail }] : []),
     ...(m.insurerPhone ? [{ system: 'phone', value: m.insurerPhone }] : []),
   ];
+  if (options.telecomRepeated) telecom.push(...telecom.map((t) => ({ system: t.system, value: `2-${t.value}` })));
 
   return {
     resourceType: 'Coverage',

@@ -71,7 +71,7 @@ export async function findMember(req: SandboxRequest, ctx: SandboxContext): Prom
   const ignored = v2 && ctx.faults.on('optional-fields-ignored', V2) ? STEP_TWO_FIELDS : [];
   const found = search(await ctx.repo.members(), values, ignored);
   if (found.length === 1) {
-    return ok(coverageOf(found[0], { policyExpired: !ctx.faults.on('coverage-missing-policy-expired', operationId), urlsMoved: ctx.faults.on('coverage-extension-urls-moved', operationId) }));
+    return ok(coverageOf(found[0], { policyExpired: !ctx.faults.on('coverage-missing-policy-expired', operationId), urlsMoved: ctx.faults.on('coverage-extension-urls-moved', operationId), telecomRepeated: ctx.faults.on('organization-telecom-repeated', operationId) }));
   }
   if (found.length === 0) {
     const status = ctx.faults.on('no-match-status-200', operationId) ? 200 : 400;

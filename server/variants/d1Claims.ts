@@ -225,56 +225,6 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
     reply: (reply) => (isSuccess(reply) && isObject(reply.body) && Array.isArray(reply.body.entry) ? withBody(reply, { ...reply.body, total: reply.body.entry.length }) : reply),
   },
   {
-    name: 'remittance-detail-numbers-as-extensions',
-    kind: 'serialisation',
-    allowedBy: ['DEC-D1-07'],
-    description: 'Remittance details carry Insurer Bill Number, Hospital Number and CH Claim Number as `valueString` extensions (the field list form) instead of identifier entries.',
-    operations: [DETAIL],
-    reply: (reply) => {
-      if (!isSuccess(reply)) return reply;
-      const names = ['insurerBillNumber', 'hospitalNumber', 'chClaimNo'];
-      return withBody(reply, mapResources(reply.body, 'ClaimResponse', (r) => {
-        const moved = arr(r.identifier).filter((i): i is JsonObject => isObject(i) && typeof i.system === 'string' && names.some((n) => (i.system as string).endsWith(`/${n}`)));
-        const kept = arr(r.identifier).filter((i) => !moved.includes(i as JsonObject));
-        const extension = [...arr(r.extension), ...moved.map((i) => ({ url: `https://clearing.example/extension/${String(i.system).split('/').pop()}`, valueString: i.value }))];
-        const { identifier: _identifier, ...rest } = r;
-        return { ...rest, ...(kept.length > 0 ? { identifier: kept } : {}), extension };
-      }));
-    },
-  },
-  {
-    name: 'summary-references-absolute',
-    kind: 'serialisation',
-    allowedBy: ['DEC-D1-52'],
-    description: 'Summary `requestor` and `paymentIssuer` are absolute references (`Organization/PRV001`) rather than `#` references to the contained Organizations.',
-    operations: [SUMMARY],
-    reply: (reply) => {
-      if (!isSuccess(reply)) return reply;
-      return withBody(reply, mapResources(reply.body, 'PaymentReconciliation', (r) => {
-        const idOf = (suffix: string) => {
-          const org = arr(r.contained).find((c) => isObject(c) && arr(c.identifier).some((i) => isObject(i) && typeof i.system === 'string' && i.system.endsWith(`/${suffix}`)));
-          const ident = isObject(org) ? arr(org.identifier).find(isObject) : undefined;
-          return isObject(ident) ? String(ident.value) : 'unknown';
-        };
-        return { ...r, requestor: { reference: `Organization/${idOf('providerIdentifier')}` }, paymentIssuer: { reference: `Organization/${idOf('insurerIdentifier')}` } };
-      }));
-    },
-  },
-  {
-    name: 'summary-forward-names-of-batch',
-    kind: 'data',
-    allowedBy: ['DEC-D1-51'],
-    description: 'Summaries name the Brought Forward and Carried Forward extensions as the batch does (`broughtForward`, `carriedForward`) instead of `broughtForwarded`, `carriedForwarded`.',
-    operations: [SUMMARY],
-    reply: (reply) =>
-      isSuccess(reply)
-        ? withBody(reply, mapResources(reply.body, 'PaymentReconciliation', (r) => ({
-          ...r,
-          extension: arr(r.extension).map((e) => (isObject(e) && typeof e.url === 'string' ? { ...e, url: e.url.replace(/\/(brought|carried)Forwarded$/, '/$1Forward') } : e)),
-        })))
-        : reply,
-  },
-  {
     name: 'remittance-example-names-refused',
     kind: 'error-code',
     allowedBy: ['DEC-D1-01', 'DEC-D1-04'],
@@ -299,20 +249,6 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
       const code = errorCodeOf(reply.body);
       return reply.status >= 400 && code !== undefined ? { ...reply, body: { code, message: `Request refused: ${code}` } } : reply;
     },
-  },
-  {
-    name: 'remittance-short-amount-other-total',
-    kind: 'data',
-    allowedBy: ['DEC-D1-53', 'D1-2.5-06'],
-    description: 'Remittance details compute `shortAmount` from another "claim total" than `invoiceTotal` (here the amount is one pound more than invoiceTotal − previousPaidAmount − paidAmount).',
-    operations: [DETAIL],
-    reply: (reply) =>
-      isSuccess(reply)
-        ? withBody(reply, mapResources(reply.body, 'ClaimResponse', (r) => ({
-          ...r,
-          extension: arr(r.extension).map((e) => (endsWith(e, 'shortAmount') && isObject(e.valueMoney) && typeof e.valueMoney.value === 'number' ? { ...e, valueMoney: { ...e.valueMoney, value: e.valueMoney.value + 1 } } : e)),
-        })))
-        : reply,
   },
   {
     name: 'remittance-default-window',
@@ -372,22 +308,6 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
       });
       return reversed && reply.status === 200 ? { status: 422, body: operationOutcome('MSG_PARAM_INVALID', 'The range ends before it starts') } : reply;
     },
-  },
-  {
-    name: 'summary-bank-details-with-cheque',
-    kind: 'data',
-    allowedBy: ['DEC-D1-50', 'D1-2.4-09'],
-    description: 'Summaries paid by Cheque also carry `sortCode` and `accountNumber` (of the account the cheque is drawn on): 2.4 says they are present for BACS and does not rule them out otherwise.',
-    operations: [SUMMARY],
-    reply: (reply) =>
-      isSuccess(reply)
-        ? withBody(reply, mapResources(reply.body, 'PaymentReconciliation', (r) => {
-          const method = arr(r.extension).find((e) => endsWith(e, 'paymentMethod'));
-          if (!isObject(method) || String(method.valueString).toLowerCase() !== 'cheque' || arr(r.extension).some((e) => endsWith(e, 'sortCode'))) return r;
-          const base = String(method.url).replace(/paymentMethod$/, '');
-          return { ...r, extension: [...arr(r.extension), { url: `${base}sortCode`, valueString: '40-47-84' }, { url: `${base}accountNumber`, valueString: '70872490' }] };
-        }))
-        : reply,
   },
   {
     name: 'hospital-claims-bundle-collection',

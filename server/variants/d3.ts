@@ -74,13 +74,17 @@ export const D3_VARIANTS: readonly Variant[] = [
     name: 'site-status-title-case',
     kind: 'letter-case',
     allowedBy: ['DEC-D3-26'],
-    description: 'Site and user states are written `Active` instead of `ACTIVE` (authorised sites v1 and v2, user details `status`, the event\'s site and parent site).',
+    description: 'Site and user states are written `Active` instead of `ACTIVE` (authorised sites v1 and v2, user details `status` and a `status` on each of its sites, the event\'s site and parent site).',
     operations: [SITES_V1, SITES_V2, USER_DETAILS, EVENT],
     reply: (reply, scope) => {
       if (!okBody(reply)) return reply;
       const op = scope.operations[0];
       if (op === SITES_V1 || op === SITES_V2) return mapSites(reply, (s) => ({ ...s, status: titleCase(s.status) }));
-      return { ...reply, body: mapObjects(reply.body, (o) => ('status' in o ? { ...o, status: titleCase(o.status) } : o)) };
+      // User details entries carry no status in the sandbox: here each says it is `Active` (DEC-D3-27: judged when present).
+      const body = op === USER_DETAILS && isObject(reply.body) && Array.isArray(reply.body.sites)
+        ? { ...reply.body, sites: reply.body.sites.map((s) => (isObject(s) ? { ...s, status: 'Active' } : s)) }
+        : reply.body;
+      return { ...reply, body: mapObjects(body, (o) => ('status' in o ? { ...o, status: titleCase(o.status) } : o)) };
     },
   },
   {
@@ -223,5 +227,39 @@ export const D3_VARIANTS: readonly Variant[] = [
       if (reply.status === 200 && !scope.operations.includes('create-patient') && !scope.operations.includes('create-condition') && !scope.operations.includes('get-effective-prices')) return { ...reply, status: 201 };
       return reply;
     },
+  },
+  {
+    name: 'token-details-redirect-checked-first',
+    kind: 'order',
+    allowedBy: ['DEC-D3-48', 'D3 7 (the order of the token-details checks is not shown)'],
+    description: 'Token details checks `redirect_uri` before client authentication: a request without `redirect_uri` is answered 400 `redirect_uri is required` whatever its Authorization.',
+    operations: ['get-idp-token-details'],
+    reply: (reply, scope) =>
+      reply.status === 401 && (scope.request.query.get('redirect_uri') ?? '').trim() === ''
+        ? { ...reply, status: 400, body: { status: 'fail', message: 'redirect_uri is required', code: 400 } }
+        : reply,
+  },
+  {
+    name: 'revoke-unknown-token-refused',
+    kind: 'error-code',
+    allowedBy: ['DEC-D3-47'],
+    description: 'Revoke answers a token it never issued (and a request without token) with 400 `{error: invalid_request}` instead of 200 (the answer is not shown).',
+    operations: ['revoke-token'],
+    reply: (reply, scope) =>
+      // The sandbox issues 32 base64url characters (server/repo/memoryRepository.ts): a token of another form is one it never issued.
+      reply.status === 200 && !/^[A-Za-z0-9_-]{32}$/.test((scope.request.form?.get('token') ?? '').trim())
+        ? { ...reply, status: 400, body: { error: 'invalid_request', error_description: 'Unknown token' } }
+        : reply,
+  },
+  {
+    name: 'event-creation-date-iso',
+    kind: 'date-form',
+    allowedBy: ['DEC-D3-28'],
+    description: 'The event resource writes `creationDate` in the ISO form with `T` and an offset (`2024-03-01T09:15:00+00:00`): its form is not given for events.',
+    operations: [EVENT],
+    reply: (reply) =>
+      okBody(reply) && isObject(reply.body) && isObject(reply.body.resource) && typeof reply.body.resource.creationDate === 'string'
+        ? { ...reply, body: { ...reply.body, resource: { ...reply.body.resource, creationDate: `${reply.body.resource.creationDate.replace(' ', 'T')}+00:00` } } }
+        : reply,
   },
 ];

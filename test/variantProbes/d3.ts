@@ -20,5 +20,8 @@ export const PROBES: Probes = {
   'diary-success-false': async (s) => s.request('GET', paths.episodeTypes, { headers: { authorization: `Bearer ${await s.diaryToken()}` } }),
   'introspect-client-token-success': async (s) => s.accounts(paths.introspect, { token: await s.token() }),
   'writes-other-2xx': (s) => s.patient('POST', paths.createPatient, { resourceType: 'Patient', gender: 'female' }),
+  'token-details-redirect-checked-first': (s) => s.request('GET', paths.tokenDetails('nhs')),
+  'revoke-unknown-token-refused': (s) => s.request('POST', paths.revoke, { headers: { authorization: basicAuth(), 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=not-a-known-token-0000' }),
+  'event-creation-date-iso': (s) => s.accounts(withQuery(paths.event, { sns_id: 'SNS-0001' })),
   'contract-asset-type-list': (s) => s.contract('GET', withQuery(paths.effectivePrices, { site: 'SITE001' })),
 };
