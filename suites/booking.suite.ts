@@ -44,6 +44,12 @@ const R = {
 function verifyMembers(x: Awaited<ReturnType<typeof call>>, id: string, reqs: typeof R.practitioner): void {
   verify(x, membersPresent(reqs.members.paths.map((m) => `entry[].resource.${m}`)), { operation: id, level: 'SHOULD', requirements: reqs.members.requirements, decisions: ['DEC-D2-42'] });
   verify(x, entriesMatchFilter('active is true or false', (r) => (r.active === undefined ? undefined : typeof r.active === 'boolean')), { operation: id, level: 'MUST', requirements: R.active });
+  if (reqs === R.role) {
+    // booking_identifier is required by the schema; external_identifier should be present (DEC-D2-60).
+    verify(x, entriesMatchFilter('an external_identifier identifier is present', (r) =>
+      (Array.isArray(r.identifier) ? r.identifier : []).some((i) => isRecord(i) && (i.id === 'external_identifier' || (typeof i.system === 'string' && i.system.endsWith('/external_identifier'))))),
+    { operation: id, level: 'SHOULD', requirements: reqs.members.requirements, decisions: ['DEC-D2-60'] });
+  }
 }
 const SINCE = '2026-01-01T00:00:00Z';
 

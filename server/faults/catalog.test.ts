@@ -36,7 +36,7 @@ describe('fault catalogue', () => {
       'role-name-sort-direction-ignored': ['entries-sorted', 'search-register-practitioner-roles'],
       'specialty-narrowing-leaks': ['value-set-items-match', 'get-code-set'],
       'codeset-offset-off-by-one': ['value-set-paging-consistent', 'get-code-set'],
-      'codeset-count-bound-ignored': ['request-refused', 'get-code-set'],
+      'codeset-count-bound-ignored': ['code-set-page-size-bounded', 'get-code-set'],
       'insurer-type-filter-ignored': ['entries-match-filter', 'list-insurers'],
       'photo-size-mismatch': ['photo-data-matches-size', 'get-practitioner-photo'],
       'invalid-postcode-error': ['success-status', 'validate-postcode'],
@@ -49,6 +49,9 @@ describe('fault catalogue', () => {
       'retrieve-wrong-address': ['address-key-matches', 'retrieve-address'],
       'control-parameter-missing': ['control-parameters-complete', 'get-insurer-control-parameters'],
       'booking-role-since-ignored': ['entries-match-filter', 'search-booking-practitioner-roles'],
+      'booking-practitioner-filters-ignored': ['unmatched-value-gives-nothing', 'search-booking-practitioners'],
+      'control-parameters-other-insurer': ['control-parameters-for-insurer', 'get-insurer-control-parameters'],
+      'distinct-by-not-first': ['distinct-by-first', 'search-register-practitioner-roles'],
     });
   });
 
@@ -72,6 +75,9 @@ describe('fault catalogue', () => {
       'procedure-without-service-accepted': ['request-refused', 'set-contract-service-with-procedure'],
       'delete-outcome-severity-error': ['matches-schema', 'delete-payor', 'delete-contact-payor'],
       'effective-prices-orphan-procedure': ['effective-prices-procedure-has-service', 'get-effective-prices'],
+      'contract-item-system-other': ['contract-item-systems', 'get-effective-prices', 'set-contract-service', 'set-contract-service-with-procedure', 'set-contract-price'],
+      'effective-prices-first-payor-only': ['every-payor-answered', 'get-effective-prices'],
+      'refresh-revoke-keeps-refresh': ['refresh-token-refused', 'revoke-token'],
     });
   });
 

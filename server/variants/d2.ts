@@ -185,4 +185,119 @@ export const D2_VARIANTS: readonly Variant[] = [
     operations: ['lookup-locations'],
     request: (req) => (req.query.has('type') ? withQuery(req, (q) => q.delete('type')) : req),
   },
+  {
+    name: 'control-parameters-unknown-insurer-404',
+    kind: 'error-code',
+    allowedBy: ['D2 4.5', 'DEC-D2-09'],
+    description: 'The control parameters of an unknown insurer id are refused with 404 instead of an empty Bundle.',
+    operations: ['get-insurer-control-parameters'],
+    reply: (reply) =>
+      reply.status === 200 && isObject(reply.body) && reply.body.resourceType === 'Bundle' && arr(reply.body.entry).length === 0
+        ? { status: 404, body: operationOutcome('MSG_NOT_FOUND', 'No such insurer') }
+        : reply,
+  },
+  {
+    name: 'codeset-unknown-set-empty',
+    kind: 'error-code',
+    allowedBy: ['D2 7', 'DEC-D2-41'],
+    description: 'An unknown code-set name is answered 200 with an empty ValueSet ("an empty result set is returned when nothing matches") instead of 404.',
+    operations: [CODE_SET],
+    reply: (reply, { request }) => {
+      if (reply.status !== 404) return reply;
+      const name = decodeURIComponent(request.params.set_name ?? request.path.split('/').filter(Boolean).pop() ?? 'unknown');
+      return { status: 200, body: { resourceType: 'ValueSet', id: name.replace(/[^A-Za-z0-9.-]/g, '-').slice(0, 64), name, expansion: { total: 0, offset: 0, contains: [] } } };
+    },
+  },
+  {
+    name: 'geocode-unknown-postcode-null-position',
+    kind: 'null-optional',
+    allowedBy: ['D2 4.8', 'DEC-D2-51'],
+    description: 'Geo-coding an unknown or invalid postcode is answered 200 with the postcode and `latitude` / `longitude` null instead of 404.',
+    operations: ['geocode-postcode'],
+    reply: (reply, { request }) => (reply.status === 404 ? { status: 200, body: { postcode: request.query.get('postcode') ?? '', latitude: null, longitude: null } } : reply),
+  },
+  {
+    name: 'photo-title-absent',
+    kind: 'null-optional',
+    allowedBy: ['D2 2.3', 'DEC-D2-64', 'DEC-D2-42'],
+    description: 'The photo attachment carries no `title` (its meaning is not explained).',
+    operations: ['get-practitioner-photo'],
+    reply: (reply) => (reply.status !== 200 ? reply : { ...reply, body: mapObjects(reply.body, (o) => (isObject(o.valueAttachment) ? { ...o, valueAttachment: Object.fromEntries(Object.entries(o.valueAttachment).filter(([k]) => k !== 'title')) } : o)) }),
+  },
+  {
+    name: 'codeset-item-extensions-absent',
+    kind: 'null-optional',
+    allowedBy: ['D2 2.2', 'DEC-D2-38'],
+    description: 'Code-set items carry no `requiresProcedure` / `lastUpdated` extensions (which items carry them is not said).',
+    operations: [CODE_SET],
+    reply: (reply) =>
+      reply.status !== 200 || !isObject(reply.body) || !isObject(reply.body.expansion)
+        ? reply
+        : { ...reply, body: { ...reply.body, expansion: { ...reply.body.expansion, contains: arr(reply.body.expansion.contains).map((i) => (isObject(i) ? Object.fromEntries(Object.entries(i).filter(([k]) => k !== 'extension')) : i)) } } },
+  },
+  {
+    name: 'location-position-null',
+    kind: 'null-optional',
+    allowedBy: ['D2 2.3 (Location `position` is optional)', 'DEC-D2-42', 'DEC-D2-16'],
+    description: 'A Location without a position carries `position: null` (lookup Locations and Locations included by the role search).',
+    operations: ['lookup-locations', REGISTER_ROLES],
+    reply: (reply) => (reply.status !== 200 ? reply : { ...reply, body: mapObjects(reply.body, (o) => (o.resourceType === 'Location' && !('position' in o) ? { ...o, position: null } : o)) }),
+  },
+  {
+    name: 'd2-fhir-answers-plain-json',
+    kind: 'protocol',
+    allowedBy: ['D2 1', 'DEC-D2-26'],
+    description: 'The FHIR-style Document 2 operations answer with `Content-Type: application/json` instead of `application/fhir+json` (a JSON media type; the specific one is SHOULD).',
+    operations: [CODE_SET, 'lookup-practitioners', 'lookup-locations', 'list-insurers', 'get-insurer-control-parameters', REGISTER_PRACTITIONERS, 'get-practitioner-photo', REGISTER_ROLES, 'get-booking-practitioner', 'get-booking-practitioner-role', ...BOOKING_SEARCHES],
+    wire: (wire) => {
+      const ct = wire.headers['content-type'];
+      return ct === undefined ? wire : { ...wire, headers: { ...wire.headers, 'content-type': ct.replace(/application\/fhir\+json/i, 'application/json') } };
+    },
+  },
+  {
+    name: 'last-updated-other-forms',
+    kind: 'date-form',
+    allowedBy: ['FHIR R4 dateTime', 'FHIR R4 instant', 'DEC-D2-38', 'DEC-D2-22'],
+    description: 'Insurer and code-set `lastUpdated` extensions carry a date-only FHIR dateTime (`2025-06-01`), and booking `meta.lastUpdated` is written in UTC with `Z` and milliseconds (`2025-11-17T07:11:00.000Z`).',
+    operations: [CODE_SET, 'list-insurers', 'get-booking-practitioner', 'get-booking-practitioner-role', ...BOOKING_SEARCHES],
+    reply: (reply) =>
+      reply.status !== 200
+        ? reply
+        : {
+            ...reply,
+            body: mapObjects(reply.body, (o, path) => {
+              if ((o.id === 'lastUpdated' || (typeof o.url === 'string' && o.url.endsWith('lastUpdated'))) && typeof o.valueDateTime === 'string') return { ...o, valueDateTime: o.valueDateTime.slice(0, 10) };
+              if (path[path.length - 1] === 'meta' && typeof o.lastUpdated === 'string') {
+                const t = Date.parse(o.lastUpdated);
+                return Number.isNaN(t) ? o : { ...o, lastUpdated: new Date(t).toISOString() };
+              }
+              return o;
+            }),
+          },
+  },
+  {
+    name: 'booking-identifier-by-system',
+    kind: 'shape',
+    allowedBy: ['D2 2.3', 'DEC-D2-60'],
+    description: 'The booking PractitionerRole names its identifiers by `system` (`.../booking_identifier`, `.../external_identifier`) and carries no identifier `id`.',
+    operations: ['get-booking-practitioner-role', BOOKING_ROLES],
+    reply: (reply) =>
+      reply.status !== 200
+        ? reply
+        : {
+            ...reply,
+            body: mapObjects(reply.body, (o) =>
+              o.resourceType !== 'PractitionerRole'
+                ? o
+                : {
+                    ...o,
+                    identifier: arr(o.identifier).map((i) => {
+                      if (!isObject(i) || typeof i.id !== 'string') return i;
+                      const { id, ...rest } = i;
+                      return { ...rest, system: `https://sandbox.example/ref/${id}` };
+                    }),
+                  },
+            ),
+          },
+  },
 ];

@@ -262,4 +262,17 @@ export const D3_VARIANTS: readonly Variant[] = [
         ? { ...reply, body: { ...reply.body, resource: { ...reply.body.resource, creationDate: `${reply.body.resource.creationDate.replace(' ', 'T')}+00:00` } } }
         : reply,
   },
+  {
+    name: 'diary-refusals-401',
+    kind: 'protocol',
+    allowedBy: ['DEC-D3-10', 'D3-4.3-05'],
+    description: 'Post authorisation answers the Unauthorized (1) and SiteNotMapped (3) outcomes with HTTP 401 and 403, keeping the `{access_token, response}` body (the HTTP status of each outcome is not shown).',
+    operations: ['diary-post-auth'],
+    reply: (reply) => {
+      if (reply.status !== 200 || !isObject(reply.body)) return reply;
+      if (reply.body.response === 1) return { ...reply, status: 401 };
+      if (reply.body.response === 3) return { ...reply, status: 403 };
+      return reply;
+    },
+  },
 ];

@@ -15,4 +15,13 @@ export const PROBES: Probes = {
   'codeable-concept-flat': (s) => s.get(`${paths.registerPractitioners}?count=1`),
   'address-unknown-id-refused': (s) => s.get(`${paths.addressRetrieve}?id=NO-SUCH-ADDRESS`),
   'location-type-not-restricting': (s) => s.get(`${paths.lookupLocations}?text=London&type=P&count=50`),
+  'control-parameters-unknown-insurer-404': (s) => s.get(`${paths.controlParameters}?insurerId=NO-SUCH-INSURER`),
+  'codeset-unknown-set-empty': (s) => s.get(paths.codeSet('no-such-set')),
+  'geocode-unknown-postcode-null-position': (s) => s.get(`${paths.geocode}?postcode=NOT%20A%20POSTCODE`),
+  'photo-title-absent': (s) => s.get(paths.photo('PR-0001')),
+  'codeset-item-extensions-absent': (s) => s.get(`${paths.codeSet('condition-code')}?count=5`),
+  'location-position-null': (s) => s.get(`${paths.lookupLocations}?text=Mobile&count=10`),
+  'd2-fhir-answers-plain-json': (s) => s.get(`${paths.insurers}?count=1`),
+  'last-updated-other-forms': (s) => s.get(`${paths.insurers}?count=1`),
+  'booking-identifier-by-system': (s) => s.get(`${paths.bookingRoles}?count=1`),
 };

@@ -23,5 +23,6 @@ export const PROBES: Probes = {
   'token-details-redirect-checked-first': (s) => s.request('GET', paths.tokenDetails('nhs')),
   'revoke-unknown-token-refused': (s) => s.request('POST', paths.revoke, { headers: { authorization: basicAuth(), 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=not-a-known-token-0000' }),
   'event-creation-date-iso': (s) => s.accounts(withQuery(paths.event, { sns_id: 'SNS-0001' })),
+  'diary-refusals-401': (s) => s.multipart(paths.diaryPostAuth, { Code: 'DIARY-BAD' }),
   'contract-asset-type-list': (s) => s.contract('GET', withQuery(paths.effectivePrices, { site: 'SITE001' })),
 };
