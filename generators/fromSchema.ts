@@ -183,8 +183,12 @@ function merge(uris: readonly string[]): Merged {
       if (!SUPPORTED.has(keyword)) throw new Error(`fromSchema: unsupported keyword ${keyword} at ${uri}`);
     }
     if (s.type !== undefined) {
-      if (typeof s.type !== 'string') throw new Error(`fromSchema: only single types are supported, at ${uri}`);
-      m.type = intersectType(m.type, s.type);
+      // A type list (`["string", "null"]`: an optional member a server may send as null) is
+      // generated as its first non-null type; values of it are valid against the list.
+      const types: unknown[] = Array.isArray(s.type) ? s.type : [s.type];
+      const chosen = types.find((t) => t !== 'null') ?? types[0];
+      if (typeof chosen !== 'string') throw new Error(`fromSchema: type must be a name or a list of names, at ${uri}`);
+      m.type = intersectType(m.type, chosen);
       if (m.type === '') m.impossible = true;
     }
     if ('const' in s) m.consts.push(s.const);
