@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Check } from '../core/check.ts';
 import * as checks from './index.ts';
+import { CHECK_REGISTRY, HELPER_EXPORTS } from './registry.ts';
 
 /** Sample arguments to call each factory once (ids must not depend on them). */
 const factoryArgs: Record<string, unknown[]> = {
@@ -66,8 +67,8 @@ const factoryArgs: Record<string, unknown[]> = {
   sitesActive: [{ list: '[]', idMember: 'id', statusRequired: true }],
 };
 
-/** Exported functions that are helpers, not checks. */
-const helpers = new Set(['errorCodesOf', 'resourceKey', 'codeKey', 'haversineKm', 'referenceId', 'roleReferences', 'payorIdsOf']);
+/** Exported functions that are helpers, not checks: the registry's list. */
+const helpers = HELPER_EXPORTS;
 
 const KEBAB = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 
@@ -118,5 +119,13 @@ describe('checks/index.ts', () => {
     for (const [name, c] of found) {
       expect(c.id).toBe(name.replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`));
     }
+  });
+});
+
+describe('checks/registry.ts', () => {
+  it('registers every check and factory of the barrel by its id, and nothing else', () => {
+    const ids = allChecks().map(([, c]) => c.id).sort();
+    expect([...CHECK_REGISTRY.keys()].sort()).toEqual(ids);
+    for (const [name, c] of allChecks()) expect(CHECK_REGISTRY.get(c.id)?.exportName).toBe(name);
   });
 });
