@@ -300,4 +300,69 @@ export const D2_VARIANTS: readonly Variant[] = [
             ),
           },
   },
+  {
+    name: 'lookup-missing-text-other-body',
+    kind: 'error-body',
+    allowedBy: ['D2 7', 'DEC-D2-07', 'DEC-D2-31'],
+    description: 'A lookup without `text` is answered HTTP 400 with a plain `{ "error": "text is required" }` body (the body is not shown; only the status is fixed).',
+    operations: ['lookup-practitioners', 'lookup-locations'],
+    reply: (reply, { request }) => (reply.status === 400 && !request.query.get('text') ? { status: 400, body: { error: 'text is required' } } : reply),
+  },
+  {
+    name: 'distinct-by-answer-sorted-by-name',
+    kind: 'order',
+    allowedBy: ['D2 4.11', 'DEC-D2-55'],
+    description: 'Without `_sort`, a `distinct-by` answer lists its roles by practitioner name, descending (the order that defines "first" is not stated without `_sort`).',
+    operations: [REGISTER_ROLES],
+    request: (req) => (req.query.has('distinct-by') && !req.query.has('_sort') ? withQuery(req, (q) => q.set('_sort', 'name:desc')) : req),
+  },
+  {
+    name: 'd2-no-token-403',
+    kind: 'status',
+    allowedBy: ['D2 5', 'DEC-D2-61'],
+    description: 'A Document 2 request without a token, or with an unknown one, is refused with 403 instead of 401.',
+    operations: [CODE_SET, 'lookup-practitioners', 'lookup-locations', 'list-insurers', 'get-insurer-control-parameters', 'search-address', 'retrieve-address', 'geocode-postcode', 'validate-postcode', REGISTER_PRACTITIONERS, 'get-practitioner-photo', REGISTER_ROLES, 'get-booking-practitioner', 'get-booking-practitioner-role', ...BOOKING_SEARCHES],
+    reply: (reply) => (reply.status === 401 ? { ...reply, status: 403 } : reply),
+  },
+  {
+    name: 'retrieved-address-blank-members-null',
+    kind: 'null-optional',
+    allowedBy: ['D2 2.3', 'DEC-D2-42'],
+    description: 'A retrieved address writes its empty optional members (`line2`..`line4`, `buildingName`, ...) as `null` instead of empty strings, and leaves out `postcode` when it is the last line of `formattedAddress` (only `key`, `addressType` and `formattedAddress` must be present).',
+    operations: ['retrieve-address'],
+    reply: (reply) =>
+      reply.status !== 200 || !Array.isArray(reply.body)
+        ? reply
+        : {
+            ...reply,
+            body: reply.body.map((a) => {
+              if (!isObject(a)) return a;
+              const out: JsonObject = {};
+              for (const [k, v] of Object.entries(a)) {
+                if (k === 'postcode') continue;
+                out[k] = v === '' && !['key', 'addressType', 'formattedAddress'].includes(k) ? null : v;
+              }
+              return out;
+            }),
+          },
+  },
+  {
+    name: 'd2-optional-members-absent',
+    kind: 'null-optional',
+    allowedBy: ['D2 2.3', 'DEC-D2-42'],
+    description: 'Members whose presence is only SHOULD are left out: insurers carry no `category` / `lastUpdated` extensions, lookup Locations no `name` when they have an address, and register roles no `location[]` display.',
+    operations: ['list-insurers', 'lookup-locations', REGISTER_ROLES],
+    reply: (reply) =>
+      reply.status !== 200
+        ? reply
+        : {
+            ...reply,
+            body: mapObjects(reply.body, (o) => {
+              if (o.resourceType === 'Organization' && Array.isArray(o.extension)) return { ...o, extension: o.extension.filter((e) => !(isObject(e) && typeof e.url === 'string' && /\/extension\/(category|lastUpdated)$/.test(e.url))) };
+              if (o.resourceType === 'Location' && isObject(o.address) && typeof o.name === 'string') return Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'name'));
+              if (o.resourceType === 'PractitionerRole' && Array.isArray(o.location)) return { ...o, location: o.location.map((l) => (isObject(l) ? Object.fromEntries(Object.entries(l).filter(([k]) => k !== 'display')) : l)) };
+              return o;
+            }),
+          },
+  },
 ];

@@ -24,4 +24,17 @@ export const PROBES: Probes = {
   'd2-fhir-answers-plain-json': (s) => s.get(`${paths.insurers}?count=1`),
   'last-updated-other-forms': (s) => s.get(`${paths.insurers}?count=1`),
   'booking-identifier-by-system': (s) => s.get(`${paths.bookingRoles}?count=1`),
+  'lookup-missing-text-other-body': (s) => s.get(`${paths.lookupPractitioners}?count=5`),
+  'distinct-by-answer-sorted-by-name': (s) => s.get(`${paths.registerRoles}?distinct-by=practitioner`),
+  'd2-no-token-403': (s) => s.get(paths.insurers, { token: null }),
+  'retrieved-address-blank-members-null': async (s) => {
+    // Drill down from the street to an Address item (DEC-D2-12), then retrieve it.
+    let items = (await s.get(`${paths.addressSearch}?text=Downing%20Street`)).json as { key: string; addressType: string }[];
+    for (let i = 0; i < 3 && Array.isArray(items) && !items.some((x) => x.addressType === 'Address') && items[0]; i++) {
+      items = (await s.get(`${paths.addressSearch}?text=Downing%20Street&container=${encodeURIComponent(items[0].key)}`)).json as typeof items;
+    }
+    const key = Array.isArray(items) ? items.find((x) => x.addressType === 'Address')?.key : undefined;
+    return s.get(`${paths.addressRetrieve}?id=${encodeURIComponent(key ?? 'NONE')}`);
+  },
+  'd2-optional-members-absent': (s) => s.get(`${paths.insurers}?count=1`),
 };
