@@ -117,7 +117,7 @@ describeOperation(GET, () => {
 describeOperation(ACK, () => {
   const destructive = () => runContext().allowDestructive;
   const omitted = (requirements: string[]) =>
-    record(DESTRUCTIVE_CHECK, 'omit', 'Acknowledging a batch removes it; run with --allow-destructive to include this step', { operation: ACK, level: 'MUST', requirements });
+    record(DESTRUCTIVE_CHECK, 'omit', 'needs --allow-destructive: acknowledging a batch removes it from the pending list', { operation: ACK, level: 'MUST', requirements });
 
   test('an unknown id gives InvalidId and changes nothing', async () => {
     if (!destructive()) return omitted(['D1-3-04', 'D1-4.8-03']);
