@@ -3,7 +3,7 @@
  */
 import { operationOutcome } from '../router/errors.ts';
 import type { SandboxReply } from '../router/types.ts';
-import { isObject, mapObjects, mapResources, nullWhereAbsent, type JsonObject } from './json.ts';
+import { arr, errorCodeOf, isObject, mapObjects, mapResources, nullWhereAbsent, withForm, type JsonObject } from './json.ts';
 import type { Variant } from './types.ts';
 
 const SUMMARY = 'search-remittance-summary';
@@ -18,7 +18,6 @@ const BILLS = [SEARCH_BILLS, GET_BILL];
 
 const isSuccess = (reply: SandboxReply) => reply.status === 200 && reply.body !== undefined;
 const withBody = (reply: SandboxReply, body: unknown): SandboxReply => ({ ...reply, body });
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const endsWith = (e: unknown, name: string): e is JsonObject => isObject(e) && typeof e.url === 'string' && e.url.endsWith(`/${name}`);
 
 /** Rewrites every FHIR dateTime the remittance and hospital-claim answers carry (not `meta.lastUpdated`, an instant). */
@@ -47,11 +46,6 @@ const REMITTANCE_ALTERNATIVE: Readonly<Record<string, { status: number; code: st
   MSG_INVALID_FORMAT: { status: 422, code: 'MSG_PARAM_INVALID' },
 };
 
-const errorCodeOf = (body: unknown): string | undefined => {
-  if (!isObject(body) || !Array.isArray(body.issue)) return undefined;
-  const issue = body.issue[0];
-  return isObject(issue) && isObject(issue.details) && Array.isArray(issue.details.coding) && isObject(issue.details.coding[0]) ? (issue.details.coding[0].code as string) : undefined;
-};
 
 /** A date written dd/MM/yyyy or yyyy/MM/dd read leniently as yyyy-MM-dd; undefined when it is neither. */
 function lenientDate(v: string): string | undefined {
@@ -209,12 +203,7 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
     allowedBy: ['D1 4.4', 'D1 4.5 (the order without `_sort` is not shown)', 'DEC-D1-04'],
     description: 'Without `_sort`, remittance summaries and details come newest first (as `-createdOn`) rather than in id order.',
     operations: REMITTANCE,
-    request: (request) => {
-      if (!request.form || request.form.has('_sort')) return request;
-      const form = new URLSearchParams(request.form);
-      form.set('_sort', '-createdOn');
-      return { ...request, form, rawBody: form.toString() };
-    },
+    request: (request) => (request.form?.has('_sort') ? request : withForm(request, (form) => form.set('_sort', '-createdOn'))),
   },
   {
     name: 'remittance-total-of-page',
@@ -232,11 +221,12 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
     operations: REMITTANCE,
     request: (request) => {
       const sort = request.form?.get('_sort')?.replace(/^-/, '');
-      if (!request.form || !(request.form.has('paymentReference') || sort === 'providerName' || sort === 'invoiceTotal')) return request;
-      const form = new URLSearchParams(request.form);
-      if (form.has('paymentReference')) form.set('insurerIdentifier', 'zzz');
-      if (sort === 'providerName' || sort === 'invoiceTotal') form.set('_sort', 'zzz');
-      return { ...request, form, rawBody: form.toString() };
+      const example = sort === 'providerName' || sort === 'invoiceTotal';
+      if (!example && !request.form?.has('paymentReference')) return request;
+      return withForm(request, (form) => {
+        if (form.has('paymentReference')) form.set('insurerIdentifier', 'zzz');
+        if (example) form.set('_sort', 'zzz');
+      });
     },
   },
   {
@@ -257,12 +247,8 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
     description: 'A remittance summary search without any filter returns only the summaries created since 2025-03-01 (a default window); a filtered search sees every summary.',
     operations: [SUMMARY],
     request: (request) => {
-      if (!request.form) return request;
-      const filters = [...request.form.keys()].filter((k) => !['page', 'count', '_sort'].includes(k));
-      if (filters.length > 0) return request;
-      const form = new URLSearchParams(request.form);
-      form.set('dateCreated', '2025-03-01_2099-12-31');
-      return { ...request, form, rawBody: form.toString() };
+      const filters = [...(request.form?.keys() ?? [])].filter((k) => !['page', 'count', '_sort'].includes(k));
+      return filters.length > 0 ? request : withForm(request, (form) => form.set('dateCreated', '2025-03-01_2099-12-31'));
     },
   },
   {

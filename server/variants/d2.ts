@@ -4,7 +4,7 @@
 import { operationOutcome } from '../router/errors.ts';
 import type { SandboxReply, SandboxRequest } from '../router/types.ts';
 import type { Variant } from './types.ts';
-import { isObject, mapObjects, type JsonObject } from './json.ts';
+import { arr, errorCodeOf, isObject, mapObjects, withQuery, type JsonObject } from './json.ts';
 
 const CODE_SET = 'get-code-set';
 const REGISTER_PRACTITIONERS = 'search-register-practitioners';
@@ -13,22 +13,6 @@ const BOOKING_PRACTITIONERS = 'search-booking-practitioners';
 const BOOKING_ROLES = 'search-booking-practitioner-roles';
 const BOOKING_SEARCHES = [BOOKING_PRACTITIONERS, BOOKING_ROLES];
 
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-
-/** The request with its query rewritten (a copy: the reference handler sees the new query only). */
-function withQuery(req: SandboxRequest, edit: (q: URLSearchParams) => void): SandboxRequest {
-  const query = new URLSearchParams(req.query);
-  edit(query);
-  return { ...req, query };
-}
-
-/** The first error code of an OperationOutcome body (issue[0].details.coding[0].code). */
-function errorCodeOf(body: unknown): string | undefined {
-  if (!isObject(body)) return undefined;
-  const issue = arr(body.issue)[0];
-  const coding = isObject(issue) && isObject(issue.details) ? arr(issue.details.coding)[0] : undefined;
-  return isObject(coding) && typeof coding.code === 'string' ? coding.code : undefined;
-}
 
 /** The error reply with another code of the operation's table at that code's documented status. */
 function recoded(reply: SandboxReply, status: number, code: string): SandboxReply {

@@ -1,7 +1,9 @@
 /**
- * Small helpers the variants use to rewrite JSON answers by meaning: walk every object, find the
- * resources of a bundle, give an absent optional member the value null.
+ * Small helpers the variants use to rewrite requests and JSON answers by meaning: walk every
+ * object, find the resources of a bundle, give an absent optional member the value null, read an
+ * error code, edit a query or a form.
  */
+import type { SandboxRequest } from '../router/types.ts';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -38,4 +40,30 @@ export function nullMembers(o: JsonObject, members: readonly string[]): JsonObje
 /** The object with its members in reverse order (JSON objects are unordered, RFC 8259 4). */
 export function reverseMembers(o: JsonObject): JsonObject {
   return Object.fromEntries(Object.entries(o).reverse());
+}
+
+/** The value when it is an array, else an empty list. */
+export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/** The first error code of an OperationOutcome body (`issue[0].details.coding[0].code`). */
+export function errorCodeOf(body: unknown): string | undefined {
+  if (!isObject(body)) return undefined;
+  const issue = arr(body.issue)[0];
+  const coding = isObject(issue) && isObject(issue.details) ? arr(issue.details.coding)[0] : undefined;
+  return isObject(coding) && typeof coding.code === 'string' ? coding.code : undefined;
+}
+
+/** The request with its query rewritten (a copy: the reference handler sees the new query only). */
+export function withQuery(req: SandboxRequest, edit: (q: URLSearchParams) => void): SandboxRequest {
+  const query = new URLSearchParams(req.query);
+  edit(query);
+  return { ...req, query };
+}
+
+/** The request with its form rewritten, raw body included (a copy); a request without a form is kept. */
+export function withForm(req: SandboxRequest, edit: (form: URLSearchParams) => void): SandboxRequest {
+  if (!req.form) return req;
+  const form = new URLSearchParams(req.form);
+  edit(form);
+  return { ...req, form, rawBody: form.toString() };
 }
