@@ -123,7 +123,12 @@ async function serve(argv: string[], io: Out): Promise<number> {
     variant: { type: 'string', multiple: true },
   });
   const port = integer('port', values.port as string | undefined, 0, 65535) ?? 0;
-  const sandbox = await startSandbox({ host: (values.host as string | undefined) ?? '127.0.0.1', port, faults: faultNames(values), variants: variantNames(values) });
+  const sandbox = await startSandbox({
+    host: (values.host as string | undefined) ?? '127.0.0.1',
+    port,
+    faults: faultNames(values),
+    variants: variantNames(values),
+  });
   io.out(`listening on ${sandbox.url}`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
@@ -134,8 +139,13 @@ async function serve(argv: string[], io: Out): Promise<number> {
 }
 
 async function start(argv: string[], io: Out): Promise<number> {
-  const { values } = parse(argv, { ...runFlags, fault: { type: 'string', multiple: true }, variant: { type: 'string', multiple: true } });
-  if (values.target || values.config) throw new UsageError('start always runs against the embedded sandbox; use `run --target URL` for another server');
+  const { values } = parse(argv, {
+    ...runFlags,
+    fault: { type: 'string', multiple: true },
+    variant: { type: 'string', multiple: true },
+  });
+  if (values.target || values.config)
+    throw new UsageError('start always runs against the embedded sandbox; use `run --target URL` for another server');
   const sandbox = await startSandbox({ faults: faultNames(values), variants: variantNames(values) });
   io.out(`sandbox listening on ${sandbox.url}`);
   try {
@@ -149,7 +159,12 @@ async function start(argv: string[], io: Out): Promise<number> {
 async function report(argv: string[], io: Out): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { out: { type: 'string' }, allure: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { out: { type: 'string' }, allure: { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (e) {
     throw new UsageError((e as Error).message.split('\n')[0]);
   }
@@ -176,7 +191,9 @@ async function report(argv: string[], io: Out): Promise<number> {
     }
   }
   if (rebuilt.integrity.state !== 'intact') {
-    io.err(`conformance: ${file} ${rebuilt.integrity.state === 'altered' ? 'was altered after the run (its digest does not match its content)' : 'carries no integrity digest'}; the rebuilt report says so`);
+    io.err(
+      `conformance: ${file} ${rebuilt.integrity.state === 'altered' ? 'was altered after the run (its digest does not match its content)' : 'carries no integrity digest'}; the rebuilt report says so`,
+    );
     return EXIT.notConformant;
   }
   return 0;
@@ -223,8 +240,17 @@ export async function main(argv: string[], io: Out = stdio): Promise<number> {
   const [command, ...rest] = argv;
   if (command !== undefined && (rest.includes('--help') || rest.includes('-h'))) {
     // `conformance run --help`: the usage lines of that command (all of them for an unknown one).
-    const own = USAGE.split('\n').filter((l, i, all) => l.startsWith(`  conformance ${command} `) || l === `  conformance ${command}` ||
-      (l.startsWith('      ') && all.slice(0, i).reverse().find((p) => !p.startsWith('      '))?.startsWith(`  conformance ${command}`)));
+    const own = USAGE.split('\n').filter(
+      (l, i, all) =>
+        l.startsWith(`  conformance ${command} `) ||
+        l === `  conformance ${command}` ||
+        (l.startsWith('      ') &&
+          all
+            .slice(0, i)
+            .reverse()
+            .find((p) => !p.startsWith('      '))
+            ?.startsWith(`  conformance ${command}`)),
+    );
     io.out(own.length > 0 ? ['Usage:', ...own].join('\n') : USAGE);
     return 0;
   }
@@ -274,11 +300,17 @@ export async function main(argv: string[], io: Out = stdio): Promise<number> {
       io.err(`conformance: ${err.message}`);
       return EXIT.usage;
     }
-    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE' || (err as NodeJS.ErrnoException).code === 'EACCES' || (err as NodeJS.ErrnoException).code === 'EADDRNOTAVAIL') {
+    if (
+      (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ||
+      (err as NodeJS.ErrnoException).code === 'EACCES' ||
+      (err as NodeJS.ErrnoException).code === 'EADDRNOTAVAIL'
+    ) {
       io.err(`conformance: cannot listen: ${err.message.split('\n')[0]}`);
       return EXIT.usage;
     }
-    io.err(`conformance: internal error: ${err.message?.split('\n')[0] ?? String(e)}${process.env.CONFORMANCE_DEBUG ? `\n${err.stack}` : ' (set CONFORMANCE_DEBUG=1 for details)'}`);
+    io.err(
+      `conformance: internal error: ${err.message?.split('\n')[0] ?? String(e)}${process.env.CONFORMANCE_DEBUG ? `\n${err.stack}` : ' (set CONFORMANCE_DEBUG=1 for details)'}`,
+    );
     return 4;
   }
 }

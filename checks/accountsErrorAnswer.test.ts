@@ -40,24 +40,37 @@ describe('accountsErrorAnswer', () => {
   const check = accountsErrorAnswer({ status: 403, message: 'The SU-Site <site_id> status should be ACTIVE' });
 
   it('passes on the status and the filled-in message (trimmed)', () => {
-    const finding = check.run(respondedExchange({ status: 403, body: { message: ' The SU-Site S9 status should be ACTIVE\n', code: 403 } }));
-    expect(finding).toMatchObject({ outcome: 'pass', message: 'HTTP 403 with message "The SU-Site S9 status should be ACTIVE"' });
+    const finding = check.run(
+      respondedExchange({ status: 403, body: { message: ' The SU-Site S9 status should be ACTIVE\n', code: 403 } }),
+    );
+    expect(finding).toMatchObject({
+      outcome: 'pass',
+      message: 'HTTP 403 with message "The SU-Site S9 status should be ACTIVE"',
+    });
   });
 
   it('fails on the wrong status', () => {
-    expect(check.run(respondedExchange({ status: 400, body: { message: 'The SU-Site S9 status should be ACTIVE' } })).message).toBe(
+    expect(
+      check.run(respondedExchange({ status: 400, body: { message: 'The SU-Site S9 status should be ACTIVE' } }))
+        .message,
+    ).toBe(
       'Expected HTTP 403 with message "The SU-Site <site_id> status should be ACTIVE", received HTTP 400 with message "The SU-Site S9 status should be ACTIVE"',
     );
   });
 
   it('fails on another message, other letter case or an unfilled placeholder', () => {
-    for (const message of ['Forbidden', 'The SU-Site S9 status should be active', 'The SU-Site  status should be ACTIVE']) {
+    for (const message of [
+      'Forbidden',
+      'The SU-Site S9 status should be active',
+      'The SU-Site  status should be ACTIVE',
+    ]) {
       expect(check.run(respondedExchange({ status: 403, body: { message } })).outcome).toBe('fail');
     }
   });
 
   it('describes bodies without a message', () => {
-    const received = (body: unknown) => check.run(respondedExchange({ status: 403, body })).message.split(', received ')[1];
+    const received = (body: unknown) =>
+      check.run(respondedExchange({ status: 403, body })).message.split(', received ')[1];
     expect(received('')).toBe('HTTP 403 with an empty body');
     expect(received('<html>oops')).toBe('HTTP 403 with a body that is not JSON');
     expect(received({ error: 'x' })).toBe('HTTP 403 with no message');

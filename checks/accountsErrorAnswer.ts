@@ -55,7 +55,8 @@ export function accountsErrorAnswer(expected: AccountsErrorExpectation): Check {
       const message = isRecord(body) ? body.message : undefined;
       const text = typeof message === 'string' ? message.trim() : undefined;
       const evidence = { status, message: briefValue(message) };
-      if (statusOk && text !== undefined && matchesTemplate(template, text)) return pass(`HTTP ${status} with message ${show(text)}`, evidence);
+      if (statusOk && text !== undefined && matchesTemplate(template, text))
+        return pass(`HTTP ${status} with message ${show(text)}`, evidence);
       let received: string;
       if (text !== undefined) received = `message ${show(text)}`;
       else if (message !== undefined) received = `message ${show(message, 60)} (not text)`;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { accountsErrorBody } from './accountsErrorBody.ts';
 import { respondedExchange } from './testing.ts';
 
-const run = (status: number, body: unknown, truncated = false) => accountsErrorBody.run(respondedExchange({ status, body, truncated }));
+const run = (status: number, body: unknown, truncated = false) =>
+  accountsErrorBody.run(respondedExchange({ status, body, truncated }));
 
 describe('accountsErrorBody', () => {
   it('passes on {message, code} with code the status', () => {
@@ -21,14 +22,19 @@ describe('accountsErrorBody', () => {
     expect(run(403, { message: 'x', code: '403' }).message).toBe(
       'Expected {message: non-empty text, code: 403} (DEC-D3-04), received code "403" (a string, not a number)',
     );
-    expect(run(403, { code: 403 }).message).toBe('Expected {message: non-empty text, code: 403} (DEC-D3-04), received message <absent>');
+    expect(run(403, { code: 403 }).message).toBe(
+      'Expected {message: non-empty text, code: 403} (DEC-D3-04), received message <absent>',
+    );
     expect(run(403, { message: '  ', code: 403 }).outcome).toBe('fail');
     expect(run(403, { message: 403, code: 403 }).message).toContain('message 403 (a number)');
-    expect(run(403, {}).message).toBe('Expected {message: non-empty text, code: 403} (DEC-D3-04), received message <absent> and code <absent>');
+    expect(run(403, {}).message).toBe(
+      'Expected {message: non-empty text, code: 403} (DEC-D3-04), received message <absent> and code <absent>',
+    );
   });
 
   it('fails on non-integer codes', () => {
-    for (const code of [403.5, 1e300, null, true, [403], { value: 403 }]) expect(run(403, { message: 'x', code }).outcome).toBe('fail');
+    for (const code of [403.5, 1e300, null, true, [403], { value: 403 }])
+      expect(run(403, { message: 'x', code }).outcome).toBe('fail');
   });
 
   it('never throws on hostile bodies; skips a truncated one', () => {

@@ -17,13 +17,17 @@ export const accountsErrorBody: Check = {
     const { message, code } = body.value;
     const evidence = { status, code: briefValue(code, 60), message: briefValue(message) };
     const problems: string[] = [];
-    if (typeof message !== 'string') problems.push(`message ${message === undefined ? '<absent>' : `${show(message, 40)} (${kindOf(message)})`}`);
+    if (typeof message !== 'string')
+      problems.push(`message ${message === undefined ? '<absent>' : `${show(message, 40)} (${kindOf(message)})`}`);
     else if (message.trim() === '') problems.push(`message ${show(message, 40)}`);
     if (!Number.isSafeInteger(code)) {
       const kind = typeof code === 'number' || code === undefined ? '' : ` (${kindOf(code)}, not a number)`;
       problems.push(`code ${show(code, 40)}${kind}`);
     } else if (code !== status) problems.push(`code ${code as number} with HTTP ${status}`);
     if (problems.length === 0) return pass(`{message, code: ${status}}`, evidence);
-    return fail(`Expected {message: non-empty text, code: ${status}} (DEC-D3-04), received ${problems.join(' and ')}`, evidence);
+    return fail(
+      `Expected {message: non-empty text, code: ${status}} (DEC-D3-04), received ${problems.join(' and ')}`,
+      evidence,
+    );
   },
 };

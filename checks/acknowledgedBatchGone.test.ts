@@ -3,7 +3,12 @@ import { acknowledgedBatchGone } from './acknowledgedBatchGone.ts';
 import { bundle, respondedExchange } from './testing.ts';
 
 const pending = (...ids: unknown[]) =>
-  respondedExchange({ body: bundle(ids.map((id) => ({ resourceType: 'Bundle', id, timestamp: '2024-01-01T00:00:00+00:00' })), { type: 'collection' }) });
+  respondedExchange({
+    body: bundle(
+      ids.map((id) => ({ resourceType: 'Bundle', id, timestamp: '2024-01-01T00:00:00+00:00' })),
+      { type: 'collection' },
+    ),
+  });
 
 describe('acknowledgedBatchGone', () => {
   it('passes when the batch is no longer listed', () => {

@@ -12,10 +12,14 @@ export function acknowledgedBatchGone(batchId: string): Check {
     run: (x) => {
       const read = readBundle(x);
       if (!read.ok) return read.finding;
-      const listed = read.value.resources.some((r) => (typeof r.id === 'string' || typeof r.id === 'number') && String(r.id) === batchId);
+      const listed = read.value.resources.some(
+        (r) => (typeof r.id === 'string' || typeof r.id === 'number') && String(r.id) === batchId,
+      );
       const entries = read.value.resources.length;
       return listed
-        ? fail(`Expected batch ${show(batchId)} gone from the pending list, received it among ${entries} entries`, { entries })
+        ? fail(`Expected batch ${show(batchId)} gone from the pending list, received it among ${entries} entries`, {
+            entries,
+          })
         : pass(`batch ${show(batchId)} not among ${entries} pending entries`, { entries });
     },
   };

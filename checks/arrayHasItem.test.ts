@@ -8,13 +8,22 @@ const run = (body: unknown) => check.run(respondedExchange({ body }));
 
 describe('arrayHasItem', () => {
   it('passes when some item satisfies the predicate', () => {
-    expect(run([{ key: 'a', addressType: 'Street' }, { key: 'b', addressType: 'Address' }]).message).toBe('item 2 of 2 is of type Address');
+    expect(
+      run([
+        { key: 'a', addressType: 'Street' },
+        { key: 'b', addressType: 'Address' },
+      ]).message,
+    ).toBe('item 2 of 2 is of type Address');
   });
 
   it('fails when none does', () => {
-    expect(run([{ key: 'a', addressType: 'Street' }]).message).toBe('Expected an item of type Address, received none among 1 item');
+    expect(run([{ key: 'a', addressType: 'Street' }]).message).toBe(
+      'Expected an item of type Address, received none among 1 item',
+    );
     expect(run([]).message).toBe('Expected an item of type Address, received an empty array');
-    expect(run([null, 'Address', ['Address']]).message).toBe('Expected an item of type Address, received none among 3 items');
+    expect(run([null, 'Address', ['Address']]).message).toBe(
+      'Expected an item of type Address, received none among 3 items',
+    );
   });
 
   it('treats a predicate that throws or does not answer true as no match', () => {

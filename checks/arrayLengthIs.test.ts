@@ -12,7 +12,10 @@ describe('arrayLengthIs', () => {
   });
 
   it('fails on another length', () => {
-    expect(run([{ key: 'a' }, { key: 'b' }])).toMatchObject({ outcome: 'fail', message: 'Expected exactly 1 item, received 2' });
+    expect(run([{ key: 'a' }, { key: 'b' }])).toMatchObject({
+      outcome: 'fail',
+      message: 'Expected exactly 1 item, received 2',
+    });
     expect(run([]).outcome).toBe('fail');
   });
 

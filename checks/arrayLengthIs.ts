@@ -14,8 +14,11 @@ export function arrayLengthIs(length: number): Check {
       if (!json.ok) return json.finding;
       const items = json.value;
       if (!Array.isArray(items)) return fail(`Expected a JSON array, received ${describe(items)}`);
-      if (items.length === length) return pass(`${items.length} ${items.length === 1 ? 'item' : 'items'}`, { items: items.length });
-      return fail(`Expected exactly ${length} ${length === 1 ? 'item' : 'items'}, received ${items.length}`, { items: items.length });
+      if (items.length === length)
+        return pass(`${items.length} ${items.length === 1 ? 'item' : 'items'}`, { items: items.length });
+      return fail(`Expected exactly ${length} ${length === 1 ? 'item' : 'items'}, received ${items.length}`, {
+        items: items.length,
+      });
     },
   };
 }

@@ -13,7 +13,9 @@ export function batchStillListed(batchId: string): Check {
       const read = readBundle(x);
       if (!read.ok) return read.finding;
       const entries = read.value.resources.length;
-      const listed = read.value.resources.some((r) => (typeof r.id === 'string' || typeof r.id === 'number') && String(r.id) === batchId);
+      const listed = read.value.resources.some(
+        (r) => (typeof r.id === 'string' || typeof r.id === 'number') && String(r.id) === batchId,
+      );
       return listed
         ? pass(`batch ${show(batchId)} still among ${entries} pending entries`, { entries })
         : fail(`Expected batch ${show(batchId)} still listed, received a list of ${entries} without it`, { entries });

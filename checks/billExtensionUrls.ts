@@ -6,8 +6,19 @@ import { resourceLabel } from './resourceKey.ts';
 
 /** The Claim extensions 2.8 names: both forms, then those of the single-bill form. */
 export const BILL_CLAIM_EXTENSIONS = [
-  'IsArchived', 'ClaimStatus', 'EventReference', 'InvoiceReference', 'DoubleInsurance', 'ThirdParty', 'PackageDeal', 'Currency',
-  'DiagnosisScheme', 'ServiceSetting', 'ServiceProvider', 'ClaimSource', 'SignatureRequired',
+  'IsArchived',
+  'ClaimStatus',
+  'EventReference',
+  'InvoiceReference',
+  'DoubleInsurance',
+  'ThirdParty',
+  'PackageDeal',
+  'Currency',
+  'DiagnosisScheme',
+  'ServiceSetting',
+  'ServiceProvider',
+  'ClaimSource',
+  'SignatureRequired',
 ] as const;
 
 const lastSegment = (url: string): string => url.slice(url.lastIndexOf('/') + 1);
@@ -43,11 +54,18 @@ export const billExtensionUrls: Check = {
         const name = lastSegment(e.url);
         if (!names.includes(name)) continue;
         judged += 1;
-        if (!new RegExp(`.+/extension/Claim/${name}$`).test(e.url)) wrong.push(`${resourceLabel(c, i)} ${show(e.url, 80)}`);
+        if (!new RegExp(`.+/extension/Claim/${name}$`).test(e.url))
+          wrong.push(`${resourceLabel(c, i)} ${show(e.url, 80)}`);
       }
     });
     if (judged === 0) return skip('No Claim carries an extension named in 2.8');
-    if (wrong.length === 0) return pass(`${judged} extension URLs under /extension/Claim/ on ${claims.length} ${claims.length === 1 ? 'Claim' : 'Claims'}`, { judged });
-    return fail(`Expected extension URLs {ref_url}/extension/Claim/<name>, received ${listBrief(wrong, 3)}`, { wrong: wrong.slice(0, 20) });
+    if (wrong.length === 0)
+      return pass(
+        `${judged} extension URLs under /extension/Claim/ on ${claims.length} ${claims.length === 1 ? 'Claim' : 'Claims'}`,
+        { judged },
+      );
+    return fail(`Expected extension URLs {ref_url}/extension/Claim/<name>, received ${listBrief(wrong, 3)}`, {
+      wrong: wrong.slice(0, 20),
+    });
   },
 };

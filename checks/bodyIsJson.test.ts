@@ -12,7 +12,9 @@ describe('bodyIsJson', () => {
     const html = '<html>\n<body>' + 'x'.repeat(200) + '</body></html>';
     const finding = bodyIsJson.run(respondedExchange({ body: html }));
     expect(finding.outcome).toBe('fail');
-    expect(finding.message).toMatch(/^Expected a JSON body, received text that does not parse \(.+\): "<html>\\n<body>x+"$/);
+    expect(finding.message).toMatch(
+      /^Expected a JSON body, received text that does not parse \(.+\): "<html>\\n<body>x+"$/,
+    );
     expect(finding.message).not.toContain('\n');
     expect(finding.message).not.toContain('x'.repeat(60));
   });

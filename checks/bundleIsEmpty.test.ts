@@ -7,6 +7,8 @@ describe('bundleIsEmpty', () => {
     expect(bundleIsEmpty.run(respondedExchange({ body: bundle([]) })).outcome).toBe('pass');
   });
   it('fails on entries', () => {
-    expect(bundleIsEmpty.run(respondedExchange({ body: bundle([{ resourceType: 'Contract', id: 'C' }]) })).message).toBe('Expected an empty Bundle, received 1 entry');
+    expect(
+      bundleIsEmpty.run(respondedExchange({ body: bundle([{ resourceType: 'Contract', id: 'C' }]) })).message,
+    ).toBe('Expected an empty Bundle, received 1 entry');
   });
 });

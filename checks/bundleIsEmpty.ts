@@ -12,6 +12,8 @@ export const bundleIsEmpty: Check = {
     const read = readBundle(x);
     if (!read.ok) return read.finding;
     const n = read.value.resources.length;
-    return n === 0 ? pass('an empty Bundle') : fail(`Expected an empty Bundle, received ${n} ${n === 1 ? 'entry' : 'entries'}`, { entries: n });
+    return n === 0
+      ? pass('an empty Bundle')
+      : fail(`Expected an empty Bundle, received ${n} ${n === 1 ? 'entry' : 'entries'}`, { entries: n });
   },
 };

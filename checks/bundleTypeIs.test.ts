@@ -4,7 +4,9 @@ import { bundle, respondedExchange } from './testing.ts';
 
 describe('bundleTypeIs', () => {
   it('passes on the expected type', () => {
-    expect(bundleTypeIs('collection').run(respondedExchange({ body: bundle([], { type: 'collection' }) })).outcome).toBe('pass');
+    expect(
+      bundleTypeIs('collection').run(respondedExchange({ body: bundle([], { type: 'collection' }) })).outcome,
+    ).toBe('pass');
   });
 
   it('fails on another or missing type', () => {
@@ -20,6 +22,8 @@ describe('bundleTypeIs', () => {
     expect(bundleTypeIs('searchset').run(respondedExchange({ body: { resourceType: 'Coverage' } })).message).toBe(
       'Expected a Bundle, received resourceType "Coverage"',
     );
-    expect(bundleTypeIs('searchset').run(respondedExchange({ body: 'null' })).message).toBe('Expected a JSON object, received null');
+    expect(bundleTypeIs('searchset').run(respondedExchange({ body: 'null' })).message).toBe(
+      'Expected a JSON object, received null',
+    );
   });
 });

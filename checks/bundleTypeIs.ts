@@ -13,7 +13,9 @@ export function bundleTypeIs(type: 'collection' | 'searchset'): Check {
       const read = readBundle(x);
       if (!read.ok) return read.finding;
       const actual = read.value.body.type;
-      return actual === type ? pass(`type ${type}`) : fail(`Expected Bundle.type ${show(type)}, received ${show(actual)}`);
+      return actual === type
+        ? pass(`type ${type}`)
+        : fail(`Expected Bundle.type ${show(type)}, received ${show(actual)}`);
     },
   };
 }

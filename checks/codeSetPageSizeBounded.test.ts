@@ -2,13 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { codeSetPageSizeBounded } from './codeSetPageSizeBounded.ts';
 import { respondedExchange } from './testing.ts';
 
-const valueSet = (n: number, total = n) => respondedExchange({
-  body: { resourceType: 'ValueSet', name: 'condition-code', expansion: { total, offset: 0, contains: Array.from({ length: n }, (_, i) => ({ system: 'ICD10', code: `C${i}`, display: 'x' })) } },
-});
+const valueSet = (n: number, total = n) =>
+  respondedExchange({
+    body: {
+      resourceType: 'ValueSet',
+      name: 'condition-code',
+      expansion: {
+        total,
+        offset: 0,
+        contains: Array.from({ length: n }, (_, i) => ({ system: 'ICD10', code: `C${i}`, display: 'x' })),
+      },
+    },
+  });
 
 describe('codeSetPageSizeBounded', () => {
   it('passes on a refusal and on a clamped page', () => {
-    expect(codeSetPageSizeBounded('0').run(respondedExchange({ status: 400, body: { code: 'MSG_INVALID_FORMAT' } })).outcome).toBe('pass');
+    expect(
+      codeSetPageSizeBounded('0').run(respondedExchange({ status: 400, body: { code: 'MSG_INVALID_FORMAT' } })).outcome,
+    ).toBe('pass');
     expect(codeSetPageSizeBounded('0', 50).run(valueSet(1, 50)).outcome).toBe('pass');
     expect(codeSetPageSizeBounded('1001', 50).run(valueSet(50)).outcome).toBe('pass');
   });

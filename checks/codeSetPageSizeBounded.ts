@@ -17,15 +17,24 @@ export function codeSetPageSizeBounded(requested: string, setSize?: number): Che
     summary: 'A code-set page size outside 1 to 1,000 is refused or clamped into the bounds',
     run: (x) => {
       const status = x.response.status;
-      if (status >= 400 && status < 500) return pass(`count=${requested} refused with HTTP ${status}`, { requested, status });
+      if (status >= 400 && status < 500)
+        return pass(`count=${requested} refused with HTTP ${status}`, { requested, status });
       const read = readValueSet(x);
       if (!read.ok) return read.finding;
       const n = read.value.contains.length;
       const total = typeof read.value.expansion.total === 'number' ? read.value.expansion.total : undefined;
       const hasCodes = (setSize ?? 0) > 0 || (total ?? 0) > 0;
       const evidence = { requested, codes: n, total, status };
-      if (n > CODE_SET_MAX_PAGE) return fail(`Expected count=${requested} refused or clamped to at most ${CODE_SET_MAX_PAGE} codes, received ${n}`, evidence);
-      if (n === 0 && hasCodes) return fail(`Expected count=${requested} refused or clamped to at least 1 code, received an empty page of a set that has codes`, evidence);
+      if (n > CODE_SET_MAX_PAGE)
+        return fail(
+          `Expected count=${requested} refused or clamped to at most ${CODE_SET_MAX_PAGE} codes, received ${n}`,
+          evidence,
+        );
+      if (n === 0 && hasCodes)
+        return fail(
+          `Expected count=${requested} refused or clamped to at least 1 code, received an empty page of a set that has codes`,
+          evidence,
+        );
       return pass(`count=${requested} served with ${n} codes (clamped)`, evidence);
     },
   };

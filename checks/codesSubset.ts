@@ -35,10 +35,14 @@ export const codesSubset: Check<NarrowedAndAll> = {
     }
     if (keyed === 0) return skip('No item of the narrowed code set carries a code');
     const evidence = { codes: keyed, all: all.size };
-    if (strays.length === 0) return pass(`${keyed} ${keyed === 1 ? 'code' : 'codes'}, all in the un-narrowed set`, evidence);
-    return fail(`Expected every narrowed code in the un-narrowed set, received ${strays.length} not in it: ${listBrief(strays, 3)}`, {
-      ...evidence,
-      strays: strays.slice(0, 20),
-    });
+    if (strays.length === 0)
+      return pass(`${keyed} ${keyed === 1 ? 'code' : 'codes'}, all in the un-narrowed set`, evidence);
+    return fail(
+      `Expected every narrowed code in the un-narrowed set, received ${strays.length} not in it: ${listBrief(strays, 3)}`,
+      {
+        ...evidence,
+        strays: strays.slice(0, 20),
+      },
+    );
   },
 };

@@ -14,7 +14,8 @@ function samePatientReference(sent: unknown, got: unknown): boolean {
 
 /** Every member of `sent` (strings and numbers) has the same value in `got`; members only in `got` are ignored. */
 function holds(sent: unknown, got: unknown): boolean {
-  if (isRecord(sent)) return isRecord(got) && Object.entries(sent).every(([k, v]) => v === null || v === undefined || holds(v, got[k]));
+  if (isRecord(sent))
+    return isRecord(got) && Object.entries(sent).every(([k, v]) => v === null || v === undefined || holds(v, got[k]));
   if (Array.isArray(sent)) return Array.isArray(got) && sent.every((v) => got.some((g) => holds(v, g)));
   return sent === got;
 }
@@ -33,18 +34,26 @@ export function conditionRoundTrip(sent: Record<string, unknown>): Check {
     run: (x) => {
       const body = readObject(x);
       if (!body.ok) return body.finding;
-      if (body.value.resourceType !== 'Condition') return fail(`Expected a Condition, received ${describe(body.value)}`);
+      if (body.value.resourceType !== 'Condition')
+        return fail(`Expected a Condition, received ${describe(body.value)}`);
       const missing: string[] = [];
       const notes = records(body.value.note);
       for (const n of records(sent.note)) {
         const sentRef = isRecord(n.authorReference) ? n.authorReference.reference : undefined;
-        const found = notes.some((g) => g.text === n.text && (sentRef === undefined || samePatientReference(sentRef, isRecord(g.authorReference) ? g.authorReference.reference : undefined)));
+        const found = notes.some(
+          (g) =>
+            g.text === n.text &&
+            (sentRef === undefined ||
+              samePatientReference(sentRef, isRecord(g.authorReference) ? g.authorReference.reference : undefined)),
+        );
         if (!found) missing.push(`note "${String(n.text)}" by ${String(sentRef)}`);
       }
       const details = records(body.value.evidence).flatMap((e) => records(e.detail));
-      for (const e of records(sent.evidence)) for (const d of records(e.detail)) {
-        if (!details.some((g) => g.display === d.display && holds(d.identifier, g.identifier))) missing.push(`evidence detail "${String(d.display)}"`);
-      }
+      for (const e of records(sent.evidence))
+        for (const d of records(e.detail)) {
+          if (!details.some((g) => g.display === d.display && holds(d.identifier, g.identifier)))
+            missing.push(`evidence detail "${String(d.display)}"`);
+        }
       const evidence = { notes: notes.length, details: details.length, missing: missing.length };
       if (missing.length === 0) return pass('note and evidence as sent', evidence);
       return fail(`Expected the note and evidence sent, received a Condition without ${listBrief(missing)}`, evidence);

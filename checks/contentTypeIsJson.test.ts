@@ -6,12 +6,15 @@ const withType = (contentType: string | undefined, body = '{}') =>
   respondedExchange({ body, headers: contentType === undefined ? {} : { 'Content-Type': contentType } });
 
 describe('contentTypeIsJson', () => {
-  it.each(['application/json', 'application/fhir+json', 'application/json; charset=utf-8', 'Application/FHIR+JSON;fhirVersion=4.0', 'application/problem+json'])(
-    'passes on %s',
-    (type) => {
-      expect(contentTypeIsJson.run(withType(type)).outcome).toBe('pass');
-    },
-  );
+  it.each([
+    'application/json',
+    'application/fhir+json',
+    'application/json; charset=utf-8',
+    'Application/FHIR+JSON;fhirVersion=4.0',
+    'application/problem+json',
+  ])('passes on %s', (type) => {
+    expect(contentTypeIsJson.run(withType(type)).outcome).toBe('pass');
+  });
 
   it.each(['text/html', 'text/json', 'application/xml', 'application/jsonp', ''])('fails on %j', (type) => {
     const finding = contentTypeIsJson.run(withType(type));

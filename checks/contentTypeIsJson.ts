@@ -16,6 +16,8 @@ export const contentTypeIsJson: Check = {
     const mediaType = typeof contentType === 'string' ? contentType.split(';')[0].trim().toLowerCase() : '';
     return JSON_MEDIA_TYPE.test(mediaType)
       ? pass(`Content-Type ${contentType}`, { contentType })
-      : fail(`Expected a JSON media type, received ${contentType === undefined ? '<none>' : show(contentType)}`, { contentType });
+      : fail(`Expected a JSON media type, received ${contentType === undefined ? '<none>' : show(contentType)}`, {
+          contentType,
+        });
   },
 };

@@ -46,7 +46,11 @@ export function codingsOf(item: Record<string, unknown>): Record<string, unknown
 
 /** `subType[].coding[].display` texts of a Contract (`subType` as one object is read too). */
 export function subTypeDisplays(contract: Record<string, unknown>): string[] {
-  const subTypes = Array.isArray(contract.subType) ? records(contract.subType) : isRecord(contract.subType) ? [contract.subType] : [];
+  const subTypes = Array.isArray(contract.subType)
+    ? records(contract.subType)
+    : isRecord(contract.subType)
+      ? [contract.subType]
+      : [];
   const displays: string[] = [];
   for (const subType of subTypes) {
     for (const coding of records(subType.coding)) if (typeof coding.display === 'string') displays.push(coding.display);
@@ -65,7 +69,11 @@ export function codingLabel(coding: Record<string, unknown>): string {
  * or `Person/P` (a URL ending so too), an asset `context[].reference.reference` `I/P`, `C/P`,
  * `Payor/I-P` or `Payor/C-P`, or the Contract `id` P. Exact comparison of the id.
  */
-export function contractNamesPayor(contract: Record<string, unknown>, payor: string, o: { contacts?: boolean } = {}): boolean {
+export function contractNamesPayor(
+  contract: Record<string, unknown>,
+  payor: string,
+  o: { contacts?: boolean } = {},
+): boolean {
   const contacts = o.contacts ?? true;
   if (contract.id === payor) return true;
   const authority = contacts ? /(?:^|\/)(?:Organization|Person)\/([^/]+)$/ : /(?:^|\/)Organization\/([^/]+)$/;
@@ -81,11 +89,13 @@ export function contractNamesPayor(contract: Record<string, unknown>, payor: str
     }
   };
   walk(contract.term, 0);
-  for (const t of terms) for (const asset of records(t.asset)) for (const ctx of records(asset.context)) {
-    const ref = isRecord(ctx.reference) ? ctx.reference.reference : undefined;
-    if (typeof ref !== 'string') continue;
-    const m = (contacts ? /^(?:[IC]\/(.+)|Payor\/[IC]-(.+))$/ : /^(?:I\/(.+)|Payor\/I-(.+))$/).exec(ref.trim());
-    if (m && (m[1] ?? m[2]) === payor) return true;
-  }
+  for (const t of terms)
+    for (const asset of records(t.asset))
+      for (const ctx of records(asset.context)) {
+        const ref = isRecord(ctx.reference) ? ctx.reference.reference : undefined;
+        if (typeof ref !== 'string') continue;
+        const m = (contacts ? /^(?:[IC]\/(.+)|Payor\/[IC]-(.+))$/ : /^(?:I\/(.+)|Payor\/I-(.+))$/).exec(ref.trim());
+        if (m && (m[1] ?? m[2]) === payor) return true;
+      }
   return false;
 }

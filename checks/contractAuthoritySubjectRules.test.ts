@@ -6,7 +6,13 @@ const contract = (id: string, display: string | undefined, members: Record<strin
   resourceType: 'Contract',
   id,
   subject: [{ reference: 'Site/S1' }],
-  ...(display === undefined ? {} : { subType: [{ coding: [{ system: 'https://ref.example/valueset/contract-subtype/PRICING', code: 'I', display }] }] }),
+  ...(display === undefined
+    ? {}
+    : {
+        subType: [
+          { coding: [{ system: 'https://ref.example/valueset/contract-subtype/PRICING', code: 'I', display }] },
+        ],
+      }),
   ...members,
 });
 const AUTHORITY = { authority: [{ id: 'payor', reference: 'Organization/bup', display: 'bup' }] };
@@ -15,12 +21,14 @@ const run = (body: unknown) => contractAuthoritySubjectRules.run(respondedExchan
 
 describe('contractAuthoritySubjectRules', () => {
   it('passes when members match the sub types', () => {
-    const finding = run(bundle([
-      contract('c1', 'FEE_SCHEDULE', AUTHORITY),
-      contract('c2', 'PRACTITIONER_BESPOKE_CONTRACT', { ...AUTHORITY, ...PRACTITIONER }),
-      contract('c3', 'SELF_PAY', PRACTITIONER),
-      contract('c4', 'SELF_PAY'),
-    ]));
+    const finding = run(
+      bundle([
+        contract('c1', 'FEE_SCHEDULE', AUTHORITY),
+        contract('c2', 'PRACTITIONER_BESPOKE_CONTRACT', { ...AUTHORITY, ...PRACTITIONER }),
+        contract('c3', 'SELF_PAY', PRACTITIONER),
+        contract('c4', 'SELF_PAY'),
+      ]),
+    );
     expect(finding).toMatchObject({ outcome: 'pass', message: '4 Contracts follow the sub type rules' });
   });
 
@@ -37,27 +45,40 @@ describe('contractAuthoritySubjectRules', () => {
   });
 
   it('fails on a practitioner subject outside PRACTITIONER_BESPOKE_CONTRACT / SELF_PAY', () => {
-    expect(run(bundle([contract('c1', 'FEE_SCHEDULE', PRACTITIONER)])).message).toContain('Contract/c1 (FEE_SCHEDULE) has subject {"reference":"Practitioner/P1"}');
+    expect(run(bundle([contract('c1', 'FEE_SCHEDULE', PRACTITIONER)])).message).toContain(
+      'Contract/c1 (FEE_SCHEDULE) has subject {"reference":"Practitioner/P1"}',
+    );
     expect(run(bundle([contract('c1', 'FEE_SCHEDULE', { subject: ['Site/S1'] })])).outcome).toBe('fail');
   });
 
   it('does not judge a site subject, empty members or Contracts without a sub type display', () => {
-    expect(run(bundle([contract('c1', 'FEE_SCHEDULE', { subject: [{ reference: 'https://x.example/Site/S1' }] })])).outcome).toBe('pass');
+    expect(
+      run(bundle([contract('c1', 'FEE_SCHEDULE', { subject: [{ reference: 'https://x.example/Site/S1' }] })])).outcome,
+    ).toBe('pass');
     expect(run(bundle([contract('c1', 'SELF_PAY', { authority: [], subject: null })])).outcome).toBe('pass');
-    const mixed = run(bundle([contract('c1', 'FEE_SCHEDULE', AUTHORITY), contract('c2', undefined, { ...AUTHORITY, ...PRACTITIONER })]));
+    const mixed = run(
+      bundle([contract('c1', 'FEE_SCHEDULE', AUTHORITY), contract('c2', undefined, { ...AUTHORITY, ...PRACTITIONER })]),
+    );
     expect(mixed.message).toBe('1 Contract follows the sub type rules (1 without a sub type)');
     expect(run(bundle([contract('c2', undefined, AUTHORITY)])).outcome).toBe('skip');
   });
 
   it('passes an empty Bundle, fails on other resources', () => {
     expect(run(bundle([])).message).toBe('no entries');
-    expect(run({ resourceType: 'Patient' }).message).toBe('Expected a Contract or a Bundle of Contracts, received resourceType "Patient"');
+    expect(run({ resourceType: 'Patient' }).message).toBe(
+      'Expected a Contract or a Bundle of Contracts, received resourceType "Patient"',
+    );
   });
 
   it('never throws on hostile bodies', () => {
     expect(run(bundle([contract('c1', 'FEE_SCHEDULE', { subType: 'FEE_SCHEDULE' }), null, 5])).outcome).toBe('skip');
-    expect(run(bundle([{ resourceType: 'Contract', subType: { coding: [{ display: 'SELF_PAY' }] }, authority: 'x' }])).outcome).toBe('fail');
-    expect(run(bundle([{ resourceType: 'Contract', subType: [null, { coding: [1, { display: 7 }] }] }])).outcome).toBe('skip');
+    expect(
+      run(bundle([{ resourceType: 'Contract', subType: { coding: [{ display: 'SELF_PAY' }] }, authority: 'x' }]))
+        .outcome,
+    ).toBe('fail');
+    expect(run(bundle([{ resourceType: 'Contract', subType: [null, { coding: [1, { display: 7 }] }] }])).outcome).toBe(
+      'skip',
+    );
     expect(run({ resourceType: 'Bundle', entry: 3 }).outcome).toBe('fail');
     expect(run('').outcome).toBe('fail');
     expect(contractAuthoritySubjectRules.run(respondedExchange({ body: '{', truncated: true })).outcome).toBe('skip');

@@ -9,7 +9,8 @@ const AUTHORITY_ALLOWED = new Set(['FEE_SCHEDULE', 'PRACTITIONER_BESPOKE_CONTRAC
 const SUBJECT_ALLOWED = new Set(['PRACTITIONER_BESPOKE_CONTRACT', 'SELF_PAY']);
 
 /** A member is present when it is neither absent, null nor an empty array. */
-const present = (value: unknown): boolean => value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0);
+const present = (value: unknown): boolean =>
+  value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0);
 
 /** `Site/<id>`, also at the end of an absolute reference: the site owning the contract. */
 const SITE = /(?:^|\/)Site\/[^/]+$/;
@@ -35,7 +36,8 @@ function practitionerSubjects(subject: unknown): unknown[] {
  */
 export const contractAuthoritySubjectRules: Check = {
   id: 'contract-authority-subject-rules',
-  summary: 'authority only for FEE_SCHEDULE / PRACTITIONER_BESPOKE_CONTRACT, a practitioner subject only for PRACTITIONER_BESPOKE_CONTRACT / SELF_PAY',
+  summary:
+    'authority only for FEE_SCHEDULE / PRACTITIONER_BESPOKE_CONTRACT, a practitioner subject only for PRACTITIONER_BESPOKE_CONTRACT / SELF_PAY',
   run: (x) => {
     const body = readObject(x);
     if (!body.ok) return body.finding;
@@ -66,10 +68,16 @@ export const contractAuthoritySubjectRules: Check = {
       }
     });
     const evidence = { contracts: candidates.length, judged, offending: offending.length };
-    if (judged === 0) return skip(`No Contract shows its sub type (${candidates.length} ${candidates.length === 1 ? 'Contract' : 'Contracts'})`);
+    if (judged === 0)
+      return skip(
+        `No Contract shows its sub type (${candidates.length} ${candidates.length === 1 ? 'Contract' : 'Contracts'})`,
+      );
     if (offending.length === 0) {
       const unjudged = candidates.length - judged;
-      return pass(`${judged} ${judged === 1 ? 'Contract follows' : 'Contracts follow'} the sub type rules${unjudged > 0 ? ` (${unjudged} without a sub type)` : ''}`, evidence);
+      return pass(
+        `${judged} ${judged === 1 ? 'Contract follows' : 'Contracts follow'} the sub type rules${unjudged > 0 ? ` (${unjudged} without a sub type)` : ''}`,
+        evidence,
+      );
     }
     return fail(
       `Expected authority only with FEE_SCHEDULE or PRACTITIONER_BESPOKE_CONTRACT and a practitioner subject only with PRACTITIONER_BESPOKE_CONTRACT or SELF_PAY (2.6), received ${listBrief(offending, 3)}`,

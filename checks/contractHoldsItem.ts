@@ -35,16 +35,29 @@ export function contractHoldsItem(item: ContractItem): Check {
       if (!body.ok) return body.finding;
       if (body.value.resourceType !== 'Contract') return fail(`Expected a Contract, received ${describe(body.value)}`);
       const items = valuedItemsOf(body.value);
-      const coded = items.filter((i) => codingsOf(i).some((c) => c.code === item.code && sameSystem(item.system, c.system)));
+      const coded = items.filter((i) =>
+        codingsOf(i).some((c) => c.code === item.code && sameSystem(item.system, c.system)),
+      );
       const nets = coded.map((i) => (isRecord(i.net) ? i.net.value : undefined));
-      const evidence = { valuedItems: items.length, matching: coded.length, nets: nets.slice(0, 10).map((n) => (typeof n === 'number' ? n : show(n, 40))) };
+      const evidence = {
+        valuedItems: items.length,
+        matching: coded.length,
+        nets: nets.slice(0, 10).map((n) => (typeof n === 'number' ? n : show(n, 40))),
+      };
       if (coded.length === 0) {
-        return fail(`Expected a valued item ${wanted}, received none coded ${item.system}|${item.code} among ${items.length} valued ${items.length === 1 ? 'item' : 'items'}`, evidence);
+        return fail(
+          `Expected a valued item ${wanted}, received none coded ${item.system}|${item.code} among ${items.length} valued ${items.length === 1 ? 'item' : 'items'}`,
+          evidence,
+        );
       }
       if (item.net === undefined) return pass(`valued item ${item.system}|${item.code}`, evidence);
       const net = item.net;
-      if (nets.some((n) => typeof n === 'number' && Number.isFinite(n) && cents(n) === cents(net))) return pass(`valued item ${wanted}`, evidence);
-      return fail(`Expected a valued item ${wanted}, received it with net.value ${nets.map((n) => show(n, 40)).join(', ')}`, evidence);
+      if (nets.some((n) => typeof n === 'number' && Number.isFinite(n) && cents(n) === cents(net)))
+        return pass(`valued item ${wanted}`, evidence);
+      return fail(
+        `Expected a valued item ${wanted}, received it with net.value ${nets.map((n) => show(n, 40)).join(', ')}`,
+        evidence,
+      );
     },
   };
 }

@@ -4,19 +4,37 @@ import { respondedExchange } from './testing.ts';
 
 const URL = 'https://ref.example/organization/ins/INS1/$control-parameters/';
 const param = (name: string, valueString: unknown) => ({ url: `${URL}${name}`, valueString });
-const complete = [param('acceptsEDIClaims', 'Y'), param('requiresDiagnosis', 'N'), param('synchronousME', 'N'), param('stvEnabled', 'E')];
-const org = (extension: unknown) => ({ resourceType: 'Organization', id: '12', identifier: [{ value: 'INS1' }], name: 'Insurer', extension });
+const complete = [
+  param('acceptsEDIClaims', 'Y'),
+  param('requiresDiagnosis', 'N'),
+  param('synchronousME', 'N'),
+  param('stvEnabled', 'E'),
+];
+const org = (extension: unknown) => ({
+  resourceType: 'Organization',
+  id: '12',
+  identifier: [{ value: 'INS1' }],
+  name: 'Insurer',
+  extension,
+});
 const run = (body: unknown) => controlParametersComplete.run(respondedExchange({ body }));
 
 describe('controlParametersComplete', () => {
   it('passes with all four once each, ignoring other extensions', () => {
-    const finding = run(org([...complete, param('somethingNew', 'Q'), { url: 'https://ref.example/extension/live', valueString: 'Y' }]));
+    const finding = run(
+      org([...complete, param('somethingNew', 'Q'), { url: 'https://ref.example/extension/live', valueString: 'Y' }]),
+    );
     expect(finding.outcome).toBe('pass');
     expect(finding.message).toBe('acceptsEDIClaims Y, requiresDiagnosis N, synchronousME N, stvEnabled E');
   });
 
   it('fails on a missing, repeated or invalid parameter, listing every problem', () => {
-    const extension = [param('acceptsEDIClaims', 'Y'), param('acceptsEDIClaims', 'Y'), param('synchronousME', 'E'), param('stvEnabled', 'y')];
+    const extension = [
+      param('acceptsEDIClaims', 'Y'),
+      param('acceptsEDIClaims', 'Y'),
+      param('synchronousME', 'E'),
+      param('stvEnabled', 'y'),
+    ];
     expect(run(org(extension)).message).toBe(
       'Expected acceptsEDIClaims, requiresDiagnosis, synchronousME (Y or N) and stvEnabled (Y, N or E) once each, received acceptsEDIClaims 2 times, requiresDiagnosis missing, synchronousME "E", stvEnabled "y"',
     );
@@ -35,7 +53,9 @@ describe('controlParametersComplete', () => {
   });
 
   it('fails on another resource or a non-object', () => {
-    expect(run({ resourceType: 'Bundle', total: 0 }).message).toBe('Expected an Organization, received resourceType "Bundle"');
+    expect(run({ resourceType: 'Bundle', total: 0 }).message).toBe(
+      'Expected an Organization, received resourceType "Bundle"',
+    );
     expect(run({ extension: complete }).outcome).toBe('pass');
     expect(run([org(complete)]).outcome).toBe('fail');
   });

@@ -46,8 +46,16 @@ export const controlParametersComplete: Check = {
     }
     const evidence = { parameters: Object.fromEntries(values) };
     if (problems.length > 0) {
-      return fail(`Expected acceptsEDIClaims, requiresDiagnosis, synchronousME (Y or N) and stvEnabled (Y, N or E) once each, received ${problems.join(', ')}`, evidence);
+      return fail(
+        `Expected acceptsEDIClaims, requiresDiagnosis, synchronousME (Y or N) and stvEnabled (Y, N or E) once each, received ${problems.join(', ')}`,
+        evidence,
+      );
     }
-    return pass(Object.keys(ALLOWED).map((name) => `${name} ${values.get(name)?.[0] as string}`).join(', '), evidence);
+    return pass(
+      Object.keys(ALLOWED)
+        .map((name) => `${name} ${values.get(name)?.[0] as string}`)
+        .join(', '),
+      evidence,
+    );
   },
 };

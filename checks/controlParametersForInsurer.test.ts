@@ -2,13 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { controlParametersForInsurer } from './controlParametersForInsurer.ts';
 import { respondedExchange } from './testing.ts';
 
-const org = (insurer: string) => respondedExchange({
-  body: {
-    resourceType: 'Organization',
-    id: '1',
-    extension: ['acceptsEDIClaims', 'stvEnabled'].map((n) => ({ url: `https://ref.example/organization/ins/${insurer}/$control-parameters/${n}`, valueString: 'Y' })),
-  },
-});
+const org = (insurer: string) =>
+  respondedExchange({
+    body: {
+      resourceType: 'Organization',
+      id: '1',
+      extension: ['acceptsEDIClaims', 'stvEnabled'].map((n) => ({
+        url: `https://ref.example/organization/ins/${insurer}/$control-parameters/${n}`,
+        valueString: 'Y',
+      })),
+    },
+  });
 
 describe('controlParametersForInsurer', () => {
   it('passes when every URL names the insurer asked for (letter case ignored)', () => {
@@ -23,6 +27,8 @@ describe('controlParametersForInsurer', () => {
   });
 
   it('skips an answer without control-parameter extensions', () => {
-    expect(controlParametersForInsurer('INS-01').run(respondedExchange({ body: { resourceType: 'Organization' } })).outcome).toBe('skip');
+    expect(
+      controlParametersForInsurer('INS-01').run(respondedExchange({ body: { resourceType: 'Organization' } })).outcome,
+    ).toBe('skip');
   });
 });

@@ -40,7 +40,10 @@ export function controlParametersForInsurer(insurerId: string): Check {
       });
       const evidence = { insurerId, urls: urls.slice(0, 10) };
       if (wrong.length === 0) return pass(`${urls.length} control-parameter URLs name insurer ${insurerId}`, evidence);
-      return fail(`Expected every control-parameter URL to read .../organization/ins/${insurerId}/$control-parameters/<name>, received ${listBrief(wrong, 2)}`, evidence);
+      return fail(
+        `Expected every control-parameter URL to read .../organization/ins/${insurerId}/$control-parameters/<name>, received ${listBrief(wrong, 2)}`,
+        evidence,
+      );
     },
   };
 }

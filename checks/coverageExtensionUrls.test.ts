@@ -12,15 +12,29 @@ const run = (body: unknown) => coverageExtensionUrls.run(respondedExchange({ bod
 
 describe('coverageExtensionUrls', () => {
   it('passes on {ref_url}/extension/<name> with the insuranceSchemePlan exception, and ignores other names', () => {
-    const f = run(coverage([`${R}/extension/policyExpired`, `${R}/extension/groupId`, `${R}/insuranceSchemePlan`, 'https://other.example/x/custom'], [`${R}/extension/genderIdentity`]));
+    const f = run(
+      coverage(
+        [
+          `${R}/extension/policyExpired`,
+          `${R}/extension/groupId`,
+          `${R}/insuranceSchemePlan`,
+          'https://other.example/x/custom',
+        ],
+        [`${R}/extension/genderIdentity`],
+      ),
+    );
     expect(f.outcome).toBe('pass');
     expect(f.evidence?.refUrl).toBe(R);
   });
 
   it('fails on a moved extension, a moved exception and a Patient extension under another base', () => {
-    expect(run(coverage([`${R}/StructureDefinition/policyExpired`])).message).toBe(`Expected {ref_url}/extension/<name>, received ${R}/StructureDefinition/policyExpired`);
+    expect(run(coverage([`${R}/StructureDefinition/policyExpired`])).message).toBe(
+      `Expected {ref_url}/extension/<name>, received ${R}/StructureDefinition/policyExpired`,
+    );
     expect(run(coverage([`${R}/extension/policyExpired`, `${R}/extension/insuranceSchemePlan`])).outcome).toBe('fail');
-    expect(run(coverage([`${R}/extension/policyExpired`], [`${R}/Patient/extension/genderIdentity`])).outcome).toBe('fail');
+    expect(run(coverage([`${R}/extension/policyExpired`], [`${R}/Patient/extension/genderIdentity`])).outcome).toBe(
+      'fail',
+    );
   });
 
   it('skips without a documented extension and fails on a non-object body', () => {

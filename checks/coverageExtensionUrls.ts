@@ -5,8 +5,24 @@ import { readObject } from './readJson.ts';
 
 /** The extension names of document 1, 2.2 (Coverage and its contained Patient). */
 const DOCUMENTED = [
-  'groupId', 'policyExpired', 'expiryDate', 'coverType', 'doNotReject', 'benefitLimit', 'benefitUsed', 'benefitUsedAsOf', 'memberExcess', 'memberExcessType',
-  'excessUsed', 'excessUsedAsOf', 'memberCoPayment', 'memberCoPaymentType', 'currency', 'insuranceSchemePlan', 'genderIdentity', 'otherInitials',
+  'groupId',
+  'policyExpired',
+  'expiryDate',
+  'coverType',
+  'doNotReject',
+  'benefitLimit',
+  'benefitUsed',
+  'benefitUsedAsOf',
+  'memberExcess',
+  'memberExcessType',
+  'excessUsed',
+  'excessUsedAsOf',
+  'memberCoPayment',
+  'memberCoPaymentType',
+  'currency',
+  'insuranceSchemePlan',
+  'genderIdentity',
+  'otherInitials',
 ];
 const EXCEPTION = 'insuranceSchemePlan';
 
@@ -26,8 +42,13 @@ export const coverageExtensionUrls: Check = {
     const read = readObject(x);
     if (!read.ok) return read.finding;
     const coverage = read.value;
-    const patients = (Array.isArray(coverage.contained) ? coverage.contained.filter(isRecord) : []).filter((c) => c.resourceType === 'Patient');
-    const urls = [coverage, ...patients].flatMap(extensionsOf).map((e) => e.url).filter((u): u is string => typeof u === 'string');
+    const patients = (Array.isArray(coverage.contained) ? coverage.contained.filter(isRecord) : []).filter(
+      (c) => c.resourceType === 'Patient',
+    );
+    const urls = [coverage, ...patients]
+      .flatMap(extensionsOf)
+      .map((e) => e.url)
+      .filter((u): u is string => typeof u === 'string');
     const malformed: string[] = [];
     const bases = new Map<string, string[]>();
     let judged = 0;
@@ -46,10 +67,14 @@ export const coverageExtensionUrls: Check = {
       bases.set(base, [...(bases.get(base) ?? []), name]);
     }
     if (judged === 0) return skip('No extension of a documented name to judge');
-    if (malformed.length > 0) return fail(`Expected {ref_url}/extension/<name>, received ${listBrief(malformed, 3)}`, { malformed });
+    if (malformed.length > 0)
+      return fail(`Expected {ref_url}/extension/<name>, received ${listBrief(malformed, 3)}`, { malformed });
     if (bases.size > 1) {
       const seen = [...bases.entries()].map(([b, names]) => `${b} (${listBrief(names, 2)})`);
-      return fail(`Expected one {ref_url} for every extension (and {ref_url}/insuranceSchemePlan), received ${bases.size}: ${listBrief(seen, 3)}`, { bases: [...bases.keys()] });
+      return fail(
+        `Expected one {ref_url} for every extension (and {ref_url}/insuranceSchemePlan), received ${bases.size}: ${listBrief(seen, 3)}`,
+        { bases: [...bases.keys()] },
+      );
     }
     return pass(`${judged} extension URLs under ${[...bases.keys()][0]}`, { refUrl: [...bases.keys()][0], judged });
   },

@@ -4,7 +4,10 @@ import { respondedExchange } from './testing.ts';
 
 const coverage = (patient: Record<string, unknown>) => ({
   resourceType: 'Coverage',
-  contained: [{ resourceType: 'Organization', id: 'org1' }, { resourceType: 'Patient', id: 'pat1', ...patient }],
+  contained: [
+    { resourceType: 'Organization', id: 'org1' },
+    { resourceType: 'Patient', id: 'pat1', ...patient },
+  ],
   beneficiary: { reference: '#pat1' },
 });
 const smith = { name: [{ family: 'Smith', given: ['John'] }], birthDate: '1980-02-03' };
@@ -16,20 +19,33 @@ describe('coverageMatchesSearch', () => {
   });
 
   it('accepts a single HumanName and a string given', () => {
-    expect(coverageMatchesSearch(search).run(respondedExchange({ body: coverage({ name: { family: 'smith', given: 'Jo' }, birthDate: '1980-02-03' }) })).outcome).toBe('pass');
+    expect(
+      coverageMatchesSearch(search).run(
+        respondedExchange({ body: coverage({ name: { family: 'smith', given: 'Jo' }, birthDate: '1980-02-03' }) }),
+      ).outcome,
+    ).toBe('pass');
   });
 
   it('fails naming only the fields that differ', () => {
-    expect(coverageMatchesSearch(search).run(respondedExchange({ body: coverage({ ...smith, birthDate: '1980-03-02' }) })).message).toBe(
-      'Expected the member with birthDate "1980-02-03", received birthDate "1980-03-02"',
-    );
-    expect(coverageMatchesSearch(search).run(respondedExchange({ body: coverage({ name: [{ family: 'Jones', given: ['Anne'] }], birthDate: '1980-02-03' }) })).message).toBe(
-      'Expected the member with family "SMITH", given starting "j", received family ["Jones"], given ["Anne"]',
-    );
+    expect(
+      coverageMatchesSearch(search).run(respondedExchange({ body: coverage({ ...smith, birthDate: '1980-03-02' }) }))
+        .message,
+    ).toBe('Expected the member with birthDate "1980-02-03", received birthDate "1980-03-02"');
+    expect(
+      coverageMatchesSearch(search).run(
+        respondedExchange({
+          body: coverage({ name: [{ family: 'Jones', given: ['Anne'] }], birthDate: '1980-02-03' }),
+        }),
+      ).message,
+    ).toBe('Expected the member with family "SMITH", given starting "j", received family ["Jones"], given ["Anne"]');
   });
 
   it('judges only the given fields', () => {
-    expect(coverageMatchesSearch({ lastName: 'smith' }).run(respondedExchange({ body: coverage({ ...smith, birthDate: 'x' }) })).outcome).toBe('pass');
+    expect(
+      coverageMatchesSearch({ lastName: 'smith' }).run(
+        respondedExchange({ body: coverage({ ...smith, birthDate: 'x' }) }),
+      ).outcome,
+    ).toBe('pass');
     expect(coverageMatchesSearch({}).appliesTo?.(respondedExchange({ body: coverage(smith) }))).toBe(false);
   });
 
@@ -40,10 +56,13 @@ describe('coverageMatchesSearch', () => {
   });
 
   it('fails without a contained Patient, on another resource and on non-JSON', () => {
-    expect(coverageMatchesSearch(search).run(respondedExchange({ body: { resourceType: 'Coverage', contained: [] } })).message).toBe(
-      'Expected a contained Patient, received none',
-    );
-    expect(coverageMatchesSearch(search).run(respondedExchange({ body: { resourceType: 'OperationOutcome' } })).outcome).toBe('fail');
+    expect(
+      coverageMatchesSearch(search).run(respondedExchange({ body: { resourceType: 'Coverage', contained: [] } }))
+        .message,
+    ).toBe('Expected a contained Patient, received none');
+    expect(
+      coverageMatchesSearch(search).run(respondedExchange({ body: { resourceType: 'OperationOutcome' } })).outcome,
+    ).toBe('fail');
     expect(coverageMatchesSearch(search).run(respondedExchange({ body: '' })).outcome).toBe('fail');
     expect(coverageMatchesSearch(search).run(respondedExchange({ body: 'x' })).outcome).toBe('fail');
   });

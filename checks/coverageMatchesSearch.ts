@@ -11,16 +11,20 @@ export interface MemberSearch {
 /** The member: the contained Patient the beneficiary points at, else the first contained Patient. */
 function memberOf(coverage: Record<string, unknown>): Record<string, unknown> | undefined {
   if (!Array.isArray(coverage.contained)) return undefined;
-  const patients = coverage.contained.filter((r): r is Record<string, unknown> => isRecord(r) && r.resourceType === 'Patient');
+  const patients = coverage.contained.filter(
+    (r): r is Record<string, unknown> => isRecord(r) && r.resourceType === 'Patient',
+  );
   const ref = isRecord(coverage.beneficiary) ? coverage.beneficiary.reference : undefined;
-  const target = typeof ref === 'string' && ref.startsWith('#') ? patients.find((p) => p.id === ref.slice(1)) : undefined;
+  const target =
+    typeof ref === 'string' && ref.startsWith('#') ? patients.find((p) => p.id === ref.slice(1)) : undefined;
   return target ?? patients[0];
 }
 
 /** `name` may be one HumanName or a list of them; `family` and `given` a string or a list. */
 function nameParts(patient: Record<string, unknown>): { family: string[]; given: string[] } {
   const names = Array.isArray(patient.name) ? patient.name : [patient.name];
-  const strings = (v: unknown): string[] => (Array.isArray(v) ? v : [v]).filter((s): s is string => typeof s === 'string');
+  const strings = (v: unknown): string[] =>
+    (Array.isArray(v) ? v : [v]).filter((s): s is string => typeof s === 'string');
   const family: string[] = [];
   const given: string[] = [];
   for (const name of names) {
@@ -58,13 +62,19 @@ export function coverageMatchesSearch(search: MemberSearch): Check {
         expected.push(`family ${show(search.lastName, 40)}`);
         received.push(`family ${show(family, 60)}`);
       }
-      if (search.firstInitial !== undefined && !given.some((g) => fold(g).startsWith(fold(search.firstInitial as string)))) {
+      if (
+        search.firstInitial !== undefined &&
+        !given.some((g) => fold(g).startsWith(fold(search.firstInitial as string)))
+      ) {
         expected.push(`given starting ${show(search.firstInitial, 20)}`);
         received.push(`given ${show(given, 60)}`);
       }
       if (
         search.dateOfBirth !== undefined &&
-        !(typeof birthDate === 'string' && (birthDate === search.dateOfBirth || birthDate.startsWith(`${search.dateOfBirth}T`)))
+        !(
+          typeof birthDate === 'string' &&
+          (birthDate === search.dateOfBirth || birthDate.startsWith(`${search.dateOfBirth}T`))
+        )
       ) {
         expected.push(`birthDate ${show(search.dateOfBirth, 20)}`);
         received.push(`birthDate ${show(birthDate, 40)}`);

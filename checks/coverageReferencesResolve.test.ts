@@ -20,27 +20,40 @@ describe('coverageReferencesResolve', () => {
   });
 
   it('fails on a dangling beneficiary', () => {
-    expect(coverageReferencesResolve.run(respondedExchange({ body: coverage({ beneficiary: { reference: 'Patient/pat1' } }) })).message).toBe(
+    expect(
+      coverageReferencesResolve.run(
+        respondedExchange({ body: coverage({ beneficiary: { reference: 'Patient/pat1' } }) }),
+      ).message,
+    ).toBe(
       'Expected references "#<id>" of a contained Patient and Organizations, received beneficiary.reference "Patient/pat1" (contained Patient ids ["pat1"], Organization ids ["org1"])',
     );
   });
 
   it('fails on a payor pointing at the Patient', () => {
-    expect(coverageReferencesResolve.run(respondedExchange({ body: coverage({ payor: [{ reference: '#org1' }, { reference: '#pat1' }] }) })).message).toContain(
-      'payor[1].reference "#pat1"',
-    );
+    expect(
+      coverageReferencesResolve.run(
+        respondedExchange({ body: coverage({ payor: [{ reference: '#org1' }, { reference: '#pat1' }] }) }),
+      ).message,
+    ).toContain('payor[1].reference "#pat1"');
   });
 
   it('fails on missing members without throwing', () => {
-    for (const overrides of [{ contained: null }, { beneficiary: null }, { payor: undefined }, { payor: [] }, { payor: [null] }, { contained: 'x' }]) {
+    for (const overrides of [
+      { contained: null },
+      { beneficiary: null },
+      { payor: undefined },
+      { payor: [] },
+      { payor: [null] },
+      { contained: 'x' },
+    ]) {
       expect(coverageReferencesResolve.run(respondedExchange({ body: coverage(overrides) })).outcome).toBe('fail');
     }
   });
 
   it('fails on another resource, empty and non-JSON bodies', () => {
-    expect(coverageReferencesResolve.run(respondedExchange({ body: { resourceType: 'OperationOutcome' } })).message).toBe(
-      'Expected a Coverage, received resourceType "OperationOutcome"',
-    );
+    expect(
+      coverageReferencesResolve.run(respondedExchange({ body: { resourceType: 'OperationOutcome' } })).message,
+    ).toBe('Expected a Coverage, received resourceType "OperationOutcome"');
     expect(coverageReferencesResolve.run(respondedExchange({ body: '' })).outcome).toBe('fail');
     expect(coverageReferencesResolve.run(respondedExchange({ body: '!' })).outcome).toBe('fail');
   });

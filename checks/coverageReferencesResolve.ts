@@ -35,7 +35,8 @@ export const coverageReferencesResolve: Check = {
     if (!(typeof beneficiary === 'string' && beneficiary.startsWith('#') && patients.includes(beneficiary.slice(1)))) {
       problems.push(`beneficiary.reference ${show(beneficiary, 40)}`);
     }
-    if (!Array.isArray(coverage.payor) || coverage.payor.length === 0) problems.push(`payor ${describe(coverage.payor)}`);
+    if (!Array.isArray(coverage.payor) || coverage.payor.length === 0)
+      problems.push(`payor ${describe(coverage.payor)}`);
     else {
       coverage.payor.forEach((payor, i) => {
         const ref = referenceOf(payor);

@@ -45,13 +45,18 @@ export const coversAll: Check<DistinctCoverage> = {
       const read = readBundle(page);
       if (!read.ok) {
         if (read.finding.outcome === 'skip') return read.finding;
-        return fail(`Expected a readable Bundle on every page of the distinct result, received ${receivedPart(read.finding)} on page ${index + 1}`);
+        return fail(
+          `Expected a readable Bundle on every page of the distinct result, received ${receivedPart(read.finding)} on page ${index + 1}`,
+        );
       }
       for (const role of roleEntries(read.value)) for (const key of keysOf(keyOf, role.resource)) seen.add(key);
     }
     const missing = [...expected].filter((key) => !seen.has(key));
     const evidence = { expected: expected.size, seen: seen.size, missing: missing.slice(0, 20) };
     if (missing.length === 0) return pass(`all ${expected.size} expected keys among the distinct result`, evidence);
-    return fail(`Expected all ${expected.size} keys of the plain result in the distinct result, received ${missing.length} missing: ${listBrief(missing, 3)}`, evidence);
+    return fail(
+      `Expected all ${expected.size} keys of the plain result in the distinct result, received ${missing.length} missing: ${listBrief(missing, 3)}`,
+      evidence,
+    );
   },
 };

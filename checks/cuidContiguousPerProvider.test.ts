@@ -8,7 +8,11 @@ const provider = (no: string, ...claims: unknown[]) => ({ providerNo: { id: no, 
 
 describe('cuidContiguousPerProvider', () => {
   it('passes on 1..n per provider in any order, numbers or digit strings', () => {
-    expect(cuidContiguousPerProvider.run(batch(provider('P1', claim(1), claim(2)), provider('P2', claim('2'), claim('1'), claim(3)))).outcome).toBe('pass');
+    expect(
+      cuidContiguousPerProvider.run(
+        batch(provider('P1', claim(1), claim(2)), provider('P2', claim('2'), claim('1'), claim(3))),
+      ).outcome,
+    ).toBe('pass');
     expect(cuidContiguousPerProvider.run(batch(provider('P1'))).outcome).toBe('pass');
   });
 
@@ -28,7 +32,9 @@ describe('cuidContiguousPerProvider', () => {
   });
 
   it('fails on missing and mistyped cuids without throwing', () => {
-    const finding = cuidContiguousPerProvider.run(batch(provider('P1', {}, null, claim(null), claim(1.5), claim('1e3'), claim(1e300))));
+    const finding = cuidContiguousPerProvider.run(
+      batch(provider('P1', {}, null, claim(null), claim(1.5), claim('1e3'), claim(1e300))),
+    );
     expect(finding.outcome).toBe('fail');
     expect(finding.message).toContain('provider P1 claim 1 has no cuid');
     expect(cuidContiguousPerProvider.run(batch(null, 'x', { claims: 'x' })).outcome).toBe('fail');

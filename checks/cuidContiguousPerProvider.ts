@@ -13,7 +13,9 @@ function cuidNumber(id: unknown): number | undefined {
 function providerLabel(provider: Record<string, unknown>, index: number): string {
   const no = provider.providerNo;
   const id = isRecord(no) ? no.id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? `provider ${String(id).slice(0, 30)}` : `provider ${index + 1}`;
+  return typeof id === 'string' || typeof id === 'number'
+    ? `provider ${String(id).slice(0, 30)}`
+    : `provider ${index + 1}`;
 }
 
 /** What is wrong with one provider's cuids. */
@@ -34,7 +36,8 @@ function providerProblems(provider: unknown, index: number): string[] {
     if (n === undefined) problems.push(`${label} claim ${j + 1} cuid.id ${show(cuid.id, 30)}`);
     else numbers.push(n);
     // 2.6: "default and required value Provider" - an absent scope takes the default.
-    if (cuid.scope !== undefined && cuid.scope !== 'Provider') problems.push(`${label} claim ${j + 1} cuid.scope ${show(cuid.scope, 30)}`);
+    if (cuid.scope !== undefined && cuid.scope !== 'Provider')
+      problems.push(`${label} claim ${j + 1} cuid.scope ${show(cuid.scope, 30)}`);
   });
   if (numbers.length === provider.claims.length) {
     const sorted = [...numbers].sort((a, b) => a - b);
@@ -60,6 +63,8 @@ export const cuidContiguousPerProvider: Check = {
     if (!Array.isArray(providers)) return fail(`Expected providers[] to be an array, received ${describe(providers)}`);
     const problems = providers.flatMap((p, i) => providerProblems(p, i));
     if (problems.length === 0) return pass(`cuids contiguous for ${providers.length} providers`);
-    return fail(`Expected cuids 1..n per provider with scope Provider, received ${listBrief(problems, 3)}`, { problems: problems.slice(0, 20) });
+    return fail(`Expected cuids 1..n per provider with scope Provider, received ${listBrief(problems, 3)}`, {
+      problems: problems.slice(0, 20),
+    });
   },
 };

@@ -17,7 +17,10 @@ const outcome = (...issues: unknown[]) => ({ resourceType: 'OperationOutcome', i
 describe('deletedIdOutcome', () => {
   it('passes on the documented answer', () => {
     const finding = run(outcome(issue()));
-    expect(finding).toMatchObject({ outcome: 'pass', message: 'information / informational, MSG_DELETED_ID at CONTRACTS' });
+    expect(finding).toMatchObject({
+      outcome: 'pass',
+      message: 'information / informational, MSG_DELETED_ID at CONTRACTS',
+    });
     expect(finding.evidence).toMatchObject({ diagnostics: 'Deleted id CONF-1', expression: '[]' });
   });
 
@@ -33,7 +36,17 @@ describe('deletedIdOutcome', () => {
   });
 
   it('fails on each wrong member, naming them all', () => {
-    const finding = run(outcome(issue({ severity: 'error', code: 'processing', details: { coding: [{ code: 'MSG_ERROR' }] }, location: ['PATIENTS'], expression: ['Contract.id'] })));
+    const finding = run(
+      outcome(
+        issue({
+          severity: 'error',
+          code: 'processing',
+          details: { coding: [{ code: 'MSG_ERROR' }] },
+          location: ['PATIENTS'],
+          expression: ['Contract.id'],
+        }),
+      ),
+    );
     expect(finding.message).toBe(
       'Expected an issue with severity "information", code "informational", detail code MSG_DELETED_ID, diagnostics text, location CONTRACTS and an empty expression (4.5), received severity "error"; code "processing"; detail codes ["MSG_ERROR"]; location ["PATIENTS"]; expression ["Contract.id"]',
     );
@@ -44,7 +57,9 @@ describe('deletedIdOutcome', () => {
   });
 
   it('fails on another resource or no issue', () => {
-    expect(run({ resourceType: 'Parameters' }).message).toBe('Expected an OperationOutcome, received resourceType "Parameters"');
+    expect(run({ resourceType: 'Parameters' }).message).toBe(
+      'Expected an OperationOutcome, received resourceType "Parameters"',
+    );
     expect(run(outcome()).message).toBe('Expected issue[0], received no issue');
     expect(run({ resourceType: 'OperationOutcome', issue: 'x' }).message).toBe('Expected issue[0], received issue "x"');
     expect(run(outcome(null)).message).toBe('Expected issue[0], received issue[0] null');
@@ -52,7 +67,9 @@ describe('deletedIdOutcome', () => {
 
   it('never throws on hostile bodies', () => {
     expect(run('').outcome).toBe('fail');
-    expect(run(outcome(issue({ details: { coding: [null, 5, { code: { x: 1 } }] }, location: [null] }))).outcome).toBe('fail');
+    expect(run(outcome(issue({ details: { coding: [null, 5, { code: { x: 1 } }] }, location: [null] }))).outcome).toBe(
+      'fail',
+    );
     expect(deletedIdOutcome.run(respondedExchange({ body: '{', truncated: true })).outcome).toBe('skip');
   });
 });

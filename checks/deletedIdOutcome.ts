@@ -16,12 +16,19 @@ export const deletedIdOutcome: Check = {
   run: (x) => {
     const body = readObject(x);
     if (!body.ok) return body.finding;
-    if (body.value.resourceType !== 'OperationOutcome') return fail(`Expected an OperationOutcome, received ${describe(body.value)}`);
+    if (body.value.resourceType !== 'OperationOutcome')
+      return fail(`Expected an OperationOutcome, received ${describe(body.value)}`);
     const issues = body.value.issue;
     if (!Array.isArray(issues) || !isRecord(issues[0])) {
-      return fail(`Expected issue[0], received ${Array.isArray(issues) ? (issues.length === 0 ? 'no issue' : `issue[0] ${show(issues[0], 40)}`) : `issue ${describe(issues)}`}`);
+      return fail(
+        `Expected issue[0], received ${Array.isArray(issues) ? (issues.length === 0 ? 'no issue' : `issue[0] ${show(issues[0], 40)}`) : `issue ${describe(issues)}`}`,
+      );
     }
-    const carries = (i: unknown) => isRecord(i) && isRecord(i.details) && Array.isArray(i.details.coding) && i.details.coding.some((c) => isRecord(c) && c.code === 'MSG_DELETED_ID');
+    const carries = (i: unknown) =>
+      isRecord(i) &&
+      isRecord(i.details) &&
+      Array.isArray(i.details.coding) &&
+      i.details.coding.some((c) => isRecord(c) && c.code === 'MSG_DELETED_ID');
     const index = Math.max(0, issues.findIndex(carries));
     const issue = issues[index] as Record<string, unknown>;
     const { severity, code, location, expression } = issue;
@@ -39,9 +46,12 @@ export const deletedIdOutcome: Check = {
     const problems: string[] = [];
     if (severity !== 'information') problems.push(`severity ${show(severity, 40)}`);
     if (code !== 'informational') problems.push(`code ${show(code, 40)}`);
-    if (!codes.includes('MSG_DELETED_ID')) problems.push(`detail codes ${codes.length === 0 ? '<none>' : show(codes, 80)}`);
-    if (!(location === 'CONTRACTS' || (Array.isArray(location) && location.includes('CONTRACTS')))) problems.push(`location ${show(location, 60)}`);
-    if (!(expression === undefined || expression === '' || (Array.isArray(expression) && expression.length === 0))) problems.push(`expression ${show(expression, 60)}`);
+    if (!codes.includes('MSG_DELETED_ID'))
+      problems.push(`detail codes ${codes.length === 0 ? '<none>' : show(codes, 80)}`);
+    if (!(location === 'CONTRACTS' || (Array.isArray(location) && location.includes('CONTRACTS'))))
+      problems.push(`location ${show(location, 60)}`);
+    if (!(expression === undefined || expression === '' || (Array.isArray(expression) && expression.length === 0)))
+      problems.push(`expression ${show(expression, 60)}`);
     if (typeof issue.diagnostics !== 'string') problems.push(`diagnostics ${show(issue.diagnostics, 40)}`);
     if (problems.length === 0) return pass('information / informational, MSG_DELETED_ID at CONTRACTS', evidence);
     return fail(

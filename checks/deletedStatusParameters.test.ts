@@ -6,8 +6,18 @@ const run = (body: unknown) => deletedStatusParameters.run(respondedExchange({ b
 
 describe('deletedStatusParameters', () => {
   it('passes on Status DELETED, with or without resourceType', () => {
-    expect(run({ resourceType: 'Parameters', parameter: [{ name: 'Status', valueString: 'DELETED' }] })).toMatchObject({ outcome: 'pass', message: 'Status DELETED' });
-    expect(run({ parameter: [{ name: 'Other', valueString: 'x' }, { name: 'Status', valueString: 'DELETED' }] }).outcome).toBe('pass');
+    expect(run({ resourceType: 'Parameters', parameter: [{ name: 'Status', valueString: 'DELETED' }] })).toMatchObject({
+      outcome: 'pass',
+      message: 'Status DELETED',
+    });
+    expect(
+      run({
+        parameter: [
+          { name: 'Other', valueString: 'x' },
+          { name: 'Status', valueString: 'DELETED' },
+        ],
+      }).outcome,
+    ).toBe('pass');
   });
 
   it('fails on another status value or name spelling', () => {
@@ -17,20 +27,24 @@ describe('deletedStatusParameters', () => {
     expect(run({ parameter: [{ name: 'status', valueString: 'DELETED' }] }).message).toBe(
       'Expected a parameter {name: "Status", valueString: "DELETED"}, received no Status parameter among 1',
     );
-    expect(run({ parameter: [{ name: 'Status', valueCode: 'DELETED' }] }).message).toContain('received Status <absent>');
+    expect(run({ parameter: [{ name: 'Status', valueCode: 'DELETED' }] }).message).toContain(
+      'received Status <absent>',
+    );
   });
 
   it('fails on another resource or no parameter array', () => {
-    expect(run({ resourceType: 'OperationOutcome', parameter: [{ name: 'Status', valueString: 'DELETED' }] }).message).toBe(
-      'Expected a Parameters resource, received resourceType "OperationOutcome"',
-    );
+    expect(
+      run({ resourceType: 'OperationOutcome', parameter: [{ name: 'Status', valueString: 'DELETED' }] }).message,
+    ).toBe('Expected a Parameters resource, received resourceType "OperationOutcome"');
     expect(run({ resourceType: 'Parameters' }).message).toBe('Expected a parameter array, received <absent>');
     expect(run({ parameter: { name: 'Status', valueString: 'DELETED' } }).outcome).toBe('fail');
   });
 
   it('never throws on hostile bodies', () => {
     expect(run('').outcome).toBe('fail');
-    expect(run({ parameter: [null, 1, 'Status', [], { name: { a: 1 } }] }).message).toContain('no Status parameter among 5');
+    expect(run({ parameter: [null, 1, 'Status', [], { name: { a: 1 } }] }).message).toContain(
+      'no Status parameter among 5',
+    );
     expect(deletedStatusParameters.run(respondedExchange({ body: '{', truncated: true })).outcome).toBe('skip');
   });
 });

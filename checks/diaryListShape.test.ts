@@ -21,16 +21,25 @@ describe('diaryListShape', () => {
   });
 
   it('fails on a non-array data, non-integer status or non-Boolean success', () => {
-    expect(run({ data: { id: 1 }, success: true, status: 200 }).message).toContain('received data an object without resourceType');
+    expect(run({ data: { id: 1 }, success: true, status: 200 }).message).toContain(
+      'received data an object without resourceType',
+    );
     expect(run({ data: [], success: 'false', status: 200 }).message).toContain('received success "false"');
     expect(run({ data: [], success: true, status: '200' }).message).toContain('received status "200"');
     expect(run({ data: [], success: true, status: 200.5 }).outcome).toBe('fail');
     expect(run({}).message).toContain('received data <absent>; status <absent>; success <absent>');
   });
 
-  it('does not take inherited keys for the item\'s own', () => {
-    expect(diaryListShape(['constructor']).run(respondedExchange({ body: { data: [{}], success: true, status: 200 } })).outcome).toBe('fail');
-    expect(diaryListShape(['__proto__']).run(respondedExchange({ body: '{"data":[{"__proto__":1}],"success":true,"status":200}' })).outcome).toBe('pass');
+  it("does not take inherited keys for the item's own", () => {
+    expect(
+      diaryListShape(['constructor']).run(respondedExchange({ body: { data: [{}], success: true, status: 200 } }))
+        .outcome,
+    ).toBe('fail');
+    expect(
+      diaryListShape(['__proto__']).run(
+        respondedExchange({ body: '{"data":[{"__proto__":1}],"success":true,"status":200}' }),
+      ).outcome,
+    ).toBe('pass');
   });
 
   it('never throws on hostile bodies', () => {

@@ -35,11 +35,16 @@ export function diaryListShape(itemKeys: readonly string[]): Check {
             if (missing.length > 0) bad.push(`item ${index + 1} lacks ${missing.join(', ')}`);
           }
         });
-        if (bad.length > 0) problems.push(`${bad.length} of ${data.length} items not of the documented shape: ${listBrief(bad, 3)}`);
+        if (bad.length > 0)
+          problems.push(`${bad.length} of ${data.length} items not of the documented shape: ${listBrief(bad, 3)}`);
       }
       if (!Number.isSafeInteger(status)) problems.push(`status ${show(status, 40)}`);
       if (typeof success !== 'boolean') problems.push(`success ${show(success, 40)}`);
-      if (problems.length === 0) return pass(`${(data as unknown[]).length} items, status ${status as number}, success ${String(success)}`, evidence);
+      if (problems.length === 0)
+        return pass(
+          `${(data as unknown[]).length} items, status ${status as number}, success ${String(success)}`,
+          evidence,
+        );
       return fail(`Expected ${shape} (DEC-D3-11), received ${problems.join('; ')}`, evidence);
     },
   };

@@ -4,7 +4,8 @@ import { briefValue, kindOf } from './valueKind.ts';
 
 const MEANING: Record<number, string> = { 1: 'Unauthorized', 2: 'Ok', 3: 'SiteNotMapped' };
 
-const named = (code: unknown): string => (typeof code === 'number' && MEANING[code] !== undefined ? `${code} (${MEANING[code]})` : show(code, 40));
+const named = (code: unknown): string =>
+  typeof code === 'number' && MEANING[code] !== undefined ? `${code} (${MEANING[code]})` : show(code, 40);
 
 /**
  * Diary post-authorisation and refresh answer `{access_token, response}` (document 3, 4.3;
@@ -21,9 +22,11 @@ export function diaryResponseCode(expected: 1 | 2 | 3): Check {
       if (!body.ok) return body.finding;
       const { response, access_token: token } = body.value;
       const evidence = { status: x.response.status, response: briefValue(response, 40), accessToken: kindOf(token) };
-      if (response !== expected) return fail(`Expected response ${named(expected)}, received ${named(response)}`, evidence);
+      if (response !== expected)
+        return fail(`Expected response ${named(expected)}, received ${named(response)}`, evidence);
       if (expected === 2) {
-        if (typeof token !== 'string' || token.trim() === '') return fail(`Expected a non-empty access_token with response 2 (Ok), received ${kindOf(token)}`, evidence);
+        if (typeof token !== 'string' || token.trim() === '')
+          return fail(`Expected a non-empty access_token with response 2 (Ok), received ${kindOf(token)}`, evidence);
         return pass(`response 2 (Ok) with an access_token, HTTP ${x.response.status}`, evidence);
       }
       if (!(token === undefined || token === null || token === '')) {

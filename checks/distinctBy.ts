@@ -29,20 +29,25 @@ export function distinctBy(field: RoleReferenceField): Check<RespondedExchange |
       const firstRole = new Map<string, string>();
       const shared: string[] = [];
       let judged = 0;
-      for (const [page, view] of views.entries()) for (const role of roleEntries(view)) {
-        const keys = roleReferences(role.resource, field);
-        if (keys.length === 0) continue;
-        judged += 1;
-        const label = `${resourceLabel(role.resource, role.index)}${views.length > 1 ? ` (page ${page + 1})` : ''}`;
-        for (const key of keys) {
-          const earlier = firstRole.get(key);
-          if (earlier === undefined) firstRole.set(key, label);
-          else shared.push(`${key} on ${earlier} and ${label}`);
+      for (const [page, view] of views.entries())
+        for (const role of roleEntries(view)) {
+          const keys = roleReferences(role.resource, field);
+          if (keys.length === 0) continue;
+          judged += 1;
+          const label = `${resourceLabel(role.resource, role.index)}${views.length > 1 ? ` (page ${page + 1})` : ''}`;
+          for (const key of keys) {
+            const earlier = firstRole.get(key);
+            if (earlier === undefined) firstRole.set(key, label);
+            else shared.push(`${key} on ${earlier} and ${label}`);
+          }
         }
-      }
       if (judged === 0) return skip(`No PractitionerRole entry carries a ${field} reference`);
       const evidence = { judged, distinct: firstRole.size, shared: shared.slice(0, 20) };
-      if (shared.length === 0) return pass(`${judged} ${judged === 1 ? 'role' : 'roles'}, ${firstRole.size} distinct ${field} references`, evidence);
+      if (shared.length === 0)
+        return pass(
+          `${judged} ${judged === 1 ? 'role' : 'roles'}, ${firstRole.size} distinct ${field} references`,
+          evidence,
+        );
       return fail(`Expected no two roles with the same ${field} reference, received ${listBrief(shared, 3)}`, evidence);
     },
   };

@@ -14,7 +14,8 @@ export interface DistinctFirstInput {
 
 const same = (a: number | string | undefined, b: number | string | undefined): boolean => {
   if (a === undefined || b === undefined) return false;
-  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
+  if (typeof a === 'number' && typeof b === 'number')
+    return Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a), Math.abs(b));
   return String(a).toLowerCase() === String(b).toLowerCase();
 };
 

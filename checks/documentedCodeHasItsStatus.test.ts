@@ -6,7 +6,10 @@ const table = [
   { status: 400, code: 'MSG_PARAM_EMPTY' },
   { status: 422, code: 'MSG_INVALID_FORMAT' },
 ];
-const outcome = (code: string) => ({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'exception', details: { coding: [{ code }] } }] });
+const outcome = (code: string) => ({
+  resourceType: 'OperationOutcome',
+  issue: [{ severity: 'error', code: 'exception', details: { coding: [{ code }] } }],
+});
 const check = documentedCodeHasItsStatus(table);
 
 describe('documentedCodeHasItsStatus', () => {

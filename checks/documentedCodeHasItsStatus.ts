@@ -16,7 +16,15 @@ export function documentedCodeHasItsStatus(table: readonly StatusAndCode[]): Che
       if (codes.length === 0) return skip('No documented error code in the answer');
       const wrong = codes.filter((c) => !table.some((e) => e.code === c && e.status === x.response.status));
       if (wrong.length === 0) return pass(`${codes.join(', ')} with HTTP ${x.response.status}`);
-      const expected = wrong.map((c) => `${c} with HTTP ${table.filter((e) => e.code === c).map((e) => e.status).join(' or ')}`).join(', ');
+      const expected = wrong
+        .map(
+          (c) =>
+            `${c} with HTTP ${table
+              .filter((e) => e.code === c)
+              .map((e) => e.status)
+              .join(' or ')}`,
+        )
+        .join(', ');
       return fail(`Expected ${expected}, received HTTP ${x.response.status}`);
     },
   };

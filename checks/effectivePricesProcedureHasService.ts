@@ -35,8 +35,15 @@ export const effectivePricesProcedureHasService: Check = {
     });
     const evidence = { contracts: contracts.length, withProcedures, procedures, offending: offending.length };
     if (offending.length === 0) {
-      if (withProcedures === 0) return pass(`${contracts.length} ${contracts.length === 1 ? 'Contract' : 'Contracts'}, no procedure codes`, evidence);
-      return pass(`${withProcedures} ${withProcedures === 1 ? 'Contract holds' : 'Contracts hold'} procedure codes, each with a service code`, evidence);
+      if (withProcedures === 0)
+        return pass(
+          `${contracts.length} ${contracts.length === 1 ? 'Contract' : 'Contracts'}, no procedure codes`,
+          evidence,
+        );
+      return pass(
+        `${withProcedures} ${withProcedures === 1 ? 'Contract holds' : 'Contracts hold'} procedure codes, each with a service code`,
+        evidence,
+      );
     }
     return fail(
       `Expected every Contract with a procedure code to hold a service code (system ISC) too, received ${offending.length} of ${withProcedures} without one: ${listBrief(offending, 3)}`,

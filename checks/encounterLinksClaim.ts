@@ -72,7 +72,8 @@ export const encounterLinksClaim: Check = {
       const cid = claims.has(rawCid) ? rawCid : decoded(rawCid);
       const listed = claims.get(cid);
       if (listed === undefined) problems.push(`${label} fullUrl names claim ${show(cid, 40)}, not in the bundle`);
-      else if (!listed.has(eid)) problems.push(`${label}: Claim ${show(cid, 40)} does not list it in item[].encounter[]`);
+      else if (!listed.has(eid))
+        problems.push(`${label}: Claim ${show(cid, 40)} does not list it in item[].encounter[]`);
     });
     if (problems.length === 0) return pass(`${encounters} Encounters linked to their Claims`, { encounters });
     return fail(

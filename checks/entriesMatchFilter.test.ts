@@ -2,8 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { entriesMatchFilter } from './entriesMatchFilter.ts';
 import { bundle, respondedExchange } from './testing.ts';
 
-const claim = (id: string, status?: unknown) => ({ resourceType: 'Claim', id, ...(status === undefined ? {} : { status }) });
-const statusIs = (wanted: string) => (r: Record<string, unknown>) => (typeof r.status === 'string' ? r.status === wanted : undefined);
+const claim = (id: string, status?: unknown) => ({
+  resourceType: 'Claim',
+  id,
+  ...(status === undefined ? {} : { status }),
+});
+const statusIs = (wanted: string) => (r: Record<string, unknown>) =>
+  typeof r.status === 'string' ? r.status === wanted : undefined;
 const check = entriesMatchFilter('status active', statusIs('active'));
 
 describe('entriesMatchFilter', () => {
@@ -32,7 +37,9 @@ describe('entriesMatchFilter', () => {
 
   it('passes an empty bundle', () => {
     expect(check.run(respondedExchange({ body: bundle([]) })).message).toBe('no entries');
-    expect(check.run(respondedExchange({ body: { resourceType: 'Bundle', type: 'searchset', total: 0 } })).message).toBe('no entries');
+    expect(
+      check.run(respondedExchange({ body: { resourceType: 'Bundle', type: 'searchset', total: 0 } })).message,
+    ).toBe('no entries');
   });
 
   it('keeps only the given resourceType', () => {
@@ -40,7 +47,9 @@ describe('entriesMatchFilter', () => {
     const body = bundle([claim('a', 'active'), { resourceType: 'Encounter', id: 'e', status: 'finished' }]);
     expect(only.run(respondedExchange({ body })).outcome).toBe('pass');
     expect(check.run(respondedExchange({ body })).outcome).toBe('fail');
-    expect(only.run(respondedExchange({ body: bundle([{ resourceType: 'Encounter', id: 'e', status: 'x' }]) })).outcome).toBe('skip');
+    expect(
+      only.run(respondedExchange({ body: bundle([{ resourceType: 'Encounter', id: 'e', status: 'x' }]) })).outcome,
+    ).toBe('skip');
   });
 
   it('judges a single resource when the body is not a Bundle', () => {
@@ -51,8 +60,13 @@ describe('entriesMatchFilter', () => {
   });
 
   it('treats a predicate that trips over odd data as unable to judge', () => {
-    const fragile = entriesMatchFilter('first item date', (r) => (r.item as Array<{ date: string }>)[0].date === '2024-01-01');
-    expect(fragile.run(respondedExchange({ body: bundle([{ resourceType: 'Claim', id: 'a', item: null }]) })).outcome).toBe('skip');
+    const fragile = entriesMatchFilter(
+      'first item date',
+      (r) => (r.item as Array<{ date: string }>)[0].date === '2024-01-01',
+    );
+    expect(
+      fragile.run(respondedExchange({ body: bundle([{ resourceType: 'Claim', id: 'a', item: null }]) })).outcome,
+    ).toBe('skip');
   });
 
   it('labels entries without id by position', () => {

@@ -9,7 +9,10 @@ export interface EntryFilterOptions {
 }
 
 /** Runs a suite-supplied judgement; one that trips over odd target data cannot judge the entry. */
-function judge(predicate: (r: Record<string, unknown>) => boolean | undefined, resource: Record<string, unknown>): boolean | undefined {
+function judge(
+  predicate: (r: Record<string, unknown>) => boolean | undefined,
+  resource: Record<string, unknown>,
+): boolean | undefined {
   try {
     const verdict = predicate(resource);
     return typeof verdict === 'boolean' ? verdict : undefined;
@@ -59,7 +62,10 @@ export function entriesMatchFilter(
       }
       if (offending.length === 0) {
         const unjudged = candidates.length - judged;
-        return pass(`${judged} ${judged === 1 ? 'entry matches' : 'entries match'} ${description}${unjudged > 0 ? ` (${unjudged} could not be judged)` : ''}`, evidence);
+        return pass(
+          `${judged} ${judged === 1 ? 'entry matches' : 'entries match'} ${description}${unjudged > 0 ? ` (${unjudged} could not be judged)` : ''}`,
+          evidence,
+        );
       }
       return fail(
         `Expected every entry to match ${description}, received ${offending.length} of ${judged} that do not: ${listBrief(offending, 3)}`,

@@ -2,13 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { entriesSorted } from './entriesSorted.ts';
 import { bundle, respondedExchange } from './testing.ts';
 
-const byCreated = (r: Record<string, unknown>) => (typeof r.created === 'string' || typeof r.created === 'number' ? r.created : undefined);
+const byCreated = (r: Record<string, unknown>) =>
+  typeof r.created === 'string' || typeof r.created === 'number' ? r.created : undefined;
 const page = (...created: unknown[]) =>
-  respondedExchange({ body: bundle(created.map((c, i) => ({ resourceType: 'Claim', id: `c${i}`, ...(c === undefined ? {} : { created: c }) }))) });
+  respondedExchange({
+    body: bundle(
+      created.map((c, i) => ({ resourceType: 'Claim', id: `c${i}`, ...(c === undefined ? {} : { created: c }) })),
+    ),
+  });
 
 describe('entriesSorted', () => {
   it('passes ascending dates with ties', () => {
-    expect(entriesSorted('created', byCreated, 'asc').run(page('2024-01-01', '2024-01-01T05:00:00Z', '2024-01-01T05:00:00Z', '2024-02-01')).outcome).toBe('pass');
+    expect(
+      entriesSorted('created', byCreated, 'asc').run(
+        page('2024-01-01', '2024-01-01T05:00:00Z', '2024-01-01T05:00:00Z', '2024-02-01'),
+      ).outcome,
+    ).toBe('pass');
   });
 
   it('passes descending numbers', () => {
@@ -16,7 +25,9 @@ describe('entriesSorted', () => {
   });
 
   it('compares date-times by time, not text', () => {
-    expect(entriesSorted('created', byCreated, 'asc').run(page('2024-01-01T10:00:00+02:00', '2024-01-01T09:00:00Z')).outcome).toBe('pass');
+    expect(
+      entriesSorted('created', byCreated, 'asc').run(page('2024-01-01T10:00:00+02:00', '2024-01-01T09:00:00Z')).outcome,
+    ).toBe('pass');
   });
 
   it('fails an out-of-order pair, naming it', () => {
@@ -48,7 +59,9 @@ describe('entriesSorted', () => {
       { resourceType: 'Encounter', id: 'e' },
       { resourceType: 'Claim', id: 'b', created: '2024-01-02' },
     ]);
-    expect(entriesSorted('created', byCreated, 'asc', { resourceType: 'Claim' }).run(respondedExchange({ body })).outcome).toBe('pass');
+    expect(
+      entriesSorted('created', byCreated, 'asc', { resourceType: 'Claim' }).run(respondedExchange({ body })).outcome,
+    ).toBe('pass');
   });
 
   it('fails on empty and non-JSON bodies', () => {

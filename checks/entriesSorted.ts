@@ -9,7 +9,10 @@ export interface EntrySortOptions {
 
 type SortKey = string | number;
 
-function keyOfSafely(keyOf: (r: Record<string, unknown>) => SortKey | undefined, resource: Record<string, unknown>): SortKey | undefined {
+function keyOfSafely(
+  keyOf: (r: Record<string, unknown>) => SortKey | undefined,
+  resource: Record<string, unknown>,
+): SortKey | undefined {
   try {
     const key = keyOf(resource);
     if (typeof key === 'number') return Number.isNaN(key) ? undefined : key;

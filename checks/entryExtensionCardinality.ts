@@ -15,7 +15,9 @@ export interface EntryExtensionCardinality {
 
 function count(resource: Record<string, unknown>, name: string): number {
   return Array.isArray(resource.extension)
-    ? resource.extension.filter((e) => isRecord(e) && typeof e.url === 'string' && (e.url === name || e.url.endsWith(`/${name}`))).length
+    ? resource.extension.filter(
+        (e) => isRecord(e) && typeof e.url === 'string' && (e.url === name || e.url.endsWith(`/${name}`)),
+      ).length
     : 0;
 }
 
@@ -55,8 +57,14 @@ export function entryExtensionCardinality(rule: EntryExtensionCardinality): Chec
         }
       });
       const named = (rule.exactlyOne?.length ?? 0) + (rule.atMostOne?.length ?? 0);
-      if (wrong.length === 0) return pass(`${named} extensions within their cardinality on ${resources.length} ${resources.length === 1 ? 'resource' : 'resources'}`, { resources: resources.length });
-      return fail(`Expected each extension within its cardinality, received ${listBrief(wrong, 4)}`, { wrong: wrong.slice(0, 20) });
+      if (wrong.length === 0)
+        return pass(
+          `${named} extensions within their cardinality on ${resources.length} ${resources.length === 1 ? 'resource' : 'resources'}`,
+          { resources: resources.length },
+        );
+      return fail(`Expected each extension within its cardinality, received ${listBrief(wrong, 4)}`, {
+        wrong: wrong.slice(0, 20),
+      });
     },
   };
 }

@@ -4,7 +4,14 @@ import { respondedExchange } from './testing.ts';
 
 const outcome = (code: string) => ({
   resourceType: 'OperationOutcome',
-  issue: [{ severity: 'error', code: 'exception', details: { coding: [{ system: 's', code, display: 'd' }] }, diagnostics: 'x' }],
+  issue: [
+    {
+      severity: 'error',
+      code: 'exception',
+      details: { coding: [{ system: 's', code, display: 'd' }] },
+      diagnostics: 'x',
+    },
+  ],
 });
 
 describe('errorCodesOf', () => {
@@ -15,7 +22,16 @@ describe('errorCodesOf', () => {
   });
 
   it('never throws on odd shapes', () => {
-    for (const body of [undefined, null, 42, 'text', [], { issue: null }, { issue: [null, { details: { coding: 'x' } }] }, { code: 7 }]) {
+    for (const body of [
+      undefined,
+      null,
+      42,
+      'text',
+      [],
+      { issue: null },
+      { issue: [null, { details: { coding: 'x' } }] },
+      { code: 7 },
+    ]) {
       expect(errorCodesOf(body)).toEqual([]);
     }
   });

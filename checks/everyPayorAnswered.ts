@@ -19,8 +19,12 @@ export function everyPayorAnswered(payors: readonly string[]): Check {
       const contracts = contractsOf(read.value.body);
       const missing = payors.filter((p) => !contracts.some((c) => contractNamesPayor(c, p)));
       const evidence = { payors: [...payors], contracts: contracts.length, missing };
-      if (missing.length === 0) return pass(`${contracts.length} Contracts naming each of ${payors.join(', ')}`, evidence);
-      return fail(`Expected a Contract for every payor of ${payors.join(',')}, received ${contracts.length} Contracts naming none of ${listBrief(missing)}`, evidence);
+      if (missing.length === 0)
+        return pass(`${contracts.length} Contracts naming each of ${payors.join(', ')}`, evidence);
+      return fail(
+        `Expected a Contract for every payor of ${payors.join(',')}, received ${contracts.length} Contracts naming none of ${listBrief(missing)}`,
+        evidence,
+      );
     },
   };
 }

@@ -14,7 +14,9 @@ export interface ExtensionCardinality {
 
 function count(resource: Record<string, unknown>, name: string): number {
   return Array.isArray(resource.extension)
-    ? resource.extension.filter((e) => isRecord(e) && typeof e.url === 'string' && (e.url === name || e.url.endsWith(`/${name}`))).length
+    ? resource.extension.filter(
+        (e) => isRecord(e) && typeof e.url === 'string' && (e.url === name || e.url.endsWith(`/${name}`)),
+      ).length
     : 0;
 }
 
@@ -33,17 +35,29 @@ export function extensionCardinality(rule: ExtensionCardinality): Check {
       if (!body.ok) return body.finding;
       const holders: [string, Record<string, unknown>][] = rule.containedType
         ? (Array.isArray(body.value.contained) ? body.value.contained : [])
-          .filter((c): c is Record<string, unknown> => isRecord(c) && c.resourceType === rule.containedType)
-          .map((c, i) => [`contained ${rule.containedType}[${i}]`, c])
+            .filter((c): c is Record<string, unknown> => isRecord(c) && c.resourceType === rule.containedType)
+            .map((c, i) => [`contained ${rule.containedType}[${i}]`, c])
         : [['resource', body.value]];
       const wrong: string[] = [];
       for (const [label, r] of holders) {
-        for (const n of rule.exactlyOne ?? []) { const k = count(r, n); if (k !== 1) wrong.push(`${label} ${n} ${k} times (1-1)`); }
-        for (const n of rule.atMostOne ?? []) { const k = count(r, n); if (k > 1) wrong.push(`${label} ${n} ${k} times (0-1)`); }
+        for (const n of rule.exactlyOne ?? []) {
+          const k = count(r, n);
+          if (k !== 1) wrong.push(`${label} ${n} ${k} times (1-1)`);
+        }
+        for (const n of rule.atMostOne ?? []) {
+          const k = count(r, n);
+          if (k > 1) wrong.push(`${label} ${n} ${k} times (0-1)`);
+        }
       }
       const named = (rule.exactlyOne?.length ?? 0) + (rule.atMostOne?.length ?? 0);
-      if (wrong.length === 0) return pass(`${named} extensions within their cardinality on ${holders.length} ${holders.length === 1 ? 'resource' : 'resources'}`, { resources: holders.length });
-      return fail(`Expected each extension within its cardinality, received ${listBrief(wrong, 4)}`, { wrong: wrong.slice(0, 20) });
+      if (wrong.length === 0)
+        return pass(
+          `${named} extensions within their cardinality on ${holders.length} ${holders.length === 1 ? 'resource' : 'resources'}`,
+          { resources: holders.length },
+        );
+      return fail(`Expected each extension within its cardinality, received ${listBrief(wrong, 4)}`, {
+        wrong: wrong.slice(0, 20),
+      });
     },
   };
 }

@@ -6,8 +6,12 @@ import { resourceLabel } from './resourceKey.ts';
 
 /** Whether a resource has an extension whose URL is `name` or ends with `/<name>`. */
 function hasExtension(resource: Record<string, unknown>, name: string): boolean {
-  return Array.isArray(resource.extension) && resource.extension.some((e) =>
-    isRecord(e) && typeof e.url === 'string' && (e.url === name || e.url.endsWith(`/${name}`)));
+  return (
+    Array.isArray(resource.extension) &&
+    resource.extension.some(
+      (e) => isRecord(e) && typeof e.url === 'string' && (e.url === name || e.url.endsWith(`/${name}`)),
+    )
+  );
 }
 
 /**
@@ -29,7 +33,10 @@ export function extensionsPresent(names: readonly string[], options: { resourceT
         const view = bundleView(body.value);
         if (!view.ok) return view.finding;
         resources = resourcesOfType(view.value.resources, options.resourceType);
-        if (resources.length === 0) return skip(options.resourceType === undefined ? 'No entry to judge' : `No ${options.resourceType} entry to judge`);
+        if (resources.length === 0)
+          return skip(
+            options.resourceType === undefined ? 'No entry to judge' : `No ${options.resourceType} entry to judge`,
+          );
       } else {
         resources = resourcesOfType([body.value], options.resourceType);
         if (resources.length === 0) return skip(`The body is not a ${options.resourceType}`);
@@ -38,8 +45,15 @@ export function extensionsPresent(names: readonly string[], options: { resourceT
       resources.forEach((r, i) => {
         for (const n of names) if (!hasExtension(r, n)) missing.push(`${resourceLabel(r, i)} ${n}`);
       });
-      if (missing.length === 0) return pass(`${resources.length} ${resources.length === 1 ? 'resource carries' : 'resources carry'} all ${names.length} extensions`, { resources: resources.length, names: [...names] });
-      return fail(`Expected every resource to carry ${names.join(', ')}, received ${missing.length} missing: ${listBrief(missing, 4)}`, { missing: missing.slice(0, 20) });
+      if (missing.length === 0)
+        return pass(
+          `${resources.length} ${resources.length === 1 ? 'resource carries' : 'resources carry'} all ${names.length} extensions`,
+          { resources: resources.length, names: [...names] },
+        );
+      return fail(
+        `Expected every resource to carry ${names.join(', ')}, received ${missing.length} missing: ${listBrief(missing, 4)}`,
+        { missing: missing.slice(0, 20) },
+      );
     },
   };
 }

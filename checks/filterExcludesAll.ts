@@ -19,7 +19,10 @@ export function filterExcludesAll(probe: string): Check {
       const n = read.value.resources.length;
       if (n === 0) return pass(`no entries for ${probe}`, { probe });
       const labels = read.value.resources.map((r, i) => resourceLabel(r, i));
-      return fail(`Expected no entries for ${probe}, received ${n}: ${listBrief(labels, 3)}`, { probe: show(probe, 200), entries: n });
+      return fail(`Expected no entries for ${probe}, received ${n}: ${listBrief(labels, 3)}`, {
+        probe: show(probe, 200),
+        entries: n,
+      });
     },
   };
 }

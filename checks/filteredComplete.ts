@@ -30,6 +30,9 @@ export const filteredComplete: Check<FilteredAndExpected> = {
     const missing = [...expected].filter((k) => !seen.has(k));
     const evidence = { expected: expected.size, returned: read.value.entries.length, missing: missing.slice(0, 20) };
     if (missing.length === 0) return pass(`all ${expected.size} qualifying records returned`, evidence);
-    return fail(`Expected all ${expected.size} qualifying records in the filtered result, received ${missing.length} missing: ${listBrief(missing, 3)}`, evidence);
+    return fail(
+      `Expected all ${expected.size} qualifying records in the filtered result, received ${missing.length} missing: ${listBrief(missing, 3)}`,
+      evidence,
+    );
   },
 };

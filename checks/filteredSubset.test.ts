@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { filteredSubset } from './filteredSubset.ts';
 import { bundle, respondedExchange } from './testing.ts';
 
-const page = (...ids: string[]) => respondedExchange({ body: bundle(ids.map((id) => ({ resourceType: 'Claim', id }))) });
+const page = (...ids: string[]) =>
+  respondedExchange({ body: bundle(ids.map((id) => ({ resourceType: 'Claim', id }))) });
 const all = new Set(['Claim/a', 'Claim/b', 'c']);
 
 describe('filteredSubset', () => {
@@ -21,7 +22,9 @@ describe('filteredSubset', () => {
   });
 
   it('skips when no entry has an id, fails on a non-Bundle', () => {
-    expect(filteredSubset.run({ filtered: respondedExchange({ body: bundle([{ resourceType: 'Claim' }]) }), all }).outcome).toBe('skip');
+    expect(
+      filteredSubset.run({ filtered: respondedExchange({ body: bundle([{ resourceType: 'Claim' }]) }), all }).outcome,
+    ).toBe('skip');
     expect(filteredSubset.run({ filtered: respondedExchange({ body: '' }), all }).outcome).toBe('fail');
     expect(filteredSubset.run({ filtered: respondedExchange({ body: 'x' }), all }).outcome).toBe('fail');
   });

@@ -33,6 +33,9 @@ export const filteredSubset: Check<FilteredAndAll> = {
     if (read.value.entries.length === 0) return pass('no entries');
     if (keyed === 0) return skip('No entry carries an id');
     if (strays.length === 0) return pass(`${keyed} records, all among the unfiltered ones`, { records: keyed });
-    return fail(`Expected every filtered record among the unfiltered ones, received ${strays.length} not among them: ${listBrief(strays, 3)}`, { strays: strays.slice(0, 20) });
+    return fail(
+      `Expected every filtered record among the unfiltered ones, received ${strays.length} not among them: ${listBrief(strays, 3)}`,
+      { strays: strays.slice(0, 20) },
+    );
   },
 };

@@ -8,7 +8,12 @@ const good = { formattedAddress: '10 Downing Street\nLondon\nSW1A 2AA', latitude
 describe('geocodePositionValid', () => {
   it('passes on decimal strings within range', () => {
     expect(run(good).outcome).toBe('pass');
-    for (const [latitude, longitude] of [['90', '-180'], ['-90.0', '180'], ['+0.5', '.5'], ['0', '0.']]) {
+    for (const [latitude, longitude] of [
+      ['90', '-180'],
+      ['-90.0', '180'],
+      ['+0.5', '.5'],
+      ['0', '0.'],
+    ]) {
       expect(run({ ...good, latitude, longitude }).outcome).toBe('pass');
     }
   });

@@ -5,7 +5,8 @@ import { readObject } from './readJson.ts';
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 function coordinateProblem(name: string, value: unknown, bound: number): string | undefined {
-  if (typeof value !== 'string' || !DECIMAL.test(value)) return `${name} ${show(value, 40)}${typeof value === 'string' || value === undefined ? '' : ` (a ${value === null ? 'null' : typeof value}, not a string)`}`;
+  if (typeof value !== 'string' || !DECIMAL.test(value))
+    return `${name} ${show(value, 40)}${typeof value === 'string' || value === undefined ? '' : ` (a ${value === null ? 'null' : typeof value}, not a string)`}`;
   if (Math.abs(Number(value)) > bound) return `${name} ${show(value, 40)} outside ±${bound}`;
   return undefined;
 }
@@ -23,12 +24,17 @@ export const geocodePositionValid: Check = {
     if (!body.ok) return body.finding;
     const { latitude, longitude, formattedAddress } = body.value;
     const evidence = { latitude, longitude, formattedAddress };
-    const problems = [coordinateProblem('latitude', latitude, 90), coordinateProblem('longitude', longitude, 180)].filter(
-      (p): p is string => p !== undefined,
-    );
-    if (typeof formattedAddress !== 'string' || formattedAddress.trim() === '') problems.push(`formattedAddress ${show(formattedAddress, 40)}`);
+    const problems = [
+      coordinateProblem('latitude', latitude, 90),
+      coordinateProblem('longitude', longitude, 180),
+    ].filter((p): p is string => p !== undefined);
+    if (typeof formattedAddress !== 'string' || formattedAddress.trim() === '')
+      problems.push(`formattedAddress ${show(formattedAddress, 40)}`);
     if (problems.length > 0) {
-      return fail(`Expected decimal-string latitude within ±90, longitude within ±180 and a non-empty formattedAddress, received ${problems.join(', ')}`, evidence);
+      return fail(
+        `Expected decimal-string latitude within ±90, longitude within ±180 and a non-empty formattedAddress, received ${problems.join(', ')}`,
+        evidence,
+      );
     }
     return pass(`${latitude as string},${longitude as string} ${show(formattedAddress, 60)}`, evidence);
   },

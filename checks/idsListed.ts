@@ -20,8 +20,15 @@ export function idsListed(what: string, wanted: readonly string[], listed = true
       const have = new Set(ids.map(String));
       const wrong = wanted.filter((w) => have.has(w) !== listed);
       const evidence = { listed: have.size, wanted: wanted.length, wrong: wrong.length };
-      if (wrong.length === 0) return pass(`${what}: ${listBrief([...wanted])} ${listed ? 'listed' : 'not listed'} among ${have.size}`, evidence);
-      return fail(`Expected ${what}: ${listBrief([...wanted])} ${listed ? 'listed' : 'gone'}, received ${have.size} ids ${listed ? 'without' : 'still with'} ${listBrief(wrong)}`, evidence);
+      if (wrong.length === 0)
+        return pass(
+          `${what}: ${listBrief([...wanted])} ${listed ? 'listed' : 'not listed'} among ${have.size}`,
+          evidence,
+        );
+      return fail(
+        `Expected ${what}: ${listBrief([...wanted])} ${listed ? 'listed' : 'gone'}, received ${have.size} ids ${listed ? 'without' : 'still with'} ${listBrief(wrong)}`,
+        evidence,
+      );
     },
   };
 }

@@ -14,13 +14,21 @@ const run = (body: unknown) => includedResourcesPresent.run(respondedExchange({ 
 
 describe('includedResourcesPresent', () => {
   it('passes when every reference is included and roles are matches', () => {
-    const body = roleBundle([role('r1', 'Practitioner/p1', 'Location/l1'), role('r2', 'Practitioner/p1', 'Location/l2')], [practitioner('p1'), location('l1'), location('l2')]);
+    const body = roleBundle(
+      [role('r1', 'Practitioner/p1', 'Location/l1'), role('r2', 'Practitioner/p1', 'Location/l2')],
+      [practitioner('p1'), location('l1'), location('l2')],
+    );
     expect(run(body).message).toBe('2 roles with search.mode match, 4 references all included');
   });
 
   it('fails naming the references without an entry', () => {
-    const body = roleBundle([role('r1', 'Practitioner/p1', 'Location/l1', 'Location/l9'), role('r2', 'Practitioner/p2', 'Location/l1')], [practitioner('p1'), location('l1')]);
-    expect(run(body).message).toBe('Expected every referenced Practitioner and Location among the entries, received 2 missing: Location/l9, Practitioner/p2');
+    const body = roleBundle(
+      [role('r1', 'Practitioner/p1', 'Location/l1', 'Location/l9'), role('r2', 'Practitioner/p2', 'Location/l1')],
+      [practitioner('p1'), location('l1')],
+    );
+    expect(run(body).message).toBe(
+      'Expected every referenced Practitioner and Location among the entries, received 2 missing: Location/l9, Practitioner/p2',
+    );
   });
 
   it('needs the included resource to have the referenced type', () => {
@@ -29,7 +37,10 @@ describe('includedResourcesPresent', () => {
   });
 
   it('resolves absolute references, ignores references it cannot read', () => {
-    const body = roleBundle([role('r1', 'https://t.example/Practitioner/p1', 'Location/l1', 'somewhere'), role('r2', undefined)], [practitioner('p1'), location('l1')]);
+    const body = roleBundle(
+      [role('r1', 'https://t.example/Practitioner/p1', 'Location/l1', 'somewhere'), role('r2', undefined)],
+      [practitioner('p1'), location('l1')],
+    );
     expect(run(body).outcome).toBe('pass');
   });
 
@@ -44,7 +55,9 @@ describe('includedResourcesPresent', () => {
       ],
     };
     const finding = run(body);
-    expect(finding.message).toBe('Expected search.mode "match" on every PractitionerRole entry, received "include" on PractitionerRole/r1, <absent> on PractitionerRole/r2');
+    expect(finding.message).toBe(
+      'Expected search.mode "match" on every PractitionerRole entry, received "include" on PractitionerRole/r1, <absent> on PractitionerRole/r2',
+    );
     expect(finding.evidence?.includedModes).toEqual(['"outcome"']);
   });
 

@@ -55,13 +55,28 @@ export const includedResourcesPresent: Check = {
       ),
     ];
     const absent = [...missing];
-    const evidence = { roles: roles.length, references, missing: absent.slice(0, 20), badModes: badModes.slice(0, 20), includedModes: otherModes };
+    const evidence = {
+      roles: roles.length,
+      references,
+      missing: absent.slice(0, 20),
+      badModes: badModes.slice(0, 20),
+      includedModes: otherModes,
+    };
     if (absent.length > 0) {
-      return fail(`Expected every referenced Practitioner and Location among the entries, received ${absent.length} missing: ${listBrief(absent, 3)}`, evidence);
+      return fail(
+        `Expected every referenced Practitioner and Location among the entries, received ${absent.length} missing: ${listBrief(absent, 3)}`,
+        evidence,
+      );
     }
     if (badModes.length > 0) {
-      return fail(`Expected search.mode "match" on every PractitionerRole entry, received ${listBrief(badModes, 3)}`, evidence);
+      return fail(
+        `Expected search.mode "match" on every PractitionerRole entry, received ${listBrief(badModes, 3)}`,
+        evidence,
+      );
     }
-    return pass(`${roles.length} ${roles.length === 1 ? 'role' : 'roles'} with search.mode match, ${references} references all included`, evidence);
+    return pass(
+      `${roles.length} ${roles.length === 1 ? 'role' : 'roles'} with search.mode match, ${references} references all included`,
+      evidence,
+    );
   },
 };

@@ -73,7 +73,12 @@ const helpers = HELPER_EXPORTS;
 const KEBAB = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 
 function isCheck(value: unknown): value is Check<never> {
-  return typeof value === 'object' && value !== null && typeof (value as Check).id === 'string' && typeof (value as Check).run === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Check).id === 'string' &&
+    typeof (value as Check).run === 'function'
+  );
 }
 
 function allChecks(): Array<[string, Check<never>]> {
@@ -98,7 +103,20 @@ describe('checks/index.ts', () => {
 
   it('exports every check file', () => {
     const dir = fileURLToPath(new URL('.', import.meta.url));
-    const support = new Set(['index', 'registry', 'testing', 'readJson', 'resourceKey', 'listBrief', 'sortKey', 'valueSet', 'roleReferences', 'contract', 'sites', 'valueKind']);
+    const support = new Set([
+      'index',
+      'registry',
+      'testing',
+      'readJson',
+      'resourceKey',
+      'listBrief',
+      'sortKey',
+      'valueSet',
+      'roleReferences',
+      'contract',
+      'sites',
+      'valueKind',
+    ]);
     const files = readdirSync(dir)
       .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
       .map((f) => f.slice(0, -3))
@@ -124,7 +142,9 @@ describe('checks/index.ts', () => {
 
 describe('checks/registry.ts', () => {
   it('registers every check and factory of the barrel by its id, and nothing else', () => {
-    const ids = allChecks().map(([, c]) => c.id).sort();
+    const ids = allChecks()
+      .map(([, c]) => c.id)
+      .sort();
     expect([...CHECK_REGISTRY.keys()].sort()).toEqual(ids);
     for (const [name, c] of allChecks()) expect(CHECK_REGISTRY.get(c.id)?.exportName).toBe(name);
   });

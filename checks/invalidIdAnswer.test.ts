@@ -4,13 +4,18 @@ import { respondedExchange } from './testing.ts';
 
 describe('invalidIdAnswer', () => {
   it('passes on a 4xx naming InvalidId', () => {
-    expect(invalidIdAnswer.run(respondedExchange({ status: 404, body: { code: 'InvalidId', type: 'id', id: 'b9' } })).outcome).toBe('pass');
+    expect(
+      invalidIdAnswer.run(respondedExchange({ status: 404, body: { code: 'InvalidId', type: 'id', id: 'b9' } }))
+        .outcome,
+    ).toBe('pass');
     expect(invalidIdAnswer.run(respondedExchange({ status: 400, body: 'InvalidId b9' })).outcome).toBe('pass');
   });
 
   it('fails on a 4xx without InvalidId', () => {
     const finding = invalidIdAnswer.run(respondedExchange({ status: 404, body: { code: 'NotFound' } }));
-    expect(finding.message).toBe('Expected a 4xx status with InvalidId in the body, received HTTP 404 with body "{\\"code\\":\\"NotFound\\"}"');
+    expect(finding.message).toBe(
+      'Expected a 4xx status with InvalidId in the body, received HTTP 404 with body "{\\"code\\":\\"NotFound\\"}"',
+    );
   });
 
   it('fails on InvalidId with a non-4xx status', () => {

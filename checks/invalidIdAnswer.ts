@@ -14,7 +14,11 @@ export const invalidIdAnswer: Check = {
     const refused = status >= 400 && status <= 499;
     const named = x.response.bodyText.includes('InvalidId');
     if (refused && named) return pass(`HTTP ${status} with InvalidId`, { status });
-    const body = named ? 'InvalidId in the body' : x.response.bodyText.trim() === '' ? 'an empty body' : `body ${bodyStart(x)}`;
+    const body = named
+      ? 'InvalidId in the body'
+      : x.response.bodyText.trim() === ''
+        ? 'an empty body'
+        : `body ${bodyStart(x)}`;
     return fail(`Expected a 4xx status with InvalidId in the body, received HTTP ${status} with ${body}`, { status });
   },
 };

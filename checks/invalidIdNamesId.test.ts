@@ -4,7 +4,10 @@ import { respondedExchange } from './testing.ts';
 
 describe('invalidIdNamesId', () => {
   it('passes when the body names the id', () => {
-    expect(invalidIdNamesId('batch-42').run(respondedExchange({ status: 404, body: { code: 'InvalidId', id: 'batch-42' } })).outcome).toBe('pass');
+    expect(
+      invalidIdNamesId('batch-42').run(respondedExchange({ status: 404, body: { code: 'InvalidId', id: 'batch-42' } }))
+        .outcome,
+    ).toBe('pass');
   });
 
   it('finds a JSON-escaped id', () => {

@@ -15,7 +15,9 @@ export function invalidIdNamesId(id: string): Check {
       const text = x.response.bodyText;
       return forms.some((f) => text.includes(f))
         ? pass(`body names ${show(id)}`)
-        : fail(`Expected the body to name the id ${show(id)}, received ${text.trim() === '' ? 'an empty body' : bodyStart(x)}`);
+        : fail(
+            `Expected the body to name the id ${show(id)}, received ${text.trim() === '' ? 'an empty body' : bodyStart(x)}`,
+          );
     },
   };
 }

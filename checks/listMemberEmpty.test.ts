@@ -7,7 +7,9 @@ describe('listMemberEmpty', () => {
     expect(listMemberEmpty('users').run(respondedExchange({ body: { siteId: 'S', users: [] } })).outcome).toBe('pass');
   });
   it('fails on a non-empty or absent list', () => {
-    expect(listMemberEmpty('users').run(respondedExchange({ body: { users: [{}] } })).message).toBe('Expected users: [], received 1 items');
+    expect(listMemberEmpty('users').run(respondedExchange({ body: { users: [{}] } })).message).toBe(
+      'Expected users: [], received 1 items',
+    );
     expect(listMemberEmpty('users').run(respondedExchange({ body: {} })).outcome).toBe('fail');
   });
 });

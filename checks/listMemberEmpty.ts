@@ -14,7 +14,9 @@ export function listMemberEmpty(member: string): Check {
       if (!body.ok) return body.finding;
       const v = body.value[member];
       if (Array.isArray(v) && v.length === 0) return pass(`${member}: []`);
-      return fail(`Expected ${member}: [], received ${Array.isArray(v) ? `${v.length} items` : v === undefined ? `no ${member} in ${describe(body.value)}` : show(v, 60)}`);
+      return fail(
+        `Expected ${member}: [], received ${Array.isArray(v) ? `${v.length} items` : v === undefined ? `no ${member} in ${describe(body.value)}` : show(v, 60)}`,
+      );
     },
   };
 }

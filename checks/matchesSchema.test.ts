@@ -4,7 +4,16 @@ import { respondedExchange } from './testing.ts';
 
 const outcome = {
   resourceType: 'OperationOutcome',
-  issue: [{ severity: 'error', code: 'exception', details: { coding: [{ system: 'https://x.example/codes', code: 'NO_MATCH_FOUND', display: 'No match' }] }, diagnostics: 'none', location: ['Coverage'], expression: [] }],
+  issue: [
+    {
+      severity: 'error',
+      code: 'exception',
+      details: { coding: [{ system: 'https://x.example/codes', code: 'NO_MATCH_FOUND', display: 'No match' }] },
+      diagnostics: 'none',
+      location: ['Coverage'],
+      expression: [],
+    },
+  ],
 };
 
 describe('matchesSchema', () => {
@@ -19,13 +28,20 @@ describe('matchesSchema', () => {
   it('fails an invalid body, listing schema errors', () => {
     const finding = check.run(respondedExchange({ body: { resourceType: 'OperationOutcome', issue: [] } }));
     expect(finding.outcome).toBe('fail');
-    expect(finding.message).toMatch(/^Expected a body valid against operation-outcome\.schema\.json, received \/issue /);
+    expect(finding.message).toMatch(
+      /^Expected a body valid against operation-outcome\.schema\.json, received \/issue /,
+    );
   });
 
   it('shows at most five errors', () => {
-    const finding = matchesSchema('coverage.schema.json').run(respondedExchange({ body: { resourceType: 'Coverage' } }));
+    const finding = matchesSchema('coverage.schema.json').run(
+      respondedExchange({ body: { resourceType: 'Coverage' } }),
+    );
     expect(finding.outcome).toBe('fail');
-    const listed = finding.message.replace(/^Expected .*?, received /, '').replace(/; and \d+ more$/, '').split('; ');
+    const listed = finding.message
+      .replace(/^Expected .*?, received /, '')
+      .replace(/; and \d+ more$/, '')
+      .split('; ');
     expect(listed.length).toBeGreaterThan(0);
     expect(listed.length).toBeLessThanOrEqual(5);
     expect(finding.message).not.toContain('\n');
@@ -37,7 +53,13 @@ describe('matchesSchema', () => {
   });
 
   it('fails wrong types without throwing', () => {
-    for (const body of [null, [], 'str', 1e308, { resourceType: 'OperationOutcome', issue: [null, 'x', { details: null }] }]) {
+    for (const body of [
+      null,
+      [],
+      'str',
+      1e308,
+      { resourceType: 'OperationOutcome', issue: [null, 'x', { details: null }] },
+    ]) {
       expect(check.run(respondedExchange({ body: JSON.stringify(body) })).outcome).toBe('fail');
     }
   });

@@ -21,7 +21,10 @@ export function matchesSchema(schemaFile: string): Check {
       if (result.valid) return pass(`valid against ${schemaFile}`, { schema: schemaFile });
       const shown = result.errors.slice(0, SHOWN_ERRORS).join('; ');
       const more = result.errors.length > SHOWN_ERRORS ? `; and ${result.errors.length - SHOWN_ERRORS} more` : '';
-      return fail(`Expected a body valid against ${schemaFile}, received ${shown}${more}`, { schema: schemaFile, errors: result.errors });
+      return fail(`Expected a body valid against ${schemaFile}, received ${shown}${more}`, {
+        schema: schemaFile,
+        errors: result.errors,
+      });
     },
   };
 }

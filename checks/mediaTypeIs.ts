@@ -17,7 +17,10 @@ export function mediaTypeIs(type: string): Check {
       const contentType = x.response.headers['content-type'];
       const mediaType = typeof contentType === 'string' ? contentType.split(';')[0].trim().toLowerCase() : undefined;
       if (mediaType === wanted) return pass(`Content-Type ${contentType}`, { contentType });
-      return fail(`Expected media type ${wanted}, received ${contentType === undefined ? '<none>' : show(contentType)}`, { contentType });
+      return fail(
+        `Expected media type ${wanted}, received ${contentType === undefined ? '<none>' : show(contentType)}`,
+        { contentType },
+      );
     },
   };
 }

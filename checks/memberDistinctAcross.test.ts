@@ -3,11 +3,16 @@ import { memberDistinctAcross } from './memberDistinctAcross.ts';
 import { respondedExchange } from './testing.ts';
 
 const check = memberDistinctAcross('msgId');
-const batches = (...ids: unknown[]) => ({ exchanges: ids.map((msgId) => respondedExchange({ body: { msgId, msgSender: 'Clearing' } })) });
+const batches = (...ids: unknown[]) => ({
+  exchanges: ids.map((msgId) => respondedExchange({ body: { msgId, msgSender: 'Clearing' } })),
+});
 
 describe('memberDistinctAcross', () => {
   it('passes when every record carries its own value', () => {
-    expect(check.run(batches(101, 102, '103'))).toMatchObject({ outcome: 'pass', message: '3 records, 3 distinct msgId values' });
+    expect(check.run(batches(101, 102, '103'))).toMatchObject({
+      outcome: 'pass',
+      message: '3 records, 3 distinct msgId values',
+    });
   });
 
   it('fails naming the repeated values', () => {
@@ -19,7 +24,9 @@ describe('memberDistinctAcross', () => {
   it('skips with fewer than two values and never throws on hostile bodies', () => {
     expect(check.run(batches(101)).outcome).toBe('skip');
     expect(check.run(batches(101, undefined, null)).outcome).toBe('skip');
-    expect(check.run({ exchanges: [respondedExchange({ body: [] }), respondedExchange({ body: { msgId: 1 } })] }).outcome).toBe('fail');
+    expect(
+      check.run({ exchanges: [respondedExchange({ body: [] }), respondedExchange({ body: { msgId: 1 } })] }).outcome,
+    ).toBe('fail');
     expect(check.run({ exchanges: [respondedExchange({ body: '{', truncated: true })] }).outcome).toBe('skip');
     expect(memberDistinctAcross('x').id).toBe(check.id);
   });

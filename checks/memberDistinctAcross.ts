@@ -32,9 +32,15 @@ export function memberDistinctAcross(member: string): Check<DistinctAcross> {
       }
       const total = [...seen.values()].reduce((a, b) => a + b, 0);
       if (total < 2) return skip(`Fewer than two records carry ${member}, nothing to compare`);
-      const repeated = [...seen.entries()].filter(([, n]) => n > 1).map(([k, n]) => `${show(JSON.parse(k) as unknown, 40)} (${n} times)`);
-      if (repeated.length === 0) return pass(`${total} records, ${total} distinct ${member} values`, { records: total });
-      return fail(`Expected distinct ${member} values, received ${listBrief(repeated, 3)}`, { records: total, repeated: repeated.slice(0, 20) });
+      const repeated = [...seen.entries()]
+        .filter(([, n]) => n > 1)
+        .map(([k, n]) => `${show(JSON.parse(k) as unknown, 40)} (${n} times)`);
+      if (repeated.length === 0)
+        return pass(`${total} records, ${total} distinct ${member} values`, { records: total });
+      return fail(`Expected distinct ${member} values, received ${listBrief(repeated, 3)}`, {
+        records: total,
+        repeated: repeated.slice(0, 20),
+      });
     },
   };
 }

@@ -15,7 +15,9 @@ describe('membersPresent', () => {
   it('fails naming each missing member, a null one included', () => {
     const finding = run({ user: { id: null }, sites: [{ siteId: 'S1' }, {}], entry: [{ resource: {} }] });
     expect(finding.outcome).toBe('fail');
-    expect(finding.message).toBe('Expected every named member present, received 4 missing: user.id, user.roles, sites[1].siteId, entry[0].resource.meta');
+    expect(finding.message).toBe(
+      'Expected every named member present, received 4 missing: user.id, user.roles, sites[1].siteId, entry[0].resource.meta',
+    );
   });
 
   it('fails on a member that should be a list or an object and is not', () => {
@@ -24,7 +26,7 @@ describe('membersPresent', () => {
     expect(missingMembers('x', '[].id')).toEqual(['/ is not a list']);
   });
 
-  it('does not take inherited keys for the body\'s own', () => {
+  it("does not take inherited keys for the body's own", () => {
     expect(membersPresent(['constructor']).run(respondedExchange({ body: {} })).outcome).toBe('fail');
   });
 

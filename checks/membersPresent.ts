@@ -43,8 +43,13 @@ export function membersPresent(paths: readonly string[]): Check {
       const json = readJson(x);
       if (!json.ok) return json.finding;
       const missing = paths.flatMap((p) => missingMembers(json.value, p));
-      if (missing.length === 0) return pass(`${paths.length} named ${paths.length === 1 ? 'member' : 'members'} present`, { paths: [...paths] });
-      return fail(`Expected every named member present, received ${missing.length} missing: ${listBrief(missing, 5)}`, { missing: missing.slice(0, 20) });
+      if (missing.length === 0)
+        return pass(`${paths.length} named ${paths.length === 1 ? 'member' : 'members'} present`, {
+          paths: [...paths],
+        });
+      return fail(`Expected every named member present, received ${missing.length} missing: ${listBrief(missing, 5)}`, {
+        missing: missing.slice(0, 20),
+      });
     },
   };
 }

@@ -4,9 +4,15 @@ import { respondedExchange } from './testing.ts';
 
 describe('messageIs', () => {
   it('passes on the exact message', () => {
-    expect(messageIs('Siteid is invalid : X').run(respondedExchange({ body: { message: 'Siteid is invalid : X', users: null } })).outcome).toBe('pass');
+    expect(
+      messageIs('Siteid is invalid : X').run(
+        respondedExchange({ body: { message: 'Siteid is invalid : X', users: null } }),
+      ).outcome,
+    ).toBe('pass');
   });
   it('fails on another message', () => {
-    expect(messageIs('Siteid is invalid : X').run(respondedExchange({ body: { message: 'Invalid' } })).outcome).toBe('fail');
+    expect(messageIs('Siteid is invalid : X').run(respondedExchange({ body: { message: 'Invalid' } })).outcome).toBe(
+      'fail',
+    );
   });
 });

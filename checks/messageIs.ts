@@ -13,7 +13,9 @@ export function messageIs(text: string): Check {
       const body = readObject(x);
       if (!body.ok) return body.finding;
       if (body.value.message === text) return pass(text);
-      return fail(`Expected {message: ${show(text, 80)}}, received message ${body.value.message === undefined ? `absent in ${describe(body.value)}` : show(body.value.message, 80)}`);
+      return fail(
+        `Expected {message: ${show(text, 80)}}, received message ${body.value.message === undefined ? `absent in ${describe(body.value)}` : show(body.value.message, 80)}`,
+      );
     },
   };
 }

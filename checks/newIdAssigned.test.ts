@@ -9,6 +9,8 @@ describe('newIdAssigned', () => {
   });
   it('fails without an id', () => {
     expect(newIdAssigned.run(respondedExchange({ body: { resourceType: 'Patient', id: '' } })).outcome).toBe('fail');
-    expect(newIdAssigned.run(respondedExchange({ body: { resourceType: 'Patient' } })).message).toMatch(/^Expected a new id/);
+    expect(newIdAssigned.run(respondedExchange({ body: { resourceType: 'Patient' } })).message).toMatch(
+      /^Expected a new id/,
+    );
   });
 });

@@ -13,7 +13,8 @@ export const newIdAssigned: Check = {
     const body = readObject(x);
     if (!body.ok) return body.finding;
     const id = body.value.id;
-    if ((typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && Number.isFinite(id))) return pass(`id ${String(id)}`);
+    if ((typeof id === 'string' && id.trim() !== '') || (typeof id === 'number' && Number.isFinite(id)))
+      return pass(`id ${String(id)}`);
     return fail(`Expected a new id in the created resource, received id ${describe(id)}`);
   },
 };

@@ -4,9 +4,13 @@ import { respondedExchange } from './testing.ts';
 
 describe('noDiaryTokenIssued', () => {
   it('passes when no token is issued', () => {
-    expect(noDiaryTokenIssued.run(respondedExchange({ status: 200, body: { response: 1, access_token: null } })).outcome).toBe('pass');
+    expect(
+      noDiaryTokenIssued.run(respondedExchange({ status: 200, body: { response: 1, access_token: null } })).outcome,
+    ).toBe('pass');
   });
   it('fails on response 2 with a token', () => {
-    expect(noDiaryTokenIssued.run(respondedExchange({ status: 200, body: { response: 2, access_token: 'x' } })).outcome).toBe('fail');
+    expect(
+      noDiaryTokenIssued.run(respondedExchange({ status: 200, body: { response: 2, access_token: 'x' } })).outcome,
+    ).toBe('fail');
   });
 });

@@ -11,7 +11,10 @@ export const noDiaryTokenIssued: Check = {
   run: (x) => {
     const parsed = parseJson(x);
     const body = parsed.ok ? parsed.value : undefined;
-    const issued = isRecord(body) && body.response === 2 && typeof body.access_token === 'string' && body.access_token !== '';
-    return issued ? fail(`Expected no response 2 with an access token, received one (HTTP ${x.response.status})`) : pass(`no access token issued (HTTP ${x.response.status})`);
+    const issued =
+      isRecord(body) && body.response === 2 && typeof body.access_token === 'string' && body.access_token !== '';
+    return issued
+      ? fail(`Expected no response 2 with an access token, received one (HTTP ${x.response.status})`)
+      : pass(`no access token issued (HTTP ${x.response.status})`);
   },
 };

@@ -13,8 +13,17 @@ describe('noIncludedResources', () => {
   });
 
   it('fails on included Practitioner or Location entries', () => {
-    const body = roleBundle([role], [{ resourceType: 'Practitioner', id: 'p1' }, { resourceType: 'Location', id: 'l1' }, { resourceType: 'Location' }]);
-    expect(run(body).message).toBe('Expected no Practitioner or Location entries without _include, received 3: Practitioner/p1, Location/l1, entry 4');
+    const body = roleBundle(
+      [role],
+      [
+        { resourceType: 'Practitioner', id: 'p1' },
+        { resourceType: 'Location', id: 'l1' },
+        { resourceType: 'Location' },
+      ],
+    );
+    expect(run(body).message).toBe(
+      'Expected no Practitioner or Location entries without _include, received 3: Practitioner/p1, Location/l1, entry 4',
+    );
   });
 
   it('fails on a non-Bundle', () => {

@@ -18,9 +18,13 @@ export const noIncludedResources: Check = {
       .filter(({ resource }) => resource.resourceType === 'Practitioner' || resource.resourceType === 'Location')
       .map(({ resource, index }) => resourceLabel(resource, index));
     const n = read.value.entries.length;
-    if (included.length === 0) return pass(n === 0 ? 'no entries' : `${n} ${n === 1 ? 'entry' : 'entries'}, none Practitioner or Location`);
-    return fail(`Expected no Practitioner or Location entries without _include, received ${included.length}: ${listBrief(included, 3)}`, {
-      included: included.slice(0, 20),
-    });
+    if (included.length === 0)
+      return pass(n === 0 ? 'no entries' : `${n} ${n === 1 ? 'entry' : 'entries'}, none Practitioner or Location`);
+    return fail(
+      `Expected no Practitioner or Location entries without _include, received ${included.length}: ${listBrief(included, 3)}`,
+      {
+        included: included.slice(0, 20),
+      },
+    );
   },
 };

@@ -4,7 +4,16 @@ import { respondedExchange } from './testing.ts';
 
 const outcome = (code: unknown) => ({
   resourceType: 'OperationOutcome',
-  issue: [{ severity: 'error', code: 'exception', details: { coding: [{ system: 'https://x.example/codes', code, display: 'No match' }] }, diagnostics: 'none', location: ['Coverage'], expression: [] }],
+  issue: [
+    {
+      severity: 'error',
+      code: 'exception',
+      details: { coding: [{ system: 'https://x.example/codes', code, display: 'No match' }] },
+      diagnostics: 'none',
+      location: ['Coverage'],
+      expression: [],
+    },
+  ],
 });
 
 describe('operationOutcomeShape', () => {
@@ -22,11 +31,19 @@ describe('operationOutcomeShape', () => {
   it('fails a top-level code object', () => {
     const finding = operationOutcomeShape.run(respondedExchange({ status: 400, body: { code: 'MSG_PARAM_INVALID' } }));
     expect(finding.outcome).toBe('fail');
-    expect(finding.message).toMatch(/^Expected an OperationOutcome with an error code \(2\.3\), received .*issue\[0\]\.details\.coding\[0\]\.code is <absent>$/);
+    expect(finding.message).toMatch(
+      /^Expected an OperationOutcome with an error code \(2\.3\), received .*issue\[0\]\.details\.coding\[0\]\.code is <absent>$/,
+    );
   });
 
   it('fails odd shapes without throwing', () => {
-    for (const body of [null, [], { resourceType: 'OperationOutcome', issue: 'x' }, { resourceType: 'OperationOutcome', issue: [{ details: { coding: [null] } }] }, outcome(42)]) {
+    for (const body of [
+      null,
+      [],
+      { resourceType: 'OperationOutcome', issue: 'x' },
+      { resourceType: 'OperationOutcome', issue: [{ details: { coding: [null] } }] },
+      outcome(42),
+    ]) {
       expect(operationOutcomeShape.run(respondedExchange({ body: JSON.stringify(body) })).outcome).toBe('fail');
     }
   });

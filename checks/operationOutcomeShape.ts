@@ -29,7 +29,8 @@ export const operationOutcomeShape: Check = {
     if (!json.ok) return json.finding;
     const problems = validateAgainst(SCHEMA, json.value).errors.slice(0, SHOWN_ERRORS);
     const code = firstCode(json.value);
-    if (!(typeof code === 'string' && code.trim() !== '')) problems.push(`issue[0].details.coding[0].code is ${show(code, 40)}`);
+    if (!(typeof code === 'string' && code.trim() !== ''))
+      problems.push(`issue[0].details.coding[0].code is ${show(code, 40)}`);
     if (problems.length === 0) return pass(`OperationOutcome with code ${code as string}`, { code });
     return fail(`Expected an OperationOutcome with an error code (2.3), received ${problems.join('; ')}`, { code });
   },

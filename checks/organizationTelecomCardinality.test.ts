@@ -8,7 +8,19 @@ const run = (body: unknown) => check.run(respondedExchange({ body }));
 
 describe('organizationTelecomCardinality', () => {
   it('passes with at most one email and one phone', () => {
-    expect(run(coverage({ resourceType: 'Patient', id: 'p' }, org({ system: 'email', value: 'a@b.c' }, { system: 'phone', value: '1' }, { system: 'fax', value: '2' }, { system: 'fax', value: '3' }))).outcome).toBe('pass');
+    expect(
+      run(
+        coverage(
+          { resourceType: 'Patient', id: 'p' },
+          org(
+            { system: 'email', value: 'a@b.c' },
+            { system: 'phone', value: '1' },
+            { system: 'fax', value: '2' },
+            { system: 'fax', value: '3' },
+          ),
+        ),
+      ).outcome,
+    ).toBe('pass');
     expect(run(coverage(org())).outcome).toBe('pass');
     expect(run(org({ system: 'phone', value: '1' })).outcome).toBe('pass');
   });
@@ -16,7 +28,9 @@ describe('organizationTelecomCardinality', () => {
   it('fails when email or phone is repeated', () => {
     const finding = run(coverage(org({ system: 'email', value: 'a@b.c' }, { system: 'Email', value: 'x@y.z' })));
     expect(finding.outcome).toBe('fail');
-    expect(finding.message).toBe('Expected at most one email and one phone per Organization, received contained Organization ins email 2 times (0-1)');
+    expect(finding.message).toBe(
+      'Expected at most one email and one phone per Organization, received contained Organization ins email 2 times (0-1)',
+    );
     expect(run(coverage(org({ system: 'phone', value: '1' }, { system: 'phone', value: '1' }))).outcome).toBe('fail');
   });
 

@@ -20,7 +20,8 @@ export const organizationTelecomCardinality: Check = {
     const orgs: [string, Record<string, unknown>][] = [];
     if (body.value.resourceType === 'Organization') orgs.push(['Organization', body.value]);
     (Array.isArray(body.value.contained) ? body.value.contained : []).forEach((c, i) => {
-      if (isRecord(c) && c.resourceType === 'Organization') orgs.push([`contained Organization ${typeof c.id === 'string' ? c.id : i + 1}`, c]);
+      if (isRecord(c) && c.resourceType === 'Organization')
+        orgs.push([`contained Organization ${typeof c.id === 'string' ? c.id : i + 1}`, c]);
     });
     if (orgs.length === 0) return skip('No Organization to judge');
     const wrong: string[] = [];
@@ -31,7 +32,13 @@ export const organizationTelecomCardinality: Check = {
         if (n > 1) wrong.push(`${label} ${system} ${n} times (0-1)`);
       }
     }
-    if (wrong.length === 0) return pass(`${orgs.length} ${orgs.length === 1 ? 'Organization' : 'Organizations'} with at most one email and one phone`, { organizations: orgs.length });
-    return fail(`Expected at most one email and one phone per Organization, received ${listBrief(wrong, 3)}`, { wrong });
+    if (wrong.length === 0)
+      return pass(
+        `${orgs.length} ${orgs.length === 1 ? 'Organization' : 'Organizations'} with at most one email and one phone`,
+        { organizations: orgs.length },
+      );
+    return fail(`Expected at most one email and one phone per Organization, received ${listBrief(wrong, 3)}`, {
+      wrong,
+    });
   },
 };

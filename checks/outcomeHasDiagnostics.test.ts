@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { outcomeHasDiagnostics } from './outcomeHasDiagnostics.ts';
 import { respondedExchange } from './testing.ts';
 
-const outcome = (diagnostics: unknown) => ({ resourceType: 'OperationOutcome', issue: [{ severity: 'error', diagnostics }] });
+const outcome = (diagnostics: unknown) => ({
+  resourceType: 'OperationOutcome',
+  issue: [{ severity: 'error', diagnostics }],
+});
 
 describe('outcomeHasDiagnostics', () => {
   it('passes on non-empty diagnostics', () => {
@@ -26,12 +29,20 @@ describe('outcomeHasDiagnostics', () => {
     expect(outcomeHasDiagnostics.run(respondedExchange({ body: { resourceType: 'OperationOutcome' } })).message).toBe(
       'Expected issue[0].diagnostics to be non-empty text, received no issue[]',
     );
-    expect(outcomeHasDiagnostics.run(respondedExchange({ body: { issue: [] } })).message).toMatch(/received no issue\[0\]$/);
+    expect(outcomeHasDiagnostics.run(respondedExchange({ body: { issue: [] } })).message).toMatch(
+      /received no issue\[0\]$/,
+    );
   });
 
   it('fails on empty and non-JSON bodies', () => {
-    expect(outcomeHasDiagnostics.run(respondedExchange({ body: '' })).message).toBe('Expected a JSON body, received an empty body');
-    expect(outcomeHasDiagnostics.run(respondedExchange({ body: 'oops' })).message).toBe('Expected a JSON body, received "oops"');
-    expect(outcomeHasDiagnostics.run(respondedExchange({ body: [1] })).message).toBe('Expected a JSON object, received an array of 1');
+    expect(outcomeHasDiagnostics.run(respondedExchange({ body: '' })).message).toBe(
+      'Expected a JSON body, received an empty body',
+    );
+    expect(outcomeHasDiagnostics.run(respondedExchange({ body: 'oops' })).message).toBe(
+      'Expected a JSON body, received "oops"',
+    );
+    expect(outcomeHasDiagnostics.run(respondedExchange({ body: [1] })).message).toBe(
+      'Expected a JSON object, received an array of 1',
+    );
   });
 });

@@ -15,7 +15,11 @@ export const outcomeHasDiagnostics: Check = {
     const issue = Array.isArray(body.value.issue) ? body.value.issue[0] : undefined;
     const diagnostics = isRecord(issue) ? issue.diagnostics : undefined;
     if (typeof diagnostics === 'string' && diagnostics.trim() !== '') return pass(show(diagnostics), { diagnostics });
-    const received = Array.isArray(body.value.issue) ? (isRecord(issue) ? show(diagnostics) : 'no issue[0]') : 'no issue[]';
+    const received = Array.isArray(body.value.issue)
+      ? isRecord(issue)
+        ? show(diagnostics)
+        : 'no issue[0]'
+      : 'no issue[]';
     return fail(`Expected issue[0].diagnostics to be non-empty text, received ${received}`);
   },
 };

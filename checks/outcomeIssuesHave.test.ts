@@ -8,16 +8,26 @@ const run = (c: typeof check, body: unknown) => c.run(respondedExchange({ status
 
 describe('outcomeIssuesHave', () => {
   it('passes when every issue carries the values', () => {
-    const body = { resourceType: 'OperationOutcome', issue: [{ severity: 'error', code: 'exception', location: ['Coverage'], expression: [] }] };
+    const body = {
+      resourceType: 'OperationOutcome',
+      issue: [{ severity: 'error', code: 'exception', location: ['Coverage'], expression: [] }],
+    };
     expect(run(check, body).outcome).toBe('pass');
     expect(run(lists, body).outcome).toBe('pass');
   });
 
   it('fails naming each issue member that differs or is absent', () => {
-    const finding = run(check, { resourceType: 'OperationOutcome', issue: [{ severity: 'warning', code: 'exception' }, { severity: 'error' }] });
+    const finding = run(check, {
+      resourceType: 'OperationOutcome',
+      issue: [{ severity: 'warning', code: 'exception' }, { severity: 'error' }],
+    });
     expect(finding.outcome).toBe('fail');
-    expect(finding.message).toBe('Expected severity = "error", code = "exception" on every issue, received issue[0].severity = "warning", issue[1].code = <absent>');
-    expect(run(lists, { resourceType: 'OperationOutcome', issue: [{ location: 'Coverage', expression: [''] }] }).outcome).toBe('fail');
+    expect(finding.message).toBe(
+      'Expected severity = "error", code = "exception" on every issue, received issue[0].severity = "warning", issue[1].code = <absent>',
+    );
+    expect(
+      run(lists, { resourceType: 'OperationOutcome', issue: [{ location: 'Coverage', expression: [''] }] }).outcome,
+    ).toBe('fail');
   });
 
   it('fails without issues and never throws on hostile bodies', () => {

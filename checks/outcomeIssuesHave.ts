@@ -19,16 +19,23 @@ export function outcomeIssuesHave(expected: Readonly<Record<string, unknown>>): 
       const body = readObject(x);
       if (!body.ok) return body.finding;
       const issues = body.value.issue;
-      if (!Array.isArray(issues) || issues.length === 0) return fail(`Expected a non-empty issue[], received ${Array.isArray(issues) ? 'an empty list' : show(issues)}`);
+      if (!Array.isArray(issues) || issues.length === 0)
+        return fail(`Expected a non-empty issue[], received ${Array.isArray(issues) ? 'an empty list' : show(issues)}`);
       const wrong: string[] = [];
       issues.forEach((issue, i) => {
         for (const [name, value] of wanted) {
           const got = isRecord(issue) ? issue[name] : undefined;
-          if (!isDeepStrictEqual(got, value)) wrong.push(`issue[${i}].${name} = ${got === undefined ? '<absent>' : JSON.stringify(got)}`);
+          if (!isDeepStrictEqual(got, value))
+            wrong.push(`issue[${i}].${name} = ${got === undefined ? '<absent>' : JSON.stringify(got)}`);
         }
       });
-      if (wrong.length === 0) return pass(`${issues.length} ${issues.length === 1 ? 'issue has' : 'issues have'} ${describeWanted}`, { expected: { ...expected } });
-      return fail(`Expected ${describeWanted} on every issue, received ${listBrief(wrong, 4)}`, { wrong: wrong.slice(0, 20) });
+      if (wrong.length === 0)
+        return pass(`${issues.length} ${issues.length === 1 ? 'issue has' : 'issues have'} ${describeWanted}`, {
+          expected: { ...expected },
+        });
+      return fail(`Expected ${describeWanted} on every issue, received ${listBrief(wrong, 4)}`, {
+        wrong: wrong.slice(0, 20),
+      });
     },
   };
 }

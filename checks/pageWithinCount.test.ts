@@ -12,7 +12,9 @@ describe('pageWithinCount', () => {
   });
 
   it('fails above the count', () => {
-    expect(pageWithinCount(2).run(respondedExchange({ body: bundle(resources(3)) })).message).toBe('Expected at most 2 entries, received 3');
+    expect(pageWithinCount(2).run(respondedExchange({ body: bundle(resources(3)) })).message).toBe(
+      'Expected at most 2 entries, received 3',
+    );
   });
 
   it('fails on a non-Bundle', () => {

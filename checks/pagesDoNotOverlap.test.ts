@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { pagesDoNotOverlap } from './pagesDoNotOverlap.ts';
 import { bundle, respondedExchange } from './testing.ts';
 
-const page = (...ids: string[]) => respondedExchange({ body: bundle(ids.map((id) => ({ resourceType: 'Claim', id }))) });
+const page = (...ids: string[]) =>
+  respondedExchange({ body: bundle(ids.map((id) => ({ resourceType: 'Claim', id }))) });
 
 describe('pagesDoNotOverlap', () => {
   it('passes on disjoint pages', () => {
@@ -25,7 +26,9 @@ describe('pagesDoNotOverlap', () => {
 
   it('leaves out unreadable pages and entries without id', () => {
     const noIds = respondedExchange({ body: bundle([{ resourceType: 'Claim' }, { resourceType: 'Claim', id: null }]) });
-    expect(pagesDoNotOverlap.run({ pages: [page('a'), respondedExchange({ body: 'oops' }), noIds, noIds] }).outcome).toBe('pass');
+    expect(
+      pagesDoNotOverlap.run({ pages: [page('a'), respondedExchange({ body: 'oops' }), noIds, noIds] }).outcome,
+    ).toBe('pass');
   });
 
   it('skips when no page can be read', () => {

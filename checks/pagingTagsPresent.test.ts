@@ -36,7 +36,12 @@ describe('pagingTagsPresent', () => {
   });
 
   it('fails when meta or tag is missing or mistyped', () => {
-    for (const body of [bundle([]), bundle([], { meta: null }), bundle([], { meta: { tag: 'x' } }), bundle([], { meta: { tag: [null, 3] } })]) {
+    for (const body of [
+      bundle([]),
+      bundle([], { meta: null }),
+      bundle([], { meta: { tag: 'x' } }),
+      bundle([], { meta: { tag: [null, 3] } }),
+    ]) {
       expect(pagingTagsPresent(['page']).run(respondedExchange({ body })).message).toBe(
         'Expected paging tags page as digit text, received page absent',
       );

@@ -8,7 +8,8 @@ const DIGITS = /^[0-9]+$/;
 function problem(code: string, tags: Map<string, unknown>): string | undefined {
   if (!tags.has(code)) return `${code} absent`;
   const display = tags.get(code);
-  if (typeof display === 'string') return DIGITS.test(display) ? undefined : `${code} is ${show(display, 40)}, not digits`;
+  if (typeof display === 'string')
+    return DIGITS.test(display) ? undefined : `${code} is ${show(display, 40)}, not digits`;
   if (display === undefined) return `${code} has no display`;
   if (typeof display === 'number') return `${code} is the number ${show(display, 40)}, not text`;
   return `${code} is ${show(display, 40)}, not text`;
@@ -28,8 +29,11 @@ export function pagingTagsPresent(codes: readonly string[]): Check {
       const tags = pagingTags(body.value);
       const problems = codes.map((c) => problem(c, tags)).filter((p): p is string => p !== undefined);
       const seen = Object.fromEntries([...tags].filter(([c]) => codes.includes(c)));
-      if (problems.length === 0) return pass(codes.map((c) => `${c}=${String(tags.get(c))}`).join(', '), { tags: seen });
-      return fail(`Expected paging tags ${codes.join(', ')} as digit text, received ${problems.join('; ')}`, { tags: seen });
+      if (problems.length === 0)
+        return pass(codes.map((c) => `${c}=${String(tags.get(c))}`).join(', '), { tags: seen });
+      return fail(`Expected paging tags ${codes.join(', ')} as digit text, received ${problems.join('; ')}`, {
+        tags: seen,
+      });
     },
   };
 }

@@ -16,7 +16,15 @@ const sent = {
   ],
   gender: 'female',
   birthDate: '1980-02-29',
-  address: [{ type: 'postal', text: '1 High Street, Leeds, LS1 1AA', line: ['1 High Street'], city: 'Leeds', postalCode: 'LS1 1AA' }],
+  address: [
+    {
+      type: 'postal',
+      text: '1 High Street, Leeds, LS1 1AA',
+      line: ['1 High Street'],
+      city: 'Leeds',
+      postalCode: 'LS1 1AA',
+    },
+  ],
 };
 
 /** What a server returns: ids added, lists reordered, extra members. */
@@ -27,11 +35,15 @@ const returned = (patch: Record<string, unknown> = {}) => ({
   deceasedBoolean: false,
   meta: { versionId: '1' },
   extension: [...sent.extension].reverse(),
-  telecom: [{ ...sent.telecom[1], id: 't2' }, { ...sent.telecom[0], id: 't1' }],
+  telecom: [
+    { ...sent.telecom[1], id: 't2' },
+    { ...sent.telecom[0], id: 't1' },
+  ],
   address: [{ ...sent.address[0], id: 'a1' }],
   ...patch,
 });
-const run = (body: unknown, what: Record<string, unknown> = sent) => patientRoundTrip(what).run(respondedExchange({ status: 201, body }));
+const run = (body: unknown, what: Record<string, unknown> = sent) =>
+  patientRoundTrip(what).run(respondedExchange({ status: 201, body }));
 
 describe('patientRoundTrip', () => {
   it('passes when every sent value comes back, ignoring server-added members and order', () => {
@@ -51,26 +63,56 @@ describe('patientRoundTrip', () => {
   });
 
   it('fails on a missing or changed list item', () => {
-    expect(run(returned({ telecom: [sent.telecom[0]] })).message).toContain('telecom {"system":"email","value":"anna@example.org","use":"home"} not returned');
-    expect(run(returned({ name: [{ family: 'Smith', given: ['Marie', 'Anna'], prefix: ['Dr'] }] })).message).toContain('name {"family":"Smith"');
+    expect(run(returned({ telecom: [sent.telecom[0]] })).message).toContain(
+      'telecom {"system":"email","value":"anna@example.org","use":"home"} not returned',
+    );
+    expect(run(returned({ name: [{ family: 'Smith', given: ['Marie', 'Anna'], prefix: ['Dr'] }] })).message).toContain(
+      'name {"family":"Smith"',
+    );
     expect(run(returned({ address: [{ ...sent.address[0], line: ['1 High St'] }] })).outcome).toBe('fail');
-    expect(run(returned({ extension: [{ url: `${REF}/insurer`, valueString: 'ppp' }, sent.extension[1]] })).message).toContain('extension');
+    expect(
+      run(returned({ extension: [{ url: `${REF}/insurer`, valueString: 'ppp' }, sent.extension[1]] })).message,
+    ).toContain('extension');
   });
 
   it('needs one returned item per sent item', () => {
-    const twice = { resourceType: 'Patient', telecom: [{ system: 'phone', value: '1' }, { system: 'phone', value: '1', use: 'home' }] };
+    const twice = {
+      resourceType: 'Patient',
+      telecom: [
+        { system: 'phone', value: '1' },
+        { system: 'phone', value: '1', use: 'home' },
+      ],
+    };
     // The looser sent item must not take the only item the stricter one fits.
-    expect(run({ resourceType: 'Patient', telecom: [{ system: 'phone', value: '1', use: 'home' }, { system: 'phone', value: '1', use: 'work' }] }, twice).outcome).toBe('pass');
-    expect(run({ resourceType: 'Patient', telecom: [{ system: 'phone', value: '1', use: 'home' }] }, twice).outcome).toBe('fail');
+    expect(
+      run(
+        {
+          resourceType: 'Patient',
+          telecom: [
+            { system: 'phone', value: '1', use: 'home' },
+            { system: 'phone', value: '1', use: 'work' },
+          ],
+        },
+        twice,
+      ).outcome,
+    ).toBe('pass');
+    expect(
+      run({ resourceType: 'Patient', telecom: [{ system: 'phone', value: '1', use: 'home' }] }, twice).outcome,
+    ).toBe('fail');
   });
 
   it('fails on something that is not a Patient', () => {
-    expect(run({ resourceType: 'OperationOutcome' }).message).toBe('Expected a Patient, received resourceType "OperationOutcome"');
+    expect(run({ resourceType: 'OperationOutcome' }).message).toBe(
+      'Expected a Patient, received resourceType "OperationOutcome"',
+    );
     expect(run({ ...sent, resourceType: undefined }).outcome).toBe('fail');
   });
 
   it('never throws on hostile bodies', () => {
-    expect(run(returned({ name: 'Smith', telecom: null, address: { city: 'Leeds' }, extension: [null, 1, [], 'x'] })).outcome).toBe('fail');
+    expect(
+      run(returned({ name: 'Smith', telecom: null, address: { city: 'Leeds' }, extension: [null, 1, [], 'x'] }))
+        .outcome,
+    ).toBe('fail');
     expect(run(returned({ name: [{ family: 'Smith', given: 'Anna', prefix: { 0: 'Dr' } }] })).outcome).toBe('fail');
     expect(run('').outcome).toBe('fail');
     expect(run([sent]).outcome).toBe('fail');
@@ -83,7 +125,15 @@ describe('patientRoundTrip', () => {
 describe('patientRoundTrip: the birth date under the table name (DEC-D3-31)', () => {
   it('passes with birthdate, fails when neither name holds the date sent', () => {
     const check = patientRoundTrip;
-    expect(check({ resourceType: 'Patient', birthDate: '1980-04-12' }).run(respondedExchange({ body: { resourceType: 'Patient', id: 'P', birthdate: '1980-04-12' } })).outcome).toBe('pass');
-    expect(check({ resourceType: 'Patient', birthDate: '1980-04-12' }).run(respondedExchange({ body: { resourceType: 'Patient', id: 'P', birthdate: '1980-04-13' } })).outcome).toBe('fail');
+    expect(
+      check({ resourceType: 'Patient', birthDate: '1980-04-12' }).run(
+        respondedExchange({ body: { resourceType: 'Patient', id: 'P', birthdate: '1980-04-12' } }),
+      ).outcome,
+    ).toBe('pass');
+    expect(
+      check({ resourceType: 'Patient', birthDate: '1980-04-12' }).run(
+        respondedExchange({ body: { resourceType: 'Patient', id: 'P', birthdate: '1980-04-13' } }),
+      ).outcome,
+    ).toBe('fail');
   });
 });

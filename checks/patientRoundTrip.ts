@@ -19,7 +19,10 @@ function sameJson(a: unknown, b: unknown): boolean {
   if (isRecord(a)) {
     if (!isRecord(b)) return false;
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameJson(a[k], b[k]));
+    return (
+      keys.length === Object.keys(b).length &&
+      keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameJson(a[k], b[k]))
+    );
   }
   return false;
 }
@@ -33,7 +36,11 @@ function holds(sent: Record<string, unknown>, got: unknown, members: readonly st
  * The sent items that find no returned item holding them, each returned item serving one sent
  * item (a maximum bipartite matching, so order and duplicates are handled).
  */
-function unmatched(sent: readonly Record<string, unknown>[], got: readonly unknown[], members: readonly string[]): Record<string, unknown>[] {
+function unmatched(
+  sent: readonly Record<string, unknown>[],
+  got: readonly unknown[],
+  members: readonly string[],
+): Record<string, unknown>[] {
   const fits = sent.map((s) => got.map((g) => holds(s, g, members)));
   const owner = new Array<number>(got.length).fill(-1);
   const assign = (w: number, seen: boolean[]): boolean => {
@@ -82,21 +89,26 @@ export function patientRoundTrip(sent: Record<string, unknown>): Check {
         compared += 1;
         // DEC-D3-31: the birth date passes under either name, `birthDate` (prose) or `birthdate` (table).
         const value = member === 'birthDate' && got.birthDate === undefined ? got.birthdate : got[member];
-        if (!sameJson(sent[member], value)) problems.push(`${member} ${show(sent[member], 40)} came back as ${show(value, 40)}`);
+        if (!sameJson(sent[member], value))
+          problems.push(`${member} ${show(sent[member], 40)} came back as ${show(value, 40)}`);
       }
       for (const [member, itemMembers] of LISTS) {
         const wanted = asList(sent[member]).filter(isRecord);
         if (wanted.length === 0) continue;
         compared += wanted.length;
         const returned = Array.isArray(got[member]) ? (got[member] as unknown[]) : [];
-        for (const item of unmatched(wanted, returned, itemMembers)) problems.push(`${member} ${show(pick(item, itemMembers), 100)} not returned`);
+        for (const item of unmatched(wanted, returned, itemMembers))
+          problems.push(`${member} ${show(pick(item, itemMembers), 100)} not returned`);
       }
       const evidence = { compared, missing: problems.length };
       if (problems.length === 0) return pass(`all ${compared} sent values returned`, evidence);
-      return fail(`Expected the returned Patient to hold every sent value, received ${problems.length} missing or changed: ${listBrief(problems, 3)}`, {
-        ...evidence,
-        problems: problems.slice(0, 20),
-      });
+      return fail(
+        `Expected the returned Patient to hold every sent value, received ${problems.length} missing or changed: ${listBrief(problems, 3)}`,
+        {
+          ...evidence,
+          problems: problems.slice(0, 20),
+        },
+      );
     },
   };
 }

@@ -51,10 +51,19 @@ export const payorsReservedOnce: Check<RespondedExchange | PayorPages> = {
       if (!read.ok) return read.finding;
       contracts.push(...contractsOf(read.value.body));
     }
-    const counts = Object.fromEntries(RESERVED.map((r) => [r, contracts.filter((c) => contractNamesPayor(c, r, { contacts: false })).length])) as Record<(typeof RESERVED)[number], number>;
+    const counts = Object.fromEntries(
+      RESERVED.map((r) => [r, contracts.filter((c) => contractNamesPayor(c, r, { contacts: false })).length]),
+    ) as Record<(typeof RESERVED)[number], number>;
     const evidence = { pages: pages.length, contracts: contracts.length, slf: counts.slf, na: counts.na };
-    if (RESERVED.every((r) => counts[r] === 1)) return pass(`slf and na once each among ${contracts.length} payor Contracts${pages.length > 1 ? ` over ${pages.length} pages` : ''}`, evidence);
+    if (RESERVED.every((r) => counts[r] === 1))
+      return pass(
+        `slf and na once each among ${contracts.length} payor Contracts${pages.length > 1 ? ` over ${pages.length} pages` : ''}`,
+        evidence,
+      );
     const times = (n: number) => (n === 1 ? 'once' : `${n} times`);
-    return fail(`Expected Organization/slf and Organization/na once each (DEC-D3-12), received slf ${times(counts.slf)} and na ${times(counts.na)}${pages.length > 1 ? ` over ${pages.length} pages` : ''}`, evidence);
+    return fail(
+      `Expected Organization/slf and Organization/na once each (DEC-D3-12), received slf ${times(counts.slf)} and na ${times(counts.na)}${pages.length > 1 ? ` over ${pages.length} pages` : ''}`,
+      evidence,
+    );
   },
 };

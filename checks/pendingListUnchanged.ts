@@ -21,7 +21,12 @@ export const pendingListUnchanged: Check<ListBeforeAfter> = {
   run: ({ before, after }) => {
     const read = readBundle(after);
     if (!read.ok) return read.finding;
-    const now = new Set(read.value.resources.map((r) => r.id).filter((id) => typeof id === 'string' || typeof id === 'number').map(String));
+    const now = new Set(
+      read.value.resources
+        .map((r) => r.id)
+        .filter((id) => typeof id === 'string' || typeof id === 'number')
+        .map(String),
+    );
     const was = new Set(before);
     const gone = [...was].filter((id) => !now.has(id));
     const added = [...now].filter((id) => !was.has(id));

@@ -13,7 +13,10 @@ const attachment = (bytes: Buffer, contentType: unknown, extra: Record<string, u
   title: 'photo',
   ...extra,
 });
-const photo = (valueAttachment: unknown) => ({ resourceType: 'Parameters', parameter: [{ name: 'photo', valueAttachment }] });
+const photo = (valueAttachment: unknown) => ({
+  resourceType: 'Parameters',
+  parameter: [{ name: 'photo', valueAttachment }],
+});
 const run = (body: unknown) => photoDataMatchesSize.run(respondedExchange({ body }));
 
 describe('decodeBase64Strict', () => {
@@ -29,9 +32,12 @@ describe('decodeBase64Strict', () => {
     expect(decodeBase64Strict(`${data.slice(0, -4)}AA=A`)).toBeUndefined();
   });
 
-  it.each(['aGVsbG8', 'aGVsbG8==', 'aGV=sbG8', 'aGVs*G8=', 'a-_b', '====', 'aGVsbG8=\u0000', 'aGVsbG8=aGVs'])('refuses %j', (text) => {
-    expect(decodeBase64Strict(text)).toBeUndefined();
-  });
+  it.each(['aGVsbG8', 'aGVsbG8==', 'aGV=sbG8', 'aGVs*G8=', 'a-_b', '====', 'aGVsbG8=\u0000', 'aGVsbG8=aGVs'])(
+    'refuses %j',
+    (text) => {
+      expect(decodeBase64Strict(text)).toBeUndefined();
+    },
+  );
 });
 
 describe('photoDataMatchesSize', () => {
@@ -69,27 +75,53 @@ describe('photoDataMatchesSize', () => {
     const jpeg = attachment(JPEG, 'image/jpeg');
     expect(jpeg.data).toBe('/9j/4AAQSkZJRg==');
     expect(run(photo(jpeg)).outcome).toBe('pass');
-    const broken = [jpeg.data.replace(/=+$/, ''), jpeg.data.replace(/=$/, ''), `${jpeg.data}=`, jpeg.data.replace(/\//g, '_'), `!${jpeg.data}`, `${jpeg.data}AAAA`, 42, null];
+    const broken = [
+      jpeg.data.replace(/=+$/, ''),
+      jpeg.data.replace(/=$/, ''),
+      `${jpeg.data}=`,
+      jpeg.data.replace(/\//g, '_'),
+      `!${jpeg.data}`,
+      `${jpeg.data}AAAA`,
+      42,
+      null,
+    ];
     for (const data of broken) expect(run(photo({ ...jpeg, data })).outcome).toBe('fail');
   });
 
   it('fails on a bad size or a missing attachment', () => {
     const png = attachment(PNG, 'image/png');
     for (const size of ['16', 16.5, -1, undefined, null]) expect(run(photo({ ...png, size })).outcome).toBe('fail');
-    expect(run(photo(undefined)).message).toBe('Expected valueAttachment data of size bytes matching contentType, received valueAttachment <absent>');
+    expect(run(photo(undefined)).message).toBe(
+      'Expected valueAttachment data of size bytes matching contentType, received valueAttachment <absent>',
+    );
     expect(run(photo('x')).outcome).toBe('fail');
   });
 
   it('judges every photo parameter', () => {
-    const body = { resourceType: 'Parameters', parameter: [{ name: 'other' }, { name: 'photo', valueAttachment: attachment(PNG, 'image/png') }, { name: 'photo', valueAttachment: attachment(PNG, 'image/jpeg') }] };
+    const body = {
+      resourceType: 'Parameters',
+      parameter: [
+        { name: 'other' },
+        { name: 'photo', valueAttachment: attachment(PNG, 'image/png') },
+        { name: 'photo', valueAttachment: attachment(PNG, 'image/jpeg') },
+      ],
+    };
     expect(run(body).message).toMatch(/\(photo 2 of 2\)$/);
   });
 
   it('fails without a photo parameter or on another resource', () => {
-    expect(run({ resourceType: 'Parameters', parameter: [{ name: 'picture' }] }).message).toBe('Expected a parameter named photo, received none');
-    expect(run({ resourceType: 'Parameters' }).message).toBe('Expected a parameter named photo, received parameter <absent>');
-    expect(run({ resourceType: 'Binary', data: 'x' }).message).toBe('Expected a Parameters resource, received resourceType "Binary"');
+    expect(run({ resourceType: 'Parameters', parameter: [{ name: 'picture' }] }).message).toBe(
+      'Expected a parameter named photo, received none',
+    );
+    expect(run({ resourceType: 'Parameters' }).message).toBe(
+      'Expected a parameter named photo, received parameter <absent>',
+    );
+    expect(run({ resourceType: 'Binary', data: 'x' }).message).toBe(
+      'Expected a Parameters resource, received resourceType "Binary"',
+    );
     expect(run('').outcome).toBe('fail');
-    expect(photoDataMatchesSize.run(respondedExchange({ body: '{"parameter":', truncated: true })).outcome).toBe('skip');
+    expect(photoDataMatchesSize.run(respondedExchange({ body: '{"parameter":', truncated: true })).outcome).toBe(
+      'skip',
+    );
   });
 });

@@ -31,18 +31,25 @@ export function decodeBase64Strict(text: string): Buffer | undefined {
 }
 
 function judgeAttachment(attachment: unknown): { problem?: string; bytes?: number; contentType?: unknown } {
-  if (!isRecord(attachment)) return { problem: `valueAttachment ${attachment === undefined ? '<absent>' : describe(attachment)}` };
+  if (!isRecord(attachment))
+    return { problem: `valueAttachment ${attachment === undefined ? '<absent>' : describe(attachment)}` };
   const { data, size, contentType } = attachment;
   if (typeof data !== 'string') return { problem: `data ${show(data, 40)}`, contentType };
   if (!Number.isSafeInteger(size) || (size as number) < 0) return { problem: `size ${show(size, 40)}`, contentType };
   const bytes = decodeBase64Strict(data);
-  if (bytes === undefined) return { problem: `data that is not strict base64: ${show(data.slice(0, 40), 50)}`, contentType };
-  if (bytes.length !== size) return { problem: `${bytes.length} decoded bytes for size ${size as number}`, bytes: bytes.length, contentType };
+  if (bytes === undefined)
+    return { problem: `data that is not strict base64: ${show(data.slice(0, 40), 50)}`, contentType };
+  if (bytes.length !== size)
+    return { problem: `${bytes.length} decoded bytes for size ${size as number}`, bytes: bytes.length, contentType };
   const mediaType = typeof contentType === 'string' ? contentType.split(';')[0].trim().toLowerCase() : undefined;
   const signatures = mediaType === undefined ? undefined : SIGNATURES[mediaType];
   if (signatures !== undefined && !signatures.some((sig) => sig.every((byte, i) => bytes[i] === byte))) {
     const lead = [...bytes.subarray(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
-    return { problem: `data starting ${lead === '' ? '<no bytes>' : lead} for contentType ${show(contentType, 40)}`, bytes: bytes.length, contentType };
+    return {
+      problem: `data starting ${lead === '' ? '<no bytes>' : lead} for contentType ${show(contentType, 40)}`,
+      bytes: bytes.length,
+      contentType,
+    };
   }
   return { bytes: bytes.length, contentType };
 }
@@ -62,16 +69,27 @@ export const photoDataMatchesSize: Check = {
     if (body.value.resourceType !== undefined && body.value.resourceType !== 'Parameters') {
       return fail(`Expected a Parameters resource, received ${describe(body.value)}`);
     }
-    const photos = Array.isArray(body.value.parameter) ? body.value.parameter.filter((p) => isRecord(p) && p.name === 'photo') : [];
-    if (photos.length === 0) return fail(`Expected a parameter named photo, received ${Array.isArray(body.value.parameter) ? 'none' : `parameter ${show(body.value.parameter, 40)}`}`);
+    const photos = Array.isArray(body.value.parameter)
+      ? body.value.parameter.filter((p) => isRecord(p) && p.name === 'photo')
+      : [];
+    if (photos.length === 0)
+      return fail(
+        `Expected a parameter named photo, received ${Array.isArray(body.value.parameter) ? 'none' : `parameter ${show(body.value.parameter, 40)}`}`,
+      );
     const judged = photos.map((p) => judgeAttachment((p as Record<string, unknown>).valueAttachment));
     const evidence = { photos: judged.map(({ bytes, contentType }) => ({ bytes, contentType })) };
     const bad = judged.findIndex((j) => j.problem !== undefined);
     if (bad >= 0) {
       const which = photos.length > 1 ? ` (photo ${bad + 1} of ${photos.length})` : '';
-      return fail(`Expected valueAttachment data of size bytes matching contentType, received ${judged[bad].problem}${which}`, evidence);
+      return fail(
+        `Expected valueAttachment data of size bytes matching contentType, received ${judged[bad].problem}${which}`,
+        evidence,
+      );
     }
     const first = judged[0];
-    return pass(`${first.bytes} bytes of ${typeof first.contentType === 'string' ? first.contentType : 'unstated type'}${photos.length > 1 ? ` (${photos.length} photos)` : ''}`, evidence);
+    return pass(
+      `${first.bytes} bytes of ${typeof first.contentType === 'string' ? first.contentType : 'unstated type'}${photos.length > 1 ? ` (${photos.length} photos)` : ''}`,
+      evidence,
+    );
   },
 };

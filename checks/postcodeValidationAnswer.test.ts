@@ -7,25 +7,35 @@ const valid = postcodeValidationAnswer({ postcode: 'SW1A 1AA', valid: true });
 
 describe('postcodeValidationAnswer', () => {
   it('passes on the expected verdict, echo ignoring case and spaces', () => {
-    expect(invalid.run(respondedExchange({ body: { postcode: 'NOT A POSTCODE', status: false } })).message).toBe('status false for "NOT A POSTCODE"');
+    expect(invalid.run(respondedExchange({ body: { postcode: 'NOT A POSTCODE', status: false } })).message).toBe(
+      'status false for "NOT A POSTCODE"',
+    );
     expect(valid.run(respondedExchange({ body: { postcode: 'sw1a1aa', status: true } })).outcome).toBe('pass');
-    expect(valid.run(respondedExchange({ body: { postcode: ' SW1A  1AA ', status: true, extra: 1 } })).outcome).toBe('pass');
-  });
-
-  it('fails on an error status, even with a body', () => {
-    expect(invalid.run(respondedExchange({ status: 400, body: { postcode: 'NOT A POSTCODE', status: false } })).message).toBe(
-      'Expected HTTP 200 with status false for postcode "NOT A POSTCODE", received HTTP 400',
+    expect(valid.run(respondedExchange({ body: { postcode: ' SW1A  1AA ', status: true, extra: 1 } })).outcome).toBe(
+      'pass',
     );
   });
 
+  it('fails on an error status, even with a body', () => {
+    expect(
+      invalid.run(respondedExchange({ status: 400, body: { postcode: 'NOT A POSTCODE', status: false } })).message,
+    ).toBe('Expected HTTP 200 with status false for postcode "NOT A POSTCODE", received HTTP 400');
+  });
+
   it('fails on the wrong verdict or a verdict that is not a Boolean', () => {
-    expect(valid.run(respondedExchange({ body: { postcode: 'SW1A 1AA', status: false } })).message).toBe('Expected status true, received false');
+    expect(valid.run(respondedExchange({ body: { postcode: 'SW1A 1AA', status: false } })).message).toBe(
+      'Expected status true, received false',
+    );
     expect(invalid.run(respondedExchange({ body: { postcode: 'NOT A POSTCODE', status: 'false' } })).message).toBe(
       'Expected status false, received "false" (a string, not a Boolean)',
     );
     expect(invalid.run(respondedExchange({ body: { postcode: 'NOT A POSTCODE', status: 0 } })).outcome).toBe('fail');
-    expect(invalid.run(respondedExchange({ body: { postcode: 'NOT A POSTCODE', status: null } })).message).toMatch(/a null, not a Boolean/);
-    expect(invalid.run(respondedExchange({ body: { postcode: 'NOT A POSTCODE' } })).message).toBe('Expected status false, received <absent>');
+    expect(invalid.run(respondedExchange({ body: { postcode: 'NOT A POSTCODE', status: null } })).message).toMatch(
+      /a null, not a Boolean/,
+    );
+    expect(invalid.run(respondedExchange({ body: { postcode: 'NOT A POSTCODE' } })).message).toBe(
+      'Expected status false, received <absent>',
+    );
   });
 
   it('fails when the postcode is not echoed', () => {

@@ -29,11 +29,17 @@ export function postcodeValidationAnswer(expect: PostcodeExpectation): Check {
       const echoed = body.value.postcode;
       const evidence = { status, verdict, postcode: echoed };
       if (verdict !== expect.valid) {
-        const kind = typeof verdict === 'boolean' || verdict === undefined ? '' : ` (a ${verdict === null ? 'null' : typeof verdict}, not a Boolean)`;
+        const kind =
+          typeof verdict === 'boolean' || verdict === undefined
+            ? ''
+            : ` (a ${verdict === null ? 'null' : typeof verdict}, not a Boolean)`;
         return fail(`Expected status ${expect.valid}, received ${show(verdict, 40)}${kind}`, evidence);
       }
       if (typeof echoed !== 'string' || normalise(echoed) !== normalise(expect.postcode)) {
-        return fail(`Expected postcode ${show(expect.postcode)} echoed (ignoring case and spaces), received ${show(echoed, 60)}`, evidence);
+        return fail(
+          `Expected postcode ${show(expect.postcode)} echoed (ignoring case and spaces), received ${show(echoed, 60)}`,
+          evidence,
+        );
       }
       return pass(`status ${verdict} for ${show(echoed)}`, evidence);
     },

@@ -1,5 +1,14 @@
 import { describe as group, expect, it } from 'vitest';
-import { bundleView, describe, isBundle, readBundle, readJson, readObject, receivedPart, resourcesOfType } from './readJson.ts';
+import {
+  bundleView,
+  describe,
+  isBundle,
+  readBundle,
+  readJson,
+  readObject,
+  receivedPart,
+  resourcesOfType,
+} from './readJson.ts';
 import { respondedExchange } from './testing.ts';
 
 group('readJson and friends', () => {

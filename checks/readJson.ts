@@ -20,7 +20,9 @@ export interface BundleView {
 export function describe(value: unknown): string {
   if (Array.isArray(value)) return `an array of ${value.length}`;
   if (isRecord(value)) {
-    return typeof value.resourceType === 'string' ? `resourceType ${show(value.resourceType, 40)}` : 'an object without resourceType';
+    return typeof value.resourceType === 'string'
+      ? `resourceType ${show(value.resourceType, 40)}`
+      : 'an object without resourceType';
   }
   return show(value, 60);
 }
@@ -32,7 +34,8 @@ export function bodyStart(x: RespondedExchange): string {
 
 export function readJson(x: RespondedExchange): Read<unknown> {
   if (x.response.truncated) return { ok: false, finding: skip('Body truncated at the size cap, cannot judge it') };
-  if (x.response.bodyText.trim() === '') return { ok: false, finding: fail('Expected a JSON body, received an empty body') };
+  if (x.response.bodyText.trim() === '')
+    return { ok: false, finding: fail('Expected a JSON body, received an empty body') };
   const parsed = parseJson(x);
   if (!parsed.ok) return { ok: false, finding: fail(`Expected a JSON body, received ${bodyStart(x)}`) };
   return { ok: true, value: parsed.value };
@@ -41,13 +44,17 @@ export function readJson(x: RespondedExchange): Read<unknown> {
 export function readObject(x: RespondedExchange): Read<Record<string, unknown>> {
   const json = readJson(x);
   if (!json.ok) return json;
-  if (!isRecord(json.value)) return { ok: false, finding: fail(`Expected a JSON object, received ${describe(json.value)}`) };
+  if (!isRecord(json.value))
+    return { ok: false, finding: fail(`Expected a JSON object, received ${describe(json.value)}`) };
   return { ok: true, value: json.value };
 }
 
 /** A Bundle: `resourceType` Bundle, or no `resourceType` and an `entry` array. */
 export function isBundle(value: unknown): value is Record<string, unknown> {
-  return isRecord(value) && (value.resourceType === 'Bundle' || (value.resourceType === undefined && Array.isArray(value.entry)));
+  return (
+    isRecord(value) &&
+    (value.resourceType === 'Bundle' || (value.resourceType === undefined && Array.isArray(value.entry)))
+  );
 }
 
 export function bundleView(body: Record<string, unknown>): Read<BundleView> {
@@ -66,12 +73,16 @@ export function bundleView(body: Record<string, unknown>): Read<BundleView> {
 export function readBundle(x: RespondedExchange): Read<BundleView> {
   const object = readObject(x);
   if (!object.ok) return object;
-  if (!isBundle(object.value)) return { ok: false, finding: fail(`Expected a Bundle, received ${describe(object.value)}`) };
+  if (!isBundle(object.value))
+    return { ok: false, finding: fail(`Expected a Bundle, received ${describe(object.value)}`) };
   return bundleView(object.value);
 }
 
 /** Resources of a bundle, keeping only `resourceType` when given. */
-export function resourcesOfType(resources: readonly Record<string, unknown>[], resourceType: string | undefined): Record<string, unknown>[] {
+export function resourcesOfType(
+  resources: readonly Record<string, unknown>[],
+  resourceType: string | undefined,
+): Record<string, unknown>[] {
   return resourceType === undefined ? [...resources] : resources.filter((r) => r.resourceType === resourceType);
 }
 

@@ -4,10 +4,14 @@ import { respondedExchange } from './testing.ts';
 
 describe('refreshTokenRefused', () => {
   it('passes on a 4xx without access token', () => {
-    expect(refreshTokenRefused.run(respondedExchange({ status: 400, body: { error: 'invalid_grant' } })).outcome).toBe('pass');
+    expect(refreshTokenRefused.run(respondedExchange({ status: 400, body: { error: 'invalid_grant' } })).outcome).toBe(
+      'pass',
+    );
   });
   it('fails when a new access token is issued', () => {
-    const f = refreshTokenRefused.run(respondedExchange({ status: 200, body: { access_token: 'abc', token_type: 'Bearer' } }));
+    const f = refreshTokenRefused.run(
+      respondedExchange({ status: 200, body: { access_token: 'abc', token_type: 'Bearer' } }),
+    );
     expect(f.outcome).toBe('fail');
     expect(f.message).toContain('new access_token');
   });

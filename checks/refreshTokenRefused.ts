@@ -12,9 +12,18 @@ export const refreshTokenRefused: Check = {
   run: (x) => {
     const status = x.response.status;
     const parsed = parseJson(x);
-    const issued = parsed.ok && isRecord(parsed.value) && typeof parsed.value.access_token === 'string' && parsed.value.access_token !== '';
+    const issued =
+      parsed.ok &&
+      isRecord(parsed.value) &&
+      typeof parsed.value.access_token === 'string' &&
+      parsed.value.access_token !== '';
     if (status >= 400 && status < 500 && !issued) return pass(`refresh refused with HTTP ${status}`, { status });
-    if (issued) return fail(`Expected the revoked refresh token to be refused, received HTTP ${status} with a new access_token`, { status });
-    return fail(`Expected the revoked refresh token to be refused with a 4xx status, received HTTP ${status}`, { status });
+    if (issued)
+      return fail(`Expected the revoked refresh token to be refused, received HTTP ${status} with a new access_token`, {
+        status,
+      });
+    return fail(`Expected the revoked refresh token to be refused with a 4xx status, received HTTP ${status}`, {
+      status,
+    });
   },
 };

@@ -8,21 +8,29 @@
 import * as exported from './index.ts';
 
 /** Exported functions of ./index.ts that are helpers, not checks. */
-export const HELPER_EXPORTS: ReadonlySet<string> = new Set(['errorCodesOf', 'resourceKey', 'codeKey', 'haversineKm', 'referenceId', 'roleReferences', 'payorIdsOf']);
+export const HELPER_EXPORTS: ReadonlySet<string> = new Set([
+  'errorCodesOf',
+  'resourceKey',
+  'codeKey',
+  'haversineKm',
+  'referenceId',
+  'roleReferences',
+  'payorIdsOf',
+]);
 
 /** Outcomes the suites decide themselves (suites/common/steps.ts, core/property.ts), by id. */
 export const SUITE_DECIDED: Readonly<Record<string, string>> = {
   'fixture-configured': 'The config names the data this step needs',
   'credential-configured': 'The config names the credential this step needs',
   'destructive-step': 'Destructive steps run only with --allow-destructive',
-  'feature-available': 'The run\'s credentials have the features the step needs',
-  precondition: 'The target\'s data meets the step\'s precondition',
+  'feature-available': "The run's credentials have the features the step needs",
+  precondition: "The target's data meets the step's precondition",
   property: 'The property could be run and its failure reproduces',
 };
 
 /** Outcomes the runner decides (core/runner.ts, core/vitestBridge.ts), by id. */
 export const RUNNER_DECIDED: Readonly<Record<string, string>> = {
-  'discovery-key-present': 'The discovery document gives the operation\'s address by its key',
+  'discovery-key-present': "The discovery document gives the operation's address by its key",
   'suite-ran': 'The suites judged the operation',
   'operation-in-scope': 'The operation is in the scope of this run',
 };
@@ -52,4 +60,5 @@ function build(): Map<string, RegisteredCheck> {
 export const CHECK_REGISTRY: ReadonlyMap<string, RegisteredCheck> = build();
 
 /** True when results may carry this check id: a registered check, or a suite- or runner-decided outcome. */
-export const isKnownCheckId = (id: string): boolean => CHECK_REGISTRY.has(id) || id in SUITE_DECIDED || id in RUNNER_DECIDED;
+export const isKnownCheckId = (id: string): boolean =>
+  CHECK_REGISTRY.has(id) || id in SUITE_DECIDED || id in RUNNER_DECIDED;

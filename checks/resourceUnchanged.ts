@@ -7,7 +7,12 @@ import { describe, readObject } from './readJson.ts';
  * null counted as absent (an optional member written null, DEC-D3-23), arrays in order, members
  * named in `ignore` left out at every depth. Returns the first path that differs, or undefined.
  */
-export function differenceByMeaning(a: unknown, b: unknown, ignore: ReadonlySet<string> = new Set(), path = ''): string | undefined {
+export function differenceByMeaning(
+  a: unknown,
+  b: unknown,
+  ignore: ReadonlySet<string> = new Set(),
+  path = '',
+): string | undefined {
   if (a === b) return undefined;
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return path || '(root)';
@@ -45,11 +50,24 @@ export function resourceUnchanged(before: unknown): Check {
     run: (x) => {
       const after = readObject(x);
       if (!after.ok) return after.finding;
-      if (!isRecord(before)) return fail(`Expected a resource read before the change to compare with, received ${describe(before)}`);
+      if (!isRecord(before))
+        return fail(`Expected a resource read before the change to compare with, received ${describe(before)}`);
       const d = differenceByMeaning(before, after.value, VOLATILE);
-      if (d === undefined) return pass(`${String(after.value.resourceType ?? 'resource')} ${String(after.value.id ?? '')} unchanged`.trim());
-      const at = (v: Record<string, unknown>) => d.split(/\.|\[/).reduce<unknown>((o, k) => (isRecord(o) ? o[k] : Array.isArray(o) ? o[Number(k.replace(']', ''))] : undefined), v);
-      return fail(`Expected the resource unchanged after the refused change, received ${d} ${show(at(before), 40)} before and ${show(at(after.value), 40)} after`, { differsAt: d });
+      if (d === undefined)
+        return pass(
+          `${String(after.value.resourceType ?? 'resource')} ${String(after.value.id ?? '')} unchanged`.trim(),
+        );
+      const at = (v: Record<string, unknown>) =>
+        d
+          .split(/\.|\[/)
+          .reduce<unknown>(
+            (o, k) => (isRecord(o) ? o[k] : Array.isArray(o) ? o[Number(k.replace(']', ''))] : undefined),
+            v,
+          );
+      return fail(
+        `Expected the resource unchanged after the refused change, received ${d} ${show(at(before), 40)} before and ${show(at(after.value), 40)} after`,
+        { differsAt: d },
+      );
     },
   };
 }

@@ -19,6 +19,9 @@ export const resultsDisjoint: Check<TwoResults> = {
     const shared = [...a].filter((k) => b.has(k));
     return shared.length === 0
       ? pass(`${a.size} ${labels[0]} and ${b.size} ${labels[1]}, none shared`, { sizes: [a.size, b.size] })
-      : fail(`Expected no record in both the ${labels[0]} and ${labels[1]} results, received ${shared.length} (${listBrief(shared, 3)})`, { shared: shared.slice(0, 20) });
+      : fail(
+          `Expected no record in both the ${labels[0]} and ${labels[1]} results, received ${shared.length} (${listBrief(shared, 3)})`,
+          { shared: shared.slice(0, 20) },
+        );
   },
 };

@@ -11,7 +11,16 @@ describe('referenceId', () => {
   });
 
   it('refuses other types, empty ids and non-strings', () => {
-    for (const ref of ['Practitioner/7', 'MyLocation/7', 'Location/', 'Location', 'Location/7/extra', 7, null, undefined]) {
+    for (const ref of [
+      'Practitioner/7',
+      'MyLocation/7',
+      'Location/',
+      'Location',
+      'Location/7/extra',
+      7,
+      null,
+      undefined,
+    ]) {
       expect(referenceId(ref, 'Location')).toBeUndefined();
     }
   });
@@ -21,7 +30,14 @@ describe('roleReferences', () => {
   it('gives normalised, distinct references of one field', () => {
     const role = {
       practitioner: { reference: 'https://x/Practitioner/p1' },
-      location: [{ reference: 'Location/l1' }, { reference: 'https://x/Location/l1' }, { reference: 'weird' }, { display: 'no ref' }, null, { reference: '' }],
+      location: [
+        { reference: 'Location/l1' },
+        { reference: 'https://x/Location/l1' },
+        { reference: 'weird' },
+        { display: 'no ref' },
+        null,
+        { reference: '' },
+      ],
     };
     expect(roleReferences(role, 'practitioner')).toEqual(['Practitioner/p1']);
     expect(roleReferences(role, 'location')).toEqual(['Location/l1', 'weird']);
@@ -29,14 +45,21 @@ describe('roleReferences', () => {
 
   it('gives nothing for odd shapes', () => {
     expect(roleReferences(null, 'practitioner')).toEqual([]);
-    expect(roleReferences({ practitioner: 'Practitioner/p1', location: { reference: 'Location/l1' } }, 'practitioner')).toEqual([]);
+    expect(
+      roleReferences({ practitioner: 'Practitioner/p1', location: { reference: 'Location/l1' } }, 'practitioner'),
+    ).toEqual([]);
     expect(roleReferences({ location: { reference: 'Location/l1' } }, 'location')).toEqual([]);
   });
 });
 
 describe('roleEntries', () => {
   it('keeps PractitionerRole entries with their position', () => {
-    const view = bundleView(bundle([{ resourceType: 'Practitioner', id: 'p' }, { resourceType: 'PractitionerRole', id: 'r' }]));
+    const view = bundleView(
+      bundle([
+        { resourceType: 'Practitioner', id: 'p' },
+        { resourceType: 'PractitionerRole', id: 'r' },
+      ]),
+    );
     expect(view.ok && roleEntries(view.value).map((r) => [r.resource.id, r.index])).toEqual([['r', 1]]);
   });
 });

@@ -46,7 +46,9 @@ export function referenceId(reference: unknown, type: string): string | undefine
 
 /** `reference` of an `{ reference }` object, when it is a non-empty string. */
 function referenceOf(value: unknown): string | undefined {
-  return isRecord(value) && typeof value.reference === 'string' && value.reference.trim() !== '' ? value.reference : undefined;
+  return isRecord(value) && typeof value.reference === 'string' && value.reference.trim() !== ''
+    ? value.reference
+    : undefined;
 }
 
 /**
@@ -57,7 +59,12 @@ function referenceOf(value: unknown): string | undefined {
 export function roleReferences(role: unknown, field: RoleReferenceField): string[] {
   if (!isRecord(role)) return [];
   const type = field === 'practitioner' ? 'Practitioner' : 'Location';
-  const raw = field === 'practitioner' ? [referenceOf(role.practitioner)] : Array.isArray(role.location) ? role.location.map(referenceOf) : [];
+  const raw =
+    field === 'practitioner'
+      ? [referenceOf(role.practitioner)]
+      : Array.isArray(role.location)
+        ? role.location.map(referenceOf)
+        : [];
   const keys = new Set<string>();
   for (const reference of raw) {
     if (reference === undefined) continue;

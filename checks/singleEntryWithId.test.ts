@@ -5,7 +5,10 @@ import { bundle, respondedExchange } from './testing.ts';
 const practitioner = (identifierValue: unknown, id?: unknown) => ({
   resourceType: 'Practitioner',
   ...(id === undefined ? {} : { id }),
-  identifier: [{ id: 'external_identifier', value: 'E9' }, { id: 'booking_identifier', system: 'https://b.example', value: identifierValue }],
+  identifier: [
+    { id: 'external_identifier', value: 'E9' },
+    { id: 'booking_identifier', system: 'https://b.example', value: identifierValue },
+  ],
 });
 const run = (id: string, body: unknown) => singleEntryWithId(id).run(respondedExchange({ body }));
 
@@ -19,20 +22,31 @@ describe('singleEntryWithId', () => {
   it('fails on zero or several entries', () => {
     expect(run('p1', bundle([])).message).toBe('Expected exactly 1 entry, received 0');
     expect(run('p1', { resourceType: 'Bundle' }).message).toBe('Expected exactly 1 entry, received 0');
-    expect(run('p1', bundle([practitioner('p1'), practitioner('p1')])).message).toBe('Expected exactly 1 entry, received 2');
+    expect(run('p1', bundle([practitioner('p1'), practitioner('p1')])).message).toBe(
+      'Expected exactly 1 entry, received 2',
+    );
   });
 
   it('fails on another record', () => {
-    expect(run('p1', bundle([practitioner('p2', 'x')])).message).toBe('Expected the entry to have id or booking_identifier "p1", received id "x" and booking_identifier "p2"');
-    expect(run('r1', bundle([{ resourceType: 'PractitionerRole', id: 'r2' }])).message).toBe('Expected the entry to have id or booking_identifier "r1", received id "r2"');
+    expect(run('p1', bundle([practitioner('p2', 'x')])).message).toBe(
+      'Expected the entry to have id or booking_identifier "p1", received id "x" and booking_identifier "p2"',
+    );
+    expect(run('r1', bundle([{ resourceType: 'PractitionerRole', id: 'r2' }])).message).toBe(
+      'Expected the entry to have id or booking_identifier "r1", received id "r2"',
+    );
     // Only the booking_identifier counts, not other identifiers.
     expect(run('E9', bundle([practitioner('p1')])).outcome).toBe('fail');
   });
 
   it('fails on an entry without a resource and on odd identifiers', () => {
-    expect(run('p1', { resourceType: 'Bundle', entry: [{ fullUrl: 'x' }] }).message).toBe('Expected the entry to hold a resource, received {"fullUrl":"x"}');
+    expect(run('p1', { resourceType: 'Bundle', entry: [{ fullUrl: 'x' }] }).message).toBe(
+      'Expected the entry to hold a resource, received {"fullUrl":"x"}',
+    );
     expect(run('p1', bundle([{ resourceType: 'Practitioner', identifier: 'p1' }])).outcome).toBe('fail');
-    expect(run('p1', bundle([{ resourceType: 'Practitioner', identifier: [null, { id: 'booking_identifier', value: 1 }] }])).outcome).toBe('fail');
+    expect(
+      run('p1', bundle([{ resourceType: 'Practitioner', identifier: [null, { id: 'booking_identifier', value: 1 }] }]))
+        .outcome,
+    ).toBe('fail');
   });
 
   it('fails on a bare resource instead of a Bundle', () => {

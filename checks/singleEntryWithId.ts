@@ -11,7 +11,9 @@ function idOf(resource: Record<string, unknown>): string | undefined {
 /** `value` of the `identifier[]` entry whose `id` is `booking_identifier`. */
 function bookingIdentifiers(resource: Record<string, unknown>): unknown[] {
   if (!Array.isArray(resource.identifier)) return [];
-  return resource.identifier.filter((i) => isRecord(i) && i.id === 'booking_identifier').map((i) => (i as Record<string, unknown>).value);
+  return resource.identifier
+    .filter((i) => isRecord(i) && i.id === 'booking_identifier')
+    .map((i) => (i as Record<string, unknown>).value);
 }
 
 /**
@@ -36,7 +38,10 @@ export function singleEntryWithId(id: string): Check {
       const evidence = { id: own, bookingIdentifier: booking };
       if (own === id) return pass(`one entry, id ${show(id)}`, evidence);
       if (booking.includes(id)) return pass(`one entry, booking_identifier ${show(id)}`, evidence);
-      const received = booking.length === 0 ? `id ${show(own, 40)}` : `id ${show(own, 40)} and booking_identifier ${show(booking.length === 1 ? booking[0] : booking, 40)}`;
+      const received =
+        booking.length === 0
+          ? `id ${show(own, 40)}`
+          : `id ${show(own, 40)} and booking_identifier ${show(booking.length === 1 ? booking[0] : booking, 40)}`;
       return fail(`Expected the entry to have id or booking_identifier ${show(id)}, received ${received}`, evidence);
     },
   };

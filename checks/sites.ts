@@ -16,7 +16,8 @@ export function readSites(x: RespondedExchange): Read<{ sites: unknown[]; pagina
   if (!json.ok) return json;
   const value = json.value;
   if (Array.isArray(value)) return { ok: true, value: { sites: value, pagination: undefined } };
-  if (isRecord(value) && Array.isArray(value.sites)) return { ok: true, value: { sites: value.sites, pagination: value.pagination } };
+  if (isRecord(value) && Array.isArray(value.sites))
+    return { ok: true, value: { sites: value.sites, pagination: value.pagination } };
   const received = isRecord(value) ? `sites ${describe(value.sites)}` : describe(value);
   return { ok: false, finding: fail(`Expected a sites array, received ${received}`) };
 }

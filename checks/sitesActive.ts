@@ -29,14 +29,26 @@ export function sitesActive(o: SitesActiveOptions): Check {
       const json = readJson(x);
       if (!json.ok) return json.finding;
       const list = o.list === '[]' ? json.value : isRecord(json.value) ? json.value[o.list] : undefined;
-      if (!Array.isArray(list)) return fail(`Expected a list of sites${o.list === '[]' ? '' : ` in ${o.list}`}, received ${describe(list)}`);
+      if (!Array.isArray(list))
+        return fail(`Expected a list of sites${o.list === '[]' ? '' : ` in ${o.list}`}, received ${describe(list)}`);
       const sites = list.filter(isRecord);
       const idOf = (s: Record<string, unknown>) => String(s[o.idMember]);
-      const wrong = sites.filter((s) => (o.inactiveId !== undefined && idOf(s) === o.inactiveId) || ((o.statusRequired || s.status !== undefined) && !isActive(s.status)));
+      const wrong = sites.filter(
+        (s) =>
+          (o.inactiveId !== undefined && idOf(s) === o.inactiveId) ||
+          ((o.statusRequired || s.status !== undefined) && !isActive(s.status)),
+      );
       const statuses = [...new Set(sites.map((s) => String(s.status)))];
       const evidence = { sites: sites.length, statuses, inactive: wrong.length };
-      if (wrong.length === 0) return pass(`${sites.length} sites, none inactive${o.inactiveId ? ` (${o.inactiveId} not listed)` : ''}`, evidence);
-      return fail(`Expected only active sites, received ${wrong.length} inactive (${listBrief(wrong.map((s) => `${idOf(s)} ${String(s.status)}`))})`, evidence);
+      if (wrong.length === 0)
+        return pass(
+          `${sites.length} sites, none inactive${o.inactiveId ? ` (${o.inactiveId} not listed)` : ''}`,
+          evidence,
+        );
+      return fail(
+        `Expected only active sites, received ${wrong.length} inactive (${listBrief(wrong.map((s) => `${idOf(s)} ${String(s.status)}`))})`,
+        evidence,
+      );
     },
   };
 }

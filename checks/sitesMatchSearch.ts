@@ -27,7 +27,8 @@ export function sitesMatchSearch(search: string): Check {
         offending.push(`${id ?? `site ${index + 1}`} ${name === undefined ? '(no name)' : show(name, 40)}`);
       });
       const evidence = { search, sites: sites.length, offending: offending.length };
-      if (offending.length === 0) return pass(`${sites.length} ${sites.length === 1 ? 'site matches' : 'sites match'} ${show(search)}`, evidence);
+      if (offending.length === 0)
+        return pass(`${sites.length} ${sites.length === 1 ? 'site matches' : 'sites match'} ${show(search)}`, evidence);
       return fail(
         `Expected every site to have id ${show(search)} or a name containing it (ignoring case), received ${offending.length} of ${sites.length} that do not: ${listBrief(offending, 3)}`,
         { ...evidence, sample: offending.slice(0, 20) },

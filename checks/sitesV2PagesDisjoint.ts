@@ -30,7 +30,8 @@ export const sitesV2PagesDisjoint: Check<SitesWalk> = {
       if (!list.ok) return;
       read += 1;
       const { sites, pagination } = list.value;
-      if (isRecord(pagination) && Number.isSafeInteger(pagination.totalRecords)) totals.add(pagination.totalRecords as number);
+      if (isRecord(pagination) && Number.isSafeInteger(pagination.totalRecords))
+        totals.add(pagination.totalRecords as number);
       const onThisPage = new Set<string>();
       for (const site of sites) {
         const id = siteIdOf(site);
@@ -47,14 +48,30 @@ export const sitesV2PagesDisjoint: Check<SitesWalk> = {
     });
     if (read === 0) return skip('No page could be read as a sites list');
     const collected = firstPage.size + unkeyed;
-    const evidence = { pages: pages.length, readable: read, distinct: firstPage.size, withoutId: unkeyed, totalRecords: [...totals], complete };
-    if (duplicates.length > 0) return fail(`Expected no site on two pages, received ${listBrief(duplicates, 5)}`, { ...evidence, duplicates: duplicates.slice(0, 20) });
+    const evidence = {
+      pages: pages.length,
+      readable: read,
+      distinct: firstPage.size,
+      withoutId: unkeyed,
+      totalRecords: [...totals],
+      complete,
+    };
+    if (duplicates.length > 0)
+      return fail(`Expected no site on two pages, received ${listBrief(duplicates, 5)}`, {
+        ...evidence,
+        duplicates: duplicates.slice(0, 20),
+      });
     const sites = `${collected} distinct ${collected === 1 ? 'site' : 'sites'} over ${read} ${read === 1 ? 'page' : 'pages'}`;
     if (!complete) return pass(`${sites} (walk not complete)`, evidence);
-    if (totals.size > 1) return fail(`Expected the same totalRecords on every page, received ${[...totals].join(', ')}`, evidence);
+    if (totals.size > 1)
+      return fail(`Expected the same totalRecords on every page, received ${[...totals].join(', ')}`, evidence);
     if (totals.size === 0) return pass(`${sites} (no totalRecords to compare)`, evidence);
     const [total] = totals;
-    if (total !== collected) return fail(`Expected ${total} distinct sites over the complete walk (totalRecords), received ${collected}`, evidence);
+    if (total !== collected)
+      return fail(
+        `Expected ${total} distinct sites over the complete walk (totalRecords), received ${collected}`,
+        evidence,
+      );
     return pass(`${sites}, as totalRecords says`, evidence);
   },
 };

@@ -49,7 +49,10 @@ export function sitesV2Pagination(request: SitesPageRequest): Check {
       if (isCount(totalRecords)) {
         lastPage = Math.ceil(totalRecords / max);
         const ok = totalPages === lastPage || (totalRecords === 0 && totalPages === 1);
-        if (!ok) problems.push(`totalPages ${show(totalPages, 40)} (expected ${totalRecords === 0 ? '0 or 1' : lastPage} for ${totalRecords} records)`);
+        if (!ok)
+          problems.push(
+            `totalPages ${show(totalPages, 40)} (expected ${totalRecords === 0 ? '0 or 1' : lastPage} for ${totalRecords} records)`,
+          );
       } else {
         problems.push(`totalRecords ${show(totalRecords, 40)} (expected a whole number)`);
         if (isCount(totalPages)) lastPage = totalPages;
@@ -57,20 +60,32 @@ export function sitesV2Pagination(request: SitesPageRequest): Check {
       }
       const current = Number.isSafeInteger(currentPage) ? (currentPage as number) : page;
       const wantPrev = current <= 1 ? null : current - 1;
-      if (prevPage !== wantPrev) problems.push(`prevPage ${show(prevPage, 40)} (expected ${show(wantPrev)} on page ${current})`);
+      if (prevPage !== wantPrev)
+        problems.push(`prevPage ${show(prevPage, 40)} (expected ${show(wantPrev)} on page ${current})`);
       if (lastPage !== undefined) {
         const wantNext = current >= lastPage ? null : current + 1;
-        if (nextPage !== wantNext) problems.push(`nextPage ${show(nextPage, 40)} (expected ${show(wantNext)} on page ${current} of ${lastPage})`);
+        if (nextPage !== wantNext)
+          problems.push(
+            `nextPage ${show(nextPage, 40)} (expected ${show(wantNext)} on page ${current} of ${lastPage})`,
+          );
       }
       const remaining = isCount(totalRecords) ? totalRecords - (page - 1) * max : undefined;
       if (sites.length > max) problems.push(`${sites.length} sites (expected at most ${max})`);
       else if (remaining !== undefined && remaining >= 0 && sites.length !== Math.min(max, remaining)) {
-        problems.push(`${sites.length} sites (expected ${Math.min(max, remaining)} of ${totalRecords as number} on page ${page})`);
+        problems.push(
+          `${sites.length} sites (expected ${Math.min(max, remaining)} of ${totalRecords as number} on page ${page})`,
+        );
       }
       if (problems.length === 0) {
-        return pass(`page ${page} of ${show(totalPages)}: ${sites.length} of ${show(totalRecords)} sites, prevPage ${show(prevPage)}, nextPage ${show(nextPage)}`, evidence);
+        return pass(
+          `page ${page} of ${show(totalPages)}: ${sites.length} of ${show(totalRecords)} sites, prevPage ${show(prevPage)}, nextPage ${show(nextPage)}`,
+          evidence,
+        );
       }
-      return fail(`Expected consistent pagination for page ${page} with ${max} per page (DEC-D3-05), received ${problems.join('; ')}`, evidence);
+      return fail(
+        `Expected consistent pagination for page ${page} with ${max} per page (DEC-D3-05), received ${problems.join('; ')}`,
+        evidence,
+      );
     },
   };
 }

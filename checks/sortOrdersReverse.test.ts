@@ -7,7 +7,9 @@ const page = (...ids: string[]) =>
 
 describe('sortOrdersReverse', () => {
   it('passes on exact reverses', () => {
-    expect(sortOrdersReverse.run({ ascending: page('a', 'b', 'c'), descending: page('c', 'b', 'a') }).outcome).toBe('pass');
+    expect(sortOrdersReverse.run({ ascending: page('a', 'b', 'c'), descending: page('c', 'b', 'a') }).outcome).toBe(
+      'pass',
+    );
     expect(sortOrdersReverse.run({ ascending: page(), descending: page() }).outcome).toBe('pass');
   });
 
@@ -26,9 +28,15 @@ describe('sortOrdersReverse', () => {
   it('lets ties differ when given the sort key', () => {
     const tieKey = (r: Record<string, unknown>) => r.created as string;
     // a1 and a2 share key "a": either order is fine.
-    expect(sortOrdersReverse.run({ ascending: page('a1', 'a2', 'b'), descending: page('b', 'a1', 'a2'), tieKey }).outcome).toBe('pass');
-    expect(sortOrdersReverse.run({ ascending: page('a1', 'a2', 'b'), descending: page('b', 'a1', 'a2') }).outcome).toBe('fail');
-    expect(sortOrdersReverse.run({ ascending: page('a1', 'b', 'c'), descending: page('b', 'c', 'a1'), tieKey }).outcome).toBe('fail');
+    expect(
+      sortOrdersReverse.run({ ascending: page('a1', 'a2', 'b'), descending: page('b', 'a1', 'a2'), tieKey }).outcome,
+    ).toBe('pass');
+    expect(sortOrdersReverse.run({ ascending: page('a1', 'a2', 'b'), descending: page('b', 'a1', 'a2') }).outcome).toBe(
+      'fail',
+    );
+    expect(
+      sortOrdersReverse.run({ ascending: page('a1', 'b', 'c'), descending: page('b', 'c', 'a1'), tieKey }).outcome,
+    ).toBe('fail');
   });
 
   it('fails when either answer is not a Bundle', () => {

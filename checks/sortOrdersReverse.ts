@@ -34,9 +34,15 @@ export const sortOrdersReverse: Check<OppositeSorts> = {
   summary: 'Ascending and descending sorts return the same records in reverse order',
   run: ({ ascending, descending, tieKey }) => {
     const asc = readBundle(ascending);
-    if (!asc.ok) return asc.finding.outcome === 'skip' ? asc.finding : fail(`Expected the ascending answer to be a Bundle, received ${receivedPart(asc.finding)}`);
+    if (!asc.ok)
+      return asc.finding.outcome === 'skip'
+        ? asc.finding
+        : fail(`Expected the ascending answer to be a Bundle, received ${receivedPart(asc.finding)}`);
     const desc = readBundle(descending);
-    if (!desc.ok) return desc.finding.outcome === 'skip' ? desc.finding : fail(`Expected the descending answer to be a Bundle, received ${receivedPart(desc.finding)}`);
+    if (!desc.ok)
+      return desc.finding.outcome === 'skip'
+        ? desc.finding
+        : fail(`Expected the descending answer to be a Bundle, received ${receivedPart(desc.finding)}`);
     const rows = (resources: Record<string, unknown>[]) =>
       resources.flatMap((r) => {
         const id = resourceKey(r);
@@ -45,7 +51,9 @@ export const sortOrdersReverse: Check<OppositeSorts> = {
     const up = rows(asc.value.resources);
     const down = rows(desc.value.resources);
     if (up.length === 0 && down.length === 0) {
-      return asc.value.resources.length + desc.value.resources.length === 0 ? pass('no entries in either order') : skip('No entry carries an id');
+      return asc.value.resources.length + desc.value.resources.length === 0
+        ? pass('no entries in either order')
+        : skip('No entry carries an id');
     }
     const upIds = new Set(up.map((r) => r.id));
     const downIds = new Set(down.map((r) => r.id));
@@ -56,7 +64,10 @@ export const sortOrdersReverse: Check<OppositeSorts> = {
         ...(onlyUp.length > 0 ? [`only ascending: ${listBrief(onlyUp, 3)}`] : []),
         ...(onlyDown.length > 0 ? [`only descending: ${listBrief(onlyDown, 3)}`] : []),
       ];
-      return fail(`Expected the same records in both orders, received ${parts.join('; ')}`, { onlyAscending: onlyUp, onlyDescending: onlyDown });
+      return fail(`Expected the same records in both orders, received ${parts.join('; ')}`, {
+        onlyAscending: onlyUp,
+        onlyDescending: onlyDown,
+      });
     }
     const reversed = [...up].reverse();
     const length = Math.max(reversed.length, down.length);

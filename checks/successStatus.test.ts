@@ -9,13 +9,17 @@ describe('successStatus', () => {
   });
 
   it('fails a non-2xx', () => {
-    expect(successStatus().run(respondedExchange({ status: 400 })).message).toBe('Expected HTTP 2xx, received HTTP 400');
+    expect(successStatus().run(respondedExchange({ status: 400 })).message).toBe(
+      'Expected HTTP 2xx, received HTTP 400',
+    );
     expect(successStatus().run(respondedExchange({ status: 302 })).outcome).toBe('fail');
   });
 
   it('requires the expected status when given', () => {
     expect(successStatus(200).run(respondedExchange({ status: 200 })).outcome).toBe('pass');
-    expect(successStatus(200).run(respondedExchange({ status: 201 })).message).toBe('Expected HTTP 200, received HTTP 201');
+    expect(successStatus(200).run(respondedExchange({ status: 201 })).message).toBe(
+      'Expected HTTP 200, received HTTP 201',
+    );
   });
 
   it('keeps one id across parameters', () => {

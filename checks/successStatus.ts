@@ -15,7 +15,9 @@ export function successStatus(expected?: number): Check {
           ? pass(`HTTP ${status}`, { status })
           : fail(`Expected HTTP 2xx, received HTTP ${status}`, { status });
       }
-      return status === expected ? pass(`HTTP ${status}`, { status }) : fail(`Expected HTTP ${expected}, received HTTP ${status}`, { status });
+      return status === expected
+        ? pass(`HTTP ${status}`, { status })
+        : fail(`Expected HTTP ${expected}, received HTTP ${status}`, { status });
     },
   };
 }

@@ -19,8 +19,13 @@ describe('respondedExchange', () => {
 
 describe('valueSet', () => {
   it('builds a ValueSet whose expansion members can be overridden', () => {
-    expect(valueSet([{ code: 'a' }])).toMatchObject({ resourceType: 'ValueSet', expansion: { total: 1, offset: 0, contains: [{ code: 'a' }] } });
-    expect(valueSet([], { offset: 10, total: 12 })).toMatchObject({ expansion: { total: 12, offset: 10, contains: [] } });
+    expect(valueSet([{ code: 'a' }])).toMatchObject({
+      resourceType: 'ValueSet',
+      expansion: { total: 1, offset: 0, contains: [{ code: 'a' }] },
+    });
+    expect(valueSet([], { offset: 10, total: 12 })).toMatchObject({
+      expansion: { total: 12, offset: 10, contains: [] },
+    });
   });
 });
 
@@ -28,7 +33,10 @@ describe('roleBundle', () => {
   it('marks roles match and included resources include', () => {
     expect(roleBundle([{ id: 'r' }], [{ id: 'p' }])).toMatchObject({
       total: 1,
-      entry: [{ resource: { id: 'r' }, search: { mode: 'match' } }, { resource: { id: 'p' }, search: { mode: 'include' } }],
+      entry: [
+        { resource: { id: 'r' }, search: { mode: 'match' } },
+        { resource: { id: 'p' }, search: { mode: 'include' } },
+      ],
     });
   });
 });

@@ -51,12 +51,23 @@ export function respondedExchange(partial: ExchangeParts = {}): RespondedExchang
 
 /** A Bundle body holding the given resources. */
 export function bundle(resources: readonly unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { resourceType: 'Bundle', type: 'searchset', total: resources.length, entry: resources.map((resource) => ({ resource })), ...extra };
+  return {
+    resourceType: 'Bundle',
+    type: 'searchset',
+    total: resources.length,
+    entry: resources.map((resource) => ({ resource })),
+    ...extra,
+  };
 }
 
 /** A ValueSet body whose expansion holds the given items (`offset`/`total` overridable). */
 export function valueSet(items: readonly unknown[], expansion: Record<string, unknown> = {}): Record<string, unknown> {
-  return { resourceType: 'ValueSet', id: 'vs', name: 'test', expansion: { total: items.length, offset: 0, contains: items, ...expansion } };
+  return {
+    resourceType: 'ValueSet',
+    id: 'vs',
+    name: 'test',
+    expansion: { total: items.length, offset: 0, contains: items, ...expansion },
+  };
 }
 
 /** A role-search Bundle: role entries with `search.mode` match, then included entries with include. */

@@ -14,7 +14,10 @@ describe('tokenDetailsAnswer', () => {
   });
 
   it('never shows the tokens', () => {
-    for (const finding of [run({ status: 'success', data: good }), run({ status: 'fail', data: { ...good, expires_in: 0 } })]) {
+    for (const finding of [
+      run({ status: 'success', data: good }),
+      run({ status: 'fail', data: { ...good, expires_in: 0 } }),
+    ]) {
       expect(JSON.stringify(finding)).not.toContain('secret');
     }
   });
@@ -27,11 +30,15 @@ describe('tokenDetailsAnswer', () => {
   it('fails on missing or mistyped token data', () => {
     expect(run({ status: 'success' }).message).toContain('received data <absent>');
     expect(run({ status: 'success', data: [good] }).message).toContain('received data an array of 1');
-    expect(run({ status: 'success', data: { ...good, access_token: '' } }).message).toContain('access_token an empty string');
+    expect(run({ status: 'success', data: { ...good, access_token: '' } }).message).toContain(
+      'access_token an empty string',
+    );
     expect(run({ status: 'success', data: { ...good, refresh_token: null } }).message).toContain('refresh_token null');
     expect(run({ status: 'success', data: { ...good, token_type: 1 } }).message).toContain('token_type 1');
     for (const expiresIn of [0, -5, 1.5, '3600', null, 1e300]) {
-      expect(run({ status: 'success', data: { ...good, expires_in: expiresIn } }).outcome, String(expiresIn)).toBe('fail');
+      expect(run({ status: 'success', data: { ...good, expires_in: expiresIn } }).outcome, String(expiresIn)).toBe(
+        'fail',
+      );
     }
   });
 

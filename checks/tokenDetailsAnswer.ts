@@ -26,7 +26,8 @@ export const tokenDetailsAnswer: Check = {
       const { access_token: access, refresh_token: refresh, expires_in: expiresIn, token_type: tokenType } = data;
       if (typeof access !== 'string' || access.trim() === '') problems.push(`access_token ${kindOf(access)}`);
       if (typeof refresh !== 'string') problems.push(`refresh_token ${kindOf(refresh)}`);
-      if (!(Number.isSafeInteger(expiresIn) && (expiresIn as number) > 0)) problems.push(`expires_in ${show(expiresIn, 40)}`);
+      if (!(Number.isSafeInteger(expiresIn) && (expiresIn as number) > 0))
+        problems.push(`expires_in ${show(expiresIn, 40)}`);
       if (typeof tokenType !== 'string') problems.push(`token_type ${show(tokenType, 40)}`);
     }
     const d = isRecord(data) ? data : {};
@@ -38,7 +39,8 @@ export const tokenDetailsAnswer: Check = {
       expiresIn: briefValue(d.expires_in, 40),
       tokenType: briefValue(d.token_type, 40),
     };
-    if (problems.length === 0) return pass(`status success, ${show(d.token_type, 40)} token expiring in ${d.expires_in as number} s`, evidence);
+    if (problems.length === 0)
+      return pass(`status success, ${show(d.token_type, 40)} token expiring in ${d.expires_in as number} s`, evidence);
     return fail(
       `Expected {status: "success", data: {access_token: non-empty text, refresh_token: text, expires_in: positive integer, token_type: text}} (4.2), received ${problems.join('; ')}`,
       evidence,

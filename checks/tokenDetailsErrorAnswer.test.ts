@@ -8,7 +8,10 @@ describe('tokenDetailsErrorAnswer', () => {
 
   it('passes with a number or a numeric string code, recording which', () => {
     const asNumber = run({ status: 'fail', message: 'Invalid client credentials', code: 401 });
-    expect(asNumber).toMatchObject({ outcome: 'pass', message: 'HTTP 401 with message "Invalid client credentials" and code 401 (a number)' });
+    expect(asNumber).toMatchObject({
+      outcome: 'pass',
+      message: 'HTTP 401 with message "Invalid client credentials" and code 401 (a number)',
+    });
     expect(asNumber.evidence?.codeType).toBe('number');
     const asString = run({ status: 'fail', message: ' Invalid client credentials ', code: '401' });
     expect(asString.outcome).toBe('pass');
@@ -22,9 +25,15 @@ describe('tokenDetailsErrorAnswer', () => {
   });
 
   it('fails on a different message, status member or code', () => {
-    expect(run({ status: 'fail', message: 'invalid client credentials', code: 401 }).message).toContain('received HTTP 401 with message "invalid client credentials"');
-    expect(run({ status: 'error', message: 'Invalid client credentials', code: 401 }).message).toContain('with status "error"');
-    expect(run({ status: 'fail', message: 'Invalid client credentials', code: 400 }).message).toContain('with code 400');
+    expect(run({ status: 'fail', message: 'invalid client credentials', code: 401 }).message).toContain(
+      'received HTTP 401 with message "invalid client credentials"',
+    );
+    expect(run({ status: 'error', message: 'Invalid client credentials', code: 401 }).message).toContain(
+      'with status "error"',
+    );
+    expect(run({ status: 'fail', message: 'Invalid client credentials', code: 400 }).message).toContain(
+      'with code 400',
+    );
     expect(run({ status: 'fail', message: 'Invalid client credentials', code: ' 401' }).outcome).toBe('fail');
     expect(run({ status: 'fail', message: 'Invalid client credentials' }).message).toContain('with code <absent>');
   });
@@ -33,7 +42,9 @@ describe('tokenDetailsErrorAnswer', () => {
     expect(run('').message).toContain('received HTTP 401 with an empty body');
     expect(run('<html>').message).toContain('received HTTP 401 with a body that is not JSON');
     expect(run([1]).message).toContain('received HTTP 401 with a body that is an array');
-    expect(run({ status: null, message: { x: 1 }, code: [401] }).message).toContain('with status null, message {"x":1}, code [401]');
+    expect(run({ status: null, message: { x: 1 }, code: [401] }).message).toContain(
+      'with status null, message {"x":1}, code [401]',
+    );
     expect(check.run(respondedExchange({ status: 401, body: '{', truncated: true })).outcome).toBe('skip');
     expect(tokenDetailsErrorAnswer({ status: 400, message: 'redirect_uri is required' }).id).toBe(check.id);
   });

@@ -3,21 +3,33 @@ import { totalConsistent } from './totalConsistent.ts';
 import { bundle, respondedExchange } from './testing.ts';
 
 const page = (total: unknown, ...ids: string[]) =>
-  respondedExchange({ body: bundle(ids.map((id) => ({ resourceType: 'Claim', id })), { total }) });
+  respondedExchange({
+    body: bundle(
+      ids.map((id) => ({ resourceType: 'Claim', id })),
+      { total },
+    ),
+  });
 
 describe('totalConsistent', () => {
   it('passes when total is the match count on every page', () => {
-    const finding = totalConsistent.run({ pages: [page(5, 'a', 'b'), page(5, 'c', 'd'), page(5, 'e')], complete: true });
+    const finding = totalConsistent.run({
+      pages: [page(5, 'a', 'b'), page(5, 'c', 'd'), page(5, 'e')],
+      complete: true,
+    });
     expect(finding.outcome).toBe('pass');
     expect(finding.message).toBe('total 5 on every page, 5 distinct entries collected');
   });
 
   it('passes when total is each page size', () => {
-    expect(totalConsistent.run({ pages: [page(2, 'a', 'b'), page(2, 'c', 'd'), page(1, 'e')], complete: true }).outcome).toBe('pass');
+    expect(
+      totalConsistent.run({ pages: [page(2, 'a', 'b'), page(2, 'c', 'd'), page(1, 'e')], complete: true }).outcome,
+    ).toBe('pass');
   });
 
   it('passes on an incomplete walk when total is at least what was collected', () => {
-    expect(totalConsistent.run({ pages: [page(40, 'a', 'b'), page(40, 'c', 'd')], complete: false }).outcome).toBe('pass');
+    expect(totalConsistent.run({ pages: [page(40, 'a', 'b'), page(40, 'c', 'd')], complete: false }).outcome).toBe(
+      'pass',
+    );
   });
 
   it('passes on a single empty page with total 0', () => {
@@ -36,7 +48,9 @@ describe('totalConsistent', () => {
   });
 
   it('fails when an incomplete walk already collected more than total', () => {
-    expect(totalConsistent.run({ pages: [page(1, 'a', 'b'), page(1, 'c', 'd')], complete: false }).outcome).toBe('fail');
+    expect(totalConsistent.run({ pages: [page(1, 'a', 'b'), page(1, 'c', 'd')], complete: false }).outcome).toBe(
+      'fail',
+    );
   });
 
   it('counts overlapping entries once', () => {
@@ -53,10 +67,12 @@ describe('totalConsistent', () => {
   });
 
   it('fails on a page that is not a Bundle, skips a truncated one and an empty walk', () => {
-    expect(totalConsistent.run({ pages: [page(1, 'a'), respondedExchange({ body: '<html>' })], complete: true }).message).toBe(
-      'Expected an integer total on every page, received page 2 that is not a readable Bundle',
-    );
-    expect(totalConsistent.run({ pages: [respondedExchange({ body: '{', truncated: true })], complete: true }).outcome).toBe('skip');
+    expect(
+      totalConsistent.run({ pages: [page(1, 'a'), respondedExchange({ body: '<html>' })], complete: true }).message,
+    ).toBe('Expected an integer total on every page, received page 2 that is not a readable Bundle');
+    expect(
+      totalConsistent.run({ pages: [respondedExchange({ body: '{', truncated: true })], complete: true }).outcome,
+    ).toBe('skip');
     expect(totalConsistent.run({ pages: [], complete: true }).outcome).toBe('skip');
   });
 });

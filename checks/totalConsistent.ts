@@ -29,7 +29,9 @@ export const totalConsistent: Check<CompletedWalk> = {
       const bundle = readBundle(page);
       if (!bundle.ok) {
         if (bundle.finding.outcome === 'skip') return bundle.finding;
-        return fail(`Expected an integer total on every page, received page ${index + 1} that is not a readable Bundle`);
+        return fail(
+          `Expected an integer total on every page, received page ${index + 1} that is not a readable Bundle`,
+        );
       }
       totals.push(bundle.value.body.total);
       counts.push(bundle.value.entries.length);
@@ -42,14 +44,21 @@ export const totalConsistent: Check<CompletedWalk> = {
     const collected = distinct.size + unkeyed;
     const evidence = { totals, entries: counts, collected, complete };
     const bad = totals.findIndex((t) => !Number.isSafeInteger(t));
-    if (bad >= 0) return fail(`Expected an integer total on every page, received ${show(totals[bad], 40)} on page ${bad + 1}`, evidence);
+    if (bad >= 0)
+      return fail(
+        `Expected an integer total on every page, received ${show(totals[bad], 40)} on page ${bad + 1}`,
+        evidence,
+      );
     const ints = totals as number[];
-    if (ints.every((t, i) => t === counts[i])) return pass(`total is the page's entry count on every page (${show(ints)})`, evidence);
+    if (ints.every((t, i) => t === counts[i]))
+      return pass(`total is the page's entry count on every page (${show(ints)})`, evidence);
     const same = ints.every((t) => t === ints[0]);
     if (same && (complete ? ints[0] === collected : ints[0] >= collected)) {
       return pass(`total ${ints[0]} on every page, ${collected} distinct entries collected`, evidence);
     }
-    const matchCount = complete ? `${collected} distinct entries collected` : `at least ${collected} entries collected so far`;
+    const matchCount = complete
+      ? `${collected} distinct entries collected`
+      : `at least ${collected} entries collected so far`;
     return fail(
       `Expected total to be each page's entry count or the same match count on every page (${matchCount}), received totals ${show(ints, 60)} for page entries ${show(counts, 60)}`,
       evidence,

@@ -11,15 +11,22 @@ describe('codeKey', () => {
   });
 
   it('gives nothing for items without a usable code', () => {
-    for (const item of [null, 'A1', [], {}, { code: '' }, { code: null }, { code: Number.NaN }, { code: { a: 1 } }]) expect(codeKey(item)).toBeUndefined();
+    for (const item of [null, 'A1', [], {}, { code: '' }, { code: null }, { code: Number.NaN }, { code: { a: 1 } }])
+      expect(codeKey(item)).toBeUndefined();
     expect(codeLabel({}, 2)).toBe('item 3');
   });
 });
 
 describe('readValueSet', () => {
   it('reads a ValueSet (also without resourceType) and treats absent contains as empty', () => {
-    expect(readValueSet(respondedExchange({ body: valueSet([{ code: 'a' }]) }))).toMatchObject({ ok: true, value: { contains: [{ code: 'a' }] } });
-    expect(readValueSet(respondedExchange({ body: { expansion: { total: 0 } } }))).toMatchObject({ ok: true, value: { contains: [] } });
+    expect(readValueSet(respondedExchange({ body: valueSet([{ code: 'a' }]) }))).toMatchObject({
+      ok: true,
+      value: { contains: [{ code: 'a' }] },
+    });
+    expect(readValueSet(respondedExchange({ body: { expansion: { total: 0 } } }))).toMatchObject({
+      ok: true,
+      value: { contains: [] },
+    });
   });
 
   it('fails on another resource, a missing or odd expansion and a non-array contains', () => {
@@ -27,8 +34,14 @@ describe('readValueSet', () => {
       [{ resourceType: 'Bundle', entry: [] }, 'Expected a ValueSet, received resourceType "Bundle"'],
       [{ resourceType: 'ValueSet' }, 'Expected ValueSet.expansion to be an object, received <absent>'],
       [{ resourceType: 'ValueSet', expansion: null }, 'Expected ValueSet.expansion to be an object, received null'],
-      [{ resourceType: 'ValueSet', expansion: [] }, 'Expected ValueSet.expansion to be an object, received an array of 0'],
-      [{ resourceType: 'ValueSet', expansion: { contains: 'x' } }, 'Expected ValueSet.expansion.contains to be an array, received "x"'],
+      [
+        { resourceType: 'ValueSet', expansion: [] },
+        'Expected ValueSet.expansion to be an object, received an array of 0',
+      ],
+      [
+        { resourceType: 'ValueSet', expansion: { contains: 'x' } },
+        'Expected ValueSet.expansion.contains to be an array, received "x"',
+      ],
       [[1, 2], 'Expected a JSON object, received an array of 2'],
     ];
     for (const [body, message] of cases) {

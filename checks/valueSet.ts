@@ -44,9 +44,13 @@ export function readValueSet(x: RespondedExchange): Read<ValueSetView> {
   const object = readObject(x);
   if (!object.ok) return object;
   const body = object.value;
-  if (body.resourceType !== undefined && body.resourceType !== 'ValueSet') return failed(`Expected a ValueSet, received ${describe(body)}`);
+  if (body.resourceType !== undefined && body.resourceType !== 'ValueSet')
+    return failed(`Expected a ValueSet, received ${describe(body)}`);
   const expansion = body.expansion;
-  if (!isRecord(expansion)) return failed(`Expected ValueSet.expansion to be an object, received ${expansion === undefined ? '<absent>' : describe(expansion)}`);
+  if (!isRecord(expansion))
+    return failed(
+      `Expected ValueSet.expansion to be an object, received ${expansion === undefined ? '<absent>' : describe(expansion)}`,
+    );
   if (expansion.contains === undefined) return { ok: true, value: { body, expansion, contains: [] } };
   if (!Array.isArray(expansion.contains)) {
     return failed(`Expected ValueSet.expansion.contains to be an array, received ${show(expansion.contains, 60)}`);

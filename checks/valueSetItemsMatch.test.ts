@@ -20,19 +20,33 @@ const check = valueSetItemsMatch('lastUpdated at or after 2024-01-01', since('20
 
 describe('valueSetItemsMatch', () => {
   it('passes when every code matches', () => {
-    const finding = check.run(respondedExchange({ body: valueSet([updated('a', '2024-02-01T00:00:00Z'), updated('b', '2024-01-01T00:00:00Z')]) }));
+    const finding = check.run(
+      respondedExchange({
+        body: valueSet([updated('a', '2024-02-01T00:00:00Z'), updated('b', '2024-01-01T00:00:00Z')]),
+      }),
+    );
     expect(finding.message).toBe('2 codes match lastUpdated at or after 2024-01-01');
   });
 
   it('fails naming the offending codes', () => {
-    const body = valueSet([updated('a', '2023-01-01T00:00:00Z'), updated('b', '2024-05-01T00:00:00Z'), { code: 'c', extension: [{ id: 'lastUpdated', valueDateTime: '2020-01-01' }] }]);
+    const body = valueSet([
+      updated('a', '2023-01-01T00:00:00Z'),
+      updated('b', '2024-05-01T00:00:00Z'),
+      { code: 'c', extension: [{ id: 'lastUpdated', valueDateTime: '2020-01-01' }] },
+    ]);
     expect(check.run(respondedExchange({ body })).message).toBe(
       'Expected every code to match lastUpdated at or after 2024-01-01, received 2 of 3 that do not: ISC|a, |c',
     );
   });
 
   it('does not count codes it cannot judge, nor non-object items, nor a predicate that throws', () => {
-    const body = valueSet([updated('a', '2024-02-01T00:00:00Z'), updated('b'), null, 'x', { code: 'c', extension: 'odd' }]);
+    const body = valueSet([
+      updated('a', '2024-02-01T00:00:00Z'),
+      updated('b'),
+      null,
+      'x',
+      { code: 'c', extension: 'odd' },
+    ]);
     const finding = check.run(respondedExchange({ body }));
     expect(finding.outcome).toBe('pass');
     expect(finding.message).toBe('1 code matches lastUpdated at or after 2024-01-01 (4 could not be judged)');

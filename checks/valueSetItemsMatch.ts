@@ -4,7 +4,10 @@ import { listBrief } from './listBrief.ts';
 import { codeLabel, readValueSet } from './valueSet.ts';
 
 /** Runs a suite-supplied judgement; one that trips over odd target data cannot judge the item. */
-function judge(predicate: (item: Record<string, unknown>) => boolean | undefined, item: Record<string, unknown>): boolean | undefined {
+function judge(
+  predicate: (item: Record<string, unknown>) => boolean | undefined,
+  item: Record<string, unknown>,
+): boolean | undefined {
   try {
     const verdict = predicate(item);
     return typeof verdict === 'boolean' ? verdict : undefined;
@@ -20,7 +23,10 @@ function judge(predicate: (item: Record<string, unknown>) => boolean | undefined
  * code set passes; a non-empty one where nothing could be judged is skipped. Items that are not
  * objects are not judged (the schema check judges them).
  */
-export function valueSetItemsMatch(description: string, predicate: (item: Record<string, unknown>) => boolean | undefined): Check {
+export function valueSetItemsMatch(
+  description: string,
+  predicate: (item: Record<string, unknown>) => boolean | undefined,
+): Check {
   return {
     id: 'value-set-items-match',
     summary: `Every code matches ${description}`,
@@ -42,12 +48,18 @@ export function valueSetItemsMatch(description: string, predicate: (item: Record
       if (judged === 0) return skip(`No code could be judged against ${description}`);
       if (offending.length === 0) {
         const unjudged = items.length - judged;
-        return pass(`${judged} ${judged === 1 ? 'code matches' : 'codes match'} ${description}${unjudged > 0 ? ` (${unjudged} could not be judged)` : ''}`, evidence);
+        return pass(
+          `${judged} ${judged === 1 ? 'code matches' : 'codes match'} ${description}${unjudged > 0 ? ` (${unjudged} could not be judged)` : ''}`,
+          evidence,
+        );
       }
-      return fail(`Expected every code to match ${description}, received ${offending.length} of ${judged} that do not: ${listBrief(offending, 3)}`, {
-        ...evidence,
-        keys: offending.slice(0, 20),
-      });
+      return fail(
+        `Expected every code to match ${description}, received ${offending.length} of ${judged} that do not: ${listBrief(offending, 3)}`,
+        {
+          ...evidence,
+          keys: offending.slice(0, 20),
+        },
+      );
     },
   };
 }

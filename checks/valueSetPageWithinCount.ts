@@ -15,7 +15,9 @@ export function valueSetPageWithinCount(count: number): Check {
       if (!read.ok) return read.finding;
       const n = read.value.contains.length;
       const evidence = { codes: n, count };
-      return n <= count ? pass(`${n} of at most ${count} codes`, evidence) : fail(`Expected at most ${count} codes, received ${n}`, evidence);
+      return n <= count
+        ? pass(`${n} of at most ${count} codes`, evidence)
+        : fail(`Expected at most ${count} codes, received ${n}`, evidence);
     },
   };
 }

@@ -36,7 +36,9 @@ export const valueSetPagingConsistent: Check<ValueSetWalk> = {
       const read = readValueSet(page);
       if (!read.ok) {
         if (read.finding.outcome === 'skip') return read.finding;
-        return fail(`Expected a readable ValueSet on every page, received ${receivedPart(read.finding)} on page ${index + 1}`);
+        return fail(
+          `Expected a readable ValueSet on every page, received ${receivedPart(read.finding)} on page ${index + 1}`,
+        );
       }
       offsets.push(read.value.expansion.offset);
       totals.push(read.value.expansion.total);
@@ -60,20 +62,32 @@ export const valueSetPagingConsistent: Check<ValueSetWalk> = {
 
     const badOffset = offsets.findIndex((offset, i) => offset !== i * count);
     if (badOffset >= 0) {
-      return fail(`Expected expansion.offset ${badOffset * count} on page ${badOffset + 1} (count ${count}), received ${show(offsets[badOffset], 40)}`, evidence);
+      return fail(
+        `Expected expansion.offset ${badOffset * count} on page ${badOffset + 1} (count ${count}), received ${show(offsets[badOffset], 40)}`,
+        evidence,
+      );
     }
     const badTotal = totals.findIndex((t) => !Number.isSafeInteger(t) || (t as number) < 0);
-    if (badTotal >= 0) return fail(`Expected an integer expansion.total on every page, received ${show(totals[badTotal], 40)} on page ${badTotal + 1}`, evidence);
+    if (badTotal >= 0)
+      return fail(
+        `Expected an integer expansion.total on every page, received ${show(totals[badTotal], 40)} on page ${badTotal + 1}`,
+        evidence,
+      );
     const ints = totals as number[];
-    if (!ints.every((t) => t === ints[0])) return fail(`Expected the same expansion.total on every page, received ${show(ints, 80)}`, evidence);
-    if (duplicates.length > 0) return fail(`Expected no code on two pages, received ${listBrief(duplicates, 3)}`, evidence);
+    if (!ints.every((t) => t === ints[0]))
+      return fail(`Expected the same expansion.total on every page, received ${show(ints, 80)}`, evidence);
+    if (duplicates.length > 0)
+      return fail(`Expected no code on two pages, received ${listBrief(duplicates, 3)}`, evidence);
     const total = ints[0];
     const codes = (n: number): string => `${n} ${n === 1 ? 'code' : 'codes'}`;
     if (complete && collected !== total) {
       return fail(`Expected ${codes(total)} over all pages (expansion.total), received ${collected}`, evidence);
     }
     if (!complete && collected > total) {
-      return fail(`Expected at most ${codes(total)} over the pages (expansion.total), received ${collected} so far`, evidence);
+      return fail(
+        `Expected at most ${codes(total)} over the pages (expansion.total), received ${collected} so far`,
+        evidence,
+      );
     }
     const what = `${codes(collected)} collected${complete ? '' : ' so far'}`;
     return pass(`offsets (page − 1) × ${count}, total ${total} on every page, ${what}, no code on two pages`, evidence);

@@ -6,14 +6,19 @@ const KM_PER_DEGREE_LAT = 111.1950802335329; // 6371.0088 × π / 180
 const center = { lat: 51.5, lon: -0.1, radiusKm: 5 };
 /** A point `km` north of the centre. */
 const north = (km: number) => ({ latitude: center.lat + km / KM_PER_DEGREE_LAT, longitude: center.lon });
-const location = (id: string, position?: unknown) => ({ resourceType: 'Location', id, ...(position === undefined ? {} : { position }) });
+const location = (id: string, position?: unknown) => ({
+  resourceType: 'Location',
+  id,
+  ...(position === undefined ? {} : { position }),
+});
 const role = (id: string, ...locations: string[]) => ({
   resourceType: 'PractitionerRole',
   id,
   practitioner: { reference: 'Practitioner/p1' },
   location: locations.map((l) => ({ reference: `Location/${l}` })),
 });
-const run = (roles: unknown[], included: unknown[]) => withinRadius(center).run(respondedExchange({ body: roleBundle(roles, included) }));
+const run = (roles: unknown[], included: unknown[]) =>
+  withinRadius(center).run(respondedExchange({ body: roleBundle(roles, included) }));
 
 describe('haversineKm', () => {
   it('matches known distances', () => {
@@ -41,7 +46,9 @@ describe('withinRadius', () => {
 
   it('fails roles beyond the radius plus tolerance', () => {
     const finding = run([role('r1', 'l1'), role('r2', 'l2')], [location('l1', north(1)), location('l2', north(5.03))]);
-    expect(finding.message).toBe('Expected every role within 5 km of 51.5,-0.1, received 1 of 2 beyond it: PractitionerRole/r2 (5.030 km)');
+    expect(finding.message).toBe(
+      'Expected every role within 5 km of 51.5,-0.1, received 1 of 2 beyond it: PractitionerRole/r2 (5.030 km)',
+    );
   });
 
   it('fails a far role in another hemisphere', () => {
@@ -57,31 +64,55 @@ describe('withinRadius', () => {
       location('l5', { latitude: null, longitude: 0 }),
       location('l6', 'here'),
     ];
-    const roles = [role('r1', 'l1'), role('r2', 'l2'), role('r3', 'l3'), role('r4', 'l4'), role('r5', 'l5'), role('r6', 'l6'), role('r7', 'missing'), role('r8')];
+    const roles = [
+      role('r1', 'l1'),
+      role('r2', 'l2'),
+      role('r3', 'l3'),
+      role('r4', 'l4'),
+      role('r5', 'l5'),
+      role('r6', 'l6'),
+      role('r7', 'missing'),
+      role('r8'),
+    ];
     const finding = run(roles, included);
     expect(finding.outcome).toBe('pass');
     expect(finding.message).toBe('1 role within 5 km of 51.5,-0.1 (farthest 1.000 km), 7 without a known position');
   });
 
   it('judges a role with several positioned locations by its nearest one', () => {
-    expect(run([role('r1', 'far', 'near')], [location('far', north(50)), location('near', north(2))]).outcome).toBe('pass');
+    expect(run([role('r1', 'far', 'near')], [location('far', north(50)), location('near', north(2))]).outcome).toBe(
+      'pass',
+    );
     expect(run([role('r1', 'far', 'unknown')], [location('far', north(50)), location('unknown')]).outcome).toBe('fail');
   });
 
   it('reads absolute Location references', () => {
-    const r = { resourceType: 'PractitionerRole', id: 'r1', location: [{ reference: 'https://t.example/fhir/Location/l1' }] };
+    const r = {
+      resourceType: 'PractitionerRole',
+      id: 'r1',
+      location: [{ reference: 'https://t.example/fhir/Location/l1' }],
+    };
     expect(run([r], [location('l1', north(9))]).outcome).toBe('fail');
   });
 
   it('skips when nothing could be judged, passes an empty Bundle', () => {
     expect(run([role('r1', 'l1')], []).outcome).toBe('skip');
-    expect(withinRadius(center).run(respondedExchange({ body: bundle([{ resourceType: 'Location', id: 'l1', position: north(1) }]) })).outcome).toBe('skip');
+    expect(
+      withinRadius(center).run(
+        respondedExchange({ body: bundle([{ resourceType: 'Location', id: 'l1', position: north(1) }]) }),
+      ).outcome,
+    ).toBe('skip');
     expect(run([], []).message).toBe('no entries');
-    expect(withinRadius(center).run(respondedExchange({ body: { resourceType: 'Bundle', type: 'searchset', total: 0 } })).outcome).toBe('pass');
+    expect(
+      withinRadius(center).run(respondedExchange({ body: { resourceType: 'Bundle', type: 'searchset', total: 0 } }))
+        .outcome,
+    ).toBe('pass');
   });
 
   it('fails on a non-Bundle, skips a truncated one', () => {
-    expect(withinRadius(center).run(respondedExchange({ body: { resourceType: 'OperationOutcome' } })).outcome).toBe('fail');
+    expect(withinRadius(center).run(respondedExchange({ body: { resourceType: 'OperationOutcome' } })).outcome).toBe(
+      'fail',
+    );
     expect(withinRadius(center).run(respondedExchange({ body: '{', truncated: true })).outcome).toBe('skip');
   });
 });

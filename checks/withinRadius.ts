@@ -32,7 +32,8 @@ function positionOf(location: Record<string, unknown>): LatLon | undefined {
   const position = location.position;
   if (!isRecord(position)) return undefined;
   const { latitude: lat, longitude: lon } = position;
-  if (typeof lat !== 'number' || typeof lon !== 'number' || !Number.isFinite(lat) || !Number.isFinite(lon)) return undefined;
+  if (typeof lat !== 'number' || typeof lon !== 'number' || !Number.isFinite(lat) || !Number.isFinite(lon))
+    return undefined;
   if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return undefined;
   return { lat, lon };
 }
@@ -75,23 +76,37 @@ export function withinRadius(center: NearCircle): Check {
       let judged = 0;
       let farthest = 0;
       for (const role of roles) {
-        const distances = roleReferences(role.resource, 'location').flatMap((key) => (positions.get(key) ?? []).map((p) => haversineKm(center, p)));
+        const distances = roleReferences(role.resource, 'location').flatMap((key) =>
+          (positions.get(key) ?? []).map((p) => haversineKm(center, p)),
+        );
         if (distances.length === 0) continue;
         judged += 1;
         const nearest = distances.reduce((a, b) => Math.min(a, b));
         farthest = Math.max(farthest, nearest);
         if (nearest > limit) beyond.push(`${resourceLabel(role.resource, role.index)} (${km(nearest)})`);
       }
-      const evidence = { roles: roles.length, judged, beyond: beyond.length, limitKm: limit, farthestKm: judged > 0 ? farthest : undefined };
+      const evidence = {
+        roles: roles.length,
+        judged,
+        beyond: beyond.length,
+        limitKm: limit,
+        farthestKm: judged > 0 ? farthest : undefined,
+      };
       if (judged === 0) return skip(`No role has an included Location with a known position (${roles.length} roles)`);
       if (beyond.length === 0) {
         const unjudged = roles.length - judged;
-        return pass(`${judged} ${judged === 1 ? 'role' : 'roles'} within ${where} (farthest ${km(farthest)})${unjudged > 0 ? `, ${unjudged} without a known position` : ''}`, evidence);
+        return pass(
+          `${judged} ${judged === 1 ? 'role' : 'roles'} within ${where} (farthest ${km(farthest)})${unjudged > 0 ? `, ${unjudged} without a known position` : ''}`,
+          evidence,
+        );
       }
-      return fail(`Expected every role within ${where}, received ${beyond.length} of ${judged} beyond it: ${listBrief(beyond, 3)}`, {
-        ...evidence,
-        offending: beyond.slice(0, 20),
-      });
+      return fail(
+        `Expected every role within ${where}, received ${beyond.length} of ${judged} beyond it: ${listBrief(beyond, 3)}`,
+        {
+          ...evidence,
+          offending: beyond.slice(0, 20),
+        },
+      );
     },
   };
 }

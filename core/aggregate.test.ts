@@ -4,17 +4,57 @@ import type { RunEvent } from './events.ts';
 import type { ExchangeRecord } from './results.ts';
 import { formatSummary } from './summary.ts';
 
-const exchange = (url: string): ExchangeRecord => ({ method: 'GET', url, startedAt: '2026-01-01T00:00:00Z', duration: 1, request: { headers: {} }, status: 200 });
+const exchange = (url: string): ExchangeRecord => ({
+  method: 'GET',
+  url,
+  startedAt: '2026-01-01T00:00:00Z',
+  duration: 1,
+  request: { headers: {} },
+  status: 200,
+});
 const base = {
-  suite: { name: 's', version: '1' }, target: 'http://t', configDigest: 'd', attestation: {}, evidence: 'masked' as const, seed: 1, runs: 2, allowDestructive: false,
-  startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:01Z', operations: ['get-bill', 'search-bills'],
+  suite: { name: 's', version: '1' },
+  target: 'http://t',
+  configDigest: 'd',
+  attestation: {},
+  evidence: 'masked' as const,
+  seed: 1,
+  runs: 2,
+  allowDestructive: false,
+  startedAt: '2026-01-01T00:00:00Z',
+  finishedAt: '2026-01-01T00:00:01Z',
+  operations: ['get-bill', 'search-bills'],
 };
 
 describe('aggregate', () => {
   const events: RunEvent[] = [
     { type: 'exchange-recorded', id: 'x1', exchange: exchange('http://t/a') },
-    { type: 'check-evaluated', result: { check: 'c1', summary: 's', operation: 'search-bills', requirements: ['R'], level: 'MUST', status: 'pass', message: 'ok', exchange: 'x1' } },
-    { type: 'check-evaluated', result: { check: 'c2', summary: 's', operation: 'get-bill', requirements: ['R'], level: 'MUST', status: 'fail', message: 'Expected a, received b', exchange: 'x2' } },
+    {
+      type: 'check-evaluated',
+      result: {
+        check: 'c1',
+        summary: 's',
+        operation: 'search-bills',
+        requirements: ['R'],
+        level: 'MUST',
+        status: 'pass',
+        message: 'ok',
+        exchange: 'x1',
+      },
+    },
+    {
+      type: 'check-evaluated',
+      result: {
+        check: 'c2',
+        summary: 's',
+        operation: 'get-bill',
+        requirements: ['R'],
+        level: 'MUST',
+        status: 'fail',
+        message: 'Expected a, received b',
+        exchange: 'x2',
+      },
+    },
     { type: 'exchange-recorded', id: 'x2', exchange: exchange('http://t/b') },
     { type: 'decision-applied', decision: 'DEC-D1-02' },
     { type: 'decision-applied', decision: 'DEC-D1-02' },
@@ -35,7 +75,10 @@ describe('aggregate', () => {
 
   test('counts, per-operation verdicts, run verdict and decisions', () => {
     expect(results.summary).toMatchObject({ pass: 1, fail: 1 });
-    expect(results.operations.map((o) => [o.id, o.verdict])).toEqual([['get-bill', 'not-conformant'], ['search-bills', 'conformant']]);
+    expect(results.operations.map((o) => [o.id, o.verdict])).toEqual([
+      ['get-bill', 'not-conformant'],
+      ['search-bills', 'conformant'],
+    ]);
     expect(results.verdict).toBe('not-conformant');
     expect(results.decisions).toEqual(['DEC-D1-02']);
   });
@@ -45,6 +88,9 @@ describe('aggregate', () => {
     expect(lines[0]).toMatch(/^Verdict: NOT CONFORMANT/);
     expect(lines.some((l) => l.startsWith('get-bill') && l.endsWith('not-conformant'))).toBe(true);
     expect(lines.join('\n')).toContain('FAIL get-bill c2 [R]: Expected a, received b');
-    expect(lines.slice(-2)).toEqual(['Report: /r/report.html', 'Also: results.json, junit.xml, requirements-coverage.csv beside it']);
+    expect(lines.slice(-2)).toEqual([
+      'Report: /r/report.html',
+      'Also: results.json, junit.xml, requirements-coverage.csv beside it',
+    ]);
   });
 });

@@ -12,7 +12,17 @@ import { emptyCounts, verdictOf } from './results.ts';
 export interface AggregateInput
   extends Pick<
     RunResults,
-    'suite' | 'target' | 'configDigest' | 'attestation' | 'evidence' | 'seed' | 'runs' | 'allowDestructive' | 'only' | 'startedAt' | 'finishedAt'
+    | 'suite'
+    | 'target'
+    | 'configDigest'
+    | 'attestation'
+    | 'evidence'
+    | 'seed'
+    | 'runs'
+    | 'allowDestructive'
+    | 'only'
+    | 'startedAt'
+    | 'finishedAt'
   > {
   operations: readonly string[];
   events: readonly RunEvent[];
@@ -34,7 +44,10 @@ export function aggregate(input: AggregateInput): RunResults {
   };
   for (const [id, x] of input.runnerExchanges) add(id, x);
   for (const e of input.events) if (e.type === 'exchange-recorded') add(e.id, e.exchange);
-  const raw = [...input.runnerResults, ...input.events.flatMap((e) => (e.type === 'check-evaluated' ? [e.result] : []))];
+  const raw = [
+    ...input.runnerResults,
+    ...input.events.flatMap((e) => (e.type === 'check-evaluated' ? [e.result] : [])),
+  ];
   const results: CheckResult[] = raw.map(({ exchange, ...r }) => ({
     ...r,
     ...(exchange !== undefined && index.has(exchange) ? { exchange: index.get(exchange)! } : {}),
@@ -60,7 +73,9 @@ export function aggregate(input: AggregateInput): RunResults {
     const c = coverage.operations[o.id];
     if (o.verdict === 'conformant' && c && shareOf(c) < coverage.minimum) o.verdict = 'inconclusive';
   }
-  const decisions = [...new Set(input.events.flatMap((e) => (e.type === 'decision-applied' ? [e.decision] : [])))].sort();
+  const decisions = [
+    ...new Set(input.events.flatMap((e) => (e.type === 'decision-applied' ? [e.decision] : []))),
+  ].sort();
   return {
     suite: input.suite,
     target: input.target,

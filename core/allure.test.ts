@@ -3,16 +3,34 @@ import { Status as AllureStatus } from 'allure-js-commons';
 import { MessageHolderTestRuntime, setGlobalTestRuntime } from 'allure-js-commons/sdk/runtime';
 import type { WorkerResult } from './events.ts';
 import type { ExchangeRecord } from './results.ts';
-import { allureLabelsFor, exchangeAttachmentName, reportToAllure, stepNameOf, stepStatusOf, strongestLevel } from './allure.ts';
+import {
+  allureLabelsFor,
+  exchangeAttachmentName,
+  reportToAllure,
+  stepNameOf,
+  stepStatusOf,
+  strongestLevel,
+} from './allure.ts';
 
 const result = (over: Partial<WorkerResult> = {}): WorkerResult => ({
-  check: 'error-status-and-code', summary: 'The documented status and code', operation: 'find-member-v2',
-  requirements: ['D1-4.2-08', 'D1-7-01'], level: 'MUST', status: 'pass', message: 'HTTP 400 NO_MATCH_FOUND', ...over,
+  check: 'error-status-and-code',
+  summary: 'The documented status and code',
+  operation: 'find-member-v2',
+  requirements: ['D1-4.2-08', 'D1-7-01'],
+  level: 'MUST',
+  status: 'pass',
+  message: 'HTTP 400 NO_MATCH_FOUND',
+  ...over,
 });
 
 const exchange: ExchangeRecord = {
-  method: 'POST', url: 'http://127.0.0.1:4010/membership/find-member?x=1', operation: 'find-member-v2', startedAt: '2026-01-01T00:00:00.000Z',
-  duration: 3, request: { headers: { Authorization: 'Bearer ****' }, body: 'lastName=****' }, status: 400,
+  method: 'POST',
+  url: 'http://127.0.0.1:4010/membership/find-member?x=1',
+  operation: 'find-member-v2',
+  startedAt: '2026-01-01T00:00:00.000Z',
+  duration: 3,
+  request: { headers: { Authorization: 'Bearer ****' }, body: 'lastName=****' },
+  status: 400,
   response: { headers: { 'content-type': 'application/json' }, body: '{}', size: 2, truncated: false },
 };
 
@@ -37,12 +55,16 @@ describe('allureLabelsFor', () => {
     ]);
     expect(labels.filter((l) => l.name === 'severity')).toEqual([{ name: 'severity', value: 'normal' }]);
     expect(labels.filter((l) => l.name === 'requirement').map((l) => l.value)).toEqual(['D1-7-01', 'D1-7-16']);
-    expect(labels.filter((l) => l.name === 'operation').map((l) => l.value)).toEqual(['find-member-v2', 'find-member-v1']);
+    expect(labels.filter((l) => l.name === 'operation').map((l) => l.value)).toEqual([
+      'find-member-v2',
+      'find-member-v1',
+    ]);
     expect(labels.filter((l) => l.name === 'epic')).toEqual([{ name: 'epic', value: 'D1' }]);
   });
 
   test('maps MUST to critical, SHOULD to normal, INFO to minor', () => {
-    const severity = (levels: WorkerResult['level'][]) => allureLabelsFor(levels.map((level) => result({ level }))).find((l) => l.name === 'severity')?.value;
+    const severity = (levels: WorkerResult['level'][]) =>
+      allureLabelsFor(levels.map((level) => result({ level }))).find((l) => l.name === 'severity')?.value;
     expect(severity(['INFO'])).toBe('minor');
     expect(severity(['INFO', 'SHOULD'])).toBe('normal');
     expect(severity(['SHOULD', 'MUST', 'INFO'])).toBe('critical');
@@ -59,17 +81,21 @@ describe('allureLabelsFor', () => {
 describe('attachment and step names', () => {
   test('an exchange is named by method, path and status', () => {
     expect(exchangeAttachmentName(exchange)).toBe('POST /membership/find-member?x=1 -> 400');
-    expect(exchangeAttachmentName({ method: 'GET', url: 'http://h/a', status: undefined })).toBe('GET /a -> no response');
+    expect(exchangeAttachmentName({ method: 'GET', url: 'http://h/a', status: undefined })).toBe(
+      'GET /a -> no response',
+    );
     expect(exchangeAttachmentName({ method: 'GET', url: 'not a url', status: 200 })).toBe('GET not a url -> 200');
   });
 
   test('a step says status, check, level and a one-line message', () => {
-    expect(stepNameOf(result({ status: 'fail', message: 'Expected 400,\nreceived 200' }))).toBe('fail error-status-and-code [MUST]: Expected 400, received 200');
+    expect(stepNameOf(result({ status: 'fail', message: 'Expected 400,\nreceived 200' }))).toBe(
+      'fail error-status-and-code [MUST]: Expected 400, received 200',
+    );
     expect(stepNameOf(result({ message: 'x'.repeat(500) })).length).toBeLessThan(260);
     expect(stepNameOf(result({ message: '' }))).toBe('pass error-status-and-code [MUST]');
   });
 
-  test('a step has the status of the check\'s finding', () => {
+  test("a step has the status of the check's finding", () => {
     expect(stepStatusOf('pass')).toBe(AllureStatus.PASSED);
     expect(stepStatusOf('fail')).toBe(AllureStatus.FAILED);
     expect(stepStatusOf('warn')).toBe(AllureStatus.FAILED);
@@ -98,17 +124,27 @@ describe('reportToAllure', () => {
     setGlobalTestRuntime(runtime);
     reportToAllure(result({ level: 'INFO', exchange: 'x1' }), exchange);
     reportToAllure(result({ status: 'fail', message: 'Expected 400, received 200', exchange: 'x1' }), exchange);
-    reportToAllure(result({ requirements: ['D1-7-16'], status: 'warn', level: 'SHOULD', exchange: 'x2' }), { ...exchange, status: 200 });
+    reportToAllure(result({ requirements: ['D1-7-16'], status: 'warn', level: 'SHOULD', exchange: 'x2' }), {
+      ...exchange,
+      status: 200,
+    });
 
     const messages = runtime.messages();
-    const labels = messages.flatMap((m) => (m.type === 'metadata' ? m.data.labels ?? [] : []));
-    expect(labels.filter((l) => l.name === 'requirement').map((l) => l.value)).toEqual(['D1-4.2-08', 'D1-7-01', 'D1-7-16']);
+    const labels = messages.flatMap((m) => (m.type === 'metadata' ? (m.data.labels ?? []) : []));
+    expect(labels.filter((l) => l.name === 'requirement').map((l) => l.value)).toEqual([
+      'D1-4.2-08',
+      'D1-7-01',
+      'D1-7-16',
+    ]);
     expect(labels.filter((l) => l.name === 'operation')).toHaveLength(1);
     // severity is sent when the test finishes (next test)
     expect(labels.filter((l) => l.name === 'severity')).toEqual([]);
 
     const attachments = messages.flatMap((m) => (m.type === 'attachment_content' ? [m.data] : []));
-    expect(attachments.map((a) => a.name)).toEqual(['POST /membership/find-member?x=1 -> 400', 'POST /membership/find-member?x=1 -> 200']);
+    expect(attachments.map((a) => a.name)).toEqual([
+      'POST /membership/find-member?x=1 -> 400',
+      'POST /membership/find-member?x=1 -> 200',
+    ]);
     expect(attachments.every((a) => a.contentType === 'application/json')).toBe(true);
     expect(JSON.parse(Buffer.from(attachments[0].content, 'base64').toString('utf8'))).toEqual(exchange);
 
@@ -119,7 +155,10 @@ describe('reportToAllure', () => {
   });
 
   test('the finished test got one severity, from its strongest level', () => {
-    const severities = runtime.messages().flatMap((m) => (m.type === 'metadata' ? m.data.labels ?? [] : [])).filter((l) => l.name === 'severity');
+    const severities = runtime
+      .messages()
+      .flatMap((m) => (m.type === 'metadata' ? (m.data.labels ?? []) : []))
+      .filter((l) => l.name === 'severity');
     expect(severities).toEqual([{ name: 'severity', value: 'critical' }]);
   });
 });

@@ -23,14 +23,19 @@ export interface AllureLabel {
 }
 
 /** Severity of a test by the strongest level it judged (the worst one a failure could mean). */
-export const SEVERITY_OF_LEVEL: Readonly<Record<Level, AllureSeverity>> = { MUST: 'critical', SHOULD: 'normal', INFO: 'minor' };
+export const SEVERITY_OF_LEVEL: Readonly<Record<Level, AllureSeverity>> = {
+  MUST: 'critical',
+  SHOULD: 'normal',
+  INFO: 'minor',
+};
 
 const LEVEL_RANK: Readonly<Record<Level, number>> = { INFO: 0, SHOULD: 1, MUST: 2 };
 
 /** The strongest of the levels (MUST > SHOULD > INFO); undefined when there are none. */
 export function strongestLevel(levels: Iterable<Level>): Level | undefined {
   let strongest: Level | undefined;
-  for (const level of levels) if (strongest === undefined || LEVEL_RANK[level] > LEVEL_RANK[strongest]) strongest = level;
+  for (const level of levels)
+    if (strongest === undefined || LEVEL_RANK[level] > LEVEL_RANK[strongest]) strongest = level;
   return strongest;
 }
 
@@ -93,12 +98,16 @@ export function exchangeAttachmentName(x: Pick<ExchangeRecord, 'method' | 'url' 
 /** Allure status of a result's step: the check's own finding; the level only decides the test. */
 export function stepStatusOf(status: Status): AllureStatus {
   switch (status) {
-    case 'pass': return AllureStatus.PASSED;
+    case 'pass':
+      return AllureStatus.PASSED;
     case 'fail':
-    case 'warn': return AllureStatus.FAILED;
-    case 'error': return AllureStatus.BROKEN;
+    case 'warn':
+      return AllureStatus.FAILED;
+    case 'error':
+      return AllureStatus.BROKEN;
     case 'skip':
-    case 'omit': return AllureStatus.SKIPPED;
+    case 'omit':
+      return AllureStatus.SKIPPED;
   }
 }
 
@@ -154,7 +163,9 @@ export function reportToAllure(result: WorkerResult, exchange: ExchangeRecord | 
       const key = result.exchange ?? `${exchange.method} ${exchange.url} ${exchange.startedAt}`;
       if (!state.exchanges.has(key)) {
         state.exchanges.add(key);
-        runtime.attachment(exchangeAttachmentName(exchange), JSON.stringify(exchange, null, 2), { contentType: ContentType.JSON });
+        runtime.attachment(exchangeAttachmentName(exchange), JSON.stringify(exchange, null, 2), {
+          contentType: ContentType.JSON,
+        });
       }
     }
 

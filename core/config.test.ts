@@ -15,7 +15,11 @@ describe('loadConfig', () => {
     const c = loadConfig({ target: 'http://127.0.0.1:1234/', environment: {} });
     expect(c.target).toBe('http://127.0.0.1:1234');
     expect(c.services.claims.discovery).toBe('http://127.0.0.1:1234/claims/.well-known/api-configuration');
-    expect(c.credentials).toMatchObject({ type: 'client-credentials', clientId: 'sandbox-client', tokenUrl: 'http://127.0.0.1:1234/oauth/token' });
+    expect(c.credentials).toMatchObject({
+      type: 'client-credentials',
+      clientId: 'sandbox-client',
+      tokenUrl: 'http://127.0.0.1:1234/oauth/token',
+    });
     expect(c.fixtures).toEqual(DEFAULT_CONFIG.fixtures);
   });
 
@@ -27,8 +31,12 @@ describe('loadConfig', () => {
   });
 
   test('a file config never falls back to the sandbox demo credentials', () => {
-    const f = file({ auth: { type: 'client-credentials', tokenUrl: '{target}/t', clientIdEnv: 'CID', clientSecretEnv: 'CSECRET' } });
-    expect(() => loadConfig({ file: f, target: 'https://x.example', environment: { CID: 'me' } })).toThrow(/CSECRET is not set/);
+    const f = file({
+      auth: { type: 'client-credentials', tokenUrl: '{target}/t', clientIdEnv: 'CID', clientSecretEnv: 'CSECRET' },
+    });
+    expect(() => loadConfig({ file: f, target: 'https://x.example', environment: { CID: 'me' } })).toThrow(
+      /CSECRET is not set/,
+    );
   });
 
   test.each([

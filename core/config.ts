@@ -29,7 +29,13 @@ export interface Fixtures {
     dateCompleted?: string;
     search?: { dateCompleted: string; treatmentSiteName: string; patientLastName: string; patientDateOfBirth: string };
   };
-  bills?: { insurerid?: string; membershipNumber?: string; invoiceNumber?: string; billId?: string; isArchived?: 'true' | 'false' };
+  bills?: {
+    insurerid?: string;
+    membershipNumber?: string;
+    invoiceNumber?: string;
+    billId?: string;
+    isArchived?: 'true' | 'false';
+  };
   batches?: { ackId?: string; foreignBatchId?: string };
   codeSets?: { profession?: string };
   lookups?: { practitionerText?: string; locationText?: string; locationType?: string; insurerId?: string };
@@ -37,8 +43,14 @@ export interface Fixtures {
   register?: { photoPractitionerId?: string; near?: { lat: number; lon: number; distanceKm: number } };
   booking?: { practitionerId?: string; practitionerRoleId?: string };
   accounts?: {
-    userId?: string; userInfoCode?: string; snsId?: string; unconnectedSiteId?: string; inactiveSiteId?: string;
-    siteWithoutUsers?: string; inaccessibleUserId?: string; siteSearch?: string;
+    userId?: string;
+    userInfoCode?: string;
+    snsId?: string;
+    unconnectedSiteId?: string;
+    inactiveSiteId?: string;
+    siteWithoutUsers?: string;
+    inaccessibleUserId?: string;
+    siteSearch?: string;
     /** A child site of one of the user's sites: listed by version 2 only (DEC-D3-25). */
     childSiteId?: string;
   };
@@ -50,7 +62,14 @@ export interface Fixtures {
 
 export type AuthConfig =
   | { type: 'client-credentials'; tokenUrl: string; clientIdEnv: string; clientSecretEnv: string }
-  | { type: 'password'; tokenUrl: string; usernameEnv: string; passwordEnv: string; clientIdEnv: string; clientSecretEnv: string }
+  | {
+      type: 'password';
+      tokenUrl: string;
+      usernameEnv: string;
+      passwordEnv: string;
+      clientIdEnv: string;
+      clientSecretEnv: string;
+    }
   | { type: 'bearer'; tokenEnv: string };
 
 /** Client id and secret for HTTP Basic authentication (Document 3: revoke, token details). */
@@ -122,11 +141,18 @@ export const SANDBOX_DEMO: Readonly<Record<string, string>> = {
 };
 
 const passwordGrant = (user: string): AuthConfig => ({
-  type: 'password', tokenUrl: '{target}/oauth/token', usernameEnv: `CONFORMANCE_${user}_NAME`, passwordEnv: `CONFORMANCE_${user}_PASSWORD`,
-  clientIdEnv: 'CONFORMANCE_CLIENT_ID', clientSecretEnv: 'CONFORMANCE_CLIENT_SECRET',
+  type: 'password',
+  tokenUrl: '{target}/oauth/token',
+  usernameEnv: `CONFORMANCE_${user}_NAME`,
+  passwordEnv: `CONFORMANCE_${user}_PASSWORD`,
+  clientIdEnv: 'CONFORMANCE_CLIENT_ID',
+  clientSecretEnv: 'CONFORMANCE_CLIENT_SECRET',
 });
 const clientGrant = (prefix: string): AuthConfig => ({
-  type: 'client-credentials', tokenUrl: '{target}/oauth/token', clientIdEnv: `CONFORMANCE_${prefix}CLIENT_ID`, clientSecretEnv: `CONFORMANCE_${prefix}CLIENT_SECRET`,
+  type: 'client-credentials',
+  tokenUrl: '{target}/oauth/token',
+  clientIdEnv: `CONFORMANCE_${prefix}CLIENT_ID`,
+  clientSecretEnv: `CONFORMANCE_${prefix}CLIENT_SECRET`,
 });
 
 export const DEFAULT_CONFIG: ConfigFile = {
@@ -185,7 +211,12 @@ export const DEFAULT_CONFIG: ConfigFile = {
       multiple: { insurerIdentifier: 'bup', lastName: 'Taylor', dateOfBirth: '1985-05-05' },
       none: { insurerIdentifier: 'bup', membershipNumber: 'BUP999999' },
     },
-    authorisation: { authCode: 'AUTH-0001', caseCode: 'CASE-0001', membershipNumber: 'NUH200001', insurerIdentifier: 'nuh' },
+    authorisation: {
+      authCode: 'AUTH-0001',
+      caseCode: 'CASE-0001',
+      membershipNumber: 'NUH200001',
+      insurerIdentifier: 'nuh',
+    },
     remittance: { summaryId: 'RS-0001' },
     hospitalClaims: {
       dateCompleted: '2026-03-14',
@@ -196,7 +227,13 @@ export const DEFAULT_CONFIG: ConfigFile = {
         patientDateOfBirth: '1980-04-12',
       },
     },
-    bills: { insurerid: 'bup', membershipNumber: 'BUP100001', invoiceNumber: 'INV-B-0001', billId: 'BILL-0001', isArchived: 'false' },
+    bills: {
+      insurerid: 'bup',
+      membershipNumber: 'BUP100001',
+      invoiceNumber: 'INV-B-0001',
+      billId: 'BILL-0001',
+      isArchived: 'false',
+    },
     batches: { foreignBatchId: 'BATCH-2001' },
     codeSets: { profession: 'CON' },
     lookups: { practitionerText: 'Smith', locationText: 'London', locationType: 'P', insurerId: 'INS001' },
@@ -204,11 +241,20 @@ export const DEFAULT_CONFIG: ConfigFile = {
     register: { photoPractitionerId: 'PR-0001', near: { lat: 51.5074, lon: -0.1278, distanceKm: 10 } },
     booking: { practitionerId: 'BP-0001', practitionerRoleId: 'BR-0001' },
     accounts: {
-      userId: 'U-1001', userInfoCode: 'CODE-0001', snsId: 'SNS-0001', unconnectedSiteId: 'SITE002', inactiveSiteId: 'SITE003',
-      siteWithoutUsers: 'SITE004', inaccessibleUserId: 'U-9999', siteSearch: 'SITE00', childSiteId: 'SITE006',
+      userId: 'U-1001',
+      userInfoCode: 'CODE-0001',
+      snsId: 'SNS-0001',
+      unconnectedSiteId: 'SITE002',
+      inactiveSiteId: 'SITE003',
+      siteWithoutUsers: 'SITE004',
+      inaccessibleUserId: 'U-9999',
+      siteSearch: 'SITE00',
+      childSiteId: 'SITE006',
     },
     tokenDetails: {
-      idp: 'nhs', redirectUri: 'https://app.example/callback', notSignedInRedirectUri: 'https://app.example/not-signed-in',
+      idp: 'nhs',
+      redirectUri: 'https://app.example/callback',
+      notSignedInRedirectUri: 'https://app.example/not-signed-in',
       unlinkedRedirectUri: 'https://app.example/unlinked',
     },
     diary: { validCode: 'DIARY-OK', invalidCode: 'DIARY-BAD', unmappedSiteCode: 'DIARY-UNMAPPED' },
@@ -226,7 +272,9 @@ function readConfigFile(file: string): ConfigFile {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new ConfigError(`Cannot read config file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new ConfigError(
+      `Cannot read config file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
   let data: unknown;
   try {
@@ -237,7 +285,8 @@ function readConfigFile(file: string): ConfigFile {
   if (!validateFile(data)) {
     const err = validateFile.errors?.[0];
     const where = err?.instancePath || '/';
-    const extra = err?.params && 'additionalProperty' in err.params ? ` (${String(err.params.additionalProperty)})` : '';
+    const extra =
+      err?.params && 'additionalProperty' in err.params ? ` (${String(err.params.additionalProperty)})` : '';
     throw new ConfigError(`Config file ${file} is invalid at ${where}: ${err?.message ?? 'invalid'}${extra}`);
   }
   return data;
@@ -267,7 +316,11 @@ function normaliseTarget(target: string): string {
  * Loads and resolves the configuration. Without a file, the built-in defaults apply and the
  * sandbox's public demo credentials stand in for unset environment variables.
  */
-export function loadConfig(options: { file?: string; target?: string; environment?: NodeJS.ProcessEnv }): ResolvedConfig {
+export function loadConfig(options: {
+  file?: string;
+  target?: string;
+  environment?: NodeJS.ProcessEnv;
+}): ResolvedConfig {
   const environment = options.environment ?? process.env;
   const fromFile = options.file ? readConfigFile(options.file) : undefined;
   const file: ConfigFile = fromFile ?? DEFAULT_CONFIG;
@@ -281,14 +334,23 @@ export function loadConfig(options: { file?: string; target?: string; environmen
   const variable = (name: string) => env(name, demo ? SANDBOX_DEMO[name] : undefined, environment);
   const resolve = (auth: AuthConfig): Credentials => {
     if (auth.type === 'bearer') return { type: 'bearer', token: variable(auth.tokenEnv) };
-    const client = { tokenUrl: fill(auth.tokenUrl), clientId: variable(auth.clientIdEnv), clientSecret: variable(auth.clientSecretEnv) };
+    const client = {
+      tokenUrl: fill(auth.tokenUrl),
+      clientId: variable(auth.clientIdEnv),
+      clientSecret: variable(auth.clientSecretEnv),
+    };
     return auth.type === 'password'
       ? { type: 'password', ...client, username: variable(auth.usernameEnv), password: variable(auth.passwordEnv) }
       : { type: 'client-credentials', ...client };
   };
   const credentials = resolve(file.auth ?? DEFAULT_CONFIG.auth!);
   const named = Object.fromEntries(Object.entries(file.credentials ?? {}).map(([name, auth]) => [name, resolve(auth)]));
-  const basic = Object.fromEntries(Object.entries(file.basic ?? {}).map(([name, b]) => [name, { clientId: variable(b.clientIdEnv), clientSecret: variable(b.clientSecretEnv) }]));
+  const basic = Object.fromEntries(
+    Object.entries(file.basic ?? {}).map(([name, b]) => [
+      name,
+      { clientId: variable(b.clientIdEnv), clientSecret: variable(b.clientSecretEnv) },
+    ]),
+  );
   return {
     target,
     services,
@@ -312,7 +374,9 @@ export function loadConfig(options: { file?: string; target?: string; environmen
 /** The secret values of credentials, for masking. */
 export function secretsOf(credentials: Credentials): string[] {
   if (credentials.type === 'bearer') return [credentials.token];
-  return credentials.type === 'password' ? [credentials.clientSecret, credentials.password] : [credentials.clientSecret];
+  return credentials.type === 'password'
+    ? [credentials.clientSecret, credentials.password]
+    : [credentials.clientSecret];
 }
 
 /** Every secret a resolved config holds, for masking. */
@@ -320,6 +384,9 @@ export function allSecretsOf(config: Pick<ResolvedConfig, 'credentials' | 'named
   return [
     ...secretsOf(config.credentials),
     ...Object.values(config.named).flatMap(secretsOf),
-    ...Object.values(config.basic).flatMap((b) => [b.clientSecret, Buffer.from(`${b.clientId}:${b.clientSecret}`).toString('base64')]),
+    ...Object.values(config.basic).flatMap((b) => [
+      b.clientSecret,
+      Buffer.from(`${b.clientId}:${b.clientSecret}`).toString('base64'),
+    ]),
   ];
 }

@@ -4,9 +4,22 @@ import { coverageShortfall, mustCoverage, reasonsLabel, shareLabel } from './cov
 import type { CheckResult } from './results.ts';
 
 const req = (id: string, operations: string[], extra: Partial<Requirement> = {}): Requirement => ({
-  id, document: 'D1', section: '1', text: id, level: 'MUST', operations, notTestedReason: '', ...extra,
+  id,
+  document: 'D1',
+  section: '1',
+  text: id,
+  level: 'MUST',
+  operations,
+  notTestedReason: '',
+  ...extra,
 });
-const res = (check: string, operation: string, requirements: string[], status: CheckResult['status']) => ({ check, operation, requirements, status, message: '' });
+const res = (check: string, operation: string, requirements: string[], status: CheckResult['status']) => ({
+  check,
+  operation,
+  requirements,
+  status,
+  message: '',
+});
 
 const REQS = [
   req('A', ['op1']), // judged

@@ -56,7 +56,8 @@ function standing(citing: readonly Citing[]): { judged: true } | { judged: false
   if (chosen.length === citing.length) return { judged: false, chosen: true, reason: CHOSEN[chosen[0].check] };
   const wanting = citing.find((r) => WANTING[r.check] !== undefined);
   if (wanting) return { judged: false, chosen: false, reason: WANTING[wanting.check] };
-  if (citing.some((r) => r.status === 'error')) return { judged: false, chosen: false, reason: 'could not be judged (error)' };
+  if (citing.some((r) => r.status === 'error'))
+    return { judged: false, chosen: false, reason: 'could not be judged (error)' };
   return { judged: false, chosen: false, reason: 'precondition not met on the target' };
 }
 
@@ -81,10 +82,17 @@ function add(c: MustCoverage, s: ReturnType<typeof standing>): void {
  * selected ones; an operation whose only result is an `operation-in-scope` omit was left out by
  * the config.
  */
-export function mustCoverage(requirements: readonly Requirement[], operations: readonly string[], results: readonly Citing[], minimum: number): RunCoverage {
+export function mustCoverage(
+  requirements: readonly Requirement[],
+  operations: readonly string[],
+  results: readonly Citing[],
+  minimum: number,
+): RunCoverage {
   const citing = new Map<string, Citing[]>();
   for (const r of results) for (const id of new Set(r.requirements)) citing.set(id, [...(citing.get(id) ?? []), r]);
-  const omittedByConfig = new Set(results.filter((r) => r.check === 'operation-in-scope' && r.status === 'omit').map((r) => r.operation));
+  const omittedByConfig = new Set(
+    results.filter((r) => r.check === 'operation-in-scope' && r.status === 'omit').map((r) => r.operation),
+  );
   const selected = new Set(operations);
   const overall = empty();
   const perOperation: Record<string, MustCoverage> = Object.fromEntries(operations.map((o) => [o, empty()]));
@@ -106,7 +114,8 @@ export function mustCoverage(requirements: readonly Requirement[], operations: r
 export const shareOf = (c: MustCoverage): number => (c.inScope === 0 ? 1 : c.judged / c.inScope);
 
 /** `87% (123/141)` */
-export const shareLabel = (c: MustCoverage): string => (c.inScope === 0 ? 'n/a' : `${Math.floor(100 * shareOf(c))}% (${c.judged}/${c.inScope})`);
+export const shareLabel = (c: MustCoverage): string =>
+  c.inScope === 0 ? 'n/a' : `${Math.floor(100 * shareOf(c))}% (${c.judged}/${c.inScope})`;
 
 /** `12 fixture not configured, 3 no result cites it` */
 export const reasonsLabel = (reasons: Record<string, number>): string =>

@@ -22,21 +22,31 @@ export interface ServiceDiscovery {
   exchange: Exchange;
 }
 
-export async function discover(client: HttpClient, services: Record<ServiceId, { discovery: string }>, needed: readonly ServiceId[], optional: readonly ServiceId[] = []): Promise<Map<ServiceId, ServiceDiscovery>> {
+export async function discover(
+  client: HttpClient,
+  services: Record<ServiceId, { discovery: string }>,
+  needed: readonly ServiceId[],
+  optional: readonly ServiceId[] = [],
+): Promise<Map<ServiceId, ServiceDiscovery>> {
   const found = new Map<ServiceId, ServiceDiscovery>();
   for (const service of [...needed, ...optional]) {
     const url = services[service].discovery;
     const x = await client.send({ method: 'GET', url, headers: { accept: 'application/json' } });
     if (!x.response) {
       if (optional.includes(service)) continue; // not needed by the selection: no address, no verdict
-      throw new TargetUnreachableError(`Target unreachable: ${x.error ?? 'no response'} (discovery document of service ${service}: ${url})`);
+      throw new TargetUnreachableError(
+        `Target unreachable: ${x.error ?? 'no response'} (discovery document of service ${service}: ${url})`,
+      );
     }
     const entry: ServiceDiscovery = { service, url, exchange: x };
     const res = { ...x, response: x.response };
     const parsed = parseJson(res);
-    if (x.response.status !== 200) entry.problem = `Expected HTTP 200 for the discovery document ${url}, received HTTP ${x.response.status}`;
-    else if (!parsed.ok) entry.problem = `Expected a JSON discovery document at ${url}, received a body that does not parse (${parsed.error})`;
-    else if (!isRecord(parsed.value)) entry.problem = `Expected a JSON object as discovery document at ${url}, received ${Array.isArray(parsed.value) ? 'an array' : typeof parsed.value}`;
+    if (x.response.status !== 200)
+      entry.problem = `Expected HTTP 200 for the discovery document ${url}, received HTTP ${x.response.status}`;
+    else if (!parsed.ok)
+      entry.problem = `Expected a JSON discovery document at ${url}, received a body that does not parse (${parsed.error})`;
+    else if (!isRecord(parsed.value))
+      entry.problem = `Expected a JSON object as discovery document at ${url}, received ${Array.isArray(parsed.value) ? 'an array' : typeof parsed.value}`;
     else {
       entry.keys = Object.fromEntries(
         Object.entries(parsed.value).filter((kv): kv is [string, string] => typeof kv[1] === 'string'),
@@ -48,12 +58,16 @@ export async function discover(client: HttpClient, services: Record<ServiceId, {
 }
 
 /** The absolute address of an operation, or a reason why there is none. */
-export function addressOf(op: Operation, discovery: Map<ServiceId, ServiceDiscovery>): { url: string } | { problem: string } {
+export function addressOf(
+  op: Operation,
+  discovery: Map<ServiceId, ServiceDiscovery>,
+): { url: string } | { problem: string } {
   const d = discovery.get(op.service);
   if (!d) return { problem: `Service ${op.service} was not discovered` };
   if (!d.keys) return { problem: d.problem ?? 'discovery document unusable' };
   const value = d.keys[op.discoveryKey];
-  if (value === undefined) return { problem: `Expected discovery key ${op.discoveryKey} in ${d.url}, received a document without it` };
+  if (value === undefined)
+    return { problem: `Expected discovery key ${op.discoveryKey} in ${d.url}, received a document without it` };
   try {
     return { url: new URL(value, d.url).toString().replace(/\/+$/, '') };
   } catch {

@@ -31,7 +31,9 @@ export class EventFile {
 /** Every event written into the run folder, in file order. Corrupt lines are skipped. */
 export function readEvents(runDir: string): RunEvent[] {
   const events: RunEvent[] = [];
-  for (const name of readdirSync(runDir).filter((n) => n.startsWith('events-')).sort()) {
+  for (const name of readdirSync(runDir)
+    .filter((n) => n.startsWith('events-'))
+    .sort()) {
     for (const line of readFileSync(join(runDir, name), 'utf8').split('\n')) {
       if (!line) continue;
       try {

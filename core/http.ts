@@ -14,7 +14,15 @@ export interface HttpOptions {
 }
 
 /** Headers that carry credentials or identity and must not follow a redirect to another origin. */
-const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'su-siteid', 'su-userid', 'clientid', 'secret'];
+const CREDENTIAL_HEADERS = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'su-siteid',
+  'su-userid',
+  'clientid',
+  'secret',
+];
 
 export type ExchangeListener = (x: Exchange) => void;
 
@@ -97,7 +105,13 @@ export class HttpClient {
         }
         chunks.push(chunk);
       }
-      const response = { status: res.statusCode, headers, bodyText: Buffer.concat(chunks).toString('utf8'), size, truncated };
+      const response = {
+        status: res.statusCode,
+        headers,
+        bodyText: Buffer.concat(chunks).toString('utf8'),
+        size,
+        truncated,
+      };
       return truncated
         ? { response, error: `Response body exceeded the cap of ${this.options.maxResponseBytes} bytes` }
         : { response };
@@ -130,12 +144,18 @@ function redirected(req: ExchangeRequest, location: string, status: number): Exc
 export function describeTransportError(e: unknown, url: string, timeoutMs: number): string {
   const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = err.code ?? err.cause?.code;
-  if (err.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (
+    err.name === 'TimeoutError' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
     return `No complete response from ${url} within ${timeoutMs} ms`;
   }
   if (code === 'ECONNREFUSED') return `Connection refused by ${new URL(url).host}`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `Host not found: ${new URL(url).hostname}`;
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `Connection closed by ${new URL(url).host} before a complete response`;
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')
+    return `Connection closed by ${new URL(url).host} before a complete response`;
   const message = (err.message ?? String(e)).split('\n')[0];
   return `Request to ${url} failed: ${code ? `${code} ` : ''}${message}`;
 }

@@ -4,7 +4,9 @@ import { canonicalJson, digestOf, integrityOf, sealed } from './integrity.ts';
 
 describe('canonicalJson', () => {
   it('sorts keys at every level and drops undefined members', () => {
-    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 'é' }], c: undefined } })).toBe('{"a":{"d":[1,{"y":"é","z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [1, { z: 1, y: 'é' }], c: undefined } })).toBe(
+      '{"a":{"d":[1,{"y":"é","z":1}]},"b":1}',
+    );
   });
 
   it('does not depend on key order or white space of the file', () => {

@@ -28,7 +28,10 @@ export function sealed(results: RunResults): RunResults {
   return { ...results, integrity };
 }
 
-export type IntegrityState = { state: 'intact'; digest: string } | { state: 'altered'; stored: string; actual: string } | { state: 'missing'; actual: string };
+export type IntegrityState =
+  | { state: 'intact'; digest: string }
+  | { state: 'altered'; stored: string; actual: string }
+  | { state: 'missing'; actual: string };
 
 /** Whether the stored digest matches the content. */
 export function integrityOf(results: RunResults): IntegrityState {

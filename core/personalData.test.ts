@@ -1,8 +1,16 @@
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_CONFIG } from './config.ts';
 import {
-  isPublicOperation, MASK, maskEmails, maskParameters, maskPersonalJson, maskUrlParameters, personalParameter, PersonalValues,
-  personalValuesOf, type PersonalKind,
+  isPublicOperation,
+  MASK,
+  maskEmails,
+  maskParameters,
+  maskPersonalJson,
+  maskUrlParameters,
+  personalParameter,
+  PersonalValues,
+  personalValuesOf,
+  type PersonalKind,
 } from './personalData.ts';
 
 /** Every string of a JSON value, for "is it still there" assertions. */
@@ -45,13 +53,25 @@ const coverage = {
       name: [{ family: 'Smith', given: ['John'] }],
       gender: 'male',
       birthDate: '1980-04-12',
-      address: [{ line: ['1 Horse Guards Road'], city: 'London', district: 'Westminster', state: 'Greater London', postalCode: 'SW1A 2HQ', country: 'GB' }],
+      address: [
+        {
+          line: ['1 Horse Guards Road'],
+          city: 'London',
+          district: 'Westminster',
+          state: 'Greater London',
+          postalCode: 'SW1A 2HQ',
+          country: 'GB',
+        },
+      ],
     },
     {
       resourceType: 'Organization',
       id: 'org-ppp',
       name: 'AXA PPP Healthcare',
-      telecom: [{ system: 'email', value: 'members@ppp.example' }, { system: 'phone', value: '+44 20 7946 0001' }],
+      telecom: [
+        { system: 'email', value: 'members@ppp.example' },
+        { system: 'phone', value: '+44 20 7946 0001' },
+      ],
     },
   ],
   extension: [
@@ -82,23 +102,49 @@ const patient = {
   gender: 'male',
   birthDate: '1980-04-12',
   deceasedBoolean: false,
-  address: [{ id: 'ADDR-0001', type: 'physical', text: '1 High Street, London, SW1A 1AA', line: ['1 High Street'], city: 'London', postalCode: 'SW1A 1AA' }],
+  address: [
+    {
+      id: 'ADDR-0001',
+      type: 'physical',
+      text: '1 High Street, London, SW1A 1AA',
+      line: ['1 High Street'],
+      city: 'London',
+      postalCode: 'SW1A 1AA',
+    },
+  ],
 };
 
 const hospitalClaims = {
   resourceType: 'Bundle',
   type: 'collection',
   total: 1,
-  meta: { tag: [{ code: 'page', display: '1' }, { code: 'count', display: '10' }, { code: 'maxCount', display: '1' }] },
+  meta: {
+    tag: [
+      { code: 'page', display: '1' },
+      { code: 'count', display: '10' },
+      { code: 'maxCount', display: '1' },
+    ],
+  },
   entry: [
-    { fullUrl: 'https://h/claims/claim/HC-0005/encounter/ENC-0005', resource: { resourceType: 'Encounter', id: 'ENC-0005', episodeOfCare: [{ extension: [{ url: 'setting', valueString: 'Day case' }] }] } },
+    {
+      fullUrl: 'https://h/claims/claim/HC-0005/encounter/ENC-0005',
+      resource: {
+        resourceType: 'Encounter',
+        id: 'ENC-0005',
+        episodeOfCare: [{ extension: [{ url: 'setting', valueString: 'Day case' }] }],
+      },
+    },
     {
       fullUrl: 'https://h/claims/claim/HC-0005',
       resource: {
         resourceType: 'Claim',
         id: 'HC-0005',
         patient: { display: 'John Smith' },
-        insurer: { id: 'ppp', identifier: { system: `${REF}/insurerIdentifier`, value: 'ppp' }, display: 'AXA PPP Healthcare' },
+        insurer: {
+          id: 'ppp',
+          identifier: { system: `${REF}/insurerIdentifier`, value: 'ppp' },
+          display: 'AXA PPP Healthcare',
+        },
         procedure: [{ date: '2026-03-14T09:30:00+00:00' }],
         item: [{ servicedDate: '2026-03-14', encounter: [{ id: 'ENC-0005' }] }],
       },
@@ -111,7 +157,13 @@ const bill = {
   id: 'BILL-0001',
   contained: [
     { resourceType: 'Encounter', id: 'encounter', participant: [{ individual: { display: 'Mr Adam Hale' } }] },
-    { resourceType: 'Invoice', id: 'invoice', identifier: [{ id: 'InvoiceNumber', system: `${REF}/invoiceNumber`, value: 'INV-B-0001' }], date: '2026-01-12', totalNet: { value: 839.25 } },
+    {
+      resourceType: 'Invoice',
+      id: 'invoice',
+      identifier: [{ id: 'InvoiceNumber', system: `${REF}/invoiceNumber`, value: 'INV-B-0001' }],
+      date: '2026-01-12',
+      totalNet: { value: 839.25 },
+    },
     {
       resourceType: 'Patient',
       id: 'patient',
@@ -132,7 +184,10 @@ const bill = {
     },
     { resourceType: 'Coverage', id: 'coverage', subscriberId: 'BUP100001' },
   ],
-  extension: [{ url: `${REF}/extension/Claim/ClaimStatus`, valueString: 'Live' }, { url: `${REF}/extension/Claim/IsArchived`, valueBoolean: false }],
+  extension: [
+    { url: `${REF}/extension/Claim/ClaimStatus`, valueString: 'Live' },
+    { url: `${REF}/extension/Claim/IsArchived`, valueBoolean: false },
+  ],
   patient: { reference: '#patient' },
   created: '2026-01-14T10:00:00+00:00',
   total: { value: 839.25, code: 'GBP' },
@@ -141,29 +196,55 @@ const bill = {
 describe('query and form parameters', () => {
   test('Find Member search fields are masked by name; the insurer, sex and policy date are kept', () => {
     const learned: string[] = [];
-    const out = maskParameters('insurerIdentifier=nuh&firstInitial=A&lastName=Jones&dateOfBirth=1975-09-30&sex=Female&postCode=AB1+2CD&policyActiveOn=2026-06-01', (v) => learned.push(v));
-    expect(out).toBe(`insurerIdentifier=nuh&firstInitial=${MASK}&lastName=${MASK}&dateOfBirth=${MASK}&sex=Female&postCode=${MASK}&policyActiveOn=2026-06-01`);
+    const out = maskParameters(
+      'insurerIdentifier=nuh&firstInitial=A&lastName=Jones&dateOfBirth=1975-09-30&sex=Female&postCode=AB1+2CD&policyActiveOn=2026-06-01',
+      (v) => learned.push(v),
+    );
+    expect(out).toBe(
+      `insurerIdentifier=nuh&firstInitial=${MASK}&lastName=${MASK}&dateOfBirth=${MASK}&sex=Female&postCode=${MASK}&policyActiveOn=2026-06-01`,
+    );
     expect(learned).toEqual(['A', 'Jones', '1975-09-30', 'AB1 2CD']);
   });
 
   test('an empty or absent value stays as sent (it is evidence, not data)', () => {
-    expect(maskParameters('lastName=&dateOfBirth&insurerIdentifier=ppp')).toBe('lastName=&dateOfBirth&insurerIdentifier=ppp');
+    expect(maskParameters('lastName=&dateOfBirth&insurerIdentifier=ppp')).toBe(
+      'lastName=&dateOfBirth&insurerIdentifier=ppp',
+    );
   });
 
   test('hospital-claim search: patient name and birth date masked, the day and the hospital kept', () => {
-    const url = 'http://h/claims/claim/search/$hospital-claim?dateCompleted=2026-03-14&treatmentSiteName=St+Elsewhere+Hospital&patientLastName=Smith&patientDateOfBirth=1980-04-12#x';
-    expect(maskUrlParameters(url)).toBe(`http://h/claims/claim/search/$hospital-claim?dateCompleted=2026-03-14&treatmentSiteName=St+Elsewhere+Hospital&patientLastName=${MASK}&patientDateOfBirth=${MASK}#x`);
+    const url =
+      'http://h/claims/claim/search/$hospital-claim?dateCompleted=2026-03-14&treatmentSiteName=St+Elsewhere+Hospital&patientLastName=Smith&patientDateOfBirth=1980-04-12#x';
+    expect(maskUrlParameters(url)).toBe(
+      `http://h/claims/claim/search/$hospital-claim?dateCompleted=2026-03-14&treatmentSiteName=St+Elsewhere+Hospital&patientLastName=${MASK}&patientDateOfBirth=${MASK}#x`,
+    );
   });
 
   test('bill search: the membership number masked, the insurer and invoice number kept', () => {
-    expect(maskUrlParameters('http://h/claims/claim/search?insurerid=bup&membershipNumber=BUP100001&invoiceNumber=INV-B-0001'))
-      .toBe(`http://h/claims/claim/search?insurerid=bup&membershipNumber=${MASK}&invoiceNumber=INV-B-0001`);
+    expect(
+      maskUrlParameters(
+        'http://h/claims/claim/search?insurerid=bup&membershipNumber=BUP100001&invoiceNumber=INV-B-0001',
+      ),
+    ).toBe(`http://h/claims/claim/search?insurerid=bup&membershipNumber=${MASK}&invoiceNumber=INV-B-0001`);
     expect(maskUrlParameters('http://h/claims/claim/BILL-0001/false')).toBe('http://h/claims/claim/BILL-0001/false');
   });
 
   test('practitioner and address searches query public data: their parameters are not personal', () => {
-    for (const name of ['family', 'given', 'address-postalcode', 'postcode', 'text', 'insurerIdentifier', 'page', 'count', 'sex']) expect(personalParameter(name)).toBeUndefined();
-    expect(maskUrlParameters('http://h/register/practitioner?family=Smith&given=John&address-postalcode=SW1A')).toBe('http://h/register/practitioner?family=Smith&given=John&address-postalcode=SW1A');
+    for (const name of [
+      'family',
+      'given',
+      'address-postalcode',
+      'postcode',
+      'text',
+      'insurerIdentifier',
+      'page',
+      'count',
+      'sex',
+    ])
+      expect(personalParameter(name)).toBeUndefined();
+    expect(maskUrlParameters('http://h/register/practitioner?family=Smith&given=John&address-postalcode=SW1A')).toBe(
+      'http://h/register/practitioner?family=Smith&given=John&address-postalcode=SW1A',
+    );
     expect(personalParameter('patientName')).toBe('name');
   });
 });
@@ -172,15 +253,39 @@ describe('JSON bodies', () => {
   test('a member (Coverage): name, birth date, address, membership number and other initials are masked', () => {
     const { out, learned } = masked(coverage);
     const left = strings(out);
-    for (const v of ['Smith', 'John', '1980-04-12', '1 Horse Guards Road', 'London', 'Westminster', 'Greater London', 'SW1A 2HQ', 'PPP100001', 'R']) expect(left).not.toContain(v);
+    for (const v of [
+      'Smith',
+      'John',
+      '1980-04-12',
+      '1 Horse Guards Road',
+      'London',
+      'Westminster',
+      'Greater London',
+      'SW1A 2HQ',
+      'PPP100001',
+      'R',
+    ])
+      expect(left).not.toContain(v);
     expect(out.contained[0].name).toEqual([{ family: MASK, given: [MASK] }]);
-    expect(learned).toEqual(expect.arrayContaining([['Smith', 'name'], ['1980-04-12', 'value'], ['SW1A 2HQ', 'value'], ['PPP100001', 'value'], ['London', 'weak']]));
+    expect(learned).toEqual(
+      expect.arrayContaining([
+        ['Smith', 'name'],
+        ['1980-04-12', 'value'],
+        ['SW1A 2HQ', 'value'],
+        ['PPP100001', 'value'],
+        ['London', 'weak'],
+      ]),
+    );
   });
 
   test('a member (Coverage): ids, codes, gender, dates, money and the insurer organisation are kept', () => {
     const { out } = masked(coverage);
     expect(out.id).toBe('COV-0001');
-    expect(out.contained[0]).toMatchObject({ id: 'patient-COV-0001', gender: 'male', extension: [{ valueString: 'Man' }, {}] });
+    expect(out.contained[0]).toMatchObject({
+      id: 'patient-COV-0001',
+      gender: 'male',
+      extension: [{ valueString: 'Man' }, {}],
+    });
     expect(out.contained[0].address?.[0].country).toBe('GB');
     expect(out.contained[1]).toEqual(coverage.contained[1]); // insurer name and contact: not a person
     expect(out.extension).toEqual(coverage.extension);
@@ -196,14 +301,22 @@ describe('JSON bodies', () => {
       { id: 'TEL-0002', system: 'email', value: MASK, use: 'home' },
     ]);
     expect(out.birthDate).toBe(MASK);
-    expect(out.address).toEqual([{ id: 'ADDR-0001', type: 'physical', text: MASK, line: [MASK], city: MASK, postalCode: MASK }]);
+    expect(out.address).toEqual([
+      { id: 'ADDR-0001', type: 'physical', text: MASK, line: [MASK], city: MASK, postalCode: MASK },
+    ]);
     expect(out.extension.map((e) => e.valueString)).toEqual(['bup', MASK, 'AUTH-0001']);
-    expect(out).toMatchObject({ resourceType: 'Patient', id: 'PAT-0001', active: true, gender: 'male', deceasedBoolean: false });
+    expect(out).toMatchObject({
+      resourceType: 'Patient',
+      id: 'PAT-0001',
+      active: true,
+      gender: 'male',
+      deceasedBoolean: false,
+    });
   });
 
   test('a hospital claim: the patient display is masked; dates, insurer, ids, paging kept', () => {
     const { out, learned } = masked(hospitalClaims);
-    const claim = out.entry[1].resource as typeof hospitalClaims.entry[1]['resource'];
+    const claim = out.entry[1].resource as (typeof hospitalClaims.entry)[1]['resource'];
     expect(claim.patient).toEqual({ display: MASK });
     expect(learned).toEqual([['John Smith', 'name']]);
     expect(claim.insurer).toEqual(hospitalClaims.entry[1].resource.insurer);
@@ -216,7 +329,12 @@ describe('JSON bodies', () => {
   test('a bill: patient identifiers, name, birth date and subscriber id masked; the GP (register data), invoice and claim kept', () => {
     const { out } = masked(bill);
     const [encounter, invoice, pat, gp, cov] = out.contained as Record<string, unknown>[];
-    expect(pat).toMatchObject({ name: [{ family: MASK, given: [MASK] }], birthDate: MASK, gender: 'female', generalPractitioner: [{ reference: '#gp' }] });
+    expect(pat).toMatchObject({
+      name: [{ family: MASK, given: [MASK] }],
+      birthDate: MASK,
+      gender: 'female',
+      generalPractitioner: [{ reference: '#gp' }],
+    });
     expect(pat.identifier).toEqual([
       { id: 'HospitalNumber', system: `${REF}/hospitalNumber`, value: MASK },
       { id: 'NHSNumber', system: 'https://fhir.nhs.uk/Id/nhs-number', value: MASK },
@@ -231,7 +349,9 @@ describe('JSON bodies', () => {
 
   test('a pre-authorisation: the membershipNumber and patientName extensions masked, codes kept', () => {
     const claim = {
-      resourceType: 'Claim', id: 'PA-0001', use: 'preauthorization',
+      resourceType: 'Claim',
+      id: 'PA-0001',
+      use: 'preauthorization',
       extension: [
         { url: `${REF}/extension/caseCode`, valueString: 'CASE-0001' },
         { url: `${REF}/extension/membershipNumber`, valueString: 'NUH200001' },
@@ -243,18 +363,46 @@ describe('JSON bodies', () => {
   });
 
   test('a remittance batch claim and a remittance detail: patient names, registration and membership numbers masked', () => {
-    const batch = { providers: [{ providerName: 'Harley Street Clinic', claims: [
-      { chClaimNo: 'CH-1-1-001', invoiceNo: 'INV-1-1-01', registrationNo: 'REG000217', patientName: { title: 'Mrs', given: 'Alice', middle: 'May', family: 'Jones' } },
-      { chClaimNo: 'CH-1-1-002', registrationNo: 'REG000248', patientNameUnstruct: 'HENRY WRIGHT' },
-    ] }] };
+    const batch = {
+      providers: [
+        {
+          providerName: 'Harley Street Clinic',
+          claims: [
+            {
+              chClaimNo: 'CH-1-1-001',
+              invoiceNo: 'INV-1-1-01',
+              registrationNo: 'REG000217',
+              patientName: { title: 'Mrs', given: 'Alice', middle: 'May', family: 'Jones' },
+            },
+            { chClaimNo: 'CH-1-1-002', registrationNo: 'REG000248', patientNameUnstruct: 'HENRY WRIGHT' },
+          ],
+        },
+      ],
+    };
     const out = masked(batch).out.providers[0];
     expect(out.providerName).toBe('Harley Street Clinic');
-    expect(out.claims[0]).toEqual({ chClaimNo: 'CH-1-1-001', invoiceNo: 'INV-1-1-01', registrationNo: MASK, patientName: { title: MASK, given: MASK, middle: MASK, family: MASK } });
+    expect(out.claims[0]).toEqual({
+      chClaimNo: 'CH-1-1-001',
+      invoiceNo: 'INV-1-1-01',
+      registrationNo: MASK,
+      patientName: { title: MASK, given: MASK, middle: MASK, family: MASK },
+    });
     expect(out.claims[1]).toEqual({ chClaimNo: 'CH-1-1-002', registrationNo: MASK, patientNameUnstruct: MASK });
     const detail = {
-      resourceType: 'ClaimResponse', id: 'RD-0001-01',
-      contained: [{ resourceType: 'Patient', id: 'patient', identifier: [{ system: 'https://c/membershipNumber', value: 'BUP300021' }], name: [{ family: 'Walker', given: ['Thomas'], prefix: ['Mr'] }] }],
-      identifier: [{ system: 'https://c/insurerBillNumber', value: 'IBN-0001-01' }, { system: 'https://c/hospitalNumber', value: 'HN005021' }],
+      resourceType: 'ClaimResponse',
+      id: 'RD-0001-01',
+      contained: [
+        {
+          resourceType: 'Patient',
+          id: 'patient',
+          identifier: [{ system: 'https://c/membershipNumber', value: 'BUP300021' }],
+          name: [{ family: 'Walker', given: ['Thomas'], prefix: ['Mr'] }],
+        },
+      ],
+      identifier: [
+        { system: 'https://c/insurerBillNumber', value: 'IBN-0001-01' },
+        { system: 'https://c/hospitalNumber', value: 'HN005021' },
+      ],
     };
     const d = masked(detail).out;
     expect(strings(d)).not.toEqual(expect.arrayContaining(['BUP300021']));
@@ -262,47 +410,136 @@ describe('JSON bodies', () => {
   });
 
   test('an account user: names, title and login email masked; ids, status and sites kept', () => {
-    const user = { userId: 'U-1001', title: 'Dr', firstName: 'Alice', lastName: 'Archer', middlename: 'Jane', loginEmailAddress: 'alice.archer@sandbox.example', status: 'ACTIVE', sites: [{ siteId: 'SITE001', siteName: 'Green Lane Practice' }] };
-    expect(masked(user).out).toEqual({ ...user, title: MASK, firstName: MASK, lastName: MASK, middlename: MASK, loginEmailAddress: MASK });
-    const info = { user: { id: 'U-1001', title: 'Dr', family: 'Archer', given: 'Alice', loginEmailAddress: 'a@b.example' }, site: { id: 'SITE001', name: 'Main' } };
-    expect(masked(info).out).toEqual({ user: { id: 'U-1001', title: MASK, family: MASK, given: MASK, loginEmailAddress: MASK }, site: info.site });
+    const user = {
+      userId: 'U-1001',
+      title: 'Dr',
+      firstName: 'Alice',
+      lastName: 'Archer',
+      middlename: 'Jane',
+      loginEmailAddress: 'alice.archer@sandbox.example',
+      status: 'ACTIVE',
+      sites: [{ siteId: 'SITE001', siteName: 'Green Lane Practice' }],
+    };
+    expect(masked(user).out).toEqual({
+      ...user,
+      title: MASK,
+      firstName: MASK,
+      lastName: MASK,
+      middlename: MASK,
+      loginEmailAddress: MASK,
+    });
+    const info = {
+      user: { id: 'U-1001', title: 'Dr', family: 'Archer', given: 'Alice', loginEmailAddress: 'a@b.example' },
+      site: { id: 'SITE001', name: 'Main' },
+    };
+    expect(masked(info).out).toEqual({
+      user: { id: 'U-1001', title: MASK, family: MASK, given: MASK, loginEmailAddress: MASK },
+      site: info.site,
+    });
   });
 
   test('practitioners, practitioner roles and locations are public register data: nothing is masked', () => {
     const register = {
-      resourceType: 'Bundle', type: 'searchset',
+      resourceType: 'Bundle',
+      type: 'searchset',
       entry: [
-        { resource: { resourceType: 'Practitioner', id: 'PR-0001', name: [{ family: 'Smith', given: ['John'], prefix: ['Dr'] }], telecom: [{ id: 'email', value: 'j.smith@clinic.example' }], address: [{ text: '1 Harley St', postalCode: 'W1G 9PF' }], birthDate: '12.04.1970' } },
-        { resource: { resourceType: 'PractitionerRole', id: 'PRR-1', practitioner: { reference: 'Practitioner/PR-0001', display: 'Dr John Smith' } } },
-        { resource: { resourceType: 'Location', id: 'L-1', name: 'London Clinic', address: { line: ['1 King St'], postalCode: 'W1' } } },
+        {
+          resource: {
+            resourceType: 'Practitioner',
+            id: 'PR-0001',
+            name: [{ family: 'Smith', given: ['John'], prefix: ['Dr'] }],
+            telecom: [{ id: 'email', value: 'j.smith@clinic.example' }],
+            address: [{ text: '1 Harley St', postalCode: 'W1G 9PF' }],
+            birthDate: '12.04.1970',
+          },
+        },
+        {
+          resource: {
+            resourceType: 'PractitionerRole',
+            id: 'PRR-1',
+            practitioner: { reference: 'Practitioner/PR-0001', display: 'Dr John Smith' },
+          },
+        },
+        {
+          resource: {
+            resourceType: 'Location',
+            id: 'L-1',
+            name: 'London Clinic',
+            address: { line: ['1 King St'], postalCode: 'W1' },
+          },
+        },
       ],
     };
     expect(masked(register).out).toEqual(register);
-    const contract = { resourceType: 'Contract', id: 'CT-1', subject: [{ reference: 'Practitioner/PR-0001', display: 'Dr Alice Smith' }] };
+    const contract = {
+      resourceType: 'Contract',
+      id: 'CT-1',
+      subject: [{ reference: 'Practitioner/PR-0001', display: 'Dr Alice Smith' }],
+    };
     let freed = 0;
-    expect(maskPersonalJson(contract, { free: (s) => (freed++, s.replace('Smith', MASK)) })).toEqual({ ...contract, subject: [{ reference: 'Practitioner/PR-0001', display: 'Dr Alice Smith' }] });
+    expect(maskPersonalJson(contract, { free: (s) => (freed++, s.replace('Smith', MASK)) })).toEqual({
+      ...contract,
+      subject: [{ reference: 'Practitioner/PR-0001', display: 'Dr Alice Smith' }],
+    });
     expect(freed).toBe(2); // resourceType and id; the practitioner reference is kept
   });
 
   test('numbers of personal fields are masked too; booleans, null and empty strings are kept', () => {
-    const { out } = masked({ membershipNumber: 100001, lastName: '', patient: { display: null }, resourceType: 'Patient', birthDate: '', active: false });
-    expect(out).toEqual({ membershipNumber: MASK, lastName: '', patient: { display: null }, resourceType: 'Patient', birthDate: '', active: false });
+    const { out } = masked({
+      membershipNumber: 100001,
+      lastName: '',
+      patient: { display: null },
+      resourceType: 'Patient',
+      birthDate: '',
+      active: false,
+    });
+    expect(out).toEqual({
+      membershipNumber: MASK,
+      lastName: '',
+      patient: { display: null },
+      resourceType: 'Patient',
+      birthDate: '',
+      active: false,
+    });
   });
 
   test('odd member names (`__proto__`, an extension url ending in `constructor`) are data like any other', () => {
-    const odd = JSON.parse('{"__proto__":{"lastName":"Smith"},"extension":[{"url":"https://x/constructor","valueString":"kept"}]}') as Record<string, unknown>;
+    const odd = JSON.parse(
+      '{"__proto__":{"lastName":"Smith"},"extension":[{"url":"https://x/constructor","valueString":"kept"}]}',
+    ) as Record<string, unknown>;
     const out = maskPersonalJson(odd);
-    expect(JSON.stringify(out)).toBe(`{"__proto__":{"lastName":"${MASK}"},"extension":[{"url":"https://x/constructor","valueString":"kept"}]}`);
+    expect(JSON.stringify(out)).toBe(
+      `{"__proto__":{"lastName":"${MASK}"},"extension":[{"url":"https://x/constructor","valueString":"kept"}]}`,
+    );
   });
 
   test('a bare string where a name, address or telecom object is expected is masked too', () => {
-    const { out } = masked({ resourceType: 'Patient', name: 'John Smith', address: '1 High Street', telecom: ['020 7946 0001'] });
+    const { out } = masked({
+      resourceType: 'Patient',
+      name: 'John Smith',
+      address: '1 High Street',
+      telecom: ['020 7946 0001'],
+    });
     expect(out).toEqual({ resourceType: 'Patient', name: MASK, address: MASK, telecom: [MASK] });
   });
 
   test('evidence mode: a lone family/given object (a register filter) is kept; unambiguous names are not', () => {
-    const evidence = { filters: { family: 'Fra', given: 'Jo' }, lastName: 'Smith', membershipNumber: 'BUP100001', search: { patientLastName: 'Smith', patientDateOfBirth: '1980-04-12', treatmentSiteName: 'St Elsewhere Hospital' } };
-    expect(masked(evidence, false).out).toEqual({ filters: { family: 'Fra', given: 'Jo' }, lastName: MASK, membershipNumber: MASK, search: { patientLastName: MASK, patientDateOfBirth: MASK, treatmentSiteName: 'St Elsewhere Hospital' } });
+    const evidence = {
+      filters: { family: 'Fra', given: 'Jo' },
+      lastName: 'Smith',
+      membershipNumber: 'BUP100001',
+      search: {
+        patientLastName: 'Smith',
+        patientDateOfBirth: '1980-04-12',
+        treatmentSiteName: 'St Elsewhere Hospital',
+      },
+    };
+    expect(masked(evidence, false).out).toEqual({
+      filters: { family: 'Fra', given: 'Jo' },
+      lastName: MASK,
+      membershipNumber: MASK,
+      search: { patientLastName: MASK, patientDateOfBirth: MASK, treatmentSiteName: 'St Elsewhere Hospital' },
+    });
     expect(masked(evidence, true).out.filters).toEqual({ family: MASK, given: MASK });
   });
 
@@ -332,37 +569,83 @@ describe('learned values and free text', () => {
     values.learn('Al', 'name');
     values.learn('1234', 'value');
     values.learn('12345', 'value');
-    expect(values.has('Mrs Alice Jones') && values.has('Alice') && values.has('Jones') && values.has('12345')).toBe(true);
+    expect(values.has('Mrs Alice Jones') && values.has('Alice') && values.has('Jones') && values.has('12345')).toBe(
+      true,
+    );
     expect(values.has('Mrs') || values.has('London') || values.has('Al') || values.has('1234')).toBe(false);
-    expect(values.mask('Jones, Alice lives in London, page 1234 of 12345')).toBe(`${MASK}, ${MASK} lives in London, page 1234 of ${MASK}`);
+    expect(values.mask('Jones, Alice lives in London, page 1234 of 12345')).toBe(
+      `${MASK}, ${MASK} lives in London, page 1234 of ${MASK}`,
+    );
   });
 
   test('without learned values text is unchanged (masking is value-driven)', () => {
     expect(new PersonalValues().mask('John Smith 1980-04-12')).toBe('John Smith 1980-04-12');
   });
 
-  test('the email search stays linear on a huge body (a hostile target\'s megabyte of letters)', () => {
+  test("the email search stays linear on a huge body (a hostile target's megabyte of letters)", () => {
     const letters = 'a'.repeat(200_000);
     expect(maskEmails(letters)).toBe(letters);
     expect(maskEmails(`${letters}@example.org`)).toBe(`${'a'.repeat(200_000 - 64)}${MASK}`);
   }, 10_000);
 
   test('email addresses are masked in any text, also URL-encoded', () => {
-    expect(maskEmails('write to john.smith@example.org or alice.archer%40sandbox.example today')).toBe(`write to ${MASK} or ${MASK} today`);
-    expect(maskEmails('no address @ here, a@b is not one, v1.2@x is not either')).toBe('no address @ here, a@b is not one, v1.2@x is not either');
+    expect(maskEmails('write to john.smith@example.org or alice.archer%40sandbox.example today')).toBe(
+      `write to ${MASK} or ${MASK} today`,
+    );
+    expect(maskEmails('no address @ here, a@b is not one, v1.2@x is not either')).toBe(
+      'no address @ here, a@b is not one, v1.2@x is not either',
+    );
   });
 });
 
 describe('operations and fixtures', () => {
   test('Document 2 operations are public; Documents 1 and 3 are not', () => {
-    for (const id of ['lookup-practitioners', 'search-register-practitioners', 'search-address', 'get-booking-practitioner']) expect(isPublicOperation(id)).toBe(true);
-    for (const id of ['find-member-v2', 'get-bill', 'search-hospital-claims', 'get-patient', 'get-user-details', undefined, 'no-such-op']) expect(isPublicOperation(id)).toBe(false);
+    for (const id of [
+      'lookup-practitioners',
+      'search-register-practitioners',
+      'search-address',
+      'get-booking-practitioner',
+    ])
+      expect(isPublicOperation(id)).toBe(true);
+    for (const id of [
+      'find-member-v2',
+      'get-bill',
+      'search-hospital-claims',
+      'get-patient',
+      'get-user-details',
+      undefined,
+      'no-such-op',
+    ])
+      expect(isPublicOperation(id)).toBe(false);
   });
 
-  test('the default fixtures name members\' and patients\' data, not hospitals, addresses of the gazetteer or codes', () => {
+  test("the default fixtures name members' and patients' data, not hospitals, addresses of the gazetteer or codes", () => {
     const values = personalValuesOf(DEFAULT_CONFIG.fixtures!);
-    expect(values).toEqual(expect.arrayContaining(['Smith', '1980-04-12', 'Jones', '1975-09-30', 'AB1 2CD', 'BUP100001', 'BUP999999', 'Taylor', 'NUH200001']));
-    for (const v of ['St Elsewhere Hospital', '2026-03-14', 'SW1A 2AA', 'Downing Street', 'ppp', 'Female', 'J', 'INV-B-0001', 'London']) expect(values).not.toContain(v);
+    expect(values).toEqual(
+      expect.arrayContaining([
+        'Smith',
+        '1980-04-12',
+        'Jones',
+        '1975-09-30',
+        'AB1 2CD',
+        'BUP100001',
+        'BUP999999',
+        'Taylor',
+        'NUH200001',
+      ]),
+    );
+    for (const v of [
+      'St Elsewhere Hospital',
+      '2026-03-14',
+      'SW1A 2AA',
+      'Downing Street',
+      'ppp',
+      'Female',
+      'J',
+      'INV-B-0001',
+      'London',
+    ])
+      expect(values).not.toContain(v);
     expect(personalValuesOf({})).toEqual([]);
   });
 });

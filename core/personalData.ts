@@ -74,15 +74,18 @@ export type Learn = (value: string, kind: PersonalKind) => void;
  * empty parameter is evidence, not data).
  */
 export function maskParameters(encoded: string, learn?: Learn): string {
-  return encoded.split('&').map((pair) => {
-    const eq = pair.indexOf('=');
-    if (eq < 0) return pair;
-    const kind = personalParameter(decodeComponent(pair.slice(0, eq)));
-    const raw = pair.slice(eq + 1);
-    if (kind === undefined || raw === '') return pair;
-    learn?.(decodeComponent(raw), kind);
-    return `${pair.slice(0, eq + 1)}${MASK}`;
-  }).join('&');
+  return encoded
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return pair;
+      const kind = personalParameter(decodeComponent(pair.slice(0, eq)));
+      const raw = pair.slice(eq + 1);
+      if (kind === undefined || raw === '') return pair;
+      learn?.(decodeComponent(raw), kind);
+      return `${pair.slice(0, eq + 1)}${MASK}`;
+    })
+    .join('&');
 }
 
 /** The URL with the values of personal query parameters masked (path and fragment unchanged). */
@@ -105,7 +108,16 @@ const PERSON_RESOURCES = new Set(['Patient', 'RelatedPerson', 'Person']);
  * Public register and reference resources: nothing beneath them is masked (practitioners are
  * register data; organisations and locations are not persons), DEC-R-01.
  */
-const PUBLIC_RESOURCES = new Set(['Practitioner', 'PractitionerRole', 'Organization', 'Location', 'HealthcareService', 'Endpoint', 'ValueSet', 'CodeSystem']);
+const PUBLIC_RESOURCES = new Set([
+  'Practitioner',
+  'PractitionerRole',
+  'Organization',
+  'Location',
+  'HealthcareService',
+  'Endpoint',
+  'ValueSet',
+  'CodeSystem',
+]);
 
 /**
  * How the members of an object beneath a personal field are treated (`keep`: not personal), and
@@ -118,7 +130,15 @@ interface Subtree {
 }
 
 /** Structural members of FHIR datatypes that say what a value is, never who. */
-const STRUCTURAL: Readonly<Record<string, 'keep'>> = { use: 'keep', period: 'keep', id: 'keep', system: 'keep', type: 'keep', url: 'keep', resourceType: 'keep' };
+const STRUCTURAL: Readonly<Record<string, 'keep'>> = {
+  use: 'keep',
+  period: 'keep',
+  id: 'keep',
+  system: 'keep',
+  type: 'keep',
+  url: 'keep',
+  resourceType: 'keep',
+};
 
 const HUMAN_NAME: Subtree = {
   members: { ...STRUCTURAL, prefix: 'weak', suffix: 'weak', title: 'weak', firstInitial: 'weak' },
@@ -127,7 +147,15 @@ const HUMAN_NAME: Subtree = {
 };
 const TELECOM: Subtree = { members: { value: 'value' }, otherwise: 'keep', leaf: 'value' };
 const ADDRESS: Subtree = {
-  members: { line: 'value', text: 'value', postalCode: 'value', postCode: 'value', city: 'weak', district: 'weak', state: 'weak' },
+  members: {
+    line: 'value',
+    text: 'value',
+    postalCode: 'value',
+    postCode: 'value',
+    city: 'weak',
+    district: 'weak',
+    state: 'weak',
+  },
   otherwise: 'keep',
   leaf: 'value',
 };
@@ -186,8 +214,17 @@ const STRONG_NAME_MEMBERS = ['firstName', 'lastName', 'middleName', 'middlename'
 const HUMAN_NAME_MEMBERS = ['family', 'given'];
 /** What a person-name object's members are (`user` of user info: title, family, given, middlename). */
 const NAME_PARTS: Readonly<Record<string, PersonalKind>> = {
-  family: 'name', given: 'name', text: 'name', middle: 'name', middlename: 'name', middleName: 'name', firstName: 'name', lastName: 'name',
-  prefix: 'weak', suffix: 'weak', title: 'weak',
+  family: 'name',
+  given: 'name',
+  text: 'name',
+  middle: 'name',
+  middlename: 'name',
+  middleName: 'name',
+  firstName: 'name',
+  lastName: 'name',
+  prefix: 'weak',
+  suffix: 'weak',
+  title: 'weak',
 };
 
 /** Extensions (by the last segment of their url, lower case) whose value is personal data. */
@@ -234,18 +271,28 @@ const PUBLIC_REFERENCE = new RegExp(`^(?:${[...PUBLIC_RESOURCES].join('|')})/`);
 
 function contextOf(node: Record<string, unknown>, inherited: Context): Context {
   const type = node.resourceType;
-  if (typeof type !== 'string') return typeof node.reference === 'string' && PUBLIC_REFERENCE.test(node.reference) ? 'public' : inherited;
+  if (typeof type !== 'string')
+    return typeof node.reference === 'string' && PUBLIC_REFERENCE.test(node.reference) ? 'public' : inherited;
   if (PERSON_RESOURCES.has(type)) return 'patient';
   if (PUBLIC_RESOURCES.has(type)) return 'public';
   return 'neutral';
 }
 
 function lastSegment(url: string): string {
-  return url.replace(/[/#]+$/, '').split(/[/#]/).pop()!.toLowerCase();
+  return url
+    .replace(/[/#]+$/, '')
+    .split(/[/#]/)
+    .pop()!
+    .toLowerCase();
 }
 
 /** How the members of an object are treated, from its own shape (names, extensions, identifiers). */
-function memberTreatments(node: Record<string, unknown>, ctx: Context, parentKey: string | undefined, options: JsonMasking): Map<string, Treatment> {
+function memberTreatments(
+  node: Record<string, unknown>,
+  ctx: Context,
+  parentKey: string | undefined,
+  options: JsonMasking,
+): Map<string, Treatment> {
   const out = new Map<string, Treatment>();
   const keys = Object.keys(node);
   for (const k of keys) {
@@ -254,8 +301,9 @@ function memberTreatments(node: Record<string, unknown>, ctx: Context, parentKey
     const t = byPatient ?? byName;
     if (t !== undefined) out.set(k, t);
   }
-  const personName = keys.some((k) => STRONG_NAME_MEMBERS.includes(k))
-    || ((options.humanNames === true || ctx === 'patient') && keys.some((k) => HUMAN_NAME_MEMBERS.includes(k)));
+  const personName =
+    keys.some((k) => STRONG_NAME_MEMBERS.includes(k)) ||
+    ((options.humanNames === true || ctx === 'patient') && keys.some((k) => HUMAN_NAME_MEMBERS.includes(k)));
   if (personName) for (const k of keys) if (Object.hasOwn(NAME_PARTS, k)) out.set(k, NAME_PARTS[k]);
   if (typeof node.url === 'string') {
     const name = lastSegment(node.url);
@@ -264,14 +312,16 @@ function memberTreatments(node: Record<string, unknown>, ctx: Context, parentKey
   }
   const system = typeof node.system === 'string' ? node.system : '';
   const id = typeof node.id === 'string' ? node.id : '';
-  if ('value' in node && (PERSONAL_IDENTIFIER.test(system) || PERSONAL_IDENTIFIER.test(`/${id}`))) out.set('value', 'value');
+  if ('value' in node && (PERSONAL_IDENTIFIER.test(system) || PERSONAL_IDENTIFIER.test(`/${id}`)))
+    out.set('value', 'value');
   if (parentKey !== undefined && PERSON_REFERENCES.has(parentKey) && 'display' in node) out.set('display', 'name');
   return out;
 }
 
 /** Sets a member as JSON.parse does: a `__proto__` member is an own member, not the prototype. */
 function put(out: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   else out[key] = value;
 }
 
@@ -287,7 +337,13 @@ function personalLeaf(v: string | number, kind: PersonalKind, options: JsonMaski
   return MASK;
 }
 
-function walk(v: unknown, ctx: Context, treatment: Treatment | undefined, parentKey: string | undefined, options: JsonMasking): unknown {
+function walk(
+  v: unknown,
+  ctx: Context,
+  treatment: Treatment | undefined,
+  parentKey: string | undefined,
+  options: JsonMasking,
+): unknown {
   if (typeof v === 'string' || typeof v === 'number') {
     const kind = treatment === undefined ? undefined : leafKind(treatment);
     if (kind !== undefined) return personalLeaf(v, kind, options);
@@ -330,7 +386,8 @@ export function maskPersonalJson<T>(value: T, options: JsonMasking = {}): T {
 
 // Bounded repetitions (RFC 5321 lengths: local part 64, label 63) keep the search linear: an
 // unbounded local part made a megabyte of letters without `@` take quadratic time.
-const EMAIL = /[A-Za-z0-9._%+-]{1,64}(?:@|%40)[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}(?![A-Za-z])/g;
+const EMAIL =
+  /[A-Za-z0-9._%+-]{1,64}(?:@|%40)[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}(?![A-Za-z])/g;
 
 /** Any email address in the text (also URL-encoded, `%40`) replaced by the mask. */
 export function maskEmails(text: string): string {
@@ -362,7 +419,8 @@ export class PersonalValues {
   learn(value: string, kind: PersonalKind = 'value'): void {
     if (kind === 'weak') return;
     const whole = value.trim();
-    const parts = kind === 'name' ? whole.split(/[\s,]+/).filter((w) => !TITLES.has(w.toLowerCase().replace(/\.$/, ''))) : [];
+    const parts =
+      kind === 'name' ? whole.split(/[\s,]+/).filter((w) => !TITLES.has(w.toLowerCase().replace(/\.$/, ''))) : [];
     for (const v of [whole, ...parts]) {
       if (!learnable(v) || this.values.has(v)) continue;
       this.values.add(v);
@@ -424,7 +482,8 @@ export function personalValuesOf(fixtures: Fixtures): string[] {
     if (Array.isArray(v)) v.forEach(visit);
     else if (isRecord(v)) {
       for (const [k, child] of Object.entries(v)) {
-        const kind = personalParameter(k) ?? (Object.hasOwn(PERSONAL_MEMBERS, k) ? leafKind(PERSONAL_MEMBERS[k]) : undefined);
+        const kind =
+          personalParameter(k) ?? (Object.hasOwn(PERSONAL_MEMBERS, k) ? leafKind(PERSONAL_MEMBERS[k]) : undefined);
         if (typeof child === 'string' && kind !== undefined) {
           if (kind !== 'weak' && child !== '') out.push(child);
         } else visit(child);

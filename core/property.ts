@@ -41,7 +41,12 @@ const failing = (j: Judgement) => {
   return o === 'fail' || o === 'error';
 };
 
-function recordAll<T>(spec: PropertySpec<T>, judgements: Judgement[], replay: { seed: number; path?: string; counterexample?: unknown }, evidence?: Record<string, unknown>): void {
+function recordAll<T>(
+  spec: PropertySpec<T>,
+  judgements: Judgement[],
+  replay: { seed: number; path?: string; counterexample?: unknown },
+  evidence?: Record<string, unknown>,
+): void {
   for (const j of judgements) {
     verify(j.subject, j.check, {
       operation: spec.operation,
@@ -68,34 +73,56 @@ export async function verifyProperty<T>(spec: PropertySpec<T>): Promise<void> {
       last = { value, judgements };
       const outcomes = judgements.map((j) => evaluate(j.subject, j.check, j.exchange).outcome);
       if (!outcomes.includes('skip')) informative = last;
-      return !judgements.some((j, i) => (j.level ?? spec.level) !== 'INFO' && (outcomes[i] === 'fail' || outcomes[i] === 'error'));
+      return !judgements.some(
+        (j, i) => (j.level ?? spec.level) !== 'INFO' && (outcomes[i] === 'fail' || outcomes[i] === 'error'),
+      );
     }),
     { seed: ctx.seed, numRuns: ctx.runs, ...(ctx.path ? { path: ctx.path } : {}) },
   );
   if (!details.failed) {
     const shown = informative ?? last;
-    if (shown) recordAll(spec, shown.judgements, { seed: details.seed, counterexample: shown.value }, { generatedCases: details.numRuns });
+    if (shown)
+      recordAll(
+        spec,
+        shown.judgements,
+        { seed: details.seed, counterexample: shown.value },
+        { generatedCases: details.numRuns },
+      );
     return;
   }
-  const replay = { seed: details.seed, path: details.counterexamplePath ?? undefined, counterexample: details.counterexample?.[0] };
+  const replay = {
+    seed: details.seed,
+    path: details.counterexamplePath ?? undefined,
+    counterexample: details.counterexample?.[0],
+  };
   if (details.errorInstance && !details.counterexample) {
-    record({ id: 'property', summary: 'Property could be run' }, 'error', `Property stopped: ${String(details.errorInstance).split('\n')[0]}`, {
-      operation: spec.operation,
-      level: spec.level,
-      requirements: spec.requirements,
-      replay,
-    });
+    record(
+      { id: 'property', summary: 'Property could be run' },
+      'error',
+      `Property stopped: ${String(details.errorInstance).split('\n')[0]}`,
+      {
+        operation: spec.operation,
+        level: spec.level,
+        requirements: spec.requirements,
+        replay,
+      },
+    );
     return;
   }
   const value = details.counterexample![0];
   const judgements = await spec.exercise(value);
   if (!judgements.some(failing)) {
-    record({ id: 'property', summary: 'Property failure reproduces' }, 'error', `A generated case failed but did not fail again when replayed (seed ${details.seed}): the target is not deterministic`, {
-      operation: spec.operation,
-      level: spec.level,
-      requirements: spec.requirements,
-      replay,
-    });
+    record(
+      { id: 'property', summary: 'Property failure reproduces' },
+      'error',
+      `A generated case failed but did not fail again when replayed (seed ${details.seed}): the target is not deterministic`,
+      {
+        operation: spec.operation,
+        level: spec.level,
+        requirements: spec.requirements,
+        replay,
+      },
+    );
     return;
   }
   recordAll(spec, judgements, replay, { shrunkAfterRuns: details.numRuns, numShrinks: details.numShrinks });

@@ -55,20 +55,41 @@ describe('Redactor', () => {
 
 describe('Redactor: personal data', () => {
   const respond = (bodyText: string, contentType = 'application/json'): Exchange['response'] => ({
-    status: 200, headers: { 'content-type': contentType }, bodyText, size: bodyText.length, truncated: false,
+    status: 200,
+    headers: { 'content-type': contentType },
+    bodyText,
+    size: bodyText.length,
+    truncated: false,
   });
   const coverage = {
-    resourceType: 'Coverage', id: 'COV-0007',
+    resourceType: 'Coverage',
+    id: 'COV-0007',
     contained: [
-      { resourceType: 'Patient', id: 'patient-COV-0007', name: [{ family: 'Taylor', given: ['Sarah'] }], gender: 'female', birthDate: '1985-05-05', address: [{ line: ['22 Deansgate'], city: 'Manchester', postalCode: 'M3 4LZ', country: 'GB' }] },
-      { resourceType: 'Organization', id: 'org-bup', name: 'Bupa', telecom: [{ system: 'email', value: 'members@bup.example' }] },
+      {
+        resourceType: 'Patient',
+        id: 'patient-COV-0007',
+        name: [{ family: 'Taylor', given: ['Sarah'] }],
+        gender: 'female',
+        birthDate: '1985-05-05',
+        address: [{ line: ['22 Deansgate'], city: 'Manchester', postalCode: 'M3 4LZ', country: 'GB' }],
+      },
+      {
+        resourceType: 'Organization',
+        id: 'org-bup',
+        name: 'Bupa',
+        telecom: [{ system: 'email', value: 'members@bup.example' }],
+      },
     ],
     identifier: [{ id: 'membershipNumber', value: 'BUP100001' }],
   };
   const findMember = (over: Partial<Exchange> = {}): Exchange => ({
-    id: 'x2', operation: 'find-member-v1', startedAt: '2026-01-01T00:00:00.000Z', durationMs: 3,
+    id: 'x2',
+    operation: 'find-member-v1',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    durationMs: 3,
     request: {
-      method: 'POST', url: 'http://h/membership/find-member',
+      method: 'POST',
+      url: 'http://h/membership/find-member',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: 'Bearer tok-very-secret' },
       body: 'insurerIdentifier=bup&membershipNumber=BUP100001',
     },
@@ -84,7 +105,12 @@ describe('Redactor: personal data', () => {
     for (const v of [...personal, 'tok-very-secret']) expect(text).not.toContain(v);
     expect(out.request.body).toBe(`insurerIdentifier=bup&membershipNumber=${MASK}`);
     const body = JSON.parse(out.response!.body) as typeof coverage;
-    expect(body.contained[0]).toMatchObject({ id: 'patient-COV-0007', gender: 'female', birthDate: MASK, name: [{ family: MASK, given: [MASK] }] });
+    expect(body.contained[0]).toMatchObject({
+      id: 'patient-COV-0007',
+      gender: 'female',
+      birthDate: MASK,
+      name: [{ family: MASK, given: [MASK] }],
+    });
     expect(body.contained[1]).toEqual(coverage.contained[1]);
     expect(body.identifier).toEqual([{ id: 'membershipNumber', value: MASK }]);
     expect(out.request.headers.Authorization).toBe(`Bearer ${MASK}`);
@@ -92,35 +118,91 @@ describe('Redactor: personal data', () => {
 
   test('free text repeating a value the exchange carried is masked in every form, once the exchange was masked', () => {
     const r = new Redactor([], { personalData: true });
-    const message = 'Expected family "Taylor" born 1985-05-05 at 22%20Deansgate (22+Deansgate), received {"lastName":"Taylor"}';
+    const message =
+      'Expected family "Taylor" born 1985-05-05 at 22%20Deansgate (22+Deansgate), received {"lastName":"Taylor"}';
     expect(r.text(message)).toBe(message); // nothing learned yet: masking is value-driven
     r.exchange(findMember());
-    expect(r.text(message)).toBe(`Expected family "${MASK}" born ${MASK} at ${MASK} (${MASK}), received {"lastName":"${MASK}"}`);
+    expect(r.text(message)).toBe(
+      `Expected family "${MASK}" born ${MASK} at ${MASK} (${MASK}), received {"lastName":"${MASK}"}`,
+    );
     expect(r.text('Manchester')).toBe('Manchester'); // a city alone is masked in place, never learned
   });
 
   test('a hospital-claim search: the query masked, the patient display masked, the day and hospital kept', () => {
     const r = new Redactor([], { personalData: true });
-    const bundle = { resourceType: 'Bundle', entry: [{ resource: { resourceType: 'Claim', id: 'HC-0005', patient: { display: 'John Smith' }, item: [{ servicedDate: '2026-03-14' }] } }] };
+    const bundle = {
+      resourceType: 'Bundle',
+      entry: [
+        {
+          resource: {
+            resourceType: 'Claim',
+            id: 'HC-0005',
+            patient: { display: 'John Smith' },
+            item: [{ servicedDate: '2026-03-14' }],
+          },
+        },
+      ],
+    };
     const out = r.exchange({
-      id: 'x3', operation: 'search-hospital-claims', startedAt: '', durationMs: 1,
-      request: { method: 'GET', url: 'http://h/claims/claim/search/$hospital-claim?dateCompleted=2026-03-14&treatmentSiteName=St%20Elsewhere%20Hospital&patientLastName=Smith&patientDateOfBirth=1980-04-12', headers: {} },
+      id: 'x3',
+      operation: 'search-hospital-claims',
+      startedAt: '',
+      durationMs: 1,
+      request: {
+        method: 'GET',
+        url: 'http://h/claims/claim/search/$hospital-claim?dateCompleted=2026-03-14&treatmentSiteName=St%20Elsewhere%20Hospital&patientLastName=Smith&patientDateOfBirth=1980-04-12',
+        headers: {},
+      },
       response: respond(JSON.stringify(bundle)),
     });
-    expect(out.url).toBe(`http://h/claims/claim/search/$hospital-claim?dateCompleted=2026-03-14&treatmentSiteName=St%20Elsewhere%20Hospital&patientLastName=${MASK}&patientDateOfBirth=${MASK}`);
-    expect(JSON.parse(out.response!.body)).toEqual({ resourceType: 'Bundle', entry: [{ resource: { resourceType: 'Claim', id: 'HC-0005', patient: { display: MASK }, item: [{ servicedDate: '2026-03-14' }] } }] });
-    expect(r.text('1 entry matches patient.display contains Smith (John Smith)')).toBe(`1 entry matches patient.display contains ${MASK} (${MASK})`);
+    expect(out.url).toBe(
+      `http://h/claims/claim/search/$hospital-claim?dateCompleted=2026-03-14&treatmentSiteName=St%20Elsewhere%20Hospital&patientLastName=${MASK}&patientDateOfBirth=${MASK}`,
+    );
+    expect(JSON.parse(out.response!.body)).toEqual({
+      resourceType: 'Bundle',
+      entry: [
+        {
+          resource: {
+            resourceType: 'Claim',
+            id: 'HC-0005',
+            patient: { display: MASK },
+            item: [{ servicedDate: '2026-03-14' }],
+          },
+        },
+      ],
+    });
+    expect(r.text('1 entry matches patient.display contains Smith (John Smith)')).toBe(
+      `1 entry matches patient.display contains ${MASK} (${MASK})`,
+    );
   });
 
   test('a patient created and read: request and response bodies masked; a pretty body keeps its layout', () => {
     const r = new Redactor([], { personalData: true });
-    const sent = { resourceType: 'Patient', name: [{ family: 'Kn', given: ['Bcozoxih'], prefix: ['Mrs'] }], telecom: [{ system: 'email', value: 'bco.kn@example.org', use: 'home' }], birthDate: '1935-10-16' };
+    const sent = {
+      resourceType: 'Patient',
+      name: [{ family: 'Kn', given: ['Bcozoxih'], prefix: ['Mrs'] }],
+      telecom: [{ system: 'email', value: 'bco.kn@example.org', use: 'home' }],
+      birthDate: '1935-10-16',
+    };
     const out = r.exchange({
-      id: 'x4', operation: 'create-patient', startedAt: '', durationMs: 1,
-      request: { method: 'POST', url: 'http://h/patients/patient/', headers: { 'Content-Type': 'application/fhir+json' }, body: JSON.stringify(sent) },
+      id: 'x4',
+      operation: 'create-patient',
+      startedAt: '',
+      durationMs: 1,
+      request: {
+        method: 'POST',
+        url: 'http://h/patients/patient/',
+        headers: { 'Content-Type': 'application/fhir+json' },
+        body: JSON.stringify(sent),
+      },
       response: respond(JSON.stringify({ ...sent, id: '1001' }, null, 2), 'application/fhir+json'),
     });
-    const expected = { resourceType: 'Patient', name: [{ family: MASK, given: [MASK], prefix: [MASK] }], telecom: [{ system: 'email', value: MASK, use: 'home' }], birthDate: MASK };
+    const expected = {
+      resourceType: 'Patient',
+      name: [{ family: MASK, given: [MASK], prefix: [MASK] }],
+      telecom: [{ system: 'email', value: MASK, use: 'home' }],
+      birthDate: MASK,
+    };
     expect(JSON.parse(out.request.body!)).toEqual(expected);
     expect(JSON.parse(out.response!.body)).toEqual({ ...expected, id: '1001' });
     expect(out.response!.body).toContain('\n  "resourceType": "Patient"');
@@ -132,7 +214,9 @@ describe('Redactor: personal data', () => {
     const exact = '{"total": 1.50, "entry": []}';
     expect(r.exchange(findMember({ response: respond(exact) })).response!.body).toBe(exact);
     const broken = '{"resourceType": "Patient", "name": "Smith", ';
-    expect(r.exchange(findMember({ response: respond(broken) })).response!.body).toBe(`{"resourceType": "Patient", "name": "${MASK}", `);
+    expect(r.exchange(findMember({ response: respond(broken) })).response!.body).toBe(
+      `{"resourceType": "Patient", "name": "${MASK}", `,
+    );
   });
 
   test('JSON nested deeper than the stack (a hostile target) is masked as text, never a crash', () => {
@@ -142,12 +226,21 @@ describe('Redactor: personal data', () => {
     expect(out.response!.body).toBe(deep.replace('Taylor', MASK));
   });
 
-  test('Document 2 (public register) exchanges keep practitioners\' names even when a member shares them; secrets still go', () => {
+  test("Document 2 (public register) exchanges keep practitioners' names even when a member shares them; secrets still go", () => {
     const r = new Redactor(['tok-very-secret'], { personalData: true, personalValues: ['Smith'] });
     const out = r.exchange({
-      id: 'x5', operation: 'lookup-practitioners', startedAt: '', durationMs: 1,
-      request: { method: 'GET', url: 'http://h/reference/practitioner?text=Smith', headers: { Authorization: 'Bearer tok-very-secret' } },
-      response: respond('{"entry":[{"resource":{"resourceType":"Practitioner","name":[{"family":"Smith"}],"telecom":[{"value":"dr.smith@clinic.example"}]}}],"note":"tok-very-secret"}'),
+      id: 'x5',
+      operation: 'lookup-practitioners',
+      startedAt: '',
+      durationMs: 1,
+      request: {
+        method: 'GET',
+        url: 'http://h/reference/practitioner?text=Smith',
+        headers: { Authorization: 'Bearer tok-very-secret' },
+      },
+      response: respond(
+        '{"entry":[{"resource":{"resourceType":"Practitioner","name":[{"family":"Smith"}],"telecom":[{"value":"dr.smith@clinic.example"}]}}],"note":"tok-very-secret"}',
+      ),
     });
     expect(out.url).toBe('http://h/reference/practitioner?text=Smith');
     expect(out.response!.body).toContain('"family":"Smith"');
@@ -156,8 +249,23 @@ describe('Redactor: personal data', () => {
   });
 
   test('configured personal values are masked from the start; copies made by with() share what any of them learns', () => {
-    const r = new Redactor([], { personalData: true, personalValues: Redactor.personalValuesOf({ bills: { membershipNumber: 'BUP100001' }, hospitalClaims: { search: { dateCompleted: '2026-03-14', treatmentSiteName: 'St Elsewhere Hospital', patientLastName: 'Smith', patientDateOfBirth: '1980-04-12' } } }) });
-    expect(r.text('BUP100001 Smith 1980-04-12 St Elsewhere Hospital 2026-03-14')).toBe(`${MASK} ${MASK} ${MASK} St Elsewhere Hospital 2026-03-14`);
+    const r = new Redactor([], {
+      personalData: true,
+      personalValues: Redactor.personalValuesOf({
+        bills: { membershipNumber: 'BUP100001' },
+        hospitalClaims: {
+          search: {
+            dateCompleted: '2026-03-14',
+            treatmentSiteName: 'St Elsewhere Hospital',
+            patientLastName: 'Smith',
+            patientDateOfBirth: '1980-04-12',
+          },
+        },
+      }),
+    });
+    expect(r.text('BUP100001 Smith 1980-04-12 St Elsewhere Hospital 2026-03-14')).toBe(
+      `${MASK} ${MASK} ${MASK} St Elsewhere Hospital 2026-03-14`,
+    );
     const copy = r.with(['tok-new-secret']);
     copy.exchange(findMember());
     expect(r.text('Taylor')).toBe(MASK); // learned by the copy, known to the original
@@ -165,16 +273,29 @@ describe('Redactor: personal data', () => {
   });
 
   test('email addresses are masked in any text; with personal data off they stay', () => {
-    expect(new Redactor([], { personalData: true }).text('contact alice.archer@sandbox.example')).toBe(`contact ${MASK}`);
-    expect(new Redactor([], { personalData: false }).text('contact alice.archer@sandbox.example')).toBe('contact alice.archer@sandbox.example');
+    expect(new Redactor([], { personalData: true }).text('contact alice.archer@sandbox.example')).toBe(
+      `contact ${MASK}`,
+    );
+    expect(new Redactor([], { personalData: false }).text('contact alice.archer@sandbox.example')).toBe(
+      'contact alice.archer@sandbox.example',
+    );
   });
 
   test('evidence and counterexamples: personal fields masked by name and structure, register filters and secrets handled', () => {
     const r = new Redactor(['tok-very-secret'], { personalData: true });
     const evidence = {
-      search: { patientLastName: 'Smith', patientDateOfBirth: '1980-04-12', treatmentSiteName: 'St Elsewhere Hospital' },
+      search: {
+        patientLastName: 'Smith',
+        patientDateOfBirth: '1980-04-12',
+        treatmentSiteName: 'St Elsewhere Hospital',
+      },
       membershipNumber: 'BUP100001',
-      counterexample: { resourceType: 'Patient', name: [{ family: 'Xgrywxmd', given: ['Qska'] }], birthDate: '1970-01-01', gender: 'female' },
+      counterexample: {
+        resourceType: 'Patient',
+        name: [{ family: 'Xgrywxmd', given: ['Qska'] }],
+        birthDate: '1970-01-01',
+        gender: 'female',
+      },
       filters: { family: 'Fra', page: 1 },
       note: 'tok-very-secret',
       practitioner: { resourceType: 'Practitioner', name: [{ family: 'tok-very-secret' }] },
@@ -182,7 +303,12 @@ describe('Redactor: personal data', () => {
     expect(r.value(evidence)).toEqual({
       search: { patientLastName: MASK, patientDateOfBirth: MASK, treatmentSiteName: 'St Elsewhere Hospital' },
       membershipNumber: MASK,
-      counterexample: { resourceType: 'Patient', name: [{ family: MASK, given: [MASK] }], birthDate: MASK, gender: 'female' },
+      counterexample: {
+        resourceType: 'Patient',
+        name: [{ family: MASK, given: [MASK] }],
+        birthDate: MASK,
+        gender: 'female',
+      },
       filters: { family: 'Fra', page: 1 },
       note: MASK,
       practitioner: { resourceType: 'Practitioner', name: [{ family: MASK }] },

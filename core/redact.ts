@@ -13,7 +13,14 @@
 import type { Exchange } from './exchange.ts';
 import type { Fixtures } from './config.ts';
 import {
-  isPublicOperation, maskEmails, maskParameters, maskPersonalJson, maskUrlParameters, MASK, PersonalValues, personalValuesOf,
+  isPublicOperation,
+  maskEmails,
+  maskParameters,
+  maskPersonalJson,
+  maskUrlParameters,
+  MASK,
+  PersonalValues,
+  personalValuesOf,
   type Learn,
 } from './personalData.ts';
 import type { ExchangeRecord } from './results.ts';
@@ -33,7 +40,15 @@ export interface RedactorOptions {
   personalValues?: readonly string[];
 }
 
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'secret', 'clientid', 'x-api-key']);
+const SECRET_HEADERS = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'secret',
+  'clientid',
+  'x-api-key',
+]);
 const SECRET_FIELDS = ['access_token', 'refresh_token', 'id_token', 'client_secret', 'password', 'token', 'secret'];
 const fieldPattern = SECRET_FIELDS.join('|');
 const jsonField = new RegExp(`("(?:${fieldPattern})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi');
@@ -81,7 +96,11 @@ export class Redactor {
    * @param learned the store of personal values seen; `with()` hands its own on, so that every
    *   redactor derived from one shares what any of them learned.
    */
-  constructor(secrets: readonly string[] = [], options: RedactorOptions = {}, learned: PersonalValues = new PersonalValues()) {
+  constructor(
+    secrets: readonly string[] = [],
+    options: RedactorOptions = {},
+    learned: PersonalValues = new PersonalValues(),
+  ) {
     this.options = options;
     // Longest first so a secret containing another is masked whole; ignore trivially short values.
     this.secrets = [...new Set(secrets.filter((s) => s.length >= 4))].sort((a, b) => b.length - a.length);
@@ -141,7 +160,8 @@ export class Redactor {
     if (personal) {
       url = maskUrlParameters(url, learn);
       if (requestBody !== undefined && request?.kind === 'form') requestBody = maskParameters(requestBody, learn);
-      const structured = (b: Body | undefined): unknown => (b?.kind === 'json' ? deepSafe(() => maskPersonalJson(b.value, { learn, humanNames: true })) : undefined);
+      const structured = (b: Body | undefined): unknown =>
+        b?.kind === 'json' ? deepSafe(() => maskPersonalJson(b.value, { learn, humanNames: true })) : undefined;
       requestJson = structured(request);
       responseJson = structured(response);
       // JSON nested too deeply to walk (a hostile target) is masked as text instead.

@@ -4,14 +4,36 @@ import { selectOperations } from './runner.ts';
 
 describe('verdictOf', () => {
   test('a MUST failure makes the target not conformant, whatever else happened', () => {
-    expect(verdictOf([{ level: 'MUST', status: 'pass' }, { level: 'MUST', status: 'fail' }, { level: 'MUST', status: 'error' }])).toBe('not-conformant');
+    expect(
+      verdictOf([
+        { level: 'MUST', status: 'pass' },
+        { level: 'MUST', status: 'fail' },
+        { level: 'MUST', status: 'error' },
+      ]),
+    ).toBe('not-conformant');
   });
   test('a MUST error without failure is inconclusive; SHOULD and INFO never decide', () => {
-    expect(verdictOf([{ level: 'MUST', status: 'pass' }, { level: 'MUST', status: 'error' }])).toBe('inconclusive');
-    expect(verdictOf([{ level: 'MUST', status: 'pass' }, { level: 'SHOULD', status: 'warn' }, { level: 'INFO', status: 'error' }])).toBe('conformant');
+    expect(
+      verdictOf([
+        { level: 'MUST', status: 'pass' },
+        { level: 'MUST', status: 'error' },
+      ]),
+    ).toBe('inconclusive');
+    expect(
+      verdictOf([
+        { level: 'MUST', status: 'pass' },
+        { level: 'SHOULD', status: 'warn' },
+        { level: 'INFO', status: 'error' },
+      ]),
+    ).toBe('conformant');
   });
   test('no MUST judged at all is inconclusive, not conformant', () => {
-    expect(verdictOf([{ level: 'MUST', status: 'skip' }, { level: 'MUST', status: 'omit' }])).toBe('inconclusive');
+    expect(
+      verdictOf([
+        { level: 'MUST', status: 'skip' },
+        { level: 'MUST', status: 'omit' },
+      ]),
+    ).toBe('inconclusive');
     expect(verdictOf([])).toBe('inconclusive');
   });
   test('exit codes follow the command contract', () => {
@@ -21,7 +43,11 @@ describe('verdictOf', () => {
 
 describe('selectOperations', () => {
   test('patterns with wildcards and commas select operation ids', () => {
-    expect(selectOperations('find-member-*,get-bill').map((o) => o.id)).toEqual(['find-member-v1', 'find-member-v2', 'get-bill']);
+    expect(selectOperations('find-member-*,get-bill').map((o) => o.id)).toEqual([
+      'find-member-v1',
+      'find-member-v2',
+      'get-bill',
+    ]);
     expect(selectOperations(undefined).length).toBeGreaterThanOrEqual(12);
     expect(() => selectOperations('nothing-like-this')).toThrow(/matches no operation/);
   });

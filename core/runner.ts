@@ -65,23 +65,36 @@ export function addressRequirementsOf(op: Operation): string[] {
  * (its tests were filtered out or never collected): a MUST error, so the run cannot look
  * conformant on discovery alone. Omitted destructive steps are results, so they do not count.
  */
-export function silentOperations(active: readonly Operation[], addresses: Record<string, string>, events: readonly RunEvent[]): WorkerResult[] {
+export function silentOperations(
+  active: readonly Operation[],
+  addresses: Record<string, string>,
+  events: readonly RunEvent[],
+): WorkerResult[] {
   const judged = new Set(events.flatMap((e) => (e.type === 'check-evaluated' ? [e.result.operation] : [])));
   return active
     .filter((op) => addresses[op.id] !== undefined && !judged.has(op.id))
     .map((op) => ({
-      check: 'suite-ran', summary: 'The suites judged the operation', operation: op.id, requirements: [], level: 'MUST' as const,
-      status: 'error' as const, message: 'Expected the suites to record results for this operation, received none (were its tests filtered out?)',
+      check: 'suite-ran',
+      summary: 'The suites judged the operation',
+      operation: op.id,
+      requirements: [],
+      level: 'MUST' as const,
+      status: 'error' as const,
+      message: 'Expected the suites to record results for this operation, received none (were its tests filtered out?)',
     }));
 }
 
 /** `--only` patterns: comma-separated operation ids with `*` wildcards. */
 export function selectOperations(only: string | undefined): Operation[] {
   if (!only) return [...operations];
-  const patterns = only.split(',').map((p) => p.trim()).filter(Boolean);
+  const patterns = only
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const regexes = patterns.map((p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*')}$`));
   const picked = operations.filter((op) => regexes.some((r) => r.test(op.id)));
-  if (picked.length === 0) throw new ConfigError(`--only ${only} matches no operation (see spec/operations.ts for ids)`);
+  if (picked.length === 0)
+    throw new ConfigError(`--only ${only} matches no operation (see spec/operations.ts for ids)`);
   return picked;
 }
 
@@ -100,14 +113,22 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     const runnerExchanges = new Map<string, ExchangeRecord>();
     const runnerResults: WorkerResult[] = [];
     const evidence: EvidenceMode = options.evidence ?? 'masked';
-    let redactor = new Redactor(allSecretsOf(config), { personalData: evidence === 'masked', personalValues: Redactor.personalValuesOf(config.fixtures) });
+    let redactor = new Redactor(allSecretsOf(config), {
+      personalData: evidence === 'masked',
+      personalValues: Redactor.personalValuesOf(config.fixtures),
+    });
 
     const omitted = config.reservedOperations === 'omit' ? selected.filter((op) => op.reservedForOperator) : [];
     const active = selected.filter((op) => !omitted.includes(op));
     for (const op of omitted) {
       runnerResults.push({
-        check: 'operation-in-scope', summary: 'The operation is in the scope of this run', operation: op.id, requirements: [],
-        level: 'INFO', status: 'omit', message: 'Reserved for the operator\'s products and omitted by the config (reservedOperations: omit, DEC-D1-33)',
+        check: 'operation-in-scope',
+        summary: 'The operation is in the scope of this run',
+        operation: op.id,
+        requirements: [],
+        level: 'INFO',
+        status: 'omit',
+        message: "Reserved for the operator's products and omitted by the config (reservedOperations: omit, DEC-D1-33)",
       });
     }
 
@@ -135,33 +156,68 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       const exchange = discovery.get(op.service)?.exchange.id;
       if (!('url' in a)) unaddressable[op.id] = a.problem;
       runnerResults.push({
-        check: 'discovery-key-present', summary: 'The discovery document gives the operation\'s address by its key', operation: op.id,
-        requirements: addressRequirementsOf(op), level: 'MUST', status: 'url' in a ? 'pass' : 'fail',
-        message: 'url' in a ? `${op.discoveryKey} = ${a.url}` : a.problem, exchange,
+        check: 'discovery-key-present',
+        summary: "The discovery document gives the operation's address by its key",
+        operation: op.id,
+        requirements: addressRequirementsOf(op),
+        level: 'MUST',
+        status: 'url' in a ? 'pass' : 'fail',
+        message: 'url' in a ? `${op.discoveryKey} = ${a.url}` : a.problem,
+        exchange,
       });
     }
 
     runDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
     const ctx: RunContext = {
-      target: config.target, addresses, unaddressable, token, secrets: allSecretsOf(config), credentials: config.named, basic: config.basic, siteId: config.siteId,
-      features: config.features, fixtures: config.fixtures, http: config.http, allowDestructive: options.allowDestructive, evidence,
-      seed, runs, ...(options.path ? { path: options.path } : {}), selected: active.map((op) => op.id), runDir,
+      target: config.target,
+      addresses,
+      unaddressable,
+      token,
+      secrets: allSecretsOf(config),
+      credentials: config.named,
+      basic: config.basic,
+      siteId: config.siteId,
+      features: config.features,
+      fixtures: config.fixtures,
+      http: config.http,
+      allowDestructive: options.allowDestructive,
+      evidence,
+      seed,
+      runs,
+      ...(options.path ? { path: options.path } : {}),
+      selected: active.map((op) => op.id),
+      runDir,
     };
     const suites = [...new Set(active.filter((op) => addresses[op.id]).map((op) => op.suite))];
     const crashes = await runSuites(suites, ctx, options.reportDir);
     const events = readEvents(runDir);
     runnerResults.push(...silentOperations(active, addresses, events));
 
-    const results = sealed(aggregate({
-      suite: suiteVersion(), target: config.target, configDigest: config.digest, attestation: config.attestation, evidence, seed, runs,
-      allowDestructive: options.allowDestructive, only: options.only, startedAt, finishedAt: new Date().toISOString(),
-      operations: selected.map((op) => op.id), events, runnerExchanges,
-      runnerResults: [...runnerResults, ...crashes], minCoverage: options.minCoverage,
-    }));
+    const results = sealed(
+      aggregate({
+        suite: suiteVersion(),
+        target: config.target,
+        configDigest: config.digest,
+        attestation: config.attestation,
+        evidence,
+        seed,
+        runs,
+        allowDestructive: options.allowDestructive,
+        only: options.only,
+        startedAt,
+        finishedAt: new Date().toISOString(),
+        operations: selected.map((op) => op.id),
+        events,
+        runnerExchanges,
+        runnerResults: [...runnerResults, ...crashes],
+        minCoverage: options.minCoverage,
+      }),
+    );
     const reports = await writeReports(results, resolve(options.reportDir));
     return { exitCode: exitCodeOf(results.verdict), results, reports };
   } catch (e) {
-    if (e instanceof ConfigError || e instanceof TargetUnreachableError) return { exitCode: EXIT.usage, problem: e.message };
+    if (e instanceof ConfigError || e instanceof TargetUnreachableError)
+      return { exitCode: EXIT.usage, problem: e.message };
     throw e;
   } finally {
     await client?.close();
@@ -180,22 +236,27 @@ async function runSuites(suites: readonly string[], ctx: RunContext, reportDir: 
   const collector = new SuiteCrashCollector();
   // What the suites send is masked already; a test's failure text comes from vitest (a crashed
   // step's error can quote anything), so the run's known secrets and personal values are masked there too.
-  const redactor = new Redactor([ctx.token, ...ctx.secrets], { personalData: ctx.evidence !== 'full', personalValues: Redactor.personalValuesOf(ctx.fixtures) });
+  const redactor = new Redactor([ctx.token, ...ctx.secrets], {
+    personalData: ctx.evidence !== 'full',
+    personalValues: Redactor.personalValuesOf(ctx.fixtures),
+  });
   const allure = new AllureReporter({
     resultsDir: allureResults,
     // allure-vitest would record every expect() call with its values, unmasked: the suites' own
     // steps (one per judged result) say what was judged.
     reportMatchers: false,
     environmentInfo: { target: redactor.text(ctx.target), seed: String(ctx.seed) },
-    listeners: [{
-      beforeTestResultWrite: (result) => {
-        const d = result.statusDetails;
-        if (d.message) d.message = redactor.text(d.message);
-        if (d.trace) d.trace = redactor.text(d.trace);
-        if (d.actual) d.actual = redactor.text(d.actual);
-        if (d.expected) d.expected = redactor.text(d.expected);
+    listeners: [
+      {
+        beforeTestResultWrite: (result) => {
+          const d = result.statusDetails;
+          if (d.message) d.message = redactor.text(d.message);
+          if (d.trace) d.trace = redactor.text(d.trace);
+          if (d.actual) d.actual = redactor.text(d.actual);
+          if (d.expected) d.expected = redactor.text(d.expected);
+        },
       },
-    }],
+    ],
   });
   const files = suites.map((s) => join(ROOT, 'suites', `${s}.suite.ts`));
   const previousExitCode = process.exitCode;

@@ -3,17 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { operations } from '../spec/operations.ts';
 import { operationsD3 } from '../spec/operationsD3.ts';
-import {
-  MAX_ERRORS,
-  SCHEMA_BASE_URI,
-  compileAll,
-  schemaFiles,
-  schemaFor,
-  validateAgainst,
-} from './schemaRegistry.ts';
+import { MAX_ERRORS, SCHEMA_BASE_URI, compileAll, schemaFiles, schemaFor, validateAgainst } from './schemaRegistry.ts';
 
 const examplesDir = fileURLToPath(new URL('../schemas/examples/', import.meta.url));
-const examples = readdirSync(examplesDir).filter((f) => f.endsWith('.json')).sort();
+const examples = readdirSync(examplesDir)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 const read = (file: string): unknown => JSON.parse(readFileSync(examplesDir + file, 'utf8'));
 /** `coverage.invalid-no-policy-expired.json` -> `coverage.schema.json` */
 const schemaOf = (example: string): string => `${example.slice(0, example.indexOf('.'))}.schema.json`;
@@ -114,6 +109,9 @@ describe('validateAgainst error lines', () => {
   });
 
   it('reports nothing for a valid body', () => {
-    expect(validateAgainst('bundle.schema.json', { type: 'collection', total: 0 })).toEqual({ valid: true, errors: [] });
+    expect(validateAgainst('bundle.schema.json', { type: 'collection', total: 0 })).toEqual({
+      valid: true,
+      errors: [],
+    });
   });
 });

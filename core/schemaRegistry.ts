@@ -26,8 +26,9 @@ export type JsonSchema = Record<string, unknown>;
 const schemasDir = fileURLToPath(new URL('../schemas/', import.meta.url));
 
 // ajv-formats is CommonJS: under NodeNext its default import is the module object at type level.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
+  ajv: Ajv2020,
+) => Ajv2020;
 
 interface Registry {
   ajv: Ajv2020;
@@ -40,7 +41,9 @@ let registry: Registry | undefined;
 function load(): Registry {
   if (registry) return registry;
   const schemas = new Map<string, JsonSchema>();
-  for (const file of readdirSync(schemasDir).filter((f) => f.endsWith('.schema.json')).sort()) {
+  for (const file of readdirSync(schemasDir)
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort()) {
     const schema = JSON.parse(readFileSync(schemasDir + file, 'utf8')) as JsonSchema;
     if (schema.$id !== SCHEMA_BASE_URI + file) {
       throw new Error(`Schema ${file} must have $id ${SCHEMA_BASE_URI + file}, received ${String(schema.$id)}`);
@@ -124,7 +127,9 @@ function isBranchError(e: ErrorObject, c: ErrorObject): boolean {
   if (e.schemaPath.startsWith(c.schemaPath + '/')) return true;
   // Errors from a $ref'd schema carry that schema's path; a failed composite's branches are
   // reported just before it, so also fold errors that ajv listed among the branch errors.
-  return Array.isArray(c.schema) && c.schema.some((branch) => branchPaths(branch).some((p) => e.schemaPath.startsWith(p)));
+  return (
+    Array.isArray(c.schema) && c.schema.some((branch) => branchPaths(branch).some((p) => e.schemaPath.startsWith(p)))
+  );
 }
 
 function branchPaths(branch: unknown): string[] {

@@ -19,6 +19,12 @@ describe('silentOperations', () => {
   });
 
   it('leaves unaddressed operations to the discovery check, and is quiet when every operation was judged', () => {
-    expect(silentOperations(ops, addresses, ['get-bill', 'search-bills', 'ack-remittance'].map((o) => judged(o, 'pass')))).toEqual([]);
+    expect(
+      silentOperations(
+        ops,
+        addresses,
+        ['get-bill', 'search-bills', 'ack-remittance'].map((o) => judged(o, 'pass')),
+      ),
+    ).toEqual([]);
   });
 });

@@ -36,7 +36,10 @@ function worker(): WorkerState {
     state = {
       ctx,
       client: new HttpClient(ctx.http),
-      redactor: new Redactor([ctx.token, ...ctx.secrets], { personalData: ctx.evidence !== 'full', personalValues: Redactor.personalValuesOf(ctx.fixtures) }),
+      redactor: new Redactor([ctx.token, ...ctx.secrets], {
+        personalData: ctx.evidence !== 'full',
+        personalValues: Redactor.personalValuesOf(ctx.fixtures),
+      }),
       events: new EventFile(ctx.runDir),
       recorded: new Map(),
     };
@@ -74,7 +77,11 @@ export async function freshTokens(name: string): Promise<Tokens | undefined> {
 /** The (cached) access token of a named credential; undefined when the config does not name it. */
 export async function tokenFor(name: string): Promise<string | undefined> {
   if (!runContext().credentials[name]) return undefined;
-  if (!tokenCache.has(name)) tokenCache.set(name, freshTokens(name).then((t) => t!.access));
+  if (!tokenCache.has(name))
+    tokenCache.set(
+      name,
+      freshTokens(name).then((t) => t!.access),
+    );
   return tokenCache.get(name);
 }
 
@@ -135,21 +142,30 @@ export function buildRequest(op: Operation, options: CallOptions = {}): Exchange
   // A path parameter left undefined drops its whole segment (optional segments, e.g. a code set's
   // scheme); an empty string keeps the segment empty (to probe a missing id).
   const suffix = op.pathSuffix.replace(/\/\{(\w+)\}/g, (_, name: string) =>
-    options.path?.[name] === undefined ? '' : `/${encodeURIComponent(options.path[name])}`);
+    options.path?.[name] === undefined ? '' : `/${encodeURIComponent(options.path[name])}`,
+  );
   const url = new URL(base + suffix);
   for (const [k, v] of defined(options.query)) url.searchParams.append(k, v);
   const omit = new Set((options.omitHeaders ?? []).map((h) => h.toLowerCase()));
   const headers: Record<string, string> = { accept: 'application/json' };
   for (const h of op.headers) {
     if (omit.has(h.name.toLowerCase())) continue;
-    const values: Record<string, string> = { token: ctx.token, siteId: ctx.siteId, basic: basicFor('client') ?? '', ...options.values };
+    const values: Record<string, string> = {
+      token: ctx.token,
+      siteId: ctx.siteId,
+      basic: basicFor('client') ?? '',
+      ...options.values,
+    };
     headers[h.name] = h.value.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
   }
   for (const [k, v] of Object.entries(options.headers ?? {})) {
-    for (const existing of Object.keys(headers)) if (existing.toLowerCase() === k.toLowerCase()) delete headers[existing];
+    for (const existing of Object.keys(headers))
+      if (existing.toLowerCase() === k.toLowerCase()) delete headers[existing];
     headers[k] = v;
   }
-  const body = options.body ?? (op.method === 'POST' || options.form ? new URLSearchParams(defined(options.form)).toString() : undefined);
+  const body =
+    options.body ??
+    (op.method === 'POST' || options.form ? new URLSearchParams(defined(options.form)).toString() : undefined);
   return { method: op.method, url: url.toString(), headers, ...(body !== undefined ? { body } : {}) };
 }
 
@@ -183,12 +199,17 @@ export function evaluate<S>(subject: S, check: Check<S>, exchange?: Exchange): E
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function evaluate(subject: unknown, check: Check<any>, exchange?: Exchange): Evaluation {
   const x = exchange ?? (isExchange(subject) ? subject : undefined);
-  if (x && !hasResponse(x)) return { outcome: 'error', message: `No response to judge: ${x.error ?? 'unknown transport error'}` };
+  if (x && !hasResponse(x))
+    return { outcome: 'error', message: `No response to judge: ${x.error ?? 'unknown transport error'}` };
   try {
-    if (check.appliesTo && !check.appliesTo(subject)) return { outcome: 'skip', message: 'not applicable to this response' };
+    if (check.appliesTo && !check.appliesTo(subject))
+      return { outcome: 'skip', message: 'not applicable to this response' };
     return check.run(subject);
   } catch (e) {
-    return { outcome: 'error', message: `The check ${check.id} could not judge: ${(e as Error).message.split('\n')[0]}` };
+    return {
+      outcome: 'error',
+      message: `The check ${check.id} could not judge: ${(e as Error).message.split('\n')[0]}`,
+    };
   }
 }
 
@@ -210,7 +231,12 @@ function recordExchange(x: Exchange): ExchangeRecord {
 }
 
 /** Records a result directly (for outcomes decided by the suite, such as a missing fixture). */
-export function record(check: Pick<Check<unknown>, 'id' | 'summary'>, status: Status, message: string, binding: Binding): WorkerResult {
+export function record(
+  check: Pick<Check<unknown>, 'id' | 'summary'>,
+  status: Status,
+  message: string,
+  binding: Binding,
+): WorkerResult {
   const w = worker();
   // The exchange is recorded first: masking learns the personal data it carries, which the
   // message and evidence may repeat.

@@ -29,13 +29,21 @@ export async function obtainTokens(client: HttpClient, credentials: Credentials)
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
     body: new URLSearchParams(grantOf(credentials)).toString(),
   });
-  if (!x.response) throw new TargetUnreachableError(`Target unreachable: ${x.error ?? 'no response'} (token endpoint ${credentials.tokenUrl})`);
+  if (!x.response)
+    throw new TargetUnreachableError(
+      `Target unreachable: ${x.error ?? 'no response'} (token endpoint ${credentials.tokenUrl})`,
+    );
   const parsed = parseJson({ ...x, response: x.response });
   const body = parsed.ok && isRecord(parsed.value) ? parsed.value : {};
   if (x.response.status !== 200 || typeof body.access_token !== 'string' || body.access_token === '') {
-    throw new ConfigError(`Could not obtain an access token (${credentials.type} grant) from ${credentials.tokenUrl}: HTTP ${x.response.status}${typeof body.access_token === 'string' ? '' : ', no access_token in the answer'}`);
+    throw new ConfigError(
+      `Could not obtain an access token (${credentials.type} grant) from ${credentials.tokenUrl}: HTTP ${x.response.status}${typeof body.access_token === 'string' ? '' : ', no access_token in the answer'}`,
+    );
   }
-  return { access: body.access_token, ...(typeof body.refresh_token === 'string' ? { refresh: body.refresh_token } : {}) };
+  return {
+    access: body.access_token,
+    ...(typeof body.refresh_token === 'string' ? { refresh: body.refresh_token } : {}),
+  };
 }
 
 export async function obtainToken(client: HttpClient, credentials: Credentials): Promise<string> {

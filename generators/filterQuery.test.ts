@@ -12,7 +12,13 @@ const filters: FilterDef[] = [
   { param: 'insurerIdentifier', valuesFrom: (r) => [String(r.insurer)], matches: (r, v) => r.insurer === v },
   { param: 'paymentAmount', valuesFrom: (r) => [`ge${String(r.amount)}`], matches: () => undefined },
   { param: 'never', valuesFrom: () => [], matches: () => undefined },
-  { param: 'throws', valuesFrom: () => { throw new Error('hostile record'); }, matches: () => undefined },
+  {
+    param: 'throws',
+    valuesFrom: () => {
+      throw new Error('hostile record');
+    },
+    matches: () => undefined,
+  },
 ];
 
 describe('filterQuery', () => {
@@ -29,7 +35,13 @@ describe('filterQuery', () => {
         const keys = Object.keys(q.filters);
         if (keys.length < 1 || keys.length > 2) return false;
         if (q.filters.insurerIdentifier && !sample.some((r) => r.insurer === q.filters.insurerIdentifier)) return false;
-        return q.page >= 1 && q.page <= 3 && q.count >= 1 && q.count <= 20 && (q.sort === undefined || q.sort.endsWith('createdOn'));
+        return (
+          q.page >= 1 &&
+          q.page <= 3 &&
+          q.count >= 1 &&
+          q.count <= 20 &&
+          (q.sort === undefined || q.sort.endsWith('createdOn'))
+        );
       }),
       { seed: 1, numRuns: 200 },
     );

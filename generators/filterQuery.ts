@@ -26,29 +26,46 @@ export interface FilterQuery {
 export function candidateValues(sample: readonly Resource[], filters: readonly FilterDef[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const f of filters) {
-    const values = [...new Set(sample.flatMap((r) => {
-      try {
-        return f.valuesFrom(r).filter((v) => typeof v === 'string' && v !== '');
-      } catch {
-        return [];
-      }
-    }))].sort();
+    const values = [
+      ...new Set(
+        sample.flatMap((r) => {
+          try {
+            return f.valuesFrom(r).filter((v) => typeof v === 'string' && v !== '');
+          } catch {
+            return [];
+          }
+        }),
+      ),
+    ].sort();
     if (values.length > 0) out.set(f.param, values.slice(0, 50));
   }
   return out;
 }
 
-export function filterQuery(sample: readonly Resource[], filters: readonly FilterDef[], options: { sortValues?: readonly string[]; maxFilters?: number; maxCount?: number } = {}): fc.Arbitrary<FilterQuery> {
+export function filterQuery(
+  sample: readonly Resource[],
+  filters: readonly FilterDef[],
+  options: { sortValues?: readonly string[]; maxFilters?: number; maxCount?: number } = {},
+): fc.Arbitrary<FilterQuery> {
   const candidates = candidateValues(sample, filters);
   const entries = [...candidates.entries()];
-  const filterSet = entries.length === 0
-    ? fc.constant<Record<string, string>>({})
-    : fc.uniqueArray(fc.constantFrom(...entries.map(([param]) => param)), { minLength: 1, maxLength: Math.min(options.maxFilters ?? 3, entries.length) })
-        .chain((params) => fc.tuple(...params.map((p) => fc.constantFrom(...candidates.get(p)!).map((v) => [p, v] as const))))
-        .map((pairs) => Object.fromEntries(pairs));
+  const filterSet =
+    entries.length === 0
+      ? fc.constant<Record<string, string>>({})
+      : fc
+          .uniqueArray(fc.constantFrom(...entries.map(([param]) => param)), {
+            minLength: 1,
+            maxLength: Math.min(options.maxFilters ?? 3, entries.length),
+          })
+          .chain((params) =>
+            fc.tuple(...params.map((p) => fc.constantFrom(...candidates.get(p)!).map((v) => [p, v] as const))),
+          )
+          .map((pairs) => Object.fromEntries(pairs));
   return fc.record({
     filters: filterSet,
-    sort: options.sortValues?.length ? fc.option(fc.constantFrom(...options.sortValues), { nil: undefined }) : fc.constant(undefined),
+    sort: options.sortValues?.length
+      ? fc.option(fc.constantFrom(...options.sortValues), { nil: undefined })
+      : fc.constant(undefined),
     page: fc.integer({ min: 1, max: 3 }),
     count: fc.integer({ min: 1, max: options.maxCount ?? 20 }),
   });

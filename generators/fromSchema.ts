@@ -21,10 +21,33 @@ const FEASIBILITY_SAMPLES = 20;
 
 /** Keywords the generator understands; any other keyword in a schema is a suite bug to report. */
 const SUPPORTED = new Set([
-  '$schema', '$id', '$defs', '$comment', 'title', 'description', 'examples',
-  '$ref', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else',
-  'type', 'const', 'enum', 'pattern', 'minLength', 'minimum', 'maximum',
-  'properties', 'required', 'items', 'contains', 'minItems',
+  '$schema',
+  '$id',
+  '$defs',
+  '$comment',
+  'title',
+  'description',
+  'examples',
+  '$ref',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  'type',
+  'const',
+  'enum',
+  'pattern',
+  'minLength',
+  'minimum',
+  'maximum',
+  'properties',
+  'required',
+  'items',
+  'contains',
+  'minItems',
 ]);
 
 type Schema = JsonSchema | boolean;
@@ -215,7 +238,8 @@ function merge(uris: readonly string[]): Merged {
         if (Array.isArray(required)) for (const name of required) m.discriminators.add(String(name));
       }
     }
-    if (Array.isArray(s.anyOf)) m.anyOf.push({ key: `${uri}/anyOf`, branches: s.anyOf.map((_, i) => child(uri, 'anyOf', i)) });
+    if (Array.isArray(s.anyOf))
+      m.anyOf.push({ key: `${uri}/anyOf`, branches: s.anyOf.map((_, i) => child(uri, 'anyOf', i)) });
     if (s.if !== undefined) {
       m.conditionals.push({
         key: `${uri}/if`,
@@ -259,7 +283,10 @@ function build(uris: readonly string[], depth: number, resolved: ReadonlySet<str
     return choose(
       oneOf.branches.map((branch, i) => {
         const others = oneOf.branches.filter((_, j) => j !== i);
-        return { arb: gen([...uris, branch], depth, also(oneOf.key)), ok: (v: unknown) => others.every((o) => !matches(o, v)) };
+        return {
+          arb: gen([...uris, branch], depth, also(oneOf.key)),
+          ok: (v: unknown) => others.every((o) => !matches(o, v)),
+        };
       }),
     );
   }
@@ -397,10 +424,17 @@ const dateArb = fc
   .map((d) => d.toISOString().slice(0, 10));
 const offsetArb = fc.oneof(
   fc.constant('Z'),
-  fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 12 }), fc.constantFrom(0, 30)).map(([s, h, mm]) => `${s}${pad(h)}:${pad(mm)}`),
+  fc
+    .tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 12 }), fc.constantFrom(0, 30))
+    .map(([s, h, mm]) => `${s}${pad(h)}:${pad(mm)}`),
 );
 const timeArb = fc
-  .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 59 }), fc.option(fc.integer({ min: 0, max: 999 })))
+  .tuple(
+    fc.integer({ min: 0, max: 23 }),
+    fc.integer({ min: 0, max: 59 }),
+    fc.integer({ min: 0, max: 59 }),
+    fc.option(fc.integer({ min: 0, max: 999 })),
+  )
   .map(([h, m, s, ms]) => `${pad(h)}:${pad(m)}:${pad(s)}${ms === null ? '' : '.' + String(ms).padStart(3, '0')}`);
 const URL_PREFIXES = ['https://ref.example', 'https://clearing.example/extension', 'https://clearing.example'];
 

@@ -26,12 +26,17 @@ describe('invalidParameterValue', () => {
 
   test('the validity oracle rejects a valid value (so the property above can fail)', () => {
     expect(wellFormed['date-range'].test('2026-01-01_2026-02-01')).toBe(true);
-    expect(malformedValues({ name: 'x', in: 'form', format: 'date-range', required: false, description: '' })).not.toContain('2026-01-01_2026-02-01');
+    expect(
+      malformedValues({ name: 'x', in: 'form', format: 'date-range', required: false, description: '' }),
+    ).not.toContain('2026-01-01_2026-02-01');
   });
 
   test('path parameters are never generated and an empty list is a suite bug', () => {
     expect(() => invalidParameterValue([])).toThrow(/at least one/);
     const detail = operation('search-remittance-detail');
-    fc.assert(fc.property(invalidParameterValue(detail.parameters), (v) => v.parameter !== 'remittance_summary_id'), { seed: 7, numRuns: 200 });
+    fc.assert(
+      fc.property(invalidParameterValue(detail.parameters), (v) => v.parameter !== 'remittance_summary_id'),
+      { seed: 7, numRuns: 200 },
+    );
   });
 });

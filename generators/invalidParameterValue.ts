@@ -13,7 +13,14 @@ export interface InvalidValue {
   code: 'MSG_PARAM_EMPTY' | 'MSG_INVALID_FORMAT' | 'MSG_PARAM_INVALID';
 }
 
-const badDateRanges = ['2026-01-01', '2026-13-01_2026-12-31', '01/01/2026_02/01/2026', '2026-01-01_', 'yesterday', '2026-01-01-2026-02-01'];
+const badDateRanges = [
+  '2026-01-01',
+  '2026-13-01_2026-12-31',
+  '01/01/2026_02/01/2026',
+  '2026-01-01_',
+  'yesterday',
+  '2026-01-01-2026-02-01',
+];
 const badComparators = ['100', 'gt100', 'le', 'eq1.2.3', 'ge-5', 'le 10', 'lt5'];
 const badBooleans = ['yes', '1', 'TRUEISH', 'maybe'];
 const badIntegers = ['abc', '-1', '1.5', '0x10'];
@@ -40,10 +47,18 @@ export function invalidParameterValue(parameters: readonly Parameter[]): fc.Arbi
   for (const p of parameters.filter((pp) => pp.in !== 'path')) {
     options.push(fc.constant<InvalidValue>({ parameter: p.name, value: '', kind: 'empty', code: 'MSG_PARAM_EMPTY' }));
     const malformed = malformedValues(p);
-    if (malformed) options.push(fc.constantFrom(...malformed).map((value): InvalidValue => ({ parameter: p.name, value, kind: 'format', code: 'MSG_INVALID_FORMAT' })));
+    if (malformed)
+      options.push(
+        fc
+          .constantFrom(...malformed)
+          .map((value): InvalidValue => ({ parameter: p.name, value, kind: 'format', code: 'MSG_INVALID_FORMAT' })),
+      );
     if (p.format === 'enum' && p.values && p.name !== '_sort') {
       options.push(
-        fc.stringMatching(/^[a-z]{3}$/).filter((v) => !p.values!.includes(v)).map((value): InvalidValue => ({ parameter: p.name, value, kind: 'content', code: 'MSG_PARAM_INVALID' })),
+        fc
+          .stringMatching(/^[a-z]{3}$/)
+          .filter((v) => !p.values!.includes(v))
+          .map((value): InvalidValue => ({ parameter: p.name, value, kind: 'content', code: 'MSG_PARAM_INVALID' })),
       );
     }
   }

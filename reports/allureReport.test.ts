@@ -9,11 +9,27 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'allure-report-test-'));
 /** One passed test, as allure-vitest writes it. */
 function writeResult(dir: string): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, '3f1c2b9e-0000-4000-8000-000000000001-result.json'), JSON.stringify({
-    uuid: '3f1c2b9e-0000-4000-8000-000000000001', name: 'step 1: a single match returns a Coverage', fullName: 'suites/find-member.suite.ts#find-member-v2 step 1',
-    historyId: 'h1', status: 'passed', stage: 'finished', steps: [], attachments: [], parameters: [], links: [],
-    labels: [{ name: 'operation', value: 'find-member-v2' }, { name: 'severity', value: 'critical' }], start: 1, stop: 2,
-  }));
+  writeFileSync(
+    join(dir, '3f1c2b9e-0000-4000-8000-000000000001-result.json'),
+    JSON.stringify({
+      uuid: '3f1c2b9e-0000-4000-8000-000000000001',
+      name: 'step 1: a single match returns a Coverage',
+      fullName: 'suites/find-member.suite.ts#find-member-v2 step 1',
+      historyId: 'h1',
+      status: 'passed',
+      stage: 'finished',
+      steps: [],
+      attachments: [],
+      parameters: [],
+      links: [],
+      labels: [
+        { name: 'operation', value: 'find-member-v2' },
+        { name: 'severity', value: 'critical' },
+      ],
+      start: 1,
+      stop: 2,
+    }),
+  );
 }
 
 async function failure(promise: Promise<unknown>): Promise<Error> {

@@ -6,7 +6,16 @@
  * with no server and no network, like report.html.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -31,7 +40,8 @@ function fail(message: string): never {
 }
 
 function checkResults(dir: string): void {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) fail(`Expected an allure-results folder at ${dir}, received nothing there`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    fail(`Expected an allure-results folder at ${dir}, received nothing there`);
   if (!readdirSync(dir).some((name) => name.endsWith('-result.json'))) {
     fail(`Expected Allure results (*-result.json) in ${dir}, received an empty folder`);
   }
@@ -83,10 +93,18 @@ export async function buildAllureReport(resultsDir: string, outDir: string): Pro
   // caller's folder (plugins, history, uploads) out of the build.
   const cwd = mkdtempSync(join(tmpdir(), 'conformance-allure-'));
   try {
-    const { code, output } = await runAllure(['awesome', results, '--output', out, '--single-file', '--name', 'API conformance', '--cwd', cwd], cwd);
+    const { code, output } = await runAllure(
+      ['awesome', results, '--output', out, '--single-file', '--name', 'API conformance', '--cwd', cwd],
+      cwd,
+    );
     const index = join(out, 'index.html');
     if (code !== 0 || !existsSync(index)) {
-      const reason = output.split('\n').map((l) => l.trim()).filter(Boolean).pop() ?? 'no output';
+      const reason =
+        output
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean)
+          .pop() ?? 'no output';
       fail(`Expected Allure to build the report in ${out}, received exit code ${code}: ${reason}`);
     }
     writeFileSync(index, withoutAnalytics(readFileSync(index, 'utf8')));

@@ -26,14 +26,17 @@ const ENV = {
 /** Runs the command in a POSIX shell with `curl` replaced by a function that prints its arguments. */
 function shellArgs(command: string): string[] {
   const script = `curl() { for a in "$@"; do printf '%s\\036' "$a"; done; }\n${command}`;
-  const out = execFileSync('sh', ['-c', script], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...ENV }, encoding: 'utf8' });
+  const out = execFileSync('sh', ['-c', script], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...ENV },
+    encoding: 'utf8',
+  });
   return out.split('\u001e').slice(0, -1);
 }
 
 describe('shellQuote', () => {
   it('wraps in single quotes and writes each quote as an escaped quote', () => {
     expect(shellQuote("O'Brien")).toBe("'O'\\''Brien'");
-    expect(shellQuote('$HOME `x` "y"')).toBe("'$HOME `x` \"y\"'");
+    expect(shellQuote('$HOME `x` "y"')).toBe('\'$HOME `x` "y"\'');
     expect(shellQuote('')).toBe("''");
   });
 });
@@ -69,9 +72,20 @@ describe('curlCommand', () => {
 
   it('escapes single quotes in the body so the shell passes it unchanged', () => {
     const body = "insurerIdentifier=ppp&lastName=O'Brien&note=it's";
-    const cmd = curlCommand(exchange({ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body }));
+    const cmd = curlCommand(
+      exchange({ method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body }),
+    );
     expect(cmd).toContain(`--data-raw 'insurerIdentifier=ppp&lastName=O'\\''Brien&note=it'\\''s'`);
-    expect(shellArgs(cmd)).toEqual(['--globoff', '-X', 'POST', 'https://api.example.test/bills', '-H', 'Content-Type: application/x-www-form-urlencoded', '--data-raw', body]);
+    expect(shellArgs(cmd)).toEqual([
+      '--globoff',
+      '-X',
+      'POST',
+      'https://api.example.test/bills',
+      '-H',
+      'Content-Type: application/x-www-form-urlencoded',
+      '--data-raw',
+      body,
+    ]);
   });
 
   it('keeps $, backquotes and double quotes literal', () => {
@@ -85,7 +99,12 @@ describe('curlCommand', () => {
 
   it('uses --head for HEAD and quotes an unusual method', () => {
     expect(curlCommand(exchange({ method: 'HEAD' }))).toContain('curl --globoff \\\n  --head \\\n');
-    expect(shellArgs(curlCommand(exchange({ method: "X'Y" })))).toEqual(['--globoff', '-X', "X'Y", 'https://api.example.test/bills']);
+    expect(shellArgs(curlCommand(exchange({ method: "X'Y" })))).toEqual([
+      '--globoff',
+      '-X',
+      "X'Y",
+      'https://api.example.test/bills',
+    ]);
   });
 
   it('keeps newlines and non-ASCII text in the body', () => {
@@ -101,7 +120,9 @@ describe('curlCommand', () => {
   });
 
   it('replaces an already masked token the same way', () => {
-    expect(curlCommand(exchange({ headers: { authorization: 'Bearer ***' } }))).toContain('-H "authorization: Bearer $CONFORMANCE_TOKEN"');
+    expect(curlCommand(exchange({ headers: { authorization: 'Bearer ***' } }))).toContain(
+      '-H "authorization: Bearer $CONFORMANCE_TOKEN"',
+    );
   });
 
   it('replaces basic credentials with $CONFORMANCE_BASIC', () => {
@@ -132,14 +153,22 @@ describe('curlCommand', () => {
     expect(args).toContain('secret: secret-from-env');
     expect(args[args.length - 1]).toBe('token=tok-from-env&token_type_hint=access_token');
 
-    const json = curlCommand(exchange({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"client_id":"abc","client_secret":"leak-j","n":1}' }));
+    const json = curlCommand(
+      exchange({
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"client_id":"abc","client_secret":"leak-j","n":1}',
+      }),
+    );
     expect(json).not.toContain('leak-j');
     expect(shellArgs(json).pop()).toBe('{"client_id":"abc","client_secret":"client-secret-from-env","n":1}');
   });
 
   it('leaves a JSON body without secrets byte for byte', () => {
     const body = '{ "a" : 1,\n "b": "x" }';
-    expect(shellArgs(curlCommand(exchange({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body }))).pop()).toBe(body);
+    expect(
+      shellArgs(curlCommand(exchange({ method: 'POST', headers: { 'Content-Type': 'application/json' }, body }))).pop(),
+    ).toBe(body);
   });
 
   it('masks the leaked token of the failing fixture', () => {

@@ -15,10 +15,12 @@ type Segment = { text: string } | { env: string };
 const DROPPED_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'host']);
 
 /** Header names whose value is a credential (besides Authorization). */
-const SECRET_HEADER = /^(proxy-authorization|cookie|secret|client-?secret|password|x-api-key|api-key|apikey|x-auth-token|x-access-token)$/i;
+const SECRET_HEADER =
+  /^(proxy-authorization|cookie|secret|client-?secret|password|x-api-key|api-key|apikey|x-auth-token|x-access-token)$/i;
 
 /** Query, form and JSON parameter names whose value is a credential. */
-const SECRET_PARAM = /^(access_token|refresh_token|id_token|token|client_secret|secret|password|passwd|api_?key|assertion)$/i;
+const SECRET_PARAM =
+  /^(access_token|refresh_token|id_token|token|client_secret|secret|password|passwd|api_?key|assertion)$/i;
 
 export const TOKEN_VARIABLE = 'CONFORMANCE_TOKEN';
 export const BASIC_VARIABLE = 'CONFORMANCE_BASIC';
@@ -30,7 +32,10 @@ export function shellQuote(value: string): string {
 
 /** The environment variable that stands for a secret named `name`. */
 export function secretVariable(name: string): string {
-  const upper = name.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toUpperCase();
+  const upper = name
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .toUpperCase();
   return `CONFORMANCE_${upper || 'SECRET'}`;
 }
 

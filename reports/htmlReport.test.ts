@@ -70,7 +70,9 @@ describe('renderHtml', () => {
   ] as const)('shows the verdict of the %s fixture in large type', (name, label) => {
     const run = loadFixture(name);
     const verdict = elementById(renderHtml(run), 'verdict');
-    expect(verdict).toBe(`<h1 id="verdict" class="verdict verdict-${run.verdict}" data-verdict="${run.verdict}">${label}</h1>`);
+    expect(verdict).toBe(
+      `<h1 id="verdict" class="verdict verdict-${run.verdict}" data-verdict="${run.verdict}">${label}</h1>`,
+    );
   });
 
   it('shows the run facts', () => {
@@ -91,7 +93,9 @@ describe('renderHtml', () => {
 
   it('counts results by status and by level', () => {
     const byStatus = elementById(failing, 'counts-by-status');
-    const cells = Object.fromEntries([...byStatus.matchAll(/data-count="(\w+)">(\d+)</g)].map((m) => [m[1], Number(m[2])]));
+    const cells = Object.fromEntries(
+      [...byStatus.matchAll(/data-count="(\w+)">(\d+)</g)].map((m) => [m[1], Number(m[2])]),
+    );
     expect(cells).toEqual({ pass: 4, fail: 2, warn: 1, skip: 1, omit: 1, error: 1, total: 10 });
     const must = /<tr data-level="MUST">(.*?)<\/tr>/.exec(elementById(failing, 'counts-by-level'))?.[1] ?? '';
     expect([...must.matchAll(/<td[^>]*>(\d+)<\/td>/g)].map((m) => Number(m[1]))).toEqual([4, 2, 0, 1, 1, 1, 9]);
@@ -99,7 +103,9 @@ describe('renderHtml', () => {
 
   it('lists operations by document and section with counts and verdict', () => {
     const table = elementById(failing, 'operations-table');
-    const rows = [...table.matchAll(/<tr class="operation-row" data-operation="([^"]+)" data-verdict="([^"]+)">(.*?)<\/tr>/g)];
+    const rows = [
+      ...table.matchAll(/<tr class="operation-row" data-operation="([^"]+)" data-verdict="([^"]+)">(.*?)<\/tr>/g),
+    ];
     expect(rows.map((r) => [r[1], r[2]])).toEqual([
       ['find-member-v2', 'not-conformant'],
       ['ack-remittance', 'inconclusive'],
@@ -109,24 +115,35 @@ describe('renderHtml', () => {
     ]);
     const bills = rows[3]?.[3] ?? '';
     expect(bills).toContain('<td>D1</td><td>4.11</td><td>Search Bills of an insurer</td>');
-    expect([...bills.matchAll(/<td class="num[^"]*">(\d+)<\/td>/g)].map((m) => Number(m[1]))).toEqual([0, 1, 1, 0, 0, 1]);
+    expect([...bills.matchAll(/<td class="num[^"]*">(\d+)<\/td>/g)].map((m) => Number(m[1]))).toEqual([
+      0, 1, 1, 0, 0, 1,
+    ]);
   });
 
   it('lists every fail, warn and error result with its message and requirements', () => {
     const run = loadFixture('failing');
-    const findings = run.results.map((r, i) => ({ r, i })).filter(({ r }) => ['fail', 'warn', 'error'].includes(r.status));
+    const findings = run.results
+      .map((r, i) => ({ r, i }))
+      .filter(({ r }) => ['fail', 'warn', 'error'].includes(r.status));
     expect(findings).toHaveLength(4);
     expect(count(failing, /<article class="finding /g)).toBe(4);
     for (const { r, i } of findings) {
       const article = elementById(failing, `result-${i}`);
-      expect(article).toContain(`data-status="${r.status}" data-level="${r.level}" data-document="D1" data-operation="${r.operation}"`);
+      expect(article).toContain(
+        `data-status="${r.status}" data-level="${r.level}" data-document="D1" data-operation="${r.operation}"`,
+      );
       expect(article).toContain(`<dd class="fact-message">${escapeHtml(r.message)}</dd>`);
       expect(article).toContain(`<dd class="fact-requirements">${escapeHtml(r.requirements.join(', '))}</dd>`);
       expect(article).toContain(`<code class="check-id">${r.check}</code>`);
       expect(article).toContain('<details class="evidence">');
     }
     // Worst first: fails, then the error, then the warning.
-    expect([...failing.matchAll(/<article class="finding status-(\w+)"/g)].map((m) => m[1])).toEqual(['fail', 'fail', 'error', 'warn']);
+    expect([...failing.matchAll(/<article class="finding status-(\w+)"/g)].map((m) => m[1])).toEqual([
+      'fail',
+      'fail',
+      'error',
+      'warn',
+    ]);
   });
 
   it('shows request, response, timing, replay and curl in the evidence', () => {
@@ -135,14 +152,18 @@ describe('renderHtml', () => {
     expect(article).toContain('<dd class="fact-replay-path">3:1:0</dd>');
     expect(article).toContain('&quot;lastName&quot;: &quot;O&#39;Brien&quot;');
     expect(article).toContain('<dt>Duration</dt><dd>85 ms</dd><dt>Size</dt><dd>109 bytes</dd>');
-    expect(article).toContain('<p class="request-line"><code>POST https://staging.example.test/api/member/v2/find</code></p>');
+    expect(article).toContain(
+      '<p class="request-line"><code>POST https://staging.example.test/api/member/v2/find</code></p>',
+    );
     expect(article).toContain('insurerIdentifier=ppp&amp;lastName=O&#39;Brien&amp;dateOfBirth=1970-01-01');
     expect(article).toContain('<p class="status-line"><code>HTTP 200</code></p>');
     // JSON response pretty-printed.
     expect(article).toContain('{\n  &quot;resourceType&quot;: &quot;Bundle&quot;,\n  &quot;total&quot;: 2,');
     expect(article).toContain('<pre class="curl"><code>curl --globoff \\\n  -X POST');
     expect(article).toContain('-H &quot;Authorization: Bearer $CONFORMANCE_TOKEN&quot;');
-    expect(elementById(failing, 'result-5')).toContain('<p class="no-response">No response: connect ECONNREFUSED 127.0.0.1:9</p>');
+    expect(elementById(failing, 'result-5')).toContain(
+      '<p class="no-response">No response: connect ECONNREFUSED 127.0.0.1:9</p>',
+    );
   });
 
   it('renders a hostile response body as text', () => {
@@ -189,12 +210,16 @@ describe('renderHtml', () => {
     expect(html).toMatch(/^<!DOCTYPE html>\n<html lang="en">/);
   });
 
-  it("pins its own style and script in a Content-Security-Policy that allows nothing else", () => {
+  it('pins its own style and script in a Content-Security-Policy that allows nothing else', () => {
     const sha = (s: string): string => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
     const script = /<script>([\s\S]*?)<\/script>/.exec(failing)?.[1] ?? '';
     const style = /<style>([\s\S]*?)<\/style>/.exec(failing)?.[1] ?? '';
-    expect(CONTENT_SECURITY_POLICY).toBe(`default-src 'none'; style-src ${sha(style)}; script-src ${sha(script)}; base-uri 'none'; form-action 'none'`);
-    expect(failing).toContain(`<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CONTENT_SECURITY_POLICY)}">`);
+    expect(CONTENT_SECURITY_POLICY).toBe(
+      `default-src 'none'; style-src ${sha(style)}; script-src ${sha(script)}; base-uri 'none'; form-action 'none'`,
+    );
+    expect(failing).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CONTENT_SECURITY_POLICY)}">`,
+    );
     expect(style).toContain('@media print');
   });
 
@@ -208,7 +233,11 @@ describe('renderHtml', () => {
   it('has a collapsed table of all results with data attributes', () => {
     const all = elementById(failing, 'all-results');
     expect(all).toContain('<details id="all-results-details">\n<summary>Show all 10 results</summary>');
-    const rows = [...all.matchAll(/<tr class="result-row" data-status="(\w+)" data-level="(\w+)" data-document="D1" data-operation="([^"]+)"/g)];
+    const rows = [
+      ...all.matchAll(
+        /<tr class="result-row" data-status="(\w+)" data-level="(\w+)" data-document="D1" data-operation="([^"]+)"/g,
+      ),
+    ];
     const statuses = rows.map((m) => m[1]).sort();
     expect(statuses).toEqual(['error', 'fail', 'fail', 'omit', 'pass', 'pass', 'pass', 'pass', 'skip', 'warn']);
     expect(rows.filter((m) => m[2] === 'SHOULD')).toHaveLength(1);
@@ -239,13 +268,19 @@ describe('renderHtml', () => {
     expect(elementById(renderHtml(loadFixture('conformant')), 'findings')).toContain('<p class="muted">None.</p>');
     const inconclusive = renderHtml(loadFixture('inconclusive'));
     expect(elementById(inconclusive, 'result-0')).toContain('No response: time-out after 30000 ms');
-    expect(elementById(inconclusive, 'overview')).toContain('<dt>Only</dt><dd data-fact="only">search-authorisation</dd>');
+    expect(elementById(inconclusive, 'overview')).toContain(
+      '<dt>Only</dt><dd data-fact="only">search-authorisation</dd>',
+    );
   });
 
   it('accepts extra sections', () => {
     const html = renderHtml(loadFixture('conformant'), [
       ...DEFAULT_SECTIONS,
-      { id: 'decisions', title: 'Decisions', render: (ctx) => `<section id="decisions">${ctx.results.decisions.length}</section>` },
+      {
+        id: 'decisions',
+        title: 'Decisions',
+        render: (ctx) => `<section id="decisions">${ctx.results.decisions.length}</section>`,
+      },
     ]);
     expect(html).toContain('<li><a href="#decisions">Decisions</a></li>');
     expect(html).toContain('<section id="decisions">0</section>');
@@ -268,7 +303,9 @@ describe('certification parts', () => {
   it('says in the header when personal data is not masked', () => {
     const masked = renderHtml(loadFixture('failing'));
     expect(masked).not.toContain('id="evidence-banner"');
-    expect(elementById(masked, 'overview')).toContain('<dd data-fact="evidence">masked: secrets and personal data are masked</dd>');
+    expect(elementById(masked, 'overview')).toContain(
+      '<dd data-fact="evidence">masked: secrets and personal data are masked</dd>',
+    );
     const full = renderHtml({ ...loadFixture('failing'), evidence: 'full' });
     expect(elementById(full, 'evidence-banner')).toContain('personal data of patients and members unmasked');
     expect(elementById(full, 'overview')).toContain('<dd data-fact="evidence">full: personal data is NOT masked</dd>');
@@ -294,13 +331,17 @@ describe('certification parts', () => {
     const status = Object.fromEntries(rows.map((m) => [m[1], m[2]]));
     // D1-4.2-05 is cited by a MUST fail and nothing worse; D1-4.12-01 only by an error.
     expect(status['D1-4.2-05']).toBe('fail');
-    const untestable = run.requirements.find((q) => q.notTestedReason !== '' && !run.results.some((r) => r.requirements.includes(q.id)));
+    const untestable = run.requirements.find(
+      (q) => q.notTestedReason !== '' && !run.results.some((r) => r.requirements.includes(q.id)),
+    );
     expect(untestable).toBeDefined();
     expect(status[untestable!.id]).toBe('not-tested');
     expect(elementById(table, `req-${untestable!.id}`)).toContain(escapeHtml(untestable!.notTestedReason));
     const row = elementById(table, 'req-D1-4.2-05');
     expect(row).toContain('<code>find-member-v2</code>');
-    expect(row).toMatch(/<span class="badge status-fail">fail<\/span> <code>[a-z-]+<\/code> on <code>find-member-v2<\/code>/);
+    expect(row).toMatch(
+      /<span class="badge status-fail">fail<\/span> <code>[a-z-]+<\/code> on <code>find-member-v2<\/code>/,
+    );
   });
 
   it('shows requirement coverage per run, document and operation', () => {
@@ -322,7 +363,7 @@ describe('certification parts', () => {
   it('gives a replay command for a property case', () => {
     const article = elementById(renderHtml(loadFixture('failing')), 'result-2');
     expect(article).toContain(
-      "<pre class=\"replay\"><code>npx conformance run --target &#39;https://staging.example.test/api&#39; --only find-member-v2 --seed 1234567 --path &#39;3:1:0&#39; --runs 25</code></pre>",
+      '<pre class="replay"><code>npx conformance run --target &#39;https://staging.example.test/api&#39; --only find-member-v2 --seed 1234567 --path &#39;3:1:0&#39; --runs 25</code></pre>',
     );
   });
 
@@ -331,8 +372,12 @@ describe('certification parts', () => {
     for (const s of ['pass', 'fail', 'warn', 'skip', 'omit', 'error', 'not-tested', 'not-run']) {
       expect(filters).toContain(`<input type="checkbox" name="status" value="${s}" checked>`);
     }
-    expect(filters).toContain('<select id="filter-level" data-filter="level"><option value="">all levels</option><option value="MUST">MUST</option>');
-    expect(filters).toContain('<select id="filter-document" data-filter="document"><option value="">all documents</option><option value="D1">D1</option></select>');
+    expect(filters).toContain(
+      '<select id="filter-level" data-filter="level"><option value="">all levels</option><option value="MUST">MUST</option>',
+    );
+    expect(filters).toContain(
+      '<select id="filter-document" data-filter="document"><option value="">all documents</option><option value="D1">D1</option></select>',
+    );
     expect(filters).toContain('<option value="search-bills">search-bills</option>');
     expect(filters).toContain('aria-keyshortcuts="/"');
   });
@@ -346,16 +391,22 @@ describe('fixture sanity', () => {
 });
 
 describe('MUST coverage in the report', () => {
-  it('shows the verdict\'s reason, the overall share with reasons, and the share per operation', () => {
+  it("shows the verdict's reason, the overall share with reasons, and the share per operation", () => {
     const base = loadFixture('conformant');
     const op = base.operations[0]!.id;
     const results: RunResults = {
       ...base,
       verdict: 'inconclusive',
-      verdictReason: 'only 50% (2/4) of the testable MUST requirements in scope were judged, below the minimum of 90% (--min-coverage); not judged: 2 fixture not configured',
+      verdictReason:
+        'only 50% (2/4) of the testable MUST requirements in scope were judged, below the minimum of 90% (--min-coverage); not judged: 2 fixture not configured',
       coverage: {
         minimum: 0.9,
-        overall: { inScope: 4, judged: 2, notJudged: { 'fixture not configured': 2 }, leftOut: { 'needs --allow-destructive': 3 } },
+        overall: {
+          inScope: 4,
+          judged: 2,
+          notJudged: { 'fixture not configured': 2 },
+          leftOut: { 'needs --allow-destructive': 3 },
+        },
         operations: { [op]: { inScope: 4, judged: 2, notJudged: { 'fixture not configured': 2 }, leftOut: {} } },
       },
     };
@@ -365,6 +416,8 @@ describe('MUST coverage in the report', () => {
     expect(must).toContain('50% (2/4)');
     expect(must).toContain('not judged: 2 fixture not configured');
     expect(must).toContain('left out by choice: 3 needs --allow-destructive');
-    expect(html).toMatch(new RegExp(`data-must-coverage="${op}">50% \\(2/4\\)<br><small>not judged: 2 fixture not configured</small>`));
+    expect(html).toMatch(
+      new RegExp(`data-must-coverage="${op}">50% \\(2/4\\)<br><small>not judged: 2 fixture not configured</small>`),
+    );
   });
 });

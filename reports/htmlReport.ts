@@ -39,7 +39,8 @@ import {
 // Escaping and small formatting helpers
 
 /** C0/C1 controls (but tab, LF, CR) and lone surrogates render as U+FFFD instead of vanishing. */
-const UNPRINTABLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const UNPRINTABLE =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Escapes text for element content and quoted attribute values alike. */
 export function escapeHtml(value: string): string {
@@ -189,7 +190,15 @@ export function reportContext(results: RunResults): ReportContext {
         a.index - b.index,
     );
   const documentOf = new Map(operations.map((o) => [o.id, o.document]));
-  return { results, operations, operationOrder, findings, trace: traceability(results), documentOf, integrity: integrityOf(results) };
+  return {
+    results,
+    operations,
+    operationOrder,
+    findings,
+    trace: traceability(results),
+    documentOf,
+    integrity: integrityOf(results),
+  };
 }
 
 /** Anchor of one result's evidence. */
@@ -211,7 +220,8 @@ const ATTESTATION_FIELDS: readonly [keyof RunResults['attestation'], string][] =
 
 function integrityText(state: IntegrityState): string {
   if (state.state === 'intact') return `SHA-256 ${state.digest} (matches the content of results.json)`;
-  if (state.state === 'altered') return `ALTERED: results.json states SHA-256 ${state.stored} but its content has ${state.actual}`;
+  if (state.state === 'altered')
+    return `ALTERED: results.json states SHA-256 ${state.stored} but its content has ${state.actual}`;
   return `NOT SEALED: results.json carries no digest (content SHA-256 ${state.actual})`;
 }
 
@@ -228,10 +238,15 @@ export function overviewSection(ctx: ReportContext): string {
     ['Finished', r.finishedAt],
     ['Duration', formatDuration(duration)],
     ['Destructive operations', r.allowDestructive ? 'allowed' : 'not allowed (omitted)'],
-    ['Evidence', r.evidence === 'full' ? 'full: personal data is NOT masked' : 'masked: secrets and personal data are masked'],
+    [
+      'Evidence',
+      r.evidence === 'full' ? 'full: personal data is NOT masked' : 'masked: secrets and personal data are masked',
+    ],
   ];
   if (r.only !== undefined) facts.push(['Only', r.only]);
-  const dl = facts.map(([k, v]) => `<dt>${esc(k)}</dt><dd data-fact="${esc(k.toLowerCase().replace(/\s+/g, '-'))}">${esc(v)}</dd>`).join('\n');
+  const dl = facts
+    .map(([k, v]) => `<dt>${esc(k)}</dt><dd data-fact="${esc(k.toLowerCase().replace(/\s+/g, '-'))}">${esc(v)}</dd>`)
+    .join('\n');
   const stated = ATTESTATION_FIELDS.filter(([k]) => (r.attestation?.[k] ?? '') !== '');
   const attestation = ATTESTATION_FIELDS.map(
     ([k, label]) =>
@@ -253,7 +268,9 @@ export function overviewSection(ctx: ReportContext): string {
     banner,
     `<h1 id="verdict" class="verdict verdict-${esc(r.verdict)}" data-verdict="${esc(r.verdict)}">${esc(VERDICT_LABEL[r.verdict] ?? r.verdict)}</h1>`,
     `<p class="verdict-explanation">${esc(VERDICT_EXPLANATION[r.verdict] ?? '')}</p>`,
-    r.verdictReason ? `<p class="verdict-reason" id="verdict-reason"><strong>Why:</strong> ${esc(r.verdictReason)}</p>` : '',
+    r.verdictReason
+      ? `<p class="verdict-reason" id="verdict-reason"><strong>Why:</strong> ${esc(r.verdictReason)}</p>`
+      : '',
     r.coverage
       ? `<p class="must-coverage" id="must-coverage">MUST requirements judged: <strong>${esc(shareLabel(r.coverage.overall))}</strong> of the testable MUST requirements in scope (minimum ${Math.round(100 * r.coverage.minimum)}%)` +
         `${Object.keys(r.coverage.overall.notJudged).length ? `; not judged: ${esc(reasonsLabel(r.coverage.overall.notJudged))}` : ''}` +
@@ -327,7 +344,9 @@ function mustCell(c: MustCoverage | undefined, id: string): string {
   const why = [
     Object.keys(c.notJudged).length ? `not judged: ${reasonsLabel(c.notJudged)}` : '',
     Object.keys(c.leftOut).length ? `left out: ${reasonsLabel(c.leftOut)}` : '',
-  ].filter(Boolean).join('; ');
+  ]
+    .filter(Boolean)
+    .join('; ');
   return `<td data-must-coverage="${esc(id)}">${esc(shareLabel(c))}${why ? `<br><small>${esc(why)}</small>` : ''}</td>`;
 }
 
@@ -349,7 +368,14 @@ export function operationsSection(ctx: ReportContext): string {
 }
 
 const TRACE_LABEL: Record<TraceStatus, string> = {
-  pass: 'pass', fail: 'fail', warn: 'warn', skip: 'skip', omit: 'omit', error: 'error', 'not-tested': 'not testable', 'not-run': 'no result',
+  pass: 'pass',
+  fail: 'fail',
+  warn: 'warn',
+  skip: 'skip',
+  omit: 'omit',
+  error: 'error',
+  'not-tested': 'not testable',
+  'not-run': 'no result',
 };
 
 function selectControl(id: string, label: string, all: string, options: readonly [string, string][]): string {
@@ -372,9 +398,24 @@ export function filtersSection(ctx: ReportContext): string {
     '<h2>Filters</h2>',
     `<fieldset><legend>Status</legend>\n${boxes}\n</fieldset>`,
     '<p class="filter-selects">',
-    selectControl('filter-level', 'Level', 'all levels', LEVELS.map((l) => [l, l])),
-    selectControl('filter-document', 'Document', 'all documents', documents.map((d) => [d, d])),
-    selectControl('filter-operation', 'Operation', 'all operations', ctx.operations.map((o) => [o.id, o.id])),
+    selectControl(
+      'filter-level',
+      'Level',
+      'all levels',
+      LEVELS.map((l) => [l, l]),
+    ),
+    selectControl(
+      'filter-document',
+      'Document',
+      'all documents',
+      documents.map((d) => [d, d]),
+    ),
+    selectControl(
+      'filter-operation',
+      'Operation',
+      'all operations',
+      ctx.operations.map((o) => [o.id, o.id]),
+    ),
     '</p>',
     '<p class="filter-text"><label for="filter-text">Search</label> <input type="search" id="filter-text" placeholder="check, operation, requirement, message" autocomplete="off" aria-keyshortcuts="/"> <button type="button" id="filter-reset">Reset</button> <span class="muted">Press <kbd>/</kbd> to search, <kbd>Esc</kbd> to clear.</span></p>',
     '<p id="filter-count" aria-live="polite"></p>',
@@ -406,7 +447,9 @@ export function requestBlock(x: ExchangeRecord): string {
     '<h4>Request</h4>',
     `<p class="request-line"><code>${esc(x.method)} ${esc(maskedUrl(x.url))}</code></p>`,
     `<pre class="headers"><code>${esc(headerLines(x.request.headers, true))}</code></pre>`,
-    x.request.body !== undefined ? bodyBlock(x.request.body, headerValue(x.request.headers, 'content-type'), 'body request-body') : '',
+    x.request.body !== undefined
+      ? bodyBlock(x.request.body, headerValue(x.request.headers, 'content-type'), 'body request-body')
+      : '',
   ].join('\n');
 }
 
@@ -449,7 +492,10 @@ function evidenceBlock(ctx: ReportContext, r: CheckResult): string {
     parts.push('<p class="muted">No exchange was recorded for this result.</p>');
   }
   if (r.evidence !== undefined && Object.keys(r.evidence).length > 0) {
-    parts.push('<h4>Check evidence</h4>', `<pre class="check-evidence"><code>${esc(showValue(r.evidence))}</code></pre>`);
+    parts.push(
+      '<h4>Check evidence</h4>',
+      `<pre class="check-evidence"><code>${esc(showValue(r.evidence))}</code></pre>`,
+    );
   }
   return `<details class="evidence">\n<summary>${esc(label)}</summary>\n${parts.join('\n')}\n</details>`;
 }
@@ -457,7 +503,12 @@ function evidenceBlock(ctx: ReportContext, r: CheckResult): string {
 /** The command that replays a property case of this run (the config, if any, is the user's to add). */
 export function replayCommand(run: RunResults, r: CheckResult): string | undefined {
   if (r.replay === undefined) return undefined;
-  const parts = ['npx conformance run', `--target '${run.target.replace(/'/g, `'\\''`)}'`, `--only ${r.operation}`, `--seed ${r.replay.seed}`];
+  const parts = [
+    'npx conformance run',
+    `--target '${run.target.replace(/'/g, `'\\''`)}'`,
+    `--only ${r.operation}`,
+    `--seed ${r.replay.seed}`,
+  ];
   if (r.replay.path !== undefined) parts.push(`--path '${r.replay.path}'`);
   parts.push(`--runs ${run.runs}`);
   if (run.allowDestructive) parts.push('--allow-destructive');
@@ -489,7 +540,8 @@ function replayBlock(ctx: ReportContext, r: CheckResult): string {
 }
 
 export function findingsSection(ctx: ReportContext): string {
-  if (ctx.findings.length === 0) return section('findings', 'Failures, warnings and errors', '<p class="muted">None.</p>');
+  if (ctx.findings.length === 0)
+    return section('findings', 'Failures, warnings and errors', '<p class="muted">None.</p>');
   const items = ctx.findings.map(({ index, result: r }) =>
     [
       `<article class="finding status-${esc(r.status)}"${attrs({ id: resultAnchor(index), 'data-status': r.status, 'data-level': r.level, 'data-document': ctx.documentOf.get(r.operation) ?? '', 'data-operation': r.operation })} data-filterable>`,
@@ -509,7 +561,8 @@ export function allResultsSection(ctx: ReportContext): string {
     .map((result, index) => ({ result, index }))
     .sort(
       (a, b) =>
-        (ctx.operationOrder.get(a.result.operation) ?? 0) - (ctx.operationOrder.get(b.result.operation) ?? 0) || a.index - b.index,
+        (ctx.operationOrder.get(a.result.operation) ?? 0) - (ctx.operationOrder.get(b.result.operation) ?? 0) ||
+        a.index - b.index,
     );
   const rows = ordered.map(({ result: r, index }) => {
     const link = findingIndexes.has(index) ? `<a href="#${resultAnchor(index)}">evidence</a>` : '';
@@ -543,7 +596,10 @@ export function traceabilitySection(ctx: ReportContext): string {
       row.checks.length === 0
         ? `<span class="muted">${esc(row.reason)}</span>`
         : `<ul class="trace-checks">${row.checks
-            .map((c) => `<li>${statusBadge(c.status)} <code>${esc(c.check)}</code> on <code>${esc(c.operation)}</code>${c.count > 1 ? ` <span class="muted">×${c.count}</span>` : ''}</li>`)
+            .map(
+              (c) =>
+                `<li>${statusBadge(c.status)} <code>${esc(c.check)}</code> on <code>${esc(c.operation)}</code>${c.count > 1 ? ` <span class="muted">×${c.count}</span>` : ''}</li>`,
+            )
             .join('')}</ul>`;
     return (
       `<tr class="trace-row"${attrs({ id: `req-${q.id}`, 'data-status': row.status, 'data-level': q.level, 'data-document': q.document, 'data-operations': [...new Set([...q.operations, ...row.checks.map((c) => c.operation)])].join(' ') })} data-filterable>` +
@@ -566,7 +622,12 @@ export function traceabilitySection(ctx: ReportContext): string {
 
 export function decisionsSection(ctx: ReportContext): string {
   const applied = ctx.results.appliedDecisions;
-  if (applied.length === 0) return section('decisions', 'Decisions applied', '<p class="muted">No decision on an open point of the documents applied to this run.</p>');
+  if (applied.length === 0)
+    return section(
+      'decisions',
+      'Decisions applied',
+      '<p class="muted">No decision on an open point of the documents applied to this run.</p>',
+    );
   const rows = applied.map(
     (d) =>
       `<tr id="${esc(d.id)}"><th scope="row"><code>${esc(d.id)}</code></th><td>${esc(d.documentSays)}</td><td>${esc(d.suiteDoes)}</td><td>${esc(d.level)}</td></tr>`,

@@ -41,7 +41,13 @@ describe('junit.xml in a common JUnit consumer (Allure JUnit reader)', () => {
     const failed = byName.get(`${fail.operation}.${fail.check}`)!;
     expect(failed.status).toBe('failed');
     // The reader leaves entities undecoded; decode the five XML ones to compare with our text.
-    const decode = (s = '') => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+    const decode = (s = '') =>
+      s
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&apos;/g, "'")
+        .replace(/&amp;/g, '&');
     expect(decode(failed.message)).toContain(fail.message.slice(0, 40));
     expect(decode(failed.trace)).toMatch(/curl --globoff/);
     expect(decode(failed.trace)).toContain('$CONFORMANCE_TOKEN');

@@ -9,7 +9,9 @@ function suites(xml: string): XmlElement[] {
 }
 
 function testcase(xml: string, operation: string, check: string): XmlElement {
-  const found = findAll(parseXml(xml), 'testcase').find((c) => c.attributes.classname === operation && c.attributes.name === check);
+  const found = findAll(parseXml(xml), 'testcase').find(
+    (c) => c.attributes.classname === operation && c.attributes.name === check,
+  );
   if (!found) throw new Error(`no testcase ${operation}/${check}`);
   return found;
 }
@@ -38,8 +40,20 @@ describe('renderJunit', () => {
   it('has one testsuite per operation, in document and section order, with counts', () => {
     const xml = renderJunit(loadFixture('failing'));
     const root = parseXml(xml);
-    expect(root.attributes).toMatchObject({ tests: '9', failures: '2', errors: '1', skipped: '2', name: 'api-conformance-suite 0.1.0' });
-    const counts = suites(xml).map((s) => [s.attributes.name, s.attributes.tests, s.attributes.failures, s.attributes.errors, s.attributes.skipped]);
+    expect(root.attributes).toMatchObject({
+      tests: '9',
+      failures: '2',
+      errors: '1',
+      skipped: '2',
+      name: 'api-conformance-suite 0.1.0',
+    });
+    const counts = suites(xml).map((s) => [
+      s.attributes.name,
+      s.attributes.tests,
+      s.attributes.failures,
+      s.attributes.errors,
+      s.attributes.skipped,
+    ]);
     expect(counts).toEqual([
       ['find-member-v2', '3', '1', '0', '0'],
       ['ack-remittance', '1', '0', '0', '1'],
@@ -56,7 +70,12 @@ describe('renderJunit', () => {
     expect(c.attributes.time).toBe('0.120');
     expect(c.children).toEqual([]);
     // Two results on one exchange count its time once.
-    expect(exchangeSeconds(run, run.results.filter((r) => r.exchange === 0))).toBe(0.12);
+    expect(
+      exchangeSeconds(
+        run,
+        run.results.filter((r) => r.exchange === 0),
+      ),
+    ).toBe(0.12);
     const suite = suites(xml).find((s) => s.attributes.name === 'search-bills');
     expect(suite?.attributes.time).toBe('0.483'); // 240 + 240 + 3 ms: each case sums its own exchanges
   });
@@ -64,7 +83,9 @@ describe('renderJunit', () => {
   it('turns a MUST fail into <failure> with message, requirements, level and curl', () => {
     const c = testcase(renderJunit(loadFixture('failing')), 'find-member-v2', 'error-code-matches');
     const failure = c.children.find((e) => e.name === 'failure');
-    expect(failure?.attributes.message).toBe('Expected HTTP 400 with code MULTIPLE_MATCH_FOUND, received HTTP 200 for lastName "O\'Brien"');
+    expect(failure?.attributes.message).toBe(
+      'Expected HTTP 400 with code MULTIPLE_MATCH_FOUND, received HTTP 200 for lastName "O\'Brien"',
+    );
     expect(failure?.attributes.type).toBe('MUST');
     const text = failure?.text ?? '';
     expect(text).toContain('[MUST] fail error-code-matches');

@@ -105,7 +105,8 @@ export function describeResult(run: RunResults, r: CheckResult): string {
   }
   const x = r.exchange === undefined ? undefined : run.exchanges[r.exchange];
   if (x !== undefined) {
-    const answer = x.status !== undefined ? `HTTP ${x.status}` : `no response${x.error !== undefined ? ` (${x.error})` : ''}`;
+    const answer =
+      x.status !== undefined ? `HTTP ${x.status}` : `no response${x.error !== undefined ? ` (${x.error})` : ''}`;
     lines.push(`Exchange: ${x.method} ${maskedUrl(x.url)} -> ${answer} in ${x.duration} ms`, curlCommand(x));
   }
   return lines.join('\n');
@@ -130,12 +131,16 @@ function renderCase(run: RunResults, c: TestCase): string {
     const failures = c.results.filter(isMustFail);
     described = failures;
     const text = failures.map((r) => describeResult(run, r)).join('\n\n');
-    body.push(`      <failure message="${xmlAttr(countedMessage(failures, 'MUST failures'))}" type="MUST">${xmlText(text)}</failure>`);
+    body.push(
+      `      <failure message="${xmlAttr(countedMessage(failures, 'MUST failures'))}" type="MUST">${xmlText(text)}</failure>`,
+    );
   } else if (c.outcome === 'error') {
     const errors = c.results.filter((r) => r.status === 'error');
     described = errors;
     const text = errors.map((r) => describeResult(run, r)).join('\n\n');
-    body.push(`      <error message="${xmlAttr(countedMessage(errors, 'errors'))}" type="error">${xmlText(text)}</error>`);
+    body.push(
+      `      <error message="${xmlAttr(countedMessage(errors, 'errors'))}" type="error">${xmlText(text)}</error>`,
+    );
   } else if (c.outcome === 'skipped') {
     described = c.results;
     const reasons = [...new Set(c.results.map((r) => `${r.status}: ${r.message}`))].join('; ');

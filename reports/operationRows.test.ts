@@ -17,7 +17,13 @@ describe('operationRows', () => {
     const run = loadFixture('failing');
     run.operations = run.operations.filter((o) => o.id !== 'search-bills');
     const rows = operationRows(run);
-    expect(rows.map((o) => o.id)).toEqual(['find-member-v2', 'ack-remittance', 'search-hospital-claims', 'get-bill', 'search-bills']);
+    expect(rows.map((o) => o.id)).toEqual([
+      'find-member-v2',
+      'ack-remittance',
+      'search-hospital-claims',
+      'get-bill',
+      'search-bills',
+    ]);
     expect(rows[4]).toEqual({
       id: 'search-bills',
       document: '',

@@ -2,7 +2,14 @@
  * The operations of a run in report order (document, then section in numeric order, then id),
  * with a row for every operation that has results but no summary, so no result is ever dropped.
  */
-import { emptyCounts, verdictOf, type CheckResult, type RunResults, type Status, type Verdict } from '../core/results.ts';
+import {
+  emptyCounts,
+  verdictOf,
+  type CheckResult,
+  type RunResults,
+  type Status,
+  type Verdict,
+} from '../core/results.ts';
 
 export interface OperationRow {
   id: string;

@@ -2,10 +2,28 @@ import { describe, expect, it } from 'vitest';
 import type { CheckResult, RunResults } from '../core/results.ts';
 import { parseCsv } from '../spec/requirements.ts';
 import { loadFixture } from './testSupport/fixtures.ts';
-import { COVERAGE_CSV_HEADER, coverageLabel, coverageOf, renderCoverageCsv, rowsOfOperation, traceability } from './traceability.ts';
+import {
+  COVERAGE_CSV_HEADER,
+  coverageLabel,
+  coverageOf,
+  renderCoverageCsv,
+  rowsOfOperation,
+  traceability,
+} from './traceability.ts';
 
-const result = (requirements: string[], status: CheckResult['status'], check = 'c', operation = 'get-bill'): CheckResult => ({
-  check, summary: 's', operation, requirements, level: 'MUST', status, message: 'm',
+const result = (
+  requirements: string[],
+  status: CheckResult['status'],
+  check = 'c',
+  operation = 'get-bill',
+): CheckResult => ({
+  check,
+  summary: 's',
+  operation,
+  requirements,
+  level: 'MUST',
+  status,
+  message: 'm',
 });
 
 function run(results: CheckResult[]): RunResults {
@@ -15,18 +33,52 @@ function run(results: CheckResult[]): RunResults {
     operations: base.operations.filter((o) => o.id === 'get-bill'),
     results,
     requirements: [
-      { id: 'R-1', document: 'D1', section: '4.12', text: 't1', level: 'MUST', operations: ['get-bill'], notTestedReason: '' },
-      { id: 'R-2', document: 'D1', section: '4.12', text: 't2', level: 'MUST', operations: ['get-bill'], notTestedReason: 'needs the operator' },
-      { id: 'R-3', document: 'D1', section: '4.11', text: 't3', level: 'SHOULD', operations: ['search-bills'], notTestedReason: '' },
+      {
+        id: 'R-1',
+        document: 'D1',
+        section: '4.12',
+        text: 't1',
+        level: 'MUST',
+        operations: ['get-bill'],
+        notTestedReason: '',
+      },
+      {
+        id: 'R-2',
+        document: 'D1',
+        section: '4.12',
+        text: 't2',
+        level: 'MUST',
+        operations: ['get-bill'],
+        notTestedReason: 'needs the operator',
+      },
+      {
+        id: 'R-3',
+        document: 'D1',
+        section: '4.11',
+        text: 't3',
+        level: 'SHOULD',
+        operations: ['search-bills'],
+        notTestedReason: '',
+      },
       { id: 'R-4', document: 'D1', section: '4.12', text: 't4', level: 'MUST', operations: [], notTestedReason: '' },
-      { id: 'R-5', document: 'D1', section: '4.12', text: 'a "quoted", text\nover lines', level: 'MUST', operations: ['get-bill'], notTestedReason: '' },
+      {
+        id: 'R-5',
+        document: 'D1',
+        section: '4.12',
+        text: 'a "quoted", text\nover lines',
+        level: 'MUST',
+        operations: ['get-bill'],
+        notTestedReason: '',
+      },
     ],
   };
 }
 
 describe('traceability', () => {
   it('takes the worst status of the results citing a requirement, per check and overall', () => {
-    const rows = traceability(run([result(['R-1'], 'pass'), result(['R-1'], 'fail'), result(['R-1'], 'pass', 'd'), result(['R-5'], 'skip')]));
+    const rows = traceability(
+      run([result(['R-1'], 'pass'), result(['R-1'], 'fail'), result(['R-1'], 'pass', 'd'), result(['R-5'], 'skip')]),
+    );
     const r1 = rows[0]!;
     expect(r1.status).toBe('fail');
     expect(r1.counts).toMatchObject({ pass: 2, fail: 1 });
@@ -38,7 +90,8 @@ describe('traceability', () => {
   });
 
   it('ranks error above warn above pass, and a pass above skip and omit', () => {
-    const statusOf = (statuses: CheckResult['status'][]) => traceability(run(statuses.map((s) => result(['R-1'], s))))[0]!.status;
+    const statusOf = (statuses: CheckResult['status'][]) =>
+      traceability(run(statuses.map((s) => result(['R-1'], s))))[0]!.status;
     expect(statusOf(['pass', 'warn', 'error'])).toBe('error');
     expect(statusOf(['pass', 'warn'])).toBe('warn');
     expect(statusOf(['omit', 'pass', 'skip'])).toBe('pass');

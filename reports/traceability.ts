@@ -126,8 +126,16 @@ export function coverageLabel(c: Coverage): string {
 // requirements-coverage.csv
 
 export const COVERAGE_CSV_HEADER = [
-  'requirement', 'document', 'section', 'level', 'operations', 'status', 'checks',
-  ...STATUSES, 'reason', 'text',
+  'requirement',
+  'document',
+  'section',
+  'level',
+  'operations',
+  'status',
+  'checks',
+  ...STATUSES,
+  'reason',
+  'text',
 ] as const;
 
 /** RFC 4180: every field quoted, quotes doubled, CRLF line ends (what spreadsheet tools expect). */
@@ -141,10 +149,19 @@ export function renderCoverageCsv(run: RunResults): string {
     const r = row.requirement;
     lines.push(
       [
-        r.id, r.document, r.section, r.level, r.operations.join(' '), row.status,
+        r.id,
+        r.document,
+        r.section,
+        r.level,
+        r.operations.join(' '),
+        row.status,
         row.checks.map((c) => `${c.check}@${c.operation}:${c.status}`).join('; '),
-        ...STATUSES.map((s) => row.counts[s]), row.reason, r.text,
-      ].map(csvField).join(','),
+        ...STATUSES.map((s) => row.counts[s]),
+        row.reason,
+        r.text,
+      ]
+        .map(csvField)
+        .join(','),
     );
   }
   return `${lines.join('\r\n')}\r\n`;

@@ -81,7 +81,13 @@ describe('rebuildReports and verifyReportDir', () => {
   it('finds an edited report.html, a deleted csv and an edited results.json', async () => {
     await written();
     const html = join(dir, 'report.html');
-    await writeFile(html, (await readFile(html, 'utf8')).replace('data-verdict="not-conformant">Not conformant', 'data-verdict="conformant">Conformant'));
+    await writeFile(
+      html,
+      (await readFile(html, 'utf8')).replace(
+        'data-verdict="not-conformant">Not conformant',
+        'data-verdict="conformant">Conformant',
+      ),
+    );
     await rm(join(dir, 'requirements-coverage.csv'));
     let v = await verifyReportDir(dir);
     expect(v.integrity.state).toBe('intact');
@@ -89,7 +95,10 @@ describe('rebuildReports and verifyReportDir', () => {
     expect(v.files.find((f) => f.name === 'requirements-coverage.csv')?.state).toBe('missing');
     expect(v.intact).toBe(false);
     const json = join(dir, 'results.json');
-    await writeFile(json, (await readFile(json, 'utf8')).replace('"verdict": "not-conformant"', '"verdict": "conformant"'));
+    await writeFile(
+      json,
+      (await readFile(json, 'utf8')).replace('"verdict": "not-conformant"', '"verdict": "conformant"'),
+    );
     v = await verifyReportDir(dir);
     expect(v.integrity.state).toBe('altered');
     expect(v.intact).toBe(false);
@@ -103,7 +112,10 @@ describe('rebuildReports and verifyReportDir', () => {
   });
 
   it('cannot compare derived files written by another suite version, but still checks the digest', async () => {
-    await writeReports({ ...loadFixture('failing'), suite: { name: suiteVersion().name, version: '0.0.0-other' } }, dir);
+    await writeReports(
+      { ...loadFixture('failing'), suite: { name: suiteVersion().name, version: '0.0.0-other' } },
+      dir,
+    );
     const v = await verifyReportDir(dir);
     expect(v.integrity.state).toBe('intact');
     expect(v.files.map((f) => f.state)).toEqual(['not-comparable', 'not-comparable', 'not-comparable']);
@@ -125,7 +137,9 @@ describe('rebuildReports and verifyReportDir', () => {
   });
 
   it('says why a folder cannot be verified', async () => {
-    await expect(verifyReportDir(join(dir, 'none'))).rejects.toThrow(/^Cannot read results file .*results\.json: ENOENT/);
+    await expect(verifyReportDir(join(dir, 'none'))).rejects.toThrow(
+      /^Cannot read results file .*results\.json: ENOENT/,
+    );
   });
 });
 
@@ -157,7 +171,9 @@ describe('readResults', () => {
   });
 
   it('rejects a missing file with a one-line message', async () => {
-    await expect(readResults(join(dir, 'missing.json'))).rejects.toThrow(/^Cannot read results file .*missing\.json: ENOENT[^\n]*$/);
+    await expect(readResults(join(dir, 'missing.json'))).rejects.toThrow(
+      /^Cannot read results file .*missing\.json: ENOENT[^\n]*$/,
+    );
   });
 
   it('rejects a result with an unknown status or a dangling exchange', async () => {
@@ -175,7 +191,9 @@ describe('readResults', () => {
     expect(await readResults(file)).toEqual(loadFixture('conformant'));
     const old = loadFixture('conformant') as Partial<ReturnType<typeof loadFixture>>;
     delete old.requirements;
-    expect(await rejection(JSON.stringify(old))).toMatch(/is not a results file: expected "requirements" to be an array$/);
+    expect(await rejection(JSON.stringify(old))).toMatch(
+      /is not a results file: expected "requirements" to be an array$/,
+    );
   });
 
   it('explains the first problem', () => {

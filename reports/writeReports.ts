@@ -22,7 +22,9 @@ export interface ReportPaths {
 }
 
 /** The files derived from results.json, by file name, in the order they are written. */
-export function renderDerived(results: RunResults): Record<'junit.xml' | 'report.html' | 'requirements-coverage.csv', string> {
+export function renderDerived(
+  results: RunResults,
+): Record<'junit.xml' | 'report.html' | 'requirements-coverage.csv', string> {
   return {
     'junit.xml': renderJunit(results),
     'report.html': renderHtml(results),
@@ -103,10 +105,12 @@ export async function verifyReportDir(dir: string): Promise<Verification> {
     } catch {
       actual = undefined;
     }
-    const state: FileState = actual === undefined ? 'missing' : !comparable ? 'not-comparable' : actual === expected ? 'matches' : 'altered';
+    const state: FileState =
+      actual === undefined ? 'missing' : !comparable ? 'not-comparable' : actual === expected ? 'matches' : 'altered';
     files.push({ name: basename(name), state });
   }
-  const intact = integrity.state === 'intact' && files.every((f) => f.state === 'matches' || f.state === 'not-comparable');
+  const intact =
+    integrity.state === 'intact' && files.every((f) => f.state === 'matches' || f.state === 'not-comparable');
   return { dir: root, integrity, files, intact, suiteVersion: `${own.name} ${own.version}` };
 }
 
@@ -131,7 +135,10 @@ export function resultsProblem(value: unknown): string | undefined {
   if (typeof value.verdict !== 'string' || !VERDICTS.has(value.verdict)) {
     return `expected "verdict" to be one of ${[...VERDICTS].join(', ')}`;
   }
-  if (!isObject(value.summary) || !STATUSES.every((s) => typeof (value.summary as Record<string, unknown>)[s] === 'number')) {
+  if (
+    !isObject(value.summary) ||
+    !STATUSES.every((s) => typeof (value.summary as Record<string, unknown>)[s] === 'number')
+  ) {
     return 'expected "summary" with a count per status';
   }
   if (!isObject(value.attestation)) return 'expected "attestation" to be an object';
@@ -164,10 +171,17 @@ export function resultsProblem(value: unknown): string | undefined {
     }
   }
   for (const [i, o] of (value.operations as unknown[]).entries()) {
-    if (!isObject(o) || typeof o.id !== 'string' || !isObject(o.counts)) return `operations[${i}] is not an operation summary`;
+    if (!isObject(o) || typeof o.id !== 'string' || !isObject(o.counts))
+      return `operations[${i}] is not an operation summary`;
   }
   for (const [i, r] of (value.requirements as unknown[]).entries()) {
-    if (!isObject(r) || typeof r.id !== 'string' || typeof r.text !== 'string' || !Array.isArray(r.operations) || typeof r.notTestedReason !== 'string') {
+    if (
+      !isObject(r) ||
+      typeof r.id !== 'string' ||
+      typeof r.text !== 'string' ||
+      !Array.isArray(r.operations) ||
+      typeof r.notTestedReason !== 'string'
+    ) {
       return `requirements[${i}] is not a requirement row`;
     }
   }

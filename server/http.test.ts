@@ -36,7 +36,10 @@ describe('startSandbox', () => {
   test('faults are reported by the health route', async () => {
     const s = await startSandbox({ faults: ['ack-returns-204', 'count-ignored'] });
     try {
-      expect(await (await fetch(`${s.url}/_sandbox/health`)).json()).toEqual({ status: 'ok', faults: ['ack-returns-204', 'count-ignored'] });
+      expect(await (await fetch(`${s.url}/_sandbox/health`)).json()).toEqual({
+        status: 'ok',
+        faults: ['ack-returns-204', 'count-ignored'],
+      });
     } finally {
       await s.close();
     }
@@ -55,15 +58,18 @@ describe('the adapter leaves content decisions to the router', () => {
       body,
     });
 
-  test.each(['application/json', 'application/xml', 'text/plain', 'multipart/form-data; boundary=x', 'application/octet-stream'])(
-    'Content-Type %s is 400 MSG_CANT_PARSE_CONTENT, never 415',
-    async (contentType) => {
-      const a = await findMember(contentType, contentType === 'application/json' ? '{not json' : 'x=1');
-      expect(a.status).toBe(400);
-      expect(errorCode(a.json)).toBe('MSG_CANT_PARSE_CONTENT');
-      expect(a.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    },
-  );
+  test.each([
+    'application/json',
+    'application/xml',
+    'text/plain',
+    'multipart/form-data; boundary=x',
+    'application/octet-stream',
+  ])('Content-Type %s is 400 MSG_CANT_PARSE_CONTENT, never 415', async (contentType) => {
+    const a = await findMember(contentType, contentType === 'application/json' ? '{not json' : 'x=1');
+    expect(a.status).toBe(400);
+    expect(errorCode(a.json)).toBe('MSG_CANT_PARSE_CONTENT');
+    expect(a.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
 
   test('a body without Content-Type is 400 MSG_CANT_PARSE_CONTENT', async () => {
     const res = await fetch(`${sb.url}/membership/find-member`, {
@@ -81,14 +87,17 @@ describe('the adapter leaves content decisions to the router', () => {
     expect(errorCode(a.json)).toBe('MSG_MISSING_MANDATORY_PARAM');
   });
 
-  test('an oversized body answers an OperationOutcome, not fastify\'s error JSON', async () => {
+  test("an oversized body answers an OperationOutcome, not fastify's error JSON", async () => {
     const a = await findMember('application/x-www-form-urlencoded', `lastName=${'x'.repeat(1_100_000)}`);
     expect(a.status).toBe(413);
     expect((a.json as { resourceType: string }).resourceType).toBe('OperationOutcome');
   });
 
   test('HEAD is served like GET without a body', async () => {
-    const res = await fetch(`${sb.url}/claims/claimresponse/$batch`, { method: 'HEAD', headers: { authorization: `Bearer ${await sb.token()}` } });
+    const res = await fetch(`${sb.url}/claims/claimresponse/$batch`, {
+      method: 'HEAD',
+      headers: { authorization: `Bearer ${await sb.token()}` },
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('');
   });

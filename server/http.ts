@@ -30,7 +30,8 @@ const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
 
 function headersOf(request: FastifyRequest): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(request.headers)) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(request.headers))
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   return out;
 }
 
@@ -58,7 +59,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       const url = new URL(request.url, 'http://sandbox.invalid');
       const headers = headersOf(request);
       const rawBody = typeof request.body === 'string' ? request.body : '';
-      const ctx: SandboxContext = { repo, faults, variants, baseUrl: headers.host ? `${request.protocol}://${headers.host}` : fallbackBase };
+      const ctx: SandboxContext = {
+        repo,
+        faults,
+        variants,
+        baseUrl: headers.host ? `${request.protocol}://${headers.host}` : fallbackBase,
+      };
       const wire = await dispatch(
         {
           method: request.method,
@@ -78,7 +84,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   app.setErrorHandler((error: { statusCode?: number; message?: string }, _request, reply) => {
     const status = error.statusCode !== undefined && error.statusCode >= 400 ? error.statusCode : 500;
     const code = status < 500 ? 'MSG_CANT_PARSE_CONTENT' : 'MSG_INTERNAL_ERROR';
-    return send(reply, { status, headers: { 'content-type': JSON_MEDIA_TYPE }, payload: JSON.stringify(operationOutcome(code, error.message ?? 'Request failed')) });
+    return send(reply, {
+      status,
+      headers: { 'content-type': JSON_MEDIA_TYPE },
+      payload: JSON.stringify(operationOutcome(code, error.message ?? 'Request failed')),
+    });
   });
 
   await app.listen({ host, port: opts.port ?? 0 });

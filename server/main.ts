@@ -14,7 +14,9 @@ const { values } = parseArgs({
 });
 
 const sandbox = await startSandbox({ host: values.host, port: Number(values.port), faults: values.fault });
-process.stdout.write(`Sandbox listening at ${sandbox.url}${values.fault.length ? ` with faults ${values.fault.join(', ')}` : ''}\n`);
+process.stdout.write(
+  `Sandbox listening at ${sandbox.url}${values.fault.length ? ` with faults ${values.fault.join(', ')}` : ''}\n`,
+);
 const stop = () => void sandbox.close().then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

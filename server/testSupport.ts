@@ -40,10 +40,15 @@ export const CLIENT_SECRETS: Readonly<Record<string, string>> = {
   'sandbox-noaccount': 'sandbox-noaccount-secret',
   'sandbox-inactive': 'sandbox-inactive-secret',
 };
-export const USER_PASSWORDS: Readonly<Record<string, string>> = { alice: 'alice-password', bob: 'bob-password', carol: 'carol-password' };
+export const USER_PASSWORDS: Readonly<Record<string, string>> = {
+  alice: 'alice-password',
+  bob: 'bob-password',
+  carol: 'carol-password',
+};
 
 /** `Authorization: Basic` of a client. */
-export const basicAuth = (clientId = 'sandbox-client', secret = CLIENT_SECRETS[clientId] ?? '') => `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
+export const basicAuth = (clientId = 'sandbox-client', secret = CLIENT_SECRETS[clientId] ?? '') =>
+  `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
 
 export class TestSandbox {
   readonly #tokens = new Map<string, string>();
@@ -58,7 +63,11 @@ export class TestSandbox {
     return new TestSandbox(s.url, s.close);
   }
 
-  async request(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  async request(
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: string } = {},
+  ): Promise<Answer> {
     const res = await fetch(this.url + path, { method, headers: init.headers, body: init.body });
     const text = await res.text();
     let json: unknown;
@@ -76,7 +85,11 @@ export class TestSandbox {
     const secret = CLIENT_SECRETS[clientId] ?? '';
     const a = await this.request('POST', '/oauth/token', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: secret,
+      }).toString(),
     });
     const token = (a.json as { access_token: string }).access_token;
     this.#tokens.set(clientId, token);
@@ -84,10 +97,19 @@ export class TestSandbox {
   }
 
   /** A new user sign-in (password grant through sandbox-client): access and refresh token. */
-  async signIn(username = 'alice', clientId = 'sandbox-client'): Promise<{ access_token: string; refresh_token: string }> {
+  async signIn(
+    username = 'alice',
+    clientId = 'sandbox-client',
+  ): Promise<{ access_token: string; refresh_token: string }> {
     const a = await this.request('POST', '/oauth/token', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'password', username, password: USER_PASSWORDS[username] ?? '', client_id: clientId, client_secret: CLIENT_SECRETS[clientId] ?? '' }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'password',
+        username,
+        password: USER_PASSWORDS[username] ?? '',
+        client_id: clientId,
+        client_secret: CLIENT_SECRETS[clientId] ?? '',
+      }).toString(),
     });
     if (a.status !== 200) throw new Error(`Sign-in of ${username} failed: ${a.status} ${a.text}`);
     return a.json as { access_token: string; refresh_token: string };
@@ -112,14 +134,25 @@ export class TestSandbox {
   /** A multipart/form-data POST of text fields. */
   async multipart(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Answer> {
     const boundary = 'sandbox-test-boundary';
-    const body = `${Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('')}--${boundary}--\r\n`;
-    return this.request('POST', path, { headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...headers }, body });
+    const body = `${Object.entries(fields)
+      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+      .join('')}--${boundary}--\r\n`;
+    return this.request('POST', path, {
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, ...headers },
+      body,
+    });
   }
 
   /** An accounts GET: default alice's user token. */
   async accounts(path: string, options: CallOptions = {}): Promise<Answer> {
     const token = options.token === undefined ? await this.userToken() : options.token;
-    return this.request('GET', path, { headers: { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...(options.site ? { 'su-siteid': options.site } : {}), ...options.headers } });
+    return this.request('GET', path, {
+      headers: {
+        ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+        ...(options.site ? { 'su-siteid': options.site } : {}),
+        ...options.headers,
+      },
+    });
   }
 
   /** A patient operation: JSON body (an object is serialised, a string sent as is). */
@@ -178,7 +211,9 @@ export class TestSandbox {
   }
 
   async delete(path: string, options: CallOptions = {}): Promise<Answer> {
-    return this.request('DELETE', path, { headers: { ...(await this.#auth(options)), 'content-type': 'application/fhir+json', ...options.headers } });
+    return this.request('DELETE', path, {
+      headers: { ...(await this.#auth(options)), 'content-type': 'application/fhir+json', ...options.headers },
+    });
   }
 }
 
@@ -222,7 +257,8 @@ export const paths = {
   hospitalSearch: '/claims/claim/search/$hospital-claim',
   bills: '/claims/claim/search',
   bill: (id: string, archived: string) => `/claims/claim/${encodeURIComponent(id)}/${encodeURIComponent(archived)}`,
-  codeSet: (setName: string, scheme?: string) => `/reference/valueset/${encodeURIComponent(setName)}${scheme === undefined ? '' : `/${encodeURIComponent(scheme)}`}`,
+  codeSet: (setName: string, scheme?: string) =>
+    `/reference/valueset/${encodeURIComponent(setName)}${scheme === undefined ? '' : `/${encodeURIComponent(scheme)}`}`,
   lookupPractitioners: '/reference/practitioner/lookup',
   lookupLocations: '/reference/location/lookup',
   insurers: '/reference/organization/insurer',

@@ -31,7 +31,8 @@ export function parseDecisions(markdown: string): Decision[] {
     if (!m) return;
     // A `|` inside a cell is written `\|` (as GitHub's tables need).
     const cells = m[2].split(/(?<!\\)\|/).map((c) => c.trim().replaceAll('\\|', '|'));
-    if (cells.length !== 3) throw new Error(`decisions.md line ${i + 1}: expected 4 cells, received ${cells.length + 1}`);
+    if (cells.length !== 3)
+      throw new Error(`decisions.md line ${i + 1}: expected 4 cells, received ${cells.length + 1}`);
     if (seen.has(m[1])) throw new Error(`decisions.md line ${i + 1}: ${m[1]} appears twice`);
     seen.add(m[1]);
     out.push({ id: m[1], documentSays: cells[0], suiteDoes: cells[1], level: cells[2] });

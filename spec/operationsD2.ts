@@ -43,16 +43,24 @@ const bookingErrors: ErrorEntry[] = [
 ];
 
 /** Section 7: HTTP 400 when the search parameter is absent (code not shown, DEC-D2-07). */
-const searchTextMissing: ErrorEntry[] = [{ status: 400, code: '', meaning: 'The search parameter is absent (DEC-D2-07)' }];
+const searchTextMissing: ErrorEntry[] = [
+  { status: 400, code: '', meaning: 'The search parameter is absent (DEC-D2-07)' },
+];
 
 const q = (name: string, description: string, extra: Partial<Parameter> = {}): Parameter => ({
-  name, in: 'query', format: 'string', required: false, description, ...extra,
+  name,
+  in: 'query',
+  format: 'string',
+  required: false,
+  description,
+  ...extra,
 });
 const paging = (maxCount?: number): Parameter[] => [
   q('page', 'Page index, 1, 2, 3, ...', { format: 'positive-integer' }),
   q('count', maxCount ? `Records per page, 1 to ${maxCount}` : 'Records per page', { format: 'positive-integer' }),
 ];
-const since = (description = 'Last-updated date-time (incremental sync)') => q('_since', description, { format: 'date-time' });
+const since = (description = 'Last-updated date-time (incremental sync)') =>
+  q('_since', description, { format: 'date-time' });
 
 const base = {
   document: 'D2' as const,
@@ -74,8 +82,21 @@ export const operationsD2: readonly Operation[] = [
     documentedPath: '{codes_valueset_namespace}/{set_name}/{scheme}[/{practitionerRole}]',
     headers: [bearer, fhirJson],
     parameters: [
-      { name: 'set_name', in: 'path', format: 'enum', required: true, values: CODE_SET_NAMES, description: 'Code set name' },
-      { name: 'scheme', in: 'path', format: 'string', required: false, description: 'Scheme; for practitioner-specialty the profession code (DEC-D2-02)' },
+      {
+        name: 'set_name',
+        in: 'path',
+        format: 'enum',
+        required: true,
+        values: CODE_SET_NAMES,
+        description: 'Code set name',
+      },
+      {
+        name: 'scheme',
+        in: 'path',
+        format: 'string',
+        required: false,
+        description: 'Scheme; for practitioner-specialty the profession code (DEC-D2-02)',
+      },
       ...paging(1000),
       since(),
     ],
@@ -110,7 +131,11 @@ export const operationsD2: readonly Operation[] = [
     discoveryKey: 'lookup_location_endpoint',
     documentedPath: '{lookup_location_endpoint}',
     headers: [bearer, fhirJson],
-    parameters: [q('text', 'Search text (DEC-D2-07)', { required: true }), q('type', 'Location type (example P; meaning not shown)'), ...paging()],
+    parameters: [
+      q('text', 'Search text (DEC-D2-07)', { required: true }),
+      q('type', 'Location type (example P; meaning not shown)'),
+      ...paging(),
+    ],
     responseSchema: 'location-lookup-bundle.schema.json',
     errors: searchTextMissing,
     pagingTags: ['page', 'count', 'maxCount'],
@@ -156,7 +181,10 @@ export const operationsD2: readonly Operation[] = [
     discoveryKey: 'search_address_endpoint',
     documentedPath: '{search_address_endpoint}',
     headers: [bearer, plainJson],
-    parameters: [q('text', 'Search string', { required: true }), q('container', 'Key of the item to drill into (DEC-D2-12)')],
+    parameters: [
+      q('text', 'Search string', { required: true }),
+      q('container', 'Key of the item to drill into (DEC-D2-12)'),
+    ],
     responseSchema: 'address-search.schema.json',
     errors: searchTextMissing,
     reservedForOperator: true,
@@ -242,13 +270,15 @@ export const operationsD2: readonly Operation[] = [
     ...base,
     id: 'get-practitioner-photo',
     section: '4.10',
-    summary: 'Get a practitioner\'s profile photo',
+    summary: "Get a practitioner's profile photo",
     service: 'register',
     discoveryKey: 'get_practitionerphoto_endpoint',
     pathSuffix: '/{practitionerId}',
     documentedPath: '{get_practitionerphoto_endpoint}/{practitioner.id}',
     headers: [bearer, fhirJson],
-    parameters: [{ name: 'practitionerId', in: 'path', format: 'string', required: true, description: 'Practitioner id' }],
+    parameters: [
+      { name: 'practitionerId', in: 'path', format: 'string', required: true, description: 'Practitioner id' },
+    ],
     responseSchema: 'photo-parameters.schema.json',
     errors: registerErrors,
     reservedForOperator: true,
@@ -278,7 +308,10 @@ export const operationsD2: readonly Operation[] = [
       q('gender', 'Practitioner gender'),
       q('family', 'Practitioner family name'),
       q('given', 'Practitioner given name'),
-      q('_sort', 'distance:asc, distance:desc (with near), name:asc, name:desc', { format: 'enum', values: ['distance:asc', 'distance:desc', 'name:asc', 'name:desc'] }),
+      q('_sort', 'distance:asc, distance:desc (with near), name:asc, name:desc', {
+        format: 'enum',
+        values: ['distance:asc', 'distance:desc', 'name:asc', 'name:desc'],
+      }),
       q('_include', 'practitioner:location', { format: 'enum', values: ['practitioner:location'] }),
       q('distinct-by', 'practitioner or location', { format: 'enum', values: ['practitioner', 'location'] }),
     ],
@@ -298,7 +331,9 @@ export const operationsD2: readonly Operation[] = [
     pathSuffix: '/{practitionerId}',
     documentedPath: '{get_booking_practitioner_endpoint}/{practitioner.id}',
     headers: [bearer, fhirJson],
-    parameters: [{ name: 'practitionerId', in: 'path', format: 'string', required: true, description: 'Practitioner id' }],
+    parameters: [
+      { name: 'practitionerId', in: 'path', format: 'string', required: true, description: 'Practitioner id' },
+    ],
     responseSchema: 'booking-practitioner-bundle.schema.json',
     errors: bookingErrors,
     reservedForOperator: true,
@@ -344,7 +379,9 @@ export const operationsD2: readonly Operation[] = [
     pathSuffix: '/{practitionerRoleId}',
     documentedPath: '{get_practitionerrole_endpoint}/{practitionerrole.id}',
     headers: [bearer, fhirJson],
-    parameters: [{ name: 'practitionerRoleId', in: 'path', format: 'string', required: true, description: 'Practitioner role id' }],
+    parameters: [
+      { name: 'practitionerRoleId', in: 'path', format: 'string', required: true, description: 'Practitioner role id' },
+    ],
     responseSchema: 'booking-role-bundle.schema.json',
     errors: bookingErrors,
     reservedForOperator: true,

@@ -60,7 +60,9 @@ describe('toRequirements', () => {
 
   it('refuses a row with an unknown level', () => {
     const row = ['D1-1-01', 'D1', '1', 'text', 'MAY', '', ''];
-    expect(() => toRequirements([[...REQUIREMENTS_HEADER], row])).toThrowError(/expected level MUST, SHOULD or INFO, received MAY/);
+    expect(() => toRequirements([[...REQUIREMENTS_HEADER], row])).toThrowError(
+      /expected level MUST, SHOULD or INFO, received MAY/,
+    );
   });
 });
 
@@ -102,13 +104,17 @@ describe('spec/requirements.csv', () => {
   });
 
   it('names only operations of spec/operations.ts', () => {
-    const unknown = requirements.flatMap((r) => r.operations.filter((o) => !operationIds.has(o)).map((o) => `${r.id}: ${o}`));
+    const unknown = requirements.flatMap((r) =>
+      r.operations.filter((o) => !operationIds.has(o)).map((o) => `${r.id}: ${o}`),
+    );
     expect(unknown).toEqual([]);
   });
 
   it('names only operations of the row’s own document', () => {
     const foreign = requirements.flatMap((r) =>
-      r.operations.filter((o) => operations.find((op) => op.id === o)?.document !== r.document).map((o) => `${r.id}: ${o}`),
+      r.operations
+        .filter((o) => operations.find((op) => op.id === o)?.document !== r.document)
+        .map((o) => `${r.id}: ${o}`),
     );
     expect(foreign).toEqual([]);
   });
@@ -116,7 +122,10 @@ describe('spec/requirements.csv', () => {
   it('mentions only decision ids that exist in spec/decisions.md', () => {
     const known = new Set(decisionsText.match(/^\| (DEC-D[123]-\d+) \|/gm)?.map((m) => m.slice(2, -2)) ?? []);
     const missing = requirements.flatMap((r) =>
-      [...`${r.text} ${r.notTestedReason}`.matchAll(/DEC-D[123]-\d+/g)].map((m) => m[0]).filter((d) => !known.has(d)).map((d) => `${r.id}: ${d}`),
+      [...`${r.text} ${r.notTestedReason}`.matchAll(/DEC-D[123]-\d+/g)]
+        .map((m) => m[0])
+        .filter((d) => !known.has(d))
+        .map((d) => `${r.id}: ${d}`),
     );
     expect(missing).toEqual([]);
   });
@@ -133,7 +142,9 @@ describe('spec/requirements.csv', () => {
   it('has at least one MUST row for every Document 1 operation', () => {
     const d1 = operations.filter((o) => o.document === 'D1');
     expect(d1.length).toBe(12);
-    const uncovered = d1.filter((o) => !requirements.some((r) => r.level === 'MUST' && r.operations.includes(o.id))).map((o) => o.id);
+    const uncovered = d1
+      .filter((o) => !requirements.some((r) => r.level === 'MUST' && r.operations.includes(o.id)))
+      .map((o) => o.id);
     expect(uncovered).toEqual([]);
   });
 });
@@ -144,7 +155,9 @@ describe('spec/requirements.csv, Document 2', () => {
   it('has at least one MUST row for every Document 2 operation', () => {
     const ops = operations.filter((o) => o.document === 'D2');
     expect(ops.length).toBe(16);
-    const uncovered = ops.filter((o) => !d2.some((r) => r.level === 'MUST' && r.operations.includes(o.id))).map((o) => o.id);
+    const uncovered = ops
+      .filter((o) => !d2.some((r) => r.level === 'MUST' && r.operations.includes(o.id)))
+      .map((o) => o.id);
     expect(uncovered).toEqual([]);
   });
 
@@ -156,7 +169,10 @@ describe('spec/requirements.csv, Document 2', () => {
     const missing = operations
       .filter((o) => o.document === 'D2')
       .flatMap((o) => o.errors.filter((e) => e.code !== '').map((e) => ({ op: o.id, ...e })))
-      .filter((e) => !d2.some((r) => r.section === '7' && r.text.includes(`\`${e.code}\``) && r.text.includes(`HTTP ${e.status}`)))
+      .filter(
+        (e) =>
+          !d2.some((r) => r.section === '7' && r.text.includes(`\`${e.code}\``) && r.text.includes(`HTTP ${e.status}`)),
+      )
       .map((e) => `${e.op}: ${e.status} ${e.code}`);
     expect(missing).toEqual([]);
   });
@@ -168,7 +184,9 @@ describe('spec/requirements.csv, Document 3', () => {
   it('has at least one MUST row for every Document 3 operation', () => {
     const ops = operations.filter((o) => o.document === 'D3');
     expect(ops.length).toBe(36);
-    const uncovered = ops.filter((o) => !d3.some((r) => r.level === 'MUST' && r.operations.includes(o.id))).map((o) => o.id);
+    const uncovered = ops
+      .filter((o) => !d3.some((r) => r.level === 'MUST' && r.operations.includes(o.id)))
+      .map((o) => o.id);
     expect(uncovered).toEqual([]);
   });
 
@@ -180,21 +198,39 @@ describe('spec/requirements.csv, Document 3', () => {
     const missing = operations
       .filter((o) => o.document === 'D3')
       .flatMap((o) => o.errors.filter((e) => e.code !== '').map((e) => ({ op: o.id, ...e })))
-      .filter((e) => !d3.some((r) => r.section === '7' && r.operations.includes(e.op) && r.text.includes(`\`${e.code}\``) && r.text.includes(`HTTP ${e.status}`)))
+      .filter(
+        (e) =>
+          !d3.some(
+            (r) =>
+              r.section === '7' &&
+              r.operations.includes(e.op) &&
+              r.text.includes(`\`${e.code}\``) &&
+              r.text.includes(`HTTP ${e.status}`),
+          ),
+      )
       .map((e) => `${e.op}: ${e.status} ${e.code}`);
     expect(missing).toEqual([]);
   });
 
-  it('has a section 7 MUST row for the diary lists\' 401 without body', () => {
-    const lists = operations.filter((o) => o.document === 'D3' && o.errors.some((e) => e.status === 401 && e.code === '')).map((o) => o.id);
+  it("has a section 7 MUST row for the diary lists' 401 without body", () => {
+    const lists = operations
+      .filter((o) => o.document === 'D3' && o.errors.some((e) => e.status === 401 && e.code === ''))
+      .map((o) => o.id);
     expect(lists.length).toBeGreaterThan(0);
-    const uncovered = lists.filter((id) => !d3.some((r) => r.section === '7' && r.level === 'MUST' && r.operations.includes(id) && r.text.includes('HTTP 401')));
+    const uncovered = lists.filter(
+      (id) =>
+        !d3.some(
+          (r) => r.section === '7' && r.level === 'MUST' && r.operations.includes(id) && r.text.includes('HTTP 401'),
+        ),
+    );
     expect(uncovered).toEqual([]);
   });
 
   it('cites only Document 3 decisions or the shared paging decision DEC-D1-12', () => {
     const foreign = d3.flatMap((r) =>
-      [...`${r.text} ${r.notTestedReason}`.matchAll(/DEC-D([123])-\d+/g)].filter((m) => m[1] !== '3' && m[0] !== 'DEC-D1-12').map((m) => `${r.id}: ${m[0]}`),
+      [...`${r.text} ${r.notTestedReason}`.matchAll(/DEC-D([123])-\d+/g)]
+        .filter((m) => m[1] !== '3' && m[0] !== 'DEC-D1-12')
+        .map((m) => `${r.id}: ${m[0]}`),
     );
     expect(foreign).toEqual([]);
   });

@@ -80,7 +80,9 @@ export function parseCsv(text: string): string[][] {
         }
       }
       if (i < text.length && text[i] !== ',' && !isLineEnd(i)) {
-        throw new Error(`CSV line ${line}: expected a comma or line end after a quoted field, received ${JSON.stringify(text[i])}`);
+        throw new Error(
+          `CSV line ${line}: expected a comma or line end after a quoted field, received ${JSON.stringify(text[i])}`,
+        );
       }
     } else if (c === ',') {
       record.push(field);

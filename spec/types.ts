@@ -9,7 +9,18 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type Level = 'MUST' | 'SHOULD' | 'INFO';
 
 /** A discovery document is published per service; keys repeat across services. */
-export type ServiceId = 'membership' | 'claims' | 'reference' | 'address' | 'register' | 'booking' | 'accounts' | 'auth' | 'diary' | 'patients' | 'contracts';
+export type ServiceId =
+  | 'membership'
+  | 'claims'
+  | 'reference'
+  | 'address'
+  | 'register'
+  | 'booking'
+  | 'accounts'
+  | 'auth'
+  | 'diary'
+  | 'patients'
+  | 'contracts';
 
 /** How request parameters travel (document 1, section 4: form body for POST, query for GET). */
 export type ParameterLocation = 'form' | 'query' | 'path' | 'header' | 'body' | 'multipart';

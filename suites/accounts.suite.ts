@@ -4,7 +4,22 @@
  * (user, user without features, client-credentials tokens with and without an active account).
  */
 import { test } from 'vitest';
-import { accountsErrorAnswer, accountsErrorBody, idsListed, listMemberEmpty, mediaTypeIs, membersPresent, messageIs, notServerError, requestRefused, sitesActive, successStatus, sitesMatchSearch, sitesV2PagesDisjoint, sitesV2Pagination } from '../checks/index.ts';
+import {
+  accountsErrorAnswer,
+  accountsErrorBody,
+  idsListed,
+  listMemberEmpty,
+  mediaTypeIs,
+  membersPresent,
+  messageIs,
+  notServerError,
+  requestRefused,
+  sitesActive,
+  successStatus,
+  sitesMatchSearch,
+  sitesV2PagesDisjoint,
+  sitesV2Pagination,
+} from '../checks/index.ts';
 import { siteIdOf } from '../checks/sites.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, hasResponse, isRecord } from '../core/exchange.ts';
@@ -16,10 +31,20 @@ import { CREDENTIAL_CHECK, FIXTURE_CHECK, verifySuccess } from './common/steps.t
 const A = () => runContext().fixtures.accounts ?? {};
 
 /** Calls an operation as a named credential; undefined (and a skip) when the config lacks it. */
-async function as(id: string, who: string, options: CallOptions, requirements: string[]): Promise<Exchange | undefined> {
+async function as(
+  id: string,
+  who: string,
+  options: CallOptions,
+  requirements: string[],
+): Promise<Exchange | undefined> {
   const token = await tokenFor(who);
   if (!token) {
-    record(CREDENTIAL_CHECK, 'skip', `No credential "${who}" in the config (credentials.${who})`, { operation: id, level: 'MUST', requirements, decisions: ['DEC-D3-03'] });
+    record(CREDENTIAL_CHECK, 'skip', `No credential "${who}" in the config (credentials.${who})`, {
+      operation: id,
+      level: 'MUST',
+      requirements,
+      decisions: ['DEC-D3-03'],
+    });
     return undefined;
   }
   return call(id, { ...options, values: { ...options.values, token } });
@@ -30,15 +55,42 @@ function verifyAccountsError(x: Exchange | undefined, id: string, message: strin
   if (!x) return;
   const entry = operation(id).errors.find((e) => e.code === message);
   if (!entry) throw new Error(`Suite bug: ${id} has no documented message ${message}`);
-  verify(x, accountsErrorAnswer({ status: entry.status, message }), { operation: id, level: 'MUST', requirements: [...requirements, 'D3-7-14'], decisions: ['DEC-D3-04'] });
-  verify(x, accountsErrorBody, { operation: id, level: 'MUST', requirements: ['D3-7-01', 'D3-2.2-01'], decisions: ['DEC-D3-04'] });
+  verify(x, accountsErrorAnswer({ status: entry.status, message }), {
+    operation: id,
+    level: 'MUST',
+    requirements: [...requirements, 'D3-7-14'],
+    decisions: ['DEC-D3-04'],
+  });
+  verify(x, accountsErrorBody, {
+    operation: id,
+    level: 'MUST',
+    requirements: ['D3-7-01', 'D3-2.2-01'],
+    decisions: ['DEC-D3-04'],
+  });
 }
 
 /** A successful accounts answer: documented shape, `application/json` (SHOULD) and, where named, every member present (SHOULD). */
-function verifyAccountsSuccess(x: Exchange, id: string, success: string[], schema: string[], members?: { paths: string[]; requirements: string[] }): boolean {
+function verifyAccountsSuccess(
+  x: Exchange,
+  id: string,
+  success: string[],
+  schema: string[],
+  members?: { paths: string[]; requirements: string[] },
+): boolean {
   if (!verifySuccess(x, id, { success: [...success, 'D3-4.1-01', 'D3-1-01'], schema }, { status: 200 })) return false;
-  verify(x, mediaTypeIs('application/json'), { operation: id, level: 'SHOULD', requirements: ['D3-4-03'], decisions: ['DEC-D3-20'] });
-  if (members) verify(x, membersPresent(members.paths), { operation: id, level: 'SHOULD', requirements: members.requirements, decisions: ['DEC-D3-22'] });
+  verify(x, mediaTypeIs('application/json'), {
+    operation: id,
+    level: 'SHOULD',
+    requirements: ['D3-4-03'],
+    decisions: ['DEC-D3-20'],
+  });
+  if (members)
+    verify(x, membersPresent(members.paths), {
+      operation: id,
+      level: 'SHOULD',
+      requirements: members.requirements,
+      decisions: ['DEC-D3-22'],
+    });
   return true;
 }
 
@@ -55,27 +107,64 @@ describeOperation('introspect', () => {
 
   test('a site not connected to the user, and an inactive site, are refused with 403', async () => {
     const { unconnectedSiteId, inactiveSiteId } = A();
-    if (unconnectedSiteId) verifyAccountsError(await as(id, 'user', { headers: { 'SU-SiteId': unconnectedSiteId } }, ['D3-7-06']), id, 'The SU-Site <site_id> and SU-User <user_id> authorisation is invalid', ['D3-7-06', 'D3-4.1-04']);
-    else record(FIXTURE_CHECK, 'skip', 'No fixture accounts.unconnectedSiteId', { operation: id, level: 'MUST', requirements: ['D3-7-06'] });
-    if (inactiveSiteId) verifyAccountsError(await as(id, 'user', { headers: { 'SU-SiteId': inactiveSiteId } }, ['D3-7-07']), id, 'The SU-Site <site_id> status should be ACTIVE', ['D3-7-07']);
-    else record(FIXTURE_CHECK, 'skip', 'No fixture accounts.inactiveSiteId', { operation: id, level: 'MUST', requirements: ['D3-7-07'] });
+    if (unconnectedSiteId)
+      verifyAccountsError(
+        await as(id, 'user', { headers: { 'SU-SiteId': unconnectedSiteId } }, ['D3-7-06']),
+        id,
+        'The SU-Site <site_id> and SU-User <user_id> authorisation is invalid',
+        ['D3-7-06', 'D3-4.1-04'],
+      );
+    else
+      record(FIXTURE_CHECK, 'skip', 'No fixture accounts.unconnectedSiteId', {
+        operation: id,
+        level: 'MUST',
+        requirements: ['D3-7-06'],
+      });
+    if (inactiveSiteId)
+      verifyAccountsError(
+        await as(id, 'user', { headers: { 'SU-SiteId': inactiveSiteId } }, ['D3-7-07']),
+        id,
+        'The SU-Site <site_id> status should be ACTIVE',
+        ['D3-7-07'],
+      );
+    else
+      record(FIXTURE_CHECK, 'skip', 'No fixture accounts.inactiveSiteId', {
+        operation: id,
+        level: 'MUST',
+        requirements: ['D3-7-07'],
+      });
   });
 
   test('a client-credentials token with an active client account: success, or 400 for a token without a user', async () => {
     const x = await as(id, 'client', { omitHeaders: ['SU-SiteId'] }, ['D3-4.1-06']);
     if (!x) return;
     // DEC-D3-40: either answer passes; a 400 must be the documented one, anything else must be the success answer.
-    if (hasResponse(x) && x.response.status === 400) verifyAccountsError(x, id, 'userId not found in authentication token', ['D3-4.1-06']);
+    if (hasResponse(x) && x.response.status === 400)
+      verifyAccountsError(x, id, 'userId not found in authentication token', ['D3-4.1-06']);
     else verifyAccountsSuccess(x, id, ['D3-4.1-06'], ['D3-4.1-06']);
   });
 
   test('client-credentials tokens without an active client account are refused with 422', async () => {
-    verifyAccountsError(await as(id, 'clientWithoutAccount', { omitHeaders: ['SU-SiteId'] }, ['D3-7-04']), id, 'No account is associated for this client', ['D3-7-04']);
-    verifyAccountsError(await as(id, 'clientInactive', { omitHeaders: ['SU-SiteId'] }, ['D3-7-05']), id, 'The client account <client_account> status should be ACTIVE', ['D3-7-05']);
+    verifyAccountsError(
+      await as(id, 'clientWithoutAccount', { omitHeaders: ['SU-SiteId'] }, ['D3-7-04']),
+      id,
+      'No account is associated for this client',
+      ['D3-7-04'],
+    );
+    verifyAccountsError(
+      await as(id, 'clientInactive', { omitHeaders: ['SU-SiteId'] }, ['D3-7-05']),
+      id,
+      'The client account <client_account> status should be ACTIVE',
+      ['D3-7-05'],
+    );
   });
 
   test('a request without a token is refused', async () => {
-    verify(await call(id, { omitHeaders: ['Authorization', 'SU-SiteId'] }), requestRefused, { operation: id, level: 'MUST', requirements: ['D3-5-01'] });
+    verify(await call(id, { omitHeaders: ['Authorization', 'SU-SiteId'] }), requestRefused, {
+      operation: id,
+      level: 'MUST',
+      requirements: ['D3-5-01'],
+    });
   });
 });
 
@@ -83,19 +172,56 @@ describeOperation('list-features', () => {
   const id = 'list-features';
   test('a user with features gets the role object', async () => {
     const x = await as(id, 'user', { omitHeaders: ['SU-SiteId'] }, ['D3-4.1-08']);
-    if (x) verifyAccountsSuccess(x, id, ['D3-4.1-08'], ['D3-2.2-02', 'D3-2.2-03', 'D3-2.2-04'], {
-      paths: ['roleId', 'code', 'name', 'status', 'features[].id', 'features[].name', 'features[].code', 'features[].identifier', 'features[].description', 'features[].status',
-        'clientassignable', 'siteassignable', 'userassignable', 'accountmanagerassignable', 'publicaccess', 'productGroup.id', 'productGroup.name', 'productGroup.identifier', 'productGroup.description', 'createdby'],
-      requirements: ['D3-2.2-05'],
-    });
+    if (x)
+      verifyAccountsSuccess(x, id, ['D3-4.1-08'], ['D3-2.2-02', 'D3-2.2-03', 'D3-2.2-04'], {
+        paths: [
+          'roleId',
+          'code',
+          'name',
+          'status',
+          'features[].id',
+          'features[].name',
+          'features[].code',
+          'features[].identifier',
+          'features[].description',
+          'features[].status',
+          'clientassignable',
+          'siteassignable',
+          'userassignable',
+          'accountmanagerassignable',
+          'publicaccess',
+          'productGroup.id',
+          'productGroup.name',
+          'productGroup.identifier',
+          'productGroup.description',
+          'createdby',
+        ],
+        requirements: ['D3-2.2-05'],
+      });
   });
-  test('with the optional SU-SiteId of the run\'s site, the role object', async () => {
+  test("with the optional SU-SiteId of the run's site, the role object", async () => {
     const x = await as(id, 'user', {}, ['D3-4.1-09']);
-    if (x) verifySuccess(x, id, { success: ['D3-4.1-09'], schema: ['D3-4.1-09', 'D3-2.2-02'] }, { status: 200, decisions: ['DEC-D3-42'] });
+    if (x)
+      verifySuccess(
+        x,
+        id,
+        { success: ['D3-4.1-09'], schema: ['D3-4.1-09', 'D3-2.2-02'] },
+        { status: 200, decisions: ['DEC-D3-42'] },
+      );
   });
   test('a user without features gets 403; a token without user 400', async () => {
-    verifyAccountsError(await as(id, 'userWithoutFeatures', { omitHeaders: ['SU-SiteId'] }, ['D3-7-08']), id, 'Features not found', ['D3-7-08']);
-    verifyAccountsError(await as(id, 'client', { omitHeaders: ['SU-SiteId'] }, ['D3-7-03']), id, 'userId not found in authentication token', ['D3-7-03']);
+    verifyAccountsError(
+      await as(id, 'userWithoutFeatures', { omitHeaders: ['SU-SiteId'] }, ['D3-7-08']),
+      id,
+      'Features not found',
+      ['D3-7-08'],
+    );
+    verifyAccountsError(
+      await as(id, 'client', { omitHeaders: ['SU-SiteId'] }, ['D3-7-03']),
+      id,
+      'userId not found in authentication token',
+      ['D3-7-03'],
+    );
   });
 });
 
@@ -105,33 +231,89 @@ describeOperation('get-user-info', () => {
     const code = A().userInfoCode;
     if (code) {
       const x = await as(id, 'user', { query: { code } }, ['D3-4.1-11']);
-      if (x) verifyAccountsSuccess(x, id, ['D3-4.1-11'], ['D3-2.2-07', 'D3-2.2-08', 'D3-2.2-10', 'D3-2.1-10'], {
-        paths: ['user.id', 'user.title', 'user.family', 'user.given', 'user.middlename', 'user.loginEmailAddress', 'user.manageSubscriptions', 'user.roles', 'user.creationdate', 'user.lastupdatedon',
-          'homesite.id', 'homesite.name', 'site.id', 'site.name', 'site.type'],
-        requirements: ['D3-2.2-11'],
+      if (x)
+        verifyAccountsSuccess(x, id, ['D3-4.1-11'], ['D3-2.2-07', 'D3-2.2-08', 'D3-2.2-10', 'D3-2.1-10'], {
+          paths: [
+            'user.id',
+            'user.title',
+            'user.family',
+            'user.given',
+            'user.middlename',
+            'user.loginEmailAddress',
+            'user.manageSubscriptions',
+            'user.roles',
+            'user.creationdate',
+            'user.lastupdatedon',
+            'homesite.id',
+            'homesite.name',
+            'site.id',
+            'site.name',
+            'site.type',
+          ],
+          requirements: ['D3-2.2-11'],
+        });
+    } else
+      record(FIXTURE_CHECK, 'skip', 'No fixture accounts.userInfoCode', {
+        operation: id,
+        level: 'MUST',
+        requirements: ['D3-4.1-11'],
       });
-    } else record(FIXTURE_CHECK, 'skip', 'No fixture accounts.userInfoCode', { operation: id, level: 'MUST', requirements: ['D3-4.1-11'] });
-    verifyAccountsError(await as(id, 'user', { query: { code: 'NO-SUCH-CODE-000' } }, ['D3-7-09']), id, 'Secret code not found', ['D3-7-09']);
+    verifyAccountsError(
+      await as(id, 'user', { query: { code: 'NO-SUCH-CODE-000' } }, ['D3-7-09']),
+      id,
+      'Secret code not found',
+      ['D3-7-09'],
+    );
     const without = await as(id, 'user', {}, ['D3-4.1-12']);
-    if (without) verify(without, requestRefused, { operation: id, level: 'MUST', requirements: ['D3-4.1-12'], decisions: ['DEC-D3-43'] });
+    if (without)
+      verify(without, requestRefused, {
+        operation: id,
+        level: 'MUST',
+        requirements: ['D3-4.1-12'],
+        decisions: ['DEC-D3-43'],
+      });
   });
 });
 
-
 describeOperation('list-authorised-sites-v1', () => {
   const id = 'list-authorised-sites-v1';
-  test('the user\'s active sites are listed', async () => {
+  test("the user's active sites are listed", async () => {
     const x = await as(id, 'user', {}, ['D3-4.1-13']);
-    if (!x || !verifyAccountsSuccess(x, id, ['D3-4.1-13'], ['D3-2.2-12', 'D3-2.1-09', 'D3-2.2-13', 'D3-9-01'], { paths: SITE_MEMBERS.map((m) => `[].${m}`), requirements: ['D3-2.2-14'] })) return;
+    if (
+      !x ||
+      !verifyAccountsSuccess(x, id, ['D3-4.1-13'], ['D3-2.2-12', 'D3-2.1-09', 'D3-2.2-13', 'D3-9-01'], {
+        paths: SITE_MEMBERS.map((m) => `[].${m}`),
+        requirements: ['D3-2.2-14'],
+      })
+    )
+      return;
     const sites = Array.isArray(bodyOf(x)) ? (bodyOf(x) as unknown[]) : [];
-    verify(x, sitesActive({ list: '[]', idMember: 'id', statusRequired: true }), { operation: id, level: 'MUST', requirements: ['D3-4.1-14'], decisions: ['DEC-D3-26'] });
+    verify(x, sitesActive({ list: '[]', idMember: 'id', statusRequired: true }), {
+      operation: id,
+      level: 'MUST',
+      requirements: ['D3-4.1-14'],
+      decisions: ['DEC-D3-26'],
+    });
     const listed = sites.map(siteIdOf).filter((s): s is string => s !== undefined);
     const own = runContext().siteId;
-    verify({ ids: listed }, idsListed('the run\'s site among the authorised sites', [own]), { operation: id, level: 'SHOULD', requirements: ['D3-4.1-15'], exchange: x, decisions: ['DEC-D3-25'] });
+    verify({ ids: listed }, idsListed("the run's site among the authorised sites", [own]), {
+      operation: id,
+      level: 'SHOULD',
+      requirements: ['D3-4.1-15'],
+      exchange: x,
+      decisions: ['DEC-D3-25'],
+    });
     const other = listed.find((s) => s !== own) ?? listed[0];
     if (other && runContext().addresses.introspect) {
       const i = await as('introspect', 'user', { headers: { 'SU-SiteId': other } }, ['D3-4.1-15']);
-      if (i) verify(i, successStatus(200), { operation: 'introspect', level: 'SHOULD', requirements: ['D3-4.1-15'], decisions: ['DEC-D3-25'], evidence: { siteId: other } });
+      if (i)
+        verify(i, successStatus(200), {
+          operation: 'introspect',
+          level: 'SHOULD',
+          requirements: ['D3-4.1-15'],
+          decisions: ['DEC-D3-25'],
+          evidence: { siteId: other },
+        });
     }
   });
 });
@@ -143,9 +325,24 @@ describeOperation('list-authorised-sites-v2', () => {
     const pages = [];
     let complete = false;
     for (let page = 1; page <= 15; page++) {
-      const x = await as(id, 'user', { query: { pageNumber: String(page), maxRecordsPerPage: String(max) } }, ['D3-4.1-18']);
-      if (!x || !verifyAccountsSuccess(x, id, ['D3-4.1-16'], ['D3-4.1-17', 'D3-2.2-12', 'D3-2.1-09', 'D3-2.2-13', 'D3-9-01'], { paths: SITE_MEMBERS.map((m) => `sites[].${m}`), requirements: ['D3-2.2-14'] }) || !hasResponse(x)) return;
-      verify(x, sitesV2Pagination({ pageNumber: page, maxRecordsPerPage: max }), { operation: id, level: 'MUST', requirements: ['D3-4.1-18', 'D3-4.1-19', 'D3-4.1-20', 'D3-4.1-21', 'D3-4.1-22'], decisions: ['DEC-D3-05'] });
+      const x = await as(id, 'user', { query: { pageNumber: String(page), maxRecordsPerPage: String(max) } }, [
+        'D3-4.1-18',
+      ]);
+      if (
+        !x ||
+        !verifyAccountsSuccess(x, id, ['D3-4.1-16'], ['D3-4.1-17', 'D3-2.2-12', 'D3-2.1-09', 'D3-2.2-13', 'D3-9-01'], {
+          paths: SITE_MEMBERS.map((m) => `sites[].${m}`),
+          requirements: ['D3-2.2-14'],
+        }) ||
+        !hasResponse(x)
+      )
+        return;
+      verify(x, sitesV2Pagination({ pageNumber: page, maxRecordsPerPage: max }), {
+        operation: id,
+        level: 'MUST',
+        requirements: ['D3-4.1-18', 'D3-4.1-19', 'D3-4.1-20', 'D3-4.1-21', 'D3-4.1-22'],
+        decisions: ['DEC-D3-05'],
+      });
       pages.push(x);
       const body = bodyOf(x);
       const p = isRecord(body) && isRecord(body.pagination) ? body.pagination : {};
@@ -154,11 +351,20 @@ describeOperation('list-authorised-sites-v2', () => {
         break;
       }
     }
-    if (pages.length) verify({ pages, complete }, sitesV2PagesDisjoint, { operation: id, level: 'MUST', requirements: ['D3-4.1-23'], exchange: pages[pages.length - 1], decisions: ['DEC-D3-05'] });
+    if (pages.length)
+      verify({ pages, complete }, sitesV2PagesDisjoint, {
+        operation: id,
+        level: 'MUST',
+        requirements: ['D3-4.1-23'],
+        exchange: pages[pages.length - 1],
+        decisions: ['DEC-D3-05'],
+      });
   });
 
   test('every site version 1 lists is on a page of version 2', async () => {
-    const v1 = runContext().addresses['list-authorised-sites-v1'] ? await as('list-authorised-sites-v1', 'user', {}, ['D3-4.1-27']) : undefined;
+    const v1 = runContext().addresses['list-authorised-sites-v1']
+      ? await as('list-authorised-sites-v1', 'user', {}, ['D3-4.1-27'])
+      : undefined;
     if (!v1 || !hasResponse(v1) || v1.response.status !== 200 || !Array.isArray(bodyOf(v1))) return;
     const v2: string[] = [];
     let last: Exchange | undefined;
@@ -169,74 +375,193 @@ describeOperation('list-authorised-sites-v2', () => {
       const body = bodyOf(x);
       if (!isRecord(body) || !Array.isArray(body.sites)) return;
       v2.push(...body.sites.map(siteIdOf).filter((s): s is string => s !== undefined));
-      if (!isRecord(body.pagination) || body.pagination.nextPage === null || body.pagination.nextPage === undefined) break;
+      if (!isRecord(body.pagination) || body.pagination.nextPage === null || body.pagination.nextPage === undefined)
+        break;
     }
     const v1Ids = (bodyOf(v1) as unknown[]).map(siteIdOf).filter((s): s is string => s !== undefined);
-    verify({ ids: v2 }, idsListed('every version-1 site in version 2', v1Ids), { operation: id, level: 'SHOULD', requirements: ['D3-4.1-27'], exchange: last, decisions: ['DEC-D3-25'] });
+    verify({ ids: v2 }, idsListed('every version-1 site in version 2', v1Ids), {
+      operation: id,
+      level: 'SHOULD',
+      requirements: ['D3-4.1-27'],
+      exchange: last,
+      decisions: ['DEC-D3-25'],
+    });
     const child = runContext().fixtures.accounts?.childSiteId;
     if (child === undefined) {
-      record(FIXTURE_CHECK, 'skip', 'No fixture accounts.childSiteId', { operation: id, level: 'MUST', requirements: ['D3-4.1-26'] });
+      record(FIXTURE_CHECK, 'skip', 'No fixture accounts.childSiteId', {
+        operation: id,
+        level: 'MUST',
+        requirements: ['D3-4.1-26'],
+      });
     } else {
-      verify({ ids: v2 }, idsListed('the configured child site on a page of version 2', [child]), { operation: id, level: 'MUST', requirements: ['D3-4.1-26'], exchange: last, decisions: ['DEC-D3-25'] });
+      verify({ ids: v2 }, idsListed('the configured child site on a page of version 2', [child]), {
+        operation: id,
+        level: 'MUST',
+        requirements: ['D3-4.1-26'],
+        exchange: last,
+        decisions: ['DEC-D3-25'],
+      });
     }
   });
 
   test('a page beyond the last and invalid paging values are not server errors', async () => {
-    for (const query of [{ pageNumber: '9999' }, { pageNumber: '0' }, { pageNumber: 'abc' }, { maxRecordsPerPage: '-1' }, { maxRecordsPerPage: '1.5' }]) {
+    for (const query of [
+      { pageNumber: '9999' },
+      { pageNumber: '0' },
+      { pageNumber: 'abc' },
+      { maxRecordsPerPage: '-1' },
+      { maxRecordsPerPage: '1.5' },
+    ]) {
       const x = await as(id, 'user', { query }, ['D3-4.1-28']);
-      if (x) verify(x, notServerError, { operation: id, level: 'MUST', requirements: ['D3-4.1-28'], decisions: ['DEC-D3-45'], evidence: { query } });
+      if (x)
+        verify(x, notServerError, {
+          operation: id,
+          level: 'MUST',
+          requirements: ['D3-4.1-28'],
+          decisions: ['DEC-D3-45'],
+          evidence: { query },
+        });
     }
   });
 
   test('search keeps sites by id or name', async () => {
     const search = A().siteSearch;
-    if (!search) return record(FIXTURE_CHECK, 'skip', 'No fixture accounts.siteSearch', { operation: id, level: 'MUST', requirements: ['D3-4.1-18'] });
+    if (!search)
+      return record(FIXTURE_CHECK, 'skip', 'No fixture accounts.siteSearch', {
+        operation: id,
+        level: 'MUST',
+        requirements: ['D3-4.1-18'],
+      });
     const x = await as(id, 'user', { query: { search, maxRecordsPerPage: '50' } }, ['D3-4.1-18']);
-    if (x && verifySuccess(x, id, { success: ['D3-4.1-16'] }, { status: 200 })) verify(x, sitesMatchSearch(search), { operation: id, level: 'MUST', requirements: ['D3-4.1-24', 'D3-4.1-25'], decisions: ['DEC-D3-05'] });
+    if (x && verifySuccess(x, id, { success: ['D3-4.1-16'] }, { status: 200 }))
+      verify(x, sitesMatchSearch(search), {
+        operation: id,
+        level: 'MUST',
+        requirements: ['D3-4.1-24', 'D3-4.1-25'],
+        decisions: ['DEC-D3-05'],
+      });
   });
 });
 
 describeOperation('list-site-subscriptions', () => {
   const id = 'list-site-subscriptions';
-  test('the site\'s subscriptions; a site without access is 403', async () => {
+  test("the site's subscriptions; a site without access is 403", async () => {
     const x = await as(id, 'user', {}, ['D3-4.1-30']);
-    if (x) verifyAccountsSuccess(x, id, ['D3-4.1-30'], ['D3-2.2-16', 'D3-2.2-17', 'D3-2.1-10'], {
-      paths: ['siteId', 'subscriptions'],
-      requirements: ['D3-2.2-18'],
-    });
+    if (x)
+      verifyAccountsSuccess(x, id, ['D3-4.1-30'], ['D3-2.2-16', 'D3-2.2-17', 'D3-2.1-10'], {
+        paths: ['siteId', 'subscriptions'],
+        requirements: ['D3-2.2-18'],
+      });
     const body = x ? bodyOf(x) : undefined;
     if (x && isRecord(body) && body.subscriptions !== undefined) {
       // One subscription or a list of them (form not shown): each carries the named members.
       const each = Array.isArray(body.subscriptions) ? 'subscriptions[].' : 'subscriptions.';
-      verify(x, membersPresent(['subscriptionId', 'plan.planId', 'plan.planName', 'plan.planDescription', 'plan.planSlab', 'plan.siteTypes'].map((m) => each + m)), { operation: id, level: 'SHOULD', requirements: ['D3-2.2-18'], decisions: ['DEC-D3-22'] });
+      verify(
+        x,
+        membersPresent(
+          [
+            'subscriptionId',
+            'plan.planId',
+            'plan.planName',
+            'plan.planDescription',
+            'plan.planSlab',
+            'plan.siteTypes',
+          ].map((m) => each + m),
+        ),
+        { operation: id, level: 'SHOULD', requirements: ['D3-2.2-18'], decisions: ['DEC-D3-22'] },
+      );
     }
     const other = A().unconnectedSiteId;
-    if (other) verifyAccountsError(await as(id, 'user', { headers: { 'SU-SiteId': other } }, ['D3-7-10']), id, 'Loggedin user does not have permission to perform this operation.', ['D3-7-10']);
-    verify(await call(id, { omitHeaders: ['SU-SiteId'], values: { token: (await tokenFor('user')) ?? runContext().token } }), requestRefused, { operation: id, level: 'MUST', requirements: ['D3-4.1-31'] });
+    if (other)
+      verifyAccountsError(
+        await as(id, 'user', { headers: { 'SU-SiteId': other } }, ['D3-7-10']),
+        id,
+        'Loggedin user does not have permission to perform this operation.',
+        ['D3-7-10'],
+      );
+    verify(
+      await call(id, { omitHeaders: ['SU-SiteId'], values: { token: (await tokenFor('user')) ?? runContext().token } }),
+      requestRefused,
+      { operation: id, level: 'MUST', requirements: ['D3-4.1-31'] },
+    );
   });
 });
 
 describeOperation('get-user-details', () => {
   const id = 'get-user-details';
-  test('a user token gives the user\'s details', async () => {
+  test("a user token gives the user's details", async () => {
     const x = await as(id, 'user', { omitHeaders: ['SU-UserId'] }, ['D3-4.1-32']);
-    if (!x || !verifyAccountsSuccess(x, id, ['D3-4.1-32'], ['D3-2.2-20', 'D3-2.1-10'], {
-      paths: ['userId', 'title', 'firstName', 'lastName', 'middlename', 'loginEmailAddress', 'status', 'homesite.id', 'homesite.name', 'sites[].siteId', 'sites[].siteName', 'sites[].description', 'sites[].siteType'],
-      requirements: ['D3-2.2-22'],
-    })) return;
+    if (
+      !x ||
+      !verifyAccountsSuccess(x, id, ['D3-4.1-32'], ['D3-2.2-20', 'D3-2.1-10'], {
+        paths: [
+          'userId',
+          'title',
+          'firstName',
+          'lastName',
+          'middlename',
+          'loginEmailAddress',
+          'status',
+          'homesite.id',
+          'homesite.name',
+          'sites[].siteId',
+          'sites[].siteName',
+          'sites[].description',
+          'sites[].siteType',
+        ],
+        requirements: ['D3-2.2-22'],
+      })
+    )
+      return;
     const inactive = A().inactiveSiteId;
-    verify(x, sitesActive({ list: 'sites', idMember: 'siteId', statusRequired: false, ...(inactive ? { inactiveId: inactive } : {}) }), { operation: id, level: 'MUST', requirements: ['D3-2.2-21'], decisions: ['DEC-D3-26', 'DEC-D3-27'] });
+    verify(
+      x,
+      sitesActive({
+        list: 'sites',
+        idMember: 'siteId',
+        statusRequired: false,
+        ...(inactive ? { inactiveId: inactive } : {}),
+      }),
+      { operation: id, level: 'MUST', requirements: ['D3-2.2-21'], decisions: ['DEC-D3-26', 'DEC-D3-27'] },
+    );
   });
   test('client-credentials tokens: SU-UserId required, accessible user only, active account only', async () => {
     const { userId, inaccessibleUserId } = A();
-    verifyAccountsError(await as(id, 'client', { omitHeaders: ['SU-UserId'] }, ['D3-7-11']), id, 'SU-UserId is missing', ['D3-7-11', 'D3-5-03']);
+    verifyAccountsError(
+      await as(id, 'client', { omitHeaders: ['SU-UserId'] }, ['D3-7-11']),
+      id,
+      'SU-UserId is missing',
+      ['D3-7-11', 'D3-5-03'],
+    );
     if (userId) {
       const x = await as(id, 'client', { values: { userId } }, ['D3-4.1-33']);
-      if (x) verifySuccess(x, id, { success: ['D3-4.1-33', 'D3-5-02'], schema: ['D3-2.2-20', 'D3-2.1-10'] }, { status: 200 });
+      if (x)
+        verifySuccess(
+          x,
+          id,
+          { success: ['D3-4.1-33', 'D3-5-02'], schema: ['D3-2.2-20', 'D3-2.1-10'] },
+          { status: 200 },
+        );
     }
-    if (inaccessibleUserId) verifyAccountsError(await as(id, 'client', { values: { userId: inaccessibleUserId } }, ['D3-7-12']), id, 'The client account <client_account> does not have access to this user <user_id>', ['D3-7-12']);
-    verifyAccountsError(await as(id, 'clientWithoutAccount', { values: { userId: userId ?? 'U-1' } }, ['D3-7-04']), id, 'No account is associated for this client', ['D3-7-04']);
-    verifyAccountsError(await as(id, 'clientInactive', { values: { userId: userId ?? 'U-1' } }, ['D3-7-05']), id, 'The client account <client_account> status should be ACTIVE', ['D3-7-05']);
+    if (inaccessibleUserId)
+      verifyAccountsError(
+        await as(id, 'client', { values: { userId: inaccessibleUserId } }, ['D3-7-12']),
+        id,
+        'The client account <client_account> does not have access to this user <user_id>',
+        ['D3-7-12'],
+      );
+    verifyAccountsError(
+      await as(id, 'clientWithoutAccount', { values: { userId: userId ?? 'U-1' } }, ['D3-7-04']),
+      id,
+      'No account is associated for this client',
+      ['D3-7-04'],
+    );
+    verifyAccountsError(
+      await as(id, 'clientInactive', { values: { userId: userId ?? 'U-1' } }, ['D3-7-05']),
+      id,
+      'The client account <client_account> status should be ACTIVE',
+      ['D3-7-05'],
+    );
   });
 });
 
@@ -249,14 +574,47 @@ describeOperation('get-event-info', () => {
       if (x && verifyAccountsSuccess(x, id, ['D3-4.1-35', 'D3-6-01'], ['D3-2.2-25', 'D3-2.2-26', 'D3-2.1-10'])) {
         const body = bodyOf(x);
         if (isRecord(body) && typeof body.eventType === 'string' && body.eventType.startsWith('SITE_')) {
-          verify(x, membersPresent(['id', 'name', 'creationDate', 'createdBy', 'isSyncWithCrm', 'account.id', 'account.name', 'account.status', 'account.isAccountManager', 'account.isSyncWithCrm', 'account.is2FaEnforced',
-            'parentSite.id', 'parentSite.name', 'parentSite.status', 'parentSite.type', 'parentSite.isSyncWithCrm'].map((m) => `resource.${m}`)), { operation: id, level: 'SHOULD', requirements: ['D3-2.2-27'], decisions: ['DEC-D3-28'] });
+          verify(
+            x,
+            membersPresent(
+              [
+                'id',
+                'name',
+                'creationDate',
+                'createdBy',
+                'isSyncWithCrm',
+                'account.id',
+                'account.name',
+                'account.status',
+                'account.isAccountManager',
+                'account.isSyncWithCrm',
+                'account.is2FaEnforced',
+                'parentSite.id',
+                'parentSite.name',
+                'parentSite.status',
+                'parentSite.type',
+                'parentSite.isSyncWithCrm',
+              ].map((m) => `resource.${m}`),
+            ),
+            { operation: id, level: 'SHOULD', requirements: ['D3-2.2-27'], decisions: ['DEC-D3-28'] },
+          );
         }
       }
     }
-    verifyAccountsError(await as(id, 'user', { query: { sns_id: 'NO-SUCH-SNS-000' } }, ['D3-7-13']), id, 'SNS_ID is Invalid.', ['D3-7-13']);
+    verifyAccountsError(
+      await as(id, 'user', { query: { sns_id: 'NO-SUCH-SNS-000' } }, ['D3-7-13']),
+      id,
+      'SNS_ID is Invalid.',
+      ['D3-7-13'],
+    );
     const without = await as(id, 'user', {}, ['D3-4.1-36']);
-    if (without) verify(without, requestRefused, { operation: id, level: 'MUST', requirements: ['D3-4.1-36'], decisions: ['DEC-D3-43'] });
+    if (without)
+      verify(without, requestRefused, {
+        operation: id,
+        level: 'MUST',
+        requirements: ['D3-4.1-36'],
+        decisions: ['DEC-D3-43'],
+      });
   });
 });
 
@@ -265,19 +623,39 @@ describeOperation('get-site-users', () => {
   test('users of a site, and the two HTTP 200 quirks', async () => {
     const site = runContext().siteId;
     const x = await as(id, 'user', { path: { siteId: site } }, ['D3-4.1-37']);
-    if (x) verifyAccountsSuccess(x, id, ['D3-4.1-37'], ['D3-2.2-23'], {
-      paths: ['siteId', 'siteName', 'users[].userId', 'users[].firstName', 'users[].lastName', 'users[].middleName', 'users[].status', 'users[].loginEmailAddress'],
-      requirements: ['D3-2.2-24'],
-    });
+    if (x)
+      verifyAccountsSuccess(x, id, ['D3-4.1-37'], ['D3-2.2-23'], {
+        paths: [
+          'siteId',
+          'siteName',
+          'users[].userId',
+          'users[].firstName',
+          'users[].lastName',
+          'users[].middleName',
+          'users[].status',
+          'users[].loginEmailAddress',
+        ],
+        requirements: ['D3-2.2-24'],
+      });
     const invalid = await as(id, 'user', { path: { siteId: 'NO-SUCH-SITE-000' } }, ['D3-4.1-38']);
     if (invalid && verifySuccess(invalid, id, { success: ['D3-4.1-38'] }, { status: 200 })) {
-      verify(invalid, messageIs('Siteid is invalid : NO-SUCH-SITE-000'), { operation: id, level: 'MUST', requirements: ['D3-4.1-38'], decisions: ['DEC-D3-44'] });
+      verify(invalid, messageIs('Siteid is invalid : NO-SUCH-SITE-000'), {
+        operation: id,
+        level: 'MUST',
+        requirements: ['D3-4.1-38'],
+        decisions: ['DEC-D3-44'],
+      });
     }
     const empty = A().siteWithoutUsers;
     if (empty) {
       const e = await as(id, 'user', { path: { siteId: empty } }, ['D3-4.1-39']);
       if (e && verifySuccess(e, id, { success: ['D3-4.1-39'] }, { status: 200 })) {
-        verify(e, listMemberEmpty('users'), { operation: id, level: 'MUST', requirements: ['D3-4.1-39'], decisions: ['DEC-D3-44'] });
+        verify(e, listMemberEmpty('users'), {
+          operation: id,
+          level: 'MUST',
+          requirements: ['D3-4.1-39'],
+          decisions: ['DEC-D3-44'],
+        });
       }
     }
   });

@@ -4,7 +4,18 @@
  * and validation that answers `status` false (never an error) for an invalid postcode.
  */
 import { test } from 'vitest';
-import { addressKeyMatches, arrayHasItem, arrayLengthIs, membersPresent, geocodePositionValid, mediaTypeIs, notServerError, postcodeValidationAnswer, requestRefused, statusIs } from '../checks/index.ts';
+import {
+  addressKeyMatches,
+  arrayHasItem,
+  arrayLengthIs,
+  membersPresent,
+  geocodePositionValid,
+  mediaTypeIs,
+  notServerError,
+  postcodeValidationAnswer,
+  requestRefused,
+  statusIs,
+} from '../checks/index.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
@@ -36,7 +47,9 @@ async function drillDown(text: string): Promise<{ last: Exchange; address?: Reco
     const items = Array.isArray(bodyOf(last)) ? (bodyOf(last) as unknown[]) : [];
     const found = items.find(isAddress);
     if (found) return { last, address: found as Record<string, unknown> };
-    const container = items.find((i) => isRecord(i) && typeof i.key === 'string') as Record<string, unknown> | undefined;
+    const container = items.find((i) => isRecord(i) && typeof i.key === 'string') as
+      | Record<string, unknown>
+      | undefined;
     if (!container) return { last };
     last = await call(SEARCH, { query: { text, container: String(container.key) } });
   }
@@ -46,58 +59,156 @@ async function drillDown(text: string): Promise<{ last: Exchange; address?: Reco
 describeOperation(SEARCH, () => {
   test('drilling down reaches an item of type Address', async () => {
     const text = runContext().fixtures.address?.searchText;
-    if (!text) return record(FIXTURE_CHECK, 'skip', 'No fixture address.searchText', { operation: SEARCH, level: 'MUST', requirements: R.drill });
+    if (!text)
+      return record(FIXTURE_CHECK, 'skip', 'No fixture address.searchText', {
+        operation: SEARCH,
+        level: 'MUST',
+        requirements: R.drill,
+      });
     const { last } = await drillDown(text);
-    verify(last, arrayHasItem('an item of type Address', isAddress), { operation: SEARCH, level: 'MUST', requirements: R.drill, decisions: ['DEC-D2-11', 'DEC-D2-12'] });
-    verify(last, mediaTypeIs('application/json'), { operation: SEARCH, level: 'SHOULD', requirements: R.media, decisions: ['DEC-D2-26'] });
+    verify(last, arrayHasItem('an item of type Address', isAddress), {
+      operation: SEARCH,
+      level: 'MUST',
+      requirements: R.drill,
+      decisions: ['DEC-D2-11', 'DEC-D2-12'],
+    });
+    verify(last, mediaTypeIs('application/json'), {
+      operation: SEARCH,
+      level: 'SHOULD',
+      requirements: R.media,
+      decisions: ['DEC-D2-26'],
+    });
   });
 
   test('without text the answer is HTTP 400; without a token the request is refused', async () => {
-    verify(await call(SEARCH, { query: {} }), statusIs(400), { operation: SEARCH, level: 'MUST', requirements: R.missing.search, decisions: ['DEC-D2-07'] });
-    verify(await call(SEARCH, { query: { text: 'x' }, omitHeaders: ['Authorization'] }), requestRefused, { operation: SEARCH, level: 'MUST', requirements: R.auth });
+    verify(await call(SEARCH, { query: {} }), statusIs(400), {
+      operation: SEARCH,
+      level: 'MUST',
+      requirements: R.missing.search,
+      decisions: ['DEC-D2-07'],
+    });
+    verify(await call(SEARCH, { query: { text: 'x' }, omitHeaders: ['Authorization'] }), requestRefused, {
+      operation: SEARCH,
+      level: 'MUST',
+      requirements: R.auth,
+    });
   });
 });
 
 describeOperation(RETRIEVE, () => {
   test('the Address item is retrieved by its key, | sent as %7C', async () => {
     const text = runContext().fixtures.address?.searchText;
-    if (!text) return record(FIXTURE_CHECK, 'skip', 'No fixture address.searchText', { operation: RETRIEVE, level: 'MUST', requirements: R.retrieve });
+    if (!text)
+      return record(FIXTURE_CHECK, 'skip', 'No fixture address.searchText', {
+        operation: RETRIEVE,
+        level: 'MUST',
+        requirements: R.retrieve,
+      });
     const { address } = await drillDown(text);
     if (!address || typeof address.key !== 'string') {
-      return record({ id: 'precondition', summary: 'The drill-down reached an Address item' }, 'skip', 'The drill-down did not reach an Address item (judged under search-address)', { operation: RETRIEVE, level: 'MUST', requirements: R.retrieve });
+      return record(
+        { id: 'precondition', summary: 'The drill-down reached an Address item' },
+        'skip',
+        'The drill-down did not reach an Address item (judged under search-address)',
+        { operation: RETRIEVE, level: 'MUST', requirements: R.retrieve },
+      );
     }
     const x = await call(RETRIEVE, { query: { id: address.key } });
     if (!verifySuccess(x, RETRIEVE, { success: R.retrieve, schema: R.retrieve }, { status: 200 })) return;
-    verify(x, addressKeyMatches(address.key), { operation: RETRIEVE, level: 'MUST', requirements: [...R.retrieve, ...(address.key.includes('|') ? R.pipe : [])], decisions: ['DEC-D2-13'], evidence: { url: x.request.url } });
-    verify(x, arrayLengthIs(1), { operation: RETRIEVE, level: 'SHOULD', requirements: ['D2-4.7-04'], decisions: ['DEC-D2-50'] });
-    const named = ['key', 'line1', 'line2', 'line3', 'line4', 'buildingName', 'street', 'provinceName', 'postcode', 'city', 'district', 'country', 'countryCode3', 'addressType', 'formattedAddress', 'latitude', 'longitude'];
-    verify(x, membersPresent(named.map((m) => `[].${m}`)), { operation: RETRIEVE, level: 'SHOULD', requirements: ['D2-2.3-30'], decisions: ['DEC-D2-42'] });
+    verify(x, addressKeyMatches(address.key), {
+      operation: RETRIEVE,
+      level: 'MUST',
+      requirements: [...R.retrieve, ...(address.key.includes('|') ? R.pipe : [])],
+      decisions: ['DEC-D2-13'],
+      evidence: { url: x.request.url },
+    });
+    verify(x, arrayLengthIs(1), {
+      operation: RETRIEVE,
+      level: 'SHOULD',
+      requirements: ['D2-4.7-04'],
+      decisions: ['DEC-D2-50'],
+    });
+    const named = [
+      'key',
+      'line1',
+      'line2',
+      'line3',
+      'line4',
+      'buildingName',
+      'street',
+      'provinceName',
+      'postcode',
+      'city',
+      'district',
+      'country',
+      'countryCode3',
+      'addressType',
+      'formattedAddress',
+      'latitude',
+      'longitude',
+    ];
+    verify(x, membersPresent(named.map((m) => `[].${m}`)), {
+      operation: RETRIEVE,
+      level: 'SHOULD',
+      requirements: ['D2-2.3-30'],
+      decisions: ['DEC-D2-42'],
+    });
     const key = address.key;
-    verify(x, arrayHasItem(`with key ${key} whose formattedAddress holds a line break`, (i) => i.key === key && typeof i.formattedAddress === 'string' && /\r?\n/.test(i.formattedAddress)),
-      { operation: RETRIEVE, level: 'SHOULD', requirements: ['D2-2.3-29'] });
+    verify(
+      x,
+      arrayHasItem(
+        `with key ${key} whose formattedAddress holds a line break`,
+        (i) => i.key === key && typeof i.formattedAddress === 'string' && /\r?\n/.test(i.formattedAddress),
+      ),
+      { operation: RETRIEVE, level: 'SHOULD', requirements: ['D2-2.3-29'] },
+    );
   });
 
   test('without id the answer is HTTP 400', async () => {
-    verify(await call(RETRIEVE, { query: {} }), statusIs(400), { operation: RETRIEVE, level: 'MUST', requirements: R.missing.retrieve, decisions: ['DEC-D2-07'] });
+    verify(await call(RETRIEVE, { query: {} }), statusIs(400), {
+      operation: RETRIEVE,
+      level: 'MUST',
+      requirements: R.missing.retrieve,
+      decisions: ['DEC-D2-07'],
+    });
   });
 
   test('an unknown id is not a server error', async () => {
-    verify(await call(RETRIEVE, { query: { id: 'GB|RM|NO-SUCH-ADDRESS-000' } }), notServerError, { operation: RETRIEVE, level: 'MUST', requirements: ['D2-4.7-05'], decisions: ['DEC-D2-50'] });
+    verify(await call(RETRIEVE, { query: { id: 'GB|RM|NO-SUCH-ADDRESS-000' } }), notServerError, {
+      operation: RETRIEVE,
+      level: 'MUST',
+      requirements: ['D2-4.7-05'],
+      decisions: ['DEC-D2-50'],
+    });
   });
 });
 
 describeOperation(GEO, () => {
   test('a postcode is geo-coded to a position', async () => {
     const postcode = runContext().fixtures.address?.postcode;
-    if (!postcode) return record(FIXTURE_CHECK, 'skip', 'No fixture address.postcode', { operation: GEO, level: 'MUST', requirements: R.geo });
+    if (!postcode)
+      return record(FIXTURE_CHECK, 'skip', 'No fixture address.postcode', {
+        operation: GEO,
+        level: 'MUST',
+        requirements: R.geo,
+      });
     const x = await call(GEO, { query: { postcode } });
     if (!verifySuccess(x, GEO, { success: R.geo, schema: R.geo }, { status: 200 })) return;
     verify(x, geocodePositionValid, { operation: GEO, level: 'MUST', requirements: R.geo, decisions: ['DEC-D2-15'] });
   });
 
   test('without postcode the answer is HTTP 400', async () => {
-    verify(await call(GEO, { query: {} }), statusIs(400), { operation: GEO, level: 'MUST', requirements: R.missing.geo, decisions: ['DEC-D2-07'] });
-    verify(await call(GEO, { query: { postcode: runContext().fixtures.address?.invalidPostcode ?? 'NOT A POSTCODE' } }), notServerError, { operation: GEO, level: 'MUST', requirements: ['D2-4.8-04'], decisions: ['DEC-D2-51'] });
+    verify(await call(GEO, { query: {} }), statusIs(400), {
+      operation: GEO,
+      level: 'MUST',
+      requirements: R.missing.geo,
+      decisions: ['DEC-D2-07'],
+    });
+    verify(
+      await call(GEO, { query: { postcode: runContext().fixtures.address?.invalidPostcode ?? 'NOT A POSTCODE' } }),
+      notServerError,
+      { operation: GEO, level: 'MUST', requirements: ['D2-4.8-04'], decisions: ['DEC-D2-51'] },
+    );
   });
 });
 
@@ -107,17 +218,34 @@ describeOperation(VALIDATE, () => {
     if (postcode) {
       const x = await call(VALIDATE, { query: { postcode } });
       if (verifySuccess(x, VALIDATE, { success: R.validate, schema: R.validate }, { status: 200 })) {
-        verify(x, postcodeValidationAnswer({ postcode, valid: true }), { operation: VALIDATE, level: 'MUST', requirements: R.validate, decisions: ['DEC-D2-15'] });
+        verify(x, postcodeValidationAnswer({ postcode, valid: true }), {
+          operation: VALIDATE,
+          level: 'MUST',
+          requirements: R.validate,
+          decisions: ['DEC-D2-15'],
+        });
       }
     }
     const bad = invalidPostcode ?? 'NOT A POSTCODE';
     const x = await call(VALIDATE, { query: { postcode: bad } });
-    if (verifySuccess(x, VALIDATE, { success: R.invalid, schema: R.validate }, { status: 200, decisions: ['DEC-D2-15'] })) {
-      verify(x, postcodeValidationAnswer({ postcode: bad, valid: false }), { operation: VALIDATE, level: 'MUST', requirements: R.invalid, decisions: ['DEC-D2-15'] });
+    if (
+      verifySuccess(x, VALIDATE, { success: R.invalid, schema: R.validate }, { status: 200, decisions: ['DEC-D2-15'] })
+    ) {
+      verify(x, postcodeValidationAnswer({ postcode: bad, valid: false }), {
+        operation: VALIDATE,
+        level: 'MUST',
+        requirements: R.invalid,
+        decisions: ['DEC-D2-15'],
+      });
     }
   });
 
   test('without postcode the answer is HTTP 400', async () => {
-    verify(await call(VALIDATE, { query: {} }), statusIs(400), { operation: VALIDATE, level: 'MUST', requirements: R.missing.validate, decisions: ['DEC-D2-07'] });
+    verify(await call(VALIDATE, { query: {} }), statusIs(400), {
+      operation: VALIDATE,
+      level: 'MUST',
+      requirements: R.missing.validate,
+      decisions: ['DEC-D2-07'],
+    });
   });
 });

@@ -3,13 +3,29 @@
  * 7): one entry per get, unknown ids, filters, `_since` and its date format, paging.
  */
 import { test } from 'vitest';
-import { bundleHasEntries, entriesMatchFilter, filteredSubset, membersPresent, notServerError, pageWithinCount, requestRefused, singleEntryWithId, successStatus, unmatchedValueGivesNothing } from '../checks/index.ts';
+import {
+  bundleHasEntries,
+  entriesMatchFilter,
+  filteredSubset,
+  membersPresent,
+  notServerError,
+  pageWithinCount,
+  requestRefused,
+  singleEntryWithId,
+  successStatus,
+  unmatchedValueGivesNothing,
+} from '../checks/index.ts';
 import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
 import { judge, verifyProperty } from '../core/property.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import type { FilterDef } from '../generators/filterQuery.ts';
 import { filterQuery } from '../generators/filterQuery.ts';
-import { bookingPractitionerFilters, roleFilters, updatedSince, verifyDocumentedRefusal } from './common/registerFilters.ts';
+import {
+  bookingPractitionerFilters,
+  roleFilters,
+  updatedSince,
+  verifyDocumentedRefusal,
+} from './common/registerFilters.ts';
 import { FIXTURE_CHECK, collectIds, verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 
 const GET_P = 'get-booking-practitioner';
@@ -19,16 +35,58 @@ const SEARCH_R = 'search-booking-practitioner-roles';
 const paging = { tags: ['D2-2.1-08'], match: ['D2-2.1-09'], bounds: ['D2-2.1-10'], total: ['D2-2.1-11'] };
 const R = {
   practitioner: {
-    shape: ['D2-4.12-18', 'D2-2.3-49', 'D2-2.3-50', 'D2-2.3-51', 'D2-2.3-52', 'D2-2.3-53', 'D2-2.1-01', 'D2-2.1-02', 'D2-2.1-03', 'D2-1-09'],
-    get: ['D2-4.12-01', 'D2-4.12-02'], unknown: ['D2-4.12-03'], search: ['D2-4.12-04'], since: ['D2-4.12-16'], paging: ['D2-4.12-17'],
-    filter: { family: 'D2-4.12-05', given: 'D2-4.12-06', gender: 'D2-4.12-07', id: 'D2-4.12-08', site: 'D2-4.12-09', registeredno: 'D2-4.12-11' } as Record<string, string>,
-    members: { paths: ['meta.lastUpdated', 'extension', 'identifier', 'active', 'name', 'gender'], requirements: ['D2-2.3-54'] },
+    shape: [
+      'D2-4.12-18',
+      'D2-2.3-49',
+      'D2-2.3-50',
+      'D2-2.3-51',
+      'D2-2.3-52',
+      'D2-2.3-53',
+      'D2-2.1-01',
+      'D2-2.1-02',
+      'D2-2.1-03',
+      'D2-1-09',
+    ],
+    get: ['D2-4.12-01', 'D2-4.12-02'],
+    unknown: ['D2-4.12-03'],
+    search: ['D2-4.12-04'],
+    since: ['D2-4.12-16'],
+    paging: ['D2-4.12-17'],
+    filter: {
+      family: 'D2-4.12-05',
+      given: 'D2-4.12-06',
+      gender: 'D2-4.12-07',
+      id: 'D2-4.12-08',
+      site: 'D2-4.12-09',
+      registeredno: 'D2-4.12-11',
+    } as Record<string, string>,
+    members: {
+      paths: ['meta.lastUpdated', 'extension', 'identifier', 'active', 'name', 'gender'],
+      requirements: ['D2-2.3-54'],
+    },
   },
   role: {
     shape: ['D2-4.13-09', 'D2-2.3-55', 'D2-2.3-56', 'D2-2.3-57', 'D2-2.1-01', 'D2-2.1-02', 'D2-2.1-03', 'D2-1-09'],
-    get: ['D2-4.13-01', 'D2-4.13-02'], unknown: ['D2-4.13-03'], search: ['D2-4.13-04'], since: ['D2-4.13-07'], paging: ['D2-4.13-08'],
+    get: ['D2-4.13-01', 'D2-4.13-02'],
+    unknown: ['D2-4.13-03'],
+    search: ['D2-4.13-04'],
+    since: ['D2-4.13-07'],
+    paging: ['D2-4.13-08'],
     filter: { practitioner: 'D2-4.13-05', location: 'D2-4.13-06' } as Record<string, string>,
-    members: { paths: ['id', 'meta.lastUpdated', 'identifier[].use', 'identifier[].system', 'identifier[].value', 'active', 'practitioner.reference', 'practitioner.display', 'location'], requirements: ['D2-2.3-58'] },
+    members: {
+      paths: [
+        'id',
+        'meta.lastUpdated',
+        'identifier[].use',
+        'identifier[].system',
+        'identifier[].value',
+        'active',
+        'practitioner.reference',
+        'practitioner.display',
+        'location',
+      ],
+      requirements: ['D2-2.3-58'],
+    },
   },
   notFound: ['D2-7-24', 'D2-7-28', 'D2-7-29'],
   dateFormat: ['D2-7-27', 'D2-7-28', 'D2-7-29'],
@@ -37,40 +95,84 @@ const R = {
   /** Practitioner state (3): `active` is a Boolean. */
   active: ['D2-3-01'],
   /** Booking input errors (7, DEC-D2-30, DEC-D2-58). */
-  invalidFormat: ['D2-7-21'], outsideList: ['D2-7-25'],
+  invalidFormat: ['D2-7-21'],
+  outsideList: ['D2-7-25'],
 };
 
 /** Booking Practitioner and PractitionerRole: the named members (DEC-D2-42) and a Boolean `active` (3). */
 function verifyMembers(x: Awaited<ReturnType<typeof call>>, id: string, reqs: typeof R.practitioner): void {
-  verify(x, membersPresent(reqs.members.paths.map((m) => `entry[].resource.${m}`)), { operation: id, level: 'SHOULD', requirements: reqs.members.requirements, decisions: ['DEC-D2-42'] });
-  verify(x, entriesMatchFilter('active is true or false', (r) => (r.active === undefined ? undefined : typeof r.active === 'boolean')), { operation: id, level: 'MUST', requirements: R.active });
+  verify(x, membersPresent(reqs.members.paths.map((m) => `entry[].resource.${m}`)), {
+    operation: id,
+    level: 'SHOULD',
+    requirements: reqs.members.requirements,
+    decisions: ['DEC-D2-42'],
+  });
+  verify(
+    x,
+    entriesMatchFilter('active is true or false', (r) =>
+      r.active === undefined ? undefined : typeof r.active === 'boolean',
+    ),
+    { operation: id, level: 'MUST', requirements: R.active },
+  );
   if (reqs === R.role) {
     // booking_identifier is required by the schema; external_identifier should be present (DEC-D2-60).
-    verify(x, entriesMatchFilter('an external_identifier identifier is present', (r) =>
-      (Array.isArray(r.identifier) ? r.identifier : []).some((i) => isRecord(i) && (i.id === 'external_identifier' || (typeof i.system === 'string' && i.system.endsWith('/external_identifier'))))),
-    { operation: id, level: 'SHOULD', requirements: reqs.members.requirements, decisions: ['DEC-D2-60'] });
+    verify(
+      x,
+      entriesMatchFilter('an external_identifier identifier is present', (r) =>
+        (Array.isArray(r.identifier) ? r.identifier : []).some(
+          (i) =>
+            isRecord(i) &&
+            (i.id === 'external_identifier' ||
+              (typeof i.system === 'string' && i.system.endsWith('/external_identifier'))),
+        ),
+      ),
+      { operation: id, level: 'SHOULD', requirements: reqs.members.requirements, decisions: ['DEC-D2-60'] },
+    );
   }
 }
 const SINCE = '2026-01-01T00:00:00Z';
 
-function getSuite(id: string, reqs: typeof R.practitioner, fixtureId: () => string | undefined, pathName: string): void {
+function getSuite(
+  id: string,
+  reqs: typeof R.practitioner,
+  fixtureId: () => string | undefined,
+  pathName: string,
+): void {
   describeOperation(id, () => {
     test('a get returns a bundle with exactly the requested record', async () => {
       const wanted = fixtureId();
-      if (!wanted) return record(FIXTURE_CHECK, 'skip', `No booking fixture id for ${id}`, { operation: id, level: 'MUST', requirements: reqs.get });
+      if (!wanted)
+        return record(FIXTURE_CHECK, 'skip', `No booking fixture id for ${id}`, {
+          operation: id,
+          level: 'MUST',
+          requirements: reqs.get,
+        });
       const x = await call(id, { path: { [pathName]: wanted } });
       if (!verifySuccess(x, id, { success: reqs.get, schema: reqs.shape }, { status: 200 })) return;
-      verify(x, singleEntryWithId(wanted), { operation: id, level: 'MUST', requirements: reqs.get, decisions: ['DEC-D2-23'] });
+      verify(x, singleEntryWithId(wanted), {
+        operation: id,
+        level: 'MUST',
+        requirements: reqs.get,
+        decisions: ['DEC-D2-23'],
+      });
       verifyMembers(x, id, reqs);
     });
 
     test('an unknown id is MSG_ENTITY_NOT_FOUND_IN_DATABASE with HTTP 404', async () => {
       const x = await call(id, { path: { [pathName]: 'NO-SUCH-RECORD-000' } });
-      verifyError(x, id, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', [...R.notFound, ...reqs.unknown], { shapeLevel: 'SHOULD', shapeRequirements: R.errorShape, decisions: ['DEC-D2-23', 'DEC-D2-24'] });
+      verifyError(x, id, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', [...R.notFound, ...reqs.unknown], {
+        shapeLevel: 'SHOULD',
+        shapeRequirements: R.errorShape,
+        decisions: ['DEC-D2-23', 'DEC-D2-24'],
+      });
     });
 
     test('a request without a token is refused', async () => {
-      verify(await call(id, { path: { [pathName]: fixtureId() ?? 'x' }, omitHeaders: ['Authorization'] }), requestRefused, { operation: id, level: 'MUST', requirements: R.auth });
+      verify(
+        await call(id, { path: { [pathName]: fixtureId() ?? 'x' }, omitHeaders: ['Authorization'] }),
+        requestRefused,
+        { operation: id, level: 'MUST', requirements: R.auth },
+      );
     });
   });
 }
@@ -82,19 +184,33 @@ function searchSuite(id: string, reqs: typeof R.practitioner, filters: () => Rec
   describeOperation(id, () => {
     test('a search returns a paged bundle', async () => {
       const x = await call(id, { query: { count: '10' } });
-      if (verifySuccess(x, id, { success: reqs.search, schema: reqs.shape }, { status: 200 })) verifyMembers(x, id, reqs);
+      if (verifySuccess(x, id, { success: reqs.search, schema: reqs.shape }, { status: 200 }))
+        verifyMembers(x, id, reqs);
       const walk = await walkPages(id, {}, 4, 6);
-      verifyPaging(id, walk, 4, { tags: paging.tags, match: [...paging.match, ...reqs.paging], bounds: [...paging.bounds, ...reqs.paging], total: paging.total });
+      verifyPaging(id, walk, 4, {
+        tags: paging.tags,
+        match: [...paging.match, ...reqs.paging],
+        bounds: [...paging.bounds, ...reqs.paging],
+        total: paging.total,
+      });
     });
 
     test('_since keeps records updated at or after it; a malformed _since is refused with a documented code', async () => {
       const x = await call(id, { query: { _since: SINCE, count: '50' } });
       if (verifySuccess(x, id, { success: reqs.since }, { status: 200 })) {
-        verify(x, entriesMatchFilter(`lastUpdated >= ${SINCE}`, updatedSince(SINCE)), { operation: id, level: 'MUST', requirements: reqs.since, decisions: ['DEC-D2-22'] });
+        verify(x, entriesMatchFilter(`lastUpdated >= ${SINCE}`, updatedSince(SINCE)), {
+          operation: id,
+          level: 'MUST',
+          requirements: reqs.since,
+          decisions: ['DEC-D2-22'],
+        });
       }
       const bad = await call(id, { query: { _since: 'yesterday' } });
       // 7 lists MSG_DATE_FORMAT but ties no code to a malformed _since: any documented code at its status (DEC-D2-22).
-      verifyDocumentedRefusal(bad, id, 'MSG_DATE_FORMAT', [...R.dateFormat, ...reqs.since], { shapeRequirements: R.errorShape, decisions: ['DEC-D2-22'] });
+      verifyDocumentedRefusal(bad, id, 'MSG_DATE_FORMAT', [...R.dateFormat, ...reqs.since], {
+        shapeRequirements: R.errorShape,
+        decisions: ['DEC-D2-22'],
+      });
     });
 
     test('property: generated filter combinations and paging are honoured', async () => {
@@ -111,7 +227,13 @@ function searchSuite(id: string, reqs: typeof R.practitioner, filters: () => Rec
           return [
             judge(x, successStatus(200)),
             judge(x, pageWithinCount(q.count), { requirements: reqs.paging }),
-            ...Object.entries(q.filters).map(([p, v]) => judge(x, entriesMatchFilter(`${p}=${v}`, (r) => defs[p].matches(r, v)), { requirements: [reqs.filter[p]] })),
+            ...Object.entries(q.filters).map(([p, v]) =>
+              judge(
+                x,
+                entriesMatchFilter(`${p}=${v}`, (r) => defs[p].matches(r, v)),
+                { requirements: [reqs.filter[p]] },
+              ),
+            ),
           ];
         },
       });
@@ -125,7 +247,11 @@ function searchSuite(id: string, reqs: typeof R.practitioner, filters: () => Rec
         const x = await call(id, { query: { [f.param]: value, count: '50' } });
         const req = [reqs.filter[f.param]];
         if (!verifySuccess(x, id, { success: req }, { status: 200 })) continue;
-        verify(x, entriesMatchFilter(`${f.param}=${value}`, (r) => f.matches(r, value)), { operation: id, level: 'MUST', requirements: req, decisions: ['DEC-D2-59', 'DEC-D2-60'] });
+        verify(
+          x,
+          entriesMatchFilter(`${f.param}=${value}`, (r) => f.matches(r, value)),
+          { operation: id, level: 'MUST', requirements: req, decisions: ['DEC-D2-59', 'DEC-D2-60'] },
+        );
         verify(x, bundleHasEntries(1), { operation: id, level: 'MUST', requirements: req });
       }
     });
@@ -134,12 +260,19 @@ function searchSuite(id: string, reqs: typeof R.practitioner, filters: () => Rec
       const probes: Record<string, string>[] = [{ [Object.keys(filters())[0]]: '' }, { page: 'abc' }, { count: 'ten' }];
       if (id === SEARCH_P) probes.push({ near: 'north:west' });
       for (const q of probes) {
-        verifyDocumentedRefusal(await call(id, { query: q }), id, 'MSG_INVALID_FORMAT', R.invalidFormat, { shapeRequirements: R.errorShape, decisions: ['DEC-D2-30'] });
+        verifyDocumentedRefusal(await call(id, { query: q }), id, 'MSG_INVALID_FORMAT', R.invalidFormat, {
+          shapeRequirements: R.errorShape,
+          decisions: ['DEC-D2-30'],
+        });
       }
     });
 
     test('a request without a token is refused', async () => {
-      verify(await call(id, { omitHeaders: ['Authorization'] }), requestRefused, { operation: id, level: 'MUST', requirements: R.auth });
+      verify(await call(id, { omitHeaders: ['Authorization'] }), requestRefused, {
+        operation: id,
+        level: 'MUST',
+        requirements: R.auth,
+      });
     });
   });
 }
@@ -155,40 +288,72 @@ describeOperation(SEARCH_P, () => {
 
   test('filters without a visible counterpart give a subset of the unfiltered result', async () => {
     const all = await collectIds(id, {});
-    if (!all) return record({ id: 'precondition', summary: 'The unfiltered result could be walked to its end' }, 'skip', 'The unfiltered booking practitioner search could not be walked to its end', { operation: id, level: 'MUST', requirements: ['D2-4.12-10', 'D2-4.12-12', 'D2-4.12-13', 'D2-4.12-14', 'D2-4.12-15'] });
+    if (!all)
+      return record(
+        { id: 'precondition', summary: 'The unfiltered result could be walked to its end' },
+        'skip',
+        'The unfiltered booking practitioner search could not be walked to its end',
+        {
+          operation: id,
+          level: 'MUST',
+          requirements: ['D2-4.12-10', 'D2-4.12-12', 'D2-4.12-13', 'D2-4.12-14', 'D2-4.12-15'],
+        },
+      );
     const ctx = runContext();
     // Values: the configured profession code, a location a booking role names, the configured
     // postcode and register centre; channel ids are not shown anywhere (DEC-D2-59), so a probe
     // value is sent: a subset must hold for any value.
     const roles = bundleResources(bodyOf(await call(SEARCH_R, { query: { count: '50' } })));
-    const location = roles.flatMap((r) => (Array.isArray(r.location) ? r.location : []))
-      .map((l) => (isRecord(l) && typeof l.reference === 'string' ? l.reference.split('/').pop() : undefined)).find((v) => v);
+    const location = roles
+      .flatMap((r) => (Array.isArray(r.location) ? r.location : []))
+      .map((l) => (isRecord(l) && typeof l.reference === 'string' ? l.reference.split('/').pop() : undefined))
+      .find((v) => v);
     const c = ctx.fixtures.register?.near;
     const probes: [string, string, string | undefined][] = [
       ['D2-4.12-10', 'profession', ctx.fixtures.codeSets?.profession],
       ['D2-4.12-12', 'channel', 'CH-WEB'],
       ['D2-4.12-13', 'location', location],
       ['D2-4.12-14', 'postcode', ctx.fixtures.address?.postcode],
-      ...(c ? ([
-        ['D2-4.12-15', 'near', `${c.lat}:${c.lon}:${c.distanceKm}:km`],
-        ['D2-4.12-15', 'near', `${c.lat}:${c.lon}:${(c.distanceKm / 1.609344).toFixed(6)}:mi`],
-        ['D2-4.12-15', 'near', `${c.lat}:${c.lon}:${c.distanceKm * 1000}:m`],
-      ] as [string, string, string][]) : []),
+      ...(c
+        ? ([
+            ['D2-4.12-15', 'near', `${c.lat}:${c.lon}:${c.distanceKm}:km`],
+            ['D2-4.12-15', 'near', `${c.lat}:${c.lon}:${(c.distanceKm / 1.609344).toFixed(6)}:mi`],
+            ['D2-4.12-15', 'near', `${c.lat}:${c.lon}:${c.distanceKm * 1000}:m`],
+          ] as [string, string, string][])
+        : []),
     ];
     for (const [req, param, value] of probes) {
       if (value === undefined) {
-        record(FIXTURE_CHECK, 'skip', `No value for ${param} (config or a returned role)`, { operation: id, level: 'MUST', requirements: [req] });
+        record(FIXTURE_CHECK, 'skip', `No value for ${param} (config or a returned role)`, {
+          operation: id,
+          level: 'MUST',
+          requirements: [req],
+        });
         continue;
       }
       const x = await call(id, { query: { [param]: value, count: '50' } });
-      if (!verifySuccess(x, id, { success: [req] }, { status: 200, decisions: ['DEC-D2-59'] }) || !hasResponse(x)) continue;
-      verify({ filtered: x, all }, filteredSubset, { operation: id, level: 'MUST', requirements: [req], exchange: x, decisions: ['DEC-D2-59'], evidence: { [param]: value } });
+      if (!verifySuccess(x, id, { success: [req] }, { status: 200, decisions: ['DEC-D2-59'] }) || !hasResponse(x))
+        continue;
+      verify({ filtered: x, all }, filteredSubset, {
+        operation: id,
+        level: 'MUST',
+        requirements: [req],
+        exchange: x,
+        decisions: ['DEC-D2-59'],
+        evidence: { [param]: value },
+      });
     }
   });
 
   test('a near unit outside mi, km, m is refused', async () => {
     const c = runContext().fixtures.register?.near ?? { lat: 51.5074, lon: -0.1278, distanceKm: 10 };
-    verifyDocumentedRefusal(await call(id, { query: { near: `${c.lat}:${c.lon}:${c.distanceKm}:ft` } }), id, ['MSG_PARAM_INVALID', 'MSG_INVALID_FORMAT'], R.outsideList, { decisions: ['DEC-D2-58'] });
+    verifyDocumentedRefusal(
+      await call(id, { query: { near: `${c.lat}:${c.lon}:${c.distanceKm}:ft` } }),
+      id,
+      ['MSG_PARAM_INVALID', 'MSG_INVALID_FORMAT'],
+      R.outsideList,
+      { decisions: ['DEC-D2-58'] },
+    );
   });
 
   test('profession, channel, location, postcode and near with a value no practitioner holds give no practitioner', async () => {
@@ -204,8 +369,18 @@ describeOperation(SEARCH_P, () => {
     ];
     for (const [req, param, value] of probes) {
       const x = await call(id, { query: { [param]: value, count: '50' } });
-      if (verify(x, notServerError, { operation: id, level: 'MUST', requirements: [req] }).status !== 'pass' || !hasResponse(x)) continue;
-      verify(x, unmatchedValueGivesNothing(`${param}=${value}`), { operation: id, level: 'MUST', requirements: [req], decisions: ['DEC-D2-59'], evidence: { [param]: value } });
+      if (
+        verify(x, notServerError, { operation: id, level: 'MUST', requirements: [req] }).status !== 'pass' ||
+        !hasResponse(x)
+      )
+        continue;
+      verify(x, unmatchedValueGivesNothing(`${param}=${value}`), {
+        operation: id,
+        level: 'MUST',
+        requirements: [req],
+        decisions: ['DEC-D2-59'],
+        evidence: { [param]: value },
+      });
     }
   });
 });

@@ -5,7 +5,18 @@
  */
 import { test } from 'vitest';
 import {
-  codeKey, codeSetPageSizeBounded, codesSubset, mediaTypeIs, notServerError, pagingTagsMatchRequest, pagingTagsPresent, requestRefused, successStatus, valueSetItemsMatch, valueSetPageWithinCount, valueSetPagingConsistent,
+  codeKey,
+  codeSetPageSizeBounded,
+  codesSubset,
+  mediaTypeIs,
+  notServerError,
+  pagingTagsMatchRequest,
+  pagingTagsPresent,
+  requestRefused,
+  successStatus,
+  valueSetItemsMatch,
+  valueSetPageWithinCount,
+  valueSetPagingConsistent,
 } from '../checks/index.ts';
 import { bodyOf, hasResponse, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
@@ -34,52 +45,114 @@ const R = {
   emptyNotError: ['D2-7-01'],
 };
 const SCHEMES: [string, string, string][] = [
-  ['service-category', 'ISC', 'D2-2.2-09'], ['service-type', 'ISC', 'D2-2.2-10'], ['procedure-code', 'CCSD', 'D2-2.2-11'],
-  ['condition-code', 'ICD10', 'D2-2.2-13'], ['condition-code', 'ICD9', 'D2-2.2-14'],
+  ['service-category', 'ISC', 'D2-2.2-09'],
+  ['service-type', 'ISC', 'D2-2.2-10'],
+  ['procedure-code', 'CCSD', 'D2-2.2-11'],
+  ['condition-code', 'ICD10', 'D2-2.2-13'],
+  ['condition-code', 'ICD9', 'D2-2.2-14'],
 ];
 
 /** All codes of a set (pages of 1,000), or undefined when the walk could not finish. */
 async function allCodes(path: Record<string, string>): Promise<Set<string> | undefined> {
   const walk = await walkPages(ID, { path }, 1000, 10, valueSetItems);
   if (walk.broken || !walk.complete) return undefined;
-  return new Set(walk.pages.flatMap((x) => valueSetItems(bodyOf(x)).map(codeKey).filter((k): k is string => k !== undefined)));
+  return new Set(
+    walk.pages.flatMap((x) =>
+      valueSetItems(bodyOf(x))
+        .map(codeKey)
+        .filter((k): k is string => k !== undefined),
+    ),
+  );
 }
 
 describeOperation(ID, () => {
   test('every set name is served as a ValueSet, with and without a scheme', async () => {
     for (const name of CODE_SET_NAMES) {
       const x = await call(ID, { path: { set_name: name }, query: { count: '50' } });
-      if (verifySuccess(x, ID, { success: [...R.names, ...R.getWithQuery], schema: R.shape }, { status: 200, decisions: ['DEC-D2-02'] })) {
-        verify(x, mediaTypeIs('application/fhir+json'), { operation: ID, level: 'SHOULD', requirements: R.media, decisions: ['DEC-D2-26'] });
+      if (
+        verifySuccess(
+          x,
+          ID,
+          { success: [...R.names, ...R.getWithQuery], schema: R.shape },
+          { status: 200, decisions: ['DEC-D2-02'] },
+        )
+      ) {
+        verify(x, mediaTypeIs('application/fhir+json'), {
+          operation: ID,
+          level: 'SHOULD',
+          requirements: R.media,
+          decisions: ['DEC-D2-26'],
+        });
       }
     }
     for (const [name, scheme, req] of SCHEMES) {
       const x = await call(ID, { path: { set_name: name, scheme }, query: { count: '50' } });
-      if (!verifySuccess(x, ID, { success: [req], schema: R.shape }, { status: 200, decisions: ['DEC-D2-02', 'DEC-D2-40'] })) continue;
-      verify(x, valueSetItemsMatch(`system names the scheme ${scheme}`, (item) => (typeof item.system === 'string' ? item.system.toUpperCase().includes(scheme) : undefined)), {
-        operation: ID, level: 'INFO', requirements: ['D2-2.2-08'], decisions: ['DEC-D2-39'],
-      });
+      if (
+        !verifySuccess(
+          x,
+          ID,
+          { success: [req], schema: R.shape },
+          { status: 200, decisions: ['DEC-D2-02', 'DEC-D2-40'] },
+        )
+      )
+        continue;
+      verify(
+        x,
+        valueSetItemsMatch(`system names the scheme ${scheme}`, (item) =>
+          typeof item.system === 'string' ? item.system.toUpperCase().includes(scheme) : undefined,
+        ),
+        {
+          operation: ID,
+          level: 'INFO',
+          requirements: ['D2-2.2-08'],
+          decisions: ['DEC-D2-39'],
+        },
+      );
     }
   });
 
   test('pages of a code set: offset and total agree, no overlap, tags echo the request', async () => {
     const count = 7;
-    const walk = await walkPages(ID, { path: { set_name: 'condition-code', scheme: 'ICD10' } }, count, 20, valueSetItems);
+    const walk = await walkPages(
+      ID,
+      { path: { set_name: 'condition-code', scheme: 'ICD10' } },
+      count,
+      20,
+      valueSetItems,
+    );
     if (walk.broken) return void verifySuccess(walk.broken, ID, { success: R.paging.match }, { status: 200 });
     walk.pages.forEach((x, i) => {
-      verify(x, pagingTagsPresent(['page', 'count', 'maxCount']), { operation: ID, level: 'MUST', requirements: R.paging.tags });
-      verify(x, pagingTagsMatchRequest({ page: i + 1, count }), { operation: ID, level: 'MUST', requirements: R.paging.match });
+      verify(x, pagingTagsPresent(['page', 'count', 'maxCount']), {
+        operation: ID,
+        level: 'MUST',
+        requirements: R.paging.tags,
+      });
+      verify(x, pagingTagsMatchRequest({ page: i + 1, count }), {
+        operation: ID,
+        level: 'MUST',
+        requirements: R.paging.match,
+      });
       verify(x, valueSetPageWithinCount(count), { operation: ID, level: 'MUST', requirements: R.paging.bounds });
     });
     const last = walk.pages[walk.pages.length - 1];
-    if (last) verify({ pages: walk.pages, count, complete: walk.complete }, valueSetPagingConsistent, { operation: ID, level: 'MUST', requirements: [...R.paging.offset, ...R.paging.bounds], exchange: last, decisions: ['DEC-D2-04'] });
+    if (last)
+      verify({ pages: walk.pages, count, complete: walk.complete }, valueSetPagingConsistent, {
+        operation: ID,
+        level: 'MUST',
+        requirements: [...R.paging.offset, ...R.paging.bounds],
+        exchange: last,
+        decisions: ['DEC-D2-04'],
+      });
   });
 
   test('page size 1 to 1,000: 1 and 1,000 are served, 0 and 1,001 are refused or clamped, none is optional', async () => {
     const plain = await call(ID, { path: { set_name: 'condition-code' } });
     verifySuccess(plain, ID, { success: R.optionalPaging, schema: R.shape }, { status: 200 });
     let setSize: number | undefined;
-    for (const [count, reqs] of [[1, R.one], [1000, R.thousand]] as const) {
+    for (const [count, reqs] of [
+      [1, R.one],
+      [1000, R.thousand],
+    ] as const) {
       const ok = await call(ID, { path: { set_name: 'condition-code' }, query: { count: String(count) } });
       if (verifySuccess(ok, ID, { success: reqs, schema: R.shape }, { status: 200, decisions: ['DEC-D2-03'] })) {
         verify(ok, valueSetPageWithinCount(count), { operation: ID, level: 'MUST', requirements: reqs });
@@ -88,10 +161,25 @@ describeOperation(ID, () => {
     }
     // Section 7 gives code sets no operation-specific error: a refusal and a page clamped into
     // 1 to 1,000 both conform (DEC-D2-03); which one is recorded.
-    for (const [count, reqs] of [['0', R.zero], ['1001', R.over]] as const) {
+    for (const [count, reqs] of [
+      ['0', R.zero],
+      ['1001', R.over],
+    ] as const) {
       const x = await call(ID, { path: { set_name: 'condition-code' }, query: { count } });
-      verify(x, codeSetPageSizeBounded(count, setSize), { operation: ID, level: 'MUST', requirements: reqs, decisions: ['DEC-D2-03'], evidence: { count } });
-      verify(x, requestRefused, { operation: ID, level: 'INFO', requirements: reqs, decisions: ['DEC-D2-03'], evidence: { count, note: 'refused or clamped: which one is recorded' } });
+      verify(x, codeSetPageSizeBounded(count, setSize), {
+        operation: ID,
+        level: 'MUST',
+        requirements: reqs,
+        decisions: ['DEC-D2-03'],
+        evidence: { count },
+      });
+      verify(x, requestRefused, {
+        operation: ID,
+        level: 'INFO',
+        requirements: reqs,
+        decisions: ['DEC-D2-03'],
+        evidence: { count, note: 'refused or clamped: which one is recorded' },
+      });
     }
   });
 
@@ -102,34 +190,89 @@ describeOperation(ID, () => {
 
   test('specialties narrowed by profession belong to it', async () => {
     const profession = runContext().fixtures.codeSets?.profession;
-    if (!profession) return record(FIXTURE_CHECK, 'skip', 'No fixture codeSets.profession', { operation: ID, level: 'MUST', requirements: R.narrowing });
+    if (!profession)
+      return record(FIXTURE_CHECK, 'skip', 'No fixture codeSets.profession', {
+        operation: ID,
+        level: 'MUST',
+        requirements: R.narrowing,
+      });
     const all = await allCodes({ set_name: 'practitioner-specialty' });
-    const x = await call(ID, { path: { set_name: 'practitioner-specialty', scheme: profession }, query: { count: '1000' } });
-    if (!verifySuccess(x, ID, { success: R.narrowing, schema: R.shape }, { status: 200, decisions: ['DEC-D2-06'] })) return;
-    if (all && hasResponse(x)) verify({ narrowed: x, all }, codesSubset, { operation: ID, level: 'MUST', requirements: R.narrowing, exchange: x, decisions: ['DEC-D2-06'] });
-    verify(x, valueSetItemsMatch(`profession = ${profession}`, (item) => {
-      const e = extension(item, 'practitioner-role');
-      return e && typeof e.valueString === 'string' ? e.valueString === profession : undefined;
-    }), { operation: ID, level: 'MUST', requirements: R.narrowing, decisions: ['DEC-D2-06'] });
+    const x = await call(ID, {
+      path: { set_name: 'practitioner-specialty', scheme: profession },
+      query: { count: '1000' },
+    });
+    if (!verifySuccess(x, ID, { success: R.narrowing, schema: R.shape }, { status: 200, decisions: ['DEC-D2-06'] }))
+      return;
+    if (all && hasResponse(x))
+      verify({ narrowed: x, all }, codesSubset, {
+        operation: ID,
+        level: 'MUST',
+        requirements: R.narrowing,
+        exchange: x,
+        decisions: ['DEC-D2-06'],
+      });
+    verify(
+      x,
+      valueSetItemsMatch(`profession = ${profession}`, (item) => {
+        const e = extension(item, 'practitioner-role');
+        return e && typeof e.valueString === 'string' ? e.valueString === profession : undefined;
+      }),
+      { operation: ID, level: 'MUST', requirements: R.narrowing, decisions: ['DEC-D2-06'] },
+    );
   });
 
   test('incremental sync: _since keeps codes updated at or after it', async () => {
     const since = '2025-06-01T00:00:00Z';
     const x = await call(ID, { path: { set_name: 'condition-code' }, query: { _since: since, count: '1000' } });
     // The document does not name the sync parameter (DEC-D2-05): everything here is recorded.
-    if (verify(x, successStatus(200), { operation: ID, level: 'INFO', requirements: R.sync, decisions: ['DEC-D2-05'] }).status !== 'pass') return;
-    verify(x, valueSetItemsMatch(`lastUpdated >= ${since}`, (item) => {
-      const entry = Array.isArray(item.extension) ? item.extension.find((e) => isRecord(e) && (e.id === 'lastUpdated' || String(e.url ?? '').endsWith('lastUpdated'))) : undefined;
-      const t = isRecord(entry) ? timeOf(entry.valueDateTime) : undefined;
-      return t === undefined ? undefined : t >= Date.parse(since);
-    }), { operation: ID, level: 'INFO', requirements: R.sync, decisions: ['DEC-D2-05'], evidence: { note: 'the document does not name the incremental-sync parameter; _since is an assumption' } });
+    if (
+      verify(x, successStatus(200), { operation: ID, level: 'INFO', requirements: R.sync, decisions: ['DEC-D2-05'] })
+        .status !== 'pass'
+    )
+      return;
+    verify(
+      x,
+      valueSetItemsMatch(`lastUpdated >= ${since}`, (item) => {
+        const entry = Array.isArray(item.extension)
+          ? item.extension.find(
+              (e) => isRecord(e) && (e.id === 'lastUpdated' || String(e.url ?? '').endsWith('lastUpdated')),
+            )
+          : undefined;
+        const t = isRecord(entry) ? timeOf(entry.valueDateTime) : undefined;
+        return t === undefined ? undefined : t >= Date.parse(since);
+      }),
+      {
+        operation: ID,
+        level: 'INFO',
+        requirements: R.sync,
+        decisions: ['DEC-D2-05'],
+        evidence: { note: 'the document does not name the incremental-sync parameter; _since is an assumption' },
+      },
+    );
   });
 
   test('when nothing matches the answer is an empty set, not an error', async () => {
     const since = '2999-01-01T00:00:00Z';
     const x = await call(ID, { path: { set_name: 'condition-code' }, query: { _since: since, count: '50' } });
-    if (verify(x, successStatus(200), { operation: ID, level: 'INFO', requirements: R.emptyNotError, decisions: ['DEC-D2-05'] }).status !== 'pass') return;
-    verify(x, valueSetPageWithinCount(0), { operation: ID, level: 'INFO', requirements: R.emptyNotError, decisions: ['DEC-D2-05'], evidence: { _since: since, note: 'no code can be updated after this date, where _since is the sync parameter (not named by the document)' } });
+    if (
+      verify(x, successStatus(200), {
+        operation: ID,
+        level: 'INFO',
+        requirements: R.emptyNotError,
+        decisions: ['DEC-D2-05'],
+      }).status !== 'pass'
+    )
+      return;
+    verify(x, valueSetPageWithinCount(0), {
+      operation: ID,
+      level: 'INFO',
+      requirements: R.emptyNotError,
+      decisions: ['DEC-D2-05'],
+      evidence: {
+        _since: since,
+        note: 'no code can be updated after this date, where _since is the sync parameter (not named by the document)',
+      },
+    });
   });
 
   test('a request without a token is refused', async () => {

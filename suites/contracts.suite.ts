@@ -5,7 +5,22 @@
  */
 import { test } from 'vitest';
 import {
-  bundleIsEmpty, contractAuthoritySubjectRules, contractHoldsItem, contractItemSystems, deletedIdOutcome, everyPayorAnswered, idsListed, keepsId, someEntryMatches, effectivePricesProcedureHasService, entriesMatchFilter, notServerError, pagingTagsMatchRequest, payorsReservedOnce, requestRefused, successStatus,
+  bundleIsEmpty,
+  contractAuthoritySubjectRules,
+  contractHoldsItem,
+  contractItemSystems,
+  deletedIdOutcome,
+  everyPayorAnswered,
+  idsListed,
+  keepsId,
+  someEntryMatches,
+  effectivePricesProcedureHasService,
+  entriesMatchFilter,
+  notServerError,
+  pagingTagsMatchRequest,
+  payorsReservedOnce,
+  requestRefused,
+  successStatus,
 } from '../checks/index.ts';
 import { contractNamesPayor, contractsOf } from '../checks/contract.ts';
 import type { Exchange, RespondedExchange } from '../core/exchange.ts';
@@ -24,7 +39,8 @@ async function contractCall(id: string, options: CallOptions = {}): Promise<Exch
 }
 
 /** Without --allow-destructive: one `omit` per selected operation of the flow (suites/common/destructive.ts). */
-const omitted = (operations: readonly string[], what: string, extra: Record<string, string[]> = {}): boolean => omitUnlessDestructive(operations, what, extra);
+const omitted = (operations: readonly string[], what: string, extra: Record<string, string[]> = {}): boolean =>
+  omitUnlessDestructive(operations, what, extra);
 
 /** The valued-item systems of 2.6 (ISC, {ref_url}/procedure) on every Contract answer holding priced items. */
 const ITEM_SYSTEMS = ['D3-2.6-09'];
@@ -42,7 +58,11 @@ function payorContract(authority: string, subType: { code: string; display: stri
     subject: [{ reference: `Site/${runContext().siteId}` }],
     authority: [{ id: 'payor', reference: authority, display: authority.split('/')[1] }],
     type: { coding: [{ system: `${REF}/valueset/contract-type`, code: 'PRICING', display: 'Pricing' }] },
-    subType: [{ coding: [{ system: `${REF}/valueset/contract-subtype/PRICING`, code: subType.code, display: subType.display }] }],
+    subType: [
+      {
+        coding: [{ system: `${REF}/valueset/contract-subtype/PRICING`, code: subType.code, display: subType.display }],
+      },
+    ],
   };
 }
 
@@ -51,22 +71,35 @@ function priceContract(items: { system: string; code: string; net?: number }[]) 
   return {
     resourceType: 'Contract',
     subject: [{ reference: `Site/${runContext().siteId}` }],
-    term: [{
-      asset: [{
-        type: [{ coding: [{ code: 'PriceGroupAssignment' }] }],
-        extension: [{ url: `${REF}/contract/extension/isESTV`, valueString: 'N' }],
-        context: [{ reference: { reference: `Payor/I-${C().payor ?? 'bup'}` }, display: C().payor ?? 'bup' }],
-        valuedItem: items.map((i) => ({
-          entityCodeableConcept: { coding: [{ system: i.system, code: i.code, display: i.code }] },
-          ...(i.net !== undefined ? { net: { value: i.net } } : {}),
-        })),
-      }],
-    }],
+    term: [
+      {
+        asset: [
+          {
+            type: [{ coding: [{ code: 'PriceGroupAssignment' }] }],
+            extension: [{ url: `${REF}/contract/extension/isESTV`, valueString: 'N' }],
+            context: [{ reference: { reference: `Payor/I-${C().payor ?? 'bup'}` }, display: C().payor ?? 'bup' }],
+            valuedItem: items.map((i) => ({
+              entityCodeableConcept: { coding: [{ system: i.system, code: i.code, display: i.code }] },
+              ...(i.net !== undefined ? { net: { value: i.net } } : {}),
+            })),
+          },
+        ],
+      },
+    ],
   };
 }
 
 /** Contract schema requirements: the typed members of 2.6 on every Contract answer. */
-const CONTRACT_SCHEMA = ['D3-2.6-01', 'D3-2.6-04', 'D3-2.6-05', 'D3-2.6-06', 'D3-2.6-07', 'D3-2.6-08', 'D3-2.6-09', 'D3-2.6-11'];
+const CONTRACT_SCHEMA = [
+  'D3-2.6-01',
+  'D3-2.6-04',
+  'D3-2.6-05',
+  'D3-2.6-06',
+  'D3-2.6-07',
+  'D3-2.6-08',
+  'D3-2.6-09',
+  'D3-2.6-11',
+];
 /** The authority and subject rules of 2.6 (DEC-D3-36). */
 const AUTHORITY_SUBJECT = ['D3-2.6-03', 'D3-2.6-11', 'D3-2.6-12'];
 
@@ -80,8 +113,11 @@ async function payorPages(site: string): Promise<{ pages: RespondedExchange[]; b
   const pages: RespondedExchange[] = [];
   const seen = new Set<string>();
   for (let page = 1; page <= 20; page++) {
-    const x = await contractCall('list-site-payors', { path: { siteId: site }, ...(page > 1 ? { query: { page: String(page) } } : {}) });
-    if (!hasResponse(x) || (x.response.status < 200 || x.response.status > 299)) return { pages, broken: x };
+    const x = await contractCall('list-site-payors', {
+      path: { siteId: site },
+      ...(page > 1 ? { query: { page: String(page) } } : {}),
+    });
+    if (!hasResponse(x) || x.response.status < 200 || x.response.status > 299) return { pages, broken: x };
     pages.push(x);
     const body = bodyOf(x);
     const keys = bundleResources(body).map((r) => String(r.id));
@@ -96,7 +132,9 @@ async function payorPages(site: string): Promise<{ pages: RespondedExchange[]; b
 /** The payor ids a listed Contract names (DEC-D3-37): authority `Organization/P` or `Person/P`, asset context `I/P`, `C/P`, `Payor/I-P`, `Payor/C-P`. */
 function payorsNamedBy(c: Record<string, unknown>): string[] {
   const text = JSON.stringify({ authority: c.authority, term: c.term });
-  return [...text.matchAll(/"(?:[^"]*\/)?(?:Organization|Person)\/([^"/]+)"|"(?:[IC]\/|Payor\/[IC]-)([^"/]+)"/g)].map((m) => m[1] ?? m[2]);
+  return [...text.matchAll(/"(?:[^"]*\/)?(?:Organization|Person)\/([^"/]+)"|"(?:[IC]\/|Payor\/[IC]-)([^"/]+)"/g)].map(
+    (m) => m[1] ?? m[2],
+  );
 }
 
 /** The payors a site's payor listing names over all its pages (DEC-D3-37, DEC-D3-58), or the failed exchange. */
@@ -107,9 +145,21 @@ async function listedContractIds(site: string): Promise<{ x: Exchange; ids?: str
   return { x: last, ids: walk.pages.flatMap((p) => contractsOf(bodyOf(p)).flatMap(payorsNamedBy)) };
 }
 
-function verifyListed(id: string, listing: { x: Exchange; ids?: string[] }, payorId: string, expected: boolean, requirements: string[]): void {
+function verifyListed(
+  id: string,
+  listing: { x: Exchange; ids?: string[] },
+  payorId: string,
+  expected: boolean,
+  requirements: string[],
+): void {
   if (!listing.ids) return void verifySuccess(listing.x, 'list-site-payors', { success: requirements });
-  verify({ ids: listing.ids }, idsListed('the payors named by the site\'s payor listing', [payorId], expected), { operation: id, level: 'MUST', requirements, exchange: listing.x, decisions: ['DEC-D3-37', 'DEC-D3-58'] });
+  verify({ ids: listing.ids }, idsListed("the payors named by the site's payor listing", [payorId], expected), {
+    operation: id,
+    level: 'MUST',
+    requirements,
+    exchange: listing.x,
+    decisions: ['DEC-D3-37', 'DEC-D3-58'],
+  });
 }
 
 const SERVICE = { system: 'ISC', code: 'CONF-SVC-1' };
@@ -125,23 +175,64 @@ describeFlow('contract value sets', ['list-contract-types', 'list-contract-subty
 });
 
 describeOperation('list-site-payors', () => {
-  test('a site\'s payors, with slf and na once each over all pages', async () => {
+  test("a site's payors, with slf and na once each over all pages", async () => {
     const walk = await payorPages(runContext().siteId);
-    if (walk.broken) return void verifySuccess(walk.broken, 'list-site-payors', { success: ['D3-4.5-12', 'D3-4.5-40'] });
+    if (walk.broken)
+      return void verifySuccess(walk.broken, 'list-site-payors', { success: ['D3-4.5-12', 'D3-4.5-40'] });
     let ok = true;
-    for (const page of walk.pages) ok = verifySuccess(page, 'list-site-payors', { success: ['D3-4.5-12', 'D3-4.5-40'], schema: CONTRACT_SCHEMA }) && ok;
+    for (const page of walk.pages)
+      ok =
+        verifySuccess(page, 'list-site-payors', { success: ['D3-4.5-12', 'D3-4.5-40'], schema: CONTRACT_SCHEMA }) && ok;
     const x = walk.pages[0];
     if (!ok || !x) return;
-    verify({ pages: walk.pages }, payorsReservedOnce, { operation: 'list-site-payors', level: 'MUST', requirements: ['D3-4.5-12', 'D3-2.6-02', 'D3-2.6-13'], exchange: walk.pages[walk.pages.length - 1], decisions: ['DEC-D3-12', 'DEC-D3-37'], evidence: { pages: walk.pages.length } });
+    verify({ pages: walk.pages }, payorsReservedOnce, {
+      operation: 'list-site-payors',
+      level: 'MUST',
+      requirements: ['D3-4.5-12', 'D3-2.6-02', 'D3-2.6-13'],
+      exchange: walk.pages[walk.pages.length - 1],
+      decisions: ['DEC-D3-12', 'DEC-D3-37'],
+      evidence: { pages: walk.pages.length },
+    });
     const site = runContext().siteId;
-    verify(x, entriesMatchFilter(`subject Site/${site}`, (r) => Array.isArray(r.subject) && r.subject.some((sub) => isRecord(sub) && typeof sub.reference === 'string' && new RegExp(`(^|/)Site/${site}$`).test(sub.reference))), { operation: 'list-site-payors', level: 'SHOULD', requirements: ['D3-4.5-15'], decisions: ['DEC-D3-58'] });
-    verify(x, contractAuthoritySubjectRules, { operation: 'list-site-payors', level: 'MUST', requirements: AUTHORITY_SUBJECT, decisions: ['DEC-D3-36'] });
+    verify(
+      x,
+      entriesMatchFilter(
+        `subject Site/${site}`,
+        (r) =>
+          Array.isArray(r.subject) &&
+          r.subject.some(
+            (sub) =>
+              isRecord(sub) &&
+              typeof sub.reference === 'string' &&
+              new RegExp(`(^|/)Site/${site}$`).test(sub.reference),
+          ),
+      ),
+      { operation: 'list-site-payors', level: 'SHOULD', requirements: ['D3-4.5-15'], decisions: ['DEC-D3-58'] },
+    );
+    verify(x, contractAuthoritySubjectRules, {
+      operation: 'list-site-payors',
+      level: 'MUST',
+      requirements: AUTHORITY_SUBJECT,
+      decisions: ['DEC-D3-36'],
+    });
   });
 
   test('listing a fresh site creates slf and na, and a second listing does not duplicate them', async () => {
     const fresh = C().freshSiteId;
-    if (!fresh) return record(FIXTURE_CHECK, 'skip', 'No fixture contracts.freshSiteId', { operation: 'list-site-payors', level: 'MUST', requirements: ['D3-4.5-13'] });
-    if (omitted(['list-site-payors'], 'would list the payors of the fresh site contracts.freshSiteId, which creates slf and na there', { 'list-site-payors': ['D3-4.5-13', 'D3-4.5-14'] })) return;
+    if (!fresh)
+      return record(FIXTURE_CHECK, 'skip', 'No fixture contracts.freshSiteId', {
+        operation: 'list-site-payors',
+        level: 'MUST',
+        requirements: ['D3-4.5-13'],
+      });
+    if (
+      omitted(
+        ['list-site-payors'],
+        'would list the payors of the fresh site contracts.freshSiteId, which creates slf and na there',
+        { 'list-site-payors': ['D3-4.5-13', 'D3-4.5-14'] },
+      )
+    )
+      return;
     for (const round of [1, 2]) {
       const walk = await payorPages(fresh);
       if (walk.broken) {
@@ -149,26 +240,56 @@ describeOperation('list-site-payors', () => {
         continue;
       }
       if (walk.pages.length === 0) continue;
-      verify({ pages: walk.pages }, payorsReservedOnce, { operation: 'list-site-payors', level: 'MUST', requirements: round === 2 ? ['D3-4.5-13', 'D3-4.5-14'] : ['D3-4.5-13'], exchange: walk.pages[walk.pages.length - 1], decisions: ['DEC-D3-12'], evidence: { listing: round, pages: walk.pages.length } });
+      verify({ pages: walk.pages }, payorsReservedOnce, {
+        operation: 'list-site-payors',
+        level: 'MUST',
+        requirements: round === 2 ? ['D3-4.5-13', 'D3-4.5-14'] : ['D3-4.5-13'],
+        exchange: walk.pages[walk.pages.length - 1],
+        decisions: ['DEC-D3-12'],
+        evidence: { listing: round, pages: walk.pages.length },
+      });
     }
   });
 });
 
 for (const [upsert, remove, authority, type, subType, listedReq] of [
-    ['upsert-payor', 'delete-payor', 'Organization/CONF-PAYOR', 'I', { code: 'I', display: 'FEE_SCHEDULE' }, 'D3-4.5-18'],
-    ['upsert-contact-payor', 'delete-contact-payor', 'Person/CONF-CONTACT', 'C', { code: 'C', display: 'FEE_SCHEDULE' }, 'D3-4.5-24'],
+  ['upsert-payor', 'delete-payor', 'Organization/CONF-PAYOR', 'I', { code: 'I', display: 'FEE_SCHEDULE' }, 'D3-4.5-18'],
+  [
+    'upsert-contact-payor',
+    'delete-contact-payor',
+    'Person/CONF-CONTACT',
+    'C',
+    { code: 'C', display: 'FEE_SCHEDULE' },
+    'D3-4.5-24',
+  ],
 ] as const) {
   describeFlow(`${upsert} and ${remove}`, [upsert, remove], () => {
     test(`${upsert}: a Contract without subject or without authority is not a server error`, async () => {
-      if (omitted([upsert, remove], `would create payor Contracts without subject or authority for ${authority} and delete what was created`)) return;
+      if (
+        omitted(
+          [upsert, remove],
+          `would create payor Contracts without subject or authority for ${authority} and delete what was created`,
+        )
+      )
+        return;
       const { subject: _s, ...noSubject } = payorContract(authority, subType);
       const { authority: _a, ...noAuthority } = payorContract(authority, subType);
-      void _s; void _a;
+      void _s;
+      void _a;
       for (const body of [noSubject, noAuthority]) {
         const x = await contractCall(upsert, { body: JSON.stringify(body) });
-        verify(x, notServerError, { operation: upsert, level: 'MUST', requirements: ['D3-4.5-19'], decisions: ['DEC-D3-58'] });
+        verify(x, notServerError, {
+          operation: upsert,
+          level: 'MUST',
+          requirements: ['D3-4.5-19'],
+          decisions: ['DEC-D3-58'],
+        });
         const made = idOf(x);
-        if (made && hasResponse(x) && x.response.status < 300) await contractCall(remove, { path: { site: runContext().siteId }, query: { payorId: authority, payorType: type, providerGroup: made } });
+        if (made && hasResponse(x) && x.response.status < 300)
+          await contractCall(remove, {
+            path: { site: runContext().siteId },
+            query: { payorId: authority, payorType: type, providerGroup: made },
+          });
       }
     });
 
@@ -177,22 +298,61 @@ for (const [upsert, remove, authority, type, subType, listedReq] of [
       const created = await contractCall(upsert, { body: JSON.stringify(payorContract(authority, subType)) });
       const id = idOf(created);
       try {
-        if (!verifySuccess(created, upsert, { success: ['D3-4.5-16', 'D3-4.5-40', 'D3-1-05'], schema: CONTRACT_SCHEMA }) || !id) return;
-        if (runContext().addresses['list-site-payors']) verifyListed(upsert, await listedContractIds(runContext().siteId), authority.split('/')[1], true, [listedReq]);
-        verify(created, contractAuthoritySubjectRules, { operation: upsert, level: 'MUST', requirements: AUTHORITY_SUBJECT, decisions: ['DEC-D3-36'] });
+        if (
+          !verifySuccess(created, upsert, {
+            success: ['D3-4.5-16', 'D3-4.5-40', 'D3-1-05'],
+            schema: CONTRACT_SCHEMA,
+          }) ||
+          !id
+        )
+          return;
+        if (runContext().addresses['list-site-payors'])
+          verifyListed(upsert, await listedContractIds(runContext().siteId), authority.split('/')[1], true, [
+            listedReq,
+          ]);
+        verify(created, contractAuthoritySubjectRules, {
+          operation: upsert,
+          level: 'MUST',
+          requirements: AUTHORITY_SUBJECT,
+          decisions: ['DEC-D3-36'],
+        });
         const updated = await contractCall(upsert, { body: JSON.stringify(payorContract(authority, subType, id)) });
         if (verifySuccess(updated, upsert, { success: ['D3-4.5-17', 'D3-4.5-40'], schema: CONTRACT_SCHEMA })) {
-          verify(updated, keepsId(id), { operation: upsert, level: 'MUST', requirements: ['D3-4.5-17'], decisions: ['DEC-D3-58'] });
+          verify(updated, keepsId(id), {
+            operation: upsert,
+            level: 'MUST',
+            requirements: ['D3-4.5-17'],
+            decisions: ['DEC-D3-58'],
+          });
         }
       } finally {
         if (id) {
-          const del = await contractCall(remove, { path: { site: runContext().siteId }, query: { payorId: authority, payorType: type, providerGroup: id } });
+          const del = await contractCall(remove, {
+            path: { site: runContext().siteId },
+            query: { payorId: authority, payorType: type, providerGroup: id },
+          });
           if (verifySuccess(del, remove, { success: ['D3-4.5-37', 'D3-4.5-40'], schema: ['D3-4.5-37'] })) {
-            verify(del, deletedIdOutcome, { operation: remove, level: 'MUST', requirements: ['D3-4.5-37'], decisions: ['DEC-D3-14'] });
-            if (runContext().addresses['list-site-payors']) verifyListed(remove, await listedContractIds(runContext().siteId), authority.split('/')[1], false, [listedReq]);
+            verify(del, deletedIdOutcome, {
+              operation: remove,
+              level: 'MUST',
+              requirements: ['D3-4.5-37'],
+              decisions: ['DEC-D3-14'],
+            });
+            if (runContext().addresses['list-site-payors'])
+              verifyListed(remove, await listedContractIds(runContext().siteId), authority.split('/')[1], false, [
+                listedReq,
+              ]);
           }
-          const again = await contractCall(remove, { path: { site: runContext().siteId }, query: { payorId: authority, payorType: type, providerGroup: 'NO-SUCH-CONTRACT-000' } });
-          verify(again, notServerError, { operation: remove, level: 'MUST', requirements: ['D3-4.5-38'], decisions: ['DEC-D3-59'] });
+          const again = await contractCall(remove, {
+            path: { site: runContext().siteId },
+            query: { payorId: authority, payorType: type, providerGroup: 'NO-SUCH-CONTRACT-000' },
+          });
+          verify(again, notServerError, {
+            operation: remove,
+            level: 'MUST',
+            requirements: ['D3-4.5-38'],
+            decisions: ['DEC-D3-59'],
+          });
         }
       }
     });
@@ -202,60 +362,194 @@ for (const [upsert, remove, authority, type, subType, listedReq] of [
 /** DEC-D3-56 (SHOULD): the service the flow set for the payor is in the site's effective prices for that payor, and gone once deleted. */
 async function verifyServiceInEffectivePrices(expected: boolean): Promise<void> {
   if (!runContext().addresses['get-effective-prices']) return;
-  const x = await contractCall('get-effective-prices', { query: { site: runContext().siteId, payor: C().payor ?? 'bup', count: '1000' } });
-  const bind = { operation: 'get-effective-prices', level: 'SHOULD' as const, requirements: ['D3-4.5-29'], decisions: ['DEC-D3-56'], evidence: { service: SERVICE.code, after: expected ? 'set' : 'delete' } };
+  const x = await contractCall('get-effective-prices', {
+    query: { site: runContext().siteId, payor: C().payor ?? 'bup', count: '1000' },
+  });
+  const bind = {
+    operation: 'get-effective-prices',
+    level: 'SHOULD' as const,
+    requirements: ['D3-4.5-29'],
+    decisions: ['DEC-D3-56'],
+    evidence: { service: SERVICE.code, after: expected ? 'set' : 'delete' },
+  };
   if (!verifySuccess(x, 'get-effective-prices', {})) return;
   const holds = (r: Record<string, unknown>) => serviceCodes(r).includes(SERVICE.code);
-  if (expected) verify(x, someEntryMatches(`a Contract pricing the service ${SERVICE.code} just set`, holds, { resourceType: 'Contract' }), bind);
-  else verify(x, entriesMatchFilter(`no longer pricing the deleted service ${SERVICE.code}`, (r) => !holds(r), { resourceType: 'Contract' }), bind);
+  if (expected)
+    verify(
+      x,
+      someEntryMatches(`a Contract pricing the service ${SERVICE.code} just set`, holds, { resourceType: 'Contract' }),
+      bind,
+    );
+  else
+    verify(
+      x,
+      entriesMatchFilter(`no longer pricing the deleted service ${SERVICE.code}`, (r) => !holds(r), {
+        resourceType: 'Contract',
+      }),
+      bind,
+    );
 }
 
-describeFlow('contract services and prices', ['set-contract-service', 'delete-contract-service', 'set-contract-service-with-procedure', 'delete-contract-service-with-procedure', 'set-contract-price'], () => {
-  test('services, services with procedure and prices are stored and deleted', async () => {
-    if (omitted(['set-contract-service', 'delete-contract-service', 'set-contract-service-with-procedure', 'delete-contract-service-with-procedure', 'set-contract-price'],
-      `would set the service ${SERVICE.code}, its procedure ${PROCEDURE.code} and a price for the payor ${C().payor ?? 'bup'} at the run's site, then delete them`)) return;
-    const site = runContext().siteId;
-    const service = await contractCall('set-contract-service', { body: JSON.stringify(priceContract([SERVICE])) });
-    if (verifySuccess(service, 'set-contract-service', { success: ['D3-4.5-26', 'D3-4.5-40'], schema: CONTRACT_SCHEMA })) {
-      verify(service, contractHoldsItem(SERVICE), { operation: 'set-contract-service', level: 'MUST', requirements: ['D3-4.5-26'] });
-      verify(service, contractItemSystems, { operation: 'set-contract-service', level: 'MUST', requirements: ITEM_SYSTEMS, decisions: ['DEC-D3-30'] });
-      await verifyServiceInEffectivePrices(true);
-    }
-    const withProcedure = await contractCall('set-contract-service-with-procedure', { body: JSON.stringify(priceContract([SERVICE, PROCEDURE])) });
-    if (verifySuccess(withProcedure, 'set-contract-service-with-procedure', { success: ['D3-4.5-30', 'D3-4.5-40'], schema: CONTRACT_SCHEMA })) {
-      verify(withProcedure, contractHoldsItem(PROCEDURE), { operation: 'set-contract-service-with-procedure', level: 'MUST', requirements: ['D3-4.5-30'] });
-      verify(withProcedure, contractItemSystems, { operation: 'set-contract-service-with-procedure', level: 'MUST', requirements: ITEM_SYSTEMS, decisions: ['DEC-D3-30'] });
-    }
-    const price = await contractCall('set-contract-price', { body: JSON.stringify(priceContract([SERVICE, PROCEDURE, { ...PROCEDURE, net: 123.45 }])) });
-    if (verifySuccess(price, 'set-contract-price', { success: ['D3-4.5-34', 'D3-4.5-40'], schema: CONTRACT_SCHEMA })) {
-      verify(price, contractHoldsItem({ ...PROCEDURE, net: 123.45 }), { operation: 'set-contract-price', level: 'MUST', requirements: ['D3-4.5-34'] });
-      verify(price, contractItemSystems, { operation: 'set-contract-price', level: 'MUST', requirements: ITEM_SYSTEMS, decisions: ['DEC-D3-30'] });
-    }
-    const orphan = await contractCall('set-contract-service-with-procedure', { body: JSON.stringify(priceContract([PROCEDURE])) });
-    verify(orphan, requestRefused, { operation: 'set-contract-service-with-procedure', level: 'MUST', requirements: ['D3-4.5-31'], decisions: ['DEC-D3-15'] });
-    const delProcedure = await contractCall('delete-contract-service-with-procedure', { path: { site }, query: { indStdCode: SERVICE.code, indStdCodeScheme: SERVICE.system, procedureCode: PROCEDURE.code, procedureScheme: PROCEDURE.system } });
-    if (verifySuccess(delProcedure, 'delete-contract-service-with-procedure', { success: ['D3-4.5-33', 'D3-4.5-40'], schema: ['D3-4.5-33'] })) verify(delProcedure, deletedIdOutcome, { operation: 'delete-contract-service-with-procedure', level: 'MUST', requirements: ['D3-4.5-33'] });
-    for (const [op, query] of [
-      ['delete-contract-service', { indStdCode: 'NO-SUCH-SVC-000', indStdCodeScheme: SERVICE.system }],
-      ['delete-contract-service-with-procedure', { indStdCode: 'NO-SUCH-SVC-000', indStdCodeScheme: SERVICE.system, procedureCode: 'NO-SUCH-PROC-000', procedureScheme: PROCEDURE.system }],
-    ] as const) {
-      verify(await contractCall(op, { path: { site }, query }), notServerError, { operation: op, level: 'MUST', requirements: ['D3-4.5-38'], decisions: ['DEC-D3-59'] });
-    }
-    const delService = await contractCall('delete-contract-service', { path: { site }, query: { indStdCode: SERVICE.code, indStdCodeScheme: SERVICE.system } });
-    if (verifySuccess(delService, 'delete-contract-service', { success: ['D3-4.5-33', 'D3-4.5-40'], schema: ['D3-4.5-33'] })) verify(delService, deletedIdOutcome, { operation: 'delete-contract-service', level: 'MUST', requirements: ['D3-4.5-33'] });
-    if (hasResponse(delService) && delService.response.status < 300) await verifyServiceInEffectivePrices(false);
-  });
-});
+describeFlow(
+  'contract services and prices',
+  [
+    'set-contract-service',
+    'delete-contract-service',
+    'set-contract-service-with-procedure',
+    'delete-contract-service-with-procedure',
+    'set-contract-price',
+  ],
+  () => {
+    test('services, services with procedure and prices are stored and deleted', async () => {
+      if (
+        omitted(
+          [
+            'set-contract-service',
+            'delete-contract-service',
+            'set-contract-service-with-procedure',
+            'delete-contract-service-with-procedure',
+            'set-contract-price',
+          ],
+          `would set the service ${SERVICE.code}, its procedure ${PROCEDURE.code} and a price for the payor ${C().payor ?? 'bup'} at the run's site, then delete them`,
+        )
+      )
+        return;
+      const site = runContext().siteId;
+      const service = await contractCall('set-contract-service', { body: JSON.stringify(priceContract([SERVICE])) });
+      if (
+        verifySuccess(service, 'set-contract-service', { success: ['D3-4.5-26', 'D3-4.5-40'], schema: CONTRACT_SCHEMA })
+      ) {
+        verify(service, contractHoldsItem(SERVICE), {
+          operation: 'set-contract-service',
+          level: 'MUST',
+          requirements: ['D3-4.5-26'],
+        });
+        verify(service, contractItemSystems, {
+          operation: 'set-contract-service',
+          level: 'MUST',
+          requirements: ITEM_SYSTEMS,
+          decisions: ['DEC-D3-30'],
+        });
+        await verifyServiceInEffectivePrices(true);
+      }
+      const withProcedure = await contractCall('set-contract-service-with-procedure', {
+        body: JSON.stringify(priceContract([SERVICE, PROCEDURE])),
+      });
+      if (
+        verifySuccess(withProcedure, 'set-contract-service-with-procedure', {
+          success: ['D3-4.5-30', 'D3-4.5-40'],
+          schema: CONTRACT_SCHEMA,
+        })
+      ) {
+        verify(withProcedure, contractHoldsItem(PROCEDURE), {
+          operation: 'set-contract-service-with-procedure',
+          level: 'MUST',
+          requirements: ['D3-4.5-30'],
+        });
+        verify(withProcedure, contractItemSystems, {
+          operation: 'set-contract-service-with-procedure',
+          level: 'MUST',
+          requirements: ITEM_SYSTEMS,
+          decisions: ['DEC-D3-30'],
+        });
+      }
+      const price = await contractCall('set-contract-price', {
+        body: JSON.stringify(priceContract([SERVICE, PROCEDURE, { ...PROCEDURE, net: 123.45 }])),
+      });
+      if (
+        verifySuccess(price, 'set-contract-price', { success: ['D3-4.5-34', 'D3-4.5-40'], schema: CONTRACT_SCHEMA })
+      ) {
+        verify(price, contractHoldsItem({ ...PROCEDURE, net: 123.45 }), {
+          operation: 'set-contract-price',
+          level: 'MUST',
+          requirements: ['D3-4.5-34'],
+        });
+        verify(price, contractItemSystems, {
+          operation: 'set-contract-price',
+          level: 'MUST',
+          requirements: ITEM_SYSTEMS,
+          decisions: ['DEC-D3-30'],
+        });
+      }
+      const orphan = await contractCall('set-contract-service-with-procedure', {
+        body: JSON.stringify(priceContract([PROCEDURE])),
+      });
+      verify(orphan, requestRefused, {
+        operation: 'set-contract-service-with-procedure',
+        level: 'MUST',
+        requirements: ['D3-4.5-31'],
+        decisions: ['DEC-D3-15'],
+      });
+      const delProcedure = await contractCall('delete-contract-service-with-procedure', {
+        path: { site },
+        query: {
+          indStdCode: SERVICE.code,
+          indStdCodeScheme: SERVICE.system,
+          procedureCode: PROCEDURE.code,
+          procedureScheme: PROCEDURE.system,
+        },
+      });
+      if (
+        verifySuccess(delProcedure, 'delete-contract-service-with-procedure', {
+          success: ['D3-4.5-33', 'D3-4.5-40'],
+          schema: ['D3-4.5-33'],
+        })
+      )
+        verify(delProcedure, deletedIdOutcome, {
+          operation: 'delete-contract-service-with-procedure',
+          level: 'MUST',
+          requirements: ['D3-4.5-33'],
+        });
+      for (const [op, query] of [
+        ['delete-contract-service', { indStdCode: 'NO-SUCH-SVC-000', indStdCodeScheme: SERVICE.system }],
+        [
+          'delete-contract-service-with-procedure',
+          {
+            indStdCode: 'NO-SUCH-SVC-000',
+            indStdCodeScheme: SERVICE.system,
+            procedureCode: 'NO-SUCH-PROC-000',
+            procedureScheme: PROCEDURE.system,
+          },
+        ],
+      ] as const) {
+        verify(await contractCall(op, { path: { site }, query }), notServerError, {
+          operation: op,
+          level: 'MUST',
+          requirements: ['D3-4.5-38'],
+          decisions: ['DEC-D3-59'],
+        });
+      }
+      const delService = await contractCall('delete-contract-service', {
+        path: { site },
+        query: { indStdCode: SERVICE.code, indStdCodeScheme: SERVICE.system },
+      });
+      if (
+        verifySuccess(delService, 'delete-contract-service', {
+          success: ['D3-4.5-33', 'D3-4.5-40'],
+          schema: ['D3-4.5-33'],
+        })
+      )
+        verify(delService, deletedIdOutcome, {
+          operation: 'delete-contract-service',
+          level: 'MUST',
+          requirements: ['D3-4.5-33'],
+        });
+      if (hasResponse(delService) && delService.response.status < 300) await verifyServiceInEffectivePrices(false);
+    });
+  },
+);
 
 /** Service codes (system ISC) of a Contract's valued items. */
 function serviceCodes(r: Record<string, unknown>): string[] {
   const codes: string[] = [];
-  for (const term of Array.isArray(r.term) ? r.term : []) for (const asset of isRecord(term) && Array.isArray(term.asset) ? term.asset : []) {
-    for (const item of isRecord(asset) && Array.isArray(asset.valuedItem) ? asset.valuedItem : []) {
-      const concept = isRecord(item) ? item.entityCodeableConcept : undefined;
-      for (const c of isRecord(concept) && Array.isArray(concept.coding) ? concept.coding : []) if (isRecord(c) && c.system === 'ISC' && typeof c.code === 'string') codes.push(c.code);
+  for (const term of Array.isArray(r.term) ? r.term : [])
+    for (const asset of isRecord(term) && Array.isArray(term.asset) ? term.asset : []) {
+      for (const item of isRecord(asset) && Array.isArray(asset.valuedItem) ? asset.valuedItem : []) {
+        const concept = isRecord(item) ? item.entityCodeableConcept : undefined;
+        for (const c of isRecord(concept) && Array.isArray(concept.coding) ? concept.coding : [])
+          if (isRecord(c) && c.system === 'ISC' && typeof c.code === 'string') codes.push(c.code);
+      }
     }
-  }
   return codes;
 }
 
@@ -264,49 +558,137 @@ describeOperation('get-effective-prices', () => {
     const site = runContext().siteId;
     const payor = C().payor ?? 'bup';
     const several = await contractCall('get-effective-prices', { query: { site, payor: `${payor},slf` } });
-    if (verifySuccess(several, 'get-effective-prices', { success: ['D3-4.5-02', 'D3-4.5-40'], schema: ['D3-4.5-02', ...CONTRACT_SCHEMA] }, { decisions: ['DEC-D3-56'] })) {
+    if (
+      verifySuccess(
+        several,
+        'get-effective-prices',
+        { success: ['D3-4.5-02', 'D3-4.5-40'], schema: ['D3-4.5-02', ...CONTRACT_SCHEMA] },
+        { decisions: ['DEC-D3-56'] },
+      )
+    ) {
       // Every payor of the comma list is answered for: those that, asked alone, are named by a Contract of the answer.
       const answered: string[] = [];
       for (const p of [payor, 'slf']) {
         const alone = await contractCall('get-effective-prices', { query: { site, payor: p } });
-        if (hasResponse(alone) && alone.response.status < 300 && contractsOf(bodyOf(alone)).some((c) => contractNamesPayor(c, p))) answered.push(p);
+        if (
+          hasResponse(alone) &&
+          alone.response.status < 300 &&
+          contractsOf(bodyOf(alone)).some((c) => contractNamesPayor(c, p))
+        )
+          answered.push(p);
       }
       if (answered.length === 0) {
-        record({ id: 'precondition', summary: 'The payors of the comma list are each priced alone' }, 'skip', `Neither ${payor} nor slf, asked alone, is answered with a Contract naming it`, { operation: 'get-effective-prices', level: 'MUST', requirements: ['D3-4.5-02'], exchange: several });
+        record(
+          { id: 'precondition', summary: 'The payors of the comma list are each priced alone' },
+          'skip',
+          `Neither ${payor} nor slf, asked alone, is answered with a Contract naming it`,
+          { operation: 'get-effective-prices', level: 'MUST', requirements: ['D3-4.5-02'], exchange: several },
+        );
       } else {
-        verify(several, everyPayorAnswered(answered), { operation: 'get-effective-prices', level: 'MUST', requirements: ['D3-4.5-02'], decisions: ['DEC-D3-56', 'DEC-D3-37'] });
+        verify(several, everyPayorAnswered(answered), {
+          operation: 'get-effective-prices',
+          level: 'MUST',
+          requirements: ['D3-4.5-02'],
+          decisions: ['DEC-D3-56', 'DEC-D3-37'],
+        });
       }
     }
     const sample = bundleResources(bodyOf(several)).flatMap(serviceCodes)[0] ?? C().serviceCode;
     if (sample) {
       const x = await contractCall('get-effective-prices', { query: { site, payor, 'service-code': sample } });
       if (verifySuccess(x, 'get-effective-prices', { success: ['D3-4.5-40'] })) {
-        verify(x, entriesMatchFilter(`service-code=${sample}`, (r) => { const codes = serviceCodes(r); return codes.length === 0 ? undefined : codes.includes(sample); }, { resourceType: 'Contract' }), { operation: 'get-effective-prices', level: 'SHOULD', requirements: ['D3-4.5-05'], decisions: ['DEC-D3-56'] });
+        verify(
+          x,
+          entriesMatchFilter(
+            `service-code=${sample}`,
+            (r) => {
+              const codes = serviceCodes(r);
+              return codes.length === 0 ? undefined : codes.includes(sample);
+            },
+            { resourceType: 'Contract' },
+          ),
+          { operation: 'get-effective-prices', level: 'SHOULD', requirements: ['D3-4.5-05'], decisions: ['DEC-D3-56'] },
+        );
       }
     }
     // The paging and incremental-sync parameter names are not given (DEC-D3-56): whether the target takes them is recorded;
     // when it answers with paging tags, they must agree with the request (MUST).
-    const paged = await contractCall('get-effective-prices', { query: { site, payor, page: '1', count: '1', _since: '2000-01-01T00:00:00Z' } });
-    if (verify(paged, successStatus(), { operation: 'get-effective-prices', level: 'INFO', requirements: ['D3-4.5-08'], decisions: ['DEC-D3-56'], evidence: { sent: 'page, count, _since' } }).status === 'pass') {
+    const paged = await contractCall('get-effective-prices', {
+      query: { site, payor, page: '1', count: '1', _since: '2000-01-01T00:00:00Z' },
+    });
+    if (
+      verify(paged, successStatus(), {
+        operation: 'get-effective-prices',
+        level: 'INFO',
+        requirements: ['D3-4.5-08'],
+        decisions: ['DEC-D3-56'],
+        evidence: { sent: 'page, count, _since' },
+      }).status === 'pass'
+    ) {
       const body = bodyOf(paged);
-      if (isRecord(body) && isRecord(body.meta) && Array.isArray(body.meta.tag)) verify(paged, pagingTagsMatchRequest({ page: 1, count: 1 }), { operation: 'get-effective-prices', level: 'MUST', requirements: ['D3-4.5-07'], decisions: ['DEC-D1-12', 'DEC-D3-56'] });
+      if (isRecord(body) && isRecord(body.meta) && Array.isArray(body.meta.tag))
+        verify(paged, pagingTagsMatchRequest({ page: 1, count: 1 }), {
+          operation: 'get-effective-prices',
+          level: 'MUST',
+          requirements: ['D3-4.5-07'],
+          decisions: ['DEC-D1-12', 'DEC-D3-56'],
+        });
     }
-    const none = await contractCall('get-effective-prices', { query: { site, payor, 'service-code': 'NO-SUCH-SERVICE-000' } });
+    const none = await contractCall('get-effective-prices', {
+      query: { site, payor, 'service-code': 'NO-SUCH-SERVICE-000' },
+    });
     if (verifySuccess(none, 'get-effective-prices', { success: ['D3-7-44'] }, { decisions: ['DEC-D3-56'] })) {
-      verify(none, bundleIsEmpty, { operation: 'get-effective-prices', level: 'MUST', requirements: ['D3-7-44'], decisions: ['DEC-D3-56'] });
+      verify(none, bundleIsEmpty, {
+        operation: 'get-effective-prices',
+        level: 'MUST',
+        requirements: ['D3-7-44'],
+        decisions: ['DEC-D3-56'],
+      });
     }
   });
 
   test('effective prices merge the contracts; a procedure comes with its service', async () => {
-    const x = await contractCall('get-effective-prices', { query: { site: runContext().siteId, ...(C().payor ? { payor: C().payor } : {}), count: '50' } });
-    if (!verifySuccess(x, 'get-effective-prices', { success: ['D3-4.5-04', 'D3-4.5-40'], schema: CONTRACT_SCHEMA })) return;
-    verify(x, effectivePricesProcedureHasService, { operation: 'get-effective-prices', level: 'MUST', requirements: ['D3-4.5-04', 'D3-1-05'], decisions: ['DEC-D3-15'] });
+    const x = await contractCall('get-effective-prices', {
+      query: { site: runContext().siteId, ...(C().payor ? { payor: C().payor } : {}), count: '50' },
+    });
+    if (!verifySuccess(x, 'get-effective-prices', { success: ['D3-4.5-04', 'D3-4.5-40'], schema: CONTRACT_SCHEMA }))
+      return;
+    verify(x, effectivePricesProcedureHasService, {
+      operation: 'get-effective-prices',
+      level: 'MUST',
+      requirements: ['D3-4.5-04', 'D3-1-05'],
+      decisions: ['DEC-D3-15'],
+    });
     const site = runContext().siteId;
-    verify(x, entriesMatchFilter(`Site/ subjects name ${site}`, (r) => {
-      const sites = (Array.isArray(r.subject) ? r.subject : []).map((sub) => (isRecord(sub) && typeof sub.reference === 'string' ? /(?:^|\/)Site\/([^/]+)$/.exec(sub.reference)?.[1] : undefined)).filter((v) => v !== undefined);
-      return sites.length === 0 ? undefined : sites.every((v) => v === site);
-    }, { resourceType: 'Contract' }), { operation: 'get-effective-prices', level: 'MUST', requirements: ['D3-4.5-03'], decisions: ['DEC-D3-56'] });
-    verify(x, contractAuthoritySubjectRules, { operation: 'get-effective-prices', level: 'MUST', requirements: AUTHORITY_SUBJECT, decisions: ['DEC-D3-36'] });
-    verify(x, contractItemSystems, { operation: 'get-effective-prices', level: 'MUST', requirements: ITEM_SYSTEMS, decisions: ['DEC-D3-30'] });
+    verify(
+      x,
+      entriesMatchFilter(
+        `Site/ subjects name ${site}`,
+        (r) => {
+          const sites = (Array.isArray(r.subject) ? r.subject : [])
+            .map((sub) =>
+              isRecord(sub) && typeof sub.reference === 'string'
+                ? /(?:^|\/)Site\/([^/]+)$/.exec(sub.reference)?.[1]
+                : undefined,
+            )
+            .filter((v) => v !== undefined);
+          return sites.length === 0 ? undefined : sites.every((v) => v === site);
+        },
+        { resourceType: 'Contract' },
+      ),
+      { operation: 'get-effective-prices', level: 'MUST', requirements: ['D3-4.5-03'], decisions: ['DEC-D3-56'] },
+    );
+    verify(x, contractAuthoritySubjectRules, {
+      operation: 'get-effective-prices',
+      level: 'MUST',
+      requirements: AUTHORITY_SUBJECT,
+      decisions: ['DEC-D3-36'],
+    });
+    verify(x, contractItemSystems, {
+      operation: 'get-effective-prices',
+      level: 'MUST',
+      requirements: ITEM_SYSTEMS,
+      decisions: ['DEC-D3-30'],
+    });
   });
 });

@@ -4,7 +4,21 @@
  */
 import { test } from 'vitest';
 import { fc } from '@fast-check/vitest';
-import { coverageExtensionUrls, coverageMatchesSearch, organizationTelecomCardinality, coverageReferencesResolve, documentedCodeHasItsStatus, entriesMatchFilter, errorStatusAndCode, extensionCardinality, matchesSchema, membersPresent, outcomeHasDiagnostics, outcomeIssuesHave, requestRefused } from '../checks/index.ts';
+import {
+  coverageExtensionUrls,
+  coverageMatchesSearch,
+  organizationTelecomCardinality,
+  coverageReferencesResolve,
+  documentedCodeHasItsStatus,
+  entriesMatchFilter,
+  errorStatusAndCode,
+  extensionCardinality,
+  matchesSchema,
+  membersPresent,
+  outcomeHasDiagnostics,
+  outcomeIssuesHave,
+  requestRefused,
+} from '../checks/index.ts';
 import { hasResponse, isRecord } from '../core/exchange.ts';
 import type { MemberSearch } from '../core/config.ts';
 import { judge, verifyProperty } from '../core/property.ts';
@@ -12,7 +26,6 @@ import { call, describeOperation, record, runContext, verify, type CallOptions }
 import { operation } from '../spec/operations.ts';
 import { extension } from './common/readers.ts';
 import { FIXTURE_CHECK, verifyError, verifyHeadersEnforced, verifySuccess } from './common/steps.ts';
-
 
 /** Form fields of a configured member search (without the step-2 refinements unless asked). */
 function fields(search: MemberSearch, refined = false): Record<string, string> {
@@ -23,17 +36,51 @@ function fields(search: MemberSearch, refined = false): Record<string, string> {
 
 function fixtureMissing(operationId: string, name: string, requirements: string[]): void {
   record(FIXTURE_CHECK, 'skip', `No fixture ${name} in the config: this step needs known data on the target`, {
-    operation: operationId, level: 'MUST', requirements,
+    operation: operationId,
+    level: 'MUST',
+    requirements,
   });
 }
 
-const coverageReqs = ['D1-2.2-01', 'D1-2.2-02', 'D1-2.2-03', 'D1-2.2-06', 'D1-2.2-07', 'D1-2.2-08', 'D1-2.2-11', 'D1-2.2-12', 'D1-2.2-13', 'D1-2.2-14', 'D1-2.2-15', 'D1-2.2-16', 'D1-2.2-17', 'D1-2.2-18', 'D1-2.2-19', 'D1-2.2-20', 'D1-2.2-22'];
+const coverageReqs = [
+  'D1-2.2-01',
+  'D1-2.2-02',
+  'D1-2.2-03',
+  'D1-2.2-06',
+  'D1-2.2-07',
+  'D1-2.2-08',
+  'D1-2.2-11',
+  'D1-2.2-12',
+  'D1-2.2-13',
+  'D1-2.2-14',
+  'D1-2.2-15',
+  'D1-2.2-16',
+  'D1-2.2-17',
+  'D1-2.2-18',
+  'D1-2.2-19',
+  'D1-2.2-20',
+  'D1-2.2-22',
+];
 const outcomeShapeReqs = ['D1-2.3-01', 'D1-2.3-03', 'D1-2.3-04'];
 
 /** 2.2: the Coverage extensions with a cardinality of 1-1 or 0-1. */
 const COVERAGE_CARDINALITY = {
   exactlyOne: ['policyExpired'],
-  atMostOne: ['groupId', 'expiryDate', 'coverType', 'benefitLimit', 'benefitUsed', 'benefitUsedAsOf', 'memberExcess', 'memberExcessType', 'excessUsed', 'excessUsedAsOf', 'memberCoPayment', 'memberCoPaymentType', 'currency'],
+  atMostOne: [
+    'groupId',
+    'expiryDate',
+    'coverType',
+    'benefitLimit',
+    'benefitUsed',
+    'benefitUsedAsOf',
+    'memberExcess',
+    'memberExcessType',
+    'excessUsed',
+    'excessUsedAsOf',
+    'memberCoPayment',
+    'memberCoPaymentType',
+    'currency',
+  ],
 };
 
 /** DEC-D1-61: with both extensions present, valueMoney pairs with `Monetary value` and valueDecimal with `Percentage`; undefined otherwise. */
@@ -49,9 +96,18 @@ function coPaymentTypeAgrees(coverage: Record<string, unknown>): boolean | undef
 /** The issue values of 2.3 (DEC-D1-46), judged on a documented Find Member error answer. */
 function verifyOutcomeValues(x: Awaited<ReturnType<typeof call>>, id: string): void {
   if (!hasResponse(x) || x.response.status < 400 || x.response.status >= 500) return;
-  const bind = (level: 'MUST' | 'SHOULD', requirements: string[]) => ({ operation: id, level, requirements, decisions: ['DEC-D1-46'] });
+  const bind = (level: 'MUST' | 'SHOULD', requirements: string[]) => ({
+    operation: id,
+    level,
+    requirements,
+    decisions: ['DEC-D1-46'],
+  });
   verify(x, outcomeIssuesHave({ severity: 'error', code: 'exception' }), bind('MUST', ['D1-2.3-02']));
-  verify(x, membersPresent(['issue[].details.coding[].system', 'issue[].details.coding[].display']), bind('SHOULD', ['D1-2.3-05']));
+  verify(
+    x,
+    membersPresent(['issue[].details.coding[].system', 'issue[].details.coding[].display']),
+    bind('SHOULD', ['D1-2.3-05']),
+  );
   verify(x, outcomeIssuesHave({ location: ['Coverage'], expression: [] }), bind('SHOULD', ['D1-2.3-06']));
 }
 
@@ -63,30 +119,76 @@ function verifyOutcomeValues(x: Awaited<ReturnType<typeof call>>, id: string): v
 function verifyUnsupportedInsurer(x: Awaited<ReturnType<typeof call>>, id: string, requirements: string[]): void {
   const documented4xx = operation(id).errors.filter((e) => e.status >= 400 && e.status < 500);
   verify(x, requestRefused, { operation: id, level: 'MUST', requirements, decisions: ['DEC-D1-19'] });
-  verify(x, errorStatusAndCode(documented4xx), { operation: id, level: 'MUST', requirements: [...requirements, 'D1-7-16'], decisions: ['DEC-D1-19'] });
-  verify(x, documentedCodeHasItsStatus(operation(id).errors), { operation: id, level: 'MUST', requirements: ['D1-7-16'] });
-  verify(x, errorStatusAndCode(documented4xx.filter((e) => e.code === 'MSG_PARAM_INVALID')), { operation: id, level: 'INFO', requirements: ['D1-7-04'], decisions: ['DEC-D1-19'] });
+  verify(x, errorStatusAndCode(documented4xx), {
+    operation: id,
+    level: 'MUST',
+    requirements: [...requirements, 'D1-7-16'],
+    decisions: ['DEC-D1-19'],
+  });
+  verify(x, documentedCodeHasItsStatus(operation(id).errors), {
+    operation: id,
+    level: 'MUST',
+    requirements: ['D1-7-16'],
+  });
+  verify(x, errorStatusAndCode(documented4xx.filter((e) => e.code === 'MSG_PARAM_INVALID')), {
+    operation: id,
+    level: 'INFO',
+    requirements: ['D1-7-04'],
+    decisions: ['DEC-D1-19'],
+  });
 }
 
 /** The form Content-Type is listed but a request without it is never said to be refused (DEC-D1-73): recorded only. */
 async function recordWithoutFormContentType(id: string, base: CallOptions): Promise<void> {
   const x = await call(id, { ...base, omitHeaders: ['Content-Type'] });
-  verify(x, requestRefused, { operation: id, level: 'INFO', requirements: ['D1-4-02'], decisions: ['DEC-D1-73'], evidence: { omittedHeader: 'Content-Type' } });
+  verify(x, requestRefused, {
+    operation: id,
+    level: 'INFO',
+    requirements: ['D1-4-02'],
+    decisions: ['DEC-D1-73'],
+    evidence: { omittedHeader: 'Content-Type' },
+  });
 }
 
-function verifyCoverage(id: string, x: Awaited<ReturnType<typeof call>>, search: MemberSearch, requirements: string[]): void {
-  const served = verifySuccess(x, id, { success: requirements, schema: coverageReqs }, { decisions: ['DEC-D1-03', 'DEC-D1-05', 'DEC-D1-06'] });
+function verifyCoverage(
+  id: string,
+  x: Awaited<ReturnType<typeof call>>,
+  search: MemberSearch,
+  requirements: string[],
+): void {
+  const served = verifySuccess(
+    x,
+    id,
+    { success: requirements, schema: coverageReqs },
+    { decisions: ['DEC-D1-03', 'DEC-D1-05', 'DEC-D1-06'] },
+  );
   // The URL forms are judged even when another part of the schema failed: a moved URL is its own finding.
-  if (hasResponse(x) && x.response.status >= 200 && x.response.status < 300) verify(x, coverageExtensionUrls, { operation: id, level: 'MUST', requirements: ['D1-2.2-07'] });
+  if (hasResponse(x) && x.response.status >= 200 && x.response.status < 300)
+    verify(x, coverageExtensionUrls, { operation: id, level: 'MUST', requirements: ['D1-2.2-07'] });
   if (!served) return;
   verify(x, coverageReferencesResolve, { operation: id, level: 'MUST', requirements: ['D1-2.2-04', 'D1-2.2-05'] });
   verify(x, organizationTelecomCardinality, { operation: id, level: 'MUST', requirements: ['D1-2.2-12'] });
   verify(x, extensionCardinality(COVERAGE_CARDINALITY), { operation: id, level: 'MUST', requirements: ['D1-2.2-23'] });
-  verify(x, extensionCardinality({ atMostOne: ['genderIdentity', 'otherInitials'], containedType: 'Patient' }), { operation: id, level: 'MUST', requirements: ['D1-2.2-23'] });
-  verify(x, entriesMatchFilter('memberCoPayment valueMoney goes with Monetary value and valueDecimal with Percentage', coPaymentTypeAgrees), { operation: id, level: 'SHOULD', requirements: ['D1-2.2-21'], decisions: ['DEC-D1-61'] });
+  verify(x, extensionCardinality({ atMostOne: ['genderIdentity', 'otherInitials'], containedType: 'Patient' }), {
+    operation: id,
+    level: 'MUST',
+    requirements: ['D1-2.2-23'],
+  });
+  verify(
+    x,
+    entriesMatchFilter(
+      'memberCoPayment valueMoney goes with Monetary value and valueDecimal with Percentage',
+      coPaymentTypeAgrees,
+    ),
+    { operation: id, level: 'SHOULD', requirements: ['D1-2.2-21'], decisions: ['DEC-D1-61'] },
+  );
   const { firstInitial, lastName, dateOfBirth } = search as Record<string, string | undefined>;
   if (lastName || firstInitial || dateOfBirth) {
-    verify(x, coverageMatchesSearch({ firstInitial, lastName, dateOfBirth }), { operation: id, level: 'MUST', requirements });
+    verify(x, coverageMatchesSearch({ firstInitial, lastName, dateOfBirth }), {
+      operation: id,
+      level: 'MUST',
+      requirements,
+    });
   }
 }
 
@@ -104,7 +206,10 @@ describeOperation('find-member-v2', () => {
     const s = fx().none;
     if (!s) return fixtureMissing(id, 'findMemberV2.none', ['D1-4.2-08']);
     const x = await call(id, { form: fields(s) });
-    verifyError(x, id, 'NO_MATCH_FOUND', ['D1-4.2-08', 'D1-7-01', 'D1-7-16'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs });
+    verifyError(x, id, 'NO_MATCH_FOUND', ['D1-4.2-08', 'D1-7-01', 'D1-7-16'], {
+      shapeLevel: 'MUST',
+      shapeRequirements: outcomeShapeReqs,
+    });
     verifyOutcomeValues(x, id);
   });
 
@@ -112,8 +217,16 @@ describeOperation('find-member-v2', () => {
     const s = fx().multipleResolvedByRefine ?? fx().multipleAfterRefine;
     if (!s) return fixtureMissing(id, 'findMemberV2.multipleResolvedByRefine', ['D1-4.2-09']);
     const x = await call(id, { form: fields(s) });
-    verifyError(x, id, 'MULTIPLE_MATCH_FOUND', ['D1-4.2-09', 'D1-7-02', 'D1-7-16'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs });
-    verify(x, outcomeHasDiagnostics, { operation: id, level: 'MUST', requirements: ['D1-4.2-09', 'D1-2.3-04'], decisions: ['DEC-D1-34'] });
+    verifyError(x, id, 'MULTIPLE_MATCH_FOUND', ['D1-4.2-09', 'D1-7-02', 'D1-7-16'], {
+      shapeLevel: 'MUST',
+      shapeRequirements: outcomeShapeReqs,
+    });
+    verify(x, outcomeHasDiagnostics, {
+      operation: id,
+      level: 'MUST',
+      requirements: ['D1-4.2-09', 'D1-2.3-04'],
+      decisions: ['DEC-D1-34'],
+    });
   });
 
   test('step 2: the optional fields resolve several matches to one Coverage', async () => {
@@ -126,15 +239,26 @@ describeOperation('find-member-v2', () => {
     const s = fx().multipleAfterRefine;
     if (!s?.refine) return fixtureMissing(id, 'findMemberV2.multipleAfterRefine.refine', ['D1-4.2-12']);
     const x = await call(id, { form: fields(s, true) });
-    verifyError(x, id, 'MULTIPLE_MATCH_FOUND', ['D1-4.2-12', 'D1-7-02', 'D1-7-16'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs });
-    verify(x, outcomeHasDiagnostics, { operation: id, level: 'MUST', requirements: ['D1-4.2-12'], decisions: ['DEC-D1-34'] });
+    verifyError(x, id, 'MULTIPLE_MATCH_FOUND', ['D1-4.2-12', 'D1-7-02', 'D1-7-16'], {
+      shapeLevel: 'MUST',
+      shapeRequirements: outcomeShapeReqs,
+    });
+    verify(x, outcomeHasDiagnostics, {
+      operation: id,
+      level: 'MUST',
+      requirements: ['D1-4.2-12'],
+      decisions: ['DEC-D1-34'],
+    });
   });
 
   test('step 2: no match returns NO_MATCH_FOUND', async () => {
     const s = fx().multipleResolvedByRefine;
     if (!s?.refine) return fixtureMissing(id, 'findMemberV2.multipleResolvedByRefine.refine', ['D1-4.2-11']);
     const x = await call(id, { form: { ...fields(s, true), postCode: 'ZZ99 9ZZ' } });
-    verifyError(x, id, 'NO_MATCH_FOUND', ['D1-4.2-11', 'D1-7-01'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs });
+    verifyError(x, id, 'NO_MATCH_FOUND', ['D1-4.2-11', 'D1-7-01'], {
+      shapeLevel: 'MUST',
+      shapeRequirements: outcomeShapeReqs,
+    });
   });
 
   test('each required field, missing or empty, is refused as documented', async () => {
@@ -142,9 +266,14 @@ describeOperation('find-member-v2', () => {
     if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-4.2-03']);
     for (const p of operation(id).parameters.filter((pp) => pp.required)) {
       const missing = await call(id, { form: { ...fields(s), [p.name]: undefined } });
-      verifyError(missing, id, 'MSG_MISSING_MANDATORY_PARAM', ['D1-4.2-03', 'D1-7-03'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs });
+      verifyError(missing, id, 'MSG_MISSING_MANDATORY_PARAM', ['D1-4.2-03', 'D1-7-03'], {
+        shapeLevel: 'MUST',
+        shapeRequirements: outcomeShapeReqs,
+      });
       const empty = await call(id, { form: { ...fields(s), [p.name]: '' } });
-      verifyError(empty, id, ['MSG_MISSING_MANDATORY_PARAM', 'MSG_PARAM_INVALID'], ['D1-4.2-04'], { decisions: ['DEC-D1-17'] });
+      verifyError(empty, id, ['MSG_MISSING_MANDATORY_PARAM', 'MSG_PARAM_INVALID'], ['D1-4.2-04'], {
+        decisions: ['DEC-D1-17'],
+      });
     }
   });
 
@@ -152,7 +281,9 @@ describeOperation('find-member-v2', () => {
     const s = fx().single;
     if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-4.2-06']);
     const badDate = await call(id, { form: { ...fields(s), dateOfBirth: '12/04/1980' } });
-    verifyError(badDate, id, ['MSG_PARAM_INVALID', 'MSG_CANT_PARSE_CONTENT'], ['D1-4.2-06', 'D1-7-04'], { decisions: ['DEC-D1-58'] });
+    verifyError(badDate, id, ['MSG_PARAM_INVALID', 'MSG_CANT_PARSE_CONTENT'], ['D1-4.2-06', 'D1-7-04'], {
+      decisions: ['DEC-D1-58'],
+    });
     const v1Insurer = await call(id, { form: { ...fields(s), insurerIdentifier: 'bup' } });
     verifyUnsupportedInsurer(v1Insurer, id, ['D1-4.2-02', 'D1-9-01']);
   });
@@ -161,26 +292,53 @@ describeOperation('find-member-v2', () => {
     const s = fx().single;
     if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-7-05']);
     const x = await call(id, { body: JSON.stringify(fields(s)) });
-    verify(x, requestRefused, { operation: id, level: 'MUST', requirements: ['D1-7-05', 'D1-4-02'], decisions: ['DEC-D1-59'] });
-    verify(x, errorStatusAndCode(operation(id).errors), { operation: id, level: 'INFO', requirements: ['D1-7-05', 'D1-7-16'], decisions: ['DEC-D1-59'] });
+    verify(x, requestRefused, {
+      operation: id,
+      level: 'MUST',
+      requirements: ['D1-7-05', 'D1-4-02'],
+      decisions: ['DEC-D1-59'],
+    });
+    verify(x, errorStatusAndCode(operation(id).errors), {
+      operation: id,
+      level: 'INFO',
+      requirements: ['D1-7-05', 'D1-7-16'],
+      decisions: ['DEC-D1-59'],
+    });
   });
 
   test('required headers are enforced and the version must be exact', async () => {
     const s = fx().single;
     if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-5-02']);
-    await verifyHeadersEnforced(id, { form: fields(s) }, (h) =>
-      h === 'SU-SiteId' ? ['D1-5-02', 'D1-1-08', 'D1-4.2-01'] : h === 'SVC-API-Version' ? ['D1-9-02', 'D1-4.2-01'] : h === 'Authorization' ? ['D1-5-01', 'D1-4.2-01'] : ['D1-4-02', 'D1-4.2-01'],
-    ['DEC-D1-20', 'DEC-D1-21']);
+    await verifyHeadersEnforced(
+      id,
+      { form: fields(s) },
+      (h) =>
+        h === 'SU-SiteId'
+          ? ['D1-5-02', 'D1-1-08', 'D1-4.2-01']
+          : h === 'SVC-API-Version'
+            ? ['D1-9-02', 'D1-4.2-01']
+            : h === 'Authorization'
+              ? ['D1-5-01', 'D1-4.2-01']
+              : ['D1-4-02', 'D1-4.2-01'],
+      ['DEC-D1-20', 'DEC-D1-21'],
+    );
     await recordWithoutFormContentType(id, { form: fields(s) });
     const unknownVersion = await call(id, { form: fields(s), headers: { 'SVC-API-Version': '3' } });
-    verify(unknownVersion, requestRefused, { operation: id, level: 'MUST', requirements: ['D1-9-02'], decisions: ['DEC-D1-20'] });
+    verify(unknownVersion, requestRefused, {
+      operation: id,
+      level: 'MUST',
+      requirements: ['D1-9-02'],
+      decisions: ['DEC-D1-20'],
+    });
   });
 
   test('property: every well-formed search gets one of the three documented outcomes', async () => {
     const s = fx().single;
     if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-4.2-07']);
     const name = fc.stringMatching(/^[A-Z][a-z]{1,11}$/);
-    const day = fc.date({ min: new Date('1920-01-01'), max: new Date('2020-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+    const day = fc
+      .date({ min: new Date('1920-01-01'), max: new Date('2020-12-31'), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10));
     const outcomes = errorStatusAndCode([
       { status: 400, code: 'NO_MATCH_FOUND' },
       { status: 400, code: 'MULTIPLE_MATCH_FOUND' },
@@ -218,13 +376,19 @@ describeOperation('find-member-v1', () => {
     const none = fx().none;
     if (none) {
       const x = await call(id, { form: fields(none) });
-      verifyError(x, id, 'NO_MATCH_FOUND', ['D1-4.1-13', 'D1-7-01', 'D1-7-16'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs });
+      verifyError(x, id, 'NO_MATCH_FOUND', ['D1-4.1-13', 'D1-7-01', 'D1-7-16'], {
+        shapeLevel: 'MUST',
+        shapeRequirements: outcomeShapeReqs,
+      });
       verifyOutcomeValues(x, id);
     } else fixtureMissing(id, 'findMemberV1.none', ['D1-4.1-13']);
     const multiple = fx().multiple;
     if (multiple) {
       const x = await call(id, { form: fields(multiple) });
-      verifyError(x, id, 'MULTIPLE_MATCH_FOUND', ['D1-4.1-14', 'D1-7-02', 'D1-7-16'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs });
+      verifyError(x, id, 'MULTIPLE_MATCH_FOUND', ['D1-4.1-14', 'D1-7-02', 'D1-7-16'], {
+        shapeLevel: 'MUST',
+        shapeRequirements: outcomeShapeReqs,
+      });
     } else fixtureMissing(id, 'findMemberV1.multiple', ['D1-4.1-14']);
   });
 
@@ -232,19 +396,35 @@ describeOperation('find-member-v1', () => {
     const s = fx().single;
     if (!s) return fixtureMissing(id, 'findMemberV1.single', ['D1-4.1-06']);
     const missing = await call(id, { form: { ...fields(s), insurerIdentifier: undefined } });
-    verifyError(missing, id, 'MSG_MISSING_MANDATORY_PARAM', ['D1-4.1-06', 'D1-7-03'], { shapeLevel: 'MUST', shapeRequirements: outcomeShapeReqs, decisions: ['DEC-D1-18'] });
+    verifyError(missing, id, 'MSG_MISSING_MANDATORY_PARAM', ['D1-4.1-06', 'D1-7-03'], {
+      shapeLevel: 'MUST',
+      shapeRequirements: outcomeShapeReqs,
+      decisions: ['DEC-D1-18'],
+    });
     const v2Only = await call(id, { form: { ...fields(s), insurerIdentifier: 'cin' } });
     verifyUnsupportedInsurer(v2Only, id, ['D1-4.1-07', 'D1-9-01']);
     const badDate = await call(id, { form: { ...fields(s), dateOfBirth: '12/04/1980' } });
-    verifyError(badDate, id, ['MSG_PARAM_INVALID', 'MSG_CANT_PARSE_CONTENT'], ['D1-4.1-09', 'D1-7-04'], { decisions: ['DEC-D1-58'] });
+    verifyError(badDate, id, ['MSG_PARAM_INVALID', 'MSG_CANT_PARSE_CONTENT'], ['D1-4.1-09', 'D1-7-04'], {
+      decisions: ['DEC-D1-58'],
+    });
   });
 
   test('required headers are enforced', async () => {
     const s = fx().single;
     if (!s) return fixtureMissing(id, 'findMemberV1.single', ['D1-5-02']);
-    await verifyHeadersEnforced(id, { form: fields(s) }, (h) =>
-      h === 'SU-SiteId' ? ['D1-5-02', 'D1-1-08', 'D1-4.1-02'] : h === 'SVC-API-Version' ? ['D1-9-02', 'D1-4.1-02'] : h === 'Authorization' ? ['D1-5-01', 'D1-4.1-02'] : ['D1-4-02', 'D1-4.1-02'],
-    ['DEC-D1-20', 'DEC-D1-21']);
+    await verifyHeadersEnforced(
+      id,
+      { form: fields(s) },
+      (h) =>
+        h === 'SU-SiteId'
+          ? ['D1-5-02', 'D1-1-08', 'D1-4.1-02']
+          : h === 'SVC-API-Version'
+            ? ['D1-9-02', 'D1-4.1-02']
+            : h === 'Authorization'
+              ? ['D1-5-01', 'D1-4.1-02']
+              : ['D1-4-02', 'D1-4.1-02'],
+      ['DEC-D1-20', 'DEC-D1-21'],
+    );
     await recordWithoutFormContentType(id, { form: fields(s) });
   });
 });

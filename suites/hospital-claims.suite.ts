@@ -3,7 +3,13 @@
  * the `dateCompleted` filter, the four required search parameters, empty bundles.
  */
 import { test } from 'vitest';
-import { bundleHasEntries, encounterLinksClaim, entriesMatchFilter, notServerError, requestRefused } from '../checks/index.ts';
+import {
+  bundleHasEntries,
+  encounterLinksClaim,
+  entriesMatchFilter,
+  notServerError,
+  requestRefused,
+} from '../checks/index.ts';
 import { bodyOf, bundleResources, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import { containsText } from './common/readers.ts';
@@ -22,20 +28,59 @@ const servicedOn = (day: string) => (r: Record<string, unknown>) => {
 describeOperation(LIST, () => {
   test('the list without a date is a bundle of Encounter and Claim entries', async () => {
     const x = await call(LIST);
-    if (!verifySuccess(x, LIST, { success: ['D1-4.9-02', 'D1-4.9-04'], schema: schemaReqs }, { status: 200, decisions: ['DEC-D1-65'] })) return;
+    if (
+      !verifySuccess(
+        x,
+        LIST,
+        { success: ['D1-4.9-02', 'D1-4.9-04'], schema: schemaReqs },
+        { status: 200, decisions: ['DEC-D1-65'] },
+      )
+    )
+      return;
     // The fullUrl form (MUST) is in the schema; the links it names are SHOULD (DEC-D1-65).
-    verify(x, encounterLinksClaim, { operation: LIST, level: 'SHOULD', requirements: ['D1-2.7-04'], decisions: ['DEC-D1-65'] });
+    verify(x, encounterLinksClaim, {
+      operation: LIST,
+      level: 'SHOULD',
+      requirements: ['D1-2.7-04'],
+      decisions: ['DEC-D1-65'],
+    });
   });
 
   test('dateCompleted keeps the claims rendered that day', async () => {
-    const day = runContext().fixtures.hospitalClaims?.dateCompleted
-      ?? bundleResources(bodyOf(await call(LIST))).flatMap((r) => (Array.isArray(r.item) ? r.item : [])).map((i) => (isRecord(i) ? i.servicedDate : undefined)).find((d): d is string => typeof d === 'string')?.slice(0, 10);
-    if (!day) return record(FIXTURE_CHECK, 'skip', 'No fixture hospitalClaims.dateCompleted and no claim shows a servicedDate', { operation: LIST, level: 'MUST', requirements: ['D1-4.9-03'] });
+    const day =
+      runContext().fixtures.hospitalClaims?.dateCompleted ??
+      bundleResources(bodyOf(await call(LIST)))
+        .flatMap((r) => (Array.isArray(r.item) ? r.item : []))
+        .map((i) => (isRecord(i) ? i.servicedDate : undefined))
+        .find((d): d is string => typeof d === 'string')
+        ?.slice(0, 10);
+    if (!day)
+      return record(
+        FIXTURE_CHECK,
+        'skip',
+        'No fixture hospitalClaims.dateCompleted and no claim shows a servicedDate',
+        { operation: LIST, level: 'MUST', requirements: ['D1-4.9-03'] },
+      );
     const x = await call(LIST, { query: { dateCompleted: day } });
     if (!verifySuccess(x, LIST, { success: ['D1-4.9-03'], schema: schemaReqs }, { status: 200 })) return;
-    verify(x, entriesMatchFilter(`servicedDate = ${day}`, servicedOn(day), { resourceType: 'Claim' }), { operation: LIST, level: 'MUST', requirements: ['D1-4.9-03'], decisions: ['DEC-D1-29'] });
-    verify(x, bundleHasEntries(1), { operation: LIST, level: 'MUST', requirements: ['D1-4.9-03'], evidence: { dateCompleted: day } });
-    verify(x, encounterLinksClaim, { operation: LIST, level: 'SHOULD', requirements: ['D1-2.7-04'], decisions: ['DEC-D1-65'] });
+    verify(x, entriesMatchFilter(`servicedDate = ${day}`, servicedOn(day), { resourceType: 'Claim' }), {
+      operation: LIST,
+      level: 'MUST',
+      requirements: ['D1-4.9-03'],
+      decisions: ['DEC-D1-29'],
+    });
+    verify(x, bundleHasEntries(1), {
+      operation: LIST,
+      level: 'MUST',
+      requirements: ['D1-4.9-03'],
+      evidence: { dateCompleted: day },
+    });
+    verify(x, encounterLinksClaim, {
+      operation: LIST,
+      level: 'SHOULD',
+      requirements: ['D1-2.7-04'],
+      decisions: ['DEC-D1-65'],
+    });
   });
 
   test('a day without claims gives an empty bundle, not an error', async () => {
@@ -51,17 +96,45 @@ describeOperation(LIST, () => {
 
 describeOperation(SEARCH, () => {
   const fx = () => runContext().fixtures.hospitalClaims?.search;
-  const missing = () => record(FIXTURE_CHECK, 'skip', 'No fixture hospitalClaims.search in the config', { operation: SEARCH, level: 'MUST', requirements: ['D1-4.10-04'] });
+  const missing = () =>
+    record(FIXTURE_CHECK, 'skip', 'No fixture hospitalClaims.search in the config', {
+      operation: SEARCH,
+      level: 'MUST',
+      requirements: ['D1-4.10-04'],
+    });
 
   test('a search with the four parameters returns the matching claims', async () => {
     const s = fx();
     if (!s) return missing();
     const x = await call(SEARCH, { query: s });
-    if (!verifySuccess(x, SEARCH, { success: ['D1-4.10-04'], schema: [...schemaReqs, 'D1-4.10-06'] }, { status: 200 })) return;
-    verify(x, bundleHasEntries(1), { operation: SEARCH, level: 'MUST', requirements: ['D1-4.10-04'], evidence: { search: s } });
-    verify(x, entriesMatchFilter(`servicedDate = ${s.dateCompleted}`, servicedOn(s.dateCompleted), { resourceType: 'Claim' }), { operation: SEARCH, level: 'MUST', requirements: ['D1-4.10-04'], decisions: ['DEC-D1-29'] });
-    verify(x, entriesMatchFilter(`patient.display contains ${s.patientLastName}`, (r) => containsText(isRecord(r.patient) ? r.patient.display : undefined, s.patientLastName), { resourceType: 'Claim' }), { operation: SEARCH, level: 'MUST', requirements: ['D1-4.10-04'], decisions: ['DEC-D1-29'] });
-    verify(x, encounterLinksClaim, { operation: SEARCH, level: 'SHOULD', requirements: ['D1-2.7-04'], decisions: ['DEC-D1-65'] });
+    if (!verifySuccess(x, SEARCH, { success: ['D1-4.10-04'], schema: [...schemaReqs, 'D1-4.10-06'] }, { status: 200 }))
+      return;
+    verify(x, bundleHasEntries(1), {
+      operation: SEARCH,
+      level: 'MUST',
+      requirements: ['D1-4.10-04'],
+      evidence: { search: s },
+    });
+    verify(
+      x,
+      entriesMatchFilter(`servicedDate = ${s.dateCompleted}`, servicedOn(s.dateCompleted), { resourceType: 'Claim' }),
+      { operation: SEARCH, level: 'MUST', requirements: ['D1-4.10-04'], decisions: ['DEC-D1-29'] },
+    );
+    verify(
+      x,
+      entriesMatchFilter(
+        `patient.display contains ${s.patientLastName}`,
+        (r) => containsText(isRecord(r.patient) ? r.patient.display : undefined, s.patientLastName),
+        { resourceType: 'Claim' },
+      ),
+      { operation: SEARCH, level: 'MUST', requirements: ['D1-4.10-04'], decisions: ['DEC-D1-29'] },
+    );
+    verify(x, encounterLinksClaim, {
+      operation: SEARCH,
+      level: 'SHOULD',
+      requirements: ['D1-2.7-04'],
+      decisions: ['DEC-D1-65'],
+    });
   });
 
   test('each of the four parameters is required', async () => {
@@ -69,7 +142,13 @@ describeOperation(SEARCH, () => {
     if (!s) return missing();
     for (const name of Object.keys(s)) {
       const x = await call(SEARCH, { query: { ...s, [name]: undefined } });
-      verify(x, requestRefused, { operation: SEARCH, level: 'MUST', requirements: ['D1-4.10-02'], decisions: ['DEC-D1-13'], evidence: { missing: name } });
+      verify(x, requestRefused, {
+        operation: SEARCH,
+        level: 'MUST',
+        requirements: ['D1-4.10-02'],
+        decisions: ['DEC-D1-13'],
+        evidence: { missing: name },
+      });
     }
   });
 
@@ -80,7 +159,17 @@ describeOperation(SEARCH, () => {
     verifySuccess(none, SEARCH, { success: ['D1-4.10-06', 'D1-7-22'], schema: schemaReqs }, { status: 200 });
     // The answer to a malformed date is not shown (DEC-D1-62): a lenient reading and a refusal both pass; it is recorded.
     const bad = await call(SEARCH, { query: { ...s, dateCompleted: '14/03/2026' } });
-    verify(bad, notServerError, { operation: SEARCH, level: 'INFO', requirements: ['D1-4.10-03'], decisions: ['DEC-D1-62'] });
-    verify(bad, requestRefused, { operation: SEARCH, level: 'INFO', requirements: ['D1-4.10-03', 'D1-7-23'], decisions: ['DEC-D1-62'] });
+    verify(bad, notServerError, {
+      operation: SEARCH,
+      level: 'INFO',
+      requirements: ['D1-4.10-03'],
+      decisions: ['DEC-D1-62'],
+    });
+    verify(bad, requestRefused, {
+      operation: SEARCH,
+      level: 'INFO',
+      requirements: ['D1-4.10-03', 'D1-7-23'],
+      decisions: ['DEC-D1-62'],
+    });
   });
 });

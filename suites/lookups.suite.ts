@@ -4,7 +4,21 @@
  * HTTP 400 when the search text is absent.
  */
 import { test } from 'vitest';
-import { controlParametersComplete, controlParametersForInsurer, entriesMatchFilter, extensionsPresent, filteredComplete, filteredSubset, membersPresent, mediaTypeIs, notServerError, requestRefused, resourceKey, statusIs, successStatus } from '../checks/index.ts';
+import {
+  controlParametersComplete,
+  controlParametersForInsurer,
+  entriesMatchFilter,
+  extensionsPresent,
+  filteredComplete,
+  filteredSubset,
+  membersPresent,
+  mediaTypeIs,
+  notServerError,
+  requestRefused,
+  resourceKey,
+  statusIs,
+  successStatus,
+} from '../checks/index.ts';
 import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import { extensionValue } from './common/readers.ts';
@@ -13,48 +27,137 @@ import { FIXTURE_CHECK, collectIds, verifyPaging, verifySuccess, walkPages } fro
 const paging = { tags: ['D2-2.1-08'], match: ['D2-2.1-09'], bounds: ['D2-2.1-10'], total: ['D2-2.1-11'] };
 const R = {
   practitioners: {
-    shape: ['D2-4.2-01', 'D2-4.2-05', 'D2-2.1-01', 'D2-2.1-02', 'D2-2.1-03', 'D2-2.1-04', 'D2-2.3-01', 'D2-2.3-02', 'D2-2.3-04', 'D2-1-02', 'D2-1-09'],
-    paging: ['D2-4.2-04'], text: ['D2-7-03'], matches: ['D2-4.2-02'],
-    members: { paths: ['meta', 'extension[].url', 'extension[].valueCodeableConcept.coding', 'active', 'name', 'gender'], requirements: ['D2-2.3-05'] },
+    shape: [
+      'D2-4.2-01',
+      'D2-4.2-05',
+      'D2-2.1-01',
+      'D2-2.1-02',
+      'D2-2.1-03',
+      'D2-2.1-04',
+      'D2-2.3-01',
+      'D2-2.3-02',
+      'D2-2.3-04',
+      'D2-1-02',
+      'D2-1-09',
+    ],
+    paging: ['D2-4.2-04'],
+    text: ['D2-7-03'],
+    matches: ['D2-4.2-02'],
+    members: {
+      paths: ['meta', 'extension[].url', 'extension[].valueCodeableConcept.coding', 'active', 'name', 'gender'],
+      requirements: ['D2-2.3-05'],
+    },
   },
   locations: {
-    shape: ['D2-4.3-01', 'D2-4.3-06', 'D2-4.3-03', 'D2-2.1-01', 'D2-2.1-02', 'D2-2.1-03', 'D2-2.1-04', 'D2-2.3-06', 'D2-2.3-07', 'D2-1-02', 'D2-1-09'],
-    paging: ['D2-4.3-05'], text: ['D2-7-04'], matches: ['D2-4.3-02'],
+    shape: [
+      'D2-4.3-01',
+      'D2-4.3-06',
+      'D2-4.3-03',
+      'D2-2.1-01',
+      'D2-2.1-02',
+      'D2-2.1-03',
+      'D2-2.1-04',
+      'D2-2.3-06',
+      'D2-2.3-07',
+      'D2-1-02',
+      'D2-1-09',
+    ],
+    paging: ['D2-4.3-05'],
+    text: ['D2-7-04'],
+    matches: ['D2-4.3-02'],
     members: { paths: ['meta', 'name', 'address.line', 'address.postalCode'], requirements: ['D2-2.3-08'] },
   },
   insurers: {
-    shape: ['D2-4.4-01', 'D2-2.3-09', 'D2-2.3-10', 'D2-2.3-11', 'D2-2.3-12', 'D2-2.3-13', 'D2-2.3-14', 'D2-2.1-01', 'D2-1-03', 'D2-1-09'],
-    edi: ['D2-4.4-02'], mii: ['D2-4.4-03'], all: ['D2-4.4-04'],
+    shape: [
+      'D2-4.4-01',
+      'D2-2.3-09',
+      'D2-2.3-10',
+      'D2-2.3-11',
+      'D2-2.3-12',
+      'D2-2.3-13',
+      'D2-2.3-14',
+      'D2-2.1-01',
+      'D2-1-03',
+      'D2-1-09',
+    ],
+    edi: ['D2-4.4-02'],
+    mii: ['D2-4.4-03'],
+    all: ['D2-4.4-04'],
   },
-  control: { shape: ['D2-4.5-01', 'D2-4.5-02', 'D2-2.3-17', 'D2-2.3-19', 'D2-1-03'], names: ['D2-2.3-20', 'D2-2.3-21', 'D2-2.3-22', 'D2-2.3-23'], unknown: ['D2-4.5-04'], missing: ['D2-4.5-05'] },
+  control: {
+    shape: ['D2-4.5-01', 'D2-4.5-02', 'D2-2.3-17', 'D2-2.3-19', 'D2-1-03'],
+    names: ['D2-2.3-20', 'D2-2.3-21', 'D2-2.3-22', 'D2-2.3-23'],
+    unknown: ['D2-4.5-04'],
+    missing: ['D2-4.5-05'],
+  },
   auth: ['D2-5-01'],
   media: ['D2-1-10'],
 };
 
-function lookupSuite(id: 'lookup-practitioners' | 'lookup-locations', reqs: typeof R.practitioners, query: () => Record<string, string> | undefined): void {
+function lookupSuite(
+  id: 'lookup-practitioners' | 'lookup-locations',
+  reqs: typeof R.practitioners,
+  query: () => Record<string, string> | undefined,
+): void {
   describeOperation(id, () => {
     test('a lookup returns a paged bundle of the documented resources', async () => {
       const q = query();
-      if (!q) return record(FIXTURE_CHECK, 'skip', `No lookup text for ${id} in the config (fixtures.lookups)`, { operation: id, level: 'MUST', requirements: reqs.shape });
+      if (!q)
+        return record(FIXTURE_CHECK, 'skip', `No lookup text for ${id} in the config (fixtures.lookups)`, {
+          operation: id,
+          level: 'MUST',
+          requirements: reqs.shape,
+        });
       const x = await call(id, { query: { ...q, count: '10' } });
-      if (verifySuccess(x, id, { success: [...reqs.shape, 'D2-4-03'], schema: reqs.shape }, { status: 200, decisions: ['DEC-D2-07'] })) {
-        verify(x, mediaTypeIs('application/fhir+json'), { operation: id, level: 'SHOULD', requirements: R.media, decisions: ['DEC-D2-26'] });
-        verify(x, membersPresent(reqs.members.paths.map((m) => `entry[].resource.${m}`)), { operation: id, level: 'SHOULD', requirements: reqs.members.requirements, decisions: ['DEC-D2-42'] });
+      if (
+        verifySuccess(
+          x,
+          id,
+          { success: [...reqs.shape, 'D2-4-03'], schema: reqs.shape },
+          { status: 200, decisions: ['DEC-D2-07'] },
+        )
+      ) {
+        verify(x, mediaTypeIs('application/fhir+json'), {
+          operation: id,
+          level: 'SHOULD',
+          requirements: R.media,
+          decisions: ['DEC-D2-26'],
+        });
+        verify(x, membersPresent(reqs.members.paths.map((m) => `entry[].resource.${m}`)), {
+          operation: id,
+          level: 'SHOULD',
+          requirements: reqs.members.requirements,
+          decisions: ['DEC-D2-42'],
+        });
       }
       if (hasResponse(x)) {
         const text = q.text.toLowerCase();
-        verify(x, entriesMatchFilter(`name or postcode contains ${q.text}`, (r) => {
-          const shown = JSON.stringify([r.name, r.address ?? null]).toLowerCase();
-          return r.name === undefined && r.address === undefined ? undefined : shown.includes(text);
-        }), { operation: id, level: 'MUST', requirements: reqs.matches, decisions: ['DEC-D2-07'] });
+        verify(
+          x,
+          entriesMatchFilter(`name or postcode contains ${q.text}`, (r) => {
+            const shown = JSON.stringify([r.name, r.address ?? null]).toLowerCase();
+            return r.name === undefined && r.address === undefined ? undefined : shown.includes(text);
+          }),
+          { operation: id, level: 'MUST', requirements: reqs.matches, decisions: ['DEC-D2-07'] },
+        );
       }
       const walk = await walkPages(id, { query: q }, 2, 6);
-      verifyPaging(id, walk, 2, { tags: [...paging.tags, ...reqs.paging], match: [...paging.match, ...reqs.paging], bounds: [...paging.bounds, ...reqs.paging], total: paging.total });
+      verifyPaging(id, walk, 2, {
+        tags: [...paging.tags, ...reqs.paging],
+        match: [...paging.match, ...reqs.paging],
+        bounds: [...paging.bounds, ...reqs.paging],
+        total: paging.total,
+      });
     });
 
     test('without the search text the answer is HTTP 400', async () => {
       const x = await call(id, { query: { count: '5' } });
-      verify(x, statusIs(400), { operation: id, level: 'MUST', requirements: reqs.text, decisions: ['DEC-D2-07', 'DEC-D2-31'] });
+      verify(x, statusIs(400), {
+        operation: id,
+        level: 'MUST',
+        requirements: reqs.text,
+        decisions: ['DEC-D2-07', 'DEC-D2-31'],
+      });
     });
 
     test('a request without a token is refused', async () => {
@@ -79,21 +182,71 @@ describeOperation('list-insurers', () => {
   test('the insurer list and its type filters', async () => {
     const x = await call(id);
     if (!verifySuccess(x, id, { success: R.insurers.shape, schema: R.insurers.shape }, { status: 200 })) return;
-    verify(x, extensionsPresent(['live', 'insurerType', 'edi', 'category', 'lastUpdated']), { operation: id, level: 'SHOULD', requirements: ['D2-2.3-16'], decisions: ['DEC-D2-42'] });
-    verify(x, membersPresent(['entry[].resource.type']), { operation: id, level: 'SHOULD', requirements: ['D2-2.3-16'], decisions: ['DEC-D2-42'] });
+    verify(x, extensionsPresent(['live', 'insurerType', 'edi', 'category', 'lastUpdated']), {
+      operation: id,
+      level: 'SHOULD',
+      requirements: ['D2-2.3-16'],
+      decisions: ['DEC-D2-42'],
+    });
+    verify(x, membersPresent(['entry[].resource.type']), {
+      operation: id,
+      level: 'SHOULD',
+      requirements: ['D2-2.3-16'],
+      decisions: ['DEC-D2-42'],
+    });
     const all = await collectIds(id, { query: { type: 'all' } });
     const allResources = bundleResources(bodyOf(await call(id, { query: { type: 'all' } })));
     for (const [type, reqs, description, predicate] of [
-      ['edi', R.insurers.edi, 'edi = Yes', (r: Record<string, unknown>) => { const v = extensionValue(r, 'edi'); return typeof v === 'string' ? v === 'Yes' : undefined; }],
-      ['mii', R.insurers.mii, 'insurerType = MII', (r: Record<string, unknown>) => { const v = extensionValue(r, 'insurerType'); return typeof v === 'string' ? v === 'MII' : undefined; }],
+      [
+        'edi',
+        R.insurers.edi,
+        'edi = Yes',
+        (r: Record<string, unknown>) => {
+          const v = extensionValue(r, 'edi');
+          return typeof v === 'string' ? v === 'Yes' : undefined;
+        },
+      ],
+      [
+        'mii',
+        R.insurers.mii,
+        'insurerType = MII',
+        (r: Record<string, unknown>) => {
+          const v = extensionValue(r, 'insurerType');
+          return typeof v === 'string' ? v === 'MII' : undefined;
+        },
+      ],
     ] as const) {
       const f = await call(id, { query: { type } });
       if (!verifySuccess(f, id, { success: reqs, schema: R.insurers.shape }, { status: 200 })) continue;
-      verify(f, entriesMatchFilter(description, predicate), { operation: id, level: 'MUST', requirements: reqs, decisions: ['DEC-D2-08'] });
-      if (all && hasResponse(f)) verify({ filtered: f, all }, filteredSubset, { operation: id, level: 'MUST', requirements: [...reqs, ...R.insurers.all], exchange: f, decisions: ['DEC-D2-08'] });
+      verify(f, entriesMatchFilter(description, predicate), {
+        operation: id,
+        level: 'MUST',
+        requirements: reqs,
+        decisions: ['DEC-D2-08'],
+      });
+      if (all && hasResponse(f))
+        verify({ filtered: f, all }, filteredSubset, {
+          operation: id,
+          level: 'MUST',
+          requirements: [...reqs, ...R.insurers.all],
+          exchange: f,
+          decisions: ['DEC-D2-08'],
+        });
       if (hasResponse(f) && allResources.length > 0) {
-        const expected = new Set(allResources.filter((r) => predicate(r) === true).map(resourceKey).filter((k): k is string => k !== undefined));
-        verify({ filtered: f, expected }, filteredComplete, { operation: id, level: 'SHOULD', requirements: ['D2-4.4-06'], exchange: f, decisions: ['DEC-D2-48'], evidence: { type } });
+        const expected = new Set(
+          allResources
+            .filter((r) => predicate(r) === true)
+            .map(resourceKey)
+            .filter((k): k is string => k !== undefined),
+        );
+        verify({ filtered: f, expected }, filteredComplete, {
+          operation: id,
+          level: 'SHOULD',
+          requirements: ['D2-4.4-06'],
+          exchange: f,
+          decisions: ['DEC-D2-48'],
+          evidence: { type },
+        });
       }
     }
     const everything = await call(id, { query: { type: 'all' } });
@@ -111,37 +264,88 @@ describeOperation('get-insurer-control-parameters', () => {
 
   test('an insurer has its four control parameters with allowed values', async () => {
     const insurerId = runContext().fixtures.lookups?.insurerId;
-    if (!insurerId) return record(FIXTURE_CHECK, 'skip', 'No fixture lookups.insurerId', { operation: id, level: 'MUST', requirements: R.control.names });
+    if (!insurerId)
+      return record(FIXTURE_CHECK, 'skip', 'No fixture lookups.insurerId', {
+        operation: id,
+        level: 'MUST',
+        requirements: R.control.names,
+      });
     const x = await call(id, { query: { insurerId } });
-    verifySuccess(x, id, { success: R.control.shape, schema: R.control.shape }, { status: 200, decisions: ['DEC-D2-09'] });
+    verifySuccess(
+      x,
+      id,
+      { success: R.control.shape, schema: R.control.shape },
+      { status: 200, decisions: ['DEC-D2-09'] },
+    );
     // Judged even when the schema failed: the specific rule names what is missing or wrong.
     if (!hasResponse(x) || x.response.status !== 200) return;
-    verify(x, controlParametersComplete, { operation: id, level: 'MUST', requirements: R.control.names, decisions: ['DEC-D2-10'] });
-    verify(x, controlParametersForInsurer(insurerId), { operation: id, level: 'MUST', requirements: ['D2-2.3-19'], evidence: { insurerId } });
+    verify(x, controlParametersComplete, {
+      operation: id,
+      level: 'MUST',
+      requirements: R.control.names,
+      decisions: ['DEC-D2-10'],
+    });
+    verify(x, controlParametersForInsurer(insurerId), {
+      operation: id,
+      level: 'MUST',
+      requirements: ['D2-2.3-19'],
+      evidence: { insurerId },
+    });
     // The insurer list (4.4) names the code of this insurer id: identifier[] with `id` and `value`.
     const insurers = await call('list-insurers', { query: { type: 'all' } });
-    const listed = bundleResources(bodyOf(insurers)).flatMap((r) => (Array.isArray(r.identifier) ? r.identifier : []))
-      .find((i): i is Record<string, unknown> => isRecord(i) && String(i.id) === insurerId && typeof i.system === 'string' && i.system.endsWith('/insurer-id'));
+    const listed = bundleResources(bodyOf(insurers))
+      .flatMap((r) => (Array.isArray(r.identifier) ? r.identifier : []))
+      .find(
+        (i): i is Record<string, unknown> =>
+          isRecord(i) && String(i.id) === insurerId && typeof i.system === 'string' && i.system.endsWith('/insurer-id'),
+      );
     if (!listed || typeof listed.value !== 'string') {
-      record({ id: 'precondition', summary: 'The insurer list names the code of the fixture insurer' }, 'skip', `The insurer list holds no insurer-id identifier with id ${insurerId}`, { operation: id, level: 'MUST', requirements: ['D2-2.3-18'] });
+      record(
+        { id: 'precondition', summary: 'The insurer list names the code of the fixture insurer' },
+        'skip',
+        `The insurer list holds no insurer-id identifier with id ${insurerId}`,
+        { operation: id, level: 'MUST', requirements: ['D2-2.3-18'] },
+      );
     } else {
       const code = listed.value;
-      verify(x, entriesMatchFilter(`identifier[].value = ${code} (the code listed for insurer ${insurerId})`, (r) => {
-        const values = (Array.isArray(r.identifier) ? r.identifier : []).filter(isRecord).map((i) => i.value);
-        return values.length === 0 ? false : values.includes(code);
-      }), { operation: id, level: 'MUST', requirements: ['D2-2.3-18'], evidence: { insurerId, listedCode: code } });
+      verify(
+        x,
+        entriesMatchFilter(`identifier[].value = ${code} (the code listed for insurer ${insurerId})`, (r) => {
+          const values = (Array.isArray(r.identifier) ? r.identifier : []).filter(isRecord).map((i) => i.value);
+          return values.length === 0 ? false : values.includes(code);
+        }),
+        { operation: id, level: 'MUST', requirements: ['D2-2.3-18'], evidence: { insurerId, listedCode: code } },
+      );
     }
   });
 
   test('an unknown or missing insurer id is not a server error', async () => {
     const x = await call(id, { query: { insurerId: 'NO-SUCH-INSURER-000' } });
-    verify(x, notServerError, { operation: id, level: 'MUST', requirements: R.control.unknown, decisions: ['DEC-D2-09'] });
-    verify(x, successStatus(), { operation: id, level: 'INFO', requirements: R.control.unknown, decisions: ['DEC-D2-09'] });
-    verify(await call(id, { query: {} }), notServerError, { operation: id, level: 'MUST', requirements: R.control.missing, decisions: ['DEC-D2-41'] });
+    verify(x, notServerError, {
+      operation: id,
+      level: 'MUST',
+      requirements: R.control.unknown,
+      decisions: ['DEC-D2-09'],
+    });
+    verify(x, successStatus(), {
+      operation: id,
+      level: 'INFO',
+      requirements: R.control.unknown,
+      decisions: ['DEC-D2-09'],
+    });
+    verify(await call(id, { query: {} }), notServerError, {
+      operation: id,
+      level: 'MUST',
+      requirements: R.control.missing,
+      decisions: ['DEC-D2-41'],
+    });
   });
 
   test('a request without a token is refused', async () => {
-    const x = await call(id, { query: { insurerId: runContext().fixtures.lookups?.insurerId ?? 'INS001' }, omitHeaders: ['Authorization'] });
+    const x = await call(id, {
+      query: { insurerId: runContext().fixtures.lookups?.insurerId ?? 'INS001' },
+      omitHeaders: ['Authorization'],
+    });
     verify(x, requestRefused, { operation: id, level: 'MUST', requirements: R.auth });
   });
 });

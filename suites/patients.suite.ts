@@ -5,7 +5,17 @@
  */
 import { test } from 'vitest';
 import {
-  conditionRoundTrip, deletedStatusParameters, errorStatusAndCode, membersPresent, newIdAssigned, notServerError, patientRoundTrip, requestRefused, resourceUnchanged, statusIs, successStatus,
+  conditionRoundTrip,
+  deletedStatusParameters,
+  errorStatusAndCode,
+  membersPresent,
+  newIdAssigned,
+  notServerError,
+  patientRoundTrip,
+  requestRefused,
+  resourceUnchanged,
+  statusIs,
+  successStatus,
 } from '../checks/index.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, hasResponse, isRecord } from '../core/exchange.ts';
@@ -17,7 +27,6 @@ import { operation } from '../spec/operations.ts';
 import { omitUnlessDestructive } from './common/destructive.ts';
 import { FIXTURE_CHECK, verifyError, verifySuccess } from './common/steps.ts';
 
-
 /** Patient calls carry the user's token and the configured version header (DEC-D3-07). */
 async function patientCall(id: string, options: CallOptions = {}): Promise<Exchange> {
   const token = (await tokenFor('user')) ?? runContext().token;
@@ -26,7 +35,12 @@ async function patientCall(id: string, options: CallOptions = {}): Promise<Excha
   return call(id, {
     ...options,
     values: { token, ...options.values },
-    ...(custom ? { omitHeaders: [...(options.omitHeaders ?? []), 'SVC-API-Version'], headers: { [version.name]: version.value, ...options.headers } } : {}),
+    ...(custom
+      ? {
+          omitHeaders: [...(options.omitHeaders ?? []), 'SVC-API-Version'],
+          headers: { [version.name]: version.value, ...options.headers },
+        }
+      : {}),
   });
 }
 
@@ -41,7 +55,11 @@ const errorShape = { shapeLevel: 'SHOULD' as const, shapeRequirements: ['D3-7-43
 
 /** Members returned on read (2.4): `active`, `deceasedBoolean`, and an id on each telecom and address. */
 function verifyReadMembers(x: Exchange): void {
-  for (const [paths, req] of [[['active'], 'D3-2.4-03'], [['deceasedBoolean'], 'D3-2.4-04'], [['telecom[].id', 'address[].id'], 'D3-2.4-07']] as const) {
+  for (const [paths, req] of [
+    [['active'], 'D3-2.4-03'],
+    [['deceasedBoolean'], 'D3-2.4-04'],
+    [['telecom[].id', 'address[].id'], 'D3-2.4-07'],
+  ] as const) {
     verify(x, membersPresent(paths), { operation: 'get-patient', level: 'MUST', requirements: [req] });
   }
 }
@@ -50,12 +68,23 @@ const idOf = (x: Exchange) => {
   return isRecord(b) && typeof b.id === 'string' && b.id !== '' ? b.id : undefined;
 };
 
-const LIFECYCLE = ['create-patient', 'get-patient', 'update-patient', 'delete-patient', 'create-condition', 'delete-condition'];
+const LIFECYCLE = [
+  'create-patient',
+  'get-patient',
+  'update-patient',
+  'delete-patient',
+  'create-condition',
+  'delete-condition',
+];
 /** Without --allow-destructive: one `omit` per selected operation of the flow (suites/common/destructive.ts). */
-const destructiveOmitted = (operations: readonly string[], what: string): boolean => omitUnlessDestructive(operations, what);
+const destructiveOmitted = (operations: readonly string[], what: string): boolean =>
+  omitUnlessDestructive(operations, what);
 
 /** Creates a patient, runs the body, and always deletes what it created (DEC-D3-13 applies alike). */
-async function withPatient(sent: Record<string, unknown>, body: (id: string, created: Exchange) => Promise<void>): Promise<Exchange> {
+async function withPatient(
+  sent: Record<string, unknown>,
+  body: (id: string, created: Exchange) => Promise<void>,
+): Promise<Exchange> {
   const created = await patientCall('create-patient', { body: json(sent) });
   const id = idOf(created);
   try {
@@ -68,14 +97,33 @@ async function withPatient(sent: Record<string, unknown>, body: (id: string, cre
 
 describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-patient', 'delete-patient'], () => {
   test('the lifecycle: create, get, update, delete, gone', async () => {
-    if (destructiveOmitted(LIFECYCLE, 'would create a generated patient, read, update and delete it, then send requests about the deleted patient')) return;
-    const [sent] = (await import('@fast-check/vitest')).fc.sample(patientArbitrary(), { seed: runContext().seed, numRuns: 1 });
+    if (
+      destructiveOmitted(
+        LIFECYCLE,
+        'would create a generated patient, read, update and delete it, then send requests about the deleted patient',
+      )
+    )
+      return;
+    const [sent] = (await import('@fast-check/vitest')).fc.sample(patientArbitrary(), {
+      seed: runContext().seed,
+      numRuns: 1,
+    });
     const created = await patientCall('create-patient', { body: json(sent) });
-    if (!verifySuccess(created, 'create-patient', { success: ['D3-4.4-04', 'D3-4.4-19'], schema: PATIENT_SCHEMA })) return;
+    if (!verifySuccess(created, 'create-patient', { success: ['D3-4.4-04', 'D3-4.4-19'], schema: PATIENT_SCHEMA }))
+      return;
     const id = idOf(created);
-    verify(created, newIdAssigned, { operation: 'create-patient', level: 'MUST', requirements: ['D3-4.4-04', 'D3-2.4-01'] });
+    verify(created, newIdAssigned, {
+      operation: 'create-patient',
+      level: 'MUST',
+      requirements: ['D3-4.4-04', 'D3-2.4-01'],
+    });
     if (!id) return;
-    verify(created, patientRoundTrip(sent), { operation: 'create-patient', level: 'MUST', requirements: ['D3-4.4-04', 'D3-4.4-05', 'D3-1-04'], decisions: ['DEC-D3-33'] });
+    verify(created, patientRoundTrip(sent), {
+      operation: 'create-patient',
+      level: 'MUST',
+      requirements: ['D3-4.4-04', 'D3-4.4-05', 'D3-1-04'],
+      decisions: ['DEC-D3-33'],
+    });
     const got = await patientCall('get-patient', { path: { patient_id: id } });
     if (verifySuccess(got, 'get-patient', { success: ['D3-4.4-08', 'D3-4.4-19'], schema: PATIENT_SCHEMA })) {
       verify(got, patientRoundTrip(sent), { operation: 'get-patient', level: 'MUST', requirements: ['D3-4.4-08'] });
@@ -84,46 +132,133 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
     const changed = { ...sent, id, name: [{ family: 'Conformance', given: ['Updated'], prefix: ['Dr'] }] };
     const updated = await patientCall('update-patient', { path: { patient_id: id }, body: json(changed) });
     if (verifySuccess(updated, 'update-patient', { success: ['D3-4.4-11', 'D3-4.4-19'], schema: PATIENT_SCHEMA })) {
-      verify(updated, patientRoundTrip(changed), { operation: 'update-patient', level: 'MUST', requirements: ['D3-4.4-11'] });
-      verify(await patientCall('get-patient', { path: { patient_id: id } }), patientRoundTrip(changed), { operation: 'update-patient', level: 'MUST', requirements: ['D3-4.4-11', 'D3-4.4-12'], decisions: ['DEC-D3-33'] });
+      verify(updated, patientRoundTrip(changed), {
+        operation: 'update-patient',
+        level: 'MUST',
+        requirements: ['D3-4.4-11'],
+      });
+      verify(await patientCall('get-patient', { path: { patient_id: id } }), patientRoundTrip(changed), {
+        operation: 'update-patient',
+        level: 'MUST',
+        requirements: ['D3-4.4-11', 'D3-4.4-12'],
+        decisions: ['DEC-D3-33'],
+      });
     }
     // Update errors (DEC-D3-54): another resourceType, no id, an unknown extension, an unknown or mismatched id.
     const { id: _omit, ...withoutId } = changed;
     void _omit;
-    verify(await patientCall('update-patient', { path: { patient_id: id }, body: json({ ...changed, resourceType: 'Condition' }) }), requestRefused, { operation: 'update-patient', level: 'MUST', requirements: ['D3-7-34'], decisions: ['DEC-D3-54'] });
+    verify(
+      await patientCall('update-patient', {
+        path: { patient_id: id },
+        body: json({ ...changed, resourceType: 'Condition' }),
+      }),
+      requestRefused,
+      { operation: 'update-patient', level: 'MUST', requirements: ['D3-7-34'], decisions: ['DEC-D3-54'] },
+    );
     const noId = await patientCall('update-patient', { path: { patient_id: id }, body: json(withoutId) });
-    verify(noId, statusIs(422), { operation: 'update-patient', level: 'MUST', requirements: ['D3-7-35'], decisions: ['DEC-D3-54'] });
-    verify(noId, errorStatusAndCode(operation('update-patient').errors), { operation: 'update-patient', level: 'MUST', requirements: ['D3-7-35', 'D3-7-39', 'D3-7-42'], decisions: ['DEC-D3-54'] });
-    verify(await patientCall('update-patient', { path: { patient_id: id }, body: json({ ...changed, extension: [{ url: 'https://ref.example/extension/patient/no-such-extension', valueString: 'x' }] }) }), notServerError, { operation: 'update-patient', level: 'MUST', requirements: ['D3-7-36'], decisions: ['DEC-D3-54'] });
-    verify(await patientCall('update-patient', { path: { patient_id: 'NO-SUCH-PATIENT-000' }, body: json({ ...changed, id: 'NO-SUCH-PATIENT-000' }) }), notServerError, { operation: 'update-patient', level: 'MUST', requirements: ['D3-4.4-13'], decisions: ['DEC-D3-54'] });
-    verify(await patientCall('update-patient', { path: { patient_id: id }, body: json({ ...changed, id: 'NO-SUCH-PATIENT-001' }) }), notServerError, { operation: 'update-patient', level: 'MUST', requirements: ['D3-4.4-13'], decisions: ['DEC-D3-54'] });
+    verify(noId, statusIs(422), {
+      operation: 'update-patient',
+      level: 'MUST',
+      requirements: ['D3-7-35'],
+      decisions: ['DEC-D3-54'],
+    });
+    verify(noId, errorStatusAndCode(operation('update-patient').errors), {
+      operation: 'update-patient',
+      level: 'MUST',
+      requirements: ['D3-7-35', 'D3-7-39', 'D3-7-42'],
+      decisions: ['DEC-D3-54'],
+    });
+    verify(
+      await patientCall('update-patient', {
+        path: { patient_id: id },
+        body: json({
+          ...changed,
+          extension: [{ url: 'https://ref.example/extension/patient/no-such-extension', valueString: 'x' }],
+        }),
+      }),
+      notServerError,
+      { operation: 'update-patient', level: 'MUST', requirements: ['D3-7-36'], decisions: ['DEC-D3-54'] },
+    );
+    verify(
+      await patientCall('update-patient', {
+        path: { patient_id: 'NO-SUCH-PATIENT-000' },
+        body: json({ ...changed, id: 'NO-SUCH-PATIENT-000' }),
+      }),
+      notServerError,
+      { operation: 'update-patient', level: 'MUST', requirements: ['D3-4.4-13'], decisions: ['DEC-D3-54'] },
+    );
+    verify(
+      await patientCall('update-patient', {
+        path: { patient_id: id },
+        body: json({ ...changed, id: 'NO-SUCH-PATIENT-001' }),
+      }),
+      notServerError,
+      { operation: 'update-patient', level: 'MUST', requirements: ['D3-4.4-13'], decisions: ['DEC-D3-54'] },
+    );
     const deleted = await patientCall('delete-patient', { path: { patient_id: id } });
     if (verifySuccess(deleted, 'delete-patient', { success: ['D3-4.4-14', 'D3-4.4-19'], schema: ['D3-4.4-14'] })) {
-      verify(deleted, deletedStatusParameters, { operation: 'delete-patient', level: 'MUST', requirements: ['D3-4.4-14'] });
+      verify(deleted, deletedStatusParameters, {
+        operation: 'delete-patient',
+        level: 'MUST',
+        requirements: ['D3-4.4-14'],
+      });
     }
     const gone = await patientCall('get-patient', { path: { patient_id: id } });
-    verifyError(gone, 'delete-patient', 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', ['D3-7-28', 'D3-3-05', 'D3-7-42'], { ...errorShape, decisions: ['DEC-D3-08'] });
+    verifyError(gone, 'delete-patient', 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', ['D3-7-28', 'D3-3-05', 'D3-7-42'], {
+      ...errorShape,
+      decisions: ['DEC-D3-08'],
+    });
     // Requests about the deleted patient are refused or answered, never a server error (DEC-D3-38).
     for (const [operationId, options] of [
       ['update-patient', { path: { patient_id: id }, body: json(changed) }],
       ['delete-patient', { path: { patient_id: id } }],
-      ['create-condition', { body: json({ resourceType: 'Condition', note: [{ text: 'Conformance note', authorReference: { reference: `patient/${id}` } }] }) }],
+      [
+        'create-condition',
+        {
+          body: json({
+            resourceType: 'Condition',
+            note: [{ text: 'Conformance note', authorReference: { reference: `patient/${id}` } }],
+          }),
+        },
+      ],
       ['delete-condition', { path: { condition_id: 'NO-SUCH-CONDITION-000' } }],
       ['delete-patient', { path: { patient_id: 'NO-SUCH-PATIENT-000' } }],
     ] as const) {
       if (!runContext().addresses[operationId]) continue;
-      verify(await patientCall(operationId, options), notServerError, { operation: operationId, level: 'MUST', requirements: ['D3-3-06'], decisions: ['DEC-D3-38'] });
+      verify(await patientCall(operationId, options), notServerError, {
+        operation: operationId,
+        level: 'MUST',
+        requirements: ['D3-3-06'],
+        decisions: ['DEC-D3-38'],
+      });
     }
   });
 
   test('a Patient body with none of the optional members is accepted; invalid bodies get the documented codes', async () => {
-    if (destructiveOmitted(['create-patient', 'delete-patient'], 'would create a bare patient and patients with invalid bodies, and delete what was created')) return;
+    if (
+      destructiveOmitted(
+        ['create-patient', 'delete-patient'],
+        'would create a bare patient and patients with invalid bodies, and delete what was created',
+      )
+    )
+      return;
     const bare = await withPatient({ resourceType: 'Patient' }, async () => undefined);
     verifySuccess(bare, 'create-patient', { success: ['D3-2.4-10', 'D3-4.4-19'], schema: PATIENT_SCHEMA });
-    const badDate = await patientCall('create-patient', { body: json({ resourceType: 'Patient', birthDate: '31/12/1999' }) });
-    verifyError(badDate, 'create-patient', ['MSG_INVALID_FORMAT', 'MSG_DATE_FORMAT'], ['D3-7-25', 'D3-7-31', 'D3-7-42'], { ...errorShape, decisions: ['DEC-D3-53'] });
+    const badDate = await patientCall('create-patient', {
+      body: json({ resourceType: 'Patient', birthDate: '31/12/1999' }),
+    });
+    verifyError(
+      badDate,
+      'create-patient',
+      ['MSG_INVALID_FORMAT', 'MSG_DATE_FORMAT'],
+      ['D3-7-25', 'D3-7-31', 'D3-7-42'],
+      { ...errorShape, decisions: ['DEC-D3-53'] },
+    );
     const other = await patientCall('create-patient', { body: json({ resourceType: 'Condition' }) });
-    verifyError(other, 'create-patient', ['INVALID_RESOURCE', 'MSG_PARAM_INVALID'], ['D3-7-26', 'D3-7-29', 'D3-7-42'], { ...errorShape, decisions: ['DEC-D3-53'] });
+    verifyError(other, 'create-patient', ['INVALID_RESOURCE', 'MSG_PARAM_INVALID'], ['D3-7-26', 'D3-7-29', 'D3-7-42'], {
+      ...errorShape,
+      decisions: ['DEC-D3-53'],
+    });
     for (const x of [badDate, other]) {
       const id = idOf(x);
       if (id) await patientCall('delete-patient', { path: { patient_id: id } });
@@ -131,7 +266,13 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
   });
 
   test('property: generated patients round-trip unchanged', async () => {
-    if (destructiveOmitted(['create-patient', 'get-patient', 'delete-patient'], 'would create generated patients, read and delete them')) return;
+    if (
+      destructiveOmitted(
+        ['create-patient', 'get-patient', 'delete-patient'],
+        'would create generated patients, read and delete them',
+      )
+    )
+      return;
     await verifyProperty({
       operation: 'create-patient',
       level: 'MUST',
@@ -150,9 +291,21 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
   test('missing mandatory headers are answered 401; an unparsable body 400', async () => {
     for (const h of operation('create-patient').headers.filter((hh) => hh.enforced)) {
       const x = await patientCall('get-patient', { path: { patient_id: 'PAT-0001' }, omitHeaders: [h.name] });
-      verify(x, statusIs(401), { operation: 'create-patient', level: 'MUST', requirements: ['D3-5-10', 'D3-7-40', 'D3-4.4-01'], decisions: ['DEC-D3-07'], evidence: { omitted: h.name } });
+      verify(x, statusIs(401), {
+        operation: 'create-patient',
+        level: 'MUST',
+        requirements: ['D3-5-10', 'D3-7-40', 'D3-4.4-01'],
+        decisions: ['DEC-D3-07'],
+        evidence: { omitted: h.name },
+      });
     }
-    if (destructiveOmitted(['create-patient'], 'would send an unparsable create body (and delete a patient created by mistake)')) return;
+    if (
+      destructiveOmitted(
+        ['create-patient'],
+        'would send an unparsable create body (and delete a patient created by mistake)',
+      )
+    )
+      return;
     const x = await patientCall('create-patient', { body: '{"resourceType": "Patient", ' });
     verifyError(x, 'create-patient', 'MSG_CANT_PARSE_CONTENT', ['D3-7-23', 'D3-7-42'], errorShape);
     const id = idOf(x);
@@ -163,9 +316,17 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
 describeOperation('get-patient', () => {
   test('an unknown id is 404 MSG_ENTITY_NOT_FOUND_IN_DATABASE; a fixture patient is read (no data changed)', async () => {
     const unknown = await patientCall('get-patient', { path: { patient_id: 'NO-SUCH-PATIENT-000' } });
-    verifyError(unknown, 'get-patient', 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', ['D3-7-28', 'D3-7-42'], { ...errorShape, decisions: ['DEC-D3-53'] });
+    verifyError(unknown, 'get-patient', 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', ['D3-7-28', 'D3-7-42'], {
+      ...errorShape,
+      decisions: ['DEC-D3-53'],
+    });
     const fixture = runContext().fixtures.patients?.inactivePatientId;
-    if (!fixture) return record(FIXTURE_CHECK, 'skip', 'No fixture patients.inactivePatientId (an existing patient to read)', { operation: 'get-patient', level: 'MUST', requirements: ['D3-4.4-07', 'D3-2.4-03', 'D3-2.4-04', 'D3-2.4-07'] });
+    if (!fixture)
+      return record(FIXTURE_CHECK, 'skip', 'No fixture patients.inactivePatientId (an existing patient to read)', {
+        operation: 'get-patient',
+        level: 'MUST',
+        requirements: ['D3-4.4-07', 'D3-2.4-03', 'D3-2.4-04', 'D3-2.4-07'],
+      });
     const got = await patientCall('get-patient', { path: { patient_id: fixture } });
     if (!verifySuccess(got, 'get-patient', { success: ['D3-4.4-07', 'D3-4.4-19'], schema: PATIENT_SCHEMA })) return;
     verifyReadMembers(got);
@@ -175,46 +336,129 @@ describeOperation('get-patient', () => {
 describeOperation('update-patient', () => {
   test('an inactive patient cannot be updated', async () => {
     const inactive = runContext().fixtures.patients?.inactivePatientId;
-    if (!inactive) return record(FIXTURE_CHECK, 'skip', 'No fixture patients.inactivePatientId', { operation: 'update-patient', level: 'MUST', requirements: ['D3-3-02'] });
+    if (!inactive)
+      return record(FIXTURE_CHECK, 'skip', 'No fixture patients.inactivePatientId', {
+        operation: 'update-patient',
+        level: 'MUST',
+        requirements: ['D3-3-02'],
+      });
     const before = await patientCall('get-patient', { path: { patient_id: inactive } });
-    const x = await patientCall('update-patient', { path: { patient_id: inactive }, body: json({ ...(bodyOf(before) as object), id: inactive, gender: 'other' }) });
-    verify(x, requestRefused, { operation: 'update-patient', level: 'MUST', requirements: ['D3-3-02'], decisions: ['DEC-D3-08'] });
-    verify(x, errorStatusAndCode(operation('update-patient').errors), { operation: 'update-patient', level: 'INFO', requirements: ['D3-3-02'] });
+    const x = await patientCall('update-patient', {
+      path: { patient_id: inactive },
+      body: json({ ...(bodyOf(before) as object), id: inactive, gender: 'other' }),
+    });
+    verify(x, requestRefused, {
+      operation: 'update-patient',
+      level: 'MUST',
+      requirements: ['D3-3-02'],
+      decisions: ['DEC-D3-08'],
+    });
+    verify(x, errorStatusAndCode(operation('update-patient').errors), {
+      operation: 'update-patient',
+      level: 'INFO',
+      requirements: ['D3-3-02'],
+    });
     const after = await patientCall('get-patient', { path: { patient_id: inactive } });
     if (!hasResponse(before) || before.response.status >= 300) {
-      return void record({ id: 'precondition', summary: 'The inactive fixture patient can be read' }, 'skip', `get of ${inactive} before the update did not answer the Patient`, { operation: 'update-patient', level: 'MUST', requirements: ['D3-3-03'], exchange: before });
+      return void record(
+        { id: 'precondition', summary: 'The inactive fixture patient can be read' },
+        'skip',
+        `get of ${inactive} before the update did not answer the Patient`,
+        { operation: 'update-patient', level: 'MUST', requirements: ['D3-3-03'], exchange: before },
+      );
     }
-    verify(after, resourceUnchanged(bodyOf(before)), { operation: 'update-patient', level: 'MUST', requirements: ['D3-3-03'], decisions: ['DEC-D3-08'] });
+    verify(after, resourceUnchanged(bodyOf(before)), {
+      operation: 'update-patient',
+      level: 'MUST',
+      requirements: ['D3-3-03'],
+      decisions: ['DEC-D3-08'],
+    });
   });
 });
 
 describeFlow('conditions', ['create-condition', 'delete-condition'], () => {
   test('a condition needs an existing patient; it is created and deleted', async () => {
-    if (destructiveOmitted(['create-condition', 'delete-condition', 'create-patient', 'delete-patient'], 'would create a patient and conditions for it, then delete them')) return;
+    if (
+      destructiveOmitted(
+        ['create-condition', 'delete-condition', 'create-patient', 'delete-patient'],
+        'would create a patient and conditions for it, then delete them',
+      )
+    )
+      return;
     const condition = (patientId: string) => ({
       resourceType: 'Condition',
-      evidence: [{ detail: [{ display: 'referral.pdf', identifier: { id: 'attachment', system: 'https://files.example', value: 'files/referral.pdf' } }] }],
+      evidence: [
+        {
+          detail: [
+            {
+              display: 'referral.pdf',
+              identifier: { id: 'attachment', system: 'https://files.example', value: 'files/referral.pdf' },
+            },
+          ],
+        },
+      ],
       note: [{ text: 'Conformance note', authorReference: { reference: `patient/${patientId}` } }],
     });
     const orphan = await patientCall('create-condition', { body: json(condition('NO-SUCH-PATIENT-000')) });
-    verifyError(orphan, 'create-condition', 'MSG_REFERENCE_ID_NOT_FOUND', ['D3-4.4-15', 'D3-4.4-17', 'D3-7-30', 'D3-7-42'], { ...errorShape, decisions: ['DEC-D3-08'] });
-    const [sent] = (await import('@fast-check/vitest')).fc.sample(patientArbitrary(), { seed: runContext().seed + 1, numRuns: 1 });
+    verifyError(
+      orphan,
+      'create-condition',
+      'MSG_REFERENCE_ID_NOT_FOUND',
+      ['D3-4.4-15', 'D3-4.4-17', 'D3-7-30', 'D3-7-42'],
+      { ...errorShape, decisions: ['DEC-D3-08'] },
+    );
+    const [sent] = (await import('@fast-check/vitest')).fc.sample(patientArbitrary(), {
+      seed: runContext().seed + 1,
+      numRuns: 1,
+    });
     await withPatient(sent, async (patientId) => {
       const x = await patientCall('create-condition', { body: json(condition(patientId)) });
-      if (!verifySuccess(x, 'create-condition', { success: ['D3-4.4-15', 'D3-4.4-19'], schema: CONDITION_SCHEMA }) || !hasResponse(x)) return;
+      if (
+        !verifySuccess(x, 'create-condition', { success: ['D3-4.4-15', 'D3-4.4-19'], schema: CONDITION_SCHEMA }) ||
+        !hasResponse(x)
+      )
+        return;
       const sent = condition(patientId);
-      verify(x, conditionRoundTrip(sent), { operation: 'create-condition', level: 'MUST', requirements: ['D3-4.4-16'], decisions: ['DEC-D3-33', 'DEC-D3-34'] });
-      const bare = await patientCall('create-condition', { body: json({ resourceType: 'Condition', note: sent.note }) });
+      verify(x, conditionRoundTrip(sent), {
+        operation: 'create-condition',
+        level: 'MUST',
+        requirements: ['D3-4.4-16'],
+        decisions: ['DEC-D3-33', 'DEC-D3-34'],
+      });
+      const bare = await patientCall('create-condition', {
+        body: json({ resourceType: 'Condition', note: sent.note }),
+      });
       if (verifySuccess(bare, 'create-condition', { success: ['D3-2.5-03'], schema: CONDITION_SCHEMA })) {
         const bareId = idOf(bare);
         if (bareId) await patientCall('delete-condition', { path: { condition_id: bareId } });
       }
-      const noNote = await patientCall('create-condition', { body: json({ resourceType: 'Condition', evidence: sent.evidence }) });
-      verifyError(noNote, 'create-condition', ['MSG_MISSING_MANDATORY_PARAM', 'MSG_PARAM_INVALID', 'INVALID_RESOURCE'], ['D3-7-24', 'D3-7-42'], { ...errorShape, decisions: ['DEC-D3-53'] });
+      const noNote = await patientCall('create-condition', {
+        body: json({ resourceType: 'Condition', evidence: sent.evidence }),
+      });
+      verifyError(
+        noNote,
+        'create-condition',
+        ['MSG_MISSING_MANDATORY_PARAM', 'MSG_PARAM_INVALID', 'INVALID_RESOURCE'],
+        ['D3-7-24', 'D3-7-42'],
+        { ...errorShape, decisions: ['DEC-D3-53'] },
+      );
       const conditionId = idOf(x);
-      if (verify(x, newIdAssigned, { operation: 'create-condition', level: 'MUST', requirements: ['D3-4.4-15', 'D3-2.5-01'] }).status !== 'pass' || !conditionId) return;
+      if (
+        verify(x, newIdAssigned, {
+          operation: 'create-condition',
+          level: 'MUST',
+          requirements: ['D3-4.4-15', 'D3-2.5-01'],
+        }).status !== 'pass' ||
+        !conditionId
+      )
+        return;
       const del = await patientCall('delete-condition', { path: { condition_id: conditionId } });
-      if (verifySuccess(del, 'delete-condition', { success: ['D3-4.4-18'], schema: ['D3-4.4-18'] })) verify(del, deletedStatusParameters, { operation: 'delete-condition', level: 'MUST', requirements: ['D3-4.4-18'] });
+      if (verifySuccess(del, 'delete-condition', { success: ['D3-4.4-18'], schema: ['D3-4.4-18'] }))
+        verify(del, deletedStatusParameters, {
+          operation: 'delete-condition',
+          level: 'MUST',
+          requirements: ['D3-4.4-18'],
+        });
     });
   });
 });

@@ -6,8 +6,26 @@
 import { test } from 'vitest';
 import { fc } from '@fast-check/vitest';
 import {
-  bundleHasEntries, coversAll, distinctBy, distinctByFirst, haversineKm, entriesMatchFilter, entriesSorted, errorStatusAndCode, extensionsPresent, filteredSubset, includedResourcesPresent, matchesSchema, membersPresent, noIncludedResources,
-  notServerError, pageWithinCount, photoDataMatchesSize, requestRefused, successStatus, withinRadius,
+  bundleHasEntries,
+  coversAll,
+  distinctBy,
+  distinctByFirst,
+  haversineKm,
+  entriesMatchFilter,
+  entriesSorted,
+  errorStatusAndCode,
+  extensionsPresent,
+  filteredSubset,
+  includedResourcesPresent,
+  matchesSchema,
+  membersPresent,
+  noIncludedResources,
+  notServerError,
+  pageWithinCount,
+  photoDataMatchesSize,
+  requestRefused,
+  successStatus,
+  withinRadius,
 } from '../checks/index.ts';
 import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
 import type { Exchange, RespondedExchange } from '../core/exchange.ts';
@@ -17,7 +35,15 @@ import { judge, verifyProperty } from '../core/property.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import { filterQuery } from '../generators/filterQuery.ts';
 import { operation } from '../spec/operations.ts';
-import { includedIndex, positionOf, registerPractitionerFilters, roleFilters, roleLocationRefs, rolePractitionerRef, verifyDocumentedRefusal } from './common/registerFilters.ts';
+import {
+  includedIndex,
+  positionOf,
+  registerPractitionerFilters,
+  roleFilters,
+  roleLocationRefs,
+  rolePractitionerRef,
+  verifyDocumentedRefusal,
+} from './common/registerFilters.ts';
 import { FIXTURE_CHECK, collectIds, verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 
 const PRACTITIONERS = 'search-register-practitioners';
@@ -25,27 +51,90 @@ const PHOTO = 'get-practitioner-photo';
 const ROLES = 'search-register-practitioner-roles';
 const R = {
   practitioners: {
-    shape: ['D2-4.9-01', 'D2-4.9-17', 'D2-2.3-31', 'D2-2.3-32', 'D2-2.3-33', 'D2-2.3-34', 'D2-2.3-35', 'D2-2.3-36', 'D2-2.3-37', 'D2-2.3-38', 'D2-2.3-39', 'D2-2.3-40', 'D2-2.3-41', 'D2-2.1-01', 'D2-1-05', 'D2-1-09'],
-    paging: { tags: ['D2-2.1-08'], match: ['D2-2.1-09', 'D2-4.9-02'], bounds: ['D2-2.1-10', 'D2-4.9-02'], total: ['D2-2.1-11'] },
+    shape: [
+      'D2-4.9-01',
+      'D2-4.9-17',
+      'D2-2.3-31',
+      'D2-2.3-32',
+      'D2-2.3-33',
+      'D2-2.3-34',
+      'D2-2.3-35',
+      'D2-2.3-36',
+      'D2-2.3-37',
+      'D2-2.3-38',
+      'D2-2.3-39',
+      'D2-2.3-40',
+      'D2-2.3-41',
+      'D2-2.1-01',
+      'D2-1-05',
+      'D2-1-09',
+    ],
+    paging: {
+      tags: ['D2-2.1-08'],
+      match: ['D2-2.1-09', 'D2-4.9-02'],
+      bounds: ['D2-2.1-10', 'D2-4.9-02'],
+      total: ['D2-2.1-11'],
+    },
     filter: {
-      gender: 'D2-4.9-03', profession: 'D2-4.9-04', specialty: 'D2-4.9-05', subspecialty: 'D2-4.9-06', 'insurer-recognition-status': 'D2-4.9-07',
-      'insurer-provider-number': 'D2-4.9-08', insurer: 'D2-4.9-09', 'address-postalcode': 'D2-4.9-10', family: 'D2-4.9-11', given: 'D2-4.9-12',
-      'is-onlinebooking-available': 'D2-4.9-13', 'regulator-reference': 'D2-4.9-15',
+      gender: 'D2-4.9-03',
+      profession: 'D2-4.9-04',
+      specialty: 'D2-4.9-05',
+      subspecialty: 'D2-4.9-06',
+      'insurer-recognition-status': 'D2-4.9-07',
+      'insurer-provider-number': 'D2-4.9-08',
+      insurer: 'D2-4.9-09',
+      'address-postalcode': 'D2-4.9-10',
+      family: 'D2-4.9-11',
+      given: 'D2-4.9-12',
+      'is-onlinebooking-available': 'D2-4.9-13',
+      'regulator-reference': 'D2-4.9-15',
     } as Record<string, string>,
   },
-  photo: { shape: ['D2-4.10-01', 'D2-4.10-02', 'D2-2.3-59', 'D2-2.3-60'], data: ['D2-4.10-03', 'D2-4.10-04'], unknown: ['D2-4.10-05'] },
+  photo: {
+    shape: ['D2-4.10-01', 'D2-4.10-02', 'D2-2.3-59', 'D2-2.3-60'],
+    data: ['D2-4.10-03', 'D2-4.10-04'],
+    unknown: ['D2-4.10-05'],
+  },
   roles: {
-    shape: ['D2-4.11-01', 'D2-4.11-36', 'D2-2.3-43', 'D2-2.3-44', 'D2-2.3-45', 'D2-2.3-46', 'D2-2.3-47', 'D2-2.1-06', 'D2-1-05', 'D2-1-09'],
-    near: { km: ['D2-4.11-06'], m: ['D2-4.11-08'], mi: ['D2-4.11-07'], default: ['D2-4.11-09'], nearDistance: ['D2-4.11-10'], precedence: ['D2-4.11-11'] },
+    shape: [
+      'D2-4.11-01',
+      'D2-4.11-36',
+      'D2-2.3-43',
+      'D2-2.3-44',
+      'D2-2.3-45',
+      'D2-2.3-46',
+      'D2-2.3-47',
+      'D2-2.1-06',
+      'D2-1-05',
+      'D2-1-09',
+    ],
+    near: {
+      km: ['D2-4.11-06'],
+      m: ['D2-4.11-08'],
+      mi: ['D2-4.11-07'],
+      default: ['D2-4.11-09'],
+      nearDistance: ['D2-4.11-10'],
+      precedence: ['D2-4.11-11'],
+    },
     sortDistance: { asc: ['D2-4.11-22'], desc: ['D2-4.11-23'], withoutNear: ['D2-4.11-24'], recorded: ['D2-4.11-25'] },
     sortName: { asc: ['D2-4.11-26'], desc: ['D2-4.11-27'] },
-    include: ['D2-4.11-29'], noInclude: ['D2-4.11-31'],
+    include: ['D2-4.11-29'],
+    noInclude: ['D2-4.11-31'],
     distinct: { practitioner: ['D2-4.11-33'], location: ['D2-4.11-34'] },
     distinctFirst: ['D2-4.11-35'],
     filter: {
-      practitioner: 'D2-4.11-03', location: 'D2-4.11-04', 'ages-treated': 'D2-4.11-05', 'address-postalcode': 'D2-4.11-12', specialty: 'D2-4.11-13',
-      subspecialty: 'D2-4.11-14', profession: 'D2-4.11-15', 'is-onlinebooking-available': 'D2-4.11-16', insurer: 'D2-4.11-17', gender: 'D2-4.11-19',
-      family: 'D2-4.11-20', given: 'D2-4.11-21',
+      practitioner: 'D2-4.11-03',
+      location: 'D2-4.11-04',
+      'ages-treated': 'D2-4.11-05',
+      'address-postalcode': 'D2-4.11-12',
+      specialty: 'D2-4.11-13',
+      subspecialty: 'D2-4.11-14',
+      profession: 'D2-4.11-15',
+      'is-onlinebooking-available': 'D2-4.11-16',
+      insurer: 'D2-4.11-17',
+      gender: 'D2-4.11-19',
+      family: 'D2-4.11-20',
+      given: 'D2-4.11-21',
     } as Record<string, string>,
   },
   errors: { format: ['D2-7-12', 'D2-7-28', 'D2-7-29'], empty: ['D2-7-13', 'D2-7-28', 'D2-7-29'], shape: ['D2-7-30'] },
@@ -77,16 +166,25 @@ function nestedCodings(resource: Record<string, unknown>, name: string): Record<
 /** 3: a `recognitionstatus` coding with code `Y` and a display reads `Recognised` (DEC-D2-46); undefined when there is none. */
 function recognisedShownAsRecognised(r: Record<string, unknown>): boolean | undefined {
   const ys = nestedCodings(r, 'recognitionstatus').filter((c) => c.code === 'Y' && c.display !== undefined);
-  return ys.length === 0 ? undefined : ys.every((c) => typeof c.display === 'string' && c.display.toLowerCase() === 'recognised');
+  return ys.length === 0
+    ? undefined
+    : ys.every((c) => typeof c.display === 'string' && c.display.toLowerCase() === 'recognised');
 }
-
 
 const near = () => runContext().fixtures.register?.near;
 const missingNear = (requirements: string[]) =>
-  record(FIXTURE_CHECK, 'skip', 'No fixture register.near (a centre with roles around it)', { operation: ROLES, level: 'MUST', requirements });
+  record(FIXTURE_CHECK, 'skip', 'No fixture register.near (a centre with roles around it)', {
+    operation: ROLES,
+    level: 'MUST',
+    requirements,
+  });
 
 /** The forms of `near` for one radius (DEC-D2-16). */
-function nearForms(c: { lat: number; lon: number; distanceKm: number }): { label: string; query: Record<string, string>; reqs: string[] }[] {
+function nearForms(c: {
+  lat: number;
+  lon: number;
+  distanceKm: number;
+}): { label: string; query: Record<string, string>; reqs: string[] }[] {
   const at = `${c.lat}:${c.lon}`;
   const d = c.distanceKm;
   return [
@@ -95,7 +193,11 @@ function nearForms(c: { lat: number; lon: number; distanceKm: number }): { label
     { label: 'mi', query: { near: `${at}:${(d / KM_PER_MILE).toFixed(6)}:mi` }, reqs: R.roles.near.mi },
     { label: 'default unit (km)', query: { near: `${at}:${d}` }, reqs: R.roles.near.default },
     { label: 'near-distance', query: { near: at, 'near-distance': String(d) }, reqs: R.roles.near.nearDistance },
-    { label: 'near takes precedence over near-distance', query: { near: `${at}:${d}:km`, 'near-distance': String(d * 5) }, reqs: R.roles.near.precedence },
+    {
+      label: 'near takes precedence over near-distance',
+      query: { near: `${at}:${d}:km`, 'near-distance': String(d * 5) },
+      reqs: R.roles.near.precedence,
+    },
   ];
 }
 
@@ -121,12 +223,18 @@ async function allRolePages(query: Record<string, string>): Promise<RespondedExc
   return pages;
 }
 
-const rolesOf = (pages: readonly RespondedExchange[]) => pages.flatMap((x) => bundleResources(bodyOf(x)).filter((r) => r.resourceType === 'PractitionerRole'));
+const rolesOf = (pages: readonly RespondedExchange[]) =>
+  pages.flatMap((x) => bundleResources(bodyOf(x)).filter((r) => r.resourceType === 'PractitionerRole'));
 
 function roleJudgements(x: Exchange, filters: Record<string, string>): Judgement[] {
   const defs = roleFilters(includedIndex(bodyOf(x)));
   return Object.entries(filters).map(([p, v]) =>
-    judge(x, entriesMatchFilter(`${p}=${v}`, (r) => defs[p].matches(r, v), { resourceType: 'PractitionerRole' }), { requirements: [R.roles.filter[p]] }));
+    judge(
+      x,
+      entriesMatchFilter(`${p}=${v}`, (r) => defs[p].matches(r, v), { resourceType: 'PractitionerRole' }),
+      { requirements: [R.roles.filter[p]] },
+    ),
+  );
 }
 
 describeOperation(PRACTITIONERS, () => {
@@ -136,10 +244,34 @@ describeOperation(PRACTITIONERS, () => {
     const x = await call(id, { query: { count: '10' } });
     if (verifySuccess(x, id, { success: R.practitioners.shape, schema: R.practitioners.shape }, { status: 200 })) {
       const bind = { operation: id, level: 'SHOULD' as const, requirements: ['D2-2.3-42'], decisions: ['DEC-D2-42'] };
-      verify(x, membersPresent(['id', 'name[].family', 'name[].given', 'telecom[].id', 'telecom[].value', 'address', 'gender', 'birthDate', 'qualification'].map((m) => `entry[].resource.${m}`)), bind);
-      verify(x, extensionsPresent(['indemnityStatus', 'onlineBookingStatus', 'profession', 'registrationnumbers', 'insurers']), bind);
+      verify(
+        x,
+        membersPresent(
+          [
+            'id',
+            'name[].family',
+            'name[].given',
+            'telecom[].id',
+            'telecom[].value',
+            'address',
+            'gender',
+            'birthDate',
+            'qualification',
+          ].map((m) => `entry[].resource.${m}`),
+        ),
+        bind,
+      );
+      verify(
+        x,
+        extensionsPresent(['indemnityStatus', 'onlineBookingStatus', 'profession', 'registrationnumbers', 'insurers']),
+        bind,
+      );
       const all50 = await call(id, { query: { count: '50' } });
-      verify(all50, entriesMatchFilter('a recognitionstatus coding Y displays Recognised', recognisedShownAsRecognised), { operation: id, level: 'MUST', requirements: ['D2-3-02'], decisions: ['DEC-D2-43', 'DEC-D2-46'] });
+      verify(
+        all50,
+        entriesMatchFilter('a recognitionstatus coding Y displays Recognised', recognisedShownAsRecognised),
+        { operation: id, level: 'MUST', requirements: ['D2-3-02'], decisions: ['DEC-D2-43', 'DEC-D2-46'] },
+      );
     }
     const walk = await walkPages(id, {}, 7, 8);
     verifyPaging(id, walk, 7, R.practitioners.paging);
@@ -150,14 +282,27 @@ describeOperation(PRACTITIONERS, () => {
     for (const f of Object.values(registerPractitionerFilters)) {
       const value = sample.flatMap((r) => f.valuesFrom(r))[0];
       if (value === undefined) {
-        record(FIXTURE_CHECK, 'skip', `No returned practitioner shows a value for ${f.param}`, { operation: id, level: 'MUST', requirements: [R.practitioners.filter[f.param]] });
+        record(FIXTURE_CHECK, 'skip', `No returned practitioner shows a value for ${f.param}`, {
+          operation: id,
+          level: 'MUST',
+          requirements: [R.practitioners.filter[f.param]],
+        });
         continue;
       }
       const x = await call(id, { query: { [f.param]: value, count: '50' } });
       const req = [R.practitioners.filter[f.param]];
       if (!verifySuccess(x, id, { success: req }, { status: 200 })) continue;
-      verify(x, entriesMatchFilter(`${f.param}=${value}`, (r) => f.matches(r, value)), { operation: id, level: 'MUST', requirements: req, decisions: ['DEC-D2-21', 'DEC-D2-53'] });
-      verify(x, bundleHasEntries(1), { operation: id, level: 'MUST', requirements: req, evidence: { note: 'the value was taken from a returned practitioner' } });
+      verify(
+        x,
+        entriesMatchFilter(`${f.param}=${value}`, (r) => f.matches(r, value)),
+        { operation: id, level: 'MUST', requirements: req, decisions: ['DEC-D2-21', 'DEC-D2-53'] },
+      );
+      verify(x, bundleHasEntries(1), {
+        operation: id,
+        level: 'MUST',
+        requirements: req,
+        evidence: { note: 'the value was taken from a returned practitioner' },
+      });
     }
   });
 
@@ -172,7 +317,14 @@ describeOperation(PRACTITIONERS, () => {
       exercise: async (q) => {
         const x = await call(id, { query: { ...q.filters, page: String(q.page), count: String(q.count) } });
         const js = [judge(x, successStatus(200)), judge(x, pageWithinCount(q.count))];
-        for (const [p, v] of Object.entries(q.filters)) js.push(judge(x, entriesMatchFilter(`${p}=${v}`, (r) => registerPractitionerFilters[p].matches(r, v)), { requirements: [R.practitioners.filter[p]] }));
+        for (const [p, v] of Object.entries(q.filters))
+          js.push(
+            judge(
+              x,
+              entriesMatchFilter(`${p}=${v}`, (r) => registerPractitionerFilters[p].matches(r, v)),
+              { requirements: [R.practitioners.filter[p]] },
+            ),
+          );
         return js;
       },
     });
@@ -180,35 +332,86 @@ describeOperation(PRACTITIONERS, () => {
 
   test('is-onlinebooking-available=false gives a subset of the unfiltered result', async () => {
     const all = await collectIds(id, {});
-    if (!all) return record({ id: 'precondition', summary: 'The unfiltered result could be walked to its end' }, 'skip', 'The unfiltered register search could not be walked to its end', { operation: id, level: 'MUST', requirements: ['D2-4.9-14'] });
+    if (!all)
+      return record(
+        { id: 'precondition', summary: 'The unfiltered result could be walked to its end' },
+        'skip',
+        'The unfiltered register search could not be walked to its end',
+        { operation: id, level: 'MUST', requirements: ['D2-4.9-14'] },
+      );
     const x = await call(id, { query: { 'is-onlinebooking-available': 'false', count: '50' } });
-    if (!verifySuccess(x, id, { success: ['D2-4.9-14'] }, { status: 200, decisions: ['DEC-D2-52'] }) || !hasResponse(x)) return;
-    verify({ filtered: x, all }, filteredSubset, { operation: id, level: 'MUST', requirements: ['D2-4.9-14'], exchange: x, decisions: ['DEC-D2-52'] });
+    if (!verifySuccess(x, id, { success: ['D2-4.9-14'] }, { status: 200, decisions: ['DEC-D2-52'] }) || !hasResponse(x))
+      return;
+    verify({ filtered: x, all }, filteredSubset, {
+      operation: id,
+      level: 'MUST',
+      requirements: ['D2-4.9-14'],
+      exchange: x,
+      decisions: ['DEC-D2-52'],
+    });
   });
 
   test('empty and malformed values are refused with the documented codes', async () => {
-    verifyError(await call(id, { query: { gender: '' } }), id, 'MSG_PARAM_EMPTY', R.errors.empty, { shapeLevel: 'SHOULD', shapeRequirements: R.errors.shape, decisions: ['DEC-D2-24', 'DEC-D2-30'] });
-    verifyDocumentedRefusal(await call(id, { query: { 'is-onlinebooking-available': 'maybe' } }), id, 'MSG_INVALID_FORMAT', R.errors.format, { shapeRequirements: R.errors.shape, decisions: ['DEC-D2-30'] });
-    verifyDocumentedRefusal(await call(id, { query: { page: 'abc' } }), id, 'MSG_INVALID_FORMAT', R.errors.format, { decisions: ['DEC-D2-30'] });
+    verifyError(await call(id, { query: { gender: '' } }), id, 'MSG_PARAM_EMPTY', R.errors.empty, {
+      shapeLevel: 'SHOULD',
+      shapeRequirements: R.errors.shape,
+      decisions: ['DEC-D2-24', 'DEC-D2-30'],
+    });
+    verifyDocumentedRefusal(
+      await call(id, { query: { 'is-onlinebooking-available': 'maybe' } }),
+      id,
+      'MSG_INVALID_FORMAT',
+      R.errors.format,
+      { shapeRequirements: R.errors.shape, decisions: ['DEC-D2-30'] },
+    );
+    verifyDocumentedRefusal(await call(id, { query: { page: 'abc' } }), id, 'MSG_INVALID_FORMAT', R.errors.format, {
+      decisions: ['DEC-D2-30'],
+    });
   });
 
   test('a request without a token is refused', async () => {
-    verify(await call(id, { omitHeaders: ['Authorization'] }), requestRefused, { operation: id, level: 'MUST', requirements: R.auth });
+    verify(await call(id, { omitHeaders: ['Authorization'] }), requestRefused, {
+      operation: id,
+      level: 'MUST',
+      requirements: R.auth,
+    });
   });
 });
 
 describeOperation(PHOTO, () => {
   test('the photo decodes to its stated size and type', async () => {
     const practitionerId = runContext().fixtures.register?.photoPractitionerId;
-    if (!practitionerId) return record(FIXTURE_CHECK, 'skip', 'No fixture register.photoPractitionerId', { operation: PHOTO, level: 'MUST', requirements: R.photo.data });
+    if (!practitionerId)
+      return record(FIXTURE_CHECK, 'skip', 'No fixture register.photoPractitionerId', {
+        operation: PHOTO,
+        level: 'MUST',
+        requirements: R.photo.data,
+      });
     const x = await call(PHOTO, { path: { practitionerId } });
     if (!verifySuccess(x, PHOTO, { success: R.photo.shape, schema: R.photo.shape }, { status: 200 })) return;
-    verify(x, photoDataMatchesSize, { operation: PHOTO, level: 'MUST', requirements: R.photo.data, decisions: ['DEC-D2-25'] });
+    verify(x, photoDataMatchesSize, {
+      operation: PHOTO,
+      level: 'MUST',
+      requirements: R.photo.data,
+      decisions: ['DEC-D2-25'],
+    });
   });
 
   test('an unknown practitioner is refused; so is a request without a token', async () => {
-    verify(await call(PHOTO, { path: { practitionerId: 'NO-SUCH-PRACTITIONER-000' } }), requestRefused, { operation: PHOTO, level: 'MUST', requirements: R.photo.unknown, decisions: ['DEC-D2-29'] });
-    verify(await call(PHOTO, { path: { practitionerId: runContext().fixtures.register?.photoPractitionerId ?? 'PR-0001' }, omitHeaders: ['Authorization'] }), requestRefused, { operation: PHOTO, level: 'MUST', requirements: R.auth });
+    verify(await call(PHOTO, { path: { practitionerId: 'NO-SUCH-PRACTITIONER-000' } }), requestRefused, {
+      operation: PHOTO,
+      level: 'MUST',
+      requirements: R.photo.unknown,
+      decisions: ['DEC-D2-29'],
+    });
+    verify(
+      await call(PHOTO, {
+        path: { practitionerId: runContext().fixtures.register?.photoPractitionerId ?? 'PR-0001' },
+        omitHeaders: ['Authorization'],
+      }),
+      requestRefused,
+      { operation: PHOTO, level: 'MUST', requirements: R.auth },
+    );
   });
 });
 
@@ -219,9 +422,27 @@ describeOperation(ROLES, () => {
     const x = await call(id);
     if (!verifySuccess(x, id, { success: R.roles.shape, schema: R.roles.shape }, { status: 200 })) return;
     const bind = { operation: id, level: 'SHOULD' as const, requirements: ['D2-2.3-48'], decisions: ['DEC-D2-42'] };
-    verify(x, membersPresent(['id', 'practitioner.reference', 'practitioner.display', 'specialty[].coding', 'location[].reference', 'location[].display'].map((m) => `entry[].resource.${m}`)), bind);
+    verify(
+      x,
+      membersPresent(
+        [
+          'id',
+          'practitioner.reference',
+          'practitioner.display',
+          'specialty[].coding',
+          'location[].reference',
+          'location[].display',
+        ].map((m) => `entry[].resource.${m}`),
+      ),
+      bind,
+    );
     verify(x, extensionsPresent(['agestreated']), bind);
-    verify(x, noIncludedResources, { operation: id, level: 'SHOULD', requirements: R.roles.noInclude, decisions: ['DEC-D2-19'] });
+    verify(x, noIncludedResources, {
+      operation: id,
+      level: 'SHOULD',
+      requirements: R.roles.noInclude,
+      decisions: ['DEC-D2-19'],
+    });
   });
 
   test('near in every form keeps roles inside the radius', async () => {
@@ -229,9 +450,23 @@ describeOperation(ROLES, () => {
     if (!c) return missingNear(R.roles.near.km);
     for (const form of nearForms(c)) {
       const x = await call(id, { query: { ...form.query, _include: 'practitioner:location' } });
-      if (!verifySuccess(x, id, { success: form.reqs, schema: R.roles.shape }, { status: 200, decisions: ['DEC-D2-16'] })) continue;
-      verify(x, withinRadius({ lat: c.lat, lon: c.lon, radiusKm: c.distanceKm }), { operation: id, level: 'MUST', requirements: form.reqs, decisions: ['DEC-D2-16'], evidence: { form: form.label } });
-      verify(x, bundleHasEntries(1), { operation: id, level: 'MUST', requirements: form.reqs, evidence: { form: form.label, note: 'the configured centre has roles within the radius' } });
+      if (
+        !verifySuccess(x, id, { success: form.reqs, schema: R.roles.shape }, { status: 200, decisions: ['DEC-D2-16'] })
+      )
+        continue;
+      verify(x, withinRadius({ lat: c.lat, lon: c.lon, radiusKm: c.distanceKm }), {
+        operation: id,
+        level: 'MUST',
+        requirements: form.reqs,
+        decisions: ['DEC-D2-16'],
+        evidence: { form: form.label },
+      });
+      verify(x, bundleHasEntries(1), {
+        operation: id,
+        level: 'MUST',
+        requirements: form.reqs,
+        evidence: { form: form.label, note: 'the configured centre has roles within the radius' },
+      });
     }
   });
 
@@ -246,7 +481,9 @@ describeOperation(ROLES, () => {
       arbitrary: fc.record({ km: fc.integer({ min: 1, max: 80 }), unit: fc.constantFrom('km', 'mi', 'm', '') }),
       exercise: async ({ km, unit }) => {
         const distance = unit === 'mi' ? (km / KM_PER_MILE).toFixed(6) : unit === 'm' ? String(km * 1000) : String(km);
-        const x = await call(id, { query: { near: `${c.lat}:${c.lon}:${distance}${unit ? `:${unit}` : ''}`, _include: 'practitioner:location' } });
+        const x = await call(id, {
+          query: { near: `${c.lat}:${c.lon}:${distance}${unit ? `:${unit}` : ''}`, _include: 'practitioner:location' },
+        });
         return [judge(x, successStatus(200)), judge(x, withinRadius({ lat: c.lat, lon: c.lon, radiusKm: km }))];
       },
     });
@@ -257,31 +494,83 @@ describeOperation(ROLES, () => {
     for (const direction of ['asc', 'desc'] as const) {
       const byName = await call(id, { query: { _sort: `name:${direction}` } });
       if (verifySuccess(byName, id, { success: R.roles.sortName[direction] }, { status: 200 })) {
-        verify(byName, entriesSorted('practitioner.display', (r) => {
-          const p = r.practitioner as Record<string, unknown> | undefined;
-          return typeof p?.display === 'string' ? p.display.toLowerCase() : undefined;
-        }, direction, { resourceType: 'PractitionerRole' }), { operation: id, level: 'MUST', requirements: R.roles.sortName[direction], decisions: ['DEC-D2-18'] });
+        verify(
+          byName,
+          entriesSorted(
+            'practitioner.display',
+            (r) => {
+              const p = r.practitioner as Record<string, unknown> | undefined;
+              return typeof p?.display === 'string' ? p.display.toLowerCase() : undefined;
+            },
+            direction,
+            { resourceType: 'PractitionerRole' },
+          ),
+          { operation: id, level: 'MUST', requirements: R.roles.sortName[direction], decisions: ['DEC-D2-18'] },
+        );
       }
       if (!c) continue;
-      const byDistance = await call(id, { query: { near: `${c.lat}:${c.lon}:${c.distanceKm * 5}:km`, _sort: `distance:${direction}`, _include: 'practitioner:location' } });
+      const byDistance = await call(id, {
+        query: {
+          near: `${c.lat}:${c.lon}:${c.distanceKm * 5}:km`,
+          _sort: `distance:${direction}`,
+          _include: 'practitioner:location',
+        },
+      });
       if (!verifySuccess(byDistance, id, { success: R.roles.sortDistance[direction] }, { status: 200 })) continue;
       const index = includedIndex(bodyOf(byDistance));
-      verify(byDistance, entriesSorted('distance from the centre', (r) => {
-        const d = roleLocationRefs(r).map((l) => positionOf(index.get(l))).filter((p) => p !== undefined).map((p) => haversineKm(c, p!));
-        return d.length ? Math.min(...d) : undefined;
-      }, direction, { resourceType: 'PractitionerRole' }), { operation: id, level: 'MUST', requirements: R.roles.sortDistance[direction], decisions: ['DEC-D2-16'] });
+      verify(
+        byDistance,
+        entriesSorted(
+          'distance from the centre',
+          (r) => {
+            const d = roleLocationRefs(r)
+              .map((l) => positionOf(index.get(l)))
+              .filter((p) => p !== undefined)
+              .map((p) => haversineKm(c, p!));
+            return d.length ? Math.min(...d) : undefined;
+          },
+          direction,
+          { resourceType: 'PractitionerRole' },
+        ),
+        { operation: id, level: 'MUST', requirements: R.roles.sortDistance[direction], decisions: ['DEC-D2-16'] },
+      );
     }
     const withoutNear = await call(id, { query: { _sort: 'distance:asc' } });
-    verify(withoutNear, notServerError, { operation: id, level: 'MUST', requirements: R.roles.sortDistance.withoutNear, decisions: ['DEC-D2-17'] });
-    verify(withoutNear, successStatus(200), { operation: id, level: 'INFO', requirements: R.roles.sortDistance.recorded, decisions: ['DEC-D2-17'] });
-    verify(withoutNear, errorStatusAndCode(operation(id).errors), { operation: id, level: 'INFO', requirements: R.roles.sortDistance.recorded, decisions: ['DEC-D2-17', 'DEC-D2-58'] });
+    verify(withoutNear, notServerError, {
+      operation: id,
+      level: 'MUST',
+      requirements: R.roles.sortDistance.withoutNear,
+      decisions: ['DEC-D2-17'],
+    });
+    verify(withoutNear, successStatus(200), {
+      operation: id,
+      level: 'INFO',
+      requirements: R.roles.sortDistance.recorded,
+      decisions: ['DEC-D2-17'],
+    });
+    verify(withoutNear, errorStatusAndCode(operation(id).errors), {
+      operation: id,
+      level: 'INFO',
+      requirements: R.roles.sortDistance.recorded,
+      decisions: ['DEC-D2-17', 'DEC-D2-58'],
+    });
   });
 
   test('_include adds the referenced practitioners and locations', async () => {
     const x = await call(id, { query: { _include: 'practitioner:location' } });
     if (!verifySuccess(x, id, { success: R.roles.include, schema: R.roles.shape }, { status: 200 })) return;
-    verify(x, includedResourcesPresent, { operation: id, level: 'MUST', requirements: R.roles.include, decisions: ['DEC-D2-19'] });
-    verify(x, matchesSchema('register-role-included.schema.json'), { operation: id, level: 'SHOULD', requirements: ['D2-4.11-32'], decisions: ['DEC-D2-57'] });
+    verify(x, includedResourcesPresent, {
+      operation: id,
+      level: 'MUST',
+      requirements: R.roles.include,
+      decisions: ['DEC-D2-19'],
+    });
+    verify(x, matchesSchema('register-role-included.schema.json'), {
+      operation: id,
+      level: 'SHOULD',
+      requirements: ['D2-4.11-32'],
+      decisions: ['DEC-D2-57'],
+    });
   });
 
   test('distinct-by practitioner and location, over all pages', async () => {
@@ -289,35 +578,78 @@ describeOperation(ROLES, () => {
     const plain = plainPages ? rolesOf(plainPages) : [];
     for (const field of ['practitioner', 'location'] as const) {
       const first = await call(id, { query: { 'distinct-by': field } });
-      if (!verifySuccess(first, id, { success: R.roles.distinct[field] }, { status: 200 }) || !hasResponse(first)) continue;
+      if (!verifySuccess(first, id, { success: R.roles.distinct[field] }, { status: 200 }) || !hasResponse(first))
+        continue;
       const pages = (await allRolePages({ 'distinct-by': field })) ?? [first];
-      verify(pages, distinctBy(field), { operation: id, level: 'MUST', requirements: R.roles.distinct[field], exchange: first, decisions: ['DEC-D2-20', 'DEC-D2-36'], evidence: { pages: pages.length } });
-      const keyOf = field === 'practitioner' ? (r: Record<string, unknown>) => [rolePractitionerRef(r)].filter((k): k is string => k !== undefined) : roleLocationRefs;
+      verify(pages, distinctBy(field), {
+        operation: id,
+        level: 'MUST',
+        requirements: R.roles.distinct[field],
+        exchange: first,
+        decisions: ['DEC-D2-20', 'DEC-D2-36'],
+        evidence: { pages: pages.length },
+      });
+      const keyOf =
+        field === 'practitioner'
+          ? (r: Record<string, unknown>) => [rolePractitionerRef(r)].filter((k): k is string => k !== undefined)
+          : roleLocationRefs;
       if (field === 'practitioner' && plainPages) {
-        verify({ distinct: pages, expected: new Set(plain.flatMap(keyOf)), keyOf }, coversAll, { operation: id, level: 'MUST', requirements: R.roles.distinct[field], exchange: first, decisions: ['DEC-D2-20', 'DEC-D2-36'] });
+        verify({ distinct: pages, expected: new Set(plain.flatMap(keyOf)), keyOf }, coversAll, {
+          operation: id,
+          level: 'MUST',
+          requirements: R.roles.distinct[field],
+          exchange: first,
+          decisions: ['DEC-D2-20', 'DEC-D2-36'],
+        });
       }
       // Without _sort the order that defines "first" is not stated: recorded (DEC-D2-55).
-      if (plainPages) verify({ distinct: rolesOf(pages), plain, field }, distinctByFirst, { operation: id, level: 'INFO', requirements: R.roles.distinctFirst, exchange: first, decisions: ['DEC-D2-55'] });
+      if (plainPages)
+        verify({ distinct: rolesOf(pages), plain, field }, distinctByFirst, {
+          operation: id,
+          level: 'INFO',
+          requirements: R.roles.distinctFirst,
+          exchange: first,
+          decisions: ['DEC-D2-55'],
+        });
     }
   });
 
   test('distinct-by keeps the first matching record when _sort defines the order', async () => {
     const c = near();
     if (!c) return missingNear(R.roles.distinctFirst);
-    const query = { near: `${c.lat}:${c.lon}:${c.distanceKm * 5}:km`, _sort: 'distance:asc', _include: 'practitioner:location' };
+    const query = {
+      near: `${c.lat}:${c.lon}:${c.distanceKm * 5}:km`,
+      _sort: 'distance:asc',
+      _include: 'practitioner:location',
+    };
     const plainPages = await allRolePages(query);
-    if (!plainPages) return record({ id: 'precondition', summary: 'The plain sorted role search is served' }, 'skip', 'The plain distance-sorted role search was not answered 200 (judged under _sort)', { operation: id, level: 'MUST', requirements: R.roles.distinctFirst });
+    if (!plainPages)
+      return record(
+        { id: 'precondition', summary: 'The plain sorted role search is served' },
+        'skip',
+        'The plain distance-sorted role search was not answered 200 (judged under _sort)',
+        { operation: id, level: 'MUST', requirements: R.roles.distinctFirst },
+      );
     const index = new Map(plainPages.flatMap((x) => [...includedIndex(bodyOf(x))]));
     const distanceOf = (r: Record<string, unknown>) => {
-      const d = roleLocationRefs(r).map((l) => positionOf(index.get(l))).filter((p) => p !== undefined).map((p) => haversineKm(c, p!));
+      const d = roleLocationRefs(r)
+        .map((l) => positionOf(index.get(l)))
+        .filter((p) => p !== undefined)
+        .map((p) => haversineKm(c, p!));
       return d.length ? Math.min(...d) : undefined;
     };
     for (const field of ['practitioner', 'location'] as const) {
       const first = await call(id, { query: { ...query, 'distinct-by': field } });
-      if (!verifySuccess(first, id, { success: R.roles.distinct[field] }, { status: 200 }) || !hasResponse(first)) continue;
+      if (!verifySuccess(first, id, { success: R.roles.distinct[field] }, { status: 200 }) || !hasResponse(first))
+        continue;
       const pages = (await allRolePages({ ...query, 'distinct-by': field })) ?? [first];
       verify({ distinct: rolesOf(pages), plain: rolesOf(plainPages), field, sortKey: distanceOf }, distinctByFirst, {
-        operation: id, level: 'MUST', requirements: R.roles.distinctFirst, exchange: first, decisions: ['DEC-D2-20', 'DEC-D2-55'], evidence: { _sort: query._sort },
+        operation: id,
+        level: 'MUST',
+        requirements: R.roles.distinctFirst,
+        exchange: first,
+        decisions: ['DEC-D2-20', 'DEC-D2-55'],
+        evidence: { _sort: query._sort },
       });
     }
   });
@@ -341,14 +673,37 @@ describeOperation(ROLES, () => {
 
   test('values outside a documented list are refused with a documented code', async () => {
     const c = near() ?? { lat: 51.5074, lon: -0.1278, distanceKm: 10 };
-    for (const q of [{ _sort: 'height:asc' }, { _include: 'practitioner:organization' }, { 'distinct-by': 'insurer' }, { near: `${c.lat}:${c.lon}:${c.distanceKm}:ft` }] as Record<string, string>[]) {
-      verifyDocumentedRefusal(await call(id, { query: q }), id, ['MSG_PARAM_INVALID', 'MSG_INVALID_FORMAT'], ['D2-7-16'], { decisions: ['DEC-D2-58'] });
+    for (const q of [
+      { _sort: 'height:asc' },
+      { _include: 'practitioner:organization' },
+      { 'distinct-by': 'insurer' },
+      { near: `${c.lat}:${c.lon}:${c.distanceKm}:ft` },
+    ] as Record<string, string>[]) {
+      verifyDocumentedRefusal(
+        await call(id, { query: q }),
+        id,
+        ['MSG_PARAM_INVALID', 'MSG_INVALID_FORMAT'],
+        ['D2-7-16'],
+        { decisions: ['DEC-D2-58'] },
+      );
     }
   });
 
   test('malformed near and empty values are refused with the documented codes', async () => {
-    verifyDocumentedRefusal(await call(id, { query: { near: 'north:west' } }), id, 'MSG_INVALID_FORMAT', R.errors.format, { shapeRequirements: R.errors.shape, decisions: ['DEC-D2-24', 'DEC-D2-30'] });
-    verifyError(await call(id, { query: { specialty: '' } }), id, 'MSG_PARAM_EMPTY', R.errors.empty, { decisions: ['DEC-D2-30'] });
-    verify(await call(id, { omitHeaders: ['Authorization'] }), requestRefused, { operation: id, level: 'MUST', requirements: R.auth });
+    verifyDocumentedRefusal(
+      await call(id, { query: { near: 'north:west' } }),
+      id,
+      'MSG_INVALID_FORMAT',
+      R.errors.format,
+      { shapeRequirements: R.errors.shape, decisions: ['DEC-D2-24', 'DEC-D2-30'] },
+    );
+    verifyError(await call(id, { query: { specialty: '' } }), id, 'MSG_PARAM_EMPTY', R.errors.empty, {
+      decisions: ['DEC-D2-30'],
+    });
+    verify(await call(id, { omitHeaders: ['Authorization'] }), requestRefused, {
+      operation: id,
+      level: 'MUST',
+      requirements: R.auth,
+    });
   });
 });

@@ -9,14 +9,30 @@
 import { test } from 'vitest';
 import { fc } from '@fast-check/vitest';
 import {
-  bundleHasEntries, entriesMatchFilter, filterExcludesAll, filteredSubset, pageWithinCount, pagingTagsMatchRequest, requestRefused, resultsDisjoint, sortOrdersReverse, successStatus,
+  bundleHasEntries,
+  entriesMatchFilter,
+  filterExcludesAll,
+  filteredSubset,
+  pageWithinCount,
+  pagingTagsMatchRequest,
+  requestRefused,
+  resultsDisjoint,
+  sortOrdersReverse,
+  successStatus,
 } from '../checks/index.ts';
 import { hasResponse } from '../core/exchange.ts';
 import { judge, verifyProperty } from '../core/property.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import { operation } from '../spec/operations.ts';
 import { extensionValue, lastUpdated, timeOf } from './common/readers.ts';
-import { FIXTURE_CHECK, collectIds, verifyHeadersEnforced, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+import {
+  FIXTURE_CHECK,
+  collectIds,
+  verifyHeadersEnforced,
+  verifyPaging,
+  verifySuccess,
+  walkPages,
+} from './common/steps.ts';
 
 const ID = 'search-authorisation';
 const schemaReqs = ['D1-4.3-15', 'D1-1-02', 'D1-2.1-01', 'D1-2.1-02', 'D1-2.1-03'];
@@ -43,13 +59,19 @@ function inRange(value: string | undefined, range: string): boolean | undefined 
 
 /** Where each filter's value is visible in a returned Claim; undefined: not visible, not judged. */
 const VISIBLE: Readonly<Record<string, (r: Rec, v: string) => boolean | undefined>> = {
-  insurerIdentifier: (r, v) => (shown(r, 'insurerIdentifier') === undefined ? undefined : fold(shown(r, 'insurerIdentifier')) === fold(v)),
+  insurerIdentifier: (r, v) =>
+    shown(r, 'insurerIdentifier') === undefined ? undefined : fold(shown(r, 'insurerIdentifier')) === fold(v),
   caseCode: (r, v) => (shown(r, 'caseCode') === undefined ? undefined : fold(shown(r, 'caseCode')) === fold(v)),
   authCode: (r, v) => (shown(r, 'authCode') === undefined ? undefined : fold(shown(r, 'authCode')) === fold(v)),
-  membershipNumber: (r, v) => (shown(r, 'membershipNumber') === undefined ? undefined : fold(shown(r, 'membershipNumber')) === fold(v)),
+  membershipNumber: (r, v) =>
+    shown(r, 'membershipNumber') === undefined ? undefined : fold(shown(r, 'membershipNumber')) === fold(v),
   status: (r, v) => (shown(r, 'status') === undefined ? undefined : fold(shown(r, 'status')) === fold(v)),
-  preAuthStatus: (r, v) => (fold(v) === 'all' || shown(r, 'preAuthStatus') === undefined ? undefined : fold(shown(r, 'preAuthStatus')) === fold(v)),
-  actionStatus: (r, v) => (shown(r, 'actionStatus') === undefined ? undefined : fold(shown(r, 'actionStatus')) === fold(v)),
+  preAuthStatus: (r, v) =>
+    fold(v) === 'all' || shown(r, 'preAuthStatus') === undefined
+      ? undefined
+      : fold(shown(r, 'preAuthStatus')) === fold(v),
+  actionStatus: (r, v) =>
+    shown(r, 'actionStatus') === undefined ? undefined : fold(shown(r, 'actionStatus')) === fold(v),
   issueDate: (r, v) => inRange(shown(r, 'issueDate'), v),
   requestedDate: (r, v) => inRange(shown(r, 'requestedDate'), v),
   lastUpdatedOn: (r, v) => inRange(shown(r, 'lastUpdatedOn') ?? lastUpdated(r), v),
@@ -57,12 +79,18 @@ const VISIBLE: Readonly<Record<string, (r: Rec, v: string) => boolean | undefine
 
 /** Every returned Claim honours each filter of the form, where visible. */
 const matchesForm = (form: Record<string, string | undefined>) => {
-  const used = Object.entries(form).filter((kv): kv is [string, string] => kv[1] !== undefined && VISIBLE[kv[0]] !== undefined);
-  return entriesMatchFilter(used.map(([k, v]) => `${k}=${v}`).join(' & ') || 'no filter', (r) => {
-    const verdicts = used.map(([k, v]) => VISIBLE[k](r, v));
-    if (verdicts.some((x) => x === false)) return false;
-    return verdicts.some((x) => x === true) ? true : undefined;
-  }, { resourceType: 'Claim' });
+  const used = Object.entries(form).filter(
+    (kv): kv is [string, string] => kv[1] !== undefined && VISIBLE[kv[0]] !== undefined,
+  );
+  return entriesMatchFilter(
+    used.map(([k, v]) => `${k}=${v}`).join(' & ') || 'no filter',
+    (r) => {
+      const verdicts = used.map(([k, v]) => VISIBLE[k](r, v));
+      if (verdicts.some((x) => x === false)) return false;
+      return verdicts.some((x) => x === true) ? true : undefined;
+    },
+    { resourceType: 'Claim' },
+  );
 };
 
 const unknownValue = (field: string) => `NO-SUCH-${field.toUpperCase()}-${runContext().seed}`;
@@ -70,45 +98,97 @@ const unknownValue = (field: string) => `NO-SUCH-${field.toUpperCase()}-${runCon
 describeOperation(ID, () => {
   test('a search without fields returns a bundle of pre-authorisation Claims', async () => {
     const x = await call(ID, { form: { count: '10' } });
-    if (!verifySuccess(x, ID, { success: ['D1-4.3-02'], schema: schemaReqs }, { status: 200, decisions: ['DEC-D1-22'] })) return;
-    verify(x, entriesMatchFilter('use = preauthorization', (r) => r.use === 'preauthorization', { resourceType: 'Claim' }), { operation: ID, level: 'MUST', requirements: ['D1-4.3-15', 'D1-1-02'] });
+    if (
+      !verifySuccess(x, ID, { success: ['D1-4.3-02'], schema: schemaReqs }, { status: 200, decisions: ['DEC-D1-22'] })
+    )
+      return;
+    verify(
+      x,
+      entriesMatchFilter('use = preauthorization', (r) => r.use === 'preauthorization', { resourceType: 'Claim' }),
+      { operation: ID, level: 'MUST', requirements: ['D1-4.3-15', 'D1-1-02'] },
+    );
   });
 
   test('paging: tags as text that echo the request, bounded pages that do not overlap, a consistent total', async () => {
     const walk = await walkPages(ID, {}, 5, 8);
-    verifyPaging(ID, walk, 5, { tags: ['D1-2.1-04', 'D1-2.1-06'], match: ['D1-2.1-07', 'D1-4.3-14'], bounds: ['D1-2.1-08', 'D1-4.3-14'], total: ['D1-2.1-09'] });
+    verifyPaging(ID, walk, 5, {
+      tags: ['D1-2.1-04', 'D1-2.1-06'],
+      match: ['D1-2.1-07', 'D1-4.3-14'],
+      bounds: ['D1-2.1-08', 'D1-4.3-14'],
+      total: ['D1-2.1-09'],
+    });
   });
 
   test('the configured authorisation is found by each of its codes, and not under another insurer or with a crossed code', async () => {
     const fx = runContext().fixtures.authorisation;
-    if (!fx?.authCode) return record(FIXTURE_CHECK, 'skip', 'No fixture authorisation.authCode in the config', { operation: ID, level: 'MUST', requirements: ['D1-4.3-04'] });
+    if (!fx?.authCode)
+      return record(FIXTURE_CHECK, 'skip', 'No fixture authorisation.authCode in the config', {
+        operation: ID,
+        level: 'MUST',
+        requirements: ['D1-4.3-04'],
+      });
     const all = await collectIds(ID, {});
-    for (const [field, value, req] of [['authCode', fx.authCode, 'D1-4.3-04'], ['caseCode', fx.caseCode, 'D1-4.3-04'], ['membershipNumber', fx.membershipNumber, 'D1-4.3-05']] as const) {
+    for (const [field, value, req] of [
+      ['authCode', fx.authCode, 'D1-4.3-04'],
+      ['caseCode', fx.caseCode, 'D1-4.3-04'],
+      ['membershipNumber', fx.membershipNumber, 'D1-4.3-05'],
+    ] as const) {
       if (!value) continue;
       const form = { [field]: value, count: '50' };
       const x = await call(ID, { form });
       if (!verifySuccess(x, ID, { success: [req] }, { status: 200 })) continue;
-      verify(x, bundleHasEntries(1), { operation: ID, level: 'MUST', requirements: [req], evidence: { [field]: value }, decisions: FILTER_DECISIONS });
+      verify(x, bundleHasEntries(1), {
+        operation: ID,
+        level: 'MUST',
+        requirements: [req],
+        evidence: { [field]: value },
+        decisions: FILTER_DECISIONS,
+      });
       verify(x, matchesForm(form), { operation: ID, level: 'MUST', requirements: [req], decisions: FILTER_DECISIONS });
-      if (all && hasResponse(x)) verify({ filtered: x, all }, filteredSubset, { operation: ID, level: 'INFO', requirements: [req], exchange: x, decisions: FILTER_DECISIONS });
+      if (all && hasResponse(x))
+        verify({ filtered: x, all }, filteredSubset, {
+          operation: ID,
+          level: 'INFO',
+          requirements: [req],
+          exchange: x,
+          decisions: FILTER_DECISIONS,
+        });
     }
     const insurer = fx.insurerIdentifier;
     if (insurer) {
       const own = await call(ID, { form: { authCode: fx.authCode, insurerIdentifier: insurer, count: '50' } });
       if (verifySuccess(own, ID, { success: ['D1-4.3-03'] }, { status: 200 })) {
-        verify(own, bundleHasEntries(1), { operation: ID, level: 'MUST', requirements: ['D1-4.3-03', 'D1-4.3-04'], evidence: { authCode: fx.authCode, insurerIdentifier: insurer }, decisions: FILTER_DECISIONS });
+        verify(own, bundleHasEntries(1), {
+          operation: ID,
+          level: 'MUST',
+          requirements: ['D1-4.3-03', 'D1-4.3-04'],
+          evidence: { authCode: fx.authCode, insurerIdentifier: insurer },
+          decisions: FILTER_DECISIONS,
+        });
       }
       const other = valuesOf('insurerIdentifier').find((i) => i !== insurer);
       if (other) {
         const probe = `authCode=${fx.authCode} & insurerIdentifier=${other}`;
         const x = await call(ID, { form: { authCode: fx.authCode, insurerIdentifier: other, count: '50' } });
-        if (verifySuccess(x, ID, { success: ['D1-4.3-03'] }, { status: 200 })) verify(x, filterExcludesAll(probe), { operation: ID, level: 'MUST', requirements: ['D1-4.3-03', 'D1-4.3-15'], decisions: FILTER_DECISIONS });
+        if (verifySuccess(x, ID, { success: ['D1-4.3-03'] }, { status: 200 }))
+          verify(x, filterExcludesAll(probe), {
+            operation: ID,
+            level: 'MUST',
+            requirements: ['D1-4.3-03', 'D1-4.3-15'],
+            decisions: FILTER_DECISIONS,
+          });
       }
     }
     if (fx.caseCode) {
       const probe = `authCode=${fx.authCode} & caseCode=${unknownValue('caseCode')}`;
       const x = await call(ID, { form: { authCode: fx.authCode, caseCode: unknownValue('caseCode'), count: '50' } });
-      if (verifySuccess(x, ID, { success: ['D1-4.3-04'] }, { status: 200 })) verify(x, filterExcludesAll(probe), { operation: ID, level: 'MUST', requirements: ['D1-4.3-04', 'D1-4.3-15'], decisions: FILTER_DECISIONS });
+      if (verifySuccess(x, ID, { success: ['D1-4.3-04'] }, { status: 200 }))
+        verify(x, filterExcludesAll(probe), {
+          operation: ID,
+          level: 'MUST',
+          requirements: ['D1-4.3-04', 'D1-4.3-15'],
+          decisions: FILTER_DECISIONS,
+        });
     }
   });
 
@@ -125,7 +205,12 @@ describeOperation(ID, () => {
     for (const [field, value, req] of probes) {
       const x = await call(ID, { form: { [field]: value, count: '50' } });
       if (!verifySuccess(x, ID, { success: req }, { status: 200 })) continue;
-      verify(x, filterExcludesAll(`${field}=${value}`), { operation: ID, level: 'MUST', requirements: [...req, 'D1-4.3-15'], decisions: [...FILTER_DECISIONS, 'DEC-D1-23'] });
+      verify(x, filterExcludesAll(`${field}=${value}`), {
+        operation: ID,
+        level: 'MUST',
+        requirements: [...req, 'D1-4.3-15'],
+        decisions: [...FILTER_DECISIONS, 'DEC-D1-23'],
+      });
     }
   });
 
@@ -133,7 +218,11 @@ describeOperation(ID, () => {
     const all = await collectIds(ID, {});
     const probes: [string, string, string[]][] = [
       ...valuesOf('insurerIdentifier').map((v): [string, string, string[]] => ['insurerIdentifier', v, ['D1-4.3-03']]),
-      ...valuesOf('preAuthStatus').map((v): [string, string, string[]] => ['preAuthStatus', v, ['D1-4.3-08', 'D1-3-09']]),
+      ...valuesOf('preAuthStatus').map((v): [string, string, string[]] => [
+        'preAuthStatus',
+        v,
+        ['D1-4.3-08', 'D1-3-09'],
+      ]),
       ...valuesOf('actionStatus').map((v): [string, string, string[]] => ['actionStatus', v, ['D1-4.3-09', 'D1-3-10']]),
       ['issueDate', '2025-01-01T00:00_2025-12-31T23:59', ['D1-4.3-10']],
       ['requestedDate', '2025-06-01T00:00_2026-05-31T23:59', ['D1-4.3-10']],
@@ -143,18 +232,43 @@ describeOperation(ID, () => {
       const form = { [field]: value, count: '50' };
       const x = await call(ID, { form });
       if (!verifySuccess(x, ID, { success: req }, { status: 200 })) continue;
-      verify(x, matchesForm(form), { operation: ID, level: 'MUST', requirements: req, decisions: [...FILTER_DECISIONS, 'DEC-D1-23'] });
-      if (all && hasResponse(x)) verify({ filtered: x, all }, filteredSubset, { operation: ID, level: 'INFO', requirements: req, exchange: x, decisions: FILTER_DECISIONS });
+      verify(x, matchesForm(form), {
+        operation: ID,
+        level: 'MUST',
+        requirements: req,
+        decisions: [...FILTER_DECISIONS, 'DEC-D1-23'],
+      });
+      if (all && hasResponse(x))
+        verify({ filtered: x, all }, filteredSubset, {
+          operation: ID,
+          level: 'INFO',
+          requirements: req,
+          exchange: x,
+          decisions: FILTER_DECISIONS,
+        });
     }
   });
 
   test('preAuthStatus All includes every record of each single status', async () => {
     const everything = await collectIds(ID, { form: { preAuthStatus: 'All' } });
-    if (!everything) return record({ id: 'precondition', summary: 'The preAuthStatus=All result could be collected' }, 'skip', 'The preAuthStatus=All result could not be collected over its pages', { operation: ID, level: 'MUST', requirements: ['D1-4.3-08'] });
+    if (!everything)
+      return record(
+        { id: 'precondition', summary: 'The preAuthStatus=All result could be collected' },
+        'skip',
+        'The preAuthStatus=All result could not be collected over its pages',
+        { operation: ID, level: 'MUST', requirements: ['D1-4.3-08'] },
+      );
     for (const status of valuesOf('preAuthStatus').filter((v) => v !== 'All')) {
       const x = await call(ID, { form: { preAuthStatus: status, count: '50' } });
       if (!verifySuccess(x, ID, { success: ['D1-4.3-08'] }, { status: 200 }) || !hasResponse(x)) continue;
-      verify({ filtered: x, all: everything }, filteredSubset, { operation: ID, level: 'MUST', requirements: ['D1-4.3-08'], exchange: x, decisions: ['DEC-D1-67'], evidence: { preAuthStatus: status } });
+      verify({ filtered: x, all: everything }, filteredSubset, {
+        operation: ID,
+        level: 'MUST',
+        requirements: ['D1-4.3-08'],
+        exchange: x,
+        decisions: ['DEC-D1-67'],
+        evidence: { preAuthStatus: status },
+      });
     }
   });
 
@@ -163,24 +277,50 @@ describeOperation(ID, () => {
     for (const value of ['read', 'unread']) {
       const form = { status: value, count: '50' };
       const x = await call(ID, { form });
-      const ok = verify(x, successStatus(200), { operation: ID, level: 'INFO', requirements: ['D1-3-11'], decisions: ['DEC-D1-39'], evidence: { status: value } });
+      const ok = verify(x, successStatus(200), {
+        operation: ID,
+        level: 'INFO',
+        requirements: ['D1-3-11'],
+        decisions: ['DEC-D1-39'],
+        evidence: { status: value },
+      });
       if (ok.status !== 'pass') continue;
-      verify(x, matchesForm(form), { operation: ID, level: 'MUST', requirements: ['D1-4.3-06'], decisions: ['DEC-D1-39', ...FILTER_DECISIONS] });
+      verify(x, matchesForm(form), {
+        operation: ID,
+        level: 'MUST',
+        requirements: ['D1-4.3-06'],
+        decisions: ['DEC-D1-39', ...FILTER_DECISIONS],
+      });
       const ids = await collectIds(ID, { form: { status: value } });
       if (ids) sets.push(ids);
     }
-    if (sets.length < 2) return record({ id: 'precondition', summary: 'The read and unread results could be collected' }, 'skip', 'The read or unread search was refused (recorded, DEC-D1-39) or could not be collected over its pages', { operation: ID, level: 'SHOULD', requirements: ['D1-4.3-07'] });
-    verify({ labels: ['status=read', 'status=unread'], sets: [sets[0], sets[1]] }, resultsDisjoint, { operation: ID, level: 'SHOULD', requirements: ['D1-4.3-07'], decisions: ['DEC-D1-39'] });
+    if (sets.length < 2)
+      return record(
+        { id: 'precondition', summary: 'The read and unread results could be collected' },
+        'skip',
+        'The read or unread search was refused (recorded, DEC-D1-39) or could not be collected over its pages',
+        { operation: ID, level: 'SHOULD', requirements: ['D1-4.3-07'] },
+      );
+    verify({ labels: ['status=read', 'status=unread'], sets: [sets[0], sets[1]] }, resultsDisjoint, {
+      operation: ID,
+      level: 'SHOULD',
+      requirements: ['D1-4.3-07'],
+      decisions: ['DEC-D1-39'],
+    });
   });
 
   test('_since keeps records updated at or after it, where visible', async () => {
     const since = '2026-01-01T00:00:00Z';
     const x = await call(ID, { form: { _since: since, count: '50' } });
     if (!verifySuccess(x, ID, { success: ['D1-4.3-13'] }, { status: 200 })) return;
-    verify(x, entriesMatchFilter(`lastUpdated >= ${since}`, (r) => {
-      const t = timeOf(lastUpdated(r));
-      return t === undefined ? undefined : t >= Date.parse(since);
-    }), { operation: ID, level: 'MUST', requirements: ['D1-4.3-13'], decisions: ['DEC-D1-27'] });
+    verify(
+      x,
+      entriesMatchFilter(`lastUpdated >= ${since}`, (r) => {
+        const t = timeOf(lastUpdated(r));
+        return t === undefined ? undefined : t >= Date.parse(since);
+      }),
+      { operation: ID, level: 'MUST', requirements: ['D1-4.3-13'], decisions: ['DEC-D1-27'] },
+    );
   });
 
   test('_sort issueDate and -issueDate give reverse orders of the same records', async () => {
@@ -189,7 +329,15 @@ describeOperation(ID, () => {
     const okAsc = verifySuccess(asc, ID, { success: ['D1-4.3-11'] }, { status: 200 });
     const okDesc = verifySuccess(desc, ID, { success: ['D1-4.3-11'] }, { status: 200 });
     if (!okAsc || !okDesc || !hasResponse(asc) || !hasResponse(desc)) return;
-    verify({ ascending: asc, descending: desc, tieKey: (r: Record<string, unknown>) => (typeof r.created === 'string' ? r.created : undefined) }, sortOrdersReverse, { operation: ID, level: 'SHOULD', requirements: ['D1-4.3-12'], exchange: desc, decisions: ['DEC-D1-22'] });
+    verify(
+      {
+        ascending: asc,
+        descending: desc,
+        tieKey: (r: Record<string, unknown>) => (typeof r.created === 'string' ? r.created : undefined),
+      },
+      sortOrdersReverse,
+      { operation: ID, level: 'SHOULD', requirements: ['D1-4.3-12'], exchange: desc, decisions: ['DEC-D1-22'] },
+    );
   });
 
   test('property: generated filter combinations and paging are honoured', async () => {
@@ -208,16 +356,32 @@ describeOperation(ID, () => {
         const x = await call(ID, { form: { ...f, page: String(page), count: String(count) } });
         const judgements = [judge(x, successStatus(200))];
         if (!hasResponse(x) || x.response.status !== 200) return judgements;
-        judgements.push(judge(x, pageWithinCount(count)), judge(x, pagingTagsMatchRequest({ page, count })), judge(x, matchesForm(f)));
+        judgements.push(
+          judge(x, pageWithinCount(count)),
+          judge(x, pagingTagsMatchRequest({ page, count })),
+          judge(x, matchesForm(f)),
+        );
         return judgements;
       },
     });
   });
 
   test('required headers are enforced', async () => {
-    await verifyHeadersEnforced(ID, { form: { count: '1' } }, (h) => (h === 'SU-SiteId' ? ['D1-5-02', 'D1-1-08', 'D1-4.3-01'] : h === 'Authorization' ? ['D1-5-01', 'D1-4.3-01'] : ['D1-4-02', 'D1-4.3-01']));
+    await verifyHeadersEnforced(ID, { form: { count: '1' } }, (h) =>
+      h === 'SU-SiteId'
+        ? ['D1-5-02', 'D1-1-08', 'D1-4.3-01']
+        : h === 'Authorization'
+          ? ['D1-5-01', 'D1-4.3-01']
+          : ['D1-4-02', 'D1-4.3-01'],
+    );
     // The form Content-Type is listed, but a request without it is never said to be refused (DEC-D1-73).
     const x = await call(ID, { form: { count: '1' }, omitHeaders: ['Content-Type'] });
-    verify(x, requestRefused, { operation: ID, level: 'INFO', requirements: ['D1-4-02'], decisions: ['DEC-D1-73'], evidence: { omittedHeader: 'Content-Type' } });
+    verify(x, requestRefused, {
+      operation: ID,
+      level: 'INFO',
+      requirements: ['D1-4-02'],
+      decisions: ['DEC-D1-73'],
+      evidence: { omittedHeader: 'Content-Type' },
+    });
   });
 });

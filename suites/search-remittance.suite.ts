@@ -4,7 +4,20 @@
  * documented errors and headers.
  */
 import { test } from 'vitest';
-import { bundleHasEntries, entriesMatchFilter, entriesSorted, entryExtensionCardinality, errorStatusAndCode, filterExcludesAll, filteredSubset, notServerError, pageWithinCount, pagingTagsMatchRequest, requestRefused, successStatus } from '../checks/index.ts';
+import {
+  bundleHasEntries,
+  entriesMatchFilter,
+  entriesSorted,
+  entryExtensionCardinality,
+  errorStatusAndCode,
+  filterExcludesAll,
+  filteredSubset,
+  notServerError,
+  pageWithinCount,
+  pagingTagsMatchRequest,
+  requestRefused,
+  successStatus,
+} from '../checks/index.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
 import type { Judgement } from '../core/property.ts';
@@ -17,7 +30,16 @@ import { operation } from '../spec/operations.ts';
 import type { Parameter } from '../spec/types.ts';
 import { contained, extension, extensionValue, identifierValues, numberOf } from './common/readers.ts';
 import { detailFilters, detailSortKey, summaryFilters, summarySortKey } from './common/remittanceFilters.ts';
-import { FEATURE_CHECK, FIXTURE_CHECK, collectIds, verifyError, verifyHeadersEnforced, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+import {
+  FEATURE_CHECK,
+  FIXTURE_CHECK,
+  collectIds,
+  verifyError,
+  verifyHeadersEnforced,
+  verifyPaging,
+  verifySuccess,
+  walkPages,
+} from './common/steps.ts';
 
 interface Surface {
   id: 'search-remittance-summary' | 'search-remittance-detail';
@@ -54,7 +76,10 @@ const isBacs = (r: Resource): boolean | undefined => {
 /** 2.4 (DEC-D1-52): a `#` reference names the contained Organization identified as provider or insurer; undefined without one. */
 function localReferencesResolve(r: Resource): boolean | undefined {
   let judged = false;
-  for (const [member, suffix] of [['requestor', 'providerIdentifier'], ['paymentIssuer', 'insurerIdentifier']] as const) {
+  for (const [member, suffix] of [
+    ['requestor', 'providerIdentifier'],
+    ['paymentIssuer', 'insurerIdentifier'],
+  ] as const) {
     const ref = isRecord(r[member]) ? (r[member] as Record<string, unknown>).reference : undefined;
     if (typeof ref !== 'string' || !ref.startsWith('#')) continue;
     judged = true;
@@ -82,10 +107,21 @@ function shortfallReasonsComplete(r: Resource): boolean | undefined {
     if (!isRecord(a)) return false;
     const liability = extension(a, 'liabilityType');
     const codings = isRecord(a.category) ? arr(a.category.coding).filter(isRecord) : [];
-    return liability !== undefined && typeof liability.valueString === 'string'
-      && codings.some((c) => typeof c.system === 'string' && c.system.endsWith('/adjudication') && typeof c.code === 'string' && c.code !== '')
-      && isRecord(a.reason) && typeof a.reason.text === 'string'
-      && isRecord(a.amount) && numberOf(a.amount.value) !== undefined;
+    return (
+      liability !== undefined &&
+      typeof liability.valueString === 'string' &&
+      codings.some(
+        (c) =>
+          typeof c.system === 'string' &&
+          c.system.endsWith('/adjudication') &&
+          typeof c.code === 'string' &&
+          c.code !== '',
+      ) &&
+      isRecord(a.reason) &&
+      typeof a.reason.text === 'string' &&
+      isRecord(a.amount) &&
+      numberOf(a.amount.value) !== undefined
+    );
   });
 }
 
@@ -94,26 +130,71 @@ const summary: Surface = {
   filters: summaryFilters,
   sortKey: summarySortKey,
   reqOf: {
-    insurerIdentifier: 'D1-4.4-03', provider: 'D1-4.4-04', invoiceNumber: 'D1-4.4-05', patientName: 'D1-4.4-06', membershipNumber: 'D1-4.4-07',
-    dateCreated: 'D1-4.4-08', datePaid: 'D1-4.4-09', paymentAmount: 'D1-4.4-10', amountInvoiced: 'D1-4.4-11', insurerPaymentReference: 'D1-4.4-12',
-    hasShortFall: 'D1-4.4-14', excludeExported: 'D1-4.4-15', _since: 'D1-4.4-18',
+    insurerIdentifier: 'D1-4.4-03',
+    provider: 'D1-4.4-04',
+    invoiceNumber: 'D1-4.4-05',
+    patientName: 'D1-4.4-06',
+    membershipNumber: 'D1-4.4-07',
+    dateCreated: 'D1-4.4-08',
+    datePaid: 'D1-4.4-09',
+    paymentAmount: 'D1-4.4-10',
+    amountInvoiced: 'D1-4.4-11',
+    insurerPaymentReference: 'D1-4.4-12',
+    hasShortFall: 'D1-4.4-14',
+    excludeExported: 'D1-4.4-15',
+    _since: 'D1-4.4-18',
   },
   sortReq: 'D1-4.4-16',
   pagingReqs: ['D1-4.4-19'],
-  schemaReqs: ['D1-4.4-20', 'D1-2.4-01', 'D1-2.4-02', 'D1-2.4-03', 'D1-2.4-05', 'D1-2.4-06', 'D1-2.4-07', 'D1-2.4-08', 'D1-2.4-10', 'D1-2.4-11', 'D1-2.4-12', 'D1-2.4-13', 'D1-2.4-14', 'D1-2.1-01', 'D1-2.1-02', 'D1-2.1-03'],
+  schemaReqs: [
+    'D1-4.4-20',
+    'D1-2.4-01',
+    'D1-2.4-02',
+    'D1-2.4-03',
+    'D1-2.4-05',
+    'D1-2.4-06',
+    'D1-2.4-07',
+    'D1-2.4-08',
+    'D1-2.4-10',
+    'D1-2.4-11',
+    'D1-2.4-12',
+    'D1-2.4-13',
+    'D1-2.4-14',
+    'D1-2.1-01',
+    'D1-2.1-02',
+    'D1-2.1-03',
+  ],
   errors: { empty: 'D1-7-10', format: 'D1-7-11', content: 'D1-7-09' },
   path: () => ({}),
   cardinality: {
     resourceType: 'PaymentReconciliation',
     exactlyOne: ['processedDate', 'totalInvoiced', 'totalInvoices', 'isExported'],
-    atMostOne: ['paymentMethod', 'sortCode', 'accountNumber', 'amountDue', 'broughtForwarded', 'carriedForwarded', 'totalShortfall'],
+    atMostOne: [
+      'paymentMethod',
+      'sortCode',
+      'accountNumber',
+      'amountDue',
+      'broughtForwarded',
+      'carriedForwarded',
+      'totalShortfall',
+    ],
     requirements: ['D1-2.4-08', 'D1-2.4-10', 'D1-2.4-11', 'D1-2.4-12', 'D1-2.4-13', 'D1-2.4-14'],
   },
   entryRules: [
-    { description: 'a # requestor or paymentIssuer names the contained provider or insurer', predicate: localReferencesResolve, level: 'SHOULD', requirements: ['D1-2.4-04'], decisions: ['DEC-D1-52'] },
     {
-      description: 'sortCode and accountNumber present when the method is BACS', level: 'SHOULD', requirements: ['D1-2.4-09'], decisions: ['DEC-D1-50'],
-      predicate: (r) => (isBacs(r) ? extension(r, 'sortCode') !== undefined && extension(r, 'accountNumber') !== undefined : undefined),
+      description: 'a # requestor or paymentIssuer names the contained provider or insurer',
+      predicate: localReferencesResolve,
+      level: 'SHOULD',
+      requirements: ['D1-2.4-04'],
+      decisions: ['DEC-D1-52'],
+    },
+    {
+      description: 'sortCode and accountNumber present when the method is BACS',
+      level: 'SHOULD',
+      requirements: ['D1-2.4-09'],
+      decisions: ['DEC-D1-50'],
+      predicate: (r) =>
+        isBacs(r) ? extension(r, 'sortCode') !== undefined && extension(r, 'accountNumber') !== undefined : undefined,
     },
   ],
 };
@@ -123,12 +204,32 @@ const detail: Surface = {
   filters: detailFilters,
   sortKey: detailSortKey,
   reqOf: {
-    invoiceNumber: 'D1-4.5-03', patientName: 'D1-4.5-04', membershipNumber: 'D1-4.5-05', invoiceDate: 'D1-4.5-06', hospitalNumber: 'D1-4.5-07',
-    insurerBillNumber: 'D1-4.5-08', invoiceTotal: 'D1-4.5-09', hasShortFall: 'D1-4.5-10', _since: 'D1-4.5-13',
+    invoiceNumber: 'D1-4.5-03',
+    patientName: 'D1-4.5-04',
+    membershipNumber: 'D1-4.5-05',
+    invoiceDate: 'D1-4.5-06',
+    hospitalNumber: 'D1-4.5-07',
+    insurerBillNumber: 'D1-4.5-08',
+    invoiceTotal: 'D1-4.5-09',
+    hasShortFall: 'D1-4.5-10',
+    _since: 'D1-4.5-13',
   },
   sortReq: 'D1-4.5-11',
   pagingReqs: [],
-  schemaReqs: ['D1-4.5-14', 'D1-2.5-01', 'D1-2.5-02', 'D1-2.5-03', 'D1-2.5-04', 'D1-2.5-05', 'D1-2.5-08', 'D1-2.5-09', 'D1-2.5-10', 'D1-2.1-01', 'D1-2.1-02', 'D1-2.1-03'],
+  schemaReqs: [
+    'D1-4.5-14',
+    'D1-2.5-01',
+    'D1-2.5-02',
+    'D1-2.5-03',
+    'D1-2.5-04',
+    'D1-2.5-05',
+    'D1-2.5-08',
+    'D1-2.5-09',
+    'D1-2.5-10',
+    'D1-2.1-01',
+    'D1-2.1-02',
+    'D1-2.1-03',
+  ],
   errors: { empty: 'D1-7-14', format: 'D1-7-15', content: 'D1-7-13' },
   cardinality: {
     resourceType: 'ClaimResponse',
@@ -137,8 +238,21 @@ const detail: Surface = {
     requirements: ['D1-2.5-04', 'D1-2.5-05', 'D1-2.5-08', 'D1-2.5-09'],
   },
   entryRules: [
-    { description: 'shortAmount = invoiceTotal - previousPaidAmount - paidAmount', predicate: shortAmountAddsUp, level: 'SHOULD', requirements: ['D1-2.5-06'], decisions: ['DEC-D1-53'] },
-    { description: 'each shortfall reason has liabilityType, an adjudication category code, reason.text and amount.value', predicate: shortfallReasonsComplete, level: 'MUST', requirements: ['D1-2.5-07'], decisions: [] },
+    {
+      description: 'shortAmount = invoiceTotal - previousPaidAmount - paidAmount',
+      predicate: shortAmountAddsUp,
+      level: 'SHOULD',
+      requirements: ['D1-2.5-06'],
+      decisions: ['DEC-D1-53'],
+    },
+    {
+      description:
+        'each shortfall reason has liabilityType, an adjudication category code, reason.text and amount.value',
+      predicate: shortfallReasonsComplete,
+      level: 'MUST',
+      requirements: ['D1-2.5-07'],
+      decisions: [],
+    },
   ],
   path: () => {
     const s = runContext().fixtures.remittance?.summaryId;
@@ -168,23 +282,41 @@ async function sample(s: Surface, path: Record<string, string>): Promise<{ x: Ex
 
 function filterJudgements(s: Surface, x: Exchange, filters: Record<string, string>): Judgement[] {
   return Object.entries(filters).map(([name, value]) =>
-    judge(x, entriesMatchFilter(`${name}=${value}`, (r) => s.filters[name].matches(r, value)), { requirements: [s.reqOf[name]] }),
+    judge(
+      x,
+      entriesMatchFilter(`${name}=${value}`, (r) => s.filters[name].matches(r, value)),
+      { requirements: [s.reqOf[name]] },
+    ),
   );
 }
 
 /** Values of the detail-only summary filters that no record holds (negative probes, DEC-D1-69). */
-const UNKNOWN: Readonly<Record<string, string>> = { invoiceNumber: 'NO-SUCH-INVOICE-0000', patientName: 'Zzyzxquorble', membershipNumber: 'NO-SUCH-MEMBER-0000' };
+const UNKNOWN: Readonly<Record<string, string>> = {
+  invoiceNumber: 'NO-SUCH-INVOICE-0000',
+  patientName: 'Zzyzxquorble',
+  membershipNumber: 'NO-SUCH-MEMBER-0000',
+};
 
 function suiteFor(s: Surface): void {
   describeOperation(s.id, () => {
     const path = () => s.path();
-    const missingPath = () => record(FIXTURE_CHECK, 'skip', 'No fixture remittance.summaryId in the config', { operation: s.id, level: 'MUST', requirements: ['D1-4.5-02'] });
+    const missingPath = () =>
+      record(FIXTURE_CHECK, 'skip', 'No fixture remittance.summaryId in the config', {
+        operation: s.id,
+        level: 'MUST',
+        requirements: ['D1-4.5-02'],
+      });
 
     test('an unfiltered search returns a bundle of the documented resources', async () => {
       const p = path();
       if (!p) return missingPath();
       const x = await call(s.id, { path: p, form: { page: '1', count: '10' } });
-      verifySuccess(x, s.id, { success: [s.schemaReqs[0], 'D1-1-03'], schema: s.schemaReqs }, { status: 200, decisions: ['DEC-D1-07', 'DEC-D1-12'] });
+      verifySuccess(
+        x,
+        s.id,
+        { success: [s.schemaReqs[0], 'D1-1-03'], schema: s.schemaReqs },
+        { status: 200, decisions: ['DEC-D1-07', 'DEC-D1-12'] },
+      );
     });
 
     test('every record keeps the section 2 rules no schema expresses', async () => {
@@ -193,7 +325,12 @@ function suiteFor(s: Surface): void {
       const x = await call(s.id, { path: p, form: { page: '1', count: '50' } });
       if (!verifySuccess(x, s.id, { success: [s.schemaReqs[0]] }, { status: 200 })) return;
       for (const rule of s.entryRules) {
-        verify(x, entriesMatchFilter(rule.description, rule.predicate), { operation: s.id, level: rule.level, requirements: rule.requirements, decisions: rule.decisions });
+        verify(x, entriesMatchFilter(rule.description, rule.predicate), {
+          operation: s.id,
+          level: rule.level,
+          requirements: rule.requirements,
+          decisions: rule.decisions,
+        });
       }
       const { requirements, ...rule } = s.cardinality;
       verify(x, entryExtensionCardinality(rule), { operation: s.id, level: 'MUST', requirements });
@@ -203,7 +340,12 @@ function suiteFor(s: Surface): void {
       const p = path();
       if (!p) return missingPath();
       const walk = await walkPages(s.id, { path: p }, 4, 6);
-      verifyPaging(s.id, walk, 4, { tags: ['D1-2.1-04', 'D1-2.1-06'], match: ['D1-2.1-07', ...s.pagingReqs], bounds: ['D1-2.1-08', ...s.pagingReqs], total: ['D1-2.1-09', 'D1-2.1-02'] });
+      verifyPaging(s.id, walk, 4, {
+        tags: ['D1-2.1-04', 'D1-2.1-06'],
+        match: ['D1-2.1-07', ...s.pagingReqs],
+        bounds: ['D1-2.1-08', ...s.pagingReqs],
+        total: ['D1-2.1-09', 'D1-2.1-02'],
+      });
     });
 
     test('each visible filter keeps only matching records', async () => {
@@ -214,30 +356,62 @@ function suiteFor(s: Surface): void {
       for (const f of Object.values(s.filters)) {
         const features = param(s, f.param).features ?? [];
         if (!hasFeatures(features)) {
-          record(FEATURE_CHECK, 'skip', `The filter ${f.param} needs ${features.join(' and ')}, which the config does not list`, { operation: s.id, level: 'MUST', requirements: [s.reqOf[f.param]], decisions: ['DEC-D1-15'] });
+          record(
+            FEATURE_CHECK,
+            'skip',
+            `The filter ${f.param} needs ${features.join(' and ')}, which the config does not list`,
+            { operation: s.id, level: 'MUST', requirements: [s.reqOf[f.param]], decisions: ['DEC-D1-15'] },
+          );
           continue;
         }
         const value = records.flatMap((r) => f.valuesFrom(r))[0];
         if (value === undefined) {
           // `_since` is judged only where records show their last update (DEC-D1-27): its absence is recorded, not a missing fixture.
           const since = f.param === '_since';
-          record(FIXTURE_CHECK, 'skip', `No returned record shows a value for ${f.param}`, { operation: s.id, level: since ? 'INFO' : 'MUST', requirements: [s.reqOf[f.param]], ...(since ? { decisions: ['DEC-D1-27'] } : {}) });
+          record(FIXTURE_CHECK, 'skip', `No returned record shows a value for ${f.param}`, {
+            operation: s.id,
+            level: since ? 'INFO' : 'MUST',
+            requirements: [s.reqOf[f.param]],
+            ...(since ? { decisions: ['DEC-D1-27'] } : {}),
+          });
           continue;
         }
         const x = await call(s.id, { path: p, form: { [f.param]: value, count: '50' } });
         if (!verifySuccess(x, s.id, { success: [s.reqOf[f.param]] }, { status: 200 })) continue;
-        verify(x, entriesMatchFilter(`${f.param}=${value}`, (r) => f.matches(r, value)), { operation: s.id, level: 'MUST', requirements: [s.reqOf[f.param]], decisions: ['DEC-D1-25', 'DEC-D1-26', 'DEC-D1-27', 'DEC-D1-70', 'DEC-D1-71', 'DEC-D1-72'] });
-        verify(x, bundleHasEntries(1), { operation: s.id, level: 'MUST', requirements: [s.reqOf[f.param]], evidence: { note: 'the value was taken from a returned record, which must match it' } });
+        verify(
+          x,
+          entriesMatchFilter(`${f.param}=${value}`, (r) => f.matches(r, value)),
+          {
+            operation: s.id,
+            level: 'MUST',
+            requirements: [s.reqOf[f.param]],
+            decisions: ['DEC-D1-25', 'DEC-D1-26', 'DEC-D1-27', 'DEC-D1-70', 'DEC-D1-71', 'DEC-D1-72'],
+          },
+        );
+        verify(x, bundleHasEntries(1), {
+          operation: s.id,
+          level: 'MUST',
+          requirements: [s.reqOf[f.param]],
+          evidence: { note: 'the value was taken from a returned record, which must match it' },
+        });
       }
     });
 
     test('_sort createdOn and -createdOn order the records', async () => {
       const p = path();
       if (!p) return missingPath();
-      for (const [sort, direction] of [['createdOn', 'asc'], ['-createdOn', 'desc']] as const) {
+      for (const [sort, direction] of [
+        ['createdOn', 'asc'],
+        ['-createdOn', 'desc'],
+      ] as const) {
         const x = await call(s.id, { path: p, form: { _sort: sort, count: '50' } });
         if (!verifySuccess(x, s.id, { success: [s.sortReq] }, { status: 200 })) continue;
-        verify(x, entriesSorted('createdOn', s.sortKey, direction), { operation: s.id, level: 'MUST', requirements: [s.sortReq], decisions: ['DEC-D1-04'] });
+        verify(x, entriesSorted('createdOn', s.sortKey, direction), {
+          operation: s.id,
+          level: 'MUST',
+          requirements: [s.sortReq],
+          decisions: ['DEC-D1-04'],
+        });
       }
     });
 
@@ -252,12 +426,23 @@ function suiteFor(s: Surface): void {
         decisions: ['DEC-D1-12', 'DEC-D1-70', 'DEC-D1-71', 'DEC-D1-72'],
         arbitrary: filterQuery(records, usableFilters(s), { sortValues: operation(s.id).sortValues }),
         exercise: async (q) => {
-          const x = await call(s.id, { path: p, form: { ...q.filters, ...(q.sort ? { _sort: q.sort } : {}), page: String(q.page), count: String(q.count) } });
+          const x = await call(s.id, {
+            path: p,
+            form: { ...q.filters, ...(q.sort ? { _sort: q.sort } : {}), page: String(q.page), count: String(q.count) },
+          });
           const judgements = [judge(x, successStatus(200))];
           if (!hasResponse(x) || x.response.status !== 200) return judgements;
           judgements.push(...filterJudgements(s, x, q.filters));
-          judgements.push(judge(x, pageWithinCount(q.count)), judge(x, pagingTagsMatchRequest({ page: q.page, count: q.count })));
-          if (q.sort) judgements.push(judge(x, entriesSorted('createdOn', s.sortKey, q.sort.startsWith('-') ? 'desc' : 'asc'), { requirements: [s.sortReq] }));
+          judgements.push(
+            judge(x, pageWithinCount(q.count)),
+            judge(x, pagingTagsMatchRequest({ page: q.page, count: q.count })),
+          );
+          if (q.sort)
+            judgements.push(
+              judge(x, entriesSorted('createdOn', s.sortKey, q.sort.startsWith('-') ? 'desc' : 'asc'), {
+                requirements: [s.sortReq],
+              }),
+            );
           return judgements;
         },
       });
@@ -265,36 +450,80 @@ function suiteFor(s: Surface): void {
 
     test('filters whose values are not shown on the record give subsets of the unfiltered result', async () => {
       if (s.id !== 'search-remittance-summary') return;
-      const names = ['invoiceNumber', 'patientName', 'membershipNumber'].filter((n) => hasFeatures(param(s, n).features ?? []));
+      const names = ['invoiceNumber', 'patientName', 'membershipNumber'].filter((n) =>
+        hasFeatures(param(s, n).features ?? []),
+      );
       if (names.length === 0) {
-        record(FEATURE_CHECK, 'skip', 'invoiceNumber, patientName and membershipNumber need Advanced_Search_1_0', { operation: s.id, level: 'MUST', requirements: ['D1-4.4-05'], decisions: ['DEC-D1-15'] });
+        record(FEATURE_CHECK, 'skip', 'invoiceNumber, patientName and membershipNumber need Advanced_Search_1_0', {
+          operation: s.id,
+          level: 'MUST',
+          requirements: ['D1-4.4-05'],
+          decisions: ['DEC-D1-15'],
+        });
         return;
       }
       const all = await collectIds(s.id, {});
       const summaryId = runContext().fixtures.remittance?.summaryId;
-      const details = summaryId && runContext().addresses['search-remittance-detail']
-        ? bundleResources(bodyOf(await call('search-remittance-detail', { path: { remittance_summary_id: summaryId }, form: { count: '1' } })))
-        : [];
+      const details =
+        summaryId && runContext().addresses['search-remittance-detail']
+          ? bundleResources(
+              bodyOf(
+                await call('search-remittance-detail', {
+                  path: { remittance_summary_id: summaryId },
+                  form: { count: '1' },
+                }),
+              ),
+            )
+          : [];
       const d = details[0];
       const values: Record<string, string | undefined> = d
-        ? { invoiceNumber: detailFilters.invoiceNumber.valuesFrom(d)[0], patientName: detailFilters.patientName.valuesFrom(d)[0], membershipNumber: detailFilters.membershipNumber.valuesFrom(d)[0] }
+        ? {
+            invoiceNumber: detailFilters.invoiceNumber.valuesFrom(d)[0],
+            patientName: detailFilters.patientName.valuesFrom(d)[0],
+            membershipNumber: detailFilters.membershipNumber.valuesFrom(d)[0],
+          }
         : {};
       for (const n of names) {
         const value = values[n];
         if (!value) {
-          record(FIXTURE_CHECK, 'skip', `No value for ${n} (needs remittance.summaryId with a detail)`, { operation: s.id, level: 'MUST', requirements: [s.reqOf[n]] });
+          record(FIXTURE_CHECK, 'skip', `No value for ${n} (needs remittance.summaryId with a detail)`, {
+            operation: s.id,
+            level: 'MUST',
+            requirements: [s.reqOf[n]],
+          });
           continue;
         }
         const x = await call(s.id, { form: { [n]: value, count: '50' } });
         if (!verifySuccess(x, s.id, { success: [s.reqOf[n]] }, { status: 200 })) continue;
         if (!hasResponse(x)) continue;
         // A server may answer an unfiltered search with a default window: the subset relation is recorded only.
-        if (all) verify({ filtered: x, all }, filteredSubset, { operation: s.id, level: 'INFO', requirements: [s.reqOf[n]], exchange: x, decisions: ['DEC-D1-69'] });
-        verify(x, entriesMatchFilter(`id=${summaryId}`, (r) => (r.id === summaryId ? true : undefined)), { operation: s.id, level: 'INFO', requirements: [s.reqOf[n]], decisions: ['DEC-D1-69'] });
-        verify(x, bundleHasEntries(1), { operation: s.id, level: 'MUST', requirements: [s.reqOf[n]], evidence: { note: `${n} was taken from a detail of summary ${summaryId}` } });
+        if (all)
+          verify({ filtered: x, all }, filteredSubset, {
+            operation: s.id,
+            level: 'INFO',
+            requirements: [s.reqOf[n]],
+            exchange: x,
+            decisions: ['DEC-D1-69'],
+          });
+        verify(
+          x,
+          entriesMatchFilter(`id=${summaryId}`, (r) => (r.id === summaryId ? true : undefined)),
+          { operation: s.id, level: 'INFO', requirements: [s.reqOf[n]], decisions: ['DEC-D1-69'] },
+        );
+        verify(x, bundleHasEntries(1), {
+          operation: s.id,
+          level: 'MUST',
+          requirements: [s.reqOf[n]],
+          evidence: { note: `${n} was taken from a detail of summary ${summaryId}` },
+        });
         const none = await call(s.id, { form: { [n]: UNKNOWN[n], count: '50' } });
         if (!verifySuccess(none, s.id, { success: [s.reqOf[n]] }, { status: 200 })) continue;
-        verify(none, filterExcludesAll(`${n}=${UNKNOWN[n]}`), { operation: s.id, level: 'MUST', requirements: [s.reqOf[n]], decisions: ['DEC-D1-69'] });
+        verify(none, filterExcludesAll(`${n}=${UNKNOWN[n]}`), {
+          operation: s.id,
+          level: 'MUST',
+          requirements: [s.reqOf[n]],
+          decisions: ['DEC-D1-69'],
+        });
       }
     });
 
@@ -304,17 +533,47 @@ function suiteFor(s: Surface): void {
       const usable = operation(s.id).parameters.filter((pp) => pp.in === 'form' && hasFeatures(pp.features ?? []));
       const reqFor = { empty: s.errors.empty, format: s.errors.format, content: s.errors.content } as const;
       for (const probe of [
-        { parameter: usable.find((pp) => pp.format === 'date-range')?.name, value: 'not-a-range', code: 'MSG_INVALID_FORMAT', kind: 'format' },
-        { parameter: usable.find((pp) => pp.format === 'comparator-decimal')?.name, value: 'gt100', code: 'MSG_INVALID_FORMAT', kind: 'format' },
+        {
+          parameter: usable.find((pp) => pp.format === 'date-range')?.name,
+          value: 'not-a-range',
+          code: 'MSG_INVALID_FORMAT',
+          kind: 'format',
+        },
+        {
+          parameter: usable.find((pp) => pp.format === 'comparator-decimal')?.name,
+          value: 'gt100',
+          code: 'MSG_INVALID_FORMAT',
+          kind: 'format',
+        },
         { parameter: 'count', value: '', code: 'MSG_PARAM_EMPTY', kind: 'empty' },
-        { parameter: usable.find((pp) => pp.format === 'string')?.name, value: '', code: 'MSG_PARAM_EMPTY', kind: 'empty' },
-        { parameter: usable.find((pp) => pp.format === 'enum' && pp.name !== '_sort')?.name, value: 'zzz', code: 'MSG_PARAM_INVALID', kind: 'content' },
+        {
+          parameter: usable.find((pp) => pp.format === 'string')?.name,
+          value: '',
+          code: 'MSG_PARAM_EMPTY',
+          kind: 'empty',
+        },
+        {
+          parameter: usable.find((pp) => pp.format === 'enum' && pp.name !== '_sort')?.name,
+          value: 'zzz',
+          code: 'MSG_PARAM_INVALID',
+          kind: 'content',
+        },
       ] as const) {
         if (!probe.parameter) continue;
         const x = await call(s.id, { path: p, form: { [probe.parameter]: probe.value } });
         // Section 7 ties no code to a trigger: any code of the table at its status passes (DEC-D1-24).
-        verifyError(x, s.id, documentedCodes(s), [reqFor[probe.kind], 'D1-7-16', 'D1-7-17'], { shapeLevel: 'SHOULD', shapeRequirements: ['D1-7-18'], decisions: ['DEC-D1-14', 'DEC-D1-24'] });
-        verify(x, errorStatusAndCode(operation(s.id).errors.filter((e) => e.code === probe.code)), { operation: s.id, level: 'INFO', requirements: [reqFor[probe.kind]], decisions: ['DEC-D1-24'], evidence: { parameter: probe.parameter, value: probe.value } });
+        verifyError(x, s.id, documentedCodes(s), [reqFor[probe.kind], 'D1-7-16', 'D1-7-17'], {
+          shapeLevel: 'SHOULD',
+          shapeRequirements: ['D1-7-18'],
+          decisions: ['DEC-D1-14', 'DEC-D1-24'],
+        });
+        verify(x, errorStatusAndCode(operation(s.id).errors.filter((e) => e.code === probe.code)), {
+          operation: s.id,
+          level: 'INFO',
+          requirements: [reqFor[probe.kind]],
+          decisions: ['DEC-D1-24'],
+          evidence: { parameter: probe.parameter, value: probe.value },
+        });
       }
       await verifyProperty({
         operation: s.id,
@@ -332,7 +591,9 @@ function suiteFor(s: Surface): void {
     test('required headers are enforced', async () => {
       const p = path();
       if (!p) return missingPath();
-      await verifyHeadersEnforced(s.id, { path: p, form: { count: '1' } }, (h) => (h === 'SU-SiteId' ? ['D1-5-02', 'D1-1-08'] : h === 'Authorization' ? ['D1-5-01'] : ['D1-4-02']));
+      await verifyHeadersEnforced(s.id, { path: p, form: { count: '1' } }, (h) =>
+        h === 'SU-SiteId' ? ['D1-5-02', 'D1-1-08'] : h === 'Authorization' ? ['D1-5-01'] : ['D1-4-02'],
+      );
     });
   });
 }
@@ -342,10 +603,18 @@ suiteFor(detail);
 
 describeOperation('search-remittance-detail', () => {
   test('an unknown summary id is refused', async () => {
-    const x = await call('search-remittance-detail', { path: { remittance_summary_id: 'no-such-summary-00000' }, form: {} });
+    const x = await call('search-remittance-detail', {
+      path: { remittance_summary_id: 'no-such-summary-00000' },
+      form: {},
+    });
     // Refusing the unknown id and answering "nothing matches" both conform (DEC-D1-28): a success must then be empty.
     const succeeded = hasResponse(x) && x.response.status >= 200 && x.response.status < 300;
-    verify(x, succeeded ? filterExcludesAll('remittance_summary_id=no-such-summary-00000') : requestRefused, { operation: 'search-remittance-detail', level: 'MUST', requirements: ['D1-4.5-02'], decisions: ['DEC-D1-28'] });
+    verify(x, succeeded ? filterExcludesAll('remittance_summary_id=no-such-summary-00000') : requestRefused, {
+      operation: 'search-remittance-detail',
+      level: 'MUST',
+      requirements: ['D1-4.5-02'],
+      decisions: ['DEC-D1-28'],
+    });
   });
 });
 
@@ -353,12 +622,22 @@ describeOperation('search-remittance-summary', () => {
   test('a date range whose start is after its end is recorded', async () => {
     const id = 'search-remittance-summary';
     if (!hasFeatures(param(summary, 'dateCreated').features ?? [])) {
-      record(FEATURE_CHECK, 'skip', 'dateCreated needs Advanced_Search_1_0 and Advanced_Filtering_And_Sorting_1_0', { operation: id, level: 'INFO', requirements: ['D1-4.4-08'], decisions: ['DEC-D1-15', 'DEC-D1-71'] });
+      record(FEATURE_CHECK, 'skip', 'dateCreated needs Advanced_Search_1_0 and Advanced_Filtering_And_Sorting_1_0', {
+        operation: id,
+        level: 'INFO',
+        requirements: ['D1-4.4-08'],
+        decisions: ['DEC-D1-15', 'DEC-D1-71'],
+      });
       return;
     }
     // An empty result and a refusal both conform (DEC-D1-71); which one is recorded, a server error is not expected.
     const x = await call(id, { form: { dateCreated: '2026-12-31_2026-01-01', count: '10' } });
-    verify(x, successStatus(200), { operation: id, level: 'INFO', requirements: ['D1-4.4-08'], decisions: ['DEC-D1-71'] });
+    verify(x, successStatus(200), {
+      operation: id,
+      level: 'INFO',
+      requirements: ['D1-4.4-08'],
+      decisions: ['DEC-D1-71'],
+    });
     verify(x, notServerError, { operation: id, level: 'INFO', requirements: ['D1-4.4-08'], decisions: ['DEC-D1-71'] });
   });
 
@@ -368,9 +647,18 @@ describeOperation('search-remittance-summary', () => {
     const ref = records.flatMap((r) => summaryFilters.insurerPaymentReference.valuesFrom(r))[0];
     if (ref && hasFeatures(param(summary, 'insurerPaymentReference').features ?? [])) {
       const x = await call(id, { form: { paymentReference: ref, count: '50' } });
-      verify(x, entriesMatchFilter(`paymentReference=${ref}`, (r) => summaryFilters.insurerPaymentReference.matches(r, ref)), { operation: id, level: 'INFO', requirements: ['D1-4.4-13'], decisions: ['DEC-D1-01'] });
+      verify(
+        x,
+        entriesMatchFilter(`paymentReference=${ref}`, (r) => summaryFilters.insurerPaymentReference.matches(r, ref)),
+        { operation: id, level: 'INFO', requirements: ['D1-4.4-13'], decisions: ['DEC-D1-01'] },
+      );
     }
     const sorted = await call(id, { form: { _sort: 'providerName', count: '10' } });
-    verify(sorted, successStatus(200), { operation: id, level: 'INFO', requirements: ['D1-4.4-17'], decisions: ['DEC-D1-04'] });
+    verify(sorted, successStatus(200), {
+      operation: id,
+      level: 'INFO',
+      requirements: ['D1-4.4-17'],
+      decisions: ['DEC-D1-04'],
+    });
   });
 });

@@ -3,7 +3,14 @@
  * the purpose (never the run's own), and every error of the token-details table.
  */
 import { test } from 'vitest';
-import { notServerError, refreshTokenRefused, requestRefused, successStatus, tokenDetailsAnswer, tokenDetailsErrorAnswer } from '../checks/index.ts';
+import {
+  notServerError,
+  refreshTokenRefused,
+  requestRefused,
+  successStatus,
+  tokenDetailsAnswer,
+  tokenDetailsErrorAnswer,
+} from '../checks/index.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { HttpClient } from '../core/http.ts';
 import { basicFor, call, describeOperation, freshTokens, record, runContext, verify } from '../core/suite.ts';
@@ -13,7 +20,12 @@ import { CREDENTIAL_CHECK, FIXTURE_CHECK, verifySuccess } from './common/steps.t
 /** A step that needs the Basic credential "client" is skipped, never sent without it (DEC-D3-06, DEC-D3-48). */
 function basicConfigured(id: string, requirements: string[]): boolean {
   if (basicFor('client')) return true;
-  record(CREDENTIAL_CHECK, 'skip', 'No Basic credential "client" in the config (basic.client): the step needs it and is not sent without it', { operation: id, level: 'MUST', requirements });
+  record(
+    CREDENTIAL_CHECK,
+    'skip',
+    'No Basic credential "client" in the config (basic.client): the step needs it and is not sent without it',
+    { operation: id, level: 'MUST', requirements },
+  );
   return false;
 }
 
@@ -25,15 +37,22 @@ function basicConfigured(id: string, requirements: string[]): boolean {
 async function refreshGrant(refreshToken: string): Promise<Exchange | undefined> {
   const user = runContext().credentials.user;
   if (!user || user.type === 'bearer') return undefined;
-  const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: user.clientId, client_secret: user.clientSecret });
-  return new HttpClient(runContext().http).send({
-    method: 'POST',
-    url: user.tokenUrl,
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: form.toString(),
-  }, 'revoke-token');
+  const form = new URLSearchParams({
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    client_id: user.clientId,
+    client_secret: user.clientSecret,
+  });
+  return new HttpClient(runContext().http).send(
+    {
+      method: 'POST',
+      url: user.tokenUrl,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: form.toString(),
+    },
+    'revoke-token',
+  );
 }
-
 
 /** A bearer request that a revoked or logged-out token must no longer pass (introspect, DEC-D3-06). */
 async function useToken(token: string): Promise<Exchange | undefined> {
@@ -41,28 +60,57 @@ async function useToken(token: string): Promise<Exchange | undefined> {
   return call('introspect', { values: { token }, omitHeaders: ['SU-SiteId'] });
 }
 
-async function consumable(id: string, requirements: string[], what: string): Promise<{ access: string; refresh?: string } | undefined> {
+async function consumable(
+  id: string,
+  requirements: string[],
+  what: string,
+): Promise<{ access: string; refresh?: string } | undefined> {
   if (omitUnlessDestructive([id], what, { [id]: requirements })) return undefined;
   if (id === 'revoke-token' && !basicConfigured(id, requirements)) return undefined;
   const tokens = await freshTokens('user');
-  if (!tokens) record(CREDENTIAL_CHECK, 'skip', 'No credential "user" in the config', { operation: id, level: 'MUST', requirements, decisions: ['DEC-D3-03'] });
+  if (!tokens)
+    record(CREDENTIAL_CHECK, 'skip', 'No credential "user" in the config', {
+      operation: id,
+      level: 'MUST',
+      requirements,
+      decisions: ['DEC-D3-03'],
+    });
   return tokens;
 }
 
 function verifyRefusedAfter(id: string, x: Exchange | undefined, requirements: string[], what: string): void {
   if (!x) {
-    record(CREDENTIAL_CHECK, 'skip', 'introspect has no address in this run: the effect cannot be observed', { operation: id, level: 'MUST', requirements });
+    record(CREDENTIAL_CHECK, 'skip', 'introspect has no address in this run: the effect cannot be observed', {
+      operation: id,
+      level: 'MUST',
+      requirements,
+    });
     return;
   }
-  verify(x, requestRefused, { operation: id, level: 'MUST', requirements, decisions: ['DEC-D3-06'], evidence: { after: what } });
+  verify(x, requestRefused, {
+    operation: id,
+    level: 'MUST',
+    requirements,
+    decisions: ['DEC-D3-06'],
+    evidence: { after: what },
+  });
 }
 
 describeOperation('logout', () => {
   test('logout answers 200 and its token is refused afterwards', async () => {
-    const t = await consumable('logout', ['D3-4.2-01', 'D3-4.2-02'], 'would sign a user in for the purpose and log that session out');
+    const t = await consumable(
+      'logout',
+      ['D3-4.2-01', 'D3-4.2-02'],
+      'would sign a user in for the purpose and log that session out',
+    );
     if (!t) return;
     const x = await call('logout', { headers: { Authorization: `Bearer ${t.access}` } });
-    verify(x, successStatus(200), { operation: 'logout', level: 'MUST', requirements: ['D3-4.2-01', 'D3-1-02'], decisions: ['DEC-D3-17'] });
+    verify(x, successStatus(200), {
+      operation: 'logout',
+      level: 'MUST',
+      requirements: ['D3-4.2-01', 'D3-1-02'],
+      decisions: ['DEC-D3-17'],
+    });
     verifyRefusedAfter('logout', await useToken(t.access), ['D3-4.2-02'], 'logout');
   });
 });
@@ -72,32 +120,78 @@ describeOperation('revoke-token', () => {
   const revoke = (token: string, hint: string) => call(id, { form: { token, token_type_hint: hint } });
 
   test('revoking an access token makes it fail afterwards', async () => {
-    const t = await consumable(id, ['D3-4.2-07', 'D3-4.2-08'], 'would sign a user in for the purpose and revoke its access token');
+    const t = await consumable(
+      id,
+      ['D3-4.2-07', 'D3-4.2-08'],
+      'would sign a user in for the purpose and revoke its access token',
+    );
     if (!t) return;
-    verify(await revoke(t.access, 'access_token'), successStatus(200), { operation: id, level: 'MUST', requirements: ['D3-4.2-07'] });
+    verify(await revoke(t.access, 'access_token'), successStatus(200), {
+      operation: id,
+      level: 'MUST',
+      requirements: ['D3-4.2-07'],
+    });
     verifyRefusedAfter(id, await useToken(t.access), ['D3-4.2-08'], 'revoking the access token');
   });
 
   test('revoking a refresh token also revokes its access token, and it can no longer be refreshed', async () => {
-    const t = await consumable(id, ['D3-4.2-09', 'D3-4.2-10'], 'would sign a user in for the purpose and revoke its refresh token');
+    const t = await consumable(
+      id,
+      ['D3-4.2-09', 'D3-4.2-10'],
+      'would sign a user in for the purpose and revoke its refresh token',
+    );
     if (!t) return;
-    if (!t.refresh) return record(CREDENTIAL_CHECK, 'skip', 'The token endpoint issued no refresh token', { operation: id, level: 'MUST', requirements: ['D3-4.2-09', 'D3-4.2-10'] });
-    verify(await revoke(t.refresh, 'refresh_token'), successStatus(200), { operation: id, level: 'MUST', requirements: ['D3-4.2-07'] });
+    if (!t.refresh)
+      return record(CREDENTIAL_CHECK, 'skip', 'The token endpoint issued no refresh token', {
+        operation: id,
+        level: 'MUST',
+        requirements: ['D3-4.2-09', 'D3-4.2-10'],
+      });
+    verify(await revoke(t.refresh, 'refresh_token'), successStatus(200), {
+      operation: id,
+      level: 'MUST',
+      requirements: ['D3-4.2-07'],
+    });
     verifyRefusedAfter(id, await useToken(t.access), ['D3-4.2-10'], 'revoking the refresh token');
     const refreshed = await refreshGrant(t.refresh);
-    if (!refreshed) return record(CREDENTIAL_CHECK, 'skip', 'The credential "user" is a ready token: no refresh grant is configured to try the revoked refresh token with', { operation: id, level: 'MUST', requirements: ['D3-4.2-09'] });
-    verify(refreshed, refreshTokenRefused, { operation: id, level: 'MUST', requirements: ['D3-4.2-09'], decisions: ['DEC-D3-06'], evidence: { after: 'revoking the refresh token' } });
+    if (!refreshed)
+      return record(
+        CREDENTIAL_CHECK,
+        'skip',
+        'The credential "user" is a ready token: no refresh grant is configured to try the revoked refresh token with',
+        { operation: id, level: 'MUST', requirements: ['D3-4.2-09'] },
+      );
+    verify(refreshed, refreshTokenRefused, {
+      operation: id,
+      level: 'MUST',
+      requirements: ['D3-4.2-09'],
+      decisions: ['DEC-D3-06'],
+      evidence: { after: 'revoking the refresh token' },
+    });
   });
 
   test('revoking an access token without token_type_hint makes it fail afterwards', async () => {
-    const t = await consumable(id, ['D3-4.2-11'], 'would sign a user in for the purpose and revoke its access token without a hint');
+    const t = await consumable(
+      id,
+      ['D3-4.2-11'],
+      'would sign a user in for the purpose and revoke its access token without a hint',
+    );
     if (!t) return;
-    verify(await call(id, { form: { token: t.access } }), successStatus(200), { operation: id, level: 'MUST', requirements: ['D3-4.2-11'], decisions: ['DEC-D3-47'] });
+    verify(await call(id, { form: { token: t.access } }), successStatus(200), {
+      operation: id,
+      level: 'MUST',
+      requirements: ['D3-4.2-11'],
+      decisions: ['DEC-D3-47'],
+    });
     verifyRefusedAfter(id, await useToken(t.access), ['D3-4.2-11'], 'revoking the access token without a hint');
   });
 
   test('odd revoke requests are not server errors', async () => {
-    const t = await consumable(id, ['D3-4.2-13'], 'would sign a user in for the purpose and send odd revoke requests with its token');
+    const t = await consumable(
+      id,
+      ['D3-4.2-13'],
+      'would sign a user in for the purpose and send odd revoke requests with its token',
+    );
     if (!t) return;
     for (const [label, options] of [
       ['without token', { form: { token_type_hint: 'access_token' } }],
@@ -105,12 +199,22 @@ describeOperation('revoke-token', () => {
       ['a hint that does not match the token', { form: { token: t.access, token_type_hint: 'refresh_token' } }],
       ['without ClientId/secret', { form: { token: t.access }, omitHeaders: ['Authorization'] }],
     ] as const) {
-      verify(await call(id, options), notServerError, { operation: id, level: 'MUST', requirements: ['D3-4.2-13'], decisions: ['DEC-D3-47'], evidence: { request: label } });
+      verify(await call(id, options), notServerError, {
+        operation: id,
+        level: 'MUST',
+        requirements: ['D3-4.2-13'],
+        decisions: ['DEC-D3-47'],
+        evidence: { request: label },
+      });
     }
   });
 
   test('revoke needs Basic authentication', async () => {
-    verify(await call(id, { form: { token: 'any-token-value' }, omitHeaders: ['Authorization'] }), requestRefused, { operation: id, level: 'MUST', requirements: ['D3-5-04'] });
+    verify(await call(id, { form: { token: 'any-token-value' }, omitHeaders: ['Authorization'] }), requestRefused, {
+      operation: id,
+      level: 'MUST',
+      requirements: ['D3-5-04'],
+    });
   });
 });
 
@@ -120,33 +224,87 @@ describeOperation('get-idp-token-details', () => {
   const ask = (redirect: string | undefined, headers?: Record<string, string>, omit?: string[]) =>
     call(id, { path: { idp: td().idp ?? 'nhs' }, query: { redirect_uri: redirect }, headers, omitHeaders: omit });
   const error = (x: Exchange, status: number, message: string, requirements: string[]) =>
-    verify(x, tokenDetailsErrorAnswer({ status, message }), { operation: id, level: 'MUST', requirements: [...requirements, 'D3-7-15'], decisions: ['DEC-D3-49'] });
+    verify(x, tokenDetailsErrorAnswer({ status, message }), {
+      operation: id,
+      level: 'MUST',
+      requirements: [...requirements, 'D3-7-15'],
+      decisions: ['DEC-D3-49'],
+    });
 
   test('a linked identity-provider sign-in gives its tokens', async () => {
     const uri = td().redirectUri;
     if (!basicConfigured(id, ['D3-4.2-15', 'D3-4.2-16'])) return;
-    if (!uri) return record(FIXTURE_CHECK, 'skip', 'No fixture tokenDetails.redirectUri (the Basic credential\'s registered redirect URI)', { operation: id, level: 'MUST', requirements: ['D3-4.2-15'] });
+    if (!uri)
+      return record(
+        FIXTURE_CHECK,
+        'skip',
+        "No fixture tokenDetails.redirectUri (the Basic credential's registered redirect URI)",
+        { operation: id, level: 'MUST', requirements: ['D3-4.2-15'] },
+      );
     const x = await ask(uri);
-    if (verifySuccess(x, id, { success: ['D3-4.2-15', 'D3-1-02'], schema: ['D3-4.2-15'] }, { status: 200 })) verify(x, tokenDetailsAnswer, { operation: id, level: 'MUST', requirements: ['D3-4.2-15', 'D3-4.2-16'], decisions: ['DEC-D3-48'] });
+    if (verifySuccess(x, id, { success: ['D3-4.2-15', 'D3-1-02'], schema: ['D3-4.2-15'] }, { status: 200 }))
+      verify(x, tokenDetailsAnswer, {
+        operation: id,
+        level: 'MUST',
+        requirements: ['D3-4.2-15', 'D3-4.2-16'],
+        decisions: ['DEC-D3-48'],
+      });
   });
 
   test('each error of the token-details table', async () => {
     const { redirectUri, notSignedInRedirectUri, unlinkedRedirectUri } = td();
     // Without credentials, and with wrong ones: no Basic credential of the config is needed.
-    error(await ask(redirectUri ?? 'https://x.example/cb', undefined, ['Authorization']), 401, 'No authorization header provided', ['D3-7-17']);
-    const wrongId = basicFor('client') ? Buffer.from(basicFor('client') as string, 'base64').toString('utf8').split(':')[0] : 'conformance-no-such-client';
-    error(await ask(redirectUri ?? 'https://x.example/cb', { Authorization: `Basic ${Buffer.from(`${wrongId}:wrong-secret-0000`).toString('base64')}` }), 401, 'Invalid client credentials', ['D3-7-18']);
-    verify(await ask(redirectUri ?? 'https://x.example/cb', { Authorization: `Bearer ${runContext().token}` }), requestRefused, { operation: id, level: 'MUST', requirements: ['D3-5-06'] });
+    error(
+      await ask(redirectUri ?? 'https://x.example/cb', undefined, ['Authorization']),
+      401,
+      'No authorization header provided',
+      ['D3-7-17'],
+    );
+    const wrongId = basicFor('client')
+      ? Buffer.from(basicFor('client') as string, 'base64')
+          .toString('utf8')
+          .split(':')[0]
+      : 'conformance-no-such-client';
+    error(
+      await ask(redirectUri ?? 'https://x.example/cb', {
+        Authorization: `Basic ${Buffer.from(`${wrongId}:wrong-secret-0000`).toString('base64')}`,
+      }),
+      401,
+      'Invalid client credentials',
+      ['D3-7-18'],
+    );
+    verify(
+      await ask(redirectUri ?? 'https://x.example/cb', { Authorization: `Bearer ${runContext().token}` }),
+      requestRefused,
+      { operation: id, level: 'MUST', requirements: ['D3-5-06'] },
+    );
     // The other cases are about the request past client authentication: they need the client's Basic credential
     // (the documents do not say which check comes first, so a request without it would judge the wrong one).
     if (!basicConfigured(id, ['D3-7-16', 'D3-7-19', 'D3-7-20', 'D3-4.2-18'])) return;
     error(await ask(undefined), 400, 'redirect_uri is required', ['D3-7-16']);
-    if (notSignedInRedirectUri) error(await ask(notSignedInRedirectUri), 400, 'User not logged in with NHS account', ['D3-7-19']);
-    else record(FIXTURE_CHECK, 'skip', 'No fixture tokenDetails.notSignedInRedirectUri', { operation: id, level: 'MUST', requirements: ['D3-7-19'] });
+    if (notSignedInRedirectUri)
+      error(await ask(notSignedInRedirectUri), 400, 'User not logged in with NHS account', ['D3-7-19']);
+    else
+      record(FIXTURE_CHECK, 'skip', 'No fixture tokenDetails.notSignedInRedirectUri', {
+        operation: id,
+        level: 'MUST',
+        requirements: ['D3-7-19'],
+      });
     if (unlinkedRedirectUri) error(await ask(unlinkedRedirectUri), 404, 'NHS user not found', ['D3-7-20']);
-    else record(FIXTURE_CHECK, 'skip', 'No fixture tokenDetails.unlinkedRedirectUri', { operation: id, level: 'MUST', requirements: ['D3-7-20'] });
+    else
+      record(FIXTURE_CHECK, 'skip', 'No fixture tokenDetails.unlinkedRedirectUri', {
+        operation: id,
+        level: 'MUST',
+        requirements: ['D3-7-20'],
+      });
     for (const uri of ['https://unregistered.example/callback', 'not a url']) {
-      verify(await ask(uri), notServerError, { operation: id, level: 'MUST', requirements: ['D3-4.2-18'], decisions: ['DEC-D3-48'], evidence: { redirectUri: uri } });
+      verify(await ask(uri), notServerError, {
+        operation: id,
+        level: 'MUST',
+        requirements: ['D3-4.2-18'],
+        decisions: ['DEC-D3-48'],
+        evidence: { redirectUri: uri },
+      });
     }
   });
 });

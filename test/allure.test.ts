@@ -44,11 +44,17 @@ beforeAll(async () => {
   // An Allure test plan (as Allure TestOps sets in CI) that names none of the suite's tests.
   const plan = join(dir, 'testplan.json');
   writeFileSync(plan, JSON.stringify({ version: '1.0', tests: [{ id: '1', selector: 'elsewhere.test.ts#nothing' }] }));
-  cli = await runCli(['run', '--target', sandbox.url, '--only', OPERATION, '--report-dir', dir, '--seed', '20261121', '--runs', '2'], {
-    timeoutMs: 120_000, env: { ALLURE_TESTPLAN_PATH: plan },
-  });
+  cli = await runCli(
+    ['run', '--target', sandbox.url, '--only', OPERATION, '--report-dir', dir, '--seed', '20261121', '--runs', '2'],
+    {
+      timeoutMs: 120_000,
+      env: { ALLURE_TESTPLAN_PATH: plan },
+    },
+  );
   results = readResults(dir);
-  tests = readdirSync(allureDir).filter((f) => f.endsWith('-result.json')).map((f) => JSON.parse(readFileSync(join(allureDir, f), 'utf8')) as AllureTest);
+  tests = readdirSync(allureDir)
+    .filter((f) => f.endsWith('-result.json'))
+    .map((f) => JSON.parse(readFileSync(join(allureDir, f), 'utf8')) as AllureTest);
 }, 150_000);
 
 afterAll(async () => {
@@ -72,7 +78,7 @@ function attachmentsOf(step: AllureStep): NonNullable<AllureStep['attachments']>
 }
 
 describe('allure results of a run', () => {
-  test('the run judged the fault and wrote one result file per test, replacing an earlier run\'s', () => {
+  test("the run judged the fault and wrote one result file per test, replacing an earlier run's", () => {
     expect(cli.stderr).not.toMatch(/internal error/);
     expect(cli.code).toBe(1);
     expect(existsSync(join(allureDir, 'stale-result.json'))).toBe(false);
@@ -104,12 +110,16 @@ describe('allure results of a run', () => {
   test('each test attaches, once each, the masked exchanges it judged, as JSON', () => {
     for (const t of tests) {
       const attachments = attachmentsOf(t);
-      const judged = [...new Set(resultsOf(t).flatMap((r) => (r.exchange === undefined ? [] : [r.exchange])))].map((i) => results.exchanges[i]);
+      const judged = [...new Set(resultsOf(t).flatMap((r) => (r.exchange === undefined ? [] : [r.exchange])))].map(
+        (i) => results.exchanges[i],
+      );
       expect(attachments.length, testName(t)).toBe(judged.length);
       const records = attachments.map((a) => {
         expect(a.type).toBe('application/json');
         const record = JSON.parse(readFileSync(join(allureDir, a.source), 'utf8')) as ExchangeRecord;
-        expect(a.name).toBe(`${record.method} ${new URL(record.url).pathname}${new URL(record.url).search} -> ${record.status ?? 'no response'}`);
+        expect(a.name).toBe(
+          `${record.method} ${new URL(record.url).pathname}${new URL(record.url).search} -> ${record.status ?? 'no response'}`,
+        );
         return record;
       });
       expect(records).toEqual(expect.arrayContaining(judged));
@@ -117,18 +127,25 @@ describe('allure results of a run', () => {
   });
 
   test('a step per result says what was judged; a test with a MUST failure is failed', () => {
-    const failing = new Set(results.results.filter((r) => r.level === 'MUST' && r.status === 'fail').map((r) => r.test));
+    const failing = new Set(
+      results.results.filter((r) => r.level === 'MUST' && r.status === 'fail').map((r) => r.test),
+    );
     expect(failing.size).toBeGreaterThan(0);
     for (const t of tests) {
       const own = resultsOf(t);
       const steps = (t.steps ?? []).filter((s) => (s.attachments ?? []).length === 0);
-      expect(steps.map((s) => s.name), testName(t)).toEqual(own.map((r) => expect.stringContaining(`${r.status} ${r.check} [${r.level}]`)));
+      expect(
+        steps.map((s) => s.name),
+        testName(t),
+      ).toEqual(own.map((r) => expect.stringContaining(`${r.status} ${r.check} [${r.level}]`)));
       expect(t.status, testName(t)).toBe(failing.has(testName(t)) ? 'failed' : 'passed');
     }
   });
 
   test('no credential appears unmasked in any file', () => {
-    const text = readdirSync(allureDir).map((f) => readFileSync(join(allureDir, f), 'utf8')).join('\n');
+    const text = readdirSync(allureDir)
+      .map((f) => readFileSync(join(allureDir, f), 'utf8'))
+      .join('\n');
     expect(text).toMatch(/"Authorization": "Bearer \*\*\*\*"/);
     expect(text).not.toMatch(/Bearer (?!\*\*\*\*)[A-Za-z0-9._~+/=-]{8,}/);
     expect(text).not.toMatch(/sandbox-secret/);

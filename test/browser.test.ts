@@ -23,13 +23,27 @@ const problems: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium), as .ci/run does`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium), as .ci/run does`,
+    );
   }
   const sandbox = await startSandbox({ faults: ['no-match-status-200', 'bill-bundle-collection'] });
   const dir = reportDir();
   try {
     const { code } = await runCli(
-      ['run', '--target', sandbox.url, '--only', 'find-member-v2,search-bills', '--report-dir', dir, '--seed', '20261122', '--runs', '5'],
+      [
+        'run',
+        '--target',
+        sandbox.url,
+        '--only',
+        'find-member-v2,search-bills',
+        '--report-dir',
+        dir,
+        '--seed',
+        '20261122',
+        '--runs',
+        '5',
+      ],
       { timeoutMs: 180_000 },
     );
     expect(code).toBe(1);
@@ -41,7 +55,15 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     // The machine has no network: without these Chromium keeps trying to reach Google's services.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
@@ -58,7 +80,11 @@ afterAll(async () => {
 });
 
 const visible = (selector: string): Promise<number> =>
-  page.locator(selector).evaluateAll((els) => els.filter((el) => (el as HTMLElement).offsetParent !== null || el.getClientRects().length > 0).length);
+  page
+    .locator(selector)
+    .evaluateAll(
+      (els) => els.filter((el) => (el as HTMLElement).offsetParent !== null || el.getClientRects().length > 0).length,
+    );
 
 describe('report.html in Chromium', () => {
   test('shows the verdict in large type, with the run facts', async () => {
@@ -78,15 +104,21 @@ describe('report.html in Chromium', () => {
     for (const status of ['pass', 'warn', 'skip', 'omit', 'error', 'not-tested', 'not-run']) {
       await page.locator(`#filters input[name="status"][value="${status}"]`).uncheck();
     }
-    const shownStatuses = await page.locator('[data-filterable]:not([hidden])').evaluateAll((els) => [...new Set(els.map((el) => el.getAttribute('data-status')))]);
+    const shownStatuses = await page
+      .locator('[data-filterable]:not([hidden])')
+      .evaluateAll((els) => [...new Set(els.map((el) => el.getAttribute('data-status')))]);
     expect(shownStatuses).toEqual(['fail']);
     expect(await visible('article.finding')).toBeGreaterThan(0);
-    expect(await page.locator('#filter-count').innerText()).toMatch(/^Showing \d+ of \d+ failures, warnings and errors; \d+ of \d+ results; \d+ of \d+ requirements\.$/);
+    expect(await page.locator('#filter-count').innerText()).toMatch(
+      /^Showing \d+ of \d+ failures, warnings and errors; \d+ of \d+ results; \d+ of \d+ requirements\.$/,
+    );
   });
 
   test('narrows by operation and by search typed after the / shortcut, and Escape clears the search', async () => {
     await page.locator('#filter-operation').selectOption('search-bills');
-    const ops = await page.locator('article.finding:not([hidden])').evaluateAll((els) => els.map((el) => el.getAttribute('data-operation')));
+    const ops = await page
+      .locator('article.finding:not([hidden])')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('data-operation')));
     expect(ops.length).toBeGreaterThan(0);
     expect(new Set(ops)).toEqual(new Set(['search-bills']));
     await page.locator('#filter-operation').selectOption('');

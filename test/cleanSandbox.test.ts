@@ -22,7 +22,21 @@ describe('the suite against the clean sandbox', () => {
   beforeAll(async () => {
     sandbox = await startSandbox();
     dir = reportDir();
-    ({ code, stdout } = await runCli(['run', '--target', sandbox.url, '--allow-destructive', '--report-dir', dir, '--seed', '20261121', '--runs', '15'], { timeoutMs: 300000 }));
+    ({ code, stdout } = await runCli(
+      [
+        'run',
+        '--target',
+        sandbox.url,
+        '--allow-destructive',
+        '--report-dir',
+        dir,
+        '--seed',
+        '20261121',
+        '--runs',
+        '15',
+      ],
+      { timeoutMs: 300000 },
+    ));
     results = readResults(dir);
   }, 320000);
 
@@ -55,8 +69,9 @@ describe('the suite against the clean sandbox', () => {
     }
   });
 
-  test('the repeated key search_practitionerrole_endpoint resolves in each service\'s own discovery document', () => {
-    const address = (op: string) => results.results.find((r) => r.operation === op && r.check === 'discovery-key-present')?.message ?? '';
+  test("the repeated key search_practitionerrole_endpoint resolves in each service's own discovery document", () => {
+    const address = (op: string) =>
+      results.results.find((r) => r.operation === op && r.check === 'discovery-key-present')?.message ?? '';
     expect(address('search-register-practitioner-roles')).toMatch(/^search_practitionerrole_endpoint = .*\/register\//);
     expect(address('search-booking-practitioner-roles')).toMatch(/^search_practitionerrole_endpoint = .*\/booking\//);
   });
@@ -72,7 +87,9 @@ describe('the suite against the clean sandbox', () => {
   test('every testable requirement of the table has a result, and every applied decision exists', async () => {
     const { traceability } = await import('../reports/traceability.ts');
     const { loadDecisions } = await import('../spec/decisions.ts');
-    const gaps = traceability(results).filter((row) => row.status === 'not-run').map((row) => `${row.requirement.id}: ${row.reason}`);
+    const gaps = traceability(results)
+      .filter((row) => row.status === 'not-run')
+      .map((row) => `${row.requirement.id}: ${row.reason}`);
     expect(gaps).toEqual([]);
     const known = new Set(loadDecisions().map((d) => d.id));
     expect(results.decisions.filter((d) => !known.has(d))).toEqual([]);
@@ -80,7 +97,8 @@ describe('the suite against the clean sandbox', () => {
   });
 
   test('writes the sealed results.json, junit.xml, report.html, requirements-coverage.csv and Allure results; the token never appears in them', async () => {
-    for (const f of ['results.json', 'junit.xml', 'report.html', 'requirements-coverage.csv']) expect(existsSync(join(dir, f)), f).toBe(true);
+    for (const f of ['results.json', 'junit.xml', 'report.html', 'requirements-coverage.csv'])
+      expect(existsSync(join(dir, f)), f).toBe(true);
     const { readdirSync } = await import('node:fs');
     expect(readdirSync(join(dir, 'allure-results')).some((f) => f.endsWith('-result.json'))).toBe(true);
     expect(results.integrity?.digest).toMatch(/^[0-9a-f]{64}$/);

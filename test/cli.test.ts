@@ -12,7 +12,11 @@ import { FAULTS } from '../server/faults/catalog.ts';
 import { VARIANTS } from '../server/variants/catalog.ts';
 import { readResults, reportDir, ROOT, runCli } from './support/cli.ts';
 
-const oneLine = (s: string) => s.trim().split('\n').filter((l) => !l.startsWith('Usage') && !l.includes('(conformance help)'));
+const oneLine = (s: string) =>
+  s
+    .trim()
+    .split('\n')
+    .filter((l) => !l.startsWith('Usage') && !l.includes('(conformance help)'));
 
 describe('conformance command', () => {
   test('faults lists every named fault, one per line', async () => {
@@ -26,15 +30,23 @@ describe('conformance command', () => {
     expect(code).toBe(0);
     expect(stdout.trim().split('\n')).toEqual(VARIANTS.map((v) => v.name));
     const described = await runCli(['variants', '--describe']);
-    expect(described.stdout.trim().split('\n').every((l) => /^[a-z0-9-]+\t.+ Allowed by: .+\.$/.test(l))).toBe(true);
+    expect(
+      described.stdout
+        .trim()
+        .split('\n')
+        .every((l) => /^[a-z0-9-]+\t.+ Allowed by: .+\.$/.test(l)),
+    ).toBe(true);
   });
 
-  test.each([['run'], ['serve'], ['variants'], ['start']])('%s --help prints its usage and exits 0', async (command) => {
-    const { code, stdout, stderr } = await runCli([command, '--help']);
-    expect(code).toBe(0);
-    expect(stderr).toBe('');
-    expect(stdout).toMatch(new RegExp(`^Usage:\n  conformance ${command}`));
-  });
+  test.each([['run'], ['serve'], ['variants'], ['start']])(
+    '%s --help prints its usage and exits 0',
+    async (command) => {
+      const { code, stdout, stderr } = await runCli([command, '--help']);
+      expect(code).toBe(0);
+      expect(stderr).toBe('');
+      expect(stdout).toMatch(new RegExp(`^Usage:\n  conformance ${command}`));
+    },
+  );
 
   test.each([
     [['run'], /needs --target/],
@@ -47,7 +59,10 @@ describe('conformance command', () => {
     [['serve', '--fault', 'no-such-fault'], /Unknown fault/],
     [['serve', '--variant', 'no-such-variant'], /Unknown variant no-such-variant/],
     [['start', '--variant', 'no-such-variant'], /Unknown variant no-such-variant/],
-    [['run', '--target', 'http://127.0.0.1:9', '--min-coverage', '120'], /--min-coverage must be an integer from 0 to 100/],
+    [
+      ['run', '--target', 'http://127.0.0.1:9', '--min-coverage', '120'],
+      /--min-coverage must be an integer from 0 to 100/,
+    ],
   ])('%j exits 2 with a one-line reason', async (args, message) => {
     const { code, stderr, stdout } = await runCli(args as string[]);
     expect(code).toBe(2);
@@ -75,7 +90,9 @@ describe('conformance command', () => {
   test('an unreachable target exits 2 with one line', async () => {
     const { code, stderr } = await runCli(['run', '--target', 'http://127.0.0.1:9']);
     expect(code).toBe(2);
-    expect(oneLine(stderr)).toEqual([expect.stringMatching(/Target unreachable: Connection refused by 127\.0\.0\.1:9/)]);
+    expect(oneLine(stderr)).toEqual([
+      expect.stringMatching(/Target unreachable: Connection refused by 127\.0\.0\.1:9/),
+    ]);
   });
 
   test('a target that never answers exits 2 after the configured time-out', async () => {
@@ -83,8 +100,13 @@ describe('conformance command', () => {
     await new Promise((r) => server.once('listening', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const file = join(reportDir(), 'slow.json');
-    writeFileSync(file, JSON.stringify({ auth: { type: 'bearer', tokenEnv: 'CONFORMANCE_TOKEN' }, http: { timeoutMs: 500 } }));
-    const { code, stderr } = await runCli(['run', '--target', url, '--config', file], { env: { CONFORMANCE_TOKEN: 'tok-123456789' } });
+    writeFileSync(
+      file,
+      JSON.stringify({ auth: { type: 'bearer', tokenEnv: 'CONFORMANCE_TOKEN' }, http: { timeoutMs: 500 } }),
+    );
+    const { code, stderr } = await runCli(['run', '--target', url, '--config', file], {
+      env: { CONFORMANCE_TOKEN: 'tok-123456789' },
+    });
     server.closeAllConnections();
     server.close();
     expect(code).toBe(2);
@@ -97,10 +119,14 @@ describe('conformance command', () => {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       if (url.endsWith('/.well-known/api-configuration')) {
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({
-          find_member_endpoint: `${base}/fm`, search_authorisation_endpoint: `${base}/hang`,
-          search_remittance_summary_endpoint: `${base}/huge`, search_remittance_detail_endpoint: `${base}/html`,
-        }));
+        res.end(
+          JSON.stringify({
+            find_member_endpoint: `${base}/fm`,
+            search_authorisation_endpoint: `${base}/hang`,
+            search_remittance_summary_endpoint: `${base}/huge`,
+            search_remittance_detail_endpoint: `${base}/html`,
+          }),
+        );
       } else if (url.startsWith('/hang')) {
         /* never answers */
       } else if (url.startsWith('/huge')) {
@@ -117,15 +143,38 @@ describe('conformance command', () => {
     await new Promise((r) => server.once('listening', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const file = join(reportDir(), 'hostile.json');
-    writeFileSync(file, JSON.stringify({
-      auth: { type: 'bearer', tokenEnv: 'CONFORMANCE_TOKEN' },
-      http: { timeoutMs: 600, maxResponseBytes: 1048576 },
-      fixtures: { findMemberV2: { single: { insurerIdentifier: 'ppp', firstInitial: 'J', lastName: 'Smith', dateOfBirth: '1980-04-12' } } },
-    }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        auth: { type: 'bearer', tokenEnv: 'CONFORMANCE_TOKEN' },
+        http: { timeoutMs: 600, maxResponseBytes: 1048576 },
+        fixtures: {
+          findMemberV2: {
+            single: { insurerIdentifier: 'ppp', firstInitial: 'J', lastName: 'Smith', dateOfBirth: '1980-04-12' },
+          },
+        },
+      }),
+    );
     const dir = reportDir();
-    const { code, stderr } = await runCli(['run', '--target', url, '--config', file, '--only', 'find-member-v2,search-*', '--report-dir', dir, '--runs', '3'], {
-      env: { CONFORMANCE_TOKEN: 'tok-123456789' }, timeoutMs: 240000,
-    });
+    const { code, stderr } = await runCli(
+      [
+        'run',
+        '--target',
+        url,
+        '--config',
+        file,
+        '--only',
+        'find-member-v2,search-*',
+        '--report-dir',
+        dir,
+        '--runs',
+        '3',
+      ],
+      {
+        env: { CONFORMANCE_TOKEN: 'tok-123456789' },
+        timeoutMs: 240000,
+      },
+    );
     server.closeAllConnections();
     server.close();
     expect(stderr).not.toMatch(/internal error/);
@@ -138,7 +187,10 @@ describe('conformance command', () => {
   }, 250000);
 
   test('serve prints its address first and answers discovery', async () => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'conformance.mjs'), 'serve'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'conformance.mjs'), 'serve'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const first = await new Promise<string>((resolve, reject) => {
       let out = '';
       child.stdout.on('data', (d: Buffer) => {

@@ -23,9 +23,13 @@ const PASSES = /\b(passes|pass|accepted|accepts|either form|either is|not failed
 const evidenceDir = join(ROOT, 'spec', 'evidence');
 const EVIDENCE: Record<string, Evidence> = Object.assign(
   {},
-  ...readdirSync(evidenceDir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(evidenceDir, f), 'utf8')) as Record<string, Evidence>),
+  ...readdirSync(evidenceDir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(readFileSync(join(evidenceDir, f), 'utf8')) as Record<string, Evidence>),
 );
-const citedByVariant = new Set(VARIANTS.flatMap((v) => v.allowedBy.flatMap((a) => a.match(/DEC-[A-Z0-9]+-\d+/g) ?? [])));
+const citedByVariant = new Set(
+  VARIANTS.flatMap((v) => v.allowedBy.flatMap((a) => a.match(/DEC-[A-Z0-9]+-\d+/g) ?? [])),
+);
 const variantNames = new Set(VARIANTS.map((v) => v.name));
 
 describe('decision evidence', () => {
@@ -36,7 +40,10 @@ describe('decision evidence', () => {
       .filter((d) => !d.id.startsWith('DEC-R-') && PASSES.test(d.suiteDoes))
       .filter((d) => !citedByVariant.has(d.id) && EVIDENCE[d.id] === undefined)
       .map((d) => d.id);
-    expect(missing, 'decisions with a passes clause and neither a variant nor a valid example nor a reason (spec/evidence/*.json)').toEqual([]);
+    expect(
+      missing,
+      'decisions with a passes clause and neither a variant nor a valid example nor a reason (spec/evidence/*.json)',
+    ).toEqual([]);
   });
 
   test('evidence names decisions, valid examples and variants that exist', () => {

@@ -59,7 +59,20 @@ function runBatch(batch: FaultBatch<FaultInfo>): Promise<BatchRun> {
       opened.push(sandbox);
       const dir = reportDir();
       const { code, stderr } = await runCli(
-        ['run', '--target', sandbox.url, '--allow-destructive', '--only', batch.operations.join(','), '--report-dir', dir, '--seed', SEED, '--runs', RUNS],
+        [
+          'run',
+          '--target',
+          sandbox.url,
+          '--allow-destructive',
+          '--only',
+          batch.operations.join(','),
+          '--report-dir',
+          dir,
+          '--seed',
+          SEED,
+          '--runs',
+          RUNS,
+        ],
         { timeoutMs: RUN_TIMEOUT_MS },
       );
       return { code, stderr, results: readResults(dir) };
@@ -78,7 +91,9 @@ describe('the fault catalogue', () => {
   });
 
   test('every fault names a check of the registry', () => {
-    const unknown = FAULTS.filter((f) => !CHECK_REGISTRY.has(f.expectedCheck)).map((f) => `${f.name}: ${f.expectedCheck}`);
+    const unknown = FAULTS.filter((f) => !CHECK_REGISTRY.has(f.expectedCheck)).map(
+      (f) => `${f.name}: ${f.expectedCheck}`,
+    );
     expect(unknown, 'expectedCheck not in the check registry (checks/registry.ts)').toEqual([]);
   });
 
@@ -111,17 +126,31 @@ describe('every batch of faults makes the run not-conformant', () => {
 
 describe('every named fault is caught', () => {
   // Sequential and after the batches: each normally reads a run that has already finished.
-  test.each(FAULTS.map((f) => [f.name, f] as const))('%s', async (_name, fault) => {
-    const batch = batchOf.get(fault.name)!;
-    const { results } = await runBatch(batch);
-    const caught = results.results.filter((r) => r.level === 'MUST' && r.status === 'fail' && r.check === fault.expectedCheck && fault.operations.includes(r.operation));
-    // Other faults of the batch fail other operations; only this fault's are worth showing. Suite
-    // errors are shown wherever they are, since a crashed step may be named after its flow.
-    const own = results.results.filter((r) => r.status === 'fail' && fault.operations.includes(r.operation)).map((r) => `${r.operation}/${r.check}`);
-    const errors = results.results.filter((r) => r.status === 'error').map((r) => `${r.operation}/${r.check}: ${r.message}`);
-    expect(
-      caught.length,
-      `${fault.name} (batch ${batch.index}): expected a MUST failure of ${fault.expectedCheck} on ${fault.operations.join(', ')}; failures seen on its operations: ${own.join(', ') || 'none'}${errors.length ? `; errors in the run: ${errors.join('; ')}` : ''}`,
-    ).toBeGreaterThan(0);
-  }, RUN_TIMEOUT_MS + 20_000);
+  test.each(FAULTS.map((f) => [f.name, f] as const))(
+    '%s',
+    async (_name, fault) => {
+      const batch = batchOf.get(fault.name)!;
+      const { results } = await runBatch(batch);
+      const caught = results.results.filter(
+        (r) =>
+          r.level === 'MUST' &&
+          r.status === 'fail' &&
+          r.check === fault.expectedCheck &&
+          fault.operations.includes(r.operation),
+      );
+      // Other faults of the batch fail other operations; only this fault's are worth showing. Suite
+      // errors are shown wherever they are, since a crashed step may be named after its flow.
+      const own = results.results
+        .filter((r) => r.status === 'fail' && fault.operations.includes(r.operation))
+        .map((r) => `${r.operation}/${r.check}`);
+      const errors = results.results
+        .filter((r) => r.status === 'error')
+        .map((r) => `${r.operation}/${r.check}: ${r.message}`);
+      expect(
+        caught.length,
+        `${fault.name} (batch ${batch.index}): expected a MUST failure of ${fault.expectedCheck} on ${fault.operations.join(', ')}; failures seen on its operations: ${own.join(', ') || 'none'}${errors.length ? `; errors in the run: ${errors.join('; ')}` : ''}`,
+      ).toBeGreaterThan(0);
+    },
+    RUN_TIMEOUT_MS + 20_000,
+  );
 });

@@ -46,15 +46,25 @@ const ENV = {
 };
 const SECRETS = [ENV.CONFORMANCE_CLIENT_SECRET, ENV.CONFORMANCE_USER_PASSWORD];
 
-const ONLY = 'find-member-v1,find-member-v2,search-bills,get-bill,search-hospital-claims,list-hospital-claims,*-patient,get-user-details';
+const ONLY =
+  'find-member-v1,find-member-v2,search-bills,get-bill,search-hospital-claims,list-hospital-claims,*-patient,get-user-details';
 
 /** The forms a value takes in an artefact: raw, URL-encoded (%20 and form `+`), JSON-escaped. */
 function formsOf(value: string): string[] {
-  return [...new Set([value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2), JSON.stringify(value).slice(1, -1)])];
+  return [
+    ...new Set([
+      value,
+      encodeURIComponent(value),
+      new URLSearchParams({ v: value }).toString().slice(2),
+      JSON.stringify(value).slice(1, -1),
+    ]),
+  ];
 }
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 /** Where each form of each value occurs: `value (form) in file`. */
@@ -62,7 +72,8 @@ function occurrences(values: readonly string[], texts: Record<string, string>): 
   const found: string[] = [];
   for (const value of values) {
     for (const form of formsOf(value)) {
-      for (const [where, text] of Object.entries(texts)) if (text.includes(form)) found.push(`${value} (${form}) in ${where}`);
+      for (const [where, text] of Object.entries(texts))
+        if (text.includes(form)) found.push(`${value} (${form}) in ${where}`);
     }
   }
   return found;
@@ -90,7 +101,24 @@ async function run(evidence: 'masked' | 'full'): Promise<Run> {
     // The built-in defaults as a file: with a file, secrets come only from the environment.
     writeFileSync(configFile, JSON.stringify({ ...DEFAULT_CONFIG, target: sandbox.url }));
     const cli = await runCli(
-      ['run', '--target', sandbox.url, '--config', configFile, '--only', ONLY, '--allow-destructive', '--seed', '7', '--runs', '5', '--report-dir', dir, '--evidence', evidence],
+      [
+        'run',
+        '--target',
+        sandbox.url,
+        '--config',
+        configFile,
+        '--only',
+        ONLY,
+        '--allow-destructive',
+        '--seed',
+        '7',
+        '--runs',
+        '5',
+        '--report-dir',
+        dir,
+        '--evidence',
+        evidence,
+      ],
       { env: ENV, timeoutMs: 110_000 },
     );
     return { dir, cli, texts: artefacts(dir, cli) };

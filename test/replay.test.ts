@@ -16,15 +16,41 @@ afterAll(async () => {
 
 test('a shrunk counterexample is replayed by --seed and --path', async () => {
   const first = reportDir();
-  const run1 = await runCli(['run', '--target', sandbox.url, '--only', 'search-remittance-summary', '--seed', '99', '--report-dir', first]);
+  const run1 = await runCli([
+    'run',
+    '--target',
+    sandbox.url,
+    '--only',
+    'search-remittance-summary',
+    '--seed',
+    '99',
+    '--report-dir',
+    first,
+  ]);
   expect(run1.code).toBe(1);
-  const failed = readResults(first).results.find((r) => r.replay && r.status === 'fail' && r.check === 'entries-match-filter');
+  const failed = readResults(first).results.find(
+    (r) => r.replay && r.status === 'fail' && r.check === 'entries-match-filter',
+  );
   expect(failed?.replay?.path).toBeTruthy();
   expect(run1.stdout).toContain(`replay: --seed 99 --path ${failed!.replay!.path}`);
 
   const second = reportDir();
-  const run2 = await runCli(['run', '--target', sandbox.url, '--only', 'search-remittance-summary', '--seed', '99', '--path', failed!.replay!.path!, '--report-dir', second]);
+  const run2 = await runCli([
+    'run',
+    '--target',
+    sandbox.url,
+    '--only',
+    'search-remittance-summary',
+    '--seed',
+    '99',
+    '--path',
+    failed!.replay!.path!,
+    '--report-dir',
+    second,
+  ]);
   expect(run2.code).toBe(1);
-  const replayed = readResults(second).results.find((r) => r.replay && r.status === 'fail' && r.check === 'entries-match-filter');
+  const replayed = readResults(second).results.find(
+    (r) => r.replay && r.status === 'fail' && r.check === 'entries-match-filter',
+  );
   expect(replayed?.replay?.counterexample).toEqual(failed!.replay!.counterexample);
 }, 120000);

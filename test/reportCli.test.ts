@@ -56,15 +56,24 @@ describe('conformance report', () => {
     const { code, stdout } = await runCli(['report', join(dir, 'results.json'), '--out', out]);
     expect(code).toBe(0);
     expect(stdout).toContain(`Report: ${join(out, 'report.html')}`);
-    for (const f of ['results.json', 'report.html', 'junit.xml', 'requirements-coverage.csv']) expect(existsSync(join(out, f)), f).toBe(true);
+    for (const f of ['results.json', 'report.html', 'junit.xml', 'requirements-coverage.csv'])
+      expect(existsSync(join(out, f)), f).toBe(true);
     expect((await runCli(['verify-report', out])).code).toBe(0);
   });
 
   test('rebuilds an altered results.json but says so and exits 1; the page shows it too', async () => {
     const json = join(dir, 'results.json');
-    writeFileSync(json, readFileSync(json, 'utf8').replace('"target": "https://staging.example.test/api"', '"target": "https://other.example.test"'));
+    writeFileSync(
+      json,
+      readFileSync(json, 'utf8').replace(
+        '"target": "https://staging.example.test/api"',
+        '"target": "https://other.example.test"',
+      ),
+    );
     const { code, stderr } = await runCli(['report', json]);
-    expect(stderr).toMatch(/was altered after the run \(its digest does not match its content\); the rebuilt report says so/);
+    expect(stderr).toMatch(
+      /was altered after the run \(its digest does not match its content\); the rebuilt report says so/,
+    );
     expect(code).toBe(1);
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('data-integrity="altered"');
   });
@@ -72,7 +81,9 @@ describe('conformance report', () => {
   test('--allure without Allure results gives a one-line reason and exits 2', async () => {
     const { code, stderr } = await runCli(['report', join(dir, 'results.json'), '--allure']);
     expect(stderr.trim().split('\n')).toHaveLength(1);
-    expect(stderr).toMatch(/^conformance: Expected an allure-results folder at .*allure-results, received nothing there\n$/);
+    expect(stderr).toMatch(
+      /^conformance: Expected an allure-results folder at .*allure-results, received nothing there\n$/,
+    );
     expect(code).toBe(2);
   });
 
@@ -80,7 +91,9 @@ describe('conformance report', () => {
     const bogus = join(dir, 'package.json');
     writeFileSync(bogus, '{"name":"x","version":"1"}');
     const { code, stderr } = await runCli(['report', bogus]);
-    expect(stderr).toMatch(/^conformance: .*package\.json is not a results file: expected "suite" with a name and a version\n$/);
+    expect(stderr).toMatch(
+      /^conformance: .*package\.json is not a results file: expected "suite" with a name and a version\n$/,
+    );
     expect(code).toBe(2);
   });
 });

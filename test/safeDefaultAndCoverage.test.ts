@@ -29,7 +29,10 @@ beforeAll(async () => {
   writeFileSync(configFile, JSON.stringify(noFixtures));
   const run = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
     const dir = reportDir();
-    const out = await runCli(['run', '--target', sandbox.url, '--report-dir', dir, '--seed', '20261123', '--runs', '2', ...args], { timeoutMs: TIMEOUT, env });
+    const out = await runCli(
+      ['run', '--target', sandbox.url, '--report-dir', dir, '--seed', '20261123', '--runs', '2', ...args],
+      { timeoutMs: TIMEOUT, env },
+    );
     return { ...out, results: readResults(dir) };
   };
   [safe, bare] = await Promise.all([run([]), run(['--config', configFile, '--allow-destructive'], SANDBOX_DEMO)]);
@@ -61,7 +64,9 @@ describe('a config that names credentials but no fixtures', () => {
   test('is inconclusive (exit 3) with the coverage reason, though no MUST failed', () => {
     expect(bare.results.results.filter((r) => r.level === 'MUST' && r.status === 'fail')).toEqual([]);
     expect(bare.results.verdict).toBe('inconclusive');
-    expect(bare.results.verdictReason).toMatch(/of the testable MUST requirements in scope were judged, below the minimum of 90%.*fixture not configured/);
+    expect(bare.results.verdictReason).toMatch(
+      /of the testable MUST requirements in scope were judged, below the minimum of 90%.*fixture not configured/,
+    );
     expect(bare.stdout).toMatch(/^Inconclusive: only \d+% /m);
     expect(bare.code).toBe(3);
   });

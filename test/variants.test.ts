@@ -51,7 +51,18 @@ async function runWith(variants: readonly string[], only: readonly string[] | un
   const sandbox = await startSandbox({ variants });
   opened.push(sandbox);
   const dir = reportDir();
-  const args = ['run', '--target', sandbox.url, '--allow-destructive', '--report-dir', dir, '--seed', SEED, '--runs', RUNS];
+  const args = [
+    'run',
+    '--target',
+    sandbox.url,
+    '--allow-destructive',
+    '--report-dir',
+    dir,
+    '--seed',
+    SEED,
+    '--runs',
+    RUNS,
+  ];
   // A run restricted with --only judges only what its operations' steps reach (some requirements
   // are judged through coupled operations), so its coverage share proves nothing here: fairness is
   // no MUST failure. The run of every operation keeps the default minimum.
@@ -62,7 +73,10 @@ async function runWith(variants: readonly string[], only: readonly string[] | un
 
 function expectConformant(run: Run, label: string): void {
   const bad = run.results.results.filter((r) => r.level === 'MUST' && (r.status === 'fail' || r.status === 'error'));
-  expect(bad.map((r) => `${r.operation} ${r.check}: ${r.message}`), `${label}: MUST failures or errors`).toEqual([]);
+  expect(
+    bad.map((r) => `${r.operation} ${r.check}: ${r.message}`),
+    `${label}: MUST failures or errors`,
+  ).toEqual([]);
   expect(run.stderr).not.toMatch(/internal error/);
   expect(run.results.verdict, label).toBe('conformant');
   expect(run.code, label).toBe(0);
@@ -91,7 +105,9 @@ describe('the variant catalogue', () => {
         .map((id) => `${v.name}: ${id}`),
     );
     expect(unknown).toEqual([]);
-    const badOps = VARIANTS.flatMap((v) => (v.operations === 'all' ? [] : v.operations.filter((o) => !ops.has(o)).map((o) => `${v.name}: ${o}`)));
+    const badOps = VARIANTS.flatMap((v) =>
+      v.operations === 'all' ? [] : v.operations.filter((o) => !ops.has(o)).map((o) => `${v.name}: ${o}`),
+    );
     expect(badOps).toEqual([]);
   });
 
@@ -103,14 +119,17 @@ describe('the variant catalogue', () => {
 
 describe('every variant changes what the sandbox answers', () => {
   let clean: TestSandbox;
-  const signature = (a: Answer) => `${a.status}\n${a.headers.get('content-type') ?? ''}\n${[...a.headers.keys()].sort().join(',')}\n${a.text}`;
+  const signature = (a: Answer) =>
+    `${a.status}\n${a.headers.get('content-type') ?? ''}\n${[...a.headers.keys()].sort().join(',')}\n${a.text}`;
 
   test.each(VARIANTS.map((v) => [v.name] as const))('%s', async (name) => {
     clean ??= await TestSandbox.start();
     const varied = await TestSandbox.start([], [name]);
     try {
       const [before, after] = [await PROBES[name](clean), await PROBES[name](varied)];
-      expect(signature(after), `${name}: the probe's answer is the same with and without the variant`).not.toBe(signature(before));
+      expect(signature(after), `${name}: the probe's answer is the same with and without the variant`).not.toBe(
+        signature(before),
+      );
     } finally {
       await varied.close();
     }
@@ -126,16 +145,29 @@ describe('the sandbox under each variant alone is conformant', () => {
     'batch %i: %s',
     async (_index, names, batch: FaultBatch<Batchable>) => {
       const everything = batch.faults.some((v) => v.operations.length === operations.length);
-      expectConformant(await runWith(batch.faults.map((v) => v.name), everything ? undefined : batch.operations), `variants ${names}`);
+      expectConformant(
+        await runWith(
+          batch.faults.map((v) => v.name),
+          everything ? undefined : batch.operations,
+        ),
+        `variants ${names}`,
+      );
     },
     RUN_TIMEOUT_MS + 20_000,
   );
 });
 
 describe('the sandbox under all variants together is conformant', () => {
-  test('every operation, every variant on', async () => {
-    const run = await runWith(VARIANTS.map((v) => v.name), undefined);
-    expectConformant(run, 'all variants');
-    expect(run.results.operations.map((o) => o.id)).toEqual(operations.map((o) => o.id));
-  }, RUN_TIMEOUT_MS + 20_000);
+  test(
+    'every operation, every variant on',
+    async () => {
+      const run = await runWith(
+        VARIANTS.map((v) => v.name),
+        undefined,
+      );
+      expectConformant(run, 'all variants');
+      expect(run.results.operations.map((o) => o.id)).toEqual(operations.map((o) => o.id));
+    },
+    RUN_TIMEOUT_MS + 20_000,
+  );
 });

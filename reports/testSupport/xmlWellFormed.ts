@@ -22,8 +22,12 @@ export class XmlError extends Error {}
 
 function isXmlChar(code: number): boolean {
   return (
-    code === 0x9 || code === 0xa || code === 0xd ||
-    (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff)
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
   );
 }
 
@@ -42,7 +46,8 @@ function decode(raw: string, where: number): string {
 
 export function parseXml(xml: string): XmlElement {
   const bad = INVALID_CHAR.exec(xml);
-  if (bad) throw new XmlError(`invalid XML character U+${(bad[0].codePointAt(0) ?? 0).toString(16)} at offset ${bad.index}`);
+  if (bad)
+    throw new XmlError(`invalid XML character U+${(bad[0].codePointAt(0) ?? 0).toString(16)} at offset ${bad.index}`);
   let i = 0;
   const stack: XmlElement[] = [];
   let root: XmlElement | undefined;
@@ -67,7 +72,11 @@ export function parseXml(xml: string): XmlElement {
   if (xml.startsWith('<?xml')) {
     const end = xml.indexOf('?>');
     if (end < 0) fail('unterminated XML declaration');
-    if (!/^<\?xml\s+version="1\.[0-9]+"(\s+encoding="[A-Za-z][A-Za-z0-9._-]*")?(\s+standalone="(yes|no)")?\s*\?>$/.test(xml.slice(0, end + 2))) {
+    if (
+      !/^<\?xml\s+version="1\.[0-9]+"(\s+encoding="[A-Za-z][A-Za-z0-9._-]*")?(\s+standalone="(yes|no)")?\s*\?>$/.test(
+        xml.slice(0, end + 2),
+      )
+    ) {
       fail('malformed XML declaration');
     }
     i = end + 2;

@@ -65,7 +65,12 @@ describe('fault catalogue', () => {
       'revoke-keeps-access-token': ['request-refused', 'revoke-token'],
       'refresh-revoke-keeps-access': ['request-refused', 'revoke-token'],
       'token-details-error-shape': ['token-details-error-answer', 'get-idp-token-details'],
-      'diary-unauthorized-body': ['empty-body', 'list-episode-types', 'list-appointment-statuses', 'list-recurrence-types'],
+      'diary-unauthorized-body': [
+        'empty-body',
+        'list-episode-types',
+        'list-appointment-statuses',
+        'list-recurrence-types',
+      ],
       'diary-unmapped-as-unauthorized': ['diary-response-code', 'diary-post-auth'],
       'patient-update-ignored': ['patient-round-trip', 'update-patient'],
       'patient-deleted-still-readable': ['error-status-and-code', 'delete-patient', 'get-patient'],
@@ -75,14 +80,22 @@ describe('fault catalogue', () => {
       'procedure-without-service-accepted': ['request-refused', 'set-contract-service-with-procedure'],
       'delete-outcome-severity-error': ['matches-schema', 'delete-payor', 'delete-contact-payor'],
       'effective-prices-orphan-procedure': ['effective-prices-procedure-has-service', 'get-effective-prices'],
-      'contract-item-system-other': ['contract-item-systems', 'get-effective-prices', 'set-contract-service', 'set-contract-service-with-procedure', 'set-contract-price'],
+      'contract-item-system-other': [
+        'contract-item-systems',
+        'get-effective-prices',
+        'set-contract-service',
+        'set-contract-service-with-procedure',
+        'set-contract-price',
+      ],
       'effective-prices-first-payor-only': ['every-payor-answered', 'get-effective-prices'],
       'refresh-revoke-keeps-refresh': ['refresh-token-refused', 'revoke-token'],
     });
   });
 
   test('auth-not-enforced concerns every Document 1 operation', () => {
-    expect(faultInfo('auth-not-enforced')?.operations).toHaveLength(operations.filter((o) => o.document === 'D1').length);
+    expect(faultInfo('auth-not-enforced')?.operations).toHaveLength(
+      operations.filter((o) => o.document === 'D1').length,
+    );
   });
 
   test('isKnownFault and ActiveFaults', () => {

@@ -351,7 +351,7 @@ const entries: Entry[] = [
   {
     name: 'specialty-narrowing-leaks',
     kind: 'filter',
-    rule: 'D2 4.1 / DEC-D2-06: practitioner-specialty/{role} holds that profession\'s specialties',
+    rule: "D2 4.1 / DEC-D2-06: practitioner-specialty/{role} holds that profession's specialties",
     description: 'The narrowed specialty set also holds the specialties of other professions.',
     operations: ['get-code-set'],
     expectedCheck: 'value-set-items-match',
@@ -368,7 +368,8 @@ const entries: Entry[] = [
     name: 'codeset-count-bound-ignored',
     kind: 'validation',
     rule: 'D2 4.1, 8 / DEC-D2-03: code-set page size is 1 to 1,000',
-    description: 'count=0 is served as an empty page and count=1001 unbounded, instead of refused or clamped into 1 to 1,000.',
+    description:
+      'count=0 is served as an empty page and count=1001 unbounded, instead of refused or clamped into 1 to 1,000.',
     operations: ['get-code-set'],
     expectedCheck: 'code-set-page-size-bounded',
   },
@@ -491,7 +492,8 @@ const entries: Entry[] = [
     description: 'distinct-by keeps the last matching role of each practitioner (resp. location) in the sort order.',
     operations: ['search-register-practitioner-roles'],
     expectedCheck: 'distinct-by-first',
-  },  {
+  },
+  {
     name: 'accounts-error-code-as-text',
     kind: 'shape',
     rule: 'D3 2.2, 7 / DEC-D3-04: accounts error bodies carry code = the HTTP status as a number',
@@ -502,7 +504,7 @@ const entries: Entry[] = [
   {
     name: 'introspect-skips-site-check',
     kind: 'auth',
-    rule: 'D3 4.1, 7: introspect verifies the user\'s access to SU-SiteId',
+    rule: "D3 4.1, 7: introspect verifies the user's access to SU-SiteId",
     description: 'Introspect answers 200 for an SU-SiteId the user is not connected to (or that is inactive).',
     operations: ['introspect'],
     expectedCheck: 'accounts-error-answer',
@@ -542,7 +544,7 @@ const entries: Entry[] = [
   {
     name: 'token-details-error-shape',
     kind: 'shape',
-    rule: 'D3 7: token-details errors are `{status: \'fail\', message, code}`',
+    rule: "D3 7: token-details errors are `{status: 'fail', message, code}`",
     description: 'Token-details errors are answered as `{message, code}` without status.',
     operations: ['get-idp-token-details'],
     expectedCheck: 'token-details-error-answer',
@@ -599,7 +601,7 @@ const entries: Entry[] = [
     name: 'payors-duplicated',
     kind: 'state',
     rule: 'D3 4.5 / DEC-D3-12: listing creates slf and na only when missing',
-    description: 'Every listing of a site\'s payors adds slf and na again.',
+    description: "Every listing of a site's payors adds slf and na again.",
     operations: ['list-site-payors'],
     expectedCheck: 'payors-reserved-once',
   },
@@ -639,7 +641,8 @@ const entries: Entry[] = [
     name: 'authorisation-filters-ignored',
     kind: 'filter',
     rule: 'D1 4.3 / DEC-D1-74: the response holds the Claims matching the filters',
-    description: 'Search Authorisation ignores every filter (insurer, codes, membership number, statuses, the three date ranges, _since) and answers the site\'s records.',
+    description:
+      "Search Authorisation ignores every filter (insurer, codes, membership number, statuses, the three date ranges, _since) and answers the site's records.",
     operations: ['search-authorisation'],
     expectedCheck: 'filter-excludes-all',
   },
@@ -647,7 +650,8 @@ const entries: Entry[] = [
     name: 'coverage-extension-urls-moved',
     kind: 'shape',
     rule: 'D1 2.2: extension URLs are {ref_url}/extension/<name>, insuranceSchemePlan {ref_url}/insuranceSchemePlan',
-    description: 'The Coverage carries insuranceSchemePlan at {ref_url}/extension/insuranceSchemePlan and the Patient extensions under {ref_url}/Patient/extension/<name>.',
+    description:
+      'The Coverage carries insuranceSchemePlan at {ref_url}/extension/insuranceSchemePlan and the Patient extensions under {ref_url}/Patient/extension/<name>.',
     operations: ['find-member-v1', 'find-member-v2'],
     expectedCheck: 'coverage-extension-urls',
   },
@@ -655,7 +659,8 @@ const entries: Entry[] = [
     name: 'organization-telecom-repeated',
     kind: 'cardinality',
     rule: 'D1 2.2: the insurer Organization carries Email 0-1 and Phone 0-1',
-    description: 'The contained insurer Organization of the Coverage lists its email and its phone twice each (a second, different value).',
+    description:
+      'The contained insurer Organization of the Coverage lists its email and its phone twice each (a second, different value).',
     operations: ['find-member-v1', 'find-member-v2'],
     expectedCheck: 'organization-telecom-cardinality',
   },
@@ -663,7 +668,8 @@ const entries: Entry[] = [
     name: 'bill-extension-urls-moved',
     kind: 'url-form',
     rule: 'D1 2.8 / DEC-D1-54: bill extension URLs are under {ref_url}/extension/Claim/',
-    description: 'Bill Claim extensions are written `{ref_url}/extension/<name>` (out of `/extension/Claim/`), e.g. `.../extension/ClaimStatus`.',
+    description:
+      'Bill Claim extensions are written `{ref_url}/extension/<name>` (out of `/extension/Claim/`), e.g. `.../extension/ClaimStatus`.',
     operations: ['search-bills', 'get-bill'],
     expectedCheck: 'bill-extension-urls',
   },
@@ -671,7 +677,8 @@ const entries: Entry[] = [
     name: 'summary-extension-duplicated',
     kind: 'cardinality',
     rule: 'D1 2.4: processedDate and totalInvoiced are 1-1, paymentMethod 0-1',
-    description: 'Every remittance summary repeats its 1-1 extensions `processedDate` and `totalInvoiced` with conflicting values (a second entry a day later / one pound more).',
+    description:
+      'Every remittance summary repeats its 1-1 extensions `processedDate` and `totalInvoiced` with conflicting values (a second entry a day later / one pound more).',
     operations: ['search-remittance-summary'],
     expectedCheck: 'entry-extension-cardinality',
   },
@@ -680,7 +687,12 @@ const entries: Entry[] = [
     kind: 'shape',
     rule: 'D3 2.6: a valuedItem coding system is ISC (services) or {ref_url}/procedure (procedures)',
     description: 'Price Contracts code their services with the system `{ref_url}/service` instead of `ISC`.',
-    operations: ['get-effective-prices', 'set-contract-service', 'set-contract-service-with-procedure', 'set-contract-price'],
+    operations: [
+      'get-effective-prices',
+      'set-contract-service',
+      'set-contract-service-with-procedure',
+      'set-contract-price',
+    ],
     expectedCheck: 'contract-item-systems',
   },
   {
@@ -695,7 +707,8 @@ const entries: Entry[] = [
     name: 'refresh-revoke-keeps-refresh',
     kind: 'state',
     rule: 'D3 4.2 / DEC-D3-06: a revoked refresh token can no longer be refreshed',
-    description: 'Revoking a refresh token ends its session\'s access tokens, but the refresh token still gives new tokens.',
+    description:
+      "Revoking a refresh token ends its session's access tokens, but the refresh token still gives new tokens.",
     operations: ['revoke-token'],
     expectedCheck: 'refresh-token-refused',
   },

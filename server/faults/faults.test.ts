@@ -6,7 +6,19 @@
 import { describe, expect, test } from 'vitest';
 import { distanceKm } from '../router/geo.ts';
 import { REF_URL } from '../resources/urls.ts';
-import { TestSandbox, basicAuth, entriesOf, errorCode, extension, ids, paths, resources, tags, withQuery, type Answer } from '../testSupport.ts';
+import {
+  TestSandbox,
+  basicAuth,
+  entriesOf,
+  errorCode,
+  extension,
+  ids,
+  paths,
+  resources,
+  tags,
+  withQuery,
+  type Answer,
+} from '../testSupport.ts';
 import { FAULTS, type FaultName } from './catalog.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -19,7 +31,8 @@ const v2None = { insurerIdentifier: 'ppp', firstInitial: 'Z', lastName: 'Nobody'
 const v2Jones = { insurerIdentifier: 'nuh', firstInitial: 'A', lastName: 'Jones', dateOfBirth: '1975-09-30' };
 const v1None = { insurerIdentifier: 'bup', membershipNumber: 'BUP999999' };
 const createdOf = (a: Answer) => (resources(a.json) as J[]).map((r) => Date.parse(r.created));
-const createdOnOf = (a: Answer) => (resources(a.json) as J[]).map((r) => Date.parse(extension(r, 'createdOn') as string));
+const createdOnOf = (a: Answer) =>
+  (resources(a.json) as J[]).map((r) => Date.parse(extension(r, 'createdOn') as string));
 const isDescending = (xs: number[]) => xs.every((x, k) => k === 0 || xs[k - 1] >= x);
 const claimCount = (a: Answer) => (resources(a.json) as J[]).filter((r) => r.resourceType === 'Claim').length;
 
@@ -31,38 +44,76 @@ const roleIdsOf = (a: Answer) => entriesOf(a.json, 'PractitionerRole').map((e) =
 /** The farthest role of a near search with `_include`, by its included Location. */
 const farthestKm = (a: Answer) => {
   const at = new Map(entriesOf(a.json, 'Location').map((e) => [`Location/${e.resource.id}`, e.resource.position]));
-  return Math.max(0, ...entriesOf(a.json, 'PractitionerRole').map((e) => distanceKm(CENTRE, at.get(e.resource.location[0].reference))));
+  return Math.max(
+    0,
+    ...entriesOf(a.json, 'PractitionerRole').map((e) => distanceKm(CENTRE, at.get(e.resource.location[0].reference))),
+  );
 };
 const roleExt = (item: J, suffix: string) => item.extension.find((e: J) => String(e.url).endsWith(`/${suffix}`));
 
 // Document 3 helpers.
 const revokeWith = (s: TestSandbox, fields: Record<string, string>) =>
-  s.request('POST', paths.revoke, { headers: { authorization: basicAuth(), 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
-const introspectStatus = async (s: TestSandbox, token: string) => (await s.accounts(paths.introspect, { token })).status;
+  s.request('POST', paths.revoke, {
+    headers: { authorization: basicAuth(), 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
+const introspectStatus = async (s: TestSandbox, token: string) =>
+  (await s.accounts(paths.introspect, { token })).status;
 const refreshStatus = async (s: TestSandbox, refreshToken: string) =>
   (
     await s.request('POST', '/oauth/token', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: 'sandbox-client', client_secret: 'sandbox-secret' }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        client_id: 'sandbox-client',
+        client_secret: 'sandbox-secret',
+      }).toString(),
     })
   ).status;
-const NEW_PATIENT = { resourceType: 'Patient', name: [{ family: 'Fault', given: ['Finn'] }], gender: 'male', birthDate: '1970-01-01' };
-const orphanCondition = { resourceType: 'Condition', note: [{ text: 'x', authorReference: { reference: 'patient/PAT-9999' } }] };
+const NEW_PATIENT = {
+  resourceType: 'Patient',
+  name: [{ family: 'Fault', given: ['Finn'] }],
+  gender: 'male',
+  birthDate: '1970-01-01',
+};
+const orphanCondition = {
+  resourceType: 'Condition',
+  note: [{ text: 'x', authorReference: { reference: 'patient/PAT-9999' } }],
+};
 const priceRequest = (items: { system: string; code: string; fee?: number }[]) => ({
   resourceType: 'Contract',
   subject: [{ reference: 'Site/SITE001' }],
-  term: [{ asset: [{ context: [{ reference: { reference: 'Payor/I-bup' } }], valuedItem: items.map((i) => ({ entityCodeableConcept: { coding: [{ system: i.system, code: i.code }] }, ...(i.fee === undefined ? {} : { net: { value: i.fee } }) })) }] }],
+  term: [
+    {
+      asset: [
+        {
+          context: [{ reference: { reference: 'Payor/I-bup' } }],
+          valuedItem: items.map((i) => ({
+            entityCodeableConcept: { coding: [{ system: i.system, code: i.code }] },
+            ...(i.fee === undefined ? {} : { net: { value: i.fee } }),
+          })),
+        },
+      ],
+    },
+  ],
 });
 /** Assets of effective-price Contracts that hold a procedure entry but no service entry. */
 const orphanAssets = (a: Answer) =>
-  (resources(a.json) as J[]).flatMap((c) => c.term[0].asset).filter((asset: J) => {
-    const systems = asset.valuedItem.map((v: J) => v.entityCodeableConcept.coding[0].system);
-    return systems.includes(`${REF_URL}/procedure`) && !systems.includes('ISC');
-  }).length;
+  (resources(a.json) as J[])
+    .flatMap((c) => c.term[0].asset)
+    .filter((asset: J) => {
+      const systems = asset.valuedItem.map((v: J) => v.entityCodeableConcept.coding[0].system);
+      return systems.includes(`${REF_URL}/procedure`) && !systems.includes('ISC');
+    }).length;
 
 const SCENARIOS: Record<FaultName, Scenario> = {
   'paging-tag-as-number': async (clean, faulty) => {
-    for (const call of [(s: TestSandbox) => s.form(paths.summary, {}), (s: TestSandbox) => s.form(paths.authorisation, {}), (s: TestSandbox) => s.form(paths.detail('RS-0001'), {})]) {
+    for (const call of [
+      (s: TestSandbox) => s.form(paths.summary, {}),
+      (s: TestSandbox) => s.form(paths.authorisation, {}),
+      (s: TestSandbox) => s.form(paths.detail('RS-0001'), {}),
+    ]) {
       expect(tags((await call(clean)).json)).toMatchObject({ page: '1', count: '10' });
       expect(tags((await call(faulty)).json)).toMatchObject({ page: 1, count: 10 });
     }
@@ -84,7 +135,10 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect((await faulty.findMember('2', v2Single, { site: 'SITE002' })).status).toBe(403);
   },
   'no-match-status-200': async (clean, faulty) => {
-    for (const [version, fields] of [['2', v2None], ['1', v1None]] as const) {
+    for (const [version, fields] of [
+      ['2', v2None],
+      ['1', v1None],
+    ] as const) {
       const c = await clean.findMember(version, fields);
       const f = await faulty.findMember(version, fields);
       expect([c.status, errorCode(c.json)]).toEqual([400, 'NO_MATCH_FOUND']);
@@ -101,7 +155,12 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     const f = await faulty.findMember('2', v2Single);
     expect(f.status).toBe(200);
     expect(extension(f.json, 'policyExpired')).toBeUndefined();
-    expect(extension((await faulty.findMember('1', { insurerIdentifier: 'bup', membershipNumber: 'BUP100001' })).json, 'policyExpired')).toBeUndefined();
+    expect(
+      extension(
+        (await faulty.findMember('1', { insurerIdentifier: 'bup', membershipNumber: 'BUP100001' })).json,
+        'policyExpired',
+      ),
+    ).toBeUndefined();
   },
   'insurer-filter-ignored': async (clean, faulty) => {
     const c = resources((await clean.form(paths.summary, { insurerIdentifier: 'bup', count: '100' })).json) as J[];
@@ -195,12 +254,17 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect(((await faulty.get(`${paths.bills}?insurerid=bup`)).json as J).type).toBe('collection');
   },
   'error-body-not-outcome': async (clean, faulty) => {
-    for (const [version, fields] of [['2', v2None], ['1', v1None]] as const) {
+    for (const [version, fields] of [
+      ['2', v2None],
+      ['1', v1None],
+    ] as const) {
       expect(((await clean.findMember(version, fields)).json as J).resourceType).toBe('OperationOutcome');
       const f = await faulty.findMember(version, fields);
       expect([f.status, f.json]).toEqual([400, { error: 'NO_MATCH_FOUND' }]);
     }
-    expect(((await faulty.form(paths.summary, { insurerIdentifier: '' })).json as J).resourceType).toBe('OperationOutcome');
+    expect(((await faulty.form(paths.summary, { insurerIdentifier: '' })).json as J).resourceType).toBe(
+      'OperationOutcome',
+    );
   },
   'since-ignored': async (clean, faulty) => {
     const fields = { _since: '2025-10-01T00:00:00Z', count: '100' };
@@ -255,29 +319,42 @@ const SCENARIOS: Record<FaultName, Scenario> = {
       expect(f).toBeLessThanOrEqual(30);
     }
     // Booking searches keep their radius.
-    expect(ids((await getQ(faulty, paths.bookingPractitioners, { near: '51.6534:-0.4026:1:km' })).json)).toEqual(ids((await getQ(clean, paths.bookingPractitioners, { near: '51.6534:-0.4026:1:km' })).json));
+    expect(ids((await getQ(faulty, paths.bookingPractitioners, { near: '51.6534:-0.4026:1:km' })).json)).toEqual(
+      ids((await getQ(clean, paths.bookingPractitioners, { near: '51.6534:-0.4026:1:km' })).json),
+    );
   },
   'near-default-unit-miles': async (clean, faulty) => {
     for (const q of [{ near: `${AT}:10` }, { near: AT, 'near-distance': '10' }] as Record<string, string>[]) {
-      expect(farthestKm(await getQ(clean, paths.registerRoles, { ...q, _include: 'practitioner:location' }))).toBeLessThanOrEqual(10);
+      expect(
+        farthestKm(await getQ(clean, paths.registerRoles, { ...q, _include: 'practitioner:location' })),
+      ).toBeLessThanOrEqual(10);
       const f = farthestKm(await getQ(faulty, paths.registerRoles, { ...q, _include: 'practitioner:location' }));
       expect(f).toBeGreaterThan(10);
       expect(f).toBeLessThanOrEqual(16.0935);
     }
     const explicit = { near: `${AT}:10:km` };
-    expect(roleIdsOf(await getQ(faulty, paths.registerRoles, explicit))).toEqual(roleIdsOf(await getQ(clean, paths.registerRoles, explicit)));
+    expect(roleIdsOf(await getQ(faulty, paths.registerRoles, explicit))).toEqual(
+      roleIdsOf(await getQ(clean, paths.registerRoles, explicit)),
+    );
   },
   'role-name-sort-direction-ignored': async (clean, faulty) => {
-    const names = (a: Answer) => entriesOf(a.json, 'PractitionerRole').map((e) => String(e.resource.practitioner.display).toLowerCase());
+    const names = (a: Answer) =>
+      entriesOf(a.json, 'PractitionerRole').map((e) => String(e.resource.practitioner.display).toLowerCase());
     const asc = names(await getQ(clean, paths.registerRoles, { _sort: 'name:asc' }));
     expect(names(await getQ(clean, paths.registerRoles, { _sort: 'name:desc' }))).toEqual([...asc].reverse());
     expect(names(await getQ(faulty, paths.registerRoles, { _sort: 'name:desc' }))).toEqual(asc);
     const distanceDesc = { near: `${AT}:50`, _sort: 'distance:desc' };
-    expect(roleIdsOf(await getQ(faulty, paths.registerRoles, distanceDesc))).toEqual(roleIdsOf(await getQ(clean, paths.registerRoles, distanceDesc)));
+    expect(roleIdsOf(await getQ(faulty, paths.registerRoles, distanceDesc))).toEqual(
+      roleIdsOf(await getQ(clean, paths.registerRoles, distanceDesc)),
+    );
   },
   'specialty-narrowing-leaks': async (clean, faulty) => {
     const professions = async (s: TestSandbox) =>
-      new Set(((await getQ(s, paths.codeSet('practitioner-specialty', 'CON'), { count: '1000' })).json as J).expansion.contains.map((i: J) => roleExt(i, 'practitioner-role').valueString));
+      new Set(
+        (
+          (await getQ(s, paths.codeSet('practitioner-specialty', 'CON'), { count: '1000' })).json as J
+        ).expansion.contains.map((i: J) => roleExt(i, 'practitioner-role').valueString),
+      );
     expect(await professions(clean)).toEqual(new Set(['CON']));
     const f = await professions(faulty);
     expect(f.has('CON')).toBe(true);
@@ -288,7 +365,11 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect(((await getQ(clean, paths.codeSet('condition-code', 'ICD10'), q)).json as J).expansion.offset).toBe(7);
     const f = (await getQ(faulty, paths.codeSet('condition-code', 'ICD10'), q)).json as J;
     expect(f.expansion.offset).toBe(14);
-    expect(f.expansion.contains.map((i: J) => i.code)).toEqual(((await getQ(clean, paths.codeSet('condition-code', 'ICD10'), q)).json as J).expansion.contains.map((i: J) => i.code));
+    expect(f.expansion.contains.map((i: J) => i.code)).toEqual(
+      ((await getQ(clean, paths.codeSet('condition-code', 'ICD10'), q)).json as J).expansion.contains.map(
+        (i: J) => i.code,
+      ),
+    );
   },
   'codeset-count-bound-ignored': async (clean, faulty) => {
     for (const count of ['0', '1001']) {
@@ -296,7 +377,9 @@ const SCENARIOS: Record<FaultName, Scenario> = {
       expect([c.status, errorCode(c.json)]).toEqual([400, 'MSG_INVALID_FORMAT']);
       expect((await getQ(faulty, paths.codeSet('condition-code'), { count })).status).toBe(200);
     }
-    expect(((await getQ(faulty, paths.codeSet('condition-code'), { count: '0' })).json as J).expansion.contains).toEqual([]);
+    expect(
+      ((await getQ(faulty, paths.codeSet('condition-code'), { count: '0' })).json as J).expansion.contains,
+    ).toEqual([]);
     expect((await getQ(faulty, paths.codeSet('condition-code'), { count: 'x' })).status).toBe(400);
   },
   'insurer-type-filter-ignored': async (clean, faulty) => {
@@ -307,7 +390,8 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     }
   },
   'photo-size-mismatch': async (clean, faulty) => {
-    const attachment = async (s: TestSandbox) => ((await s.get(paths.photo('PR-0001'))).json as J).parameter[0].valueAttachment;
+    const attachment = async (s: TestSandbox) =>
+      ((await s.get(paths.photo('PR-0001'))).json as J).parameter[0].valueAttachment;
     const c = await attachment(clean);
     const f = await attachment(faulty);
     expect(Buffer.from(c.data, 'base64').length).toBe(c.size);
@@ -320,7 +404,10 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect([c.status, c.json]).toEqual([200, { postcode: 'NOT A POSTCODE', status: false }]);
     const f = await getQ(faulty, paths.validatePostcode, q);
     expect([f.status, errorCode(f.json)]).toEqual([400, 'MSG_INVALID_FORMAT']);
-    expect((await getQ(faulty, paths.validatePostcode, { postcode: 'SW1A 2AA' })).json).toEqual({ postcode: 'SW1A 2AA', status: true });
+    expect((await getQ(faulty, paths.validatePostcode, { postcode: 'SW1A 2AA' })).json).toEqual({
+      postcode: 'SW1A 2AA',
+      status: true,
+    });
   },
   'booking-unknown-id-200': async (clean, faulty) => {
     const c = await clean.get(paths.bookingPractitioner('BP-9999'));
@@ -342,7 +429,9 @@ const SCENARIOS: Record<FaultName, Scenario> = {
   'distinct-by-ignored': async (clean, faulty) => {
     const plain = roleIdsOf(await getQ(clean, paths.registerRoles));
     for (const field of ['practitioner', 'location']) {
-      expect(roleIdsOf(await getQ(clean, paths.registerRoles, { 'distinct-by': field })).length).toBeLessThan(plain.length);
+      expect(roleIdsOf(await getQ(clean, paths.registerRoles, { 'distinct-by': field })).length).toBeLessThan(
+        plain.length,
+      );
       expect(roleIdsOf(await getQ(faulty, paths.registerRoles, { 'distinct-by': field }))).toEqual(plain);
     }
   },
@@ -370,17 +459,25 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     const c = resources((await getQ(clean, paths.registerPractitioners, { gender: 'male', count: '100' })).json) as J[];
     expect(c.every((p) => p.gender === 'male')).toBe(true);
     expect(((await getQ(faulty, paths.registerPractitioners, { gender: 'male' })).json as J).total).toBe(all);
-    const roles = entriesOf((await getQ(faulty, paths.registerRoles, { gender: 'male', _include: 'practitioner:location' })).json, 'Practitioner');
+    const roles = entriesOf(
+      (await getQ(faulty, paths.registerRoles, { gender: 'male', _include: 'practitioner:location' })).json,
+      'Practitioner',
+    );
     expect(roles.every((e) => e.resource.gender === 'male')).toBe(true);
   },
   'retrieve-wrong-address': async (clean, faulty) => {
-    expect(((await getQ(clean, paths.addressRetrieve, { id: 'GB|RM|A|10003' })).json as J[])[0].key).toBe('GB|RM|A|10003');
+    expect(((await getQ(clean, paths.addressRetrieve, { id: 'GB|RM|A|10003' })).json as J[])[0].key).toBe(
+      'GB|RM|A|10003',
+    );
     for (const id of ['GB|RM|A|10001', 'GB|RM|A|10003', 'GB|NO|SUCH']) {
       expect(((await getQ(faulty, paths.addressRetrieve, { id })).json as J[])[0].key).toBe('GB|RM|A|10004');
     }
   },
   'control-parameter-missing': async (clean, faulty) => {
-    const names = async (s: TestSandbox) => ((await getQ(s, paths.controlParameters, { insurerId: 'INS001' })).json as J).extension.map((e: J) => e.url.split('/').pop());
+    const names = async (s: TestSandbox) =>
+      ((await getQ(s, paths.controlParameters, { insurerId: 'INS001' })).json as J).extension.map((e: J) =>
+        e.url.split('/').pop(),
+      );
     expect(await names(clean)).toEqual(['acceptsEDIClaims', 'requiresDiagnosis', 'synchronousME', 'stvEnabled']);
     expect(await names(faulty)).toEqual(['acceptsEDIClaims', 'requiresDiagnosis', 'synchronousME']);
   },
@@ -389,18 +486,29 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     const all = ((await getQ(clean, paths.bookingRoles)).json as J).total;
     expect(((await getQ(clean, paths.bookingRoles, q)).json as J).total).toBeLessThan(all);
     expect(((await getQ(faulty, paths.bookingRoles, q)).json as J).total).toBe(all);
-    expect(((await getQ(faulty, paths.bookingPractitioners, q)).json as J).total).toBe(((await getQ(clean, paths.bookingPractitioners, q)).json as J).total);
+    expect(((await getQ(faulty, paths.bookingPractitioners, q)).json as J).total).toBe(
+      ((await getQ(clean, paths.bookingPractitioners, q)).json as J).total,
+    );
   },
   'booking-practitioner-filters-ignored': async (clean, faulty) => {
     const all = ((await getQ(clean, paths.bookingPractitioners, { count: '100' })).json as J).total;
-    for (const q of [{ profession: 'NO-SUCH-PROFESSION' }, { channel: 'NO-SUCH-CHANNEL' }, { location: 'NO-SUCH-LOCATION' }, { postcode: 'ZZ99 9ZZ' }, { near: '0:0:1:km' }] as Record<string, string>[]) {
+    for (const q of [
+      { profession: 'NO-SUCH-PROFESSION' },
+      { channel: 'NO-SUCH-CHANNEL' },
+      { location: 'NO-SUCH-LOCATION' },
+      { postcode: 'ZZ99 9ZZ' },
+      { near: '0:0:1:km' },
+    ] as Record<string, string>[]) {
       expect(((await getQ(clean, paths.bookingPractitioners, { ...q, count: '100' })).json as J).total).toBe(0);
       expect(((await getQ(faulty, paths.bookingPractitioners, { ...q, count: '100' })).json as J).total).toBe(all);
     }
     expect(((await getQ(faulty, paths.bookingPractitioners, { family: 'NO-SUCH-NAME' })).json as J).total).toBe(0);
   },
   'control-parameters-other-insurer': async (clean, faulty) => {
-    const urls = async (s: TestSandbox) => ((await getQ(s, paths.controlParameters, { insurerId: 'INS001' })).json as J).extension.map((e: J) => e.url as string);
+    const urls = async (s: TestSandbox) =>
+      ((await getQ(s, paths.controlParameters, { insurerId: 'INS001' })).json as J).extension.map(
+        (e: J) => e.url as string,
+      );
     expect((await urls(clean)).every((u: string) => u.includes('/organization/ins/INS001/'))).toBe(true);
     expect((await urls(faulty)).some((u: string) => u.includes('/organization/ins/INS001/'))).toBe(false);
   },
@@ -412,7 +520,8 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect(f.length).toBe(c.length);
     expect(f).not.toEqual(c);
     expect(plain.length).toBeGreaterThan(c.length);
-  },  'accounts-error-code-as-text': async (clean, faulty) => {
+  },
+  'accounts-error-code-as-text': async (clean, faulty) => {
     const calls = [
       (s: TestSandbox) => s.accounts(paths.introspect, { site: 'SITE002' }),
       async (s: TestSandbox) => s.accounts(paths.features, { token: await s.userToken('bob') }),
@@ -435,9 +544,16 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect((await faulty.accounts(paths.features, { site: 'SITE002' })).status).toBe(403);
   },
   'sites-v2-next-page-at-end': async (clean, faulty) => {
-    const pagination = async (s: TestSandbox, pageNumber: string) => ((await s.accounts(withQuery(paths.sitesV2, { pageNumber }))).json as J).pagination;
+    const pagination = async (s: TestSandbox, pageNumber: string) =>
+      ((await s.accounts(withQuery(paths.sitesV2, { pageNumber }))).json as J).pagination;
     expect((await pagination(clean, '3')).nextPage).toBeNull();
-    expect(await pagination(faulty, '3')).toEqual({ totalRecords: 27, currentPage: 3, totalPages: 3, nextPage: 4, prevPage: 2 });
+    expect(await pagination(faulty, '3')).toEqual({
+      totalRecords: 27,
+      currentPage: 3,
+      totalPages: 3,
+      nextPage: 4,
+      prevPage: 2,
+    });
     expect((await pagination(faulty, '1')).nextPage).toBe(2);
   },
   'site-users-invalid-404': async (clean, faulty) => {
@@ -448,7 +564,10 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect((await faulty.accounts(paths.siteUsers('SITE004'), { site: 'SITE001' })).status).toBe(200);
   },
   'revoke-keeps-access-token': async (clean, faulty) => {
-    for (const [s, after] of [[clean, 401], [faulty, 200]] as const) {
+    for (const [s, after] of [
+      [clean, 401],
+      [faulty, 200],
+    ] as const) {
       const { access_token } = await s.signIn();
       expect((await revokeWith(s, { token: access_token, token_type_hint: 'access_token' })).status).toBe(200);
       expect(await introspectStatus(s, access_token)).toBe(after);
@@ -458,7 +577,10 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect(await introspectStatus(faulty, access_token)).toBe(401);
   },
   'refresh-revoke-keeps-access': async (clean, faulty) => {
-    for (const [s, after] of [[clean, 401], [faulty, 200]] as const) {
+    for (const [s, after] of [
+      [clean, 401],
+      [faulty, 200],
+    ] as const) {
       const { access_token, refresh_token } = await s.signIn();
       expect((await revokeWith(s, { token: refresh_token, token_type_hint: 'refresh_token' })).status).toBe(200);
       expect(await introspectStatus(s, access_token)).toBe(after);
@@ -466,8 +588,15 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     }
   },
   'token-details-error-shape': async (clean, faulty) => {
-    const details = (s: TestSandbox, redirect_uri: string) => s.request('GET', withQuery(paths.tokenDetails('nhs'), { redirect_uri }), { headers: { authorization: basicAuth() } });
-    expect((await details(clean, 'https://app.example/unlinked')).json).toEqual({ status: 'fail', message: 'NHS user not found', code: 404 });
+    const details = (s: TestSandbox, redirect_uri: string) =>
+      s.request('GET', withQuery(paths.tokenDetails('nhs'), { redirect_uri }), {
+        headers: { authorization: basicAuth() },
+      });
+    expect((await details(clean, 'https://app.example/unlinked')).json).toEqual({
+      status: 'fail',
+      message: 'NHS user not found',
+      code: 404,
+    });
     const f = await details(faulty, 'https://app.example/unlinked');
     expect([f.status, f.json]).toEqual([404, { message: 'NHS user not found', code: 404 }]);
     expect(((await details(faulty, 'https://app.example/callback')).json as J).status).toBe('success');
@@ -488,22 +617,36 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect(((await faulty.multipart(paths.diaryPostAuth, { Code: 'DIARY-OK' })).json as J).response).toBe(2);
   },
   'patient-update-ignored': async (clean, faulty) => {
-    for (const [s, family] of [[clean, 'Updated'], [faulty, 'Fault']] as const) {
+    for (const [s, family] of [
+      [clean, 'Updated'],
+      [faulty, 'Fault'],
+    ] as const) {
       const created = (await s.patient('POST', paths.createPatient, NEW_PATIENT)).json as J;
-      const u = await s.patient('PUT', paths.updatePatient(created.id), { ...created, name: [{ family: 'Updated', given: ['Finn'] }] });
+      const u = await s.patient('PUT', paths.updatePatient(created.id), {
+        ...created,
+        name: [{ family: 'Updated', given: ['Finn'] }],
+      });
       expect([u.status, (u.json as J).name[0].family]).toEqual([200, 'Updated']);
       expect(((await s.patient('GET', paths.patient(created.id))).json as J).name[0].family).toBe(family);
     }
   },
   'patient-deleted-still-readable': async (clean, faulty) => {
-    for (const [s, status] of [[clean, 404], [faulty, 200]] as const) {
+    for (const [s, status] of [
+      [clean, 404],
+      [faulty, 200],
+    ] as const) {
       const created = (await s.patient('POST', paths.createPatient, NEW_PATIENT)).json as J;
-      expect(((await s.patient('DELETE', paths.patient(created.id))).json as J).parameter).toEqual([{ name: 'Status', valueString: 'DELETED' }]);
+      expect(((await s.patient('DELETE', paths.patient(created.id))).json as J).parameter).toEqual([
+        { name: 'Status', valueString: 'DELETED' },
+      ]);
       expect((await s.patient('GET', paths.patient(created.id))).status).toBe(status);
     }
   },
   'patient-missing-header-400': async (clean, faulty) => {
-    const calls = [(s: TestSandbox) => s.patient('POST', paths.createPatient, NEW_PATIENT, { site: null }), (s: TestSandbox) => s.patient('GET', paths.patient('PAT-0001'), undefined, { site: null })];
+    const calls = [
+      (s: TestSandbox) => s.patient('POST', paths.createPatient, NEW_PATIENT, { site: null }),
+      (s: TestSandbox) => s.patient('GET', paths.patient('PAT-0001'), undefined, { site: null }),
+    ];
     for (const call of calls) {
       expect((await call(clean)).status).toBe(401);
       const f = await call(faulty);
@@ -519,11 +662,19 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect([f.status, (f.json as J).resourceType]).toEqual([201, 'Condition']);
   },
   'payors-duplicated': async (clean, faulty) => {
-    const authorities = async (s: TestSandbox) => ((await s.contract('GET', paths.sitePayors('SITE005'))).json as J).entry.map((e: J) => e.resource.authority[0].reference);
+    const authorities = async (s: TestSandbox) =>
+      ((await s.contract('GET', paths.sitePayors('SITE005'))).json as J).entry.map(
+        (e: J) => e.resource.authority[0].reference,
+      );
     await authorities(clean);
     expect(await authorities(clean)).toEqual(['Organization/slf', 'Organization/na']);
     await authorities(faulty);
-    expect(await authorities(faulty)).toEqual(['Organization/slf', 'Organization/na', 'Organization/slf', 'Organization/na']);
+    expect(await authorities(faulty)).toEqual([
+      'Organization/slf',
+      'Organization/na',
+      'Organization/slf',
+      'Organization/na',
+    ]);
   },
   'procedure-without-service-accepted': async (clean, faulty) => {
     const orphan = priceRequest([{ system: `${REF_URL}/procedure`, code: 'CONF-PROC' }]);
@@ -531,17 +682,47 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect([c.status, errorCode(c.json)]).toEqual([400, 'MSG_MISSING_MANDATORY_PARAM']);
     const f = await faulty.contract('POST', paths.contractPrice, orphan);
     expect([f.status, (f.json as J).resourceType]).toEqual([200, 'Contract']);
-    expect((await faulty.contract('POST', paths.contractPrice, priceRequest([{ system: `${REF_URL}/procedure`, code: 'CONF-PROC', fee: 5 }]))).status).toBe(400);
+    expect(
+      (
+        await faulty.contract(
+          'POST',
+          paths.contractPrice,
+          priceRequest([{ system: `${REF_URL}/procedure`, code: 'CONF-PROC', fee: 5 }]),
+        )
+      ).status,
+    ).toBe(400);
   },
   'delete-outcome-severity-error': async (clean, faulty) => {
-    for (const [s, severity] of [[clean, 'information'], [faulty, 'error']] as const) {
-      for (const [authority, payorType] of [['Organization/CONF-INS', 'I'], ['Person/CONF-CONTACT', 'C']]) {
-        const created = (await s.contract('POST', paths.contract, { resourceType: 'Contract', subject: [{ reference: 'Site/SITE001' }], authority: [{ reference: authority }] })).json as J;
-        const del = await s.contract('DELETE', withQuery(paths.contractSite('SITE001'), { payorId: authority, payorType, providerGroup: created.id }));
-        expect([del.status, errorCode(del.json), (del.json as J).issue[0].severity]).toEqual([200, 'MSG_DELETED_ID', severity]);
+    for (const [s, severity] of [
+      [clean, 'information'],
+      [faulty, 'error'],
+    ] as const) {
+      for (const [authority, payorType] of [
+        ['Organization/CONF-INS', 'I'],
+        ['Person/CONF-CONTACT', 'C'],
+      ]) {
+        const created = (
+          await s.contract('POST', paths.contract, {
+            resourceType: 'Contract',
+            subject: [{ reference: 'Site/SITE001' }],
+            authority: [{ reference: authority }],
+          })
+        ).json as J;
+        const del = await s.contract(
+          'DELETE',
+          withQuery(paths.contractSite('SITE001'), { payorId: authority, payorType, providerGroup: created.id }),
+        );
+        expect([del.status, errorCode(del.json), (del.json as J).issue[0].severity]).toEqual([
+          200,
+          'MSG_DELETED_ID',
+          severity,
+        ]);
       }
     }
-    const service = await faulty.contract('DELETE', withQuery(paths.contractPriceSite('SITE001'), { indStdCode: 'FUCONS', indStdCodeScheme: 'ISC' }));
+    const service = await faulty.contract(
+      'DELETE',
+      withQuery(paths.contractPriceSite('SITE001'), { indStdCode: 'FUCONS', indStdCodeScheme: 'ISC' }),
+    );
     expect((service.json as J).issue[0].severity).toBe('information');
   },
   'effective-prices-orphan-procedure': async (clean, faulty) => {
@@ -552,7 +733,12 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect(ids(f.json)).toEqual(ids((await clean.contract('GET', q)).json));
   },
   'batch-msgid-repeated': async (clean, faulty) => {
-    const msgIds = async (s: typeof clean) => Promise.all(['BATCH-1001', 'BATCH-1002'].map(async (id) => ((await s.get(paths.batch(id))).json as { msgId: string }).msgId));
+    const msgIds = async (s: typeof clean) =>
+      Promise.all(
+        ['BATCH-1001', 'BATCH-1002'].map(
+          async (id) => ((await s.get(paths.batch(id))).json as { msgId: string }).msgId,
+        ),
+      );
     const c = await msgIds(clean);
     expect(new Set(c).size).toBe(2);
     const f = await msgIds(faulty);
@@ -575,26 +761,36 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect(await urls(faulty)).toContain(`${REF_URL}/Patient/extension/genderIdentity`);
   },
   'organization-telecom-repeated': async (clean, faulty) => {
-    const systems = async (s: TestSandbox) => (((await s.findMember('2', v2Single)).json as J).contained[1].telecom as J[]).map((t: J) => t.system as string);
+    const systems = async (s: TestSandbox) =>
+      (((await s.findMember('2', v2Single)).json as J).contained[1].telecom as J[]).map((t: J) => t.system as string);
     expect(await systems(clean)).toEqual(['email', 'phone']);
     expect(await systems(faulty)).toEqual(['email', 'phone', 'email', 'phone']);
   },
   'bill-extension-urls-moved': async (clean, faulty) => {
-    const urls = async (s: TestSandbox) => ((await s.get(paths.bill('BILL-0001', 'false'))).json as J).extension.map((e: J) => e.url as string);
+    const urls = async (s: TestSandbox) =>
+      ((await s.get(paths.bill('BILL-0001', 'false'))).json as J).extension.map((e: J) => e.url as string);
     expect(await urls(clean)).toContain(`${REF_URL}/extension/Claim/ClaimStatus`);
     expect(await urls(faulty)).toContain(`${REF_URL}/extension/ClaimStatus`);
     expect(await urls(faulty)).not.toContain(`${REF_URL}/extension/Claim/ClaimStatus`);
-    const listed = (resources((await faulty.get(withQuery(paths.bills, { insurerid: 'bup' }))).json) as J[]).flatMap((r) => r.extension.map((e: J) => e.url as string));
+    const listed = (resources((await faulty.get(withQuery(paths.bills, { insurerid: 'bup' }))).json) as J[]).flatMap(
+      (r) => r.extension.map((e: J) => e.url as string),
+    );
     expect(listed.some((u) => u.includes('/extension/Claim/'))).toBe(false);
   },
   'summary-extension-duplicated': async (clean, faulty) => {
-    const processed = async (s: TestSandbox) => (resources((await s.form(paths.summary, { count: '3' })).json) as J[]).map((r) => r.extension.filter((e: J) => String(e.url).endsWith('/processedDate')).map((e: J) => e.valueDate));
+    const processed = async (s: TestSandbox) =>
+      (resources((await s.form(paths.summary, { count: '3' })).json) as J[]).map((r) =>
+        r.extension.filter((e: J) => String(e.url).endsWith('/processedDate')).map((e: J) => e.valueDate),
+      );
     expect((await processed(clean)).every((v) => v.length === 1)).toBe(true);
     const f = await processed(faulty);
     expect(f.every((v) => v.length === 2 && v[0] !== v[1])).toBe(true);
   },
   'contract-item-system-other': async (clean, faulty) => {
-    const systems = async (s: TestSandbox) => JSON.stringify((await s.contract('GET', withQuery(paths.effectivePrices, { site: 'SITE001' }))).json).match(/"system":"(ISC|[^"]*\/service)"/g) ?? [];
+    const systems = async (s: TestSandbox) =>
+      JSON.stringify((await s.contract('GET', withQuery(paths.effectivePrices, { site: 'SITE001' }))).json).match(
+        /"system":"(ISC|[^"]*\/service)"/g,
+      ) ?? [];
     expect((await systems(clean)).every((m) => m.includes('"ISC"'))).toBe(true);
     const f = await systems(faulty);
     expect(f.length).toBeGreaterThan(0);
@@ -602,12 +798,16 @@ const SCENARIOS: Record<FaultName, Scenario> = {
   },
   'effective-prices-first-payor-only': async (clean, faulty) => {
     const q = withQuery(paths.effectivePrices, { site: 'SITE001', payor: 'bup,slf' });
-    const payors = async (s: TestSandbox) => new Set(JSON.stringify((await s.contract('GET', q)).json).match(/Payor\/I-(bup|slf)/g));
+    const payors = async (s: TestSandbox) =>
+      new Set(JSON.stringify((await s.contract('GET', q)).json).match(/Payor\/I-(bup|slf)/g));
     expect([...(await payors(clean))].sort()).toEqual(['Payor/I-bup', 'Payor/I-slf']);
     expect([...(await payors(faulty))]).toEqual(['Payor/I-bup']);
   },
   'refresh-revoke-keeps-refresh': async (clean, faulty) => {
-    for (const [s, after] of [[clean, 400], [faulty, 200]] as const) {
+    for (const [s, after] of [
+      [clean, 400],
+      [faulty, 200],
+    ] as const) {
       const { access_token, refresh_token } = await s.signIn();
       expect((await revokeWith(s, { token: refresh_token, token_type_hint: 'refresh_token' })).status).toBe(200);
       expect(await introspectStatus(s, access_token)).toBe(401);

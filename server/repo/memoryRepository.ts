@@ -5,7 +5,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { SEED, type Seed } from '../fixtures/seed.ts';
-import type { AccessGrant, Batch, Client, ConditionRecord, PatientRecord, Payor, PriceContract, RefreshGrant } from './model.ts';
+import type {
+  AccessGrant,
+  Batch,
+  Client,
+  ConditionRecord,
+  PatientRecord,
+  Payor,
+  PriceContract,
+  RefreshGrant,
+} from './model.ts';
 import type { IdKind, Repository } from './repository.ts';
 
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -28,8 +37,12 @@ export function createMemoryRepository(seed: Seed = SEED): Repository {
   const refreshTokens = new Map<string, RefreshGrant>();
   const pending = new Map<string, Batch>(seed.batches.map((b) => [b.id, b]));
   const counters = new Map<IdKind, number>();
-  const patients = new Map<string, PatientRecord>(seed.patients.map((p) => [siteKey(p.siteId, p.resource.id), structuredClone(p)]));
-  const conditions = new Map<string, ConditionRecord>(seed.conditions.map((c) => [siteKey(c.siteId, c.resource.id), structuredClone(c)]));
+  const patients = new Map<string, PatientRecord>(
+    seed.patients.map((p) => [siteKey(p.siteId, p.resource.id), structuredClone(p)]),
+  );
+  const conditions = new Map<string, ConditionRecord>(
+    seed.conditions.map((c) => [siteKey(c.siteId, c.resource.id), structuredClone(c)]),
+  );
   let payors: Payor[] = seed.payors.map((p) => ({ ...p }));
   const priceContracts = new Map<string, PriceContract>(seed.priceContracts.map((c) => [c.id, structuredClone(c)]));
 
@@ -62,7 +75,10 @@ export function createMemoryRepository(seed: Seed = SEED): Repository {
     async refreshUserTokens(refreshToken) {
       const r = refreshTokens.get(refreshToken);
       if (!r) return undefined;
-      return { accessToken: accessToken({ kind: 'user', clientId: r.clientId, userId: r.userId, sessionId: r.sessionId }), refreshToken };
+      return {
+        accessToken: accessToken({ kind: 'user', clientId: r.clientId, userId: r.userId, sessionId: r.sessionId }),
+        refreshToken,
+      };
     },
     async issueDiaryToken() {
       return accessToken({ kind: 'diary' });
@@ -151,7 +167,7 @@ export function createMemoryRepository(seed: Seed = SEED): Repository {
     async bookingRoles() {
       return [...seed.bookingRoles].sort(byId);
     },
-      async sites() {
+    async sites() {
       return [...seed.sites].sort(byId);
     },
     async users() {
@@ -220,7 +236,10 @@ export function createMemoryRepository(seed: Seed = SEED): Repository {
       return payors.length < before;
     },
     async priceContracts(siteId) {
-      return [...priceContracts.values()].filter((c) => siteId === undefined || c.siteId === siteId).sort(byId).map((c) => structuredClone(c));
+      return [...priceContracts.values()]
+        .filter((c) => siteId === undefined || c.siteId === siteId)
+        .sort(byId)
+        .map((c) => structuredClone(c));
     },
     async savePriceContract(contract) {
       priceContracts.set(contract.id, structuredClone(contract));

@@ -222,7 +222,14 @@ export interface Bill {
   doubleInsurance: boolean;
   thirdParty: boolean;
   packageDeal: boolean;
-  patient: { given: string; family: string; gender: 'male' | 'female'; birthDate: string; hospitalNumber: string; nhsNumber: string };
+  patient: {
+    given: string;
+    family: string;
+    gender: 'male' | 'female';
+    birthDate: string;
+    hospitalNumber: string;
+    nhsNumber: string;
+  };
   gp: { gpCode: string; practiceCode: string; given: string; family: string };
   encounter: {
     inpatientNights: number;
@@ -343,7 +350,12 @@ export interface ReferenceInsurer {
   edi: 'Yes' | 'No';
   category: string;
   lastUpdated: string;
-  control: { acceptsEDIClaims: 'Y' | 'N'; requiresDiagnosis: 'Y' | 'N'; synchronousME: 'Y' | 'N'; stvEnabled: 'Y' | 'N' | 'E' };
+  control: {
+    acceptsEDIClaims: 'Y' | 'N';
+    requiresDiagnosis: 'Y' | 'N';
+    synchronousME: 'Y' | 'N';
+    stvEnabled: 'Y' | 'N' | 'E';
+  };
 }
 
 /** An item of the address search (4.6); items of type Address also carry the retrieved fields (4.7). */

@@ -60,7 +60,14 @@ export function siteUsersOf(s: Site, users: readonly User[]): Record<string, unk
   return {
     siteId: s.id,
     siteName: s.name,
-    users: users.map((u) => ({ userId: u.id, firstName: u.given, lastName: u.family, middleName: u.middlename, status: u.status, loginEmailAddress: u.email })),
+    users: users.map((u) => ({
+      userId: u.id,
+      firstName: u.given,
+      lastName: u.family,
+      middleName: u.middlename,
+      status: u.status,
+      loginEmailAddress: u.email,
+    })),
   };
 }
 
@@ -92,8 +99,25 @@ export function eventOf(e: AccountEvent, site: Site, parent: Site | undefined): 
       creationDate: e.creationDate,
       createdBy: e.createdBy,
       isSyncWithCrm: false,
-      account: { id: e.accountId, name: e.accountName, status: 'ACTIVE', isAccountManager: false, isSyncWithCrm: false, is2FaEnforced: true },
-      ...(parent === undefined ? {} : { parentSite: { id: parent.id, name: parent.name, status: parent.status, type: parent.type, isSyncWithCrm: false } }),
+      account: {
+        id: e.accountId,
+        name: e.accountName,
+        status: 'ACTIVE',
+        isAccountManager: false,
+        isSyncWithCrm: false,
+        is2FaEnforced: true,
+      },
+      ...(parent === undefined
+        ? {}
+        : {
+            parentSite: {
+              id: parent.id,
+              name: parent.name,
+              status: parent.status,
+              type: parent.type,
+              isSyncWithCrm: false,
+            },
+          }),
     },
   };
 }

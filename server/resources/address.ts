@@ -5,7 +5,11 @@ export function addressItemOf(i: AddressItem): Record<string, unknown> {
   return { key: i.key, addressType: i.addressType, formattedAddress: i.formattedAddress };
 }
 
-export function retrievedAddressOf(key: string, formattedAddress: string, a: RetrievedAddress): Record<string, unknown> {
+export function retrievedAddressOf(
+  key: string,
+  formattedAddress: string,
+  a: RetrievedAddress,
+): Record<string, unknown> {
   return {
     key,
     line1: a.line1,

@@ -55,7 +55,10 @@ export function billOf(b: Bill, detailed: boolean): Record<string, unknown> {
     { url: claimExt('DoubleInsurance'), valueBoolean: b.doubleInsurance },
     { url: claimExt('ThirdParty'), valueBoolean: b.thirdParty },
     { url: claimExt('PackageDeal'), valueBoolean: b.packageDeal },
-    { url: claimExt('Currency'), valueCodeableConcept: { coding: [{ system: 'urn:iso:std:iso:4217', code: b.currency }] } },
+    {
+      url: claimExt('Currency'),
+      valueCodeableConcept: { coding: [{ system: 'urn:iso:std:iso:4217', code: b.currency }] },
+    },
   ];
   if (detailed) {
     extension.push(

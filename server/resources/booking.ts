@@ -22,7 +22,11 @@ export function bookingPractitionerOf(p: BookingPractitioner): Record<string, un
   };
 }
 
-export function bookingRoleOf(r: BookingRole, practitioner: BookingPractitioner, location: BookingLocation): Record<string, unknown> {
+export function bookingRoleOf(
+  r: BookingRole,
+  practitioner: BookingPractitioner,
+  location: BookingLocation,
+): Record<string, unknown> {
   return {
     resourceType: 'PractitionerRole',
     id: r.id,

@@ -26,17 +26,28 @@ export const contractTypeSystem = (contractsUrl: string) => `${contractsUrl}/val
 export const contractSubTypeSystem = (contractsUrl: string) => `${contractsUrl}/valueset/contract-subtype/PRICING`;
 
 /** Items of the contract type ValueSet. */
-export const contractTypeItems = (contractsUrl: string) => [{ system: contractTypeSystem(contractsUrl), code: 'PRICING', display: 'Pricing' }];
+export const contractTypeItems = (contractsUrl: string) => [
+  { system: contractTypeSystem(contractsUrl), code: 'PRICING', display: 'Pricing' },
+];
 
 /** Items of the contract sub type ValueSet. */
 export const contractSubTypeItems = (contractsUrl: string) =>
-  PRICE_SUB_TYPES.map((code) => ({ system: contractSubTypeSystem(contractsUrl), code, display: SUB_TYPE_DISPLAY[code] }));
+  PRICE_SUB_TYPES.map((code) => ({
+    system: contractSubTypeSystem(contractsUrl),
+    code,
+    display: SUB_TYPE_DISPLAY[code],
+  }));
 
 /** The authority reference of a payor: `Organization/<payor>` or `Person/<contact>`. */
-export const payorReference = (type: PayorType, payorId: string) => `${type === 'I' ? 'Organization' : 'Person'}/${payorId}`;
+export const payorReference = (type: PayorType, payorId: string) =>
+  `${type === 'I' ? 'Organization' : 'Person'}/${payorId}`;
 
-const pricingType = (contractsUrl: string) => ({ coding: [{ system: contractTypeSystem(contractsUrl), code: 'PRICING', display: 'Pricing' }] });
-const subTypeOf = (contractsUrl: string, type: PayorType, subType: PriceSubType) => [{ coding: [{ system: contractSubTypeSystem(contractsUrl), code: type, display: subType }] }];
+const pricingType = (contractsUrl: string) => ({
+  coding: [{ system: contractTypeSystem(contractsUrl), code: 'PRICING', display: 'Pricing' }],
+});
+const subTypeOf = (contractsUrl: string, type: PayorType, subType: PriceSubType) => [
+  { coding: [{ system: contractSubTypeSystem(contractsUrl), code: type, display: subType }] },
+];
 
 export function payorContractOf(p: Payor, contractsUrl: string): Record<string, unknown> {
   return {
@@ -63,20 +74,35 @@ export interface PriceRenderOptions {
   serviceSystem?: string;
 }
 
-export function priceContractOf(c: PriceContract, contractsUrl: string, o: PriceRenderOptions): Record<string, unknown> {
+export function priceContractOf(
+  c: PriceContract,
+  contractsUrl: string,
+  o: PriceRenderOptions,
+): Record<string, unknown> {
   const withAuthority = c.subType === 'FEE_SCHEDULE' || c.subType === 'PRACTITIONER_BESPOKE_CONTRACT';
-  const withSubject = (c.subType === 'PRACTITIONER_BESPOKE_CONTRACT' || c.subType === 'SELF_PAY') && c.practitioner !== undefined;
+  const withSubject =
+    (c.subType === 'PRACTITIONER_BESPOKE_CONTRACT' || c.subType === 'SELF_PAY') && c.practitioner !== undefined;
   const context = [
     { reference: { reference: `${c.payorType}/${c.payorId}` }, display: o.payorDisplay },
     { reference: { reference: `Payor/${c.payorType}-${c.payorId}` }, display: o.payorDisplay },
-    ...(c.locationId === undefined ? [] : [{ reference: { reference: `Location/${c.locationId}` }, display: o.locationDisplay ?? c.locationId }]),
+    ...(c.locationId === undefined
+      ? []
+      : [{ reference: { reference: `Location/${c.locationId}` }, display: o.locationDisplay ?? c.locationId }]),
   ];
   // Under the fault a contract holding procedures loses every service entry (4.5: a procedure
   // entry always comes with its service entry, judged per Contract, DEC-D3-15).
   const orphaned = o.dropServiceOfProcedures === true && c.services.some((s) => s.procedures.length > 0);
   const asset = c.services.map((s) => {
-    const service = { entityCodeableConcept: { coding: [{ system: o.serviceSystem ?? SERVICE_SYSTEM, code: s.code, display: s.display }] }, ...money(s.fee) };
-    const procedures = s.procedures.map((p) => ({ entityCodeableConcept: { coding: [{ system: PROCEDURE_SYSTEM, code: p.code, display: p.display }] }, ...money(p.fee) }));
+    const service = {
+      entityCodeableConcept: {
+        coding: [{ system: o.serviceSystem ?? SERVICE_SYSTEM, code: s.code, display: s.display }],
+      },
+      ...money(s.fee),
+    };
+    const procedures = s.procedures.map((p) => ({
+      entityCodeableConcept: { coding: [{ system: PROCEDURE_SYSTEM, code: p.code, display: p.display }] },
+      ...money(p.fee),
+    }));
     return {
       type: { coding: [{ code: PRICE_GROUP_ASSIGNMENT, display: 'Price group assignment' }] },
       extension: [{ url: `${contractsUrl}/contract/extension/isESTV`, valueString: c.isESTV }],
@@ -88,8 +114,12 @@ export function priceContractOf(c: PriceContract, contractsUrl: string, o: Price
     resourceType: 'Contract',
     id: c.id,
     meta: { lastUpdated: c.lastUpdated },
-    ...(withSubject && c.practitioner ? { subject: [{ reference: `Practitioner/${c.practitioner.id}`, display: c.practitioner.display }] } : {}),
-    ...(withAuthority ? { authority: [{ id: 'payor', reference: payorReference(c.payorType, c.payorId), display: o.payorDisplay }] } : {}),
+    ...(withSubject && c.practitioner
+      ? { subject: [{ reference: `Practitioner/${c.practitioner.id}`, display: c.practitioner.display }] }
+      : {}),
+    ...(withAuthority
+      ? { authority: [{ id: 'payor', reference: payorReference(c.payorType, c.payorId), display: o.payorDisplay }] }
+      : {}),
     type: pricingType(contractsUrl),
     subType: subTypeOf(contractsUrl, c.payorType, c.subType),
     term: [{ asset }],
@@ -97,7 +127,10 @@ export function priceContractOf(c: PriceContract, contractsUrl: string, o: Price
 }
 
 /** The delete answer (4.5): MSG_DELETED_ID, severity information, code informational, location CONTRACTS. */
-export function deletedOutcome(diagnostics: string, severity: 'information' | 'error' = 'information'): Record<string, unknown> {
+export function deletedOutcome(
+  diagnostics: string,
+  severity: 'information' | 'error' = 'information',
+): Record<string, unknown> {
   return {
     resourceType: 'OperationOutcome',
     issue: [

@@ -17,14 +17,16 @@ export interface CoverageOptions {
 
 export function coverageOf(m: Member, options: CoverageOptions = { policyExpired: true }): Record<string, unknown> {
   const planUrl = options.urlsMoved ? refExtension('insuranceSchemePlan') : `${REF_URL}/insuranceSchemePlan`;
-  const patientExtension = (name: string) => (options.urlsMoved ? `${REF_URL}/Patient/extension/${name}` : refExtension(name));
+  const patientExtension = (name: string) =>
+    options.urlsMoved ? `${REF_URL}/Patient/extension/${name}` : refExtension(name);
   const patientId = `patient-${m.coverageId}`;
   const orgId = `org-${m.insurer}`;
   const ext: Extension[] = [];
   const add = (name: string, value: Record<string, unknown> | undefined) => {
     if (value !== undefined) ext.push({ url: refExtension(name), ...value });
   };
-  const moneyExt = (name: string, v: number | undefined) => add(name, v === undefined ? undefined : { valueMoney: money(v, m.currency) });
+  const moneyExt = (name: string, v: number | undefined) =>
+    add(name, v === undefined ? undefined : { valueMoney: money(v, m.currency) });
   const str = (name: string, v: string | undefined) => add(name, v === undefined ? undefined : { valueString: v });
   const dt = (name: string, v: string | undefined) => add(name, v === undefined ? undefined : { valueDateTime: v });
 
@@ -47,8 +49,10 @@ export function coverageOf(m: Member, options: CoverageOptions = { policyExpired
   str('currency', m.currency);
 
   const patientExt: Extension[] = [];
-  if (m.genderIdentity !== undefined) patientExt.push({ url: patientExtension('genderIdentity'), valueString: m.genderIdentity });
-  if (m.otherInitials !== undefined) patientExt.push({ url: patientExtension('otherInitials'), valueString: m.otherInitials });
+  if (m.genderIdentity !== undefined)
+    patientExt.push({ url: patientExtension('genderIdentity'), valueString: m.genderIdentity });
+  if (m.otherInitials !== undefined)
+    patientExt.push({ url: patientExtension('otherInitials'), valueString: m.otherInitials });
   const telecom = [
     ...(m.insurerEmail ? [{ system: 'email', value: m.insurerEmail }] : []),
     ...(m.insurerPhone ? [{ system: 'phone', value: m.insurerPhone }] : []),

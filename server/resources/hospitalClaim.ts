@@ -19,7 +19,11 @@ export function hospitalClaimEntries(c: HospitalClaim, claimsUrl: string): Bundl
         resourceType: 'Claim',
         id: c.claimId,
         patient: { display: `${c.patientGiven} ${c.patientFamily}` },
-        insurer: { id: c.insurer, identifier: { system: `${REF_URL}/insurerIdentifier`, value: c.insurer }, display: c.insurerName },
+        insurer: {
+          id: c.insurer,
+          identifier: { system: `${REF_URL}/insurerIdentifier`, value: c.insurer },
+          display: c.insurerName,
+        },
         procedure: [{ date: c.procedureDateTime }],
         item: [{ servicedDate: c.servicedDate, encounter: [{ id: c.encounterId }] }],
       },

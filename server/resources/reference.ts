@@ -15,7 +15,15 @@ export function lookupPractitionerOf(p: RegisterPractitioner, display: CodeDispl
     extension: [
       {
         url: `${REF_URL}/valueset/profession/${p.profession}`,
-        valueCodeableConcept: { coding: [{ system: `${REF_URL}/valueset/practitioner-role`, code: p.profession, display: display('practitioner-role', p.profession) }] },
+        valueCodeableConcept: {
+          coding: [
+            {
+              system: `${REF_URL}/valueset/practitioner-role`,
+              code: p.profession,
+              display: display('practitioner-role', p.profession),
+            },
+          ],
+        },
       },
     ],
     active: p.active,
@@ -52,15 +60,27 @@ export function insurerOf(i: ReferenceInsurer): Record<string, unknown> {
   };
 }
 
-export const CONTROL_PARAMETER_NAMES = ['acceptsEDIClaims', 'requiresDiagnosis', 'synchronousME', 'stvEnabled'] as const;
+export const CONTROL_PARAMETER_NAMES = [
+  'acceptsEDIClaims',
+  'requiresDiagnosis',
+  'synchronousME',
+  'stvEnabled',
+] as const;
 
 /** The control-parameters Organization with the named parameters, in the order given. */
-export function controlParametersOf(i: ReferenceInsurer, names: readonly (typeof CONTROL_PARAMETER_NAMES)[number][], urlInsurerId: string = i.id): Record<string, unknown> {
+export function controlParametersOf(
+  i: ReferenceInsurer,
+  names: readonly (typeof CONTROL_PARAMETER_NAMES)[number][],
+  urlInsurerId: string = i.id,
+): Record<string, unknown> {
   return {
     resourceType: 'Organization',
     id: i.sequence,
     identifier: [{ system: `${REF_URL}/insurer-id`, value: i.code }],
     name: i.name,
-    extension: names.map((name) => ({ url: `${REF_URL}/organization/ins/${urlInsurerId}/$control-parameters/${name}`, valueString: i.control[name] })),
+    extension: names.map((name) => ({
+      url: `${REF_URL}/organization/ins/${urlInsurerId}/$control-parameters/${name}`,
+      valueString: i.control[name],
+    })),
   };
 }

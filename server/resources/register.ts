@@ -13,7 +13,13 @@ const REGULATORS: Readonly<Record<string, string>> = {
   NMC: 'Nursing and Midwifery Council',
 };
 const RECOGNITION: Readonly<Record<string, string>> = { Y: 'Recognised', N: 'Not recognised', P: 'Pending' };
-export const AGE_BANDS: Readonly<Record<string, string>> = { C0: '0-2 years', C1: '3-11 years', C2: '12-17 years', C3: '18-64 years', C4: '65 years and over' };
+export const AGE_BANDS: Readonly<Record<string, string>> = {
+  C0: '0-2 years',
+  C1: '3-11 years',
+  C2: '12-17 years',
+  C3: '18-64 years',
+  C4: '65 years and over',
+};
 
 const concept = (system: string, code: string, display: string) => ({ coding: [{ system, code, display }] });
 
@@ -21,7 +27,8 @@ const concept = (system: string, code: string, display: string) => ({ coding: [{
 export const displayName = (p: RegisterPractitioner): string => `${p.prefix} ${p.given[0]} ${p.family}`;
 
 export function registerPractitionerOf(p: RegisterPractitioner, display: CodeDisplay): Record<string, unknown> {
-  const coded = (setName: string, code: string) => concept(`${REF_URL}/valueset/${setName}`, code, display(setName, code));
+  const coded = (setName: string, code: string) =>
+    concept(`${REF_URL}/valueset/${setName}`, code, display(setName, code));
   return {
     resourceType: 'Practitioner',
     id: p.id,
@@ -34,13 +41,19 @@ export function registerPractitionerOf(p: RegisterPractitioner, display: CodeDis
         extension: [
           { url: 'profession', valueCodeableConcept: coded('practitioner-role', p.profession) },
           ...p.specialties.map((s) => ({ url: 'specialty', valueCodeableConcept: coded('practitioner-specialty', s) })),
-          ...p.subspecialties.map((s) => ({ url: 'subspecialty', valueCodeableConcept: coded('practitioner-subspecialty', s) })),
+          ...p.subspecialties.map((s) => ({
+            url: 'subspecialty',
+            valueCodeableConcept: coded('practitioner-subspecialty', s),
+          })),
         ],
       },
       {
         url: refExtension('registrationnumbers'),
         extension: [
-          { url: 'regulatorybody', valueCodeableConcept: concept(`${REF_URL}/regulatorybody`, p.regulator.body, REGULATORS[p.regulator.body]) },
+          {
+            url: 'regulatorybody',
+            valueCodeableConcept: concept(`${REF_URL}/regulatorybody`, p.regulator.body, REGULATORS[p.regulator.body]),
+          },
           { url: 'regulatorreference', valueString: p.regulator.reference },
           { url: 'registrationdate', valueString: p.regulator.registrationDate },
         ],
@@ -50,7 +63,10 @@ export function registerPractitionerOf(p: RegisterPractitioner, display: CodeDis
         extension: [
           { url: 'insurer', valueCodeableConcept: concept(`${REF_URL}/insurer`, i.code, i.name) },
           { url: 'insurerprovidercode', valueString: i.providerNumber },
-          { url: 'recognitionstatus', valueCodeableConcept: concept(`${REF_URL}/recognitionstatus`, i.status, RECOGNITION[i.status]) },
+          {
+            url: 'recognitionstatus',
+            valueCodeableConcept: concept(`${REF_URL}/recognitionstatus`, i.status, RECOGNITION[i.status]),
+          },
         ],
       })),
     ],
@@ -63,23 +79,41 @@ export function registerPractitionerOf(p: RegisterPractitioner, display: CodeDis
     address: [{ type: 'both', text: [...p.line, p.postalCode].join(', '), line: p.line, postalCode: p.postalCode }],
     gender: p.gender,
     birthDate: p.birthDate,
-    qualification: p.qualifications.map((q) => ({ id: q.id, code: concept(`${REF_URL}/qualification`, q.code, q.display), period: { start: q.start } })),
+    qualification: p.qualifications.map((q) => ({
+      id: q.id,
+      code: concept(`${REF_URL}/qualification`, q.code, q.display),
+      period: { start: q.start },
+    })),
   };
 }
 
-export function registerRoleOf(r: RegisterRole, practitioner: RegisterPractitioner, location: Location, display: CodeDisplay): Record<string, unknown> {
-  const coded = (setName: string, code: string) => concept(`${REF_URL}/valueset/${setName}`, code, display(setName, code));
+export function registerRoleOf(
+  r: RegisterRole,
+  practitioner: RegisterPractitioner,
+  location: Location,
+  display: CodeDisplay,
+): Record<string, unknown> {
+  const coded = (setName: string, code: string) =>
+    concept(`${REF_URL}/valueset/${setName}`, code, display(setName, code));
   return {
     resourceType: 'PractitionerRole',
     id: r.id,
     meta: { lastUpdated: r.lastUpdated },
-    extension: r.agesTreated.map((code) => ({ url: refExtension('agestreated'), valueCodeableConcept: concept(`${REF_URL}/agestreated`, code, AGE_BANDS[code] ?? code) })),
+    extension: r.agesTreated.map((code) => ({
+      url: refExtension('agestreated'),
+      valueCodeableConcept: concept(`${REF_URL}/agestreated`, code, AGE_BANDS[code] ?? code),
+    })),
     practitioner: { reference: `Practitioner/${practitioner.id}`, display: displayName(practitioner) },
     specialty: r.specialties.map((s) => coded('practitioner-specialty', s)),
     location: [{ reference: `Location/${location.id}`, display: location.name }],
   };
 }
 
-export function photoOf(attachment: { contentType: string; data: string; size: number; title: string }): Record<string, unknown> {
+export function photoOf(attachment: {
+  contentType: string;
+  data: string;
+  size: number;
+  title: string;
+}): Record<string, unknown> {
   return { resourceType: 'Parameters', parameter: [{ name: 'photo', valueAttachment: attachment }] };
 }

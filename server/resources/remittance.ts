@@ -11,7 +11,9 @@ const gbp = (value: number) => ({ value, currency: CURRENCY });
 type Extension = { url: string } & Record<string, unknown>;
 
 function extensions(entries: [name: string, value: Record<string, unknown> | undefined][]): Extension[] {
-  return entries.filter((e): e is [string, Record<string, unknown>] => e[1] !== undefined).map(([name, v]) => ({ url: clearingExtension(name), ...v }));
+  return entries
+    .filter((e): e is [string, Record<string, unknown>] => e[1] !== undefined)
+    .map(([name, v]) => ({ url: clearingExtension(name), ...v }));
 }
 
 const opt = <T>(v: T | undefined, wrap: (v: T) => Record<string, unknown>) => (v === undefined ? undefined : wrap(v));
@@ -24,8 +26,18 @@ export function paymentReconciliationOf(s: RemittanceSummary): Record<string, un
     id: s.id,
     meta: { lastUpdated: s.lastUpdated },
     contained: [
-      { resourceType: 'Organization', id: 'provider', identifier: [{ system: `${REF_URL}/providerIdentifier`, value: s.providerCode }], name: s.providerName },
-      { resourceType: 'Organization', id: 'insurer', identifier: [{ system: `${REF_URL}/insurerIdentifier`, value: s.insurer }], name: s.insurerName },
+      {
+        resourceType: 'Organization',
+        id: 'provider',
+        identifier: [{ system: `${REF_URL}/providerIdentifier`, value: s.providerCode }],
+        name: s.providerName,
+      },
+      {
+        resourceType: 'Organization',
+        id: 'insurer',
+        identifier: [{ system: `${REF_URL}/insurerIdentifier`, value: s.insurer }],
+        name: s.insurerName,
+      },
     ],
     extension: extensions([
       ['paymentMethod', text(s.paymentMethod)],
@@ -70,7 +82,13 @@ export function claimResponseOf(d: RemittanceDetail): Record<string, unknown> {
         resourceType: 'Patient',
         id: 'patient',
         identifier: [{ system: `${CLEARING_URL}/membershipNumber`, value: d.membershipNumber }],
-        ...(d.patientName ? { name: [{ family: d.patientName.family, given: [...d.patientName.given], prefix: [...d.patientName.prefix] }] } : {}),
+        ...(d.patientName
+          ? {
+              name: [
+                { family: d.patientName.family, given: [...d.patientName.given], prefix: [...d.patientName.prefix] },
+              ],
+            }
+          : {}),
       },
     ],
     extension: extensions([

@@ -20,7 +20,9 @@ export function valueSetItemOf(setName: string, item: CodeItem): Record<string, 
     code: item.code,
     display: item.display,
     extension: [
-      ...(item.requiresProcedure === undefined ? [] : [{ url: refExtension('requiresProcedure'), valueString: item.requiresProcedure }]),
+      ...(item.requiresProcedure === undefined
+        ? []
+        : [{ url: refExtension('requiresProcedure'), valueString: item.requiresProcedure }]),
       ...(item.profession === undefined ? [] : [{ url: PRACTITIONER_ROLE_EXTENSION, valueString: item.profession }]),
       { id: 'lastUpdated', url: refExtension('lastUpdated'), valueDateTime: item.lastUpdated },
     ],

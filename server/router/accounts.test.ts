@@ -41,7 +41,10 @@ describe('Introspect (4.1)', () => {
   test('a site not connected to the user is 403 naming site and user', async () => {
     for (const site of ['SITE002', 'SITE004', 'NOSUCH']) {
       const a = await sb.accounts(paths.introspect, { site });
-      expect([a.status, a.json]).toEqual([403, { message: `The SU-Site ${site} and SU-User U-1001 authorisation is invalid`, code: 403 }]);
+      expect([a.status, a.json]).toEqual([
+        403,
+        { message: `The SU-Site ${site} and SU-User U-1001 authorisation is invalid`, code: 403 },
+      ]);
     }
   });
 
@@ -54,9 +57,15 @@ describe('Introspect (4.1)', () => {
     const none = await sb.accounts(paths.introspect, await asClient('sandbox-noaccount'));
     expect([none.status, none.json]).toEqual([422, { message: 'No account is associated for this client', code: 422 }]);
     const inactive = await sb.accounts(paths.introspect, await asClient('sandbox-inactive'));
-    expect([inactive.status, inactive.json]).toEqual([422, { message: 'The client account CA-02 status should be ACTIVE', code: 422 }]);
+    expect([inactive.status, inactive.json]).toEqual([
+      422,
+      { message: 'The client account CA-02 status should be ACTIVE', code: 422 },
+    ]);
     const active = await sb.accounts(paths.introspect, await asClient('sandbox-client'));
-    expect([active.status, active.json]).toEqual([400, { message: 'userId not found in authentication token', code: 400 }]);
+    expect([active.status, active.json]).toEqual([
+      400,
+      { message: 'userId not found in authentication token', code: 400 },
+    ]);
   });
 });
 
@@ -65,10 +74,23 @@ describe('List features (4.1)', () => {
     const a = await sb.accounts(paths.features);
     expect(a.status).toBe(200);
     const r: J = a.json;
-    expect(r).toMatchObject({ roleId: 'ROLE-01', code: 'PRACTICE_ADMIN', status: 'ACTIVE', clientassignable: true, publicaccess: false, createdby: expect.any(String) });
-    expect(r.productGroup).toEqual({ id: 'PG-01', name: expect.any(String), identifier: expect.any(String), description: expect.any(String) });
+    expect(r).toMatchObject({
+      roleId: 'ROLE-01',
+      code: 'PRACTICE_ADMIN',
+      status: 'ACTIVE',
+      clientassignable: true,
+      publicaccess: false,
+      createdby: expect.any(String),
+    });
+    expect(r.productGroup).toEqual({
+      id: 'PG-01',
+      name: expect.any(String),
+      identifier: expect.any(String),
+      description: expect.any(String),
+    });
     expect(r.features.length).toBeGreaterThan(0);
-    for (const f of r.features) expect(Object.keys(f).sort()).toEqual(['code', 'description', 'id', 'identifier', 'name', 'status']);
+    for (const f of r.features)
+      expect(Object.keys(f).sort()).toEqual(['code', 'description', 'id', 'identifier', 'name', 'status']);
     expect((await sb.accounts(paths.features, { site: 'SITE006' })).status).toBe(200);
   });
 
@@ -90,7 +112,15 @@ describe('Get user info (4.1)', () => {
     const a = await sb.accounts(withQuery(paths.userInfo, { code: 'CODE-0001' }));
     expect(a.status).toBe(200);
     const b: J = a.json;
-    expect(b.user).toMatchObject({ id: 'U-1001', title: 'Dr', family: 'Archer', given: 'Alice', middlename: 'Jane', loginEmailAddress: 'alice.archer@sandbox.example', manageSubscriptions: [] });
+    expect(b.user).toMatchObject({
+      id: 'U-1001',
+      title: 'Dr',
+      family: 'Archer',
+      given: 'Alice',
+      middlename: 'Jane',
+      loginEmailAddress: 'alice.archer@sandbox.example',
+      manageSubscriptions: [],
+    });
     expect(b.user.roles).toEqual([{ roleId: 'ROLE-01', code: 'PRACTICE_ADMIN', name: 'Practice administrator' }]);
     expect(b.user.creationdate).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(b.user.lastupdatedon).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
@@ -107,14 +137,23 @@ describe('Get user info (4.1)', () => {
 });
 
 describe('List authorised sites (4.1)', () => {
-  test('v1: alice\'s active connected sites (no inactive, no child site)', async () => {
+  test("v1: alice's active connected sites (no inactive, no child site)", async () => {
     const a = await sb.accounts(paths.sitesV1);
     expect(a.status).toBe(200);
     const sites: J[] = a.json as J[];
     expect(sites.map((s) => s.id)).toEqual(ALICE_V1);
     expect(sites.every((s) => s.status === 'ACTIVE')).toBe(true);
-    expect(sites[0]).toEqual({ id: 'SITE001', name: 'Harley Street Clinic', identifier: 'ODS-001', description: expect.any(String), status: 'ACTIVE', type: 'c' });
-    expect(((await sb.accounts(paths.sitesV1, { token: await sb.userToken('bob') })).json as J[]).map((s) => s.id)).toEqual(['SITE001']);
+    expect(sites[0]).toEqual({
+      id: 'SITE001',
+      name: 'Harley Street Clinic',
+      identifier: 'ODS-001',
+      description: expect.any(String),
+      status: 'ACTIVE',
+      type: 'c',
+    });
+    expect(
+      ((await sb.accounts(paths.sitesV1, { token: await sb.userToken('bob') })).json as J[]).map((s) => s.id),
+    ).toEqual(['SITE001']);
   });
 
   test('v2: default page of 10, pagination fields, child site with parentsite (DEC-D3-05)', async () => {
@@ -130,17 +169,30 @@ describe('List authorised sites (4.1)', () => {
   test('v2: pages do not overlap and cover every site; the last page has nextPage null', async () => {
     const seen: string[] = [];
     for (let page = 1; page <= 4; page++) {
-      const b: J = (await sb.accounts(withQuery(paths.sitesV2, { pageNumber: String(page), maxRecordsPerPage: '8' }))).json;
-      expect(b.pagination).toEqual({ totalRecords: 27, currentPage: page, totalPages: 4, nextPage: page < 4 ? page + 1 : null, prevPage: page > 1 ? page - 1 : null });
+      const b: J = (await sb.accounts(withQuery(paths.sitesV2, { pageNumber: String(page), maxRecordsPerPage: '8' })))
+        .json;
+      expect(b.pagination).toEqual({
+        totalRecords: 27,
+        currentPage: page,
+        totalPages: 4,
+        nextPage: page < 4 ? page + 1 : null,
+        prevPage: page > 1 ? page - 1 : null,
+      });
       seen.push(...b.sites.map((s: J) => s.id));
     }
     expect(seen).toEqual(ALICE_V2);
     const beyond: J = (await sb.accounts(withQuery(paths.sitesV2, { pageNumber: '9' }))).json;
-    expect(beyond).toEqual({ pagination: { totalRecords: 27, currentPage: 9, totalPages: 3, nextPage: null, prevPage: 8 }, sites: [] });
+    expect(beyond).toEqual({
+      pagination: { totalRecords: 27, currentPage: 9, totalPages: 3, nextPage: null, prevPage: 8 },
+      sites: [],
+    });
   });
 
   test('v2: search by id or by name, ignoring case', async () => {
-    const ids = async (search: string) => ((await sb.accounts(withQuery(paths.sitesV2, { search, maxRecordsPerPage: '50' }))).json as J).sites.map((s: J) => s.id);
+    const ids = async (search: string) =>
+      ((await sb.accounts(withQuery(paths.sitesV2, { search, maxRecordsPerPage: '50' }))).json as J).sites.map(
+        (s: J) => s.id,
+      );
     expect(await ids('site007')).toEqual(['SITE007']);
     expect(await ids('PHYSIO')).toEqual(['SITE007', 'SITE011', 'SITE015', 'SITE023', 'SITE030']);
     expect(await ids('harley')).toEqual(['SITE001', 'SITE006']);
@@ -166,7 +218,16 @@ describe('List site subscriptions (4.1)', () => {
         siteId: 'SITE001',
         subscriptions: {
           subscriptionId: 'SUB-0001',
-          plan: { planId: 'PLAN-PRO', planName: 'Practice Pro', planDescription: expect.any(String), planSlab: 3, siteTypes: [{ code: 'c', name: 'Practice' }, { code: 's', name: 'Practitioner' }] },
+          plan: {
+            planId: 'PLAN-PRO',
+            planName: 'Practice Pro',
+            planDescription: expect.any(String),
+            planSlab: 3,
+            siteTypes: [
+              { code: 'c', name: 'Practice' },
+              { code: 's', name: 'Practitioner' },
+            ],
+          },
         },
       },
     ]);
@@ -174,7 +235,10 @@ describe('List site subscriptions (4.1)', () => {
 
   test('a site the user does not reach is 403; without SU-SiteId 400', async () => {
     const a = await sb.accounts(paths.subscription, { site: 'SITE002' });
-    expect([a.status, a.json]).toEqual([403, { message: 'Loggedin user does not have permission to perform this operation.', code: 403 }]);
+    expect([a.status, a.json]).toEqual([
+      403,
+      { message: 'Loggedin user does not have permission to perform this operation.', code: 403 },
+    ]);
     const none = await sb.accounts(paths.subscription);
     expect([none.status, none.json]).toEqual([400, { message: 'SU-SiteId is missing', code: 400 }]);
   });
@@ -196,11 +260,19 @@ describe('Get user details (4.1)', () => {
     const b: J = (await sb.accounts(paths.userDetails)).json;
     expect(b).toMatchObject(alice);
     expect(b.sites.map((s: J) => s.siteId)).toEqual(ALICE_V1);
-    expect(b.sites[0]).toEqual({ siteId: 'SITE001', siteName: 'Harley Street Clinic', description: expect.any(String), siteType: 'c' });
+    expect(b.sites[0]).toEqual({
+      siteId: 'SITE001',
+      siteName: 'Harley Street Clinic',
+      description: expect.any(String),
+      siteType: 'c',
+    });
   });
 
   test('a client token with SU-UserId of an accessible user', async () => {
-    const a = await sb.accounts(paths.userDetails, { ...(await asClient('sandbox-client')), headers: { 'su-userid': 'U-1001' } });
+    const a = await sb.accounts(paths.userDetails, {
+      ...(await asClient('sandbox-client')),
+      headers: { 'su-userid': 'U-1001' },
+    });
     expect(a.status).toBe(200);
     expect(a.json).toMatchObject(alice);
   });
@@ -210,11 +282,23 @@ describe('Get user details (4.1)', () => {
     const missing = await sb.accounts(paths.userDetails, client);
     expect([missing.status, missing.json]).toEqual([422, { message: 'SU-UserId is missing', code: 422 }]);
     const denied = await sb.accounts(paths.userDetails, { ...client, headers: { 'su-userid': 'U-1002' } });
-    expect([denied.status, denied.json]).toEqual([403, { message: 'The client account CA-01 does not have access to this user U-1002', code: 403 }]);
-    const none = await sb.accounts(paths.userDetails, { ...(await asClient('sandbox-noaccount')), headers: { 'su-userid': 'U-1001' } });
+    expect([denied.status, denied.json]).toEqual([
+      403,
+      { message: 'The client account CA-01 does not have access to this user U-1002', code: 403 },
+    ]);
+    const none = await sb.accounts(paths.userDetails, {
+      ...(await asClient('sandbox-noaccount')),
+      headers: { 'su-userid': 'U-1001' },
+    });
     expect([none.status, none.json]).toEqual([422, { message: 'No account is associated for this client', code: 422 }]);
-    const inactive = await sb.accounts(paths.userDetails, { ...(await asClient('sandbox-inactive')), headers: { 'su-userid': 'U-1001' } });
-    expect([inactive.status, inactive.json]).toEqual([422, { message: 'The client account CA-02 status should be ACTIVE', code: 422 }]);
+    const inactive = await sb.accounts(paths.userDetails, {
+      ...(await asClient('sandbox-inactive')),
+      headers: { 'su-userid': 'U-1001' },
+    });
+    expect([inactive.status, inactive.json]).toEqual([
+      422,
+      { message: 'The client account CA-02 status should be ACTIVE', code: 422 },
+    ]);
   });
 });
 
@@ -224,9 +308,27 @@ describe('Get event info (4.1, 6)', () => {
     expect(a.status).toBe(200);
     const b: J = a.json;
     expect(b).toMatchObject({ eventId: 5001, eventStatus: 'NOTIFIED', eventType: 'SITE_CREATED' });
-    expect(b.resource).toMatchObject({ id: 'SITE006', name: 'Harley Street Annex', isSyncWithCrm: false, createdBy: 'U-1001' });
-    expect(b.resource.account).toEqual({ id: 'CA-01', name: expect.any(String), status: 'ACTIVE', isAccountManager: false, isSyncWithCrm: false, is2FaEnforced: true });
-    expect(b.resource.parentSite).toEqual({ id: 'SITE001', name: 'Harley Street Clinic', status: 'ACTIVE', type: 'c', isSyncWithCrm: false });
+    expect(b.resource).toMatchObject({
+      id: 'SITE006',
+      name: 'Harley Street Annex',
+      isSyncWithCrm: false,
+      createdBy: 'U-1001',
+    });
+    expect(b.resource.account).toEqual({
+      id: 'CA-01',
+      name: expect.any(String),
+      status: 'ACTIVE',
+      isAccountManager: false,
+      isSyncWithCrm: false,
+      is2FaEnforced: true,
+    });
+    expect(b.resource.parentSite).toEqual({
+      id: 'SITE001',
+      name: 'Harley Street Clinic',
+      status: 'ACTIVE',
+      type: 'c',
+      isSyncWithCrm: false,
+    });
   });
 
   test('an unknown or missing sns_id is 403 SNS_ID is Invalid.', async () => {
@@ -244,7 +346,14 @@ describe('Get users by site (4.1)', () => {
     const b: J = a.json;
     expect([b.siteId, b.siteName]).toEqual(['SITE001', 'Harley Street Clinic']);
     expect(b.users.map((u: J) => u.userId)).toEqual(['U-1001', 'U-1002']);
-    expect(b.users[0]).toEqual({ userId: 'U-1001', firstName: 'Alice', lastName: 'Archer', middleName: 'Jane', status: 'ACTIVE', loginEmailAddress: 'alice.archer@sandbox.example' });
+    expect(b.users[0]).toEqual({
+      userId: 'U-1001',
+      firstName: 'Alice',
+      lastName: 'Archer',
+      middleName: 'Jane',
+      status: 'ACTIVE',
+      loginEmailAddress: 'alice.archer@sandbox.example',
+    });
   });
 
   test('quirks: an invalid site is 200 with a message; a site without users has an empty list', async () => {

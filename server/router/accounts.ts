@@ -7,7 +7,15 @@
  * found in authentication token`; a missing required SU-SiteId is 400 `SU-SiteId is missing`.
  */
 import type { AccessGrant, ClientAccount, Site, User } from '../repo/model.ts';
-import { eventOf, roleOf, siteOf, siteUsersOf, subscriptionOf, userDetailsOf, userInfoOf } from '../resources/accounts.ts';
+import {
+  eventOf,
+  roleOf,
+  siteOf,
+  siteUsersOf,
+  subscriptionOf,
+  userDetailsOf,
+  userInfoOf,
+} from '../resources/accounts.ts';
 import { MessageError } from './errors.ts';
 import { ok, type SandboxContext, type SandboxReply, type SandboxRequest } from './types.ts';
 
@@ -32,7 +40,14 @@ export async function accountsCaller(req: SandboxRequest, ctx: SandboxContext): 
   const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
   const grant = match ? await ctx.repo.accessGrant(match[1]) : undefined;
   if (!grant || grant.kind === 'diary') {
-    throw new MessageError(401, match ? 'The access token is invalid, expired or revoked' : 'Authorization header with a Bearer token is required', 'accounts', { 'www-authenticate': 'Bearer' });
+    throw new MessageError(
+      401,
+      match
+        ? 'The access token is invalid, expired or revoked'
+        : 'Authorization header with a Bearer token is required',
+      'accounts',
+      { 'www-authenticate': 'Bearer' },
+    );
   }
   const user = grant.userId === undefined ? undefined : (await ctx.repo.users()).find((u) => u.id === grant.userId);
   return { grant, user };
@@ -67,7 +82,8 @@ function siteHeader(req: SandboxRequest, name: 'su-siteid' | 'su-userid'): strin
   return v === '' ? undefined : v;
 }
 
-const siteById = async (ctx: SandboxContext, id: string): Promise<Site | undefined> => (await ctx.repo.sites()).find((s) => s.id === id);
+const siteById = async (ctx: SandboxContext, id: string): Promise<Site | undefined> =>
+  (await ctx.repo.sites()).find((s) => s.id === id);
 
 export async function introspect(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   const caller = await accountsCaller(req, ctx);
@@ -85,7 +101,8 @@ export async function introspect(req: SandboxRequest, ctx: SandboxContext): Prom
 export async function listFeatures(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   const user = requireUser(await accountsCaller(req, ctx));
   const siteId = siteHeader(req, 'su-siteid');
-  if (siteId !== undefined && !reachableSites(user, await ctx.repo.sites()).some((s) => s.id === siteId)) fail(403, 'Features not found');
+  if (siteId !== undefined && !reachableSites(user, await ctx.repo.sites()).some((s) => s.id === siteId))
+    fail(403, 'Features not found');
   const role = (await ctx.repo.roles()).find((r) => r.roleId === user.roleId);
   return role ? ok(roleOf(role)) : fail(403, 'Features not found');
 }
@@ -100,7 +117,14 @@ export async function getUserInfo(req: SandboxRequest, ctx: SandboxContext): Pro
   const home = sites.find((s) => s.id === user.homeSiteId);
   const current = sites.find((s) => s.id === known.siteId);
   if (!home || !current) throw new Error(`User info code ${code} names an unknown site`);
-  return ok(userInfoOf(user, (await ctx.repo.roles()).filter((r) => r.roleId === user.roleId), home, current));
+  return ok(
+    userInfoOf(
+      user,
+      (await ctx.repo.roles()).filter((r) => r.roleId === user.roleId),
+      home,
+      current,
+    ),
+  );
 }
 
 export async function listAuthorisedSitesV1(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
@@ -121,12 +145,24 @@ export async function listAuthorisedSitesV2(req: SandboxRequest, ctx: SandboxCon
   const pageNumber = positiveInteger(req, 'pageNumber', 1);
   const size = positiveInteger(req, 'maxRecordsPerPage', SITES_V2_DEFAULT_PAGE_SIZE);
   const search = (req.query.get('search') ?? '').trim().toLowerCase();
-  const matches = reachableSites(user, await ctx.repo.sites()).filter((s) => search === '' || s.id.toLowerCase() === search || s.name.toLowerCase().includes(search));
+  const matches = reachableSites(user, await ctx.repo.sites()).filter(
+    (s) => search === '' || s.id.toLowerCase() === search || s.name.toLowerCase().includes(search),
+  );
   const totalPages = Math.ceil(matches.length / size);
   const last = pageNumber >= totalPages;
-  const nextPage = !last ? pageNumber + 1 : ctx.faults.on('sites-v2-next-page-at-end', SITES_V2_OP) ? pageNumber + 1 : null;
+  const nextPage = !last
+    ? pageNumber + 1
+    : ctx.faults.on('sites-v2-next-page-at-end', SITES_V2_OP)
+      ? pageNumber + 1
+      : null;
   return ok({
-    pagination: { totalRecords: matches.length, currentPage: pageNumber, totalPages, nextPage, prevPage: pageNumber > 1 ? pageNumber - 1 : null },
+    pagination: {
+      totalRecords: matches.length,
+      currentPage: pageNumber,
+      totalPages,
+      nextPage,
+      prevPage: pageNumber > 1 ? pageNumber - 1 : null,
+    },
     sites: matches.slice((pageNumber - 1) * size, pageNumber * size).map(siteOf),
   });
 }
@@ -176,5 +212,10 @@ export async function getSiteUsers(req: SandboxRequest, ctx: SandboxContext): Pr
     if (ctx.faults.on('site-users-invalid-404', SITE_USERS_OP)) fail(404, `Siteid is invalid : ${siteId}`);
     return ok({ message: `Siteid is invalid : ${siteId}` });
   }
-  return ok(siteUsersOf(site, (await ctx.repo.users()).filter((u) => u.siteIds.includes(site.id))));
+  return ok(
+    siteUsersOf(
+      site,
+      (await ctx.repo.users()).filter((u) => u.siteIds.includes(site.id)),
+    ),
+  );
 }

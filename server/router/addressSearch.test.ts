@@ -13,7 +13,25 @@ afterAll(() => sb.close());
 const get = (path: string, query: Record<string, string> = {}, options = {}) => sb.get(withQuery(path, query), options);
 const search = async (query: Record<string, string>) => (await get(paths.addressSearch, query)).json as J[];
 
-const RETRIEVED_FIELDS = ['key', 'line1', 'line2', 'line3', 'line4', 'buildingName', 'street', 'provinceName', 'postcode', 'city', 'district', 'country', 'countryCode3', 'addressType', 'formattedAddress', 'latitude', 'longitude'];
+const RETRIEVED_FIELDS = [
+  'key',
+  'line1',
+  'line2',
+  'line3',
+  'line4',
+  'buildingName',
+  'street',
+  'provinceName',
+  'postcode',
+  'city',
+  'district',
+  'country',
+  'countryCode3',
+  'addressType',
+  'formattedAddress',
+  'latitude',
+  'longitude',
+];
 
 describe('Search address (4.6)', () => {
   test('Downing Street finds only non-Address items, as plain JSON', async () => {
@@ -21,7 +39,11 @@ describe('Search address (4.6)', () => {
     expect(a.status).toBe(200);
     expect(a.headers.get('content-type')).toBe('application/json; charset=utf-8');
     const items = a.json as J[];
-    expect(items[0]).toEqual({ key: 'GB|ST|DOWNING', addressType: 'Street', formattedAddress: 'Downing Street, London SW1A' });
+    expect(items[0]).toEqual({
+      key: 'GB|ST|DOWNING',
+      addressType: 'Street',
+      formattedAddress: 'Downing Street, London SW1A',
+    });
     expect(items.length).toBeGreaterThanOrEqual(1);
     for (const i of items) expect(i.addressType).not.toBe('Address');
   });
@@ -53,7 +75,10 @@ describe('Search address (4.6)', () => {
     }
     const baker = await search({ text: 'Baker Street', container: 'GB|ST|BAKER' });
     expect(baker.map((i) => i.addressType)).toEqual(['Building', 'Address']);
-    expect((await search({ text: 'Baker Street', container: 'GB|BD|221B' })).map((i) => i.key)).toEqual(['GB|RM|A|20002', 'GB|RM|A|20003']);
+    expect((await search({ text: 'Baker Street', container: 'GB|BD|221B' })).map((i) => i.key)).toEqual([
+      'GB|RM|A|20002',
+      'GB|RM|A|20003',
+    ]);
   });
 
   test('text matching ignores case and extra spaces; nothing found is an empty array', async () => {
@@ -79,7 +104,14 @@ describe('Retrieve address (4.7)', () => {
     const [address, ...rest] = a.json as J[];
     expect(rest).toEqual([]);
     expect(Object.keys(address).sort()).toEqual([...RETRIEVED_FIELDS].sort());
-    expect(address).toMatchObject({ key: 'GB|RM|A|10001', addressType: 'Address', postcode: 'SW1A 2AA', city: 'London', countryCode3: 'GBR', line2: '10 Downing Street' });
+    expect(address).toMatchObject({
+      key: 'GB|RM|A|10001',
+      addressType: 'Address',
+      postcode: 'SW1A 2AA',
+      city: 'London',
+      countryCode3: 'GBR',
+      line2: '10 Downing Street',
+    });
     expect(address.formattedAddress.split('\n')).toContain('10 Downing Street');
     for (const f of RETRIEVED_FIELDS) expect(typeof address[f], f).toBe('string');
   });
@@ -110,7 +142,11 @@ describe('Geo-coding and postcode validation (4.8)', () => {
       expect(a.status, postcode).toBe(200);
       expect(a.headers.get('content-type')).toBe('application/json; charset=utf-8');
       const g: J = a.json;
-      expect(g).toEqual({ formattedAddress: expect.stringContaining('SW1A 2AA'), latitude: expect.stringMatching(/^-?\d+\.\d+$/), longitude: expect.stringMatching(/^-?\d+\.\d+$/) });
+      expect(g).toEqual({
+        formattedAddress: expect.stringContaining('SW1A 2AA'),
+        latitude: expect.stringMatching(/^-?\d+\.\d+$/),
+        longitude: expect.stringMatching(/^-?\d+\.\d+$/),
+      });
       expect(Number(g.latitude)).toBeCloseTo(51.5034, 3);
       expect(Number(g.longitude)).toBeCloseTo(-0.1276, 3);
     }
@@ -132,7 +168,9 @@ describe('Geo-coding and postcode validation (4.8)', () => {
       const a = await get(paths.validatePostcode, { postcode });
       expect([a.status, a.json], postcode).toEqual([200, { postcode, status: false }]);
     }
-    expect(((await get(paths.validatePostcode, { postcode: 'NOT A POSTCODE' })).headers.get('content-type'))).toBe('application/json; charset=utf-8');
+    expect((await get(paths.validatePostcode, { postcode: 'NOT A POSTCODE' })).headers.get('content-type')).toBe(
+      'application/json; charset=utf-8',
+    );
   });
 
   test('validate without postcode is 400; no token is 401', async () => {

@@ -24,7 +24,11 @@ const compact = (v: string) => v.replace(/\s+/g, '').toUpperCase();
 
 export async function searchAddress(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   await authorise(req, ctx, SEARCH_OP);
-  const { text, container } = readParameters(ctx, { operationId: SEARCH_OP, profile: LOOKUP_PROFILE, source: req.query });
+  const { text, container } = readParameters(ctx, {
+    operationId: SEARCH_OP,
+    profile: LOOKUP_PROFILE,
+    source: req.query,
+  });
   const items = await ctx.repo.addressItems();
   const found: readonly AddressItem[] =
     container !== undefined
@@ -36,8 +40,12 @@ export async function searchAddress(req: SandboxRequest, ctx: SandboxContext): P
 export async function retrieveAddress(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   await authorise(req, ctx, RETRIEVE_OP);
   const { id } = readParameters(ctx, { operationId: RETRIEVE_OP, profile: LOOKUP_PROFILE, source: req.query });
-  const addresses = (await ctx.repo.addressItems()).filter((i) => i.addressType === 'Address' && i.address !== undefined);
-  const item = ctx.faults.on('retrieve-wrong-address', RETRIEVE_OP) ? addresses[0] : addresses.find((i) => i.key === id);
+  const addresses = (await ctx.repo.addressItems()).filter(
+    (i) => i.addressType === 'Address' && i.address !== undefined,
+  );
+  const item = ctx.faults.on('retrieve-wrong-address', RETRIEVE_OP)
+    ? addresses[0]
+    : addresses.find((i) => i.key === id);
   return ok(item?.address ? [retrievedAddressOf(item.key, item.formattedAddress, item.address)] : []);
 }
 
@@ -52,7 +60,9 @@ export async function geocodePostcode(req: SandboxRequest, ctx: SandboxContext):
 export async function validatePostcode(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   await authorise(req, ctx, VALIDATE_OP);
   const { postcode } = readParameters(ctx, { operationId: VALIDATE_OP, profile: LOOKUP_PROFILE, source: req.query });
-  const valid = UK_POSTCODE.test(postcode) && (await ctx.repo.postcodes()).some((p) => compact(p.postcode) === compact(postcode));
-  if (!valid && ctx.faults.on('invalid-postcode-error', VALIDATE_OP)) throw new ApiError(400, 'MSG_INVALID_FORMAT', `Postcode ${postcode} is not valid`);
+  const valid =
+    UK_POSTCODE.test(postcode) && (await ctx.repo.postcodes()).some((p) => compact(p.postcode) === compact(postcode));
+  if (!valid && ctx.faults.on('invalid-postcode-error', VALIDATE_OP))
+    throw new ApiError(400, 'MSG_INVALID_FORMAT', `Postcode ${postcode} is not valid`);
   return ok({ postcode, status: valid });
 }

@@ -53,7 +53,11 @@ export function requireSite(req: SandboxRequest, ctx: SandboxContext, operationI
 
 export function requireForm(req: SandboxRequest): URLSearchParams {
   if (mediaType(req.headers['content-type']) !== FORM_MEDIA_TYPE || req.form === undefined) {
-    throw new ApiError(400, 'MSG_CANT_PARSE_CONTENT', `Expected Content-Type ${FORM_MEDIA_TYPE}, received ${req.headers['content-type'] ?? '<none>'}`);
+    throw new ApiError(
+      400,
+      'MSG_CANT_PARSE_CONTENT',
+      `Expected Content-Type ${FORM_MEDIA_TYPE}, received ${req.headers['content-type'] ?? '<none>'}`,
+    );
   }
   return req.form;
 }
@@ -74,6 +78,10 @@ export async function authorise(req: SandboxRequest, ctx: SandboxContext, operat
 export function requireFeatures(client: Client, features: readonly FeatureName[] | undefined, parameter: string): void {
   const missing = (features ?? []).filter((f) => !client.features.includes(f));
   if (missing.length > 0) {
-    throw new ApiError(422, 'MSG_PARAM_INVALID', `Parameter ${parameter} needs feature ${missing.join(' and ')}, which the caller does not have`);
+    throw new ApiError(
+      422,
+      'MSG_PARAM_INVALID',
+      `Parameter ${parameter} needs feature ${missing.join(' and ')}, which the caller does not have`,
+    );
   }
 }

@@ -11,7 +11,8 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const search = (fields: Record<string, string>, options = {}) => sb.form('/authorisation/search', fields, options);
-const all = async (fields: Record<string, string> = {}): Promise<J[]> => resources((await search({ ...fields, count: '50' })).json) as J[];
+const all = async (fields: Record<string, string> = {}): Promise<J[]> =>
+  resources((await search({ ...fields, count: '50' })).json) as J[];
 
 describe('Search Authorisation (4.3)', () => {
   test('unfiltered: a searchset of pre-authorisation Claims, page 1 of 10 in id order', async () => {
@@ -22,7 +23,13 @@ describe('Search Authorisation (4.3)', () => {
     expect(b).toMatchObject({ resourceType: 'Bundle', type: 'searchset', total: 30 });
     expect(tags(b)).toEqual({ page: '1', count: '10', maxCount: '30' });
     expect(ids(b)).toEqual(Array.from({ length: 10 }, (_, k) => `PA-${String(k + 1).padStart(4, '0')}`));
-    for (const r of resources(b) as J[]) expect(r).toMatchObject({ resourceType: 'Claim', use: 'preauthorization', created: expect.any(String), meta: { lastUpdated: expect.any(String) } });
+    for (const r of resources(b) as J[])
+      expect(r).toMatchObject({
+        resourceType: 'Claim',
+        use: 'preauthorization',
+        created: expect.any(String),
+        meta: { lastUpdated: expect.any(String) },
+      });
   });
 
   test('the configured fixture is found by authCode and caseCode', async () => {
@@ -86,7 +93,8 @@ describe('Search Authorisation (4.3)', () => {
     const found = await all({ _since: '2026-06-01T00:00:00Z' });
     expect(found.length).toBeGreaterThan(0);
     expect(found.length).toBeLessThan(30);
-    for (const r of found) expect(Date.parse(r.meta.lastUpdated)).toBeGreaterThanOrEqual(Date.parse('2026-06-01T00:00:00Z'));
+    for (const r of found)
+      expect(Date.parse(r.meta.lastUpdated)).toBeGreaterThanOrEqual(Date.parse('2026-06-01T00:00:00Z'));
     expect((await all({ _since: '2026-06-01' })).length).toBe(found.length);
   });
 
@@ -134,7 +142,11 @@ describe('Search Authorisation (4.3)', () => {
     expect((await search({}, { token: null })).status).toBe(401);
     expect(errorCode((await search({}, { site: null })).json)).toBe('MSG_MISSING_MANDATORY_PARAM');
     const json = await sb.request('POST', '/authorisation/search', {
-      headers: { authorization: `Bearer ${await sb.token()}`, 'su-siteid': 'SITE001', 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${await sb.token()}`,
+        'su-siteid': 'SITE001',
+        'content-type': 'application/json',
+      },
       body: '{}',
     });
     expect(json.status).toBe(400);

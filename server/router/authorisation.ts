@@ -28,13 +28,23 @@ const FILTERS: Readonly<Record<string, Filter>> = {
 };
 
 const byId = (a: Authorisation, b: Authorisation) => a.id.localeCompare(b.id);
-const byIssueDate = (a: Authorisation, b: Authorisation) => Date.parse(a.issueDate) - Date.parse(b.issueDate) || byId(a, b);
+const byIssueDate = (a: Authorisation, b: Authorisation) =>
+  Date.parse(a.issueDate) - Date.parse(b.issueDate) || byId(a, b);
 
 export async function searchAuthorisation(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   const caller = await authorise(req, ctx, OP);
-  const values = readParameters(ctx, { operationId: OP, profile: SEARCH_PROFILE, source: caller.form, client: caller.client });
-  const filters = ctx.faults.on('authorisation-filters-ignored', OP) ? [] : Object.entries(values).filter(([name]) => FILTERS[name] !== undefined);
-  const matches = (await ctx.repo.authorisations(caller.siteId)).filter((a) => filters.every(([name, v]) => FILTERS[name](a, v)));
+  const values = readParameters(ctx, {
+    operationId: OP,
+    profile: SEARCH_PROFILE,
+    source: caller.form,
+    client: caller.client,
+  });
+  const filters = ctx.faults.on('authorisation-filters-ignored', OP)
+    ? []
+    : Object.entries(values).filter(([name]) => FILTERS[name] !== undefined);
+  const matches = (await ctx.repo.authorisations(caller.siteId)).filter((a) =>
+    filters.every(([name, v]) => FILTERS[name](a, v)),
+  );
   const sorted = [...matches].sort(values._sort === undefined ? byId : byIssueDate);
   if (values._sort === '-issueDate') sorted.reverse();
   return ok(

@@ -14,7 +14,7 @@ afterEach(() => sb.close());
 const SITE1 = ['BATCH-1001', 'BATCH-1002', 'BATCH-1003', 'BATCH-1004', 'BATCH-1005', 'BATCH-1006'];
 
 describe('List Pending Remittances (4.6)', () => {
-  test('a collection of the token site\'s batch headers with maxRecords', async () => {
+  test("a collection of the token site's batch headers with maxRecords", async () => {
     const a = await sb.get(paths.batches, { headers: { 'content-type': 'application/fhir+json' } });
     expect(a.status).toBe(200);
     expect(a.headers.get('content-type')).toBe('application/fhir+json; charset=utf-8');
@@ -74,13 +74,25 @@ describe('Get Remittance Details (4.7)', () => {
       expect(a.headers.get('content-type')).toBe('application/fhir+json; charset=utf-8');
       const b: J = a.json;
       statuses.add('status' in b ? String(b.status) : 'absent');
-      expect(b).toMatchObject({ msgId: expect.any(String), msgIssueDate: expect.any(String), msgSender: expect.any(String), msgRecipient: 'SITE001' });
+      expect(b).toMatchObject({
+        msgId: expect.any(String),
+        msgIssueDate: expect.any(String),
+        msgSender: expect.any(String),
+        msgRecipient: 'SITE001',
+      });
       expect(b.providers.length).toBeGreaterThan(0);
       for (const p of b.providers) {
         expect(p.providerNo).toEqual({ id: expect.any(String), scheme: expect.any(String) });
-        expect(p.paymentDetails).toMatchObject({ paymentReference: expect.any(String), amountPaid: expect.any(Number), paymentMethod: expect.stringMatching(/^(Cheque|BACS)$/) });
-        if (p.paymentDetails.paymentMethod === 'BACS') expect(p.paymentDetails.bankSortCode).toEqual(expect.any(String));
-        expect(p.claims.map((c: J) => c.cuid)).toEqual(p.claims.map((_: J, k: number) => ({ id: String(k + 1), scope: 'Provider' })));
+        expect(p.paymentDetails).toMatchObject({
+          paymentReference: expect.any(String),
+          amountPaid: expect.any(Number),
+          paymentMethod: expect.stringMatching(/^(Cheque|BACS)$/),
+        });
+        if (p.paymentDetails.paymentMethod === 'BACS')
+          expect(p.paymentDetails.bankSortCode).toEqual(expect.any(String));
+        expect(p.claims.map((c: J) => c.cuid)).toEqual(
+          p.claims.map((_: J, k: number) => ({ id: String(k + 1), scope: 'Provider' })),
+        );
         for (const c of p.claims) {
           expect(typeof c.claimAmount).toBe('number');
           expect(c.shortPay !== undefined && c.shortPayEx !== undefined).toBe(false);
@@ -101,7 +113,7 @@ describe('Get Remittance Details (4.7)', () => {
     expect(a.json).toEqual({ code: 'InvalidId', type: 'id', id: 'BATCH-9999' });
   });
 
-  test('another site\'s batch is an unknown id', async () => {
+  test("another site's batch is an unknown id", async () => {
     const a = await sb.get(paths.batch('BATCH-2001'));
     expect(a.status).toBe(404);
     expect(a.json).toEqual({ code: 'InvalidId', type: 'id', id: 'BATCH-2001' });
@@ -153,7 +165,7 @@ describe('Ack Remittance Receipt (4.8) and the batch state machine (3)', () => {
     }
   });
 
-  test('a site cannot acknowledge another site\'s batch', async () => {
+  test("a site cannot acknowledge another site's batch", async () => {
     const a = await sb.delete(paths.batch('BATCH-2001'));
     expect(a.status).toBe(404);
     expect(errorCode(a.json)).toBe('InvalidId');

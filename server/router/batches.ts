@@ -36,7 +36,11 @@ export async function listPendingRemittances(req: SandboxRequest, ctx: SandboxCo
   );
 }
 
-async function pendingBatchOf(req: SandboxRequest, ctx: SandboxContext, operationId: string): Promise<{ id: string; batch?: Batch }> {
+async function pendingBatchOf(
+  req: SandboxRequest,
+  ctx: SandboxContext,
+  operationId: string,
+): Promise<{ id: string; batch?: Batch }> {
   const caller = await authorise(req, ctx, operationId);
   const { id } = readParameters(ctx, { operationId, profile: CLEARING_PROFILE, source: req.query, path: req.params });
   const batch = await ctx.repo.pendingBatch(id);

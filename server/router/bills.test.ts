@@ -11,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const search = (q: Record<string, string>, options = {}) => sb.get(`${paths.bills}?${new URLSearchParams(q).toString()}`, options);
+const search = (q: Record<string, string>, options = {}) =>
+  sb.get(`${paths.bills}?${new URLSearchParams(q).toString()}`, options);
 const contained = (bill: J, type: string) => bill.contained.find((r: J) => r.resourceType === type);
 const extNames = (r: J, prefix: string) => (r.extension ?? []).map((e: J) => e.url.replace(prefix, '')).sort();
 
@@ -28,14 +29,32 @@ describe('Search Bills (4.11)', () => {
   test('each bill carries the members of 2.8 (search form)', async () => {
     for (const bill of resources((await search({ insurerid: 'bup' })).json) as J[]) {
       expect(bill.resourceType).toBe('Claim');
-      expect(contained(bill, 'Invoice').identifier[0]).toMatchObject({ id: 'InvoiceNumber', system: expect.any(String), value: expect.any(String) });
-      expect(contained(bill, 'Invoice')).toMatchObject({ date: expect.any(String), totalNet: { value: expect.any(Number) } });
+      expect(contained(bill, 'Invoice').identifier[0]).toMatchObject({
+        id: 'InvoiceNumber',
+        system: expect.any(String),
+        value: expect.any(String),
+      });
+      expect(contained(bill, 'Invoice')).toMatchObject({
+        date: expect.any(String),
+        totalNet: { value: expect.any(Number) },
+      });
       expect(contained(bill, 'Practitioner').identifier.map((i: J) => i.id)).toEqual(['GPCode', 'GPPracticeCode']);
-      expect(contained(bill, 'Patient').generalPractitioner[0].reference).toBe(`#${contained(bill, 'Practitioner').id}`);
+      expect(contained(bill, 'Patient').generalPractitioner[0].reference).toBe(
+        `#${contained(bill, 'Practitioner').id}`,
+      );
       expect(bill.patient.reference).toBe(`#${contained(bill, 'Patient').id}`);
       expect(bill.insurance[0].coverage.reference).toBe(`#${contained(bill, 'Coverage').id}`);
       expect(contained(bill, 'Encounter')).toBeDefined();
-      expect(extNames(bill, `${REF_URL}/extension/Claim/`)).toEqual(['ClaimStatus', 'Currency', 'DoubleInsurance', 'EventReference', 'InvoiceReference', 'IsArchived', 'PackageDeal', 'ThirdParty']);
+      expect(extNames(bill, `${REF_URL}/extension/Claim/`)).toEqual([
+        'ClaimStatus',
+        'Currency',
+        'DoubleInsurance',
+        'EventReference',
+        'InvoiceReference',
+        'IsArchived',
+        'PackageDeal',
+        'ThirdParty',
+      ]);
       expect(extension(bill, 'InvoiceReference')).toEqual({ reference: `#${contained(bill, 'Invoice').id}` });
       expect(bill.total).toEqual({ value: expect.any(Number), code: 'GBP' });
       expect(bill.priority.coding[0].code).toEqual(expect.any(String));
@@ -82,14 +101,42 @@ describe('Get Bill (4.12)', () => {
     expect(contained(bill, 'Invoice').identifier[0].value).toBe('INV-B-0001');
     expect(extension(bill, 'IsArchived')).toBe(false);
     expect(extension(bill, 'ClaimStatus')).toBe('Live');
-    expect(extNames(bill, `${REF_URL}/extension/Claim/`)).toEqual(
-      ['ClaimSource', 'ClaimStatus', 'Currency', 'DiagnosisScheme', 'DoubleInsurance', 'EventReference', 'InvoiceReference', 'IsArchived', 'PackageDeal', 'ServiceProvider', 'ServiceSetting', 'SignatureRequired', 'ThirdParty'],
-    );
+    expect(extNames(bill, `${REF_URL}/extension/Claim/`)).toEqual([
+      'ClaimSource',
+      'ClaimStatus',
+      'Currency',
+      'DiagnosisScheme',
+      'DoubleInsurance',
+      'EventReference',
+      'InvoiceReference',
+      'IsArchived',
+      'PackageDeal',
+      'ServiceProvider',
+      'ServiceSetting',
+      'SignatureRequired',
+      'ThirdParty',
+    ]);
     const enc = contained(bill, 'Encounter');
-    expect(extNames(enc, `${REF_URL}/extension/Encounter/`)).toEqual(['FirstAwareDate', 'FirstGPVisitDate', 'InpaientNights', 'Setting']);
-    expect(enc).toMatchObject({ participant: [expect.anything()], period: { start: expect.any(String), end: expect.any(String) }, diagnosis: [expect.anything()], serviceProvider: expect.anything() });
+    expect(extNames(enc, `${REF_URL}/extension/Encounter/`)).toEqual([
+      'FirstAwareDate',
+      'FirstGPVisitDate',
+      'InpaientNights',
+      'Setting',
+    ]);
+    expect(enc).toMatchObject({
+      participant: [expect.anything()],
+      period: { start: expect.any(String), end: expect.any(String) },
+      diagnosis: [expect.anything()],
+      serviceProvider: expect.anything(),
+    });
     const inv = contained(bill, 'Invoice');
-    expect(extNames(inv, `${REF_URL}/extension/Invoice/`)).toEqual(['CompanyPaid', 'ExcessPaid', 'FromDate', 'InvoiceReference', 'ToDate']);
+    expect(extNames(inv, `${REF_URL}/extension/Invoice/`)).toEqual([
+      'CompanyPaid',
+      'ExcessPaid',
+      'FromDate',
+      'InvoiceReference',
+      'ToDate',
+    ]);
     expect(inv).toMatchObject({ totalPriceComponent: [expect.anything()], totalGross: { value: expect.any(Number) } });
   });
 
@@ -106,7 +153,10 @@ describe('Get Bill (4.12)', () => {
   test('an unknown id is 404 MSG_ENTITY_NOT_FOUND in an OperationOutcome', async () => {
     const a = await sb.get(paths.bill('BILL-9999', 'false'));
     expect(a.status).toBe(404);
-    expect(a.json).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ details: { coding: [{ code: 'MSG_ENTITY_NOT_FOUND' }] } }] });
+    expect(a.json).toMatchObject({
+      resourceType: 'OperationOutcome',
+      issue: [{ details: { coding: [{ code: 'MSG_ENTITY_NOT_FOUND' }] } }],
+    });
   });
 
   test.each(['yes', 'TRUE', '1'])('isArchived=%s is 400 MSG_INVALID_FORMAT (DEC-D1-31)', async (value) => {

@@ -23,7 +23,10 @@ const FILTERS: Readonly<Record<string, (b: Bill, v: string) => boolean>> = {
 /** Fault bill-extension-urls-moved: the Claim extensions leave `{ref_url}/extension/Claim/` (2.8). */
 function served(ctx: SandboxContext, operationId: string, claim: Record<string, unknown>): Record<string, unknown> {
   if (!ctx.faults.on('bill-extension-urls-moved', operationId) || !Array.isArray(claim.extension)) return claim;
-  const extension = claim.extension.map((e: { url: string }) => ({ ...e, url: e.url.replace('/extension/Claim/', '/extension/') }));
+  const extension = claim.extension.map((e: { url: string }) => ({
+    ...e,
+    url: e.url.replace('/extension/Claim/', '/extension/'),
+  }));
   return { ...claim, extension };
 }
 
@@ -33,19 +36,33 @@ export async function searchBills(req: SandboxRequest, ctx: SandboxContext): Pro
   const active = Object.entries(values).filter(([name]) => FILTERS[name] !== undefined);
   const matches = (await ctx.repo.bills()).filter((b) => active.every(([name, v]) => FILTERS[name](b, v)));
   const type = ctx.faults.on('bill-bundle-collection', SEARCH_OP) ? 'collection' : 'searchset';
-  return ok(singlePageBundle(type, matches.map((b) => ({ resource: served(ctx, SEARCH_OP, billOf(b, false)) }))));
+  return ok(
+    singlePageBundle(
+      type,
+      matches.map((b) => ({ resource: served(ctx, SEARCH_OP, billOf(b, false)) })),
+    ),
+  );
 }
 
 export async function getBill(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   await authorise(req, ctx, GET_OP);
-  const { claimId, isArchived } = readParameters(ctx, { operationId: GET_OP, profile: CLEARING_PROFILE, source: req.query, path: req.params });
+  const { claimId, isArchived } = readParameters(ctx, {
+    operationId: GET_OP,
+    profile: CLEARING_PROFILE,
+    source: req.query,
+    path: req.params,
+  });
   if (ctx.faults.on('get-bill-ignores-id', GET_OP)) {
     const [first] = await ctx.repo.bills();
     return ok(billOf(first, true));
   }
   const bill = await ctx.repo.bill(claimId);
   if (!bill || String(bill.archived) !== isArchived) {
-    throw new ApiError(404, 'MSG_ENTITY_NOT_FOUND', `No ${isArchived === 'true' ? 'archived' : 'live'} bill ${claimId}`);
+    throw new ApiError(
+      404,
+      'MSG_ENTITY_NOT_FOUND',
+      `No ${isArchived === 'true' ? 'archived' : 'live'} bill ${claimId}`,
+    );
   }
   return ok(served(ctx, GET_OP, billOf(bill, true)));
 }

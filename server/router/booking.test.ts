@@ -12,7 +12,8 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const get = (path: string, query: Record<string, string> = {}, options = {}) => sb.get(withQuery(path, query), options);
-const all = async (path: string, query: Record<string, string> = {}) => resources((await get(path, { count: '100', ...query })).json) as J[];
+const all = async (path: string, query: Record<string, string> = {}) =>
+  resources((await get(path, { count: '100', ...query })).json) as J[];
 const bookingId = (r: J) => r.identifier.find((i: J) => i.id === 'booking_identifier')?.value;
 
 describe('Get booking practitioner (4.12)', () => {
@@ -24,7 +25,14 @@ describe('Get booking practitioner (4.12)', () => {
     expect(b).toMatchObject({ resourceType: 'Bundle', total: 1 });
     expect(b.entry).toHaveLength(1);
     const p = b.entry[0].resource;
-    expect(p).toMatchObject({ resourceType: 'Practitioner', id: 'BP-0001', meta: { lastUpdated: expect.any(String) }, active: true, gender: 'female', name: [{ family: 'Price', given: ['Anna'] }] });
+    expect(p).toMatchObject({
+      resourceType: 'Practitioner',
+      id: 'BP-0001',
+      meta: { lastUpdated: expect.any(String) },
+      active: true,
+      gender: 'female',
+      name: [{ family: 'Price', given: ['Anna'] }],
+    });
     expect(p.identifier).toEqual([{ id: 'booking_identifier', system: `${REF_URL}/booking-id`, value: 'BP-0001' }]);
     expect(extension(p, 'site')).toEqual({ reference: 'Site/SITE001', display: expect.any(String) });
     expect(extension(p, 'registeredNumber')).toEqual(expect.any(String));
@@ -46,7 +54,9 @@ describe('Search booking practitioners (4.12)', () => {
     expect(tags(b)).toEqual({ page: '1', count: '10', maxCount: String(b.total) });
     const every = await all(paths.bookingPractitioners);
     expect(every.map(bookingId)).toEqual(every.map((p) => p.id));
-    expect(every.map((p) => p.id)).toEqual(Array.from({ length: every.length }, (_, k) => `BP-${String(k + 1).padStart(4, '0')}`));
+    expect(every.map((p) => p.id)).toEqual(
+      Array.from({ length: every.length }, (_, k) => `BP-${String(k + 1).padStart(4, '0')}`),
+    );
     expect(new Set(every.map((p) => p.meta.lastUpdated.slice(0, 4)))).toEqual(new Set(['2025', '2026']));
     const p3 = ids((await get(paths.bookingPractitioners, { page: '3', count: '5' })).json);
     expect(p3).toEqual(every.slice(10, 15).map((p) => p.id));
@@ -59,17 +69,27 @@ describe('Search booking practitioners (4.12)', () => {
     [{ id: 'BP-0007' }, (p: J) => p.id === 'BP-0007'],
     [{ site: 'SITE002' }, (p: J) => (extension(p, 'site') as J).reference === 'Site/SITE002'],
     [{ registeredno: 'gmc5007331' }, (p: J) => extension(p, 'registeredNumber') === 'GMC5007331'],
-  ] as [Record<string, string>, (p: J) => boolean][])('%j keeps exactly the matching practitioners (DEC-D2-59)', async (q, matches) => {
-    const every = await all(paths.bookingPractitioners);
-    const filtered = await all(paths.bookingPractitioners, q);
-    expect(filtered.length).toBeGreaterThan(0);
-    expect(filtered.map((p) => p.id)).toEqual(every.filter(matches).map((p) => p.id));
-  });
+  ] as [Record<string, string>, (p: J) => boolean][])(
+    '%j keeps exactly the matching practitioners (DEC-D2-59)',
+    async (q, matches) => {
+      const every = await all(paths.bookingPractitioners);
+      const filtered = await all(paths.bookingPractitioners, q);
+      expect(filtered.length).toBeGreaterThan(0);
+      expect(filtered.map((p) => p.id)).toEqual(every.filter(matches).map((p) => p.id));
+    },
+  );
 
   test('profession, channel, location, postcode and near are subsets naming the practitioners of the seed', async () => {
     const every = (await all(paths.bookingPractitioners)).map((p) => p.id);
     const roles = await all(paths.bookingRoles);
-    const atLocation = (loc: string) => [...new Set(roles.filter((r) => r.location[0].reference === `Location/${loc}`).map((r) => r.practitioner.reference.split('/')[1]))].sort();
+    const atLocation = (loc: string) =>
+      [
+        ...new Set(
+          roles
+            .filter((r) => r.location[0].reference === `Location/${loc}`)
+            .map((r) => r.practitioner.reference.split('/')[1]),
+        ),
+      ].sort();
     for (const [q, expected] of [
       [{ location: 'BL-04' }, atLocation('BL-04')],
       [{ postcode: 'wd180jp' }, atLocation('BL-04')],
@@ -102,7 +122,13 @@ describe('Search booking practitioners (4.12)', () => {
   });
 
   test('empty values, malformed near and paging are 400 MSG_INVALID_FORMAT (DEC-D2-30)', async () => {
-    for (const q of [{ family: '' }, { near: 'north:west' }, { page: 'x' }, { count: '-1' }, { near: '51.5:-0.1:5:ft' }] as Record<string, string>[]) {
+    for (const q of [
+      { family: '' },
+      { near: 'north:west' },
+      { page: 'x' },
+      { count: '-1' },
+      { near: '51.5:-0.1:5:ft' },
+    ] as Record<string, string>[]) {
       const a = await get(paths.bookingPractitioners, q);
       expect([a.status, errorCode(a.json)], JSON.stringify(q)).toEqual([400, 'MSG_INVALID_FORMAT']);
     }
@@ -118,8 +144,18 @@ describe('Booking practitioner roles (4.13)', () => {
     expect(b).toMatchObject({ resourceType: 'Bundle', total: 1 });
     expect(b.entry).toHaveLength(1);
     const r = b.entry[0].resource;
-    expect(r).toMatchObject({ resourceType: 'PractitionerRole', id: 'BR-0001', meta: { lastUpdated: expect.any(String) }, active: true, practitioner: { reference: 'Practitioner/BP-0001', display: 'Dr Anna Price' }, location: [{ reference: 'Location/BL-01', display: expect.any(String) }] });
-    expect(r.identifier.map((i: J) => [i.id, i.use])).toEqual([['booking_identifier', 'official'], ['external_identifier', 'official']]);
+    expect(r).toMatchObject({
+      resourceType: 'PractitionerRole',
+      id: 'BR-0001',
+      meta: { lastUpdated: expect.any(String) },
+      active: true,
+      practitioner: { reference: 'Practitioner/BP-0001', display: 'Dr Anna Price' },
+      location: [{ reference: 'Location/BL-01', display: expect.any(String) }],
+    });
+    expect(r.identifier.map((i: J) => [i.id, i.use])).toEqual([
+      ['booking_identifier', 'official'],
+      ['external_identifier', 'official'],
+    ]);
     expect(bookingId(r)).toBe('BR-0001');
   });
 
@@ -131,14 +167,25 @@ describe('Booking practitioner roles (4.13)', () => {
   test('search: at least 20 roles in id order, referencing booking practitioners; practitioner and location filters', async () => {
     const every = await all(paths.bookingRoles);
     expect(every.length).toBeGreaterThanOrEqual(20);
-    expect(every.map((r) => r.id)).toEqual(Array.from({ length: every.length }, (_, k) => `BR-${String(k + 1).padStart(4, '0')}`));
+    expect(every.map((r) => r.id)).toEqual(
+      Array.from({ length: every.length }, (_, k) => `BR-${String(k + 1).padStart(4, '0')}`),
+    );
     const practitioners = new Set((await all(paths.bookingPractitioners)).map((p) => `Practitioner/${p.id}`));
     for (const r of every) expect(practitioners.has(r.practitioner.reference)).toBe(true);
-    expect((await all(paths.bookingRoles, { practitioner: 'BP-0001' })).map((r) => r.id)).toEqual(['BR-0001', 'BR-0002']);
+    expect((await all(paths.bookingRoles, { practitioner: 'BP-0001' })).map((r) => r.id)).toEqual([
+      'BR-0001',
+      'BR-0002',
+    ]);
     const atBl3 = await all(paths.bookingRoles, { location: 'BL-03' });
-    expect(atBl3.map((r) => r.id)).toEqual(every.filter((r) => r.location[0].reference === 'Location/BL-03').map((r) => r.id));
+    expect(atBl3.map((r) => r.id)).toEqual(
+      every.filter((r) => r.location[0].reference === 'Location/BL-03').map((r) => r.id),
+    );
     expect(atBl3.length).toBeGreaterThan(1);
-    expect(tags((await get(paths.bookingRoles, { page: '2', count: '5' })).json)).toEqual({ page: '2', count: '5', maxCount: String(every.length) });
+    expect(tags((await get(paths.bookingRoles, { page: '2', count: '5' })).json)).toEqual({
+      page: '2',
+      count: '5',
+      maxCount: String(every.length),
+    });
   });
 
   test('_since keeps roles updated at or after it; malformed is 422 MSG_DATE_FORMAT', async () => {

@@ -35,7 +35,8 @@ async function bookingData(ctx: SandboxContext): Promise<BookingData> {
   };
 }
 
-const samePostcode = (a: string, b: string) => a.replace(/\s+/g, '').toLowerCase() === b.replace(/\s+/g, '').toLowerCase();
+const samePostcode = (a: string, b: string) =>
+  a.replace(/\s+/g, '').toLowerCase() === b.replace(/\s+/g, '').toLowerCase();
 const startsWithText = (text: string, prefix: string) => text.toLowerCase().startsWith(prefix.trim().toLowerCase());
 
 function practitionerFilters(data: BookingData): Readonly<Record<string, Filter<BookingPractitioner>>> {
@@ -54,7 +55,10 @@ function practitionerFilters(data: BookingData): Readonly<Record<string, Filter<
     postcode: (p, v) => locationsOf(p).some((l) => samePostcode(l.postalCode, v)),
     near: (p, v) => {
       const near = nearQueryOf({ near: v }, 'km');
-      return near?.radiusKm === undefined || locationsOf(p).some((l) => distanceKm(near.centre, l.position) <= (near.radiusKm as number));
+      return (
+        near?.radiusKm === undefined ||
+        locationsOf(p).some((l) => distanceKm(near.centre, l.position) <= (near.radiusKm as number))
+      );
     },
     _since: (p, v) => since(v)(p.lastUpdated),
   };
@@ -66,7 +70,12 @@ const ROLE_FILTERS: Readonly<Record<string, Filter<BookingRole>>> = {
   _since: (r, v) => since(v)(r.lastUpdated),
 };
 
-function applyFilters<T>(items: readonly T[], filters: Readonly<Record<string, Filter<T>>>, values: Readonly<Record<string, string>>, ignored: readonly string[] = []): T[] {
+function applyFilters<T>(
+  items: readonly T[],
+  filters: Readonly<Record<string, Filter<T>>>,
+  values: Readonly<Record<string, string>>,
+  ignored: readonly string[] = [],
+): T[] {
   const active = Object.entries(values).filter(([name]) => filters[name] !== undefined && !ignored.includes(name));
   return items.filter((item) => active.every(([name, v]) => filters[name](item, v)));
 }
@@ -80,7 +89,12 @@ function roleEntry(r: BookingRole, data: BookingData) {
 
 export async function getBookingPractitioner(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   await authorise(req, ctx, GET_PRACTITIONER_OP);
-  const { practitionerId } = readParameters(ctx, { operationId: GET_PRACTITIONER_OP, profile: BOOKING_PROFILE, source: req.query, path: req.params });
+  const { practitionerId } = readParameters(ctx, {
+    operationId: GET_PRACTITIONER_OP,
+    profile: BOOKING_PROFILE,
+    source: req.query,
+    path: req.params,
+  });
   const practitioner = (await ctx.repo.bookingPractitioners()).find((p) => p.id === practitionerId);
   if (!practitioner) {
     if (ctx.faults.on('booking-unknown-id-200', GET_PRACTITIONER_OP)) return ok(singlePageBundle('searchset', []));
@@ -91,9 +105,15 @@ export async function getBookingPractitioner(req: SandboxRequest, ctx: SandboxCo
 
 export async function searchBookingPractitioners(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   await authorise(req, ctx, SEARCH_PRACTITIONERS_OP);
-  const values = readParameters(ctx, { operationId: SEARCH_PRACTITIONERS_OP, profile: BOOKING_PROFILE, source: req.query });
+  const values = readParameters(ctx, {
+    operationId: SEARCH_PRACTITIONERS_OP,
+    profile: BOOKING_PROFILE,
+    source: req.query,
+  });
   const data = await bookingData(ctx);
-  const ignored = ctx.faults.on('booking-practitioner-filters-ignored', SEARCH_PRACTITIONERS_OP) ? ['profession', 'channel', 'location', 'postcode', 'near'] : [];
+  const ignored = ctx.faults.on('booking-practitioner-filters-ignored', SEARCH_PRACTITIONERS_OP)
+    ? ['profession', 'channel', 'location', 'postcode', 'near']
+    : [];
   const matches = applyFilters(data.practitioners, practitionerFilters(data), values, ignored);
   return ok(
     pagedBundle(ctx, {
@@ -109,10 +129,16 @@ export async function searchBookingPractitioners(req: SandboxRequest, ctx: Sandb
 
 export async function getBookingPractitionerRole(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   await authorise(req, ctx, GET_ROLE_OP);
-  const { practitionerRoleId } = readParameters(ctx, { operationId: GET_ROLE_OP, profile: BOOKING_PROFILE, source: req.query, path: req.params });
+  const { practitionerRoleId } = readParameters(ctx, {
+    operationId: GET_ROLE_OP,
+    profile: BOOKING_PROFILE,
+    source: req.query,
+    path: req.params,
+  });
   const data = await bookingData(ctx);
   const role = data.roles.find((r) => r.id === practitionerRoleId);
-  if (!role) throw new ApiError(404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', `No booking practitioner role ${practitionerRoleId}`);
+  if (!role)
+    throw new ApiError(404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', `No booking practitioner role ${practitionerRoleId}`);
   return ok(singlePageBundle('searchset', [roleEntry(role, data)]));
 }
 

@@ -12,10 +12,16 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const codeSet = async (setName: string, scheme?: string, query: Record<string, string> = {}, options = {}): Promise<{ status: number; headers: Headers; json: J }> =>
+const codeSet = async (
+  setName: string,
+  scheme?: string,
+  query: Record<string, string> = {},
+  options = {},
+): Promise<{ status: number; headers: Headers; json: J }> =>
   sb.get(withQuery(paths.codeSet(setName, scheme), query), options);
 const codes = (body: J): string[] => body.expansion.contains.map((i: J) => i.code);
-const ext = (item: J, suffix: string) => item.extension.find((e: J) => String(e.url).endsWith(`/${suffix}`) || e.id === suffix);
+const ext = (item: J, suffix: string) =>
+  item.extension.find((e: J) => String(e.url).endsWith(`/${suffix}`) || e.id === suffix);
 
 describe('Retrieve master code sets (4.1)', () => {
   test.each([...CODE_SET_NAMES])('%s is a ValueSet, served as fhir+json', async (name) => {
@@ -26,14 +32,22 @@ describe('Retrieve master code sets (4.1)', () => {
     expect(v).toMatchObject({ resourceType: 'ValueSet', id: name, name, expansion: { offset: 0 } });
     expect(v.expansion.total).toBeGreaterThanOrEqual(5);
     for (const item of v.expansion.contains) {
-      expect(item).toMatchObject({ system: expect.stringContaining(`${REF_URL}/valueset/${name}`), code: expect.any(String), display: expect.any(String) });
-      expect(ext(item, 'lastUpdated')).toMatchObject({ id: 'lastUpdated', valueDateTime: expect.stringMatching(/^202[456]-/) });
+      expect(item).toMatchObject({
+        system: expect.stringContaining(`${REF_URL}/valueset/${name}`),
+        code: expect.any(String),
+        display: expect.any(String),
+      });
+      expect(ext(item, 'lastUpdated')).toMatchObject({
+        id: 'lastUpdated',
+        valueDateTime: expect.stringMatching(/^202[456]-/),
+      });
     }
   });
 
   test('items carry requiresProcedure on some, lastUpdated on all, spread over 2024-2026', async () => {
     const items: J[] = [];
-    for (const name of CODE_SET_NAMES) items.push(...(await codeSet(name, undefined, { count: '1000' })).json.expansion.contains);
+    for (const name of CODE_SET_NAMES)
+      items.push(...(await codeSet(name, undefined, { count: '1000' })).json.expansion.contains);
     expect(items.some((i) => ext(i, 'requiresProcedure')?.valueString === 'Y')).toBe(true);
     expect(items.some((i) => ext(i, 'requiresProcedure') === undefined)).toBe(true);
     const years = new Set(items.map((i) => ext(i, 'lastUpdated').valueDateTime.slice(0, 4)));
@@ -41,18 +55,30 @@ describe('Retrieve master code sets (4.1)', () => {
   });
 
   test('schemes: ISC, CCSD and BUPA, ICD9 and ICD10 (DEC-D2-02, -40)', async () => {
-    for (const [name, scheme, atLeast] of [['service-category', 'ISC', 5], ['service-type', 'ISC', 5], ['procedure-code', 'CCSD', 10], ['procedure-code', 'BUPA', 5], ['condition-code', 'ICD9', 10], ['condition-code', 'ICD10', 40]] as const) {
+    for (const [name, scheme, atLeast] of [
+      ['service-category', 'ISC', 5],
+      ['service-type', 'ISC', 5],
+      ['procedure-code', 'CCSD', 10],
+      ['procedure-code', 'BUPA', 5],
+      ['condition-code', 'ICD9', 10],
+      ['condition-code', 'ICD10', 40],
+    ] as const) {
       const v: J = (await codeSet(name, scheme, { count: '1000' })).json;
       expect(v.id).toBe(`${name}-${scheme}`);
       expect(v.expansion.total, `${name}/${scheme}`).toBeGreaterThanOrEqual(atLeast);
       for (const item of v.expansion.contains) expect(item.system).toBe(`${REF_URL}/valueset/${name}/${scheme}`);
     }
     const all: J = (await codeSet('condition-code', undefined, { count: '1000' })).json;
-    expect(all.expansion.total).toBe((await codeSet('condition-code', 'ICD9')).json.expansion.total + (await codeSet('condition-code', 'ICD10')).json.expansion.total);
+    expect(all.expansion.total).toBe(
+      (await codeSet('condition-code', 'ICD9')).json.expansion.total +
+        (await codeSet('condition-code', 'ICD10')).json.expansion.total,
+    );
   });
 
   test('a scheme is matched ignoring letter case; an unknown scheme is an empty expansion', async () => {
-    expect(codes((await codeSet('condition-code', 'icd10', { count: '1000' })).json)).toEqual(codes((await codeSet('condition-code', 'ICD10', { count: '1000' })).json));
+    expect(codes((await codeSet('condition-code', 'icd10', { count: '1000' })).json)).toEqual(
+      codes((await codeSet('condition-code', 'ICD10', { count: '1000' })).json),
+    );
     const none = await codeSet('condition-code', 'SNOMED');
     expect(none.status).toBe(200);
     expect(none.json).toMatchObject({ expansion: { total: 0, offset: 0, contains: [] } });
@@ -67,7 +93,11 @@ describe('Retrieve master code sets (4.1)', () => {
   test('practitioner-specialty/{profession} narrows to that profession (DEC-D2-06)', async () => {
     const all: J = (await codeSet('practitioner-specialty', undefined, { count: '1000' })).json;
     expect(all.expansion.total).toBeGreaterThanOrEqual(20);
-    for (const item of all.expansion.contains) expect(ext(item, 'practitioner-role')).toEqual({ url: `${REF_URL}/extension/practitioner-role`, valueString: expect.any(String) });
+    for (const item of all.expansion.contains)
+      expect(ext(item, 'practitioner-role')).toEqual({
+        url: `${REF_URL}/extension/practitioner-role`,
+        valueString: expect.any(String),
+      });
     const con: J = (await codeSet('practitioner-specialty', 'CON', { count: '1000' })).json;
     expect(con.expansion.total).toBeGreaterThanOrEqual(6);
     for (const item of con.expansion.contains) expect(ext(item, 'practitioner-role').valueString).toBe('CON');
@@ -111,7 +141,9 @@ describe('Retrieve master code sets (4.1)', () => {
     const since = '2025-06-01T00:00:00Z';
     const all: J = (await codeSet('condition-code', undefined, { count: '1000' })).json;
     const recent: J = (await codeSet('condition-code', undefined, { count: '1000', _since: since })).json;
-    const expected = all.expansion.contains.filter((i: J) => Date.parse(ext(i, 'lastUpdated').valueDateTime) >= Date.parse(since)).map((i: J) => i.code);
+    const expected = all.expansion.contains
+      .filter((i: J) => Date.parse(ext(i, 'lastUpdated').valueDateTime) >= Date.parse(since))
+      .map((i: J) => i.code);
     expect(expected.length).toBeGreaterThan(0);
     expect(expected.length).toBeLessThan(all.expansion.total);
     expect(codes(recent)).toEqual(expected);

@@ -82,7 +82,12 @@ function parseContract(req: SandboxRequest): Json {
   } catch {
     throw new ApiError(400, 'MSG_CANT_PARSE_CONTENT', 'The body is not JSON');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body) || (body.resourceType !== undefined && body.resourceType !== 'Contract')) {
+  if (
+    typeof body !== 'object' ||
+    body === null ||
+    Array.isArray(body) ||
+    (body.resourceType !== undefined && body.resourceType !== 'Contract')
+  ) {
     throw new ApiError(400, 'INVALID_RESOURCE', 'Expected a Contract resource');
   }
   return body;
@@ -104,27 +109,52 @@ const siteOf = (body: Json): string => {
   return site;
 };
 
-async function valueSetReply(req: SandboxRequest, ctx: SandboxContext, operationId: string, id: string, items: Record<string, unknown>[]): Promise<SandboxReply> {
+async function valueSetReply(
+  req: SandboxRequest,
+  ctx: SandboxContext,
+  operationId: string,
+  id: string,
+  items: Record<string, unknown>[],
+): Promise<SandboxReply> {
   await authorise(req, ctx, operationId);
-  const values = readParameters(ctx, { operationId, profile: CONTRACT_PROFILE, source: req.query, extraParameters: QUERY_PAGING });
+  const values = readParameters(ctx, {
+    operationId,
+    profile: CONTRACT_PROFILE,
+    source: req.query,
+    extraParameters: QUERY_PAGING,
+  });
   const page = expansionPage(ctx, operationId, items, pagingOf(values));
   return ok(valueSetOf({ id, name: id, tag: page.tag, total: page.total, offset: page.offset, contains: page.items }));
 }
 
-export const listContractTypes = (req: SandboxRequest, ctx: SandboxContext) => valueSetReply(req, ctx, TYPES_OP, 'contract-type', contractTypeItems(contractsUrl(ctx.baseUrl)));
+export const listContractTypes = (req: SandboxRequest, ctx: SandboxContext) =>
+  valueSetReply(req, ctx, TYPES_OP, 'contract-type', contractTypeItems(contractsUrl(ctx.baseUrl)));
 
 export const listContractSubtypes = (req: SandboxRequest, ctx: SandboxContext) =>
   valueSetReply(req, ctx, SUBTYPES_OP, 'contract-subtype-PRICING', contractSubTypeItems(contractsUrl(ctx.baseUrl)));
 
 export async function listSitePayors(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   await authorise(req, ctx, PAYORS_OP);
-  const values = readParameters(ctx, { operationId: PAYORS_OP, profile: CONTRACT_PROFILE, source: req.query, path: req.params, extraParameters: QUERY_PAGING });
+  const values = readParameters(ctx, {
+    operationId: PAYORS_OP,
+    profile: CONTRACT_PROFILE,
+    source: req.query,
+    path: req.params,
+    extraParameters: QUERY_PAGING,
+  });
   const { siteId } = values;
   const existing = await ctx.repo.payors(siteId);
   const duplicate = ctx.faults.on('payors-duplicated', PAYORS_OP);
   for (const r of RESERVED_PAYORS) {
     if (duplicate || !existing.some((p) => p.type === 'I' && p.payorId === r.payorId)) {
-      await ctx.repo.savePayor({ contractId: await ctx.repo.newId('payor'), siteId, type: 'I', payorId: r.payorId, display: r.display, lastUpdated: now() });
+      await ctx.repo.savePayor({
+        contractId: await ctx.repo.newId('payor'),
+        siteId,
+        type: 'I',
+        payorId: r.payorId,
+        display: r.display,
+        lastUpdated: now(),
+      });
     }
   }
   const url = contractsUrl(ctx.baseUrl);
@@ -146,9 +176,13 @@ export async function upsertPayor(req: SandboxRequest, ctx: SandboxContext): Pro
   const body = parseContract(req);
   const siteId = siteOf(body);
   const authority = Array.isArray(body.authority) ? body.authority[0] : undefined;
-  if (!isText(authority?.reference)) throw missing('Contract.authority with reference Organization/<payor> or Person/<contact> is required');
+  if (!isText(authority?.reference))
+    throw missing('Contract.authority with reference Organization/<payor> or Person/<contact> is required');
   const m = /^(Organization|Person)\/(.+)$/.exec(authority.reference.trim());
-  if (!m) throw badFormat(`Contract.authority.reference must be Organization/<payor> or Person/<contact>, received ${authority.reference}`);
+  if (!m)
+    throw badFormat(
+      `Contract.authority.reference must be Organization/<payor> or Person/<contact>, received ${authority.reference}`,
+    );
   const type: PayorType = m[1] === 'Organization' ? 'I' : 'C';
   const payorId = m[2];
   const payors = await ctx.repo.payors(siteId);
@@ -156,8 +190,14 @@ export async function upsertPayor(req: SandboxRequest, ctx: SandboxContext): Pro
   if (body.id !== undefined) {
     if (!isText(body.id)) throw badFormat('Contract.id must be a non-empty string');
     target = payors.find((p) => p.contractId === body.id);
-    if (!target) throw new ApiError(404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', `No payor contract ${body.id} at site ${siteId}`);
-    if (target.type !== type) throw new ApiError(422, 'MSG_PARAM_INVALID', `Contract ${body.id} is ${target.type === 'I' ? 'an insurer payor' : 'a contact payor'}`);
+    if (!target)
+      throw new ApiError(404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', `No payor contract ${body.id} at site ${siteId}`);
+    if (target.type !== type)
+      throw new ApiError(
+        422,
+        'MSG_PARAM_INVALID',
+        `Contract ${body.id} is ${target.type === 'I' ? 'an insurer payor' : 'a contact payor'}`,
+      );
   } else {
     target = payors.find((p) => p.type === type && p.payorId === payorId);
   }
@@ -180,19 +220,38 @@ export async function deletePayor(req: SandboxRequest, ctx: SandboxContext): Pro
   if (rawType === '') throw missing('Parameter payorType is required');
   if (rawType !== 'I' && rawType !== 'C') throw badFormat(`Parameter payorType must be I or C, received ${rawType}`);
   const operationId = rawType === 'I' ? DELETE_PAYOR_OP : DELETE_CONTACT_OP;
-  const values = readParameters(ctx, { operationId, profile: CONTRACT_PROFILE, source: req.query, path: req.params, aliases: { payerId: 'payorId', payerType: 'payorType' } });
+  const values = readParameters(ctx, {
+    operationId,
+    profile: CONTRACT_PROFILE,
+    source: req.query,
+    path: req.params,
+    aliases: { payerId: 'payorId', payerType: 'payorType' },
+  });
   const prefix = rawType === 'I' ? 'Organization' : 'Person';
   const m = /^(Organization|Person)\/(.+)$/.exec(values.payorId);
-  if (m && m[1] !== prefix) throw badFormat(`Parameter payorId must be ${prefix}/<id> for payorType ${rawType}, received ${values.payorId}`);
+  if (m && m[1] !== prefix)
+    throw badFormat(`Parameter payorId must be ${prefix}/<id> for payorType ${rawType}, received ${values.payorId}`);
   const payorId = m ? m[2] : values.payorId;
-  const payor = (await ctx.repo.payors(values.site)).find((p) => p.type === rawType && p.payorId === payorId && p.contractId === values.providerGroup);
-  if (!payor) throw new ApiError(404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', `No payor ${prefix}/${payorId} with contract ${values.providerGroup} at site ${values.site}`);
+  const payor = (await ctx.repo.payors(values.site)).find(
+    (p) => p.type === rawType && p.payorId === payorId && p.contractId === values.providerGroup,
+  );
+  if (!payor)
+    throw new ApiError(
+      404,
+      'MSG_ENTITY_NOT_FOUND_IN_DATABASE',
+      `No payor ${prefix}/${payorId} with contract ${values.providerGroup} at site ${values.site}`,
+    );
   await ctx.repo.removePayor(payor.siteId, payor.contractId);
   for (const c of await ctx.repo.priceContracts(payor.siteId)) {
     if (c.payorType === payor.type && c.payorId === payor.payorId) await ctx.repo.removePriceContract(c.id);
   }
   const severity = ctx.faults.on('delete-outcome-severity-error', operationId) ? 'error' : 'information';
-  return ok(deletedOutcome(`Deleted payor ${payorReference(payor.type, payor.payorId)} (contract ${payor.contractId}) of site ${payor.siteId}`, severity));
+  return ok(
+    deletedOutcome(
+      `Deleted payor ${payorReference(payor.type, payor.payorId)} (contract ${payor.contractId}) of site ${payor.siteId}`,
+      severity,
+    ),
+  );
 }
 
 interface Coded {
@@ -221,7 +280,9 @@ function parseAsset(asset: Json, k: number): AssetRequest {
     const location = /^Location\/(.+)$/.exec(ref.trim());
     if (location) out.locationId = location[1];
   }
-  const estv = (Array.isArray(asset?.extension) ? asset.extension : []).find((e: Json) => /\/isESTV$/.test(String(e?.url)))?.valueString;
+  const estv = (Array.isArray(asset?.extension) ? asset.extension : []).find((e: Json) =>
+    /\/isESTV$/.test(String(e?.url)),
+  )?.valueString;
   if (estv === 'Y' || estv === 'N') out.isESTV = estv;
   const items = Array.isArray(asset?.valuedItem) ? asset.valuedItem : [];
   if (items.length === 0) throw missing(`Contract.term.asset[${k}].valuedItem is required`);
@@ -235,12 +296,17 @@ function parseAsset(asset: Json, k: number): AssetRequest {
       const entry = { code: coding.code.trim(), ...(isText(coding.display) ? { display: coding.display } : {}) };
       if (s.toUpperCase() === SERVICE_SYSTEM) out.services.push(entry);
       else if (s === PROCEDURE_SYSTEM || s.endsWith('/procedure')) out.procedures.push(entry);
-      else throw badFormat(`Contract.term.asset[${k}].valuedItem[${j}] coding system must be ${SERVICE_SYSTEM} or {ref_url}/procedure, received ${s}`);
-      if (code === undefined) [system, code] = [s.toUpperCase() === SERVICE_SYSTEM ? 'service' : 'procedure', entry.code];
+      else
+        throw badFormat(
+          `Contract.term.asset[${k}].valuedItem[${j}] coding system must be ${SERVICE_SYSTEM} or {ref_url}/procedure, received ${s}`,
+        );
+      if (code === undefined)
+        [system, code] = [s.toUpperCase() === SERVICE_SYSTEM ? 'service' : 'procedure', entry.code];
     }
     if (item?.net !== undefined) {
       const value = item.net?.value;
-      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw badFormat(`Contract.term.asset[${k}].valuedItem[${j}].net.value must be a non-negative number`);
+      if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+        throw badFormat(`Contract.term.asset[${k}].valuedItem[${j}].net.value must be a non-negative number`);
       out.fees.push({ code, system, value });
     }
   });
@@ -257,25 +323,49 @@ function serviceIn(c: PriceContract, code: Coded): ServicePrice {
 }
 
 /** The price contract that holds the service, else the payor's default contract (created when missing). */
-async function targetContract(ctx: SandboxContext, siteId: string, a: AssetRequest, practitionerId: string | undefined): Promise<PriceContract> {
+async function targetContract(
+  ctx: SandboxContext,
+  siteId: string,
+  a: AssetRequest,
+  practitionerId: string | undefined,
+): Promise<PriceContract> {
   const payor = a.payor as { type: PayorType; id: string };
   const candidates = (await ctx.repo.priceContracts(siteId)).filter(
-    (c) => c.payorType === payor.type && c.payorId === payor.id && (practitionerId === undefined || c.practitioner?.id === practitionerId) && (a.locationId === undefined || c.locationId === a.locationId),
+    (c) =>
+      c.payorType === payor.type &&
+      c.payorId === payor.id &&
+      (practitionerId === undefined || c.practitioner?.id === practitionerId) &&
+      (a.locationId === undefined || c.locationId === a.locationId),
   );
   const serviceCode = a.services[0]?.code;
   const holding = candidates.find((c) => c.services.some((s) => s.code === serviceCode));
   if (holding) return holding;
-  const subType: PriceSubType = payor.id === 'slf' ? 'SELF_PAY' : practitionerId !== undefined ? 'PRACTITIONER_BESPOKE_CONTRACT' : 'FEE_SCHEDULE';
-  const same = candidates.find((c) => c.subType === subType && c.practitioner?.id === practitionerId && c.locationId === a.locationId);
+  const subType: PriceSubType =
+    payor.id === 'slf' ? 'SELF_PAY' : practitionerId !== undefined ? 'PRACTITIONER_BESPOKE_CONTRACT' : 'FEE_SCHEDULE';
+  const same = candidates.find(
+    (c) => c.subType === subType && c.practitioner?.id === practitionerId && c.locationId === a.locationId,
+  );
   if (same) return same;
-  const practitioner = practitionerId === undefined ? undefined : (await ctx.repo.registerPractitioners()).find((p) => p.id === practitionerId);
+  const practitioner =
+    practitionerId === undefined
+      ? undefined
+      : (await ctx.repo.registerPractitioners()).find((p) => p.id === practitionerId);
   return {
     id: await ctx.repo.newId('price'),
     siteId,
     subType,
     payorType: payor.type,
     payorId: payor.id,
-    ...(practitionerId === undefined ? {} : { practitioner: { id: practitionerId, display: practitioner ? `${practitioner.prefix} ${practitioner.given.join(' ')} ${practitioner.family}` : practitionerId } }),
+    ...(practitionerId === undefined
+      ? {}
+      : {
+          practitioner: {
+            id: practitionerId,
+            display: practitioner
+              ? `${practitioner.prefix} ${practitioner.given.join(' ')} ${practitioner.family}`
+              : practitionerId,
+          },
+        }),
     ...(a.locationId === undefined ? {} : { locationId: a.locationId }),
     isESTV: 'N',
     lastUpdated: now(),
@@ -313,8 +403,14 @@ async function payorDisplay(ctx: SandboxContext, siteId: string, type: PayorType
   return (await ctx.repo.payors(siteId)).find((p) => p.type === type && p.payorId === payorId)?.display ?? payorId;
 }
 
-async function renderPrice(ctx: SandboxContext, c: PriceContract, operationId: string, dropServiceOfProcedures = false): Promise<Record<string, unknown>> {
-  const location = c.locationId === undefined ? undefined : (await ctx.repo.locations()).find((l) => l.id === c.locationId);
+async function renderPrice(
+  ctx: SandboxContext,
+  c: PriceContract,
+  operationId: string,
+  dropServiceOfProcedures = false,
+): Promise<Record<string, unknown>> {
+  const location =
+    c.locationId === undefined ? undefined : (await ctx.repo.locations()).find((l) => l.id === c.locationId);
   return priceContractOf(c, contractsUrl(ctx.baseUrl), {
     payorDisplay: await payorDisplay(ctx, c.siteId, c.payorType, c.payorId),
     ...(location ? { locationDisplay: location.name } : {}),
@@ -329,20 +425,33 @@ export async function setContractPrice(req: SandboxRequest, ctx: SandboxContext)
   const body = parseContract(req);
   const siteId = siteOf(body);
   const practitionerId = referencedId(body.subject, 'Practitioner');
-  const rawAssets = (Array.isArray(body.term) ? body.term : []).flatMap((t: Json) => (Array.isArray(t?.asset) ? t.asset : []));
+  const rawAssets = (Array.isArray(body.term) ? body.term : []).flatMap((t: Json) =>
+    Array.isArray(t?.asset) ? t.asset : [],
+  );
   if (rawAssets.length === 0) throw missing('Contract.term[].asset[] is required');
   const assets = rawAssets.map(parseAsset);
-  const operationId = assets.some((a: AssetRequest) => a.fees.length > 0) ? SET_PRICE_OP : assets.some((a: AssetRequest) => a.procedures.length > 0) ? SET_WITH_PROCEDURE_OP : SET_SERVICE_OP;
+  const operationId = assets.some((a: AssetRequest) => a.fees.length > 0)
+    ? SET_PRICE_OP
+    : assets.some((a: AssetRequest) => a.procedures.length > 0)
+      ? SET_WITH_PROCEDURE_OP
+      : SET_SERVICE_OP;
   const payors = await ctx.repo.payors(siteId);
   for (const [k, a] of (assets as AssetRequest[]).entries()) {
     if (!a.payor) throw missing(`Contract.term.asset[${k}].context with reference Payor/I-<payor> is required`);
-    if (a.services.length === 0 && a.procedures.length === 0) throw missing(`Contract.term.asset[${k}].valuedItem needs a service code (system ${SERVICE_SYSTEM})`);
+    if (a.services.length === 0 && a.procedures.length === 0)
+      throw missing(`Contract.term.asset[${k}].valuedItem needs a service code (system ${SERVICE_SYSTEM})`);
     if (a.services.length === 0 && !ctx.faults.on('procedure-without-service-accepted', operationId)) {
-      throw missing(`Contract.term.asset[${k}]: a service code (system ${SERVICE_SYSTEM}) must accompany a procedure code`);
+      throw missing(
+        `Contract.term.asset[${k}]: a service code (system ${SERVICE_SYSTEM}) must accompany a procedure code`,
+      );
     }
     const payor = a.payor;
     if (!payors.some((p) => p.type === payor.type && p.payorId === payor.id)) {
-      throw new ApiError(422, 'MSG_REFERENCE_ID_NOT_FOUND', `${payorReference(payor.type, payor.id)} is not a payor of site ${siteId}`);
+      throw new ApiError(
+        422,
+        'MSG_REFERENCE_ID_NOT_FOUND',
+        `${payorReference(payor.type, payor.id)} is not a payor of site ${siteId}`,
+      );
     }
   }
   let first: PriceContract | undefined;
@@ -359,7 +468,8 @@ export async function setContractPrice(req: SandboxRequest, ctx: SandboxContext)
 /** Delete contract service, and service with procedure (4.5): one route, told apart by procedureCode. */
 export async function deleteContractService(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   await authorise(req, ctx, DELETE_SERVICE_OP);
-  const operationId = (req.query.get('procedureCode') ?? '').trim() === '' ? DELETE_SERVICE_OP : DELETE_WITH_PROCEDURE_OP;
+  const operationId =
+    (req.query.get('procedureCode') ?? '').trim() === '' ? DELETE_SERVICE_OP : DELETE_WITH_PROCEDURE_OP;
   const values = readParameters(ctx, { operationId, profile: CONTRACT_PROFILE, source: req.query, path: req.params });
   const { site, indStdCode, procedureCode } = values;
   let removed = 0;
@@ -382,19 +492,31 @@ export async function deleteContractService(req: SandboxRequest, ctx: SandboxCon
       await ctx.repo.savePriceContract(c);
     }
   }
-  const what = procedureCode === undefined ? `service ${indStdCode}` : `procedure ${procedureCode} of service ${indStdCode}`;
-  if (removed === 0) throw new ApiError(404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', `No contract of site ${site} holds ${what}`);
+  const what =
+    procedureCode === undefined ? `service ${indStdCode}` : `procedure ${procedureCode} of service ${indStdCode}`;
+  if (removed === 0)
+    throw new ApiError(404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', `No contract of site ${site} holds ${what}`);
   return ok(deletedOutcome(`Deleted ${what} from ${removed} contract(s) of site ${site}`));
 }
 
 export async function getEffectivePrices(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   await authorise(req, ctx, EFFECTIVE_PRICES_OP);
-  const values = readParameters(ctx, { operationId: EFFECTIVE_PRICES_OP, profile: CONTRACT_PROFILE, source: req.query });
-  const listed = values.payor?.split(',').map((p) => p.trim()).filter((p) => p !== '');
-  const payorIds = listed && ctx.faults.on('effective-prices-first-payor-only', EFFECTIVE_PRICES_OP) ? listed.slice(0, 1) : listed;
+  const values = readParameters(ctx, {
+    operationId: EFFECTIVE_PRICES_OP,
+    profile: CONTRACT_PROFILE,
+    source: req.query,
+  });
+  const listed = values.payor
+    ?.split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  const payorIds =
+    listed && ctx.faults.on('effective-prices-first-payor-only', EFFECTIVE_PRICES_OP) ? listed.slice(0, 1) : listed;
   const serviceCode = values['service-code'];
   const matches = (await ctx.repo.priceContracts(values.site))
-    .filter((c) => payorIds === undefined || payorIds.some((p) => p === c.payorId || p === `${c.payorType}-${c.payorId}`))
+    .filter(
+      (c) => payorIds === undefined || payorIds.some((p) => p === c.payorId || p === `${c.payorType}-${c.payorId}`),
+    )
     .filter((c) => values.location === undefined || c.locationId === undefined || c.locationId === values.location)
     .filter((c) => values._since === undefined || since(values._since)(c.lastUpdated))
     .map((c) => (serviceCode === undefined ? c : { ...c, services: c.services.filter((s) => s.code === serviceCode) }))

@@ -16,7 +16,11 @@ describe('Post authorisation (4.3; DEC-D3-10)', () => {
     const a = await sb.multipart(paths.diaryPostAuth, { Code: 'DIARY-OK', StateToken: 'opaque/state=1' });
     expect(a.status).toBe(200);
     expect(a.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(a.json).toEqual({ access_token: expect.stringMatching(/^\S{20,}$/), response: 2, StateToken: 'opaque/state=1' });
+    expect(a.json).toEqual({
+      access_token: expect.stringMatching(/^\S{20,}$/),
+      response: 2,
+      StateToken: 'opaque/state=1',
+    });
   });
 
   test.each([
@@ -29,8 +33,14 @@ describe('Post authorisation (4.3; DEC-D3-10)', () => {
   });
 
   test('without Code the answer is response 1; a form-urlencoded body is read alike', async () => {
-    expect((await sb.multipart(paths.diaryPostAuth, { StateToken: 's' })).json).toEqual({ response: 1, StateToken: 's' });
-    const form = await sb.request('POST', paths.diaryPostAuth, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'Code=DIARY-OK' });
+    expect((await sb.multipart(paths.diaryPostAuth, { StateToken: 's' })).json).toEqual({
+      response: 1,
+      StateToken: 's',
+    });
+    const form = await sb.request('POST', paths.diaryPostAuth, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'Code=DIARY-OK',
+    });
     expect((form.json as J).response).toBe(2);
   });
 
@@ -52,7 +62,11 @@ describe('Refresh token (4.3)', () => {
   });
 
   test('without a diary token the answer is response 1', async () => {
-    for (const headers of [{}, { authorization: 'Bearer forged' }, { authorization: `Bearer ${await sb.userToken()}` }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer forged' },
+      { authorization: `Bearer ${await sb.userToken()}` },
+    ] as Record<string, string>[]) {
       expect((await sb.request('POST', paths.diaryRefresh, { headers })).json).toEqual({ response: 1 });
     }
   });
@@ -75,11 +89,14 @@ describe('Diary lists (2.3, 4.3; DEC-D3-11)', () => {
     }
   });
 
-  test.each([paths.episodeTypes, paths.appointmentStatuses, paths.recurrenceTypes])('%s: 401 with an empty body without a diary token', async (path) => {
-    for (const token of [null, 'forged', await sb.userToken(), await sb.token()]) {
-      const a = await sb.get(path, { token });
-      expect([a.status, a.text]).toEqual([401, '']);
-      expect(a.headers.get('content-type')).toBeNull();
-    }
-  });
+  test.each([paths.episodeTypes, paths.appointmentStatuses, paths.recurrenceTypes])(
+    '%s: 401 with an empty body without a diary token',
+    async (path) => {
+      for (const token of [null, 'forged', await sb.userToken(), await sb.token()]) {
+        const a = await sb.get(path, { token });
+        expect([a.status, a.text]).toEqual([401, '']);
+        expect(a.headers.get('content-type')).toBeNull();
+      }
+    },
+  );
 });

@@ -123,7 +123,10 @@ describe('discovery documents (DEC-D1-08)', () => {
 
   test('every Document 1 discovery key is published by its service', async () => {
     const membership = (await sb.get('/.well-known/api-configuration', { token: null })).json as Record<string, string>;
-    const claims = (await sb.get('/claims/.well-known/api-configuration', { token: null })).json as Record<string, string>;
+    const claims = (await sb.get('/claims/.well-known/api-configuration', { token: null })).json as Record<
+      string,
+      string
+    >;
     for (const op of operations.filter((o) => o.document === 'D1')) {
       const doc = op.service === 'membership' ? membership : claims;
       expect(doc[op.discoveryKey], op.id).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
@@ -133,15 +136,21 @@ describe('discovery documents (DEC-D1-08)', () => {
   test('addresses follow the Host the request was sent to', async () => {
     // fetch may not set Host, node:http may.
     const text = await new Promise<string>((resolve, reject) => {
-      const req = httpRequest(`${sb.url}/.well-known/api-configuration`, { headers: { host: 'example.test:8080' } }, (res) => {
-        let data = '';
-        res.on('data', (c) => (data += c));
-        res.on('end', () => resolve(data));
-      });
+      const req = httpRequest(
+        `${sb.url}/.well-known/api-configuration`,
+        { headers: { host: 'example.test:8080' } },
+        (res) => {
+          let data = '';
+          res.on('data', (c) => (data += c));
+          res.on('end', () => resolve(data));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
-    expect((JSON.parse(text) as Record<string, string>).find_member_endpoint).toBe('http://example.test:8080/membership/find-member');
+    expect((JSON.parse(text) as Record<string, string>).find_member_endpoint).toBe(
+      'http://example.test:8080/membership/find-member',
+    );
   });
 });
 
@@ -155,7 +164,10 @@ describe('sandbox routes', () => {
   test('an unknown path answers a 404 OperationOutcome', async () => {
     const a = await sb.get('/no/such/thing');
     expect(a.status).toBe(404);
-    expect(a.json).toMatchObject({ resourceType: 'OperationOutcome', issue: [{ details: { coding: [{ code: 'MSG_NOT_FOUND' }] } }] });
+    expect(a.json).toMatchObject({
+      resourceType: 'OperationOutcome',
+      issue: [{ details: { coding: [{ code: 'MSG_NOT_FOUND' }] } }],
+    });
   });
 
   test('a known path with another method answers 405 with Allow', async () => {

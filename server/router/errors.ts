@@ -116,12 +116,21 @@ const isFindMember = (ops: readonly string[]) => ops.some((o) => o.startsWith('f
 
 function messageReply(e: MessageError, scope: ErrorScope): SandboxReply {
   const on = (name: Parameters<ActiveFaults['on']>[0]) => scope.operations.some((o) => scope.faults.on(name, o));
-  if (e.shape === 'accounts') return { status: e.status, body: { message: e.text, code: on('accounts-error-code-as-text') ? String(e.status) : e.status }, headers: e.headers };
+  if (e.shape === 'accounts')
+    return {
+      status: e.status,
+      body: { message: e.text, code: on('accounts-error-code-as-text') ? String(e.status) : e.status },
+      headers: e.headers,
+    };
   if (e.shape === 'token-details') {
-    const body = on('token-details-error-shape') ? { message: e.text, code: e.status } : { status: 'fail', message: e.text, code: e.status };
+    const body = on('token-details-error-shape')
+      ? { message: e.text, code: e.status }
+      : { status: 'fail', message: e.text, code: e.status };
     return { status: e.status, body, headers: e.headers };
   }
-  return on('diary-unauthorized-body') ? { status: e.status, body: { message: e.text, code: e.status }, headers: e.headers } : { status: e.status, headers: e.headers };
+  return on('diary-unauthorized-body')
+    ? { status: e.status, body: { message: e.text, code: e.status }, headers: e.headers }
+    : { status: e.status, headers: e.headers };
 }
 
 export function errorReply(error: unknown, scope: ErrorScope): SandboxReply {
@@ -133,9 +142,17 @@ export function errorReply(error: unknown, scope: ErrorScope): SandboxReply {
   const e =
     error instanceof ApiError
       ? error
-      : new ApiError(500, findMember ? 'MSG_DATABASE_ERROR' : 'MSG_INTERNAL_ERROR', `Unexpected server error: ${error instanceof Error ? error.message : String(error)}`);
+      : new ApiError(
+          500,
+          findMember ? 'MSG_DATABASE_ERROR' : 'MSG_INTERNAL_ERROR',
+          `Unexpected server error: ${error instanceof Error ? error.message : String(error)}`,
+        );
   if (findMember && scope.operations.some((o) => scope.faults.on('error-body-not-outcome', o))) {
     return { status: e.status, body: { error: e.code }, headers: e.headers };
   }
-  return { status: e.status, body: operationOutcome(e.code, e.diagnostics, findMember ? ['Coverage'] : []), headers: e.headers };
+  return {
+    status: e.status,
+    body: operationOutcome(e.code, e.diagnostics, findMember ? ['Coverage'] : []),
+    headers: e.headers,
+  };
 }

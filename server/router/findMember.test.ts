@@ -50,8 +50,19 @@ describe('Find Member version 2 (4.2)', () => {
     const org = c.contained.find((r: J) => r.resourceType === 'Organization');
     expect(c.beneficiary.reference).toBe(`#${patient.id}`);
     expect(c.payor).toEqual([{ reference: `#${org.id}` }]);
-    expect(patient).toMatchObject({ name: [{ family: 'Smith', given: ['John'] }], gender: 'male', birthDate: '1980-04-12' });
-    expect(Object.keys(patient.address[0]).sort()).toEqual(['city', 'country', 'district', 'line', 'postalCode', 'state']);
+    expect(patient).toMatchObject({
+      name: [{ family: 'Smith', given: ['John'] }],
+      gender: 'male',
+      birthDate: '1980-04-12',
+    });
+    expect(Object.keys(patient.address[0]).sort()).toEqual([
+      'city',
+      'country',
+      'district',
+      'line',
+      'postalCode',
+      'state',
+    ]);
     expect(extension(patient, 'genderIdentity')).toBe('Man');
     expect(extension(patient, 'otherInitials')).toBe('R');
     expect(org.name).toBe('AXA PPP Healthcare');
@@ -61,8 +72,22 @@ describe('Find Member version 2 (4.2)', () => {
     const names = c.extension.map((e: J) => e.url.replace(`${REF_URL}/extension/`, '').replace(`${REF_URL}/`, ''));
     expect(names.sort()).toEqual(
       [
-        'groupId', 'policyExpired', 'expiryDate', 'coverType', 'insuranceSchemePlan', 'doNotReject', 'benefitLimit', 'benefitUsed',
-        'benefitUsedAsOf', 'memberExcess', 'memberExcessType', 'excessUsed', 'excessUsedAsOf', 'memberCoPayment', 'memberCoPaymentType', 'currency',
+        'groupId',
+        'policyExpired',
+        'expiryDate',
+        'coverType',
+        'insuranceSchemePlan',
+        'doNotReject',
+        'benefitLimit',
+        'benefitUsed',
+        'benefitUsedAsOf',
+        'memberExcess',
+        'memberExcessType',
+        'excessUsed',
+        'excessUsedAsOf',
+        'memberCoPayment',
+        'memberCoPaymentType',
+        'currency',
       ].sort(),
     );
     expect(c.extension.find((e: J) => e.url === `${REF_URL}/insuranceSchemePlan`)).toBeDefined();
@@ -95,7 +120,16 @@ describe('Find Member version 2 (4.2)', () => {
   });
 
   test('no match is 400 NO_MATCH_FOUND', async () => {
-    expectOutcome(await sb.findMember('2', { insurerIdentifier: 'ppp', firstInitial: 'Z', lastName: 'Nobody', dateOfBirth: '1900-01-01' }), 400, 'NO_MATCH_FOUND');
+    expectOutcome(
+      await sb.findMember('2', {
+        insurerIdentifier: 'ppp',
+        firstInitial: 'Z',
+        lastName: 'Nobody',
+        dateOfBirth: '1900-01-01',
+      }),
+      400,
+      'NO_MATCH_FOUND',
+    );
   });
 
   test('names and sex match ignoring case, post codes ignoring spaces and case', async () => {
@@ -108,15 +142,21 @@ describe('Find Member version 2 (4.2)', () => {
     expectOutcome(await sb.findMember('2', { ...jones, policyActiveOn: '2025-06-01' }), 400, 'NO_MATCH_FOUND');
   });
 
-  test.each(['insurerIdentifier', 'firstInitial', 'lastName', 'dateOfBirth'])('missing %s is 400 MSG_MISSING_MANDATORY_PARAM', async (field) => {
-    const fields: Record<string, string> = { ...single };
-    delete fields[field];
-    expectOutcome(await sb.findMember('2', fields), 400, 'MSG_MISSING_MANDATORY_PARAM');
-  });
+  test.each(['insurerIdentifier', 'firstInitial', 'lastName', 'dateOfBirth'])(
+    'missing %s is 400 MSG_MISSING_MANDATORY_PARAM',
+    async (field) => {
+      const fields: Record<string, string> = { ...single };
+      delete fields[field];
+      expectOutcome(await sb.findMember('2', fields), 400, 'MSG_MISSING_MANDATORY_PARAM');
+    },
+  );
 
-  test.each(['insurerIdentifier', 'firstInitial', 'lastName', 'dateOfBirth'])('empty %s counts as missing (DEC-D1-17)', async (field) => {
-    expectOutcome(await sb.findMember('2', { ...single, [field]: '' }), 400, 'MSG_MISSING_MANDATORY_PARAM');
-  });
+  test.each(['insurerIdentifier', 'firstInitial', 'lastName', 'dateOfBirth'])(
+    'empty %s counts as missing (DEC-D1-17)',
+    async (field) => {
+      expectOutcome(await sb.findMember('2', { ...single, [field]: '' }), 400, 'MSG_MISSING_MANDATORY_PARAM');
+    },
+  );
 
   test.each([
     ['dateOfBirth', '12/04/1980'],
@@ -126,12 +166,20 @@ describe('Find Member version 2 (4.2)', () => {
     expectOutcome(await sb.findMember('2', { ...single, [field]: value }), 422, 'MSG_PARAM_INVALID');
   });
 
-  test.each(['bup', 'xyz', 'PPP'])('insurer %s outside the version 2 list is 422 MSG_PARAM_INVALID (DEC-D1-19)', async (insurer) => {
-    expectOutcome(await sb.findMember('2', { ...single, insurerIdentifier: insurer }), 422, 'MSG_PARAM_INVALID');
-  });
+  test.each(['bup', 'xyz', 'PPP'])(
+    'insurer %s outside the version 2 list is 422 MSG_PARAM_INVALID (DEC-D1-19)',
+    async (insurer) => {
+      expectOutcome(await sb.findMember('2', { ...single, insurerIdentifier: insurer }), 422, 'MSG_PARAM_INVALID');
+    },
+  );
 
   test('cin is a version 2 insurer', async () => {
-    const a = await sb.findMember('2', { insurerIdentifier: 'cin', firstInitial: 'O', lastName: 'Green', dateOfBirth: '1993-06-06' });
+    const a = await sb.findMember('2', {
+      insurerIdentifier: 'cin',
+      firstInitial: 'O',
+      lastName: 'Green',
+      dateOfBirth: '1993-06-06',
+    });
     expect((a.json as J).id).toBe('COV-0017');
   });
 });
@@ -144,19 +192,37 @@ describe('Find Member version 1 (4.1)', () => {
   });
 
   test('lastName with dateOfBirth matching two members is MULTIPLE_MATCH_FOUND', async () => {
-    const b = expectOutcome(await sb.findMember('1', { insurerIdentifier: 'bup', lastName: 'Taylor', dateOfBirth: '1985-05-05' }), 400, 'MULTIPLE_MATCH_FOUND');
+    const b = expectOutcome(
+      await sb.findMember('1', { insurerIdentifier: 'bup', lastName: 'Taylor', dateOfBirth: '1985-05-05' }),
+      400,
+      'MULTIPLE_MATCH_FOUND',
+    );
     expect(b.issue[0].diagnostics).toBe(V1_MULTIPLE_ADVICE);
   });
 
   test('extra fields narrow a version 1 search', async () => {
-    const a = await sb.findMember('1', { insurerIdentifier: 'bup', lastName: 'Taylor', dateOfBirth: '1985-05-05', firstInitial: 'S', sex: 'Male' });
+    const a = await sb.findMember('1', {
+      insurerIdentifier: 'bup',
+      lastName: 'Taylor',
+      dateOfBirth: '1985-05-05',
+      firstInitial: 'S',
+      sex: 'Male',
+    });
     expect((a.json as J).id).toBe('COV-0008');
-    const g = await sb.findMember('1', { insurerIdentifier: 'bup', membershipNumber: 'BUP100001', groupId: 'GRP-BUP-11' });
+    const g = await sb.findMember('1', {
+      insurerIdentifier: 'bup',
+      membershipNumber: 'BUP100001',
+      groupId: 'GRP-BUP-11',
+    });
     expect((g.json as J).id).toBe('COV-0007');
   });
 
   test('an unknown member is 400 NO_MATCH_FOUND', async () => {
-    expectOutcome(await sb.findMember('1', { insurerIdentifier: 'bup', membershipNumber: 'BUP999999' }), 400, 'NO_MATCH_FOUND');
+    expectOutcome(
+      await sb.findMember('1', { insurerIdentifier: 'bup', membershipNumber: 'BUP999999' }),
+      400,
+      'NO_MATCH_FOUND',
+    );
   });
 
   test('insurerIdentifier is required', async () => {
@@ -164,12 +230,24 @@ describe('Find Member version 1 (4.1)', () => {
   });
 
   test('neither membershipNumber nor lastName with dateOfBirth is 400 (DEC-D1-18)', async () => {
-    expectOutcome(await sb.findMember('1', { insurerIdentifier: 'bup', lastName: 'Taylor' }), 400, 'MSG_MISSING_MANDATORY_PARAM');
-    expectOutcome(await sb.findMember('1', { insurerIdentifier: 'bup', membershipNumber: '' }), 400, 'MSG_MISSING_MANDATORY_PARAM');
+    expectOutcome(
+      await sb.findMember('1', { insurerIdentifier: 'bup', lastName: 'Taylor' }),
+      400,
+      'MSG_MISSING_MANDATORY_PARAM',
+    );
+    expectOutcome(
+      await sb.findMember('1', { insurerIdentifier: 'bup', membershipNumber: '' }),
+      400,
+      'MSG_MISSING_MANDATORY_PARAM',
+    );
   });
 
   test('cin is not a version 1 insurer (DEC-D1-19)', async () => {
-    expectOutcome(await sb.findMember('1', { insurerIdentifier: 'cin', membershipNumber: 'CIN100001' }), 422, 'MSG_PARAM_INVALID');
+    expectOutcome(
+      await sb.findMember('1', { insurerIdentifier: 'cin', membershipNumber: 'CIN100001' }),
+      422,
+      'MSG_PARAM_INVALID',
+    );
   });
 });
 
@@ -198,14 +276,21 @@ describe('Find Member headers (DEC-D1-20, -21)', () => {
 
   test('a body that is not form-encoded is 400 MSG_CANT_PARSE_CONTENT', async () => {
     const a = await sb.request('POST', '/membership/find-member', {
-      headers: { authorization: `Bearer ${await sb.token()}`, 'su-siteid': 'SITE001', 'svc-api-version': '2', 'content-type': 'application/json' },
+      headers: {
+        authorization: `Bearer ${await sb.token()}`,
+        'su-siteid': 'SITE001',
+        'svc-api-version': '2',
+        'content-type': 'application/json',
+      },
       body: JSON.stringify(single),
     });
     expectOutcome(a, 400, 'MSG_CANT_PARSE_CONTENT');
   });
 
   test('the form content type may carry a charset', async () => {
-    const a = await sb.findMember('2', single, { headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' } });
+    const a = await sb.findMember('2', single, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8' },
+    });
     expect(a.status).toBe(200);
   });
 });

@@ -33,7 +33,11 @@ const CRITERIA: Readonly<Record<string, (m: Member, v: string) => boolean>> = {
   policyActiveOn: (m, v) => m.periodStart.slice(0, 10) <= v && v <= m.periodEnd.slice(0, 10),
 };
 
-function search(members: readonly Member[], values: Readonly<Record<string, string>>, ignored: readonly string[]): Member[] {
+function search(
+  members: readonly Member[],
+  values: Readonly<Record<string, string>>,
+  ignored: readonly string[],
+): Member[] {
   const used = Object.entries(values).filter(([name]) => CRITERIA[name] !== undefined && !ignored.includes(name));
   return members.filter((m) => used.every(([name, v]) => CRITERIA[name](m, v)));
 }
@@ -64,14 +68,28 @@ export async function findMember(req: SandboxRequest, ctx: SandboxContext): Prom
     source: caller.form,
     extraValues: { insurerIdentifier: extraInsurers },
   });
-  if (!v2 && values.membershipNumber === undefined && (values.lastName === undefined || values.dateOfBirth === undefined)) {
-    throw new ApiError(400, 'MSG_MISSING_MANDATORY_PARAM', 'Version 1 needs membershipNumber, or lastName with dateOfBirth (DEC-D1-18)');
+  if (
+    !v2 &&
+    values.membershipNumber === undefined &&
+    (values.lastName === undefined || values.dateOfBirth === undefined)
+  ) {
+    throw new ApiError(
+      400,
+      'MSG_MISSING_MANDATORY_PARAM',
+      'Version 1 needs membershipNumber, or lastName with dateOfBirth (DEC-D1-18)',
+    );
   }
 
   const ignored = v2 && ctx.faults.on('optional-fields-ignored', V2) ? STEP_TWO_FIELDS : [];
   const found = search(await ctx.repo.members(), values, ignored);
   if (found.length === 1) {
-    return ok(coverageOf(found[0], { policyExpired: !ctx.faults.on('coverage-missing-policy-expired', operationId), urlsMoved: ctx.faults.on('coverage-extension-urls-moved', operationId), telecomRepeated: ctx.faults.on('organization-telecom-repeated', operationId) }));
+    return ok(
+      coverageOf(found[0], {
+        policyExpired: !ctx.faults.on('coverage-missing-policy-expired', operationId),
+        urlsMoved: ctx.faults.on('coverage-extension-urls-moved', operationId),
+        telecomRepeated: ctx.faults.on('organization-telecom-repeated', operationId),
+      }),
+    );
   }
   if (found.length === 0) {
     const status = ctx.faults.on('no-match-status-200', operationId) ? 200 : 400;

@@ -11,12 +11,18 @@ describe('haversine distance (mean Earth radius 6371.0088 km)', () => {
   });
 
   test('one degree of latitude is 2 pi R / 360', () => {
-    expect(distanceKm({ latitude: 0, longitude: 0 }, { latitude: 1, longitude: 0 })).toBeCloseTo((2 * Math.PI * EARTH_RADIUS_KM) / 360, 6);
+    expect(distanceKm({ latitude: 0, longitude: 0 }, { latitude: 1, longitude: 0 })).toBeCloseTo(
+      (2 * Math.PI * EARTH_RADIUS_KM) / 360,
+      6,
+    );
   });
 
   test('known distances: London to Paris about 343.9 km, antipodes half the circumference', () => {
     expect(distanceKm(CHARING_CROSS, { latitude: 48.8566, longitude: 2.3522 })).toBeCloseTo(343.9, 0);
-    expect(distanceKm({ latitude: 0, longitude: 0 }, { latitude: 0, longitude: 180 })).toBeCloseTo(Math.PI * EARTH_RADIUS_KM, 6);
+    expect(distanceKm({ latitude: 0, longitude: 0 }, { latitude: 0, longitude: 180 })).toBeCloseTo(
+      Math.PI * EARTH_RADIUS_KM,
+      6,
+    );
   });
 
   test('units: km, miles (1.609344 km) and metres', () => {
@@ -38,7 +44,18 @@ describe('near values', () => {
     expect(isNear(v)).toBe(true);
   });
 
-  test.each(['north:west', '51.5', '91:0:1', '0:181:1', '51.5:-0.1:-5', '51.5:-0.1:5:ft', '51.5:-0.1:five', '1:2:3:km:x', '51.5:-0.1:5km', ''])('%s is malformed', (v) => {
+  test.each([
+    'north:west',
+    '51.5',
+    '91:0:1',
+    '0:181:1',
+    '51.5:-0.1:-5',
+    '51.5:-0.1:5:ft',
+    '51.5:-0.1:five',
+    '1:2:3:km:x',
+    '51.5:-0.1:5km',
+    '',
+  ])('%s is malformed', (v) => {
     expect(parseNear(v)).toBeUndefined();
     expect(isNear(v)).toBe(false);
   });

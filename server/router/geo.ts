@@ -65,12 +65,19 @@ export interface NearQuery {
  * The centre and radius of validated `near` / `near-distance` values. `defaultUnit` is the unit of
  * a distance written without one (km by the document).
  */
-export function nearQueryOf(values: Readonly<Record<string, string | undefined>>, defaultUnit: DistanceUnit): NearQuery | undefined {
+export function nearQueryOf(
+  values: Readonly<Record<string, string | undefined>>,
+  defaultUnit: DistanceUnit,
+): NearQuery | undefined {
   if (values.near === undefined) return undefined;
   const near = parseNear(values.near);
   if (!near) return undefined;
-  if (near.distance !== undefined) return { centre: near.centre, radiusKm: toKm(near.distance, near.unit ?? defaultUnit) };
+  if (near.distance !== undefined)
+    return { centre: near.centre, radiusKm: toKm(near.distance, near.unit ?? defaultUnit) };
   const m = values['near-distance'] === undefined ? null : DISTANCE.exec(values['near-distance']);
   if (!m) return { centre: near.centre };
-  return { centre: near.centre, radiusKm: toKm(Number(m[1]), (m[2]?.toLowerCase() as DistanceUnit | undefined) ?? defaultUnit) };
+  return {
+    centre: near.centre,
+    radiusKm: toKm(Number(m[1]), (m[2]?.toLowerCase() as DistanceUnit | undefined) ?? defaultUnit),
+  };
 }

@@ -11,7 +11,12 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const claims = (b: unknown): J[] => (resources(b) as J[]).filter((r) => r.resourceType === 'Claim');
-const fixture = { dateCompleted: '2026-03-14', treatmentSiteName: 'St Elsewhere Hospital', patientLastName: 'Smith', patientDateOfBirth: '1980-04-12' };
+const fixture = {
+  dateCompleted: '2026-03-14',
+  treatmentSiteName: 'St Elsewhere Hospital',
+  patientLastName: 'Smith',
+  patientDateOfBirth: '1980-04-12',
+};
 const query = (q: Record<string, string>) => `?${new URLSearchParams(q).toString()}`;
 
 describe('Get Hospital Claims List (4.9)', () => {
@@ -27,11 +32,18 @@ describe('Get Hospital Claims List (4.9)', () => {
     for (let k = 0; k < b.entry.length; k += 2) {
       const enc = b.entry[k];
       const claim = b.entry[k + 1].resource;
-      expect(enc.resource).toMatchObject({ resourceType: 'Encounter', episodeOfCare: [{ extension: [{ url: 'setting', valueString: expect.any(String) }] }] });
+      expect(enc.resource).toMatchObject({
+        resourceType: 'Encounter',
+        episodeOfCare: [{ extension: [{ url: 'setting', valueString: expect.any(String) }] }],
+      });
       expect(enc.fullUrl).toBe(`${claimsUrl}/claim/${claim.id}/encounter/${enc.resource.id}`);
       expect(claim).toMatchObject({
         patient: { display: expect.any(String) },
-        insurer: { id: expect.any(String), identifier: { system: expect.any(String), value: expect.any(String) }, display: expect.any(String) },
+        insurer: {
+          id: expect.any(String),
+          identifier: { system: expect.any(String), value: expect.any(String) },
+          display: expect.any(String),
+        },
         procedure: [{ date: expect.stringMatching(/T/) }],
         item: [{ servicedDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), encounter: [{ id: enc.resource.id }] }],
       });
@@ -42,7 +54,10 @@ describe('Get Hospital Claims List (4.9)', () => {
     const b: J = (await sb.get(`${paths.hospitalList}?dateCompleted=2026-03-14`)).json;
     expect(claims(b)).toHaveLength(3);
     for (const c of claims(b)) expect(c.item[0].servicedDate).toBe('2026-03-14');
-    expect((await sb.get(`${paths.hospitalList}?dateCompleted=2020-01-01`)).json).toMatchObject({ total: 0, entry: [] });
+    expect((await sb.get(`${paths.hospitalList}?dateCompleted=2020-01-01`)).json).toMatchObject({
+      total: 0,
+      entry: [],
+    });
   });
 
   test('a date not in yyyy-MM-dd is 400 MSG_INVALID_FORMAT; an empty one does not restrict', async () => {
@@ -69,7 +84,10 @@ describe('Search Hospital Claims (4.10)', () => {
   });
 
   test('text fields match ignoring case; no match is an empty bundle', async () => {
-    const a = await sb.get(paths.hospitalSearch + query({ ...fixture, treatmentSiteName: 'st elsewhere hospital', patientLastName: 'SMITH' }));
+    const a = await sb.get(
+      paths.hospitalSearch +
+        query({ ...fixture, treatmentSiteName: 'st elsewhere hospital', patientLastName: 'SMITH' }),
+    );
     expect(claims(a.json)).toHaveLength(1);
     const none = await sb.get(paths.hospitalSearch + query({ ...fixture, patientLastName: 'Nobody' }));
     expect(none.status).toBe(200);
@@ -87,11 +105,14 @@ describe('Search Hospital Claims (4.10)', () => {
     }
   });
 
-  test.each(['dateCompleted', 'patientDateOfBirth'])('%s not in yyyy-MM-dd is 400 MSG_INVALID_FORMAT', async (field) => {
-    const a = await sb.get(paths.hospitalSearch + query({ ...fixture, [field]: '12-04-1980' }));
-    expect(a.status).toBe(400);
-    expect(errorCode(a.json)).toBe('MSG_INVALID_FORMAT');
-  });
+  test.each(['dateCompleted', 'patientDateOfBirth'])(
+    '%s not in yyyy-MM-dd is 400 MSG_INVALID_FORMAT',
+    async (field) => {
+      const a = await sb.get(paths.hospitalSearch + query({ ...fixture, [field]: '12-04-1980' }));
+      expect(a.status).toBe(400);
+      expect(errorCode(a.json)).toBe('MSG_INVALID_FORMAT');
+    },
+  );
 
   test('no token is 401', async () => {
     expect((await sb.get(paths.hospitalSearch + query(fixture), { token: null })).status).toBe(401);

@@ -20,13 +20,23 @@ const FILTERS: Readonly<Record<string, (c: HospitalClaim, v: string) => boolean>
   patientDateOfBirth: (c, v) => c.patientBirthDate === v,
 };
 
-async function claimsBundle(req: SandboxRequest, ctx: SandboxContext, operationId: string, ignored: readonly string[]): Promise<SandboxReply> {
+async function claimsBundle(
+  req: SandboxRequest,
+  ctx: SandboxContext,
+  operationId: string,
+  ignored: readonly string[],
+): Promise<SandboxReply> {
   await authorise(req, ctx, operationId);
   const values = readParameters(ctx, { operationId, profile: CLEARING_PROFILE, source: req.query });
   const active = Object.entries(values).filter(([name]) => FILTERS[name] !== undefined && !ignored.includes(name));
   const matches = (await ctx.repo.hospitalClaims()).filter((c) => active.every(([name, v]) => FILTERS[name](c, v)));
   const base = claimsUrl(ctx.baseUrl);
-  return ok(singlePageBundle('searchset', matches.flatMap((c) => hospitalClaimEntries(c, base))));
+  return ok(
+    singlePageBundle(
+      'searchset',
+      matches.flatMap((c) => hospitalClaimEntries(c, base)),
+    ),
+  );
 }
 
 export const listHospitalClaims = (req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> =>

@@ -24,7 +24,12 @@ describe('Practitioner lookup (4.2)', () => {
     for (const e of b.entry) {
       expect(e.fullUrl).toBe(`${sb.url}/reference/Practitioner/${e.resource.id}`);
       const p = e.resource;
-      expect(p).toMatchObject({ resourceType: 'Practitioner', meta: { id: p.id, lastUpdated: expect.any(String) }, active: expect.any(Boolean), gender: expect.any(String) });
+      expect(p).toMatchObject({
+        resourceType: 'Practitioner',
+        meta: { id: p.id, lastUpdated: expect.any(String) },
+        active: expect.any(Boolean),
+        gender: expect.any(String),
+      });
       expect(`${p.name[0].given.join(' ')} ${p.name[0].family}`.toLowerCase()).toContain('smith');
       expect(p.extension[0].url).toMatch(new RegExp(`^${REF_URL}/valueset/profession/[A-Z]+$`));
       expect(p.extension[0].url.endsWith(`/${p.extension[0].valueCodeableConcept.coding[0].code}`)).toBe(true);
@@ -48,7 +53,15 @@ describe('Practitioner lookup (4.2)', () => {
       collected.push(...ids(b));
     }
     expect(collected).toEqual(all);
-    expect((await get(paths.lookupPractitioners, { text: 'Smith' })).json).toMatchObject({ meta: { tag: [{ code: 'page', display: '1' }, { code: 'count', display: '10' }, { code: 'maxCount', display: '5' }] } });
+    expect((await get(paths.lookupPractitioners, { text: 'Smith' })).json).toMatchObject({
+      meta: {
+        tag: [
+          { code: 'page', display: '1' },
+          { code: 'count', display: '10' },
+          { code: 'maxCount', display: '5' },
+        ],
+      },
+    });
   });
 
   test('without text (or with an empty one) it is 400 MSG_MISSING_MANDATORY_PARAM (DEC-D2-07, -31)', async () => {
@@ -74,7 +87,11 @@ describe('Location lookup (4.3)', () => {
     expect(b.total).toBeGreaterThanOrEqual(3);
     for (const e of b.entry) {
       expect(e.fullUrl).toBe(`${sb.url}/reference/Location/${e.resource.id}`);
-      expect(e.resource).toMatchObject({ resourceType: 'Location', name: expect.stringMatching(/london/i), address: { line: expect.any(Array), postalCode: expect.any(String) } });
+      expect(e.resource).toMatchObject({
+        resourceType: 'Location',
+        name: expect.stringMatching(/london/i),
+        address: { line: expect.any(Array), postalCode: expect.any(String) },
+      });
     }
   });
 
@@ -94,7 +111,8 @@ describe('Location lookup (4.3)', () => {
   test('at least 15 locations; positions are numbers where known', async () => {
     const all = resources((await get(paths.lookupLocations, { text: 'o', count: '50' })).json) as J[];
     expect(all.length).toBeGreaterThanOrEqual(15);
-    for (const l of all.filter((x) => x.position)) expect(l.position).toEqual({ longitude: expect.any(Number), latitude: expect.any(Number) });
+    for (const l of all.filter((x) => x.position))
+      expect(l.position).toEqual({ longitude: expect.any(Number), latitude: expect.any(Number) });
   });
 
   test('without text it is 400', async () => {
@@ -115,7 +133,8 @@ describe('List insurers (4.4)', () => {
     for (const { resource: o } of b.entry) {
       expect(o.resourceType).toBe('Organization');
       expect(o.identifier[0]).toMatchObject({ id: o.id, system: `${REF_URL}/insurer-id`, value: expect.any(String) });
-      for (const name of ['live', 'insurerType', 'edi', 'category']) expect(typeof extension(o, name), name).toBe('string');
+      for (const name of ['live', 'insurerType', 'edi', 'category'])
+        expect(typeof extension(o, name), name).toBe('string');
       expect(extension(o, 'lastUpdated')).toEqual(expect.any(String));
       expect(['MII', 'PMI']).toContain(extension(o, 'insurerType'));
       expect(['Yes', 'No']).toContain(extension(o, 'edi'));
@@ -129,7 +148,9 @@ describe('List insurers (4.4)', () => {
     const edi = (await list({ type: 'edi' })).entry.map((e: J) => e.resource);
     const mii = (await list({ type: 'mii' })).entry.map((e: J) => e.resource);
     expect(edi.map((o: J) => o.id)).toEqual(all.filter((o: J) => extension(o, 'edi') === 'Yes').map((o: J) => o.id));
-    expect(mii.map((o: J) => o.id)).toEqual(all.filter((o: J) => extension(o, 'insurerType') === 'MII').map((o: J) => o.id));
+    expect(mii.map((o: J) => o.id)).toEqual(
+      all.filter((o: J) => extension(o, 'insurerType') === 'MII').map((o: J) => o.id),
+    );
     expect(edi.length).toBeGreaterThan(0);
     expect(edi.length).toBeLessThan(all.length);
     expect(mii.length).toBeGreaterThan(0);
@@ -155,17 +176,27 @@ describe('Insurer control parameters (4.5)', () => {
     const a = await get(paths.controlParameters, { insurerId: 'INS001' });
     expect(a.status).toBe(200);
     const o: J = a.json;
-    expect(o).toMatchObject({ resourceType: 'Organization', id: expect.any(String), identifier: [{ value: 'bup' }], name: 'Bupa' });
+    expect(o).toMatchObject({
+      resourceType: 'Organization',
+      id: expect.any(String),
+      identifier: [{ value: 'bup' }],
+      name: 'Bupa',
+    });
     const byName = Object.fromEntries(o.extension.map((e: J) => [e.url.split('/').pop(), e.valueString]));
     expect(byName).toEqual({ acceptsEDIClaims: 'Y', requiresDiagnosis: 'Y', synchronousME: 'Y', stvEnabled: 'E' });
-    for (const e of o.extension) expect(e.url).toMatch(new RegExp(`^${REF_URL}/organization/ins/INS001/\\$control-parameters/`));
+    for (const e of o.extension)
+      expect(e.url).toMatch(new RegExp(`^${REF_URL}/organization/ins/INS001/\\$control-parameters/`));
   });
 
   test('every insurer has the four parameters', async () => {
     for (const { resource } of ((await get(paths.insurers)).json as J).entry) {
       const o: J = (await get(paths.controlParameters, { insurerId: resource.id })).json;
-      expect(o.extension.map((e: J) => e.url.split('/').pop()), resource.id).toEqual(['acceptsEDIClaims', 'requiresDiagnosis', 'synchronousME', 'stvEnabled']);
-      for (const e of o.extension) expect(e.url.endsWith('stvEnabled') ? ['Y', 'N', 'E'] : ['Y', 'N']).toContain(e.valueString);
+      expect(
+        o.extension.map((e: J) => e.url.split('/').pop()),
+        resource.id,
+      ).toEqual(['acceptsEDIClaims', 'requiresDiagnosis', 'synchronousME', 'stvEnabled']);
+      for (const e of o.extension)
+        expect(e.url.endsWith('stvEnabled') ? ['Y', 'N', 'E'] : ['Y', 'N']).toContain(e.valueString);
     }
   });
 

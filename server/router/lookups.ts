@@ -6,7 +6,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Location, ReferenceInsurer, RegisterPractitioner } from '../repo/model.ts';
-import { CONTROL_PARAMETER_NAMES, controlParametersOf, insurerOf, locationOf, lookupPractitionerOf } from '../resources/reference.ts';
+import {
+  CONTROL_PARAMETER_NAMES,
+  controlParametersOf,
+  insurerOf,
+  locationOf,
+  lookupPractitionerOf,
+} from '../resources/reference.ts';
 import { authorise } from './auth.ts';
 import { codeDisplays } from './codeSets.ts';
 import { pagedBundle, pagingOf, singlePageBundle } from './paging.ts';
@@ -20,13 +26,17 @@ const CONTROL_OP = 'get-insurer-control-parameters';
 
 const compact = (v: string) => v.replace(/\s+/g, '').toLowerCase();
 
-const practitionerMatches = (p: RegisterPractitioner, text: string) => containsText([...p.given, p.family].join(' '), text);
-const locationMatches = (l: Location, text: string) => containsText(l.name, text) || compact(l.postalCode).includes(compact(text));
+const practitionerMatches = (p: RegisterPractitioner, text: string) =>
+  containsText([...p.given, p.family].join(' '), text);
+const locationMatches = (l: Location, text: string) =>
+  containsText(l.name, text) || compact(l.postalCode).includes(compact(text));
 
 export async function lookupPractitioners(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   await authorise(req, ctx, PRACTITIONER_OP);
   const values = readParameters(ctx, { operationId: PRACTITIONER_OP, profile: LOOKUP_PROFILE, source: req.query });
-  const matches = (await ctx.repo.registerPractitioners()).filter((p) => values.text === undefined || practitionerMatches(p, values.text));
+  const matches = (await ctx.repo.registerPractitioners()).filter(
+    (p) => values.text === undefined || practitionerMatches(p, values.text),
+  );
   const display = await codeDisplays(ctx.repo);
   return ok(
     pagedBundle(ctx, {
@@ -36,7 +46,10 @@ export async function lookupPractitioners(req: SandboxRequest, ctx: SandboxConte
       matches,
       paging: pagingOf(values),
       totalTag: 'maxCount',
-      entry: (p) => ({ fullUrl: `${ctx.baseUrl}/reference/Practitioner/${p.id}`, resource: lookupPractitionerOf(p, display) }),
+      entry: (p) => ({
+        fullUrl: `${ctx.baseUrl}/reference/Practitioner/${p.id}`,
+        resource: lookupPractitionerOf(p, display),
+      }),
     }),
   );
 }
@@ -45,7 +58,9 @@ export async function lookupLocations(req: SandboxRequest, ctx: SandboxContext):
   await authorise(req, ctx, LOCATION_OP);
   const values = readParameters(ctx, { operationId: LOCATION_OP, profile: LOOKUP_PROFILE, source: req.query });
   const matches = (await ctx.repo.locations()).filter(
-    (l) => (values.text === undefined || locationMatches(l, values.text)) && (values.type === undefined || sameText(l.type, values.type)),
+    (l) =>
+      (values.text === undefined || locationMatches(l, values.text)) &&
+      (values.type === undefined || sameText(l.type, values.type)),
   );
   return ok(
     pagedBundle(ctx, {
@@ -69,7 +84,12 @@ const INSURER_TYPES: Readonly<Record<string, (i: ReferenceInsurer) => boolean>> 
 
 export async function listInsurers(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   await authorise(req, ctx, INSURERS_OP);
-  const values = readParameters(ctx, { operationId: INSURERS_OP, profile: LOOKUP_PROFILE, source: req.query, extraParameters: QUERY_PAGING });
+  const values = readParameters(ctx, {
+    operationId: INSURERS_OP,
+    profile: LOOKUP_PROFILE,
+    source: req.query,
+    extraParameters: QUERY_PAGING,
+  });
   const type = ctx.faults.on('insurer-type-filter-ignored', INSURERS_OP) ? 'all' : (values.type ?? 'all');
   const matches = (await ctx.repo.referenceInsurers()).filter(INSURER_TYPES[type]);
   return ok(
@@ -89,9 +109,13 @@ export async function getInsurerControlParameters(req: SandboxRequest, ctx: Sand
   const { insurerId } = readParameters(ctx, { operationId: CONTROL_OP, profile: LOOKUP_PROFILE, source: req.query });
   const insurer = (await ctx.repo.referenceInsurers()).find((i) => sameText(i.id, insurerId));
   if (!insurer) return ok(singlePageBundle('searchset', []));
-  const names = CONTROL_PARAMETER_NAMES.filter((n) => !(n === 'stvEnabled' && ctx.faults.on('control-parameter-missing', CONTROL_OP)));
+  const names = CONTROL_PARAMETER_NAMES.filter(
+    (n) => !(n === 'stvEnabled' && ctx.faults.on('control-parameter-missing', CONTROL_OP)),
+  );
   // The URLs name the insurer asked for (2.3); the fault names the next insurer of the list instead.
   const all = await ctx.repo.referenceInsurers();
-  const urlInsurer = ctx.faults.on('control-parameters-other-insurer', CONTROL_OP) ? all[(all.indexOf(insurer) + 1) % all.length].id : insurer.id;
+  const urlInsurer = ctx.faults.on('control-parameters-other-insurer', CONTROL_OP)
+    ? all[(all.indexOf(insurer) + 1) % all.length].id
+    : insurer.id;
   return ok(controlParametersOf(insurer, names, urlInsurer));
 }

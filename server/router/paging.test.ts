@@ -5,10 +5,22 @@ import { createMemoryRepository } from '../repo/memoryRepository.ts';
 import { expansionPage, pagedBundle, pagingOf, singlePageBundle } from './paging.ts';
 import type { SandboxContext } from './types.ts';
 
-const ctx = (faults: string[] = []): SandboxContext => ({ repo: createMemoryRepository(), faults: new ActiveFaults(faults), variants: new ActiveVariants(), baseUrl: 'http://x' });
+const ctx = (faults: string[] = []): SandboxContext => ({
+  repo: createMemoryRepository(),
+  faults: new ActiveFaults(faults),
+  variants: new ActiveVariants(),
+  baseUrl: 'http://x',
+});
 const items = Array.from({ length: 23 }, (_, k) => k + 1);
 const bundle = (page: number, count: number, faults: string[] = []) =>
-  pagedBundle(ctx(faults), { operationId: 'search-remittance-summary', type: 'searchset', matches: items, paging: { page, count }, totalTag: 'maxCount', entry: (n) => ({ resource: { id: n } }) });
+  pagedBundle(ctx(faults), {
+    operationId: 'search-remittance-summary',
+    type: 'searchset',
+    matches: items,
+    paging: { page, count },
+    totalTag: 'maxCount',
+    entry: (n) => ({ resource: { id: n } }),
+  });
 
 describe('pagedBundle', () => {
   test('defaults: page 1, count 10', () => {
@@ -30,7 +42,14 @@ describe('pagedBundle', () => {
 
   test('faults only touch their operations', () => {
     expect(bundle(1, 10, ['pending-maxcount-tag']).meta.tag[2].code).toBe('maxCount');
-    const detail = pagedBundle(ctx(['count-ignored']), { operationId: 'search-remittance-detail', type: 'searchset', matches: items, paging: { page: 1, count: 5 }, totalTag: 'maxCount', entry: (n) => ({ resource: n }) });
+    const detail = pagedBundle(ctx(['count-ignored']), {
+      operationId: 'search-remittance-detail',
+      type: 'searchset',
+      matches: items,
+      paging: { page: 1, count: 5 },
+      totalTag: 'maxCount',
+      entry: (n) => ({ resource: n }),
+    });
     expect(detail.entry).toHaveLength(5);
     expect(bundle(1, 5, ['count-ignored']).entry).toHaveLength(23);
   });
@@ -72,12 +91,18 @@ describe('Document 2 additions', () => {
   test('expansionPage: offset = (page - 1) x count, total = matches (DEC-D2-04)', () => {
     const p = expansionPage(ctx(), 'get-code-set', items, { page: 3, count: 4 });
     expect(p).toEqual({
-      tag: [{ code: 'page', display: '3' }, { code: 'count', display: '4' }, { code: 'maxCount', display: '23' }],
+      tag: [
+        { code: 'page', display: '3' },
+        { code: 'count', display: '4' },
+        { code: 'maxCount', display: '23' },
+      ],
       total: 23,
       offset: 8,
       items: [9, 10, 11, 12],
     });
     expect(expansionPage(ctx(), 'get-code-set', items, { page: 7, count: 4 }).items).toEqual([]);
-    expect(expansionPage(ctx(['codeset-offset-off-by-one']), 'get-code-set', items, { page: 3, count: 4 })).toMatchObject({ offset: 12, items: [9, 10, 11, 12] });
+    expect(
+      expansionPage(ctx(['codeset-offset-off-by-one']), 'get-code-set', items, { page: 3, count: 4 }),
+    ).toMatchObject({ offset: 12, items: [9, 10, 11, 12] });
   });
 });

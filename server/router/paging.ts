@@ -76,7 +76,12 @@ export function pagedBundle<T>(ctx: SandboxContext, o: PagedBundleOptions<T>): B
  * A ValueSet expansion page (DEC-D2-04): `offset` = (page - 1) x count, `total` = number of
  * matching codes, the page's items, and the paging tags of 2.1.
  */
-export function expansionPage<T>(ctx: SandboxContext, operationId: string, matches: readonly T[], paging: Paging): {
+export function expansionPage<T>(
+  ctx: SandboxContext,
+  operationId: string,
+  matches: readonly T[],
+  paging: Paging,
+): {
   tag: { code: string; display: string }[];
   total: number;
   offset: number;
@@ -103,7 +108,13 @@ export function singlePageBundle(type: 'searchset' | 'collection', entries: Bund
   const n = String(entries.length);
   return {
     resourceType: 'Bundle',
-    meta: { tag: [{ code: 'page', display: '1' }, { code: 'count', display: n }, { code: 'maxCount', display: n }] },
+    meta: {
+      tag: [
+        { code: 'page', display: '1' },
+        { code: 'count', display: n },
+        { code: 'maxCount', display: n },
+      ],
+    },
     type,
     total: entries.length,
     entry: entries,

@@ -4,11 +4,29 @@ import { ActiveFaults } from '../faults/catalog.ts';
 import { createMemoryRepository } from '../repo/memoryRepository.ts';
 import { ApiError } from './errors.ts';
 import {
-  BOOKING_PROFILE, CLEARING_PROFILE, CODE_SET_PROFILE, LOOKUP_PROFILE, QUERY_PAGING, REGISTER_PROFILE, SEARCH_PROFILE, comparator, dateRange, instantOf, isDate, minuteRange, readParameters, since,
+  BOOKING_PROFILE,
+  CLEARING_PROFILE,
+  CODE_SET_PROFILE,
+  LOOKUP_PROFILE,
+  QUERY_PAGING,
+  REGISTER_PROFILE,
+  SEARCH_PROFILE,
+  comparator,
+  dateRange,
+  instantOf,
+  isDate,
+  minuteRange,
+  readParameters,
+  since,
 } from './params.ts';
 import type { SandboxContext } from './types.ts';
 
-const ctx = (faults: string[] = []): SandboxContext => ({ repo: createMemoryRepository(), faults: new ActiveFaults(faults), variants: new ActiveVariants(), baseUrl: 'http://x' });
+const ctx = (faults: string[] = []): SandboxContext => ({
+  repo: createMemoryRepository(),
+  faults: new ActiveFaults(faults),
+  variants: new ActiveVariants(),
+  baseUrl: 'http://x',
+});
 
 function refusal(fn: () => unknown): [number, string] | undefined {
   try {
@@ -56,7 +74,11 @@ describe('value parsers', () => {
 
 describe('readParameters', () => {
   const summary = (fields: Record<string, string>, faults: string[] = []) =>
-    readParameters(ctx(faults), { operationId: 'search-remittance-summary', profile: SEARCH_PROFILE, source: new URLSearchParams(fields) });
+    readParameters(ctx(faults), {
+      operationId: 'search-remittance-summary',
+      profile: SEARCH_PROFILE,
+      source: new URLSearchParams(fields),
+    });
 
   test('keeps present, trimmed values and drops absent ones', () => {
     expect(summary({ insurerIdentifier: ' bup ', unknownField: 'x' })).toEqual({ insurerIdentifier: 'bup' });
@@ -66,7 +88,15 @@ describe('readParameters', () => {
     expect(refusal(() => summary({ insurerIdentifier: '' }))).toEqual([400, 'MSG_PARAM_EMPTY']);
     expect(refusal(() => summary({ insurerIdentifier: 'zzz' }))).toEqual([422, 'MSG_PARAM_INVALID']);
     expect(refusal(() => summary({ paymentAmount: 'ge1.001' }))).toEqual([422, 'MSG_INVALID_FORMAT']);
-    expect(refusal(() => readParameters(ctx(), { operationId: 'search-bills', profile: CLEARING_PROFILE, source: new URLSearchParams() }))).toEqual([400, 'MSG_MISSING_MANDATORY_PARAM']);
+    expect(
+      refusal(() =>
+        readParameters(ctx(), {
+          operationId: 'search-bills',
+          profile: CLEARING_PROFILE,
+          source: new URLSearchParams(),
+        }),
+      ),
+    ).toEqual([400, 'MSG_MISSING_MANDATORY_PARAM']);
   });
 
   test('the empty-param-accepted fault treats empty as absent', () => {
@@ -75,54 +105,102 @@ describe('readParameters', () => {
 });
 
 describe('readParameters: Document 2 profiles', () => {
-  const read = (operationId: string, profile: Parameters<typeof readParameters>[1]['profile'], fields: Record<string, string>, faults: string[] = [], extra = {}) =>
-    readParameters(ctx(faults), { operationId, profile, source: new URLSearchParams(fields), ...extra });
+  const read = (
+    operationId: string,
+    profile: Parameters<typeof readParameters>[1]['profile'],
+    fields: Record<string, string>,
+    faults: string[] = [],
+    extra = {},
+  ) => readParameters(ctx(faults), { operationId, profile, source: new URLSearchParams(fields), ...extra });
 
   test('lookups: an absent or empty text is 400 MSG_MISSING_MANDATORY_PARAM (DEC-D2-07)', () => {
-    expect(refusal(() => read('lookup-practitioners', LOOKUP_PROFILE, {}))).toEqual([400, 'MSG_MISSING_MANDATORY_PARAM']);
-    expect(refusal(() => read('lookup-locations', LOOKUP_PROFILE, { text: ' ' }))).toEqual([400, 'MSG_MISSING_MANDATORY_PARAM']);
-    expect(read('lookup-locations', LOOKUP_PROFILE, { text: ' London ', type: 'P' })).toEqual({ text: 'London', type: 'P' });
+    expect(refusal(() => read('lookup-practitioners', LOOKUP_PROFILE, {}))).toEqual([
+      400,
+      'MSG_MISSING_MANDATORY_PARAM',
+    ]);
+    expect(refusal(() => read('lookup-locations', LOOKUP_PROFILE, { text: ' ' }))).toEqual([
+      400,
+      'MSG_MISSING_MANDATORY_PARAM',
+    ]);
+    expect(read('lookup-locations', LOOKUP_PROFILE, { text: ' London ', type: 'P' })).toEqual({
+      text: 'London',
+      type: 'P',
+    });
   });
 
   test('the lookup-text-not-required fault drops the requirement for the lookups only', () => {
     expect(read('lookup-practitioners', LOOKUP_PROFILE, {}, ['lookup-text-not-required'])).toEqual({});
-    expect(refusal(() => read('search-address', LOOKUP_PROFILE, {}, ['lookup-text-not-required']))).toEqual([400, 'MSG_MISSING_MANDATORY_PARAM']);
+    expect(refusal(() => read('search-address', LOOKUP_PROFILE, {}, ['lookup-text-not-required']))).toEqual([
+      400,
+      'MSG_MISSING_MANDATORY_PARAM',
+    ]);
   });
 
   test('code sets: an unknown set name is 404 MSG_NOT_FOUND; formats replaced by name', () => {
     const path = (set_name: string) => ({ path: { set_name } });
     expect(refusal(() => read('get-code-set', CODE_SET_PROFILE, {}, [], path('nope')))).toEqual([404, 'MSG_NOT_FOUND']);
     const upTo3 = { formats: { count: { test: (v: string) => Number(v) <= 3, text: 'at most 3' } } };
-    expect(read('get-code-set', CODE_SET_PROFILE, { count: '3' }, [], { ...path('service-type'), ...upTo3 })).toEqual({ set_name: 'service-type', count: '3' });
-    expect(refusal(() => read('get-code-set', CODE_SET_PROFILE, { count: '4' }, [], { ...path('service-type'), ...upTo3 }))).toEqual([400, 'MSG_INVALID_FORMAT']);
+    expect(read('get-code-set', CODE_SET_PROFILE, { count: '3' }, [], { ...path('service-type'), ...upTo3 })).toEqual({
+      set_name: 'service-type',
+      count: '3',
+    });
+    expect(
+      refusal(() => read('get-code-set', CODE_SET_PROFILE, { count: '4' }, [], { ...path('service-type'), ...upTo3 })),
+    ).toEqual([400, 'MSG_INVALID_FORMAT']);
   });
 
   test('register: empty is MSG_PARAM_EMPTY, bad near / Boolean / enum MSG_INVALID_FORMAT (DEC-D2-30, -58)', () => {
-    const roles = (fields: Record<string, string>) => read('search-register-practitioner-roles', REGISTER_PROFILE, fields);
+    const roles = (fields: Record<string, string>) =>
+      read('search-register-practitioner-roles', REGISTER_PROFILE, fields);
     expect(refusal(() => roles({ gender: '' }))).toEqual([400, 'MSG_PARAM_EMPTY']);
     expect(refusal(() => roles({ near: 'north:west' }))).toEqual([400, 'MSG_INVALID_FORMAT']);
     expect(refusal(() => roles({ near: '51.5:-0.1:5:ft' }))).toEqual([400, 'MSG_INVALID_FORMAT']);
     expect(refusal(() => roles({ 'is-onlinebooking-available': 'yes' }))).toEqual([400, 'MSG_INVALID_FORMAT']);
     expect(refusal(() => roles({ _sort: 'name' }))).toEqual([400, 'MSG_INVALID_FORMAT']);
-    expect(roles({ near: '51.5:-0.1:5:mi', _sort: 'distance:desc' })).toEqual({ near: '51.5:-0.1:5:mi', _sort: 'distance:desc' });
+    expect(roles({ near: '51.5:-0.1:5:mi', _sort: 'distance:desc' })).toEqual({
+      near: '51.5:-0.1:5:mi',
+      _sort: 'distance:desc',
+    });
   });
 
   test('extra parameters: page and count read beside the operation row', () => {
-    const roles = (fields: Record<string, string>) => read('search-register-practitioner-roles', REGISTER_PROFILE, fields, [], { extraParameters: QUERY_PAGING });
+    const roles = (fields: Record<string, string>) =>
+      read('search-register-practitioner-roles', REGISTER_PROFILE, fields, [], { extraParameters: QUERY_PAGING });
     expect(roles({ page: '2', count: '5' })).toEqual({ page: '2', count: '5' });
     expect(refusal(() => roles({ count: 'ten' }))).toEqual([400, 'MSG_INVALID_FORMAT']);
     expect(read('search-register-practitioner-roles', REGISTER_PROFILE, { page: 'x' })).toEqual({});
   });
 
   test('booking: empty is MSG_INVALID_FORMAT, a bad _since 422 MSG_DATE_FORMAT (DEC-D2-22, -30)', () => {
-    expect(refusal(() => read('search-booking-practitioners', BOOKING_PROFILE, { family: '' }))).toEqual([400, 'MSG_INVALID_FORMAT']);
-    expect(refusal(() => read('search-booking-practitioners', BOOKING_PROFILE, { _since: 'yesterday' }))).toEqual([422, 'MSG_DATE_FORMAT']);
-    expect(refusal(() => read('search-booking-practitioner-roles', BOOKING_PROFILE, { _since: '2026-02-30' }))).toEqual([422, 'MSG_DATE_FORMAT']);
-    expect(refusal(() => read('search-booking-practitioners', BOOKING_PROFILE, { near: 'x' }))).toEqual([400, 'MSG_INVALID_FORMAT']);
+    expect(refusal(() => read('search-booking-practitioners', BOOKING_PROFILE, { family: '' }))).toEqual([
+      400,
+      'MSG_INVALID_FORMAT',
+    ]);
+    expect(refusal(() => read('search-booking-practitioners', BOOKING_PROFILE, { _since: 'yesterday' }))).toEqual([
+      422,
+      'MSG_DATE_FORMAT',
+    ]);
+    expect(refusal(() => read('search-booking-practitioner-roles', BOOKING_PROFILE, { _since: '2026-02-30' }))).toEqual(
+      [422, 'MSG_DATE_FORMAT'],
+    );
+    expect(refusal(() => read('search-booking-practitioners', BOOKING_PROFILE, { near: 'x' }))).toEqual([
+      400,
+      'MSG_INVALID_FORMAT',
+    ]);
   });
 
   test('the since-date-format-accepted fault drops a malformed _since of the practitioner search only', () => {
-    expect(read('search-booking-practitioners', BOOKING_PROFILE, { _since: 'yesterday', family: 'Price' }, ['since-date-format-accepted'])).toEqual({ family: 'Price' });
-    expect(refusal(() => read('search-booking-practitioner-roles', BOOKING_PROFILE, { _since: 'yesterday' }, ['since-date-format-accepted']))).toEqual([422, 'MSG_DATE_FORMAT']);
+    expect(
+      read('search-booking-practitioners', BOOKING_PROFILE, { _since: 'yesterday', family: 'Price' }, [
+        'since-date-format-accepted',
+      ]),
+    ).toEqual({ family: 'Price' });
+    expect(
+      refusal(() =>
+        read('search-booking-practitioner-roles', BOOKING_PROFILE, { _since: 'yesterday' }, [
+          'since-date-format-accepted',
+        ]),
+      ),
+    ).toEqual([422, 'MSG_DATE_FORMAT']);
   });
 });

@@ -81,7 +81,10 @@ export const BOOKING_PROFILE: ParameterProfile = {
   empty: { status: 400, code: 'MSG_INVALID_FORMAT' },
   invalidValue: { status: 400, code: 'MSG_INVALID_FORMAT' },
   badFormat: { status: 400, code: 'MSG_INVALID_FORMAT' },
-  formatRefusals: { 'date-time': { status: 422, code: 'MSG_DATE_FORMAT' }, date: { status: 422, code: 'MSG_DATE_FORMAT' } },
+  formatRefusals: {
+    'date-time': { status: 422, code: 'MSG_DATE_FORMAT' },
+    date: { status: 422, code: 'MSG_DATE_FORMAT' },
+  },
 };
 
 /** `page` and `count` as query parameters, for operations that page beyond their table row (DEC-D2-27). */
@@ -126,23 +129,29 @@ export function readParameters(ctx: SandboxContext, options: ReadOptions): Recor
     }
     if (raw !== undefined && raw.trim() === '') {
       // An empty path segment is a missing path parameter.
-      if (p.in !== 'path' && profile.empty !== 'absent' && !emptyAccepted) refuse(profile.empty, `Parameter ${p.name} is empty`);
+      if (p.in !== 'path' && profile.empty !== 'absent' && !emptyAccepted)
+        refuse(profile.empty, `Parameter ${p.name} is empty`);
       raw = undefined;
     }
     if (raw === undefined) {
-      if (p.required && !(textOptional && p.name === 'text')) refuse(profile.missing, `Parameter ${p.name} is required`);
+      if (p.required && !(textOptional && p.name === 'text'))
+        refuse(profile.missing, `Parameter ${p.name} is required`);
       continue;
     }
     const value = raw.trim();
     if (options.client) requireFeatures(options.client, p.features, p.name);
     if (p.format === 'enum') {
       const allowed = [...(p.values ?? []), ...(options.extraValues?.[p.name] ?? [])];
-      if (!allowed.includes(value)) refuse(profile.invalidValue, `Parameter ${p.name} must be one of ${allowed.join(', ')}, received ${value}`);
+      if (!allowed.includes(value))
+        refuse(profile.invalidValue, `Parameter ${p.name} must be one of ${allowed.join(', ')}, received ${value}`);
     } else {
       const format = options.formats?.[p.name] ?? { test: FORMATS[p.format], text: FORMAT_TEXT[p.format] };
       if (!format.test(value)) {
         if (malformedDateIgnored && (p.format === 'date-time' || p.format === 'date')) continue;
-        refuse(profile.formatRefusals?.[p.format] ?? profile.badFormat, `Parameter ${p.name} must be ${format.text}, received ${value}`);
+        refuse(
+          profile.formatRefusals?.[p.format] ?? profile.badFormat,
+          `Parameter ${p.name} must be ${format.text}, received ${value}`,
+        );
       }
     }
     values[p.name] = value;
@@ -166,7 +175,8 @@ export function isDate(v: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
 }
 
-const isMinute = (v: string) => MINUTE.test(v) && isDate(v.slice(0, 10)) && Number(v.slice(11, 13)) < 24 && Number(v.slice(14, 16)) < 60;
+const isMinute = (v: string) =>
+  MINUTE.test(v) && isDate(v.slice(0, 10)) && Number(v.slice(11, 13)) < 24 && Number(v.slice(14, 16)) < 60;
 
 const FORMATS: Record<ParameterFormat, (v: string) => boolean> = {
   string: () => true,
@@ -243,4 +253,5 @@ export function since(v: string): (lastUpdated: string) => boolean {
 
 /** Case-insensitive text comparisons. */
 export const sameText = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
-export const containsText = (haystack: string, needle: string): boolean => haystack.toLowerCase().includes(needle.trim().toLowerCase());
+export const containsText = (haystack: string, needle: string): boolean =>
+  haystack.toLowerCase().includes(needle.trim().toLowerCase());

@@ -30,7 +30,16 @@ const NEW_PATIENT = {
 
 const condition = (patientId: string) => ({
   resourceType: 'Condition',
-  evidence: [{ detail: [{ display: 'scan.pdf', identifier: { id: 'ATT-9001', system: 'document-store', value: 'https://files.example/att/ATT-9001' } }] }],
+  evidence: [
+    {
+      detail: [
+        {
+          display: 'scan.pdf',
+          identifier: { id: 'ATT-9001', system: 'document-store', value: 'https://files.example/att/ATT-9001' },
+        },
+      ],
+    },
+  ],
   note: [{ text: 'Back pain', authorReference: { reference: `patient/${patientId}` } }],
 });
 
@@ -56,7 +65,12 @@ describe('Create and get patient (4.4)', () => {
   });
 
   test('seed: PAT-0001 active and PAT-0002 inactive at SITE001', async () => {
-    expect((await sb.patient('GET', paths.patient('PAT-0001'))).json).toMatchObject({ resourceType: 'Patient', id: 'PAT-0001', active: true, birthDate: '1980-04-12' });
+    expect((await sb.patient('GET', paths.patient('PAT-0001'))).json).toMatchObject({
+      resourceType: 'Patient',
+      id: 'PAT-0001',
+      active: true,
+      birthDate: '1980-04-12',
+    });
     expect((await sb.patient('GET', paths.patient('PAT-0002'))).json).toMatchObject({ id: 'PAT-0002', active: false });
   });
 
@@ -68,12 +82,24 @@ describe('Create and get patient (4.4)', () => {
     expect((await sb.patient('GET', paths.patient(created.id))).status).toBe(404);
     const denied = await sb.patient('GET', paths.patient('PAT-0003'), undefined, { site: 'SITE002' });
     expect([denied.status, errorCode(denied.json)]).toEqual([403, 'MSG_FORBIDDEN']);
-    expect((await sb.patient('GET', paths.patient('PAT-0003'), undefined, { site: 'SITE002', token: await sb.userToken('carol') })).status).toBe(200);
+    expect(
+      (
+        await sb.patient('GET', paths.patient('PAT-0003'), undefined, {
+          site: 'SITE002',
+          token: await sb.userToken('carol'),
+        })
+      ).status,
+    ).toBe(200);
   });
 
   test('a client token acts for its own site', async () => {
-    expect((await sb.patient('GET', paths.patient('PAT-0001'), undefined, { token: await sb.token() })).status).toBe(200);
-    expect((await sb.patient('GET', paths.patient('PAT-0001'), undefined, { token: await sb.token('sandbox-other') })).status).toBe(403);
+    expect((await sb.patient('GET', paths.patient('PAT-0001'), undefined, { token: await sb.token() })).status).toBe(
+      200,
+    );
+    expect(
+      (await sb.patient('GET', paths.patient('PAT-0001'), undefined, { token: await sb.token('sandbox-other') }))
+        .status,
+    ).toBe(403);
   });
 
   test.each([
@@ -82,8 +108,18 @@ describe('Create and get patient (4.4)', () => {
     ['a bad birthDate', { ...NEW_PATIENT, birthDate: '28/02/1990' }, 422, 'MSG_DATE_FORMAT'],
     ['an impossible birthDate', { ...NEW_PATIENT, birthDate: '1990-02-30' }, 422, 'MSG_DATE_FORMAT'],
     ['name not an array', { ...NEW_PATIENT, name: { family: 'X' } }, 400, 'MSG_INVALID_FORMAT'],
-    ['an unknown telecom system', { ...NEW_PATIENT, telecom: [{ system: 'fax', value: '1' }] }, 422, 'MSG_PARAM_INVALID'],
-    ['an unknown extension', { ...NEW_PATIENT, extension: [{ url: `${REF_URL}/extension/patient/shoe-size`, valueString: '9' }] }, 422, 'MSG_PARAM_INVALID'],
+    [
+      'an unknown telecom system',
+      { ...NEW_PATIENT, telecom: [{ system: 'fax', value: '1' }] },
+      422,
+      'MSG_PARAM_INVALID',
+    ],
+    [
+      'an unknown extension',
+      { ...NEW_PATIENT, extension: [{ url: `${REF_URL}/extension/patient/shoe-size`, valueString: '9' }] },
+      422,
+      'MSG_PARAM_INVALID',
+    ],
   ] as [string, unknown, number, string][])('create with %s: %i %s', async (_label, body, status, code) => {
     const a = await create(body);
     expect([a.status, errorCode(a.json)]).toEqual([status, code]);
@@ -102,28 +138,50 @@ describe('Mandatory headers (5; DEC-D3-07)', () => {
     ['unknown token', { token: 'forged' }],
     ['SU-SiteId', { site: null }],
     ['version header', { version: null }],
-  ] as [string, Record<string, null | string>][])('without %s: 401 MSG_UNAUTHORIZED OperationOutcome', async (_label, options) => {
-    for (const call of [() => sb.patient('GET', paths.patient('PAT-0001'), undefined, options), () => sb.patient('POST', paths.createPatient, NEW_PATIENT, options)]) {
-      const a = await call();
-      expect([a.status, errorCode(a.json), (a.json as J).resourceType]).toEqual([401, 'MSG_UNAUTHORIZED', 'OperationOutcome']);
-    }
-  });
+  ] as [string, Record<string, null | string>][])(
+    'without %s: 401 MSG_UNAUTHORIZED OperationOutcome',
+    async (_label, options) => {
+      for (const call of [
+        () => sb.patient('GET', paths.patient('PAT-0001'), undefined, options),
+        () => sb.patient('POST', paths.createPatient, NEW_PATIENT, options),
+      ]) {
+        const a = await call();
+        expect([a.status, errorCode(a.json), (a.json as J).resourceType]).toEqual([
+          401,
+          'MSG_UNAUTHORIZED',
+          'OperationOutcome',
+        ]);
+      }
+    },
+  );
 
   test('another version is 422 MSG_PARAM_INVALID; a revoked or diary token 401', async () => {
     const a = await sb.patient('GET', paths.patient('PAT-0001'), undefined, { version: '2' });
     expect([a.status, errorCode(a.json)]).toEqual([422, 'MSG_PARAM_INVALID']);
-    expect((await sb.patient('GET', paths.patient('PAT-0001'), undefined, { token: await sb.diaryToken() })).status).toBe(401);
+    expect(
+      (await sb.patient('GET', paths.patient('PAT-0001'), undefined, { token: await sb.diaryToken() })).status,
+    ).toBe(401);
   });
 });
 
 describe('Update patient (4.4; DEC-D3-08, -09)', () => {
   test('PUT {base_url}/{id} replaces the patient; get returns the new values', async () => {
     const created: J = (await create()).json;
-    const changed = { ...created, name: [{ family: 'Renamed', given: ['Casey'] }], telecom: [...created.telecom, { system: 'sms', value: '07700 900123' }], birthDate: '1991-03-01' };
+    const changed = {
+      ...created,
+      name: [{ family: 'Renamed', given: ['Casey'] }],
+      telecom: [...created.telecom, { system: 'sms', value: '07700 900123' }],
+      birthDate: '1991-03-01',
+    };
     const a = await sb.patient('PUT', paths.updatePatient(created.id), changed);
     expect(a.status).toBe(200);
     const updated: J = a.json;
-    expect(updated).toMatchObject({ id: created.id, active: true, name: [{ family: 'Renamed' }], birthDate: '1991-03-01' });
+    expect(updated).toMatchObject({
+      id: created.id,
+      active: true,
+      name: [{ family: 'Renamed' }],
+      birthDate: '1991-03-01',
+    });
     expect(updated.telecom.map((t: J) => t.id)).toEqual(['TEL-1001', 'TEL-1002', 'TEL-1003']);
     expect((await sb.patient('GET', paths.patient(created.id))).json).toEqual(updated);
   });
@@ -139,7 +197,12 @@ describe('Update patient (4.4; DEC-D3-08, -09)', () => {
     ['no id in the body', (p: J) => ({ ...p, id: undefined }), 'PAT-0001', 'MISSING_MANDATORY_ELEMENT'],
     ['an id other than the path', (p: J) => p, 'PAT-0002', 'INVALID_RESOURCE'],
     ['an unknown patient', (p: J) => ({ ...p, id: 'PAT-9999' }), 'PAT-9999', 'REFERENCE_NOT_FOUND'],
-    ['an unknown extension', (p: J) => ({ ...p, extension: [{ url: `${REF_URL}/extension/patient/x`, valueString: '1' }] }), 'PAT-0001', 'INVALID_EXTENSION'],
+    [
+      'an unknown extension',
+      (p: J) => ({ ...p, extension: [{ url: `${REF_URL}/extension/patient/x`, valueString: '1' }] }),
+      'PAT-0001',
+      'INVALID_EXTENSION',
+    ],
     ['a bad birthDate', (p: J) => ({ ...p, birthDate: '1980-13-01' }), 'PAT-0001', 'INVALID_RESOURCE'],
   ] as [string, (p: J) => J, string, string][])('%s: 422 %s', async (_label, change, pathId, code) => {
     const p = (await sb.patient('GET', paths.patient('PAT-0001'))).json as J;
@@ -153,7 +216,10 @@ describe('Delete patient and the patient state machine (3, 4.4; DEC-D3-08)', () 
   test('create, get, delete (Parameters Status DELETED), get 404, delete again 404', async () => {
     const created: J = (await create()).json;
     const del = await sb.patient('DELETE', paths.patient(created.id));
-    expect([del.status, del.json]).toEqual([200, { resourceType: 'Parameters', parameter: [{ name: 'Status', valueString: 'DELETED' }] }]);
+    expect([del.status, del.json]).toEqual([
+      200,
+      { resourceType: 'Parameters', parameter: [{ name: 'Status', valueString: 'DELETED' }] },
+    ]);
     const get = await sb.patient('GET', paths.patient(created.id));
     expect([get.status, errorCode(get.json)]).toEqual([404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE']);
     expect((await sb.patient('DELETE', paths.patient(created.id))).status).toBe(404);
@@ -162,7 +228,11 @@ describe('Delete patient and the patient state machine (3, 4.4; DEC-D3-08)', () 
   });
 
   test('a path without the id is 400 MSG_MISSING_MANDATORY_PARAM', async () => {
-    for (const [method, path] of [['DELETE', paths.createPatient], ['GET', paths.createPatient], ['PUT', '/patients']]) {
+    for (const [method, path] of [
+      ['DELETE', paths.createPatient],
+      ['GET', paths.createPatient],
+      ['PUT', '/patients'],
+    ]) {
       const a = await sb.patient(method, path, method === 'PUT' ? NEW_PATIENT : undefined);
       expect([a.status, errorCode(a.json)], `${method} ${path}`).toEqual([400, 'MSG_MISSING_MANDATORY_PARAM']);
     }
@@ -175,9 +245,15 @@ describe('Conditions (2.5, 4.4; DEC-D3-08)', () => {
     expect(a.status).toBe(201);
     const c: J = a.json;
     expect(c).toMatchObject({ resourceType: 'Condition', id: 'COND-1001', note: condition('PAT-0001').note });
-    expect(c.evidence[0].detail[0]).toEqual({ ...condition('PAT-0001').evidence[0].detail[0], reference: 'DocumentReference/ATT-9001' });
+    expect(c.evidence[0].detail[0]).toEqual({
+      ...condition('PAT-0001').evidence[0].detail[0],
+      reference: 'DocumentReference/ATT-9001',
+    });
     const del = await sb.patient('DELETE', paths.conditionId(c.id));
-    expect([del.status, del.json]).toEqual([200, { resourceType: 'Parameters', parameter: [{ name: 'Status', valueString: 'DELETED' }] }]);
+    expect([del.status, del.json]).toEqual([
+      200,
+      { resourceType: 'Parameters', parameter: [{ name: 'Status', valueString: 'DELETED' }] },
+    ]);
     expect((await sb.patient('DELETE', paths.conditionId(c.id))).status).toBe(404);
     expect((await sb.patient('DELETE', paths.conditionId('COND-0001'))).status).toBe(200);
   });
@@ -197,10 +273,25 @@ describe('Conditions (2.5, 4.4; DEC-D3-08)', () => {
   test.each([
     ['malformed JSON', '{', 400, 'MSG_CANT_PARSE_CONTENT'],
     ['no note', { resourceType: 'Condition' }, 400, 'MSG_MISSING_MANDATORY_PARAM'],
-    ['a note without text', { resourceType: 'Condition', note: [{ authorReference: { reference: 'patient/PAT-0001' } }] }, 400, 'MSG_MISSING_MANDATORY_PARAM'],
+    [
+      'a note without text',
+      { resourceType: 'Condition', note: [{ authorReference: { reference: 'patient/PAT-0001' } }] },
+      400,
+      'MSG_MISSING_MANDATORY_PARAM',
+    ],
     ['a note without author', { resourceType: 'Condition', note: [{ text: 'x' }] }, 400, 'MSG_MISSING_MANDATORY_PARAM'],
-    ['an author that is no patient reference', { resourceType: 'Condition', note: [{ text: 'x', authorReference: { reference: 'Practitioner/PR-0001' } }] }, 400, 'MSG_INVALID_FORMAT'],
-    ['evidence detail without identifier', { ...condition('PAT-0001'), evidence: [{ detail: [{ display: 'a.pdf' }] }] }, 400, 'MSG_MISSING_MANDATORY_PARAM'],
+    [
+      'an author that is no patient reference',
+      { resourceType: 'Condition', note: [{ text: 'x', authorReference: { reference: 'Practitioner/PR-0001' } }] },
+      400,
+      'MSG_INVALID_FORMAT',
+    ],
+    [
+      'evidence detail without identifier',
+      { ...condition('PAT-0001'), evidence: [{ detail: [{ display: 'a.pdf' }] }] },
+      400,
+      'MSG_MISSING_MANDATORY_PARAM',
+    ],
     ['another resource', { resourceType: 'Patient' }, 400, 'INVALID_RESOURCE'],
   ] as [string, unknown, number, string][])('%s: %i %s', async (_label, body, status, code) => {
     const a = await sb.patient('POST', paths.condition, body);

@@ -41,7 +41,8 @@ const TELECOM_SYSTEMS = ['phone', 'email', 'sms'];
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
-const unauthorised = (diagnostics: string) => new ApiError(401, 'MSG_UNAUTHORIZED', diagnostics, { 'www-authenticate': 'Bearer' });
+const unauthorised = (diagnostics: string) =>
+  new ApiError(401, 'MSG_UNAUTHORIZED', diagnostics, { 'www-authenticate': 'Bearer' });
 
 /** The mandatory headers (5, DEC-D3-07) and the site the request acts for. */
 async function patientSite(req: SandboxRequest, ctx: SandboxContext, operationId: string): Promise<string> {
@@ -51,12 +52,14 @@ async function patientSite(req: SandboxRequest, ctx: SandboxContext, operationId
   if (!grant || grant.kind === 'diary') throw unauthorised('The access token is unknown, expired or revoked');
   const siteId = (req.headers['su-siteid'] ?? '').trim();
   if (siteId === '') {
-    if (ctx.faults.on('patient-missing-header-400', operationId)) throw new ApiError(400, 'MSG_MISSING_MANDATORY_PARAM', 'Header SU-SiteId is required');
+    if (ctx.faults.on('patient-missing-header-400', operationId))
+      throw new ApiError(400, 'MSG_MISSING_MANDATORY_PARAM', 'Header SU-SiteId is required');
     throw unauthorised('Header SU-SiteId is required');
   }
   const version = (req.headers[PATIENT_VERSION_HEADER] ?? '').trim();
   if (version === '') throw unauthorised('Header SVC-API-Version is required');
-  if (version !== PATIENT_VERSION) throw new ApiError(422, 'MSG_PARAM_INVALID', `Expected SVC-API-Version ${PATIENT_VERSION}, received ${version}`);
+  if (version !== PATIENT_VERSION)
+    throw new ApiError(422, 'MSG_PARAM_INVALID', `Expected SVC-API-Version ${PATIENT_VERSION}, received ${version}`);
   const user = grant.userId === undefined ? undefined : (await ctx.repo.users()).find((u) => u.id === grant.userId);
   const allowed = user
     ? reachableSites(user, await ctx.repo.sites()).some((s) => s.id === siteId)
@@ -105,42 +108,68 @@ function validatePatient(body: Json, r: PatientRefusals): void {
   const refuse = ([status, code]: [number, string], diagnostics: string): never => {
     throw new ApiError(status, code, diagnostics);
   };
-  if (!isObject(body) || body.resourceType !== 'Patient') refuse(r.resource, `Expected a Patient resource, received ${isObject(body) ? String(body.resourceType) : typeof body}`);
+  if (!isObject(body) || body.resourceType !== 'Patient')
+    refuse(
+      r.resource,
+      `Expected a Patient resource, received ${isObject(body) ? String(body.resourceType) : typeof body}`,
+    );
   for (const name of ['extension', 'name', 'telecom', 'address']) {
-    if (body[name] !== undefined && !(Array.isArray(body[name]) && body[name].every(isObject))) refuse(r.format, `Patient.${name} must be an array of objects`);
+    if (body[name] !== undefined && !(Array.isArray(body[name]) && body[name].every(isObject)))
+      refuse(r.format, `Patient.${name} must be an array of objects`);
   }
   for (const name of ['active', 'deceasedBoolean']) {
-    if (body[name] !== undefined && typeof body[name] !== 'boolean') refuse(r.format, `Patient.${name} must be true or false`);
+    if (body[name] !== undefined && typeof body[name] !== 'boolean')
+      refuse(r.format, `Patient.${name} must be true or false`);
   }
-  if (body.birthDate !== undefined && !(typeof body.birthDate === 'string' && isDate(body.birthDate))) refuse(r.date, `Patient.birthDate must be a date YYYY-MM-DD, received ${String(body.birthDate)}`);
+  if (body.birthDate !== undefined && !(typeof body.birthDate === 'string' && isDate(body.birthDate)))
+    refuse(r.date, `Patient.birthDate must be a date YYYY-MM-DD, received ${String(body.birthDate)}`);
   for (const e of body.extension ?? []) {
     const name = /\/extension\/patient\/([^/]+)$/.exec(String(e.url))?.[1];
-    if (name === undefined || !EXTENSION_NAMES.includes(name)) refuse(r.extension, `Unknown Patient extension ${String(e.url)}`);
-    if (typeof e.valueString !== 'string') refuse(r.extension, `Patient extension ${String(e.url)} must carry valueString`);
+    if (name === undefined || !EXTENSION_NAMES.includes(name))
+      refuse(r.extension, `Unknown Patient extension ${String(e.url)}`);
+    if (typeof e.valueString !== 'string')
+      refuse(r.extension, `Patient extension ${String(e.url)} must carry valueString`);
   }
   for (const t of body.telecom ?? []) {
-    if (!TELECOM_SYSTEMS.includes(t.system)) refuse(r.value, `Patient.telecom.system must be phone, email or sms, received ${String(t.system)}`);
+    if (!TELECOM_SYSTEMS.includes(t.system))
+      refuse(r.value, `Patient.telecom.system must be phone, email or sms, received ${String(t.system)}`);
   }
 }
 
 /** Ids on telecom and address entries that have none. */
 async function withEntryIds(ctx: SandboxContext, body: Json): Promise<Json> {
   const out = { ...body };
-  if (Array.isArray(body.telecom)) out.telecom = await Promise.all(body.telecom.map(async (t: Json) => ({ ...t, id: isText(t.id) ? t.id : await ctx.repo.newId('telecom') })));
-  if (Array.isArray(body.address)) out.address = await Promise.all(body.address.map(async (a: Json) => ({ ...a, id: isText(a.id) ? a.id : await ctx.repo.newId('address') })));
+  if (Array.isArray(body.telecom))
+    out.telecom = await Promise.all(
+      body.telecom.map(async (t: Json) => ({ ...t, id: isText(t.id) ? t.id : await ctx.repo.newId('telecom') })),
+    );
+  if (Array.isArray(body.address))
+    out.address = await Promise.all(
+      body.address.map(async (a: Json) => ({ ...a, id: isText(a.id) ? a.id : await ctx.repo.newId('address') })),
+    );
   return out;
 }
 
-const deletedParameters = () => ({ resourceType: 'Parameters', parameter: [{ name: 'Status', valueString: 'DELETED' }] });
+const deletedParameters = () => ({
+  resourceType: 'Parameters',
+  parameter: [{ name: 'Status', valueString: 'DELETED' }],
+});
 
-const notFound = (what: string, id: string) => new ApiError(404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', `No ${what} ${id} at this site`);
+const notFound = (what: string, id: string) =>
+  new ApiError(404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', `No ${what} ${id} at this site`);
 
 export async function createPatient(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   const siteId = await patientSite(req, ctx, CREATE_OP);
   const body = parseBody(req);
   validatePatient(body, CREATE_REFUSALS);
   const id = await ctx.repo.newId('patient');
-  const resource = { ...(await withEntryIds(ctx, body)), resourceType: 'Patient', id, active: true, deceasedBoolean: body.deceasedBoolean ?? false };
+  const resource = {
+    ...(await withEntryIds(ctx, body)),
+    resourceType: 'Patient',
+    id,
+    active: true,
+    deceasedBoolean: body.deceasedBoolean ?? false,
+  };
   await ctx.repo.savePatient({ siteId, resource });
   return { status: 201, body: resource };
 }
@@ -148,7 +177,12 @@ export async function createPatient(req: SandboxRequest, ctx: SandboxContext): P
 /** The patient of the path, or 404; a patient is gone once deleted. */
 async function storedPatient(req: SandboxRequest, ctx: SandboxContext, operationId: string) {
   const siteId = await patientSite(req, ctx, operationId);
-  const { patient_id: id } = readParameters(ctx, { operationId, profile: PATIENT_PROFILE, source: req.query, path: req.params });
+  const { patient_id: id } = readParameters(ctx, {
+    operationId,
+    profile: PATIENT_PROFILE,
+    source: req.query,
+    path: req.params,
+  });
   return { siteId, id, record: await ctx.repo.patient(siteId, id) };
 }
 
@@ -160,15 +194,28 @@ export async function getPatient(req: SandboxRequest, ctx: SandboxContext): Prom
 
 export async function updatePatient(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   const siteId = await patientSite(req, ctx, UPDATE_OP);
-  const { patient_id: id } = readParameters(ctx, { operationId: UPDATE_OP, profile: PATIENT_PROFILE, source: req.query, path: req.params });
+  const { patient_id: id } = readParameters(ctx, {
+    operationId: UPDATE_OP,
+    profile: PATIENT_PROFILE,
+    source: req.query,
+    path: req.params,
+  });
   const body = parseBody(req);
   validatePatient(body, UPDATE_REFUSALS);
   if (!isText(body.id)) throw new ApiError(422, 'MISSING_MANDATORY_ELEMENT', 'Patient.id is required on update');
-  if (body.id !== id) throw new ApiError(422, 'INVALID_RESOURCE', `Patient.id ${body.id} differs from the path id ${id}`);
+  if (body.id !== id)
+    throw new ApiError(422, 'INVALID_RESOURCE', `Patient.id ${body.id} differs from the path id ${id}`);
   const record = await ctx.repo.patient(siteId, id);
   if (!record) throw new ApiError(422, 'REFERENCE_NOT_FOUND', `No patient ${id} at this site`);
-  if (!record.resource.active) throw new ApiError(422, 'INVALID_RESOURCE', `Patient ${id} is inactive and cannot be updated`);
-  const resource = { ...(await withEntryIds(ctx, body)), resourceType: 'Patient', id, active: body.active ?? true, deceasedBoolean: body.deceasedBoolean ?? false } as StoredResource & { active: boolean };
+  if (!record.resource.active)
+    throw new ApiError(422, 'INVALID_RESOURCE', `Patient ${id} is inactive and cannot be updated`);
+  const resource = {
+    ...(await withEntryIds(ctx, body)),
+    resourceType: 'Patient',
+    id,
+    active: body.active ?? true,
+    deceasedBoolean: body.deceasedBoolean ?? false,
+  } as StoredResource & { active: boolean };
   if (!ctx.faults.on('patient-update-ignored', UPDATE_OP)) await ctx.repo.savePatient({ siteId, resource });
   return ok(resource);
 }
@@ -184,7 +231,8 @@ function validateCondition(body: Json): string[] {
   const missing = (diagnostics: string): never => {
     throw new ApiError(400, 'MSG_MISSING_MANDATORY_PARAM', diagnostics);
   };
-  if (!isObject(body) || body.resourceType !== 'Condition') throw new ApiError(400, 'INVALID_RESOURCE', 'Expected a Condition resource');
+  if (!isObject(body) || body.resourceType !== 'Condition')
+    throw new ApiError(400, 'INVALID_RESOURCE', 'Expected a Condition resource');
   const note: Json = body.note;
   if (!Array.isArray(note) || note.length === 0) return missing('Condition.note is required');
   const patientIds = note.map((n: Json, k: number) => {
@@ -192,19 +240,26 @@ function validateCondition(body: Json): string[] {
     const reference = n.authorReference?.reference;
     if (!isText(reference)) return missing(`Condition.note[${k}].authorReference is required`);
     const id = /^patient\/([^/]+)$/i.exec(reference.trim())?.[1];
-    if (id === undefined) throw new ApiError(400, 'MSG_INVALID_FORMAT', `Condition.note[${k}].authorReference must be patient/<patient_id>, received ${reference}`);
+    if (id === undefined)
+      throw new ApiError(
+        400,
+        'MSG_INVALID_FORMAT',
+        `Condition.note[${k}].authorReference must be patient/<patient_id>, received ${reference}`,
+      );
     return id;
   });
   const evidence: Json = body.evidence;
   if (evidence !== undefined) {
     if (!Array.isArray(evidence)) throw new ApiError(400, 'MSG_INVALID_FORMAT', 'Condition.evidence must be an array');
     evidence.forEach((e: Json, k: number) => {
-      if (!isObject(e) || !Array.isArray(e.detail) || e.detail.length === 0) missing(`Condition.evidence[${k}].detail is required`);
+      if (!isObject(e) || !Array.isArray(e.detail) || e.detail.length === 0)
+        missing(`Condition.evidence[${k}].detail is required`);
       e.detail.forEach((d: Json, j: number) => {
         const at = `Condition.evidence[${k}].detail[${j}]`;
         if (!isObject(d) || !isText(d.display)) missing(`${at}.display is required`);
         if (!isObject(d.identifier)) return missing(`${at}.identifier is required`);
-        for (const member of ['id', 'system', 'value']) if (!isText(d.identifier[member])) missing(`${at}.identifier.${member} is required`);
+        for (const member of ['id', 'system', 'value'])
+          if (!isText(d.identifier[member])) missing(`${at}.identifier.${member} is required`);
       });
     });
   }
@@ -223,16 +278,29 @@ export async function createCondition(req: SandboxRequest, ctx: SandboxContext):
   }
   const id = await ctx.repo.newId('condition');
   const evidence = Array.isArray(body.evidence)
-    ? body.evidence.map((e: Json) => ({ ...e, detail: e.detail.map((d: Json) => ({ ...d, reference: `DocumentReference/${d.identifier.id}` })) }))
+    ? body.evidence.map((e: Json) => ({
+        ...e,
+        detail: e.detail.map((d: Json) => ({ ...d, reference: `DocumentReference/${d.identifier.id}` })),
+      }))
     : undefined;
-  const resource: StoredResource = { ...body, resourceType: 'Condition', id, ...(evidence === undefined ? {} : { evidence }) };
+  const resource: StoredResource = {
+    ...body,
+    resourceType: 'Condition',
+    id,
+    ...(evidence === undefined ? {} : { evidence }),
+  };
   await ctx.repo.saveCondition({ siteId, patientId: patientIds[0], resource });
   return { status: 201, body: resource };
 }
 
 export async function deleteCondition(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   const siteId = await patientSite(req, ctx, DELETE_CONDITION_OP);
-  const { condition_id: id } = readParameters(ctx, { operationId: DELETE_CONDITION_OP, profile: PATIENT_PROFILE, source: req.query, path: req.params });
+  const { condition_id: id } = readParameters(ctx, {
+    operationId: DELETE_CONDITION_OP,
+    profile: PATIENT_PROFILE,
+    source: req.query,
+    path: req.params,
+  });
   if (!(await ctx.repo.removeCondition(siteId, id))) throw notFound('condition', id);
   return ok(deletedParameters());
 }

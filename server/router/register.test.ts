@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { REF_URL } from '../resources/urls.ts';
-import { TestSandbox, entriesOf, errorCode, extension, ids, paths, resources, tags, withQuery } from '../testSupport.ts';
+import {
+  TestSandbox,
+  entriesOf,
+  errorCode,
+  extension,
+  ids,
+  paths,
+  resources,
+  tags,
+  withQuery,
+} from '../testSupport.ts';
 import { distanceKm } from './geo.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -13,10 +23,15 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const get = (path: string, query: Record<string, string> = {}, options = {}) => sb.get(withQuery(path, query), options);
-const practitioners = async (query: Record<string, string> = {}) => resources((await get(paths.registerPractitioners, { count: '100', ...query })).json) as J[];
+const practitioners = async (query: Record<string, string> = {}) =>
+  resources((await get(paths.registerPractitioners, { count: '100', ...query })).json) as J[];
 const nested = (p: J, name: string): J[] => p.extension.filter((e: J) => e.url === `${REF_URL}/extension/${name}`);
 const codesIn = (p: J, outer: string, inner: string): string[] =>
-  nested(p, outer).flatMap((e: J) => e.extension.filter((x: J) => x.url === inner).map((x: J) => x.valueCodeableConcept?.coding?.[0]?.code ?? x.valueString));
+  nested(p, outer).flatMap((e: J) =>
+    e.extension
+      .filter((x: J) => x.url === inner)
+      .map((x: J) => x.valueCodeableConcept?.coding?.[0]?.code ?? x.valueString),
+  );
 
 const CENTRE = { latitude: 51.5074, longitude: -0.1278 };
 const AT = '51.5074:-0.1278';
@@ -32,14 +47,20 @@ describe('Search practitioners (4.9)', () => {
     expect(tags(b)).toEqual({ page: '1', count: '10', maxCount: String(b.total) });
     expect(ids(b)).toEqual(Array.from({ length: 10 }, (_, k) => `PR-${String(k + 1).padStart(4, '0')}`));
     const collected: string[] = [];
-    for (let page = 1; page <= Math.ceil(b.total / 7); page++) collected.push(...ids((await get(paths.registerPractitioners, { page: String(page), count: '7' })).json));
+    for (let page = 1; page <= Math.ceil(b.total / 7); page++)
+      collected.push(...ids((await get(paths.registerPractitioners, { page: String(page), count: '7' })).json));
     expect(new Set(collected).size).toBe(b.total);
   });
 
   test('each practitioner carries the members of 2.3', async () => {
     const all = await practitioners();
     for (const p of all) {
-      expect(p).toMatchObject({ resourceType: 'Practitioner', id: expect.stringMatching(/^PR-\d{4}$/), active: expect.any(Boolean), gender: expect.any(String) });
+      expect(p).toMatchObject({
+        resourceType: 'Practitioner',
+        id: expect.stringMatching(/^PR-\d{4}$/),
+        active: expect.any(Boolean),
+        gender: expect.any(String),
+      });
       expect(p.birthDate).toMatch(/^\d{2}\.\d{2}\.\d{4}$/);
       expect(typeof extension(p, 'indemnityStatus')).toBe('string');
       expect(typeof extension(p, 'onlineBookingStatus')).toBe('boolean');
@@ -53,10 +74,23 @@ describe('Search practitioners (4.9)', () => {
         const status = ins.extension[2].valueCodeableConcept.coding[0];
         if (status.code === 'Y') expect(status.display).toBe('Recognised');
       }
-      expect(p.name[0]).toMatchObject({ family: expect.any(String), given: expect.any(Array), prefix: expect.any(Array) });
+      expect(p.name[0]).toMatchObject({
+        family: expect.any(String),
+        given: expect.any(Array),
+        prefix: expect.any(Array),
+      });
       expect(p.telecom.map((t: J) => t.id)).toEqual(['phone', 'email']);
-      expect(p.address[0]).toMatchObject({ type: expect.any(String), text: expect.any(String), line: expect.any(Array), postalCode: expect.any(String) });
-      expect(p.qualification[0]).toMatchObject({ id: expect.any(String), code: { coding: [expect.anything()] }, period: { start: expect.any(String) } });
+      expect(p.address[0]).toMatchObject({
+        type: expect.any(String),
+        text: expect.any(String),
+        line: expect.any(Array),
+        postalCode: expect.any(String),
+      });
+      expect(p.qualification[0]).toMatchObject({
+        id: expect.any(String),
+        code: { coding: [expect.anything()] },
+        period: { start: expect.any(String) },
+      });
     }
     expect(new Set(all.map((p) => p.gender))).toEqual(new Set(['female', 'male', 'other', 'unknown']));
     expect(new Set(all.map((p) => codesIn(p, 'profession', 'profession')[0])).size).toBeGreaterThanOrEqual(5);
@@ -85,10 +119,14 @@ describe('Search practitioners (4.9)', () => {
   test('provider number, regulator reference and postcode (spaces and case ignored) find their practitioner', async () => {
     const [p] = await practitioners({ family: 'Patel' });
     const providerNumber = nested(p, 'insurers')[1].extension[1].valueString;
-    expect((await practitioners({ 'insurer-provider-number': providerNumber.toLowerCase() })).map((x) => x.id)).toEqual([p.id]);
+    expect((await practitioners({ 'insurer-provider-number': providerNumber.toLowerCase() })).map((x) => x.id)).toEqual(
+      [p.id],
+    );
     const reference = nested(p, 'registrationnumbers')[0].extension[1].valueString;
     expect((await practitioners({ 'regulator-reference': reference })).map((x) => x.id)).toEqual([p.id]);
-    const byPostcode = await practitioners({ 'address-postalcode': p.address[0].postalCode.replace(' ', '').toLowerCase() });
+    const byPostcode = await practitioners({
+      'address-postalcode': p.address[0].postalCode.replace(' ', '').toLowerCase(),
+    });
     expect(byPostcode.map((x) => x.id)).toContain(p.id);
     for (const x of byPostcode) expect(x.address[0].postalCode).toBe(p.address[0].postalCode);
   });
@@ -98,11 +136,21 @@ describe('Search practitioners (4.9)', () => {
       expect(p.gender).toBe('female');
       expect(codesIn(p, 'profession', 'profession')).toEqual(['CON']);
     }
-    expect((await get(paths.registerPractitioners, { family: 'Zzz' })).json).toMatchObject({ type: 'searchset', total: 0, entry: [] });
+    expect((await get(paths.registerPractitioners, { family: 'Zzz' })).json).toMatchObject({
+      type: 'searchset',
+      total: 0,
+      entry: [],
+    });
   });
 
   test('empty values are 400 MSG_PARAM_EMPTY; bad Booleans and paging 400 MSG_INVALID_FORMAT (DEC-D2-30)', async () => {
-    for (const [q, code] of [[{ gender: '' }, 'MSG_PARAM_EMPTY'], [{ family: ' ' }, 'MSG_PARAM_EMPTY'], [{ 'is-onlinebooking-available': 'maybe' }, 'MSG_INVALID_FORMAT'], [{ page: 'abc' }, 'MSG_INVALID_FORMAT'], [{ count: '0' }, 'MSG_INVALID_FORMAT']] as const) {
+    for (const [q, code] of [
+      [{ gender: '' }, 'MSG_PARAM_EMPTY'],
+      [{ family: ' ' }, 'MSG_PARAM_EMPTY'],
+      [{ 'is-onlinebooking-available': 'maybe' }, 'MSG_INVALID_FORMAT'],
+      [{ page: 'abc' }, 'MSG_INVALID_FORMAT'],
+      [{ count: '0' }, 'MSG_INVALID_FORMAT'],
+    ] as const) {
       const a = await get(paths.registerPractitioners, q);
       expect([a.status, errorCode(a.json)], JSON.stringify(q)).toEqual([400, code]);
       expect(a.json).toMatchObject({ resourceType: 'OperationOutcome' });
@@ -124,7 +172,12 @@ describe('Get profile photo (4.10)', () => {
     expect(body.parameter).toHaveLength(1);
     const { name, valueAttachment: att } = body.parameter[0];
     expect(name).toBe('photo');
-    expect(att).toMatchObject({ contentType: 'image/png', data: expect.stringMatching(/^[A-Za-z0-9+/]+={0,2}$/), size: expect.any(Number), title: expect.any(String) });
+    expect(att).toMatchObject({
+      contentType: 'image/png',
+      data: expect.stringMatching(/^[A-Za-z0-9+/]+={0,2}$/),
+      size: expect.any(Number),
+      title: expect.any(String),
+    });
     const bytes = Buffer.from(att.data, 'base64');
     expect(bytes.toString('base64')).toBe(att.data);
     expect(bytes.length).toBe(att.size);
@@ -173,13 +226,30 @@ describe('Search practitioner roles (4.11)', () => {
     expect(b.entry).toHaveLength(b.total);
     for (const e of b.entry) {
       expect(e.search).toEqual({ mode: 'match' });
-      expect(e.resource).toMatchObject({ resourceType: 'PractitionerRole', practitioner: { reference: expect.stringMatching(/^Practitioner\/PR-/), display: expect.any(String) }, location: [{ reference: expect.stringMatching(/^Location\/LOC-/) }] });
+      expect(e.resource).toMatchObject({
+        resourceType: 'PractitionerRole',
+        practitioner: { reference: expect.stringMatching(/^Practitioner\/PR-/), display: expect.any(String) },
+        location: [{ reference: expect.stringMatching(/^Location\/LOC-/) }],
+      });
       expect(e.resource.specialty[0].coding[0].code).toEqual(expect.any(String));
-      for (const age of e.resource.extension) expect(age).toMatchObject({ url: `${REF_URL}/extension/agestreated`, valueCodeableConcept: { coding: [{ system: `${REF_URL}/agestreated`, code: expect.stringMatching(/^C[0-4]$/), display: expect.stringMatching(/years/) }] } });
+      for (const age of e.resource.extension)
+        expect(age).toMatchObject({
+          url: `${REF_URL}/extension/agestreated`,
+          valueCodeableConcept: {
+            coding: [
+              {
+                system: `${REF_URL}/agestreated`,
+                code: expect.stringMatching(/^C[0-4]$/),
+                display: expect.stringMatching(/years/),
+              },
+            ],
+          },
+        });
     }
     expect(new Set(roles(b).map((r) => r.location[0].reference)).size).toBeGreaterThanOrEqual(20);
     const perPractitioner = new Map<string, number>();
-    for (const r of roles(b)) perPractitioner.set(r.practitioner.reference, (perPractitioner.get(r.practitioner.reference) ?? 0) + 1);
+    for (const r of roles(b))
+      perPractitioner.set(r.practitioner.reference, (perPractitioner.get(r.practitioner.reference) ?? 0) + 1);
     expect([...perPractitioner.values()].some((n) => n >= 3)).toBe(true);
   });
 
@@ -193,7 +263,11 @@ describe('Search practitioner roles (4.11)', () => {
   test('near in every form keeps exactly the roles within the radius (DEC-D2-16)', async () => {
     const everything = await search({ near: `${AT}:1000:km`, _include: 'practitioner:location' });
     const d = new Map(roleIds(everything).map((id, k) => [id, distances(everything)[k]]));
-    const within = (km: number) => [...d.entries()].filter(([, x]) => x <= km).map(([id]) => id).sort();
+    const within = (km: number) =>
+      [...d.entries()]
+        .filter(([, x]) => x <= km)
+        .map(([id]) => id)
+        .sort();
     expect(within(10).length).toBeGreaterThan(5);
     expect(d.size - within(10).length).toBeGreaterThan(within(10).length);
     const forms: Record<string, string>[] = [
@@ -256,21 +330,34 @@ describe('Search practitioner roles (4.11)', () => {
     const rs = roles(b);
     const practitionerEntries = entriesOf(b, 'Practitioner');
     const locationEntries = entriesOf(b, 'Location');
-    expect(new Set(practitionerEntries.map((e) => `Practitioner/${e.resource.id}`))).toEqual(new Set(rs.map((r) => r.practitioner.reference)));
-    expect(new Set(locationEntries.map((e) => `Location/${e.resource.id}`))).toEqual(new Set(rs.map((r) => r.location[0].reference)));
+    expect(new Set(practitionerEntries.map((e) => `Practitioner/${e.resource.id}`))).toEqual(
+      new Set(rs.map((r) => r.practitioner.reference)),
+    );
+    expect(new Set(locationEntries.map((e) => `Location/${e.resource.id}`))).toEqual(
+      new Set(rs.map((r) => r.location[0].reference)),
+    );
     expect(practitionerEntries.length).toBe(new Set(rs.map((r) => r.practitioner.reference)).size);
     for (const e of [...practitionerEntries, ...locationEntries]) expect(e.search).toEqual({ mode: 'include' });
     expect(b.total).toBe(rs.length);
     expect(b.entry.slice(0, rs.length).every((e: J) => e.resource.resourceType === 'PractitionerRole')).toBe(true);
-    expect(practitionerEntries[0].resource).toMatchObject({ resourceType: 'Practitioner', birthDate: expect.any(String), qualification: expect.any(Array) });
+    expect(practitionerEntries[0].resource).toMatchObject({
+      resourceType: 'Practitioner',
+      birthDate: expect.any(String),
+      qualification: expect.any(Array),
+    });
     const paged = await search({ _include: 'practitioner:location', count: '3' });
     expect(entriesOf(paged, 'Practitioner').length).toBeLessThanOrEqual(3);
-    expect(new Set(entriesOf(paged, 'Practitioner').map((e) => `Practitioner/${e.resource.id}`))).toEqual(new Set(roles(paged).map((r) => r.practitioner.reference)));
+    expect(new Set(entriesOf(paged, 'Practitioner').map((e) => `Practitioner/${e.resource.id}`))).toEqual(
+      new Set(roles(paged).map((r) => r.practitioner.reference)),
+    );
   });
 
   test('distinct-by practitioner keeps the first role of each practitioner; location likewise (DEC-D2-20, -55)', async () => {
     const plain = roles(await search());
-    for (const [field, keyOf] of [['practitioner', (r: J) => r.practitioner.reference], ['location', (r: J) => r.location[0].reference]] as const) {
+    for (const [field, keyOf] of [
+      ['practitioner', (r: J) => r.practitioner.reference],
+      ['location', (r: J) => r.location[0].reference],
+    ] as const) {
       const distinct = roles(await search({ 'distinct-by': field }));
       const keys = distinct.map(keyOf);
       expect(new Set(keys).size).toBe(keys.length);
@@ -280,27 +367,51 @@ describe('Search practitioner roles (4.11)', () => {
     }
     const sorted = roles(await search({ 'distinct-by': 'practitioner', _sort: 'name:desc' }));
     const plainSorted = roles(await search({ _sort: 'name:desc' }));
-    for (const r of sorted) expect(r.id).toBe(plainSorted.find((p) => p.practitioner.reference === r.practitioner.reference).id);
+    for (const r of sorted)
+      expect(r.id).toBe(plainSorted.find((p) => p.practitioner.reference === r.practitioner.reference).id);
   });
 
   test('filters on the role and on its practitioner (DEC-D2-21)', async () => {
     const b = await search({ _include: 'practitioner:location' });
-    const practitionerOf = new Map(entriesOf(b, 'Practitioner').map((e) => [`Practitioner/${e.resource.id}`, e.resource]));
+    const practitionerOf = new Map(
+      entriesOf(b, 'Practitioner').map((e) => [`Practitioner/${e.resource.id}`, e.resource]),
+    );
     const locationOf = new Map(entriesOf(b, 'Location').map((e) => [`Location/${e.resource.id}`, e.resource]));
     const all = roles(b);
     const cases: [Record<string, string>, (r: J) => boolean][] = [
       [{ practitioner: 'PR-0002' }, (r) => r.practitioner.reference === 'Practitioner/PR-0002'],
       [{ location: 'LOC-004' }, (r) => r.location[0].reference === 'Location/LOC-004'],
       [{ 'ages-treated': 'c0' }, (r) => r.extension.some((e: J) => e.valueCodeableConcept.coding[0].code === 'C0')],
-      [{ 'address-postalcode': 'sw33ax' }, (r) => locationOf.get(r.location[0].reference).address.postalCode === 'SW3 3AX'],
+      [
+        { 'address-postalcode': 'sw33ax' },
+        (r) => locationOf.get(r.location[0].reference).address.postalCode === 'SW3 3AX',
+      ],
       [{ specialty: 'MSK' }, (r) => r.specialty.some((s: J) => s.coding[0].code === 'MSK')],
-      [{ subspecialty: 'KNEE' }, (r) => codesIn(practitionerOf.get(r.practitioner.reference), 'profession', 'subspecialty').includes('KNEE')],
-      [{ profession: 'PSY' }, (r) => codesIn(practitionerOf.get(r.practitioner.reference), 'profession', 'profession').includes('PSY')],
-      [{ 'is-onlinebooking-available': 'true' }, (r) => extension(practitionerOf.get(r.practitioner.reference), 'onlineBookingStatus') === true],
-      [{ insurer: 'ppp' }, (r) => codesIn(practitionerOf.get(r.practitioner.reference), 'insurers', 'insurer').includes('ppp')],
+      [
+        { subspecialty: 'KNEE' },
+        (r) => codesIn(practitionerOf.get(r.practitioner.reference), 'profession', 'subspecialty').includes('KNEE'),
+      ],
+      [
+        { profession: 'PSY' },
+        (r) => codesIn(practitionerOf.get(r.practitioner.reference), 'profession', 'profession').includes('PSY'),
+      ],
+      [
+        { 'is-onlinebooking-available': 'true' },
+        (r) => extension(practitionerOf.get(r.practitioner.reference), 'onlineBookingStatus') === true,
+      ],
+      [
+        { insurer: 'ppp' },
+        (r) => codesIn(practitionerOf.get(r.practitioner.reference), 'insurers', 'insurer').includes('ppp'),
+      ],
       [{ gender: 'female' }, (r) => practitionerOf.get(r.practitioner.reference).gender === 'female'],
-      [{ family: 'smith' }, (r) => practitionerOf.get(r.practitioner.reference).name[0].family.toLowerCase().startsWith('smith')],
-      [{ given: 'Al' }, (r) => practitionerOf.get(r.practitioner.reference).name[0].given.some((g: string) => g.startsWith('Al'))],
+      [
+        { family: 'smith' },
+        (r) => practitionerOf.get(r.practitioner.reference).name[0].family.toLowerCase().startsWith('smith'),
+      ],
+      [
+        { given: 'Al' },
+        (r) => practitionerOf.get(r.practitioner.reference).name[0].given.some((g: string) => g.startsWith('Al')),
+      ],
     ];
     for (const [q, matches] of cases) {
       const expected = all.filter(matches).map((r) => r.id);

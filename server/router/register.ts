@@ -24,7 +24,8 @@ const ROLES_OP = 'search-register-practitioner-roles';
 
 type Filter<T> = (item: T, value: string) => boolean;
 
-const samePostcode = (a: string, b: string) => a.replace(/\s+/g, '').toLowerCase() === b.replace(/\s+/g, '').toLowerCase();
+const samePostcode = (a: string, b: string) =>
+  a.replace(/\s+/g, '').toLowerCase() === b.replace(/\s+/g, '').toLowerCase();
 const startsWithText = (text: string, prefix: string) => text.toLowerCase().startsWith(prefix.trim().toLowerCase());
 
 /** 4.9 filters, on the register Practitioner (DEC-D2-21); the role search reuses them on a role's practitioner. */
@@ -43,7 +44,12 @@ const PRACTITIONER_FILTERS: Readonly<Record<string, Filter<RegisterPractitioner>
   'regulator-reference': (p, v) => sameText(p.regulator.reference, v),
 };
 
-function applyFilters<T>(items: readonly T[], filters: Readonly<Record<string, Filter<T>>>, values: Readonly<Record<string, string>>, ignored: readonly string[] = []): T[] {
+function applyFilters<T>(
+  items: readonly T[],
+  filters: Readonly<Record<string, Filter<T>>>,
+  values: Readonly<Record<string, string>>,
+  ignored: readonly string[] = [],
+): T[] {
   const active = Object.entries(values).filter(([name]) => filters[name] !== undefined && !ignored.includes(name));
   return items.filter((item) => active.every(([name, v]) => filters[name](item, v)));
 }
@@ -68,10 +74,20 @@ export async function searchRegisterPractitioners(req: SandboxRequest, ctx: Sand
 
 export async function getPractitionerPhoto(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   await authorise(req, ctx, PHOTO_OP);
-  const { practitionerId } = readParameters(ctx, { operationId: PHOTO_OP, profile: REGISTER_PROFILE, source: req.query, path: req.params });
+  const { practitionerId } = readParameters(ctx, {
+    operationId: PHOTO_OP,
+    profile: REGISTER_PROFILE,
+    source: req.query,
+    path: req.params,
+  });
   const known = (await ctx.repo.registerPractitioners()).some((p) => p.id === practitionerId);
   const photo = known ? await ctx.repo.photo(practitionerId) : undefined;
-  if (!photo) throw new ApiError(422, 'MSG_REFERENCE_ID_NOT_FOUND', known ? `Practitioner ${practitionerId} has no photo` : `No practitioner ${practitionerId}`);
+  if (!photo)
+    throw new ApiError(
+      422,
+      'MSG_REFERENCE_ID_NOT_FOUND',
+      known ? `Practitioner ${practitionerId} has no photo` : `No practitioner ${practitionerId}`,
+    );
   const size = photo.data.length + (ctx.faults.on('photo-size-mismatch', PHOTO_OP) ? 10 : 0);
   return ok(photoOf({ contentType: photo.contentType, data: photo.data.toString('base64'), size, title: photo.title }));
 }
@@ -84,7 +100,10 @@ interface RoleView {
   distanceKm?: number;
 }
 
-const onPractitioner = (f: Filter<RegisterPractitioner>): Filter<RoleView> => (r, v) => f(r.practitioner, v);
+const onPractitioner =
+  (f: Filter<RegisterPractitioner>): Filter<RoleView> =>
+  (r, v) =>
+    f(r.practitioner, v);
 
 /** 4.11 filters (DEC-D2-21): on the role's own fields, else on its practitioner. `near` is applied apart. */
 const ROLE_FILTERS: Readonly<Record<string, Filter<RoleView>>> = {
@@ -105,12 +124,19 @@ const ROLE_FILTERS: Readonly<Record<string, Filter<RoleView>>> = {
 const byRoleId = (a: RoleView, b: RoleView) => (a.role.id < b.role.id ? -1 : a.role.id > b.role.id ? 1 : 0);
 
 /** Sorted by a key, ties by role id; descending reverses the whole order. */
-function sortRoles(views: RoleView[], key: ((r: RoleView) => string | number) | undefined, descending: boolean): RoleView[] {
-  const cmp = key === undefined ? byRoleId : (a: RoleView, b: RoleView) => {
-    const ka = key(a);
-    const kb = key(b);
-    return ka < kb ? -1 : ka > kb ? 1 : byRoleId(a, b);
-  };
+function sortRoles(
+  views: RoleView[],
+  key: ((r: RoleView) => string | number) | undefined,
+  descending: boolean,
+): RoleView[] {
+  const cmp =
+    key === undefined
+      ? byRoleId
+      : (a: RoleView, b: RoleView) => {
+          const ka = key(a);
+          const kb = key(b);
+          return ka < kb ? -1 : ka > kb ? 1 : byRoleId(a, b);
+        };
   const sorted = [...views].sort(cmp);
   return descending ? sorted.reverse() : sorted;
 }
@@ -144,7 +170,10 @@ export async function searchRegisterPractitionerRoles(req: SandboxRequest, ctx: 
 
   const near = nearQueryOf(values, ctx.faults.on('near-default-unit-miles', ROLES_OP) ? 'mi' : 'km');
   if (near) {
-    const reach = near.radiusKm === undefined ? Number.POSITIVE_INFINITY : near.radiusKm * (ctx.faults.on('radius-leak', ROLES_OP) ? 3 : 1);
+    const reach =
+      near.radiusKm === undefined
+        ? Number.POSITIVE_INFINITY
+        : near.radiusKm * (ctx.faults.on('radius-leak', ROLES_OP) ? 3 : 1);
     views = views.flatMap((v) => {
       if (!v.location.position) return [];
       const d = distanceKm(near.centre, v.location.position);
@@ -153,7 +182,8 @@ export async function searchRegisterPractitionerRoles(req: SandboxRequest, ctx: 
   }
   views = applyFilters(views, ROLE_FILTERS, values);
 
-  const descending = direction === 'desc' && !(sortKey === 'name' && ctx.faults.on('role-name-sort-direction-ignored', ROLES_OP));
+  const descending =
+    direction === 'desc' && !(sortKey === 'name' && ctx.faults.on('role-name-sort-direction-ignored', ROLES_OP));
   views = sortRoles(views, SORT_KEYS[sortKey], descending);
 
   const distinctBy = ctx.faults.on('distinct-by-ignored', ROLES_OP) ? undefined : values['distinct-by'];
@@ -180,18 +210,26 @@ export async function searchRegisterPractitionerRoles(req: SandboxRequest, ctx: 
       matches: views,
       paging: pagingOf(values, views.length),
       totalTag: 'maxCount',
-      entry: (v) => ({ resource: registerRoleOf(v.role, v.practitioner, v.location, display), search: { mode: 'match' } }),
+      entry: (v) => ({
+        resource: registerRoleOf(v.role, v.practitioner, v.location, display),
+        search: { mode: 'match' },
+      }),
       included: include ? (page) => includedEntries(page, display) : undefined,
     }),
   );
 }
 
 /** The distinct practitioners, then the distinct locations, the page's roles reference. */
-function includedEntries(page: readonly RoleView[], display: Parameters<typeof registerPractitionerOf>[1]): BundleEntry[] {
+function includedEntries(
+  page: readonly RoleView[],
+  display: Parameters<typeof registerPractitionerOf>[1],
+): BundleEntry[] {
   const practitioners = [...new Map(page.map((v) => [v.practitioner.id, v.practitioner])).values()];
   const locations = [...new Map(page.map((v) => [v.location.id, v.location])).values()];
   return [
-    ...practitioners.map((p): BundleEntry => ({ resource: registerPractitionerOf(p, display), search: { mode: 'include' } })),
+    ...practitioners.map(
+      (p): BundleEntry => ({ resource: registerPractitionerOf(p, display), search: { mode: 'include' } }),
+    ),
     ...locations.map((l): BundleEntry => ({ resource: locationOf(l), search: { mode: 'include' } })),
   ];
 }

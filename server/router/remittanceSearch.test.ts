@@ -12,7 +12,8 @@ beforeAll(async () => {
 afterAll(() => sb.close());
 
 const summaries = (fields: Record<string, string>, options = {}) => sb.form(paths.summary, fields, options);
-const details = (id: string, fields: Record<string, string>, options = {}) => sb.form(paths.detail(id), fields, options);
+const details = (id: string, fields: Record<string, string>, options = {}) =>
+  sb.form(paths.detail(id), fields, options);
 const allSummaries = async (fields: Record<string, string> = {}): Promise<J[]> => {
   const a = await summaries({ ...fields, count: '100' });
   expect(a.status, a.text).toBe(200);
@@ -42,7 +43,12 @@ describe('Search Remittance Summary (4.4)', () => {
     expect(every).toHaveLength(48);
     const seen = new Set<string>();
     for (const r of every) {
-      expect(r).toMatchObject({ resourceType: 'PaymentReconciliation', created: expect.any(String), paymentDate: expect.any(String), paymentAmount: { value: expect.any(Number) } });
+      expect(r).toMatchObject({
+        resourceType: 'PaymentReconciliation',
+        created: expect.any(String),
+        paymentDate: expect.any(String),
+        paymentAmount: { value: expect.any(Number) },
+      });
       expect(provider(r).identifier[0].system).toBe(`${REF_URL}/providerIdentifier`);
       expect(insurer(r).identifier[0].system).toBe(`${REF_URL}/insurerIdentifier`);
       expect(provider(r).name).toEqual(expect.any(String));
@@ -51,22 +57,38 @@ describe('Search Remittance Summary (4.4)', () => {
         expect(e.url.startsWith(`${CLEARING_EXT_URL}/`)).toBe(true);
         seen.add(e.url.slice(CLEARING_EXT_URL.length + 1));
       }
-      for (const required of ['processedDate', 'totalInvoiced', 'totalInvoices', 'isExported']) expect(extension(r, required), required).toBeDefined();
+      for (const required of ['processedDate', 'totalInvoiced', 'totalInvoices', 'isExported'])
+        expect(extension(r, required), required).toBeDefined();
       if (extension(r, 'paymentMethod') === 'BACS') expect(extension(r, 'sortCode')).toBeDefined();
     }
     expect([...seen].sort()).toEqual(
-      ['paymentMethod', 'sortCode', 'accountNumber', 'processedDate', 'amountDue', 'broughtForwarded', 'carriedForwarded', 'totalInvoiced', 'totalShortfall', 'totalInvoices', 'isExported'].sort(),
+      [
+        'paymentMethod',
+        'sortCode',
+        'accountNumber',
+        'processedDate',
+        'amountDue',
+        'broughtForwarded',
+        'carriedForwarded',
+        'totalInvoiced',
+        'totalShortfall',
+        'totalInvoices',
+        'isExported',
+      ].sort(),
     );
     expect(new Set(every.map((r) => r.created)).size).toBe(48);
     expect(new Set(every.map((r) => insurer(r).identifier[0].value)).size).toBe(9);
     expect(new Set(every.map((r) => provider(r).identifier[0].value)).size).toBeGreaterThanOrEqual(6);
   });
 
-  test.each(['bup', 'bui', 'ppp', 'nuh', 'slh', 'cin', 'tih', 'wpa', 'pzo'])('insurerIdentifier=%s keeps only that payor', async (code) => {
-    const found = await allSummaries({ insurerIdentifier: code });
-    expect(found.length).toBeGreaterThan(0);
-    for (const r of found) expect(insurer(r).identifier[0].value).toBe(code);
-  });
+  test.each(['bup', 'bui', 'ppp', 'nuh', 'slh', 'cin', 'tih', 'wpa', 'pzo'])(
+    'insurerIdentifier=%s keeps only that payor',
+    async (code) => {
+      const found = await allSummaries({ insurerIdentifier: code });
+      expect(found.length).toBeGreaterThan(0);
+      for (const r of found) expect(insurer(r).identifier[0].value).toBe(code);
+    },
+  );
 
   test('provider matches a code, or part of a name ignoring case (DEC-D1-26)', async () => {
     const byCode = await allSummaries({ provider: 'prv001' });
@@ -89,7 +111,8 @@ describe('Search Remittance Summary (4.4)', () => {
   test('dateCreated and datePaid are inclusive date ranges', async () => {
     const created = await allSummaries({ dateCreated: '2025-03-01_2025-05-31' });
     expect(created.length).toBeGreaterThan(0);
-    for (const r of created) expect(r.created.slice(0, 10) >= '2025-03-01' && r.created.slice(0, 10) <= '2025-05-31').toBe(true);
+    for (const r of created)
+      expect(r.created.slice(0, 10) >= '2025-03-01' && r.created.slice(0, 10) <= '2025-05-31').toBe(true);
     const paid = await allSummaries({ datePaid: '2025-06-01_2025-08-31' });
     expect(paid.length).toBeGreaterThan(0);
     for (const r of paid) expect(r.paymentDate >= '2025-06-01' && r.paymentDate <= '2025-08-31').toBe(true);
@@ -132,7 +155,8 @@ describe('Search Remittance Summary (4.4)', () => {
     const found = await allSummaries({ _since: '2025-10-01T00:00:00+00:00' });
     expect(found.length).toBeGreaterThan(0);
     expect(found.length).toBeLessThan(48);
-    for (const r of found) expect(Date.parse(r.meta.lastUpdated)).toBeGreaterThanOrEqual(Date.parse('2025-10-01T00:00:00Z'));
+    for (const r of found)
+      expect(Date.parse(r.meta.lastUpdated)).toBeGreaterThanOrEqual(Date.parse('2025-10-01T00:00:00Z'));
   });
 
   test('_sort=createdOn ascends on created; -createdOn descends; providerName is accepted (DEC-D1-04)', async () => {
@@ -186,13 +210,34 @@ describe('Search Remittance Summary (4.4)', () => {
 
   test('feature-gated fields need the features; a client without them gets 422 (DEC-D1-15)', async () => {
     const basic = await sb.token('sandbox-basic');
-    for (const field of ['provider', 'invoiceNumber', 'patientName', 'membershipNumber', 'dateCreated', 'datePaid', 'paymentAmount', 'amountInvoiced', 'insurerPaymentReference', 'hasShortFall', 'excludeExported']) {
-      const value = field.startsWith('date') ? '2025-01-01_2025-12-31' : field === 'paymentAmount' || field === 'amountInvoiced' ? 'ge1' : field === 'hasShortFall' || field === 'excludeExported' ? 'true' : 'x';
+    for (const field of [
+      'provider',
+      'invoiceNumber',
+      'patientName',
+      'membershipNumber',
+      'dateCreated',
+      'datePaid',
+      'paymentAmount',
+      'amountInvoiced',
+      'insurerPaymentReference',
+      'hasShortFall',
+      'excludeExported',
+    ]) {
+      const value = field.startsWith('date')
+        ? '2025-01-01_2025-12-31'
+        : field === 'paymentAmount' || field === 'amountInvoiced'
+          ? 'ge1'
+          : field === 'hasShortFall' || field === 'excludeExported'
+            ? 'true'
+            : 'x';
       const a = await summaries({ [field]: value }, { token: basic });
       expect(a.status, field).toBe(422);
       expect(errorCode(a.json)).toBe('MSG_PARAM_INVALID');
     }
-    const open = await summaries({ insurerIdentifier: 'bup', _sort: 'createdOn', _since: '2025-01-01', page: '1', count: '5' }, { token: basic });
+    const open = await summaries(
+      { insurerIdentifier: 'bup', _sort: 'createdOn', _since: '2025-01-01', page: '1', count: '5' },
+      { token: basic },
+    );
     expect(open.status).toBe(200);
   });
 
@@ -220,7 +265,9 @@ describe('Search Remittance Detail (4.5)', () => {
     expect(b).toMatchObject({ resourceType: 'Bundle', type: 'searchset', total: 15 });
     expect(tags(b)).toEqual({ page: '1', count: '10', maxCount: '15' });
     const every = await allDetails();
-    expect(every.map((r) => extension(r, 'invoiceNumber'))).toEqual(Array.from({ length: 15 }, (_, k) => `INV-0001-${String(k + 1).padStart(2, '0')}`));
+    expect(every.map((r) => extension(r, 'invoiceNumber'))).toEqual(
+      Array.from({ length: 15 }, (_, k) => `INV-0001-${String(k + 1).padStart(2, '0')}`),
+    );
     const seen = new Set<string>();
     for (const r of every) {
       expect(r.resourceType).toBe('ClaimResponse');
@@ -231,11 +278,27 @@ describe('Search Remittance Detail (4.5)', () => {
       expect(systems).toContain(`${CLEARING_URL}/hospitalNumber`);
       for (const e of r.extension) seen.add(e.url.slice(CLEARING_EXT_URL.length + 1));
       for (const adj of r.item.flatMap((i: J) => i.adjudication)) {
-        expect(adj).toMatchObject({ category: { coding: [{ system: `${CLEARING_URL}/adjudication` }] }, reason: { text: expect.any(String) }, amount: { value: expect.any(Number) } });
+        expect(adj).toMatchObject({
+          category: { coding: [{ system: `${CLEARING_URL}/adjudication` }] },
+          reason: { text: expect.any(String) },
+          amount: { value: expect.any(Number) },
+        });
         expect(adj.extension[0].url).toBe(`${CLEARING_EXT_URL}/liabilityType`);
       }
     }
-    expect([...seen].sort()).toEqual(['invoiceNumber', 'invoiceDate', 'invoiceTotal', 'paidAmount', 'previousPaidAmount', 'shortAmount', 'collectionService', 'dateCompleted', 'createdOn'].sort());
+    expect([...seen].sort()).toEqual(
+      [
+        'invoiceNumber',
+        'invoiceDate',
+        'invoiceTotal',
+        'paidAmount',
+        'previousPaidAmount',
+        'shortAmount',
+        'collectionService',
+        'dateCompleted',
+        'createdOn',
+      ].sort(),
+    );
     expect(every.some((r) => r.contained[0].name === undefined)).toBe(true);
     expect(every.some((r) => r.contained[0].name?.[0].prefix.length > 0)).toBe(true);
     expect(new Set(every.map((r) => extension(r, 'createdOn'))).size).toBe(15);
@@ -251,7 +314,10 @@ describe('Search Remittance Detail (4.5)', () => {
       ['hospitalNumber', ident('/hospitalNumber')],
       ['insurerBillNumber', ident('/insurerBillNumber')],
     ]) {
-      expect((await allDetails({ [field]: value })).map((r) => r.id), field).toEqual([d.id]);
+      expect(
+        (await allDetails({ [field]: value })).map((r) => r.id),
+        field,
+      ).toEqual([d.id]);
     }
     const named = await allDetails({ patientName: 'PATEL' });
     expect(named.length).toBeGreaterThan(0);
@@ -281,7 +347,9 @@ describe('Search Remittance Detail (4.5)', () => {
   test('_sort=createdOn / -createdOn order on extension createdOn; invoiceTotal accepted', async () => {
     const asc = (await allDetails({ _sort: 'createdOn' })).map((r) => Date.parse(extension(r, 'createdOn') as string));
     expect(asc).toEqual([...asc].sort((x, y) => x - y));
-    const desc = (await allDetails({ _sort: '-createdOn' })).map((r) => Date.parse(extension(r, 'createdOn') as string));
+    const desc = (await allDetails({ _sort: '-createdOn' })).map((r) =>
+      Date.parse(extension(r, 'createdOn') as string),
+    );
     expect(desc).toEqual([...asc].reverse());
     const totals = (await allDetails({ _sort: '-invoiceTotal' })).map((r) => money(r, 'invoiceTotal') as number);
     expect(totals).toEqual([...totals].sort((x, y) => y - x));
@@ -294,7 +362,7 @@ describe('Search Remittance Detail (4.5)', () => {
     expect((await details('RS-0001', { page: '3' })).json).toMatchObject({ entry: [], total: 15 });
   });
 
-  test('an unknown summary id, or another site\'s, is 422 MSG_PARAM_INVALID (DEC-D1-28)', async () => {
+  test("an unknown summary id, or another site's, is 422 MSG_PARAM_INVALID (DEC-D1-28)", async () => {
     for (const id of ['RS-9999', 'RS-0901']) {
       const a = await details(id, {});
       expect(a.status).toBe(422);

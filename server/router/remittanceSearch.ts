@@ -32,7 +32,10 @@ const DETAIL_FILTERS: Readonly<Record<string, Filter<RemittanceDetail>>> = {
   _since: (d, v) => since(v)(d.lastUpdated),
 };
 
-const anyDetail = (f: Filter<RemittanceDetail>): Filter<Summary> => (s, v) => s.details.some((d) => f(d, v));
+const anyDetail =
+  (f: Filter<RemittanceDetail>): Filter<Summary> =>
+  (s, v) =>
+    s.details.some((d) => f(d, v));
 
 const SUMMARY_FILTERS: Readonly<Record<string, Filter<Summary>>> = {
   insurerIdentifier: ({ summary }, v) => summary.insurer === v,
@@ -61,19 +64,31 @@ const DETAIL_SORT_KEYS: Readonly<Record<string, (d: RemittanceDetail) => string 
   invoiceTotal: (d) => d.invoiceTotal,
 };
 
-function applyFilters<T>(items: readonly T[], filters: Readonly<Record<string, Filter<T>>>, values: Record<string, string>, ignored: readonly string[]): T[] {
+function applyFilters<T>(
+  items: readonly T[],
+  filters: Readonly<Record<string, Filter<T>>>,
+  values: Record<string, string>,
+  ignored: readonly string[],
+): T[] {
   const active = Object.entries(values).filter(([name]) => filters[name] !== undefined && !ignored.includes(name));
   return items.filter((item) => active.every(([name, v]) => filters[name](item, v)));
 }
 
 /** Sorts by a key with id as tie-breaker; a leading `-` reverses the whole order. */
-function sortBy<T extends { id: string }>(items: T[], key: ((t: T) => string | number) | undefined, descending: boolean): T[] {
+function sortBy<T extends { id: string }>(
+  items: T[],
+  key: ((t: T) => string | number) | undefined,
+  descending: boolean,
+): T[] {
   const byId = (a: T, b: T) => a.id.localeCompare(b.id);
-  const cmp = key === undefined ? byId : (a: T, b: T) => {
-    const ka = key(a);
-    const kb = key(b);
-    return ka < kb ? -1 : ka > kb ? 1 : byId(a, b);
-  };
+  const cmp =
+    key === undefined
+      ? byId
+      : (a: T, b: T) => {
+          const ka = key(a);
+          const kb = key(b);
+          return ka < kb ? -1 : ka > kb ? 1 : byId(a, b);
+        };
   const sorted = [...items].sort(cmp);
   return descending ? sorted.reverse() : sorted;
 }
@@ -84,7 +99,8 @@ function duplicateOneToOne(resource: Record<string, unknown>): Record<string, un
   const again = extension.flatMap((e): Record<string, unknown>[] => {
     const url = String(e.url);
     if (url.endsWith('/processedDate')) return [{ url, valueDate: '1999-12-31' }];
-    if (url.endsWith('/totalInvoiced')) return [{ url, valueMoney: { value: Number((e.valueMoney as { value: number }).value) + 1, currency: 'GBP' } }];
+    if (url.endsWith('/totalInvoiced'))
+      return [{ url, valueMoney: { value: Number((e.valueMoney as { value: number }).value) + 1, currency: 'GBP' } }];
     return [];
   });
   return { ...resource, extension: [...extension, ...again] };
@@ -101,7 +117,9 @@ export async function searchRemittanceSummary(req: SandboxRequest, ctx: SandboxC
     aliases: { paymentReference: 'insurerPaymentReference' },
   });
   const summaries = await ctx.repo.remittanceSummaries(caller.siteId);
-  const withDetails = await Promise.all(summaries.map(async (summary) => ({ summary, details: await ctx.repo.remittanceDetails(summary.id) })));
+  const withDetails = await Promise.all(
+    summaries.map(async (summary) => ({ summary, details: await ctx.repo.remittanceDetails(summary.id) })),
+  );
   const ignored = [
     ...(ctx.faults.on('insurer-filter-ignored', SUMMARY_OP) ? ['insurerIdentifier'] : []),
     ...(ctx.faults.on('since-ignored', SUMMARY_OP) ? ['_since'] : []),
@@ -109,7 +127,8 @@ export async function searchRemittanceSummary(req: SandboxRequest, ctx: SandboxC
   const matches = applyFilters(withDetails, SUMMARY_FILTERS, values, ignored).map((s) => s.summary);
 
   const sort = values._sort ?? '';
-  const descending = sort.startsWith('-') && !(sort === '-createdOn' && ctx.faults.on('sort-descending-ignored', SUMMARY_OP));
+  const descending =
+    sort.startsWith('-') && !(sort === '-createdOn' && ctx.faults.on('sort-descending-ignored', SUMMARY_OP));
   return ok(
     pagedBundle(ctx, {
       operationId: SUMMARY_OP,
@@ -117,7 +136,11 @@ export async function searchRemittanceSummary(req: SandboxRequest, ctx: SandboxC
       matches: sortBy(matches, SUMMARY_SORT_KEYS[sort.replace(/^-/, '')], descending),
       paging: pagingOf(values),
       totalTag: 'maxCount',
-      entry: (s) => ({ resource: ctx.faults.on('summary-extension-duplicated', SUMMARY_OP) ? duplicateOneToOne(paymentReconciliationOf(s)) : paymentReconciliationOf(s) }),
+      entry: (s) => ({
+        resource: ctx.faults.on('summary-extension-duplicated', SUMMARY_OP)
+          ? duplicateOneToOne(paymentReconciliationOf(s))
+          : paymentReconciliationOf(s),
+      }),
     }),
   );
 }
@@ -134,10 +157,12 @@ export async function searchRemittanceDetail(req: SandboxRequest, ctx: SandboxCo
   });
   const summaryId = values.remittance_summary_id;
   const summary = await ctx.repo.remittanceSummary(caller.siteId, summaryId);
-  if (!summary) throw new ApiError(422, 'MSG_PARAM_INVALID', `No remittance summary ${summaryId} for site ${caller.siteId}`);
+  if (!summary)
+    throw new ApiError(422, 'MSG_PARAM_INVALID', `No remittance summary ${summaryId} for site ${caller.siteId}`);
   const matches = applyFilters(await ctx.repo.remittanceDetails(summary.id), DETAIL_FILTERS, values, []);
 
-  const sort = ctx.faults.on('detail-sort-ignored', DETAIL_OP) && values._sort === '-createdOn' ? '' : (values._sort ?? '');
+  const sort =
+    ctx.faults.on('detail-sort-ignored', DETAIL_OP) && values._sort === '-createdOn' ? '' : (values._sort ?? '');
   return ok(
     pagedBundle(ctx, {
       operationId: DETAIL_OP,

@@ -10,7 +10,9 @@ const d1 = operations.filter((o) => o.document === 'D1');
 describe('route table', () => {
   test('every Document 1 operation has exactly one route, at its method', () => {
     for (const op of d1) {
-      const served = ROUTES.filter((r) => r.operations.includes(op.id) && r.pattern.endsWith(op.pathSuffix) && r.method === op.method);
+      const served = ROUTES.filter(
+        (r) => r.operations.includes(op.id) && r.pattern.endsWith(op.pathSuffix) && r.method === op.method,
+      );
       expect(served.length, op.id).toBeGreaterThanOrEqual(1);
     }
   });
@@ -47,19 +49,28 @@ describe('route table', () => {
     const fhir = new Set(['claims', 'reference', 'register', 'booking', 'patients', 'contracts']);
     for (const r of ROUTES) {
       const isFhir = r.operations.some((id) => fhir.has(SERVED_OPERATIONS.find((o) => o.id === id)?.service ?? ''));
-      expect(r.mediaType, r.pattern).toBe(isFhir ? 'application/fhir+json; charset=utf-8' : 'application/json; charset=utf-8');
+      expect(r.mediaType, r.pattern).toBe(
+        isFhir ? 'application/fhir+json; charset=utf-8' : 'application/json; charset=utf-8',
+      );
     }
   });
 });
 
 describe('Document 2 routes', () => {
   test('the served operations hold each Document 2 operation exactly once', () => {
-    for (const op of operationsD2) expect(SERVED_OPERATIONS.filter((o) => o.id === op.id), op.id).toHaveLength(1);
+    for (const op of operationsD2)
+      expect(
+        SERVED_OPERATIONS.filter((o) => o.id === op.id),
+        op.id,
+      ).toHaveLength(1);
   });
 
   test('every Document 2 operation has a route at its method', () => {
     for (const op of operationsD2) {
-      expect(ROUTES.some((r) => r.method === op.method && r.operations.includes(op.id)), op.id).toBe(true);
+      expect(
+        ROUTES.some((r) => r.method === op.method && r.operations.includes(op.id)),
+        op.id,
+      ).toBe(true);
     }
   });
 
@@ -81,7 +92,10 @@ describe('Document 2 routes', () => {
 
   test('a get and a search share an address: the path parameter chooses the get', () => {
     const get = matchRoute('GET', '/booking/practitioner/BP-0001');
-    expect('route' in get && [get.route.operations, get.params]).toEqual([['get-booking-practitioner'], { practitionerId: 'BP-0001' }]);
+    expect('route' in get && [get.route.operations, get.params]).toEqual([
+      ['get-booking-practitioner'],
+      { practitionerId: 'BP-0001' },
+    ]);
     const search = matchRoute('GET', '/booking/practitioner');
     expect('route' in search && search.route.operations).toEqual(['search-booking-practitioners']);
     const validate = matchRoute('GET', '/address/geocode/validate-postcode');
@@ -92,8 +106,14 @@ describe('Document 2 routes', () => {
 describe('Document 3 routes', () => {
   test('the served operations hold each Document 3 operation exactly once, each with a route at its method', () => {
     for (const op of operationsD3) {
-      expect(SERVED_OPERATIONS.filter((o) => o.id === op.id), op.id).toHaveLength(1);
-      expect(ROUTES.some((r) => r.method === op.method && r.operations.includes(op.id)), op.id).toBe(true);
+      expect(
+        SERVED_OPERATIONS.filter((o) => o.id === op.id),
+        op.id,
+      ).toHaveLength(1);
+      expect(
+        ROUTES.some((r) => r.method === op.method && r.operations.includes(op.id)),
+        op.id,
+      ).toBe(true);
     }
   });
 
@@ -104,28 +124,47 @@ describe('Document 3 routes', () => {
     };
     expect(opsAt('POST', '/contracts/contract')).toEqual(['upsert-contact-payor', 'upsert-payor']);
     expect(opsAt('DELETE', '/contracts/contract/SITE001')).toEqual(['delete-contact-payor', 'delete-payor']);
-    expect(opsAt('POST', '/contracts/contract/PRICING/$contract-price')).toEqual(['set-contract-price', 'set-contract-service', 'set-contract-service-with-procedure']);
-    expect(opsAt('DELETE', '/contracts/contract/PRICING/$contract-price/SITE001')).toEqual(['delete-contract-service', 'delete-contract-service-with-procedure']);
+    expect(opsAt('POST', '/contracts/contract/PRICING/$contract-price')).toEqual([
+      'set-contract-price',
+      'set-contract-service',
+      'set-contract-service-with-procedure',
+    ]);
+    expect(opsAt('DELETE', '/contracts/contract/PRICING/$contract-price/SITE001')).toEqual([
+      'delete-contract-service',
+      'delete-contract-service-with-procedure',
+    ]);
   });
 
   test('patient paths: literal condition wins over a patient id; update lives at {base_url}/{id}', () => {
     const condition = matchRoute('POST', '/patients/patient/condition');
     expect('route' in condition && condition.route.operations).toEqual(['create-condition']);
     const deleteCondition = matchRoute('DELETE', '/patients/patient/condition/COND-1');
-    expect('route' in deleteCondition && [deleteCondition.route.operations, deleteCondition.params]).toEqual([['delete-condition'], { condition_id: 'COND-1' }]);
+    expect('route' in deleteCondition && [deleteCondition.route.operations, deleteCondition.params]).toEqual([
+      ['delete-condition'],
+      { condition_id: 'COND-1' },
+    ]);
     const get = matchRoute('GET', '/patients/patient/PAT-0001');
     expect('route' in get && [get.route.operations, get.params]).toEqual([['get-patient'], { patient_id: 'PAT-0001' }]);
     const update = matchRoute('PUT', '/patients/PAT-0001');
-    expect('route' in update && [update.route.operations, update.params]).toEqual([['update-patient'], { patient_id: 'PAT-0001' }]);
+    expect('route' in update && [update.route.operations, update.params]).toEqual([
+      ['update-patient'],
+      { patient_id: 'PAT-0001' },
+    ]);
   });
 
   test('accounts, auth and diary paths hang under their service base; a service base is no route', () => {
     const users = matchRoute('GET', '/accounts/api/restricted/site/SITE001');
-    expect('route' in users && [users.route.operations, users.params]).toEqual([['get-site-users'], { siteId: 'SITE001' }]);
+    expect('route' in users && [users.route.operations, users.params]).toEqual([
+      ['get-site-users'],
+      { siteId: 'SITE001' },
+    ]);
     const v2 = matchRoute('GET', '/accounts/api/restricted/site/v2/authorised');
     expect('route' in v2 && v2.route.operations).toEqual(['list-authorised-sites-v2']);
     const details = matchRoute('GET', '/auth/oauth/nhs/token-details');
-    expect('route' in details && [details.route.operations, details.params]).toEqual([['get-idp-token-details'], { idp: 'nhs' }]);
+    expect('route' in details && [details.route.operations, details.params]).toEqual([
+      ['get-idp-token-details'],
+      { idp: 'nhs' },
+    ]);
     expect(matchRoute('GET', '/accounts')).toEqual({ allowed: [] });
     expect(matchRoute('GET', '/auth')).toEqual({ allowed: [] });
   });

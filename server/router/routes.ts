@@ -11,7 +11,12 @@ import { DISCOVERY_PATHS, addressOf } from './addresses.ts';
 import { getPractitionerPhoto, searchRegisterPractitionerRoles, searchRegisterPractitioners } from './register.ts';
 import { ackRemittance, getRemittanceDetails, listPendingRemittances } from './batches.ts';
 import { getBill, searchBills } from './bills.ts';
-import { getBookingPractitioner, getBookingPractitionerRole, searchBookingPractitionerRoles, searchBookingPractitioners } from './booking.ts';
+import {
+  getBookingPractitioner,
+  getBookingPractitionerRole,
+  searchBookingPractitionerRoles,
+  searchBookingPractitioners,
+} from './booking.ts';
 import { getCodeSet } from './codeSets.ts';
 import {
   getEventInfo,
@@ -34,7 +39,13 @@ import {
   setContractPrice,
   upsertPayor,
 } from './contracts.ts';
-import { diaryPostAuth, diaryRefreshToken, listAppointmentStatuses, listEpisodeTypes, listRecurrenceTypes } from './diary.ts';
+import {
+  diaryPostAuth,
+  diaryRefreshToken,
+  listAppointmentStatuses,
+  listEpisodeTypes,
+  listRecurrenceTypes,
+} from './diary.ts';
 import { discoveryOf, health } from './discovery.ts';
 import { ApiError, errorReply } from './errors.ts';
 import { findMember } from './findMember.ts';
@@ -42,7 +53,14 @@ import { geocodePostcode, retrieveAddress, searchAddress, validatePostcode } fro
 import { listHospitalClaims, searchHospitalClaims } from './hospitalClaims.ts';
 import { getInsurerControlParameters, listInsurers, lookupLocations, lookupPractitioners } from './lookups.ts';
 import { SERVED_OPERATIONS } from './operationTable.ts';
-import { createCondition, createPatient, deleteCondition, deletePatient, getPatient, updatePatient } from './patients.ts';
+import {
+  createCondition,
+  createPatient,
+  deleteCondition,
+  deletePatient,
+  getPatient,
+  updatePatient,
+} from './patients.ts';
 import { searchAuthorisation } from './authorisation.ts';
 import { searchRemittanceDetail, searchRemittanceSummary } from './remittanceSearch.ts';
 import { getIdpTokenDetails, logout, revokeToken } from './signOn.ts';
@@ -134,9 +152,17 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
  * Services whose operations are FHIR-style (`application/fhir+json`, DEC-D2-26; Document 3: the
  * patient and contract resources); the others answer `application/json`.
  */
-export const FHIR_SERVICES: ReadonlySet<ServiceId> = new Set(['claims', 'reference', 'register', 'booking', 'patients', 'contracts']);
+export const FHIR_SERVICES: ReadonlySet<ServiceId> = new Set([
+  'claims',
+  'reference',
+  'register',
+  'booking',
+  'patients',
+  'contracts',
+]);
 
-export const mediaTypeOf = (op: Operation): string => (FHIR_SERVICES.has(op.service) ? FHIR_JSON_MEDIA_TYPE : JSON_MEDIA_TYPE);
+export const mediaTypeOf = (op: Operation): string =>
+  FHIR_SERVICES.has(op.service) ? FHIR_JSON_MEDIA_TYPE : JSON_MEDIA_TYPE;
 
 /**
  * The suffixes an operation is served at: its pathSuffix, then without each optional trailing
@@ -159,13 +185,17 @@ function buildRoutes(): Route[] {
   const add = (method: HttpMethod, pattern: string, operationId: string, mediaType: string, handler: Handler) => {
     const same = routes.find((r) => r.method === method && r.pattern === pattern);
     if (!same) routes.push({ method, pattern, operations: [operationId], mediaType, handler });
-    else if (same.handler !== handler) throw new Error(`${operationId} and ${same.operations.join(', ')} share ${method} ${pattern} but not their handler`);
+    else if (same.handler !== handler)
+      throw new Error(
+        `${operationId} and ${same.operations.join(', ')} share ${method} ${pattern} but not their handler`,
+      );
     else if (!same.operations.includes(operationId)) same.operations.push(operationId);
   };
   for (const op of SERVED_OPERATIONS) {
     const handler = HANDLERS[op.id];
     if (!handler) throw new Error(`No sandbox handler for operation ${op.id}`);
-    for (const suffix of suffixesOf(op)) add(op.method, `${addressOf(op.service, op.discoveryKey)}${suffix}`, op.id, mediaTypeOf(op), handler);
+    for (const suffix of suffixesOf(op))
+      add(op.method, `${addressOf(op.service, op.discoveryKey)}${suffix}`, op.id, mediaTypeOf(op), handler);
   }
   // The bare address of an operation whose path parameters follow it directly, where no other
   // operation lives there: the handler then refuses the missing path parameter with the
@@ -176,7 +206,13 @@ function buildRoutes(): Route[] {
     if (!taken || taken.handler === HANDLERS[op.id]) add(op.method, pattern, op.id, mediaTypeOf(op), HANDLERS[op.id]);
   }
   const discovery = (Object.keys(DISCOVERY_PATHS) as ServiceId[]).map(
-    (service): Route => ({ method: 'GET', pattern: DISCOVERY_PATHS[service], operations: [], mediaType: JSON_MEDIA_TYPE, handler: discoveryOf(service) }),
+    (service): Route => ({
+      method: 'GET',
+      pattern: DISCOVERY_PATHS[service],
+      operations: [],
+      mediaType: JSON_MEDIA_TYPE,
+      handler: discoveryOf(service),
+    }),
   );
   return [
     ...routes,
@@ -189,13 +225,16 @@ function buildRoutes(): Route[] {
 export const ROUTES: readonly Route[] = buildRoutes();
 
 const segmentsOf = (path: string): string[] =>
-  path.split('/').slice(1).map((s) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  });
+  path
+    .split('/')
+    .slice(1)
+    .map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        return s;
+      }
+    });
 
 /** Path parameters when the path fits the pattern; literal segments compare exactly. */
 function matchPattern(pattern: string, segments: readonly string[]): Record<string, string> | undefined {
@@ -224,9 +263,19 @@ export function matchRoute(method: string, path: string): RouteMatch | { allowed
   const fits = ROUTES.map((route) => ({ route, params: matchPattern(route.pattern, segments) }))
     .filter((m): m is RouteMatch => m.params !== undefined)
     .sort((a, b) => literalCount(b.route.pattern) - literalCount(a.route.pattern));
-  const hit = fits.find((m) => m.route.method === wanted && literalCount(m.route.pattern) === literalCount(fits[0].route.pattern));
+  const hit = fits.find(
+    (m) => m.route.method === wanted && literalCount(m.route.pattern) === literalCount(fits[0].route.pattern),
+  );
   if (hit) return hit;
-  return { allowed: [...new Set(fits.filter((m) => literalCount(m.route.pattern) === literalCount(fits[0].route.pattern)).map((m) => m.route.method))] };
+  return {
+    allowed: [
+      ...new Set(
+        fits
+          .filter((m) => literalCount(m.route.pattern) === literalCount(fits[0].route.pattern))
+          .map((m) => m.route.method),
+      ),
+    ],
+  };
 }
 
 /** A reply as it goes on the wire. */
@@ -243,18 +292,32 @@ export async function dispatch(request: Omit<SandboxRequest, 'params'>, ctx: San
     const error =
       match.allowed.length === 0
         ? new ApiError(404, 'MSG_NOT_FOUND', `No resource at ${request.path}`)
-        : new ApiError(405, 'MSG_METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${request.path}`, { allow: match.allowed.join(', ') });
-    return applyVariants(ctx, [], { ...request, params: {} }, async () => errorReply(error, { operations: [], faults: ctx.faults }), JSON_MEDIA_TYPE);
+        : new ApiError(405, 'MSG_METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${request.path}`, {
+            allow: match.allowed.join(', '),
+          });
+    return applyVariants(
+      ctx,
+      [],
+      { ...request, params: {} },
+      async () => errorReply(error, { operations: [], faults: ctx.faults }),
+      JSON_MEDIA_TYPE,
+    );
   }
   const { route, params } = match;
   const plainText = route.operations.some((o) => ctx.faults.on('content-type-text-plain', o));
-  return applyVariants(ctx, route.operations, { ...request, params }, async (req) => {
-    try {
-      return await route.handler(req, ctx);
-    } catch (error) {
-      return errorReply(error, { operations: route.operations, faults: ctx.faults });
-    }
-  }, plainText ? 'text/plain; charset=utf-8' : route.mediaType);
+  return applyVariants(
+    ctx,
+    route.operations,
+    { ...request, params },
+    async (req) => {
+      try {
+        return await route.handler(req, ctx);
+      } catch (error) {
+        return errorReply(error, { operations: route.operations, faults: ctx.faults });
+      }
+    },
+    plainText ? 'text/plain; charset=utf-8' : route.mediaType,
+  );
 }
 
 /** Runs the reference handler inside the active variants' modifiers (server/variants). */
@@ -275,8 +338,15 @@ async function applyVariants(
   return wire;
 }
 
-function toWire(reply: { status: number; body?: unknown; headers?: Record<string, string> }, mediaType: string): WireReply {
+function toWire(
+  reply: { status: number; body?: unknown; headers?: Record<string, string> },
+  mediaType: string,
+): WireReply {
   const headers = { ...reply.headers };
   if (reply.body === undefined) return { status: reply.status, headers };
-  return { status: reply.status, headers: { ...headers, 'content-type': mediaType }, payload: JSON.stringify(reply.body) };
+  return {
+    status: reply.status,
+    headers: { ...headers, 'content-type': mediaType },
+    payload: JSON.stringify(reply.body),
+  };
 }

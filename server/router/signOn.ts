@@ -25,7 +25,12 @@ export function keptRefreshGrants(ctx: SandboxContext): Map<string, RefreshGrant
   return kept;
 }
 
-const oauthError = (status: number, error: string, description: string, headers: Record<string, string> = {}): SandboxReply => ({
+const oauthError = (
+  status: number,
+  error: string,
+  description: string,
+  headers: Record<string, string> = {},
+): SandboxReply => ({
   status,
   body: { error, error_description: description },
   headers: { 'cache-control': 'no-store', ...headers },
@@ -46,27 +51,45 @@ export async function logout(req: SandboxRequest, ctx: SandboxContext): Promise<
 export async function revokeToken(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   const basic = basicCredentials(req.headers.authorization);
   const client = basic && (await clientWithSecret(ctx, basic.id, basic.secret));
-  if (!client) return oauthError(401, 'invalid_client', 'Expected Authorization: Basic with the client id and secret', { 'www-authenticate': 'Basic' });
+  if (!client)
+    return oauthError(401, 'invalid_client', 'Expected Authorization: Basic with the client id and secret', {
+      'www-authenticate': 'Basic',
+    });
   const headerId = req.headers.clientid;
   const headerSecret = req.headers.secret;
-  if ((headerId !== undefined && headerId !== client.clientId) || (headerSecret !== undefined && headerSecret !== client.clientSecret)) {
-    return oauthError(401, 'invalid_client', 'Headers ClientId and secret must name the client of the Basic credentials');
+  if (
+    (headerId !== undefined && headerId !== client.clientId) ||
+    (headerSecret !== undefined && headerSecret !== client.clientSecret)
+  ) {
+    return oauthError(
+      401,
+      'invalid_client',
+      'Headers ClientId and secret must name the client of the Basic credentials',
+    );
   }
-  if (mediaType(req.headers['content-type']) !== FORM_MEDIA_TYPE || !req.form) return oauthError(400, 'invalid_request', `Expected Content-Type ${FORM_MEDIA_TYPE}`);
+  if (mediaType(req.headers['content-type']) !== FORM_MEDIA_TYPE || !req.form)
+    return oauthError(400, 'invalid_request', `Expected Content-Type ${FORM_MEDIA_TYPE}`);
   const token = (req.form.get('token') ?? '').trim();
   if (token === '') return oauthError(400, 'invalid_request', 'token is required');
   const hint = req.form.get('token_type_hint');
-  if (hint !== null && hint !== 'access_token' && hint !== 'refresh_token') return oauthError(400, 'unsupported_token_type', `Expected token_type_hint access_token or refresh_token, received ${hint}`);
+  if (hint !== null && hint !== 'access_token' && hint !== 'refresh_token')
+    return oauthError(
+      400,
+      'unsupported_token_type',
+      `Expected token_type_hint access_token or refresh_token, received ${hint}`,
+    );
 
   const access = await ctx.repo.accessGrant(token);
   const refresh = await ctx.repo.refreshGrant(token);
   const owner = access?.clientId ?? refresh?.clientId;
-  if (owner !== undefined && owner !== client.clientId) return oauthError(400, 'invalid_request', `The token was not issued to client ${client.clientId}`);
+  if (owner !== undefined && owner !== client.clientId)
+    return oauthError(400, 'invalid_request', `The token was not issued to client ${client.clientId}`);
   if (refresh && (hint === 'refresh_token' || !access)) {
     // Under the fault the refresh token is remembered and still honoured by the token endpoint.
     if (ctx.faults.on('refresh-revoke-keeps-refresh', REVOKE_OP)) keptRefreshGrants(ctx).set(token, refresh);
     const sessionId = await ctx.repo.revokeRefreshToken(token);
-    if (sessionId !== undefined && !ctx.faults.on('refresh-revoke-keeps-access', REVOKE_OP)) await ctx.repo.revokeSession(sessionId);
+    if (sessionId !== undefined && !ctx.faults.on('refresh-revoke-keeps-access', REVOKE_OP))
+      await ctx.repo.revokeSession(sessionId);
   } else if (access && !ctx.faults.on('revoke-keeps-access-token', REVOKE_OP)) {
     await ctx.repo.revokeAccessToken(token);
   }
@@ -85,10 +108,20 @@ export async function getIdpTokenDetails(req: SandboxRequest, ctx: SandboxContex
   const redirectUri = (req.query.get('redirect_uri') ?? '').trim();
   if (redirectUri === '') return detailsError(400, 'redirect_uri is required');
   const idp = req.params.idp ?? '';
-  const signIn = (await ctx.repo.idpSignIns()).find((s) => s.clientId === client.clientId && s.idp === idp && s.redirectUri === redirectUri);
+  const signIn = (await ctx.repo.idpSignIns()).find(
+    (s) => s.clientId === client.clientId && s.idp === idp && s.redirectUri === redirectUri,
+  );
   if (!signIn) return detailsError(400, 'redirect_uri is not registered');
   if (signIn.outcome === 'not-signed-in') return detailsError(400, 'User not logged in with NHS account');
   if (signIn.outcome === 'unlinked' || signIn.userId === undefined) return detailsError(404, 'NHS user not found');
   const tokens = await ctx.repo.issueUserTokens(client.clientId, signIn.userId);
-  return ok({ status: 'success', data: { access_token: tokens.accessToken, refresh_token: tokens.refreshToken, expires_in: TOKEN_LIFETIME_SECONDS, token_type: 'Bearer' } });
+  return ok({
+    status: 'success',
+    data: {
+      access_token: tokens.accessToken,
+      refresh_token: tokens.refreshToken,
+      expires_in: TOKEN_LIFETIME_SECONDS,
+      token_type: 'Bearer',
+    },
+  });
 }

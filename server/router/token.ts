@@ -53,17 +53,26 @@ export async function issueToken(req: SandboxRequest, ctx: SandboxContext): Prom
   const form = req.form;
   const grant = form.get('grant_type');
   if (!grant) return oauthError(400, 'invalid_request', 'grant_type is required');
-  if (!GRANTS.includes(grant)) return oauthError(400, 'unsupported_grant_type', `Expected grant_type ${GRANTS.join(', ')}, received ${grant}`);
+  if (!GRANTS.includes(grant))
+    return oauthError(400, 'unsupported_grant_type', `Expected grant_type ${GRANTS.join(', ')}, received ${grant}`);
   const basic = basicCredentials(req.headers.authorization);
-  const client = await clientWithSecret(ctx, basic?.id ?? form.get('client_id') ?? '', basic?.secret ?? form.get('client_secret') ?? '');
+  const client = await clientWithSecret(
+    ctx,
+    basic?.id ?? form.get('client_id') ?? '',
+    basic?.secret ?? form.get('client_secret') ?? '',
+  );
   if (!client) {
-    return { ...oauthError(401, 'invalid_client', 'Unknown client or wrong secret'), headers: { 'cache-control': 'no-store', 'www-authenticate': 'Basic' } };
+    return {
+      ...oauthError(401, 'invalid_client', 'Unknown client or wrong secret'),
+      headers: { 'cache-control': 'no-store', 'www-authenticate': 'Basic' },
+    };
   }
   if (grant === 'client_credentials') return tokenReply({ access_token: await ctx.repo.issueToken(client.clientId) });
   if (grant === 'password') {
     const username = form.get('username') ?? '';
     const user = (await ctx.repo.users()).find((u) => u.username === username);
-    if (!user || user.password !== (form.get('password') ?? '')) return oauthError(400, 'invalid_grant', 'Unknown user or wrong password');
+    if (!user || user.password !== (form.get('password') ?? ''))
+      return oauthError(400, 'invalid_grant', 'Unknown user or wrong password');
     const tokens = await ctx.repo.issueUserTokens(client.clientId, user.id);
     return tokenReply({ access_token: tokens.accessToken, refresh_token: tokens.refreshToken });
   }
@@ -74,7 +83,8 @@ export async function issueToken(req: SandboxRequest, ctx: SandboxContext): Prom
     const again = await ctx.repo.issueUserTokens(client.clientId, kept.userId);
     return tokenReply({ access_token: again.accessToken, refresh_token: refreshToken });
   }
-  if (!live || live.clientId !== client.clientId) return oauthError(400, 'invalid_grant', 'The refresh token is unknown, revoked or of another client');
+  if (!live || live.clientId !== client.clientId)
+    return oauthError(400, 'invalid_grant', 'The refresh token is unknown, revoked or of another client');
   const tokens = await ctx.repo.refreshUserTokens(refreshToken);
   if (!tokens) return oauthError(400, 'invalid_grant', 'The refresh token is unknown or revoked');
   return tokenReply({ access_token: tokens.accessToken, refresh_token: tokens.refreshToken });

@@ -14,7 +14,13 @@ import type { Variant, VariantInfo } from './types.ts';
 
 export type { Variant, VariantInfo, VariantScope } from './types.ts';
 
-const ALL: readonly Variant[] = [...PROTOCOL_VARIANTS, ...D1_MEMBERSHIP_VARIANTS, ...D1_CLAIMS_VARIANTS, ...D2_VARIANTS, ...D3_VARIANTS];
+const ALL: readonly Variant[] = [
+  ...PROTOCOL_VARIANTS,
+  ...D1_MEMBERSHIP_VARIANTS,
+  ...D1_CLAIMS_VARIANTS,
+  ...D2_VARIANTS,
+  ...D3_VARIANTS,
+];
 
 const byName = new Map<string, Variant>();
 for (const v of ALL) {
@@ -23,7 +29,13 @@ for (const v of ALL) {
 }
 
 /** What `conformance variants --describe` lists and the self-test reads (no functions). */
-export const VARIANTS: readonly VariantInfo[] = ALL.map(({ name, kind, allowedBy, description, operations }) => ({ name, kind, allowedBy, description, operations }));
+export const VARIANTS: readonly VariantInfo[] = ALL.map(({ name, kind, allowedBy, description, operations }) => ({
+  name,
+  kind,
+  allowedBy,
+  description,
+  operations,
+}));
 
 export const isKnownVariant = (name: string): boolean => byName.has(name);
 

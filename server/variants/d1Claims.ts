@@ -3,7 +3,16 @@
  */
 import { operationOutcome } from '../router/errors.ts';
 import type { SandboxReply } from '../router/types.ts';
-import { arr, errorCodeOf, isObject, mapObjects, mapResources, nullWhereAbsent, withForm, type JsonObject } from './json.ts';
+import {
+  arr,
+  errorCodeOf,
+  isObject,
+  mapObjects,
+  mapResources,
+  nullWhereAbsent,
+  withForm,
+  type JsonObject,
+} from './json.ts';
 import type { Variant } from './types.ts';
 
 const SUMMARY = 'search-remittance-summary';
@@ -18,34 +27,49 @@ const BILLS = [SEARCH_BILLS, GET_BILL];
 
 const isSuccess = (reply: SandboxReply) => reply.status === 200 && reply.body !== undefined;
 const withBody = (reply: SandboxReply, body: unknown): SandboxReply => ({ ...reply, body });
-const endsWith = (e: unknown, name: string): e is JsonObject => isObject(e) && typeof e.url === 'string' && e.url.endsWith(`/${name}`);
+const endsWith = (e: unknown, name: string): e is JsonObject =>
+  isObject(e) && typeof e.url === 'string' && e.url.endsWith(`/${name}`);
 
 /** Rewrites every FHIR dateTime the remittance and hospital-claim answers carry (not `meta.lastUpdated`, an instant). */
 function mapDateTimes(reply: SandboxReply, rewrite: (v: string) => string): SandboxReply {
   if (!isSuccess(reply)) return reply;
-  let body = mapResources(reply.body, 'PaymentReconciliation', (r) => (typeof r.created === 'string' ? { ...r, created: rewrite(r.created) } : r));
+  let body = mapResources(reply.body, 'PaymentReconciliation', (r) =>
+    typeof r.created === 'string' ? { ...r, created: rewrite(r.created) } : r,
+  );
   body = mapResources(body, 'ClaimResponse', (r) => ({
     ...r,
-    extension: arr(r.extension).map((e) => (endsWith(e, 'createdOn') && typeof e.valueDateTime === 'string' ? { ...e, valueDateTime: rewrite(e.valueDateTime) } : e)),
+    extension: arr(r.extension).map((e) =>
+      endsWith(e, 'createdOn') && typeof e.valueDateTime === 'string'
+        ? { ...e, valueDateTime: rewrite(e.valueDateTime) }
+        : e,
+    ),
   }));
   body = mapResources(body, 'Claim', (r) => ({
     ...r,
-    ...(Array.isArray(r.procedure) ? { procedure: r.procedure.map((p) => (isObject(p) && typeof p.date === 'string' ? { ...p, date: rewrite(p.date) } : p)) } : {}),
+    ...(Array.isArray(r.procedure)
+      ? {
+          procedure: r.procedure.map((p) =>
+            isObject(p) && typeof p.date === 'string' ? { ...p, date: rewrite(p.date) } : p,
+          ),
+        }
+      : {}),
   }));
   return withBody(reply, body);
 }
 
 /** Every Identifier object (an object with `system` and `value` strings) gets `use` and `period` null when absent. */
 const nullIdentifierParts = (body: unknown) =>
-  mapObjects(body, (o) => (typeof o.system === 'string' && typeof o.value === 'string' ? nullWhereAbsent(o, ['use', 'period']) : o));
+  mapObjects(body, (o) =>
+    typeof o.system === 'string' && typeof o.value === 'string' ? nullWhereAbsent(o, ['use', 'period']) : o,
+  );
 /** Every Money object (a numeric `value` and nothing named `url`) gets `currency` null when absent. */
-const nullMoneyCurrency = (body: unknown) => mapObjects(body, (o) => (typeof o.value === 'number' && !('url' in o) ? nullWhereAbsent(o, ['currency']) : o));
+const nullMoneyCurrency = (body: unknown) =>
+  mapObjects(body, (o) => (typeof o.value === 'number' && !('url' in o) ? nullWhereAbsent(o, ['currency']) : o));
 
 /** The 400 / 422 codes of the remittance searches' table (D1 7) swapped for another code of the same table. */
 const REMITTANCE_ALTERNATIVE: Readonly<Record<string, { status: number; code: string }>> = {
   MSG_INVALID_FORMAT: { status: 422, code: 'MSG_PARAM_INVALID' },
 };
-
 
 /** A date written dd/MM/yyyy or yyyy/MM/dd read leniently as yyyy-MM-dd; undefined when it is neither. */
 function lenientDate(v: string): string | undefined {
@@ -58,7 +82,9 @@ function lenientDate(v: string): string | undefined {
 /** The whole-word match of a patient name: the family name, a given name, or "given family" / the full text, ignoring case. */
 function patientNameMatchesWhole(detail: JsonObject, value: string): boolean {
   const v = value.trim().toLowerCase();
-  const names = arr(detail.contained).filter((c): c is JsonObject => isObject(c) && c.resourceType === 'Patient').flatMap((p) => arr(p.name).filter(isObject));
+  const names = arr(detail.contained)
+    .filter((c): c is JsonObject => isObject(c) && c.resourceType === 'Patient')
+    .flatMap((p) => arr(p.name).filter(isObject));
   return names.some((n) => {
     const given = arr(n.given).filter((g): g is string => typeof g === 'string');
     const prefix = arr(n.prefix).filter((g): g is string => typeof g === 'string');
@@ -73,7 +99,8 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
     name: 'fhir-datetime-date-only',
     kind: 'date-form',
     allowedBy: ['DEC-D1-57', 'FHIR R4 dateTime (a date alone is a valid dateTime)'],
-    description: 'FHIR dateTimes are written as a date only: summary `created`, detail extension `createdOn`, hospital claim `procedure[].date` (`2026-01-01`).',
+    description:
+      'FHIR dateTimes are written as a date only: summary `created`, detail extension `createdOn`, hospital claim `procedure[].date` (`2026-01-01`).',
     operations: [...REMITTANCE, ...HOSPITAL],
     reply: (reply) => mapDateTimes(reply, (v) => v.slice(0, 10)),
   },
@@ -81,7 +108,8 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
     name: 'fhir-datetime-basic-offset',
     kind: 'date-form',
     allowedBy: ['DEC-D1-57', 'ISO 8601 (basic-format offset ±hhmm)'],
-    description: 'FHIR dateTimes carry their offset in the ISO 8601 basic form `+0000` instead of `+00:00` / `Z`: summary `created`, detail `createdOn`, hospital claim `procedure[].date`.',
+    description:
+      'FHIR dateTimes carry their offset in the ISO 8601 basic form `+0000` instead of `+00:00` / `Z`: summary `created`, detail `createdOn`, hospital claim `procedure[].date`.',
     operations: [...REMITTANCE, ...HOSPITAL],
     reply: (reply) => mapDateTimes(reply, (v) => v.replace(/(Z|\+00:00)$/, '+0000')),
   },
@@ -89,14 +117,22 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
     name: 'payment-method-lower-case',
     kind: 'letter-case',
     allowedBy: ['DEC-D1-36'],
-    description: 'The summary extension `paymentMethod` is written in lower case (`cheque`, `bacs`): the documents do not fix its letter case.',
+    description:
+      'The summary extension `paymentMethod` is written in lower case (`cheque`, `bacs`): the documents do not fix its letter case.',
     operations: [SUMMARY],
     reply: (reply) =>
       isSuccess(reply)
-        ? withBody(reply, mapResources(reply.body, 'PaymentReconciliation', (r) => ({
-          ...r,
-          extension: arr(r.extension).map((e) => (endsWith(e, 'paymentMethod') && typeof e.valueString === 'string' ? { ...e, valueString: e.valueString.toLowerCase() } : e)),
-        })))
+        ? withBody(
+            reply,
+            mapResources(reply.body, 'PaymentReconciliation', (r) => ({
+              ...r,
+              extension: arr(r.extension).map((e) =>
+                endsWith(e, 'paymentMethod') && typeof e.valueString === 'string'
+                  ? { ...e, valueString: e.valueString.toLowerCase() }
+                  : e,
+              ),
+            })),
+          )
         : reply,
   },
   {
@@ -110,7 +146,9 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
       if (!isSuccess(reply)) return reply;
       let body = nullMoneyCurrency(nullIdentifierParts(reply.body));
       body = mapResources(body, 'ClaimResponse', (r) => {
-        const contained = arr(r.contained).map((c) => (isObject(c) && c.resourceType === 'Patient' ? nullWhereAbsent(c, ['name']) : c));
+        const contained = arr(r.contained).map((c) =>
+          isObject(c) && c.resourceType === 'Patient' ? nullWhereAbsent(c, ['name']) : c,
+        );
         return { ...r, contained, item: Array.isArray(r.item) && r.item.length === 0 ? null : r.item };
       });
       return withBody(reply, body);
@@ -120,14 +158,22 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
     name: 'hospital-claim-optional-members-null',
     kind: 'null-optional',
     allowedBy: ['D1 2.7', 'DEC-D1-75'],
-    description: 'Hospital claim entries write absent optional members as null: Claim `patient.reference`, `item[].sequence`, `item[].encounter[].reference`, Identifier `use` and `period`.',
+    description:
+      'Hospital claim entries write absent optional members as null: Claim `patient.reference`, `item[].sequence`, `item[].encounter[].reference`, Identifier `use` and `period`.',
     operations: HOSPITAL,
     reply: (reply) => {
       if (!isSuccess(reply)) return reply;
       const body = mapResources(nullIdentifierParts(reply.body), 'Claim', (r) => ({
         ...r,
         patient: isObject(r.patient) ? nullWhereAbsent(r.patient, ['reference']) : r.patient,
-        item: arr(r.item).map((i) => (isObject(i) ? { ...nullWhereAbsent(i, ['sequence']), encounter: arr(i.encounter).map((e) => (isObject(e) ? nullWhereAbsent(e, ['reference']) : e)) } : i)),
+        item: arr(r.item).map((i) =>
+          isObject(i)
+            ? {
+                ...nullWhereAbsent(i, ['sequence']),
+                encounter: arr(i.encounter).map((e) => (isObject(e) ? nullWhereAbsent(e, ['reference']) : e)),
+              }
+            : i,
+        ),
       }));
       return withBody(reply, body);
     },
@@ -136,13 +182,19 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
     name: 'bill-optional-members-null',
     kind: 'null-optional',
     allowedBy: ['D1 2.8', 'DEC-D1-54', 'DEC-D1-75'],
-    description: 'Bills write absent optional members as null: `meta`, Money `currency` (Invoice `totalNet`), Identifier `use` and `period`, Coding `display` of `priority`.',
+    description:
+      'Bills write absent optional members as null: `meta`, Money `currency` (Invoice `totalNet`), Identifier `use` and `period`, Coding `display` of `priority`.',
     operations: BILLS,
     reply: (reply) => {
       if (!isSuccess(reply)) return reply;
       const body = mapResources(nullMoneyCurrency(nullIdentifierParts(reply.body)), 'Claim', (r) => ({
         ...nullWhereAbsent(r, ['meta']),
-        priority: isObject(r.priority) ? { ...r.priority, coding: arr(r.priority.coding).map((c) => (isObject(c) ? nullWhereAbsent(c, ['display']) : c)) } : r.priority,
+        priority: isObject(r.priority)
+          ? {
+              ...r.priority,
+              coding: arr(r.priority.coding).map((c) => (isObject(c) ? nullWhereAbsent(c, ['display']) : c)),
+            }
+          : r.priority,
       }));
       return withBody(reply, body);
     },
@@ -159,7 +211,9 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
       if (reply.status < 400 || code === undefined) return reply;
       const emptyPaging = code === 'MSG_PARAM_EMPTY' && ['count', 'page'].some((p) => request.form?.get(p) === '');
       const to = emptyPaging ? { status: 422, code: 'MSG_INVALID_FORMAT' } : REMITTANCE_ALTERNATIVE[code];
-      return to ? { ...reply, status: to.status, body: operationOutcome(to.code, `Parameter rejected (${code})`) } : reply;
+      return to
+        ? { ...reply, status: to.status, body: operationOutcome(to.code, `Parameter rejected (${code})`) }
+        : reply;
     },
   },
   {
@@ -172,7 +226,13 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
     reply: (reply, { request }) => {
       const value = request.form?.get('patientName');
       if (!isSuccess(reply) || !value || !isObject(reply.body) || !Array.isArray(reply.body.entry)) return reply;
-      const entry = reply.body.entry.filter((e) => !isObject(e) || !isObject(e.resource) || patientNameMatchesWhole(e.resource, value) || value.split(/\s+/).every((w) => patientNameMatchesWhole(e.resource as JsonObject, w)));
+      const entry = reply.body.entry.filter(
+        (e) =>
+          !isObject(e) ||
+          !isObject(e.resource) ||
+          patientNameMatchesWhole(e.resource, value) ||
+          value.split(/\s+/).every((w) => patientNameMatchesWhole(e.resource as JsonObject, w)),
+      );
       const removed = reply.body.entry.length - entry.length;
       const total = typeof reply.body.total === 'number' ? reply.body.total - removed : reply.body.total;
       return withBody(reply, { ...reply.body, total, entry });
@@ -182,15 +242,23 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
     name: 'remittance-provider-exact-name',
     kind: 'data',
     allowedBy: ['DEC-D1-26', 'D1 4.4 ("provider code or name"; the match rule is not stated)'],
-    description: '`provider` matches a summary whose provider code or whole provider name equals the value (ignoring case), not a part of the name: `Harley` finds nothing where `Harley Street Clinic` finds the clinic.',
+    description:
+      '`provider` matches a summary whose provider code or whole provider name equals the value (ignoring case), not a part of the name: `Harley` finds nothing where `Harley Street Clinic` finds the clinic.',
     operations: [SUMMARY],
     reply: (reply, { request }) => {
       const value = request.form?.get('provider')?.trim().toLowerCase();
       if (!isSuccess(reply) || !value || !isObject(reply.body) || !Array.isArray(reply.body.entry)) return reply;
       const exact = (r: JsonObject) =>
-        arr(r.contained).some((o) => isObject(o) && o.resourceType === 'Organization'
-          && arr(o.identifier).some((i) => isObject(i) && typeof i.system === 'string' && i.system.endsWith('/providerIdentifier'))
-          && ((typeof o.name === 'string' && o.name.toLowerCase() === value) || arr(o.identifier).some((i) => isObject(i) && String(i.value).toLowerCase() === value)));
+        arr(r.contained).some(
+          (o) =>
+            isObject(o) &&
+            o.resourceType === 'Organization' &&
+            arr(o.identifier).some(
+              (i) => isObject(i) && typeof i.system === 'string' && i.system.endsWith('/providerIdentifier'),
+            ) &&
+            ((typeof o.name === 'string' && o.name.toLowerCase() === value) ||
+              arr(o.identifier).some((i) => isObject(i) && String(i.value).toLowerCase() === value)),
+        );
       const entry = reply.body.entry.filter((e) => !isObject(e) || !isObject(e.resource) || exact(e.resource));
       const removed = reply.body.entry.length - entry.length;
       const total = typeof reply.body.total === 'number' ? reply.body.total - removed : reply.body.total;
@@ -201,23 +269,30 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
     name: 'remittance-default-order-newest-first',
     kind: 'order',
     allowedBy: ['D1 4.4', 'D1 4.5 (the order without `_sort` is not shown)', 'DEC-D1-04'],
-    description: 'Without `_sort`, remittance summaries and details come newest first (as `-createdOn`) rather than in id order.',
+    description:
+      'Without `_sort`, remittance summaries and details come newest first (as `-createdOn`) rather than in id order.',
     operations: REMITTANCE,
-    request: (request) => (request.form?.has('_sort') ? request : withForm(request, (form) => form.set('_sort', '-createdOn'))),
+    request: (request) =>
+      request.form?.has('_sort') ? request : withForm(request, (form) => form.set('_sort', '-createdOn')),
   },
   {
     name: 'remittance-total-of-page',
     kind: 'paging',
     allowedBy: ['DEC-D1-12', 'DEC-D1-68'],
-    description: 'Remittance bundles give as `total` the number of entries of the page, not the number of matches (`maxCount` still gives the matches).',
+    description:
+      'Remittance bundles give as `total` the number of entries of the page, not the number of matches (`maxCount` still gives the matches).',
     operations: REMITTANCE,
-    reply: (reply) => (isSuccess(reply) && isObject(reply.body) && Array.isArray(reply.body.entry) ? withBody(reply, { ...reply.body, total: reply.body.entry.length }) : reply),
+    reply: (reply) =>
+      isSuccess(reply) && isObject(reply.body) && Array.isArray(reply.body.entry)
+        ? withBody(reply, { ...reply.body, total: reply.body.entry.length })
+        : reply,
   },
   {
     name: 'remittance-example-names-refused',
     kind: 'error-code',
     allowedBy: ['DEC-D1-01', 'DEC-D1-04'],
-    description: 'The remittance searches refuse the request-example names: `paymentReference` and `_sort=providerName` / `invoiceTotal` are answered 422 `MSG_PARAM_INVALID` (the field table names neither).',
+    description:
+      'The remittance searches refuse the request-example names: `paymentReference` and `_sort=providerName` / `invoiceTotal` are answered 422 `MSG_PARAM_INVALID` (the field table names neither).',
     operations: REMITTANCE,
     request: (request) => {
       const sort = request.form?.get('_sort')?.replace(/^-/, '');
@@ -233,29 +308,36 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
     name: 'remittance-error-body-plain',
     kind: 'error-body',
     allowedBy: ['DEC-D1-14', 'D1-7-17'],
-    description: 'The remittance searches answer errors with a plain object `{"code": "MSG_PARAM_EMPTY", "message": "..."}` instead of an OperationOutcome (the body shape of these errors is not shown).',
+    description:
+      'The remittance searches answer errors with a plain object `{"code": "MSG_PARAM_EMPTY", "message": "..."}` instead of an OperationOutcome (the body shape of these errors is not shown).',
     operations: REMITTANCE,
     reply: (reply) => {
       const code = errorCodeOf(reply.body);
-      return reply.status >= 400 && code !== undefined ? { ...reply, body: { code, message: `Request refused: ${code}` } } : reply;
+      return reply.status >= 400 && code !== undefined
+        ? { ...reply, body: { code, message: `Request refused: ${code}` } }
+        : reply;
     },
   },
   {
     name: 'remittance-default-window',
     kind: 'data',
     allowedBy: ['DEC-D1-69', 'D1 4.4 (what a search without filters returns is not shown)'],
-    description: 'A remittance summary search without any filter returns only the summaries created since 2025-03-01 (a default window); a filtered search sees every summary.',
+    description:
+      'A remittance summary search without any filter returns only the summaries created since 2025-03-01 (a default window); a filtered search sees every summary.',
     operations: [SUMMARY],
     request: (request) => {
       const filters = [...(request.form?.keys() ?? [])].filter((k) => !['page', 'count', '_sort'].includes(k));
-      return filters.length > 0 ? request : withForm(request, (form) => form.set('dateCreated', '2025-03-01_2099-12-31'));
+      return filters.length > 0
+        ? request
+        : withForm(request, (form) => form.set('dateCreated', '2025-03-01_2099-12-31'));
     },
   },
   {
     name: 'remittance-no-last-updated',
     kind: 'null-optional',
     allowedBy: ['DEC-D1-27'],
-    description: 'Remittance summaries and details carry no `meta.lastUpdated` (where a record shows its last update is not shown); `_since` still filters on the server side.',
+    description:
+      'Remittance summaries and details carry no `meta.lastUpdated` (where a record shows its last update is not shown); `_since` still filters on the server side.',
     operations: REMITTANCE,
     reply: (reply) => {
       if (!isSuccess(reply)) return reply;
@@ -263,51 +345,84 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
         const { meta: _meta, ...rest } = r;
         return rest;
       };
-      return withBody(reply, mapResources(mapResources(reply.body, 'PaymentReconciliation', strip), 'ClaimResponse', strip));
+      return withBody(
+        reply,
+        mapResources(mapResources(reply.body, 'PaymentReconciliation', strip), 'ClaimResponse', strip),
+      );
     },
   },
   {
     name: 'remittance-unknown-summary-empty',
     kind: 'error-code',
     allowedBy: ['DEC-D1-28', 'D1-4.5-02'],
-    description: 'A detail search of an unknown `remittance_summary_id` is answered 200 with an empty bundle (nothing matches) instead of 422 `MSG_PARAM_INVALID`.',
+    description:
+      'A detail search of an unknown `remittance_summary_id` is answered 200 with an empty bundle (nothing matches) instead of 422 `MSG_PARAM_INVALID`.',
     operations: [DETAIL],
     reply: (reply, { request }) => {
-      if (reply.status !== 422 || errorCodeOf(reply.body) !== 'MSG_PARAM_INVALID' || !isObject(reply.body)) return reply;
+      if (reply.status !== 422 || errorCodeOf(reply.body) !== 'MSG_PARAM_INVALID' || !isObject(reply.body))
+        return reply;
       const issue = arr(reply.body.issue)[0];
-      if (!isObject(issue) || typeof issue.diagnostics !== 'string' || !issue.diagnostics.startsWith('No remittance summary')) return reply;
+      if (
+        !isObject(issue) ||
+        typeof issue.diagnostics !== 'string' ||
+        !issue.diagnostics.startsWith('No remittance summary')
+      )
+        return reply;
       const count = request.form?.get('count') || '10';
       const page = request.form?.get('page') || '1';
-      return { status: 200, body: { resourceType: 'Bundle', type: 'searchset', total: 0, meta: { tag: [{ code: 'page', display: page }, { code: 'count', display: count }, { code: 'maxCount', display: '0' }] }, entry: [] } };
+      return {
+        status: 200,
+        body: {
+          resourceType: 'Bundle',
+          type: 'searchset',
+          total: 0,
+          meta: {
+            tag: [
+              { code: 'page', display: page },
+              { code: 'count', display: count },
+              { code: 'maxCount', display: '0' },
+            ],
+          },
+          entry: [],
+        },
+      };
     },
   },
   {
     name: 'remittance-reversed-range-refused',
     kind: 'error-code',
     allowedBy: ['DEC-D1-71', 'D1 7'],
-    description: 'The remittance searches refuse a date range whose start is after its end (`2026-12-31_2026-01-01`) with 422 `MSG_PARAM_INVALID` instead of answering an empty bundle.',
+    description:
+      'The remittance searches refuse a date range whose start is after its end (`2026-12-31_2026-01-01`) with 422 `MSG_PARAM_INVALID` instead of answering an empty bundle.',
     operations: REMITTANCE,
     reply: (reply, { request }) => {
       const reversed = ['dateCreated', 'datePaid', 'invoiceDate'].some((p) => {
         const m = /^(\d{4}-\d{2}-\d{2})_(\d{4}-\d{2}-\d{2})$/.exec(request.form?.get(p) ?? '');
         return m !== null && m[1] > m[2];
       });
-      return reversed && reply.status === 200 ? { status: 422, body: operationOutcome('MSG_PARAM_INVALID', 'The range ends before it starts') } : reply;
+      return reversed && reply.status === 200
+        ? { status: 422, body: operationOutcome('MSG_PARAM_INVALID', 'The range ends before it starts') }
+        : reply;
     },
   },
   {
     name: 'hospital-claims-bundle-collection',
     kind: 'data',
     allowedBy: ['DEC-D1-66'],
-    description: 'Hospital claim bundles have `type` `collection` instead of `searchset` (only 4.6 and 4.11 fix the type).',
+    description:
+      'Hospital claim bundles have `type` `collection` instead of `searchset` (only 4.6 and 4.11 fix the type).',
     operations: HOSPITAL,
-    reply: (reply) => (isSuccess(reply) && isObject(reply.body) && reply.body.resourceType === 'Bundle' ? withBody(reply, { ...reply.body, type: 'collection' }) : reply),
+    reply: (reply) =>
+      isSuccess(reply) && isObject(reply.body) && reply.body.resourceType === 'Bundle'
+        ? withBody(reply, { ...reply.body, type: 'collection' })
+        : reply,
   },
   {
     name: 'hospital-claims-lenient-dates',
     kind: 'date-form',
     allowedBy: ['DEC-D1-62', 'D1-4.10-03'],
-    description: 'Hospital claim operations read a `dateCompleted` or `patientDateOfBirth` written `dd/MM/yyyy` or `yyyy/MM/dd` leniently instead of refusing it.',
+    description:
+      'Hospital claim operations read a `dateCompleted` or `patientDateOfBirth` written `dd/MM/yyyy` or `yyyy/MM/dd` leniently instead of refusing it.',
     operations: HOSPITAL,
     request: (request) => {
       let query: URLSearchParams | undefined;
@@ -325,22 +440,34 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
     name: 'clearing-errors-422',
     kind: 'error-code',
     allowedBy: ['DEC-D1-13', 'DEC-D1-31', 'D1-7-23'],
-    description: 'Hospital claim and bill operations answer every refusal (a missing parameter, an unknown bill, an `isArchived` other than true or false) with 422 and code `MSG_PARAM_INVALID`.',
+    description:
+      'Hospital claim and bill operations answer every refusal (a missing parameter, an unknown bill, an `isArchived` other than true or false) with 422 and code `MSG_PARAM_INVALID`.',
     operations: [...HOSPITAL, ...BILLS],
-    reply: (reply) => (reply.status >= 400 && reply.status < 500 && reply.status !== 401 && reply.status !== 403 ? { ...reply, status: 422, body: operationOutcome('MSG_PARAM_INVALID', 'Request refused') } : reply),
+    reply: (reply) =>
+      reply.status >= 400 && reply.status < 500 && reply.status !== 401 && reply.status !== 403
+        ? { ...reply, status: 422, body: operationOutcome('MSG_PARAM_INVALID', 'Request refused') }
+        : reply,
   },
   {
     name: 'bill-archived-flag-as-text',
     kind: 'serialisation',
     allowedBy: ['DEC-D1-54', 'DEC-D1-55'],
-    description: 'The bill extension `IsArchived` carries `valueString` `"true"` / `"false"` instead of `valueBoolean` (2.8 gives it no type).',
+    description:
+      'The bill extension `IsArchived` carries `valueString` `"true"` / `"false"` instead of `valueBoolean` (2.8 gives it no type).',
     operations: BILLS,
     reply: (reply) =>
       isSuccess(reply)
-        ? withBody(reply, mapResources(reply.body, 'Claim', (r) => ({
-          ...r,
-          extension: arr(r.extension).map((e) => (endsWith(e, 'IsArchived') && typeof e.valueBoolean === 'boolean' ? (({ valueBoolean, ...rest }) => ({ ...rest, valueString: String(valueBoolean) }))(e) : e)),
-        })))
+        ? withBody(
+            reply,
+            mapResources(reply.body, 'Claim', (r) => ({
+              ...r,
+              extension: arr(r.extension).map((e) =>
+                endsWith(e, 'IsArchived') && typeof e.valueBoolean === 'boolean'
+                  ? (({ valueBoolean, ...rest }) => ({ ...rest, valueString: String(valueBoolean) }))(e)
+                  : e,
+              ),
+            })),
+          )
         : reply,
   },
 ];

@@ -15,11 +15,20 @@ const ACK = 'ack-remittance';
 const FORM = 'application/x-www-form-urlencoded';
 
 /** The batch object of a successful Get Remittance Details, rewritten claim by claim / provider by provider. */
-function mapBatch(reply: SandboxReply, visit: { batch?: (b: JsonObject) => JsonObject; provider?: (p: JsonObject) => JsonObject; claim?: (c: JsonObject) => JsonObject }): SandboxReply {
+function mapBatch(
+  reply: SandboxReply,
+  visit: {
+    batch?: (b: JsonObject) => JsonObject;
+    provider?: (p: JsonObject) => JsonObject;
+    claim?: (c: JsonObject) => JsonObject;
+  },
+): SandboxReply {
   if (reply.status !== 200 || !isObject(reply.body) || !Array.isArray(reply.body.providers)) return reply;
   const providers = reply.body.providers.map((p) => {
     if (!isObject(p)) return p;
-    const claims = Array.isArray(p.claims) ? p.claims.map((c) => (isObject(c) && visit.claim ? visit.claim(c) : c)) : p.claims;
+    const claims = Array.isArray(p.claims)
+      ? p.claims.map((c) => (isObject(c) && visit.claim ? visit.claim(c) : c))
+      : p.claims;
     const copy = { ...p, claims };
     return visit.provider ? visit.provider(copy) : copy;
   });
@@ -27,13 +36,38 @@ function mapBatch(reply: SandboxReply, visit: { batch?: (b: JsonObject) => JsonO
   return { ...reply, body: visit.batch ? visit.batch(batch) : batch };
 }
 
-const MONETARY = ['broughtForward', 'carriedForward', 'amountDue', 'amountPaid', 'claimAmount', 'paidAmount', 'prevPaidAmount', 'shortAmount', 'amount'];
+const MONETARY = [
+  'broughtForward',
+  'carriedForward',
+  'amountDue',
+  'amountPaid',
+  'claimAmount',
+  'paidAmount',
+  'prevPaidAmount',
+  'shortAmount',
+  'amount',
+];
 
 /** An error answer of Find Member (2.3). */
-const findMemberError = (status: number, code: string, diagnostics: string): SandboxReply => ({ status, body: operationOutcome(code, diagnostics, ['Coverage']) });
+const findMemberError = (status: number, code: string, diagnostics: string): SandboxReply => ({
+  status,
+  body: operationOutcome(code, diagnostics, ['Coverage']),
+});
 
 /** The filter fields of 4.3 (paging and `_sort` are not filters). */
-const AUTH_FILTERS = ['insurerIdentifier', 'caseCode', 'authCode', 'membershipNumber', 'status', 'preAuthStatus', 'actionStatus', 'issueDate', 'requestedDate', 'lastUpdatedOn', '_since'];
+const AUTH_FILTERS = [
+  'insurerIdentifier',
+  'caseCode',
+  'authCode',
+  'membershipNumber',
+  'status',
+  'preAuthStatus',
+  'actionStatus',
+  'issueDate',
+  'requestedDate',
+  'lastUpdatedOn',
+  '_since',
+];
 
 let pendingListCalls = 0;
 
@@ -43,12 +77,15 @@ export const D1_MEMBERSHIP_VARIANTS: readonly Variant[] = [
     kind: 'null-optional',
     allowedBy: ['D1 2.6', 'DEC-D1-48', 'D1-2.6-06', 'D1-2.6-19'],
     description:
-      'The batch object writes absent optional members as null: `insurer`, each claim\'s `invoiceRef`, the unused one of `patientName` / `patientNameUnstruct`, and `bankSortCode` / `bankAccountNo` of a Cheque payment.',
+      "The batch object writes absent optional members as null: `insurer`, each claim's `invoiceRef`, the unused one of `patientName` / `patientNameUnstruct`, and `bankSortCode` / `bankAccountNo` of a Cheque payment.",
     operations: [GET],
     reply: (reply) =>
       mapBatch(reply, {
         batch: (b) => nullWhereAbsent(b, ['insurer']),
-        provider: (p) => (isObject(p.paymentDetails) ? { ...p, paymentDetails: nullWhereAbsent(p.paymentDetails, ['bankSortCode', 'bankAccountNo']) } : p),
+        provider: (p) =>
+          isObject(p.paymentDetails)
+            ? { ...p, paymentDetails: nullWhereAbsent(p.paymentDetails, ['bankSortCode', 'bankAccountNo']) }
+            : p,
         claim: (c) => nullWhereAbsent(c, ['invoiceRef', 'patientName', 'patientNameUnstruct']),
       }),
   },
@@ -56,24 +93,38 @@ export const D1_MEMBERSHIP_VARIANTS: readonly Variant[] = [
     name: 'batch-money-as-text',
     kind: 'serialisation',
     allowedBy: ['DEC-D1-47', 'D1-2.6-17'],
-    description: 'Every Monetary amount of the batch object is a numeric string with two decimals (`"212.50"`) instead of a JSON number.',
+    description:
+      'Every Monetary amount of the batch object is a numeric string with two decimals (`"212.50"`) instead of a JSON number.',
     operations: [GET],
     reply: (reply) =>
       reply.status !== 200
         ? reply
-        : { ...reply, body: mapObjects(reply.body, (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, MONETARY.includes(k) && typeof v === 'number' ? v.toFixed(2) : v]))) },
+        : {
+            ...reply,
+            body: mapObjects(reply.body, (o) =>
+              Object.fromEntries(
+                Object.entries(o).map(([k, v]) => [
+                  k,
+                  MONETARY.includes(k) && typeof v === 'number' ? v.toFixed(2) : v,
+                ]),
+              ),
+            ),
+          },
   },
   {
     name: 'batch-short-pay-single',
     kind: 'serialisation',
     allowedBy: ['DEC-D1-42', 'D1-2.6-18'],
-    description: 'A claim with one short-payment reason carries it as a single value (not a one-item list), and the unused style as an empty list.',
+    description:
+      'A claim with one short-payment reason carries it as a single value (not a one-item list), and the unused style as an empty list.',
     operations: [GET],
     reply: (reply) =>
       mapBatch(reply, {
         claim: (c) => {
-          if (Array.isArray(c.shortPay) && c.shortPay.length === 1) return { ...c, shortPay: c.shortPay[0], shortPayEx: [] };
-          if (Array.isArray(c.shortPayEx) && c.shortPayEx.length === 1) return { ...c, shortPayEx: c.shortPayEx[0], shortPay: [] };
+          if (Array.isArray(c.shortPay) && c.shortPay.length === 1)
+            return { ...c, shortPay: c.shortPay[0], shortPayEx: [] };
+          if (Array.isArray(c.shortPayEx) && c.shortPayEx.length === 1)
+            return { ...c, shortPayEx: c.shortPayEx[0], shortPay: [] };
           return c;
         },
       }),
@@ -81,7 +132,7 @@ export const D1_MEMBERSHIP_VARIANTS: readonly Variant[] = [
   {
     name: 'batch-cuid-scope-absent',
     kind: 'default-value',
-    allowedBy: ['D1-2.6-14 (the scope\'s default value is Provider)', 'D1 2.6'],
+    allowedBy: ["D1-2.6-14 (the scope's default value is Provider)", 'D1 2.6'],
     description: 'Every claim `cuid` omits `scope`, whose default value is `Provider`.',
     operations: [GET],
     reply: (reply) =>
@@ -97,27 +148,40 @@ export const D1_MEMBERSHIP_VARIANTS: readonly Variant[] = [
     name: 'batch-recipient-other-form',
     kind: 'letter-case',
     allowedBy: ['DEC-D1-49', 'D1-2.6-05'],
-    description: '`msgRecipient` names the calling site in another form than the configured site id (lower case, `site001`): the site comes from the token in a form the documents do not fix.',
+    description:
+      '`msgRecipient` names the calling site in another form than the configured site id (lower case, `site001`): the site comes from the token in a form the documents do not fix.',
     operations: [GET],
-    reply: (reply) => (reply.status === 200 && isObject(reply.body) && typeof reply.body.msgRecipient === 'string' ? { ...reply, body: { ...reply.body, msgRecipient: reply.body.msgRecipient.toLowerCase() } } : reply),
+    reply: (reply) =>
+      reply.status === 200 && isObject(reply.body) && typeof reply.body.msgRecipient === 'string'
+        ? { ...reply, body: { ...reply.body, msgRecipient: reply.body.msgRecipient.toLowerCase() } }
+        : reply,
   },
   {
     name: 'batch-claims-reverse-order',
     kind: 'order',
     allowedBy: ['DEC-D1-41'],
-    description: 'Each provider lists its `claims[]` in descending `cuid` order (the order of `claims[]` is not said to follow `cuid`).',
+    description:
+      'Each provider lists its `claims[]` in descending `cuid` order (the order of `claims[]` is not said to follow `cuid`).',
     operations: [GET],
-    reply: (reply) => mapBatch(reply, { provider: (p) => (Array.isArray(p.claims) ? { ...p, claims: [...p.claims].reverse() } : p) }),
+    reply: (reply) =>
+      mapBatch(reply, { provider: (p) => (Array.isArray(p.claims) ? { ...p, claims: [...p.claims].reverse() } : p) }),
   },
   {
     name: 'batch-payment-method-long-text',
     kind: 'data',
     allowedBy: ['DEC-D1-36', 'D1-2.6-12'],
-    description: '`paymentDetails.paymentMethod` is a longer text, as the example shows (`BACS Payment`, `Cheque Payment`).',
+    description:
+      '`paymentDetails.paymentMethod` is a longer text, as the example shows (`BACS Payment`, `Cheque Payment`).',
     operations: [GET],
     reply: (reply) =>
       mapBatch(reply, {
-        provider: (p) => (isObject(p.paymentDetails) && typeof p.paymentDetails.paymentMethod === 'string' ? { ...p, paymentDetails: { ...p.paymentDetails, paymentMethod: `${p.paymentDetails.paymentMethod} Payment` } } : p),
+        provider: (p) =>
+          isObject(p.paymentDetails) && typeof p.paymentDetails.paymentMethod === 'string'
+            ? {
+                ...p,
+                paymentDetails: { ...p.paymentDetails, paymentMethod: `${p.paymentDetails.paymentMethod} Payment` },
+              }
+            : p,
       }),
   },
   {
@@ -126,13 +190,17 @@ export const D1_MEMBERSHIP_VARIANTS: readonly Variant[] = [
     allowedBy: ['DEC-D1-49', 'D1-2.6-04'],
     description: '`msgId` is a sender-generated text that is unique but not a sequential number (`MSG-<batch id>-A7`).',
     operations: [GET],
-    reply: (reply) => (reply.status === 200 && isObject(reply.body) ? { ...reply, body: { ...reply.body, msgId: `MSG-${String(reply.body.msgId)}-A7` } } : reply),
+    reply: (reply) =>
+      reply.status === 200 && isObject(reply.body)
+        ? { ...reply, body: { ...reply.body, msgId: `MSG-${String(reply.body.msgId)}-A7` } }
+        : reply,
   },
   {
     name: 'pending-list-order-varies',
     kind: 'order',
     allowedBy: ['D1 4.6 (no order is stated)', 'DEC-D1-40'],
-    description: 'When one page holds the whole pending list, its order changes from one call to the next (rotated by one each call); pages of a longer list keep a stable order.',
+    description:
+      'When one page holds the whole pending list, its order changes from one call to the next (rotated by one each call); pages of a longer list keep a stable order.',
     operations: [LIST],
     reply: (reply) => {
       if (reply.status !== 200 || !isObject(reply.body) || !Array.isArray(reply.body.entry)) return reply;
@@ -150,27 +218,39 @@ export const D1_MEMBERSHIP_VARIANTS: readonly Variant[] = [
     allowedBy: ['DEC-D1-11', 'D1-7-21'],
     description: '`InvalidId` is answered with HTTP 400 instead of 404 (its status is not shown).',
     operations: [GET, ACK],
-    reply: (reply) => (reply.status === 404 && isObject(reply.body) && reply.body.code === 'InvalidId' ? { ...reply, status: 400 } : reply),
+    reply: (reply) =>
+      reply.status === 404 && isObject(reply.body) && reply.body.code === 'InvalidId'
+        ? { ...reply, status: 400 }
+        : reply,
   },
   {
     name: 'form-content-type-optional',
     kind: 'protocol',
-    allowedBy: ['DEC-D1-73', 'D1 4 (the header is listed; a request without it is never said to be refused)', 'D1-4-02'],
-    description: 'A form POST sent without Content-Type is read as a form (`application/x-www-form-urlencoded`) instead of being refused.',
+    allowedBy: [
+      'DEC-D1-73',
+      'D1 4 (the header is listed; a request without it is never said to be refused)',
+      'D1-4-02',
+    ],
+    description:
+      'A form POST sent without Content-Type is read as a form (`application/x-www-form-urlencoded`) instead of being refused.',
     operations: [...FIND_MEMBER, AUTH],
     request: (req): SandboxRequest =>
-      req.method !== 'POST' || req.headers['content-type'] !== undefined ? req : { ...req, headers: { ...req.headers, 'content-type': FORM }, form: new URLSearchParams(req.rawBody) },
+      req.method !== 'POST' || req.headers['content-type'] !== undefined
+        ? req
+        : { ...req, headers: { ...req.headers, 'content-type': FORM }, form: new URLSearchParams(req.rawBody) },
   },
   {
     name: 'unsupported-insurer-no-match',
     kind: 'error-code',
     allowedBy: ['DEC-D1-19', 'D1 7 (Find Member error table)'],
-    description: 'Find Member answers an insurer outside its version\'s list with 400 `NO_MATCH_FOUND` (no member of that insurer) instead of 422 `MSG_PARAM_INVALID`.',
+    description:
+      "Find Member answers an insurer outside its version's list with 400 `NO_MATCH_FOUND` (no member of that insurer) instead of 422 `MSG_PARAM_INVALID`.",
     operations: FIND_MEMBER,
     reply: (reply, { request }) => {
       const version = (request.headers['svc-api-version'] ?? '').trim();
       const insurer = request.form?.get('insurerIdentifier');
-      const list: readonly string[] = version === '1' ? FIND_MEMBER_V1_INSURERS : version === '2' ? FIND_MEMBER_V2_INSURERS : [];
+      const list: readonly string[] =
+        version === '1' ? FIND_MEMBER_V1_INSURERS : version === '2' ? FIND_MEMBER_V2_INSURERS : [];
       if (!insurer || list.length === 0 || list.includes(insurer) || reply.status < 400) return reply;
       return findMemberError(400, 'NO_MATCH_FOUND', `No member of insurer ${insurer} matches the search details`);
     },
@@ -179,11 +259,19 @@ export const D1_MEMBERSHIP_VARIANTS: readonly Variant[] = [
     name: 'multiple-match-other-wording',
     kind: 'data',
     allowedBy: ['DEC-D1-34', 'D1-4.2-13'],
-    description: 'The diagnostics of `MULTIPLE_MATCH_FOUND` use other words than the sandbox\'s (the wording is recorded, not judged).',
+    description:
+      "The diagnostics of `MULTIPLE_MATCH_FOUND` use other words than the sandbox's (the wording is recorded, not judged).",
     operations: FIND_MEMBER,
     reply: (reply) =>
-      reply.status >= 400 && isObject(reply.body) && Array.isArray(reply.body.issue) && JSON.stringify(reply.body).includes('MULTIPLE_MATCH_FOUND')
-        ? findMemberError(reply.status, 'MULTIPLE_MATCH_FOUND', 'Several members were found. Please check the details supplied or call the insurer.')
+      reply.status >= 400 &&
+      isObject(reply.body) &&
+      Array.isArray(reply.body.issue) &&
+      JSON.stringify(reply.body).includes('MULTIPLE_MATCH_FOUND')
+        ? findMemberError(
+            reply.status,
+            'MULTIPLE_MATCH_FOUND',
+            'Several members were found. Please check the details supplied or call the insurer.',
+          )
         : reply,
   },
   {
@@ -192,57 +280,83 @@ export const D1_MEMBERSHIP_VARIANTS: readonly Variant[] = [
     allowedBy: ['DEC-D1-03', 'D1-4.1-15'],
     description: 'Find Member answers a single match with HTTP 201 (the success status is not shown; any 2xx passes).',
     operations: FIND_MEMBER,
-    reply: (reply) => (reply.status === 200 && isObject(reply.body) && reply.body.resourceType === 'Coverage' ? { ...reply, status: 201 } : reply),
+    reply: (reply) =>
+      reply.status === 200 && isObject(reply.body) && reply.body.resourceType === 'Coverage'
+        ? { ...reply, status: 201 }
+        : reply,
   },
   {
     name: 'malformed-date-cant-parse',
     kind: 'error-code',
     allowedBy: ['DEC-D1-58', 'D1 7 (Find Member error table)'],
-    description: 'Find Member answers a malformed `dateOfBirth` or `policyActiveOn` with 400 `MSG_CANT_PARSE_CONTENT` instead of 422 `MSG_PARAM_INVALID`.',
+    description:
+      'Find Member answers a malformed `dateOfBirth` or `policyActiveOn` with 400 `MSG_CANT_PARSE_CONTENT` instead of 422 `MSG_PARAM_INVALID`.',
     operations: FIND_MEMBER,
     reply: (reply, { request }) => {
       const malformed = ['dateOfBirth', 'policyActiveOn'].some((f) => {
         const v = request.form?.get(f);
         return v !== null && v !== undefined && v !== '' && !/^\d{4}-\d{2}-\d{2}$/.test(v);
       });
-      return malformed && reply.status === 422 ? findMemberError(400, 'MSG_CANT_PARSE_CONTENT', 'dateOfBirth or policyActiveOn cannot be read as YYYY-MM-DD') : reply;
+      return malformed && reply.status === 422
+        ? findMemberError(400, 'MSG_CANT_PARSE_CONTENT', 'dateOfBirth or policyActiveOn cannot be read as YYYY-MM-DD')
+        : reply;
     },
   },
   {
     name: 'coverage-gender-capitalised',
     kind: 'letter-case',
     allowedBy: ['DEC-D1-43', 'D1-2.2-10'],
-    description: 'The contained Patient `gender` is written capitalised as the 4.1 example value (`Male`, `Female`) instead of the FHIR code (`male`); Gender has no value list.',
+    description:
+      'The contained Patient `gender` is written capitalised as the 4.1 example value (`Male`, `Female`) instead of the FHIR code (`male`); Gender has no value list.',
     operations: FIND_MEMBER,
     reply: (reply) =>
       reply.status === 200 && isObject(reply.body) && reply.body.resourceType === 'Coverage'
-        ? { ...reply, body: mapObjects(reply.body, (o) => (o.resourceType === 'Patient' && typeof o.gender === 'string' ? { ...o, gender: o.gender.charAt(0).toUpperCase() + o.gender.slice(1) } : o)) }
+        ? {
+            ...reply,
+            body: mapObjects(reply.body, (o) =>
+              o.resourceType === 'Patient' && typeof o.gender === 'string'
+                ? { ...o, gender: o.gender.charAt(0).toUpperCase() + o.gender.slice(1) }
+                : o,
+            ),
+          }
         : reply,
   },
   {
     name: 'outcome-other-code-system',
     kind: 'data',
     allowedBy: ['DEC-D1-46', 'D1 2.3 (the coding system is not given)'],
-    description: 'Find Member error answers name their codes under another coding system URL (`urn:example:errors`); the system is recorded, not judged.',
+    description:
+      'Find Member error answers name their codes under another coding system URL (`urn:example:errors`); the system is recorded, not judged.',
     operations: FIND_MEMBER,
     reply: (reply) =>
       reply.status >= 400 && isObject(reply.body) && reply.body.resourceType === 'OperationOutcome'
-        ? { ...reply, body: mapObjects(reply.body, (o) => (typeof o.system === 'string' && typeof o.code === 'string' ? { ...o, system: 'urn:example:errors' } : o)) }
+        ? {
+            ...reply,
+            body: mapObjects(reply.body, (o) =>
+              typeof o.system === 'string' && typeof o.code === 'string' ? { ...o, system: 'urn:example:errors' } : o,
+            ),
+          }
         : reply,
   },
   {
     name: 'coverage-period-date-only',
     kind: 'date-form',
     allowedBy: ['DEC-D1-57', 'FHIR R4 dateTime'],
-    description: 'The Coverage `period.start` / `period.end` are written as dates only (`2026-01-01`) and `benefitUsedAsOf` with a `+0000` offset.',
+    description:
+      'The Coverage `period.start` / `period.end` are written as dates only (`2026-01-01`) and `benefitUsedAsOf` with a `+0000` offset.',
     operations: FIND_MEMBER,
     reply: (reply) => {
       if (reply.status !== 200 || !isObject(reply.body) || reply.body.resourceType !== 'Coverage') return reply;
       const body = { ...reply.body };
-      if (isObject(body.period)) body.period = Object.fromEntries(Object.entries(body.period).map(([k, v]) => [k, typeof v === 'string' ? v.slice(0, 10) : v]));
+      if (isObject(body.period))
+        body.period = Object.fromEntries(
+          Object.entries(body.period).map(([k, v]) => [k, typeof v === 'string' ? v.slice(0, 10) : v]),
+        );
       if (Array.isArray(body.extension)) {
         body.extension = body.extension.map((e) =>
-          isObject(e) && typeof e.valueDateTime === 'string' && String(e.url).endsWith('/benefitUsedAsOf') ? { ...e, valueDateTime: `${e.valueDateTime.slice(0, 19)}+0000` } : e,
+          isObject(e) && typeof e.valueDateTime === 'string' && String(e.url).endsWith('/benefitUsedAsOf')
+            ? { ...e, valueDateTime: `${e.valueDateTime.slice(0, 19)}+0000` }
+            : e,
         );
       }
       return { ...reply, body };
@@ -251,8 +365,14 @@ export const D1_MEMBERSHIP_VARIANTS: readonly Variant[] = [
   {
     name: 'authorisation-default-window',
     kind: 'data',
-    allowedBy: ['DEC-D1-74', 'DEC-D1-67', 'D1 4.3 (all fields optional; what a search without filters returns is not shown)', 'D1 8'],
-    description: 'A Search Authorisation without any filter field returns only the records issued since 2026-01-01 (a default date window); any filter lifts the window.',
+    allowedBy: [
+      'DEC-D1-74',
+      'DEC-D1-67',
+      'D1 4.3 (all fields optional; what a search without filters returns is not shown)',
+      'D1 8',
+    ],
+    description:
+      'A Search Authorisation without any filter field returns only the records issued since 2026-01-01 (a default date window); any filter lifts the window.',
     operations: [AUTH],
     request: (req): SandboxRequest => {
       const form = req.form;
@@ -266,10 +386,16 @@ export const D1_MEMBERSHIP_VARIANTS: readonly Variant[] = [
     name: 'authorisation-read-status-refused',
     kind: 'validation',
     allowedBy: ['DEC-D1-39', 'D1-3-11', 'D1-7-24'],
-    description: 'Search Authorisation refuses the `status` values `read` and `unread` with 422 `MSG_PARAM_INVALID` (section 4.3 does not list the values of `status`).',
+    description:
+      'Search Authorisation refuses the `status` values `read` and `unread` with 422 `MSG_PARAM_INVALID` (section 4.3 does not list the values of `status`).',
     operations: [AUTH],
     reply: (reply, { request }) =>
-      request.form?.has('status') ? { status: 422, body: operationOutcome('MSG_PARAM_INVALID', `status ${request.form.get('status')} is not a known value`) } : reply,
+      request.form?.has('status')
+        ? {
+            status: 422,
+            body: operationOutcome('MSG_PARAM_INVALID', `status ${request.form.get('status')} is not a known value`),
+          }
+        : reply,
   },
   {
     name: 'authorisation-bundle-collection',
@@ -277,6 +403,9 @@ export const D1_MEMBERSHIP_VARIANTS: readonly Variant[] = [
     allowedBy: ['DEC-D1-66', 'D1-2.1-01'],
     description: 'The Search Authorisation bundle has `type` `collection` instead of `searchset`.',
     operations: [AUTH],
-    reply: (reply) => (reply.status === 200 && isObject(reply.body) && reply.body.resourceType === 'Bundle' ? { ...reply, body: { ...reply.body, type: 'collection' } } : reply),
+    reply: (reply) =>
+      reply.status === 200 && isObject(reply.body) && reply.body.resourceType === 'Bundle'
+        ? { ...reply, body: { ...reply.body, type: 'collection' } }
+        : reply,
   },
 ];

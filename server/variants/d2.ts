@@ -13,7 +13,6 @@ const BOOKING_PRACTITIONERS = 'search-booking-practitioners';
 const BOOKING_ROLES = 'search-booking-practitioner-roles';
 const BOOKING_SEARCHES = [BOOKING_PRACTITIONERS, BOOKING_ROLES];
 
-
 /** The error reply with another code of the operation's table at that code's documented status. */
 function recoded(reply: SandboxReply, status: number, code: string): SandboxReply {
   const issue = isObject(reply.body) ? arr(reply.body.issue)[0] : undefined;
@@ -24,7 +23,11 @@ function recoded(reply: SandboxReply, status: number, code: string): SandboxRepl
 /** Whole-name match of a name part, ignoring letter case. */
 function hasWholeName(resource: JsonObject, part: 'family' | 'given', value: string): boolean {
   const v = value.trim().toLowerCase();
-  return arr(resource.name).some((n) => isObject(n) && (part === 'family' ? [n.family] : arr(n.given)).some((s) => typeof s === 'string' && s.toLowerCase() === v));
+  return arr(resource.name).some(
+    (n) =>
+      isObject(n) &&
+      (part === 'family' ? [n.family] : arr(n.given)).some((s) => typeof s === 'string' && s.toLowerCase() === v),
+  );
 }
 
 /** The 4.11 lists (DEC-D2-58): values outside them are refused. */
@@ -39,7 +42,8 @@ export const D2_VARIANTS: readonly Variant[] = [
     name: 'codeset-count-clamped',
     kind: 'paging',
     allowedBy: ['D2 7', 'DEC-D2-03'],
-    description: 'A code-set page size outside 1 to 1,000 is clamped into the bounds (`count=0` serves 1 code, `count=1001` serves 1,000) instead of refused: section 7 gives code sets no operation-specific error.',
+    description:
+      'A code-set page size outside 1 to 1,000 is clamped into the bounds (`count=0` serves 1 code, `count=1001` serves 1,000) instead of refused: section 7 gives code sets no operation-specific error.',
     operations: [CODE_SET],
     request: (req) => {
       const count = req.query.get('count');
@@ -53,7 +57,8 @@ export const D2_VARIANTS: readonly Variant[] = [
     name: 'codeset-sync-parameter-other-name',
     kind: 'parameter',
     allowedBy: ['D2 4.1', 'DEC-D2-05'],
-    description: 'The code sets\' incremental-sync parameter has another name than `_since` (4.1 names none): `_since` is an unknown parameter and is ignored.',
+    description:
+      "The code sets' incremental-sync parameter has another name than `_since` (4.1 names none): `_since` is an unknown parameter and is ignored.",
     operations: [CODE_SET],
     request: (req) => (req.query.has('_since') ? withQuery(req, (q) => q.delete('_since')) : req),
   },
@@ -61,23 +66,32 @@ export const D2_VARIANTS: readonly Variant[] = [
     name: 'booking-since-invalid-format-code',
     kind: 'error-code',
     allowedBy: ['D2 7', 'DEC-D2-22'],
-    description: 'A malformed booking `_since` is refused with 400 `MSG_INVALID_FORMAT` (another code of the booking table at its status) instead of 422 `MSG_DATE_FORMAT`.',
+    description:
+      'A malformed booking `_since` is refused with 400 `MSG_INVALID_FORMAT` (another code of the booking table at its status) instead of 422 `MSG_DATE_FORMAT`.',
     operations: BOOKING_SEARCHES,
-    reply: (reply) => (reply.status === 422 && errorCodeOf(reply.body) === 'MSG_DATE_FORMAT' ? recoded(reply, 400, 'MSG_INVALID_FORMAT') : reply),
+    reply: (reply) =>
+      reply.status === 422 && errorCodeOf(reply.body) === 'MSG_DATE_FORMAT'
+        ? recoded(reply, 400, 'MSG_INVALID_FORMAT')
+        : reply,
   },
   {
     name: 'booking-invalid-value-param-invalid',
     kind: 'error-code',
     allowedBy: ['D2 7', 'DEC-D2-30', 'DEC-D2-58'],
-    description: 'The booking searches refuse malformed and empty values, non-integer paging and a `near` unit outside the list with 422 `MSG_PARAM_INVALID` ("Parameter content not valid", same table) instead of 400 `MSG_INVALID_FORMAT`.',
+    description:
+      'The booking searches refuse malformed and empty values, non-integer paging and a `near` unit outside the list with 422 `MSG_PARAM_INVALID` ("Parameter content not valid", same table) instead of 400 `MSG_INVALID_FORMAT`.',
     operations: BOOKING_SEARCHES,
-    reply: (reply) => (reply.status === 400 && errorCodeOf(reply.body) === 'MSG_INVALID_FORMAT' ? recoded(reply, 422, 'MSG_PARAM_INVALID') : reply),
+    reply: (reply) =>
+      reply.status === 400 && errorCodeOf(reply.body) === 'MSG_INVALID_FORMAT'
+        ? recoded(reply, 422, 'MSG_PARAM_INVALID')
+        : reply,
   },
   {
     name: 'role-search-unknown-value-cant-parse',
     kind: 'error-code',
     allowedBy: ['D2 7', 'DEC-D2-58'],
-    description: 'The register role search refuses a `_sort`, `_include` or `distinct-by` value outside the documented list with 400 `MSG_CANT_PARSE_CONTENT` (another code of the register table at its status).',
+    description:
+      'The register role search refuses a `_sort`, `_include` or `distinct-by` value outside the documented list with 400 `MSG_CANT_PARSE_CONTENT` (another code of the register table at its status).',
     operations: [REGISTER_ROLES],
     reply: (reply, { request }) => {
       if (reply.status < 400) return reply;
@@ -92,7 +106,8 @@ export const D2_VARIANTS: readonly Variant[] = [
     name: 'name-filter-whole-name',
     kind: 'filter-match',
     allowedBy: ['D2 4.9', 'D2 4.12', 'DEC-D2-21', 'DEC-D2-59'],
-    description: '`family` and `given` on the register and booking practitioner searches match whole names only (ignoring letter case): a part of a name matches nothing. The documents do not say partial names match.',
+    description:
+      '`family` and `given` on the register and booking practitioner searches match whole names only (ignoring letter case): a part of a name matches nothing. The documents do not say partial names match.',
     operations: [REGISTER_PRACTITIONERS, BOOKING_PRACTITIONERS],
     reply: (reply, { request }) => {
       const family = request.query.get('family');
@@ -105,7 +120,13 @@ export const D2_VARIANTS: readonly Variant[] = [
       });
       const removed = entries.length - kept.length;
       const meta = isObject(reply.body.meta) ? reply.body.meta : undefined;
-      const tag = meta ? arr(meta.tag).map((t) => (isObject(t) && t.code === 'maxCount' && typeof t.display === 'string' ? { ...t, display: String(Math.max(0, Number(t.display) - removed)) } : t)) : undefined;
+      const tag = meta
+        ? arr(meta.tag).map((t) =>
+            isObject(t) && t.code === 'maxCount' && typeof t.display === 'string'
+              ? { ...t, display: String(Math.max(0, Number(t.display) - removed)) }
+              : t,
+          )
+        : undefined;
       const total = typeof reply.body.total === 'number' ? Math.max(0, reply.body.total - removed) : reply.body.total;
       return { ...reply, body: { ...reply.body, ...(meta ? { meta: { ...meta, tag } } : {}), total, entry: kept } };
     },
@@ -114,7 +135,8 @@ export const D2_VARIANTS: readonly Variant[] = [
     name: 'role-search-paged-by-default',
     kind: 'paging',
     allowedBy: ['D2 2.1', 'DEC-D2-36', 'DEC-D2-20'],
-    description: 'The register role search pages its answer, 10 roles per page, when no `count` is given (2.1 describes paged bundles; 4.11 names no paging parameter); further pages are reached with `page`.',
+    description:
+      'The register role search pages its answer, 10 roles per page, when no `count` is given (2.1 describes paged bundles; 4.11 names no paging parameter); further pages are reached with `page`.',
     operations: [REGISTER_ROLES],
     request: (req) => (req.query.has('count') ? req : withQuery(req, (q) => q.set('count', '10'))),
   },
@@ -122,23 +144,39 @@ export const D2_VARIANTS: readonly Variant[] = [
     name: 'bundle-type-collection',
     kind: 'bundle-type',
     allowedBy: ['D2 2.1', 'DEC-D2-37'],
-    description: 'The lookup, insurer-list and booking bundles are of type `collection` (2.1 allows `collection` or `searchset`; only 4.9 and 4.11 say `searchset`).',
-    operations: ['lookup-practitioners', 'lookup-locations', 'list-insurers', 'get-booking-practitioner', 'get-booking-practitioner-role', ...BOOKING_SEARCHES],
-    reply: (reply) => (reply.status === 200 && isObject(reply.body) && reply.body.resourceType === 'Bundle' ? { ...reply, body: { ...reply.body, type: 'collection' } } : reply),
+    description:
+      'The lookup, insurer-list and booking bundles are of type `collection` (2.1 allows `collection` or `searchset`; only 4.9 and 4.11 say `searchset`).',
+    operations: [
+      'lookup-practitioners',
+      'lookup-locations',
+      'list-insurers',
+      'get-booking-practitioner',
+      'get-booking-practitioner-role',
+      ...BOOKING_SEARCHES,
+    ],
+    reply: (reply) =>
+      reply.status === 200 && isObject(reply.body) && reply.body.resourceType === 'Bundle'
+        ? { ...reply, body: { ...reply.body, type: 'collection' } }
+        : reply,
   },
   {
     name: 'distance-sort-without-near-unsorted',
     kind: 'error-code',
     allowedBy: ['D2 4.11', 'DEC-D2-17'],
-    description: 'A distance `_sort` without `near` is answered 200 with the roles unsorted (the distance sort is ignored) instead of refused.',
+    description:
+      'A distance `_sort` without `near` is answered 200 with the roles unsorted (the distance sort is ignored) instead of refused.',
     operations: [REGISTER_ROLES],
-    request: (req) => (/^distance:/i.test(req.query.get('_sort') ?? '') && !req.query.has('near') ? withQuery(req, (q) => q.delete('_sort')) : req),
+    request: (req) =>
+      /^distance:/i.test(req.query.get('_sort') ?? '') && !req.query.has('near')
+        ? withQuery(req, (q) => q.delete('_sort'))
+        : req,
   },
   {
     name: 'codeable-concept-flat',
     kind: 'shape',
     allowedBy: ['D2 2.3', 'DEC-D2-43'],
-    description: 'The register Practitioner\'s nested `profession` / `specialty` / `subspecialty` values are CodeableConcepts with `system`, `code`, `display` directly on them (2.3 words them so) instead of a `coding[]`.',
+    description:
+      "The register Practitioner's nested `profession` / `specialty` / `subspecialty` values are CodeableConcepts with `system`, `code`, `display` directly on them (2.3 words them so) instead of a `coding[]`.",
     operations: [REGISTER_PRACTITIONERS, REGISTER_ROLES],
     reply: (reply) =>
       reply.status !== 200
@@ -146,10 +184,18 @@ export const D2_VARIANTS: readonly Variant[] = [
         : {
             ...reply,
             body: mapObjects(reply.body, (o) => {
-              if (typeof o.url !== 'string' || !/(^|\/)(profession|specialty|subspecialty)$/.test(o.url) || !isObject(o.valueCodeableConcept)) return o;
+              if (
+                typeof o.url !== 'string' ||
+                !/(^|\/)(profession|specialty|subspecialty)$/.test(o.url) ||
+                !isObject(o.valueCodeableConcept)
+              )
+                return o;
               const coding = arr(o.valueCodeableConcept.coding)[0];
               if (!isObject(coding)) return o;
-              return { ...o, valueCodeableConcept: { system: coding.system, code: coding.code, display: coding.display } };
+              return {
+                ...o,
+                valueCodeableConcept: { system: coding.system, code: coding.code, display: coding.display },
+              };
             }),
           },
   },
@@ -157,15 +203,20 @@ export const D2_VARIANTS: readonly Variant[] = [
     name: 'address-unknown-id-refused',
     kind: 'error-code',
     allowedBy: ['D2 4.7', 'DEC-D2-50'],
-    description: 'Retrieving an address id that does not exist is refused with 404 (an error body) instead of answered with an empty array.',
+    description:
+      'Retrieving an address id that does not exist is refused with 404 (an error body) instead of answered with an empty array.',
     operations: ['retrieve-address'],
-    reply: (reply) => (reply.status === 200 && Array.isArray(reply.body) && reply.body.length === 0 ? { status: 404, body: { code: 'NOT_FOUND', message: 'No address with this id' } } : reply),
+    reply: (reply) =>
+      reply.status === 200 && Array.isArray(reply.body) && reply.body.length === 0
+        ? { status: 404, body: { code: 'NOT_FOUND', message: 'No address with this id' } }
+        : reply,
   },
   {
     name: 'location-type-not-restricting',
     kind: 'filter-match',
     allowedBy: ['D2 4.3', 'DEC-D2-47'],
-    description: 'The location lookup accepts `type=P` without restricting the result (the meaning of the type values is not shown).',
+    description:
+      'The location lookup accepts `type=P` without restricting the result (the meaning of the type values is not shown).',
     operations: ['lookup-locations'],
     request: (req) => (req.query.has('type') ? withQuery(req, (q) => q.delete('type')) : req),
   },
@@ -176,7 +227,10 @@ export const D2_VARIANTS: readonly Variant[] = [
     description: 'The control parameters of an unknown insurer id are refused with 404 instead of an empty Bundle.',
     operations: ['get-insurer-control-parameters'],
     reply: (reply) =>
-      reply.status === 200 && isObject(reply.body) && reply.body.resourceType === 'Bundle' && arr(reply.body.entry).length === 0
+      reply.status === 200 &&
+      isObject(reply.body) &&
+      reply.body.resourceType === 'Bundle' &&
+      arr(reply.body.entry).length === 0
         ? { status: 404, body: operationOutcome('MSG_NOT_FOUND', 'No such insurer') }
         : reply,
   },
@@ -184,21 +238,36 @@ export const D2_VARIANTS: readonly Variant[] = [
     name: 'codeset-unknown-set-empty',
     kind: 'error-code',
     allowedBy: ['D2 7', 'DEC-D2-41'],
-    description: 'An unknown code-set name is answered 200 with an empty ValueSet ("an empty result set is returned when nothing matches") instead of 404.',
+    description:
+      'An unknown code-set name is answered 200 with an empty ValueSet ("an empty result set is returned when nothing matches") instead of 404.',
     operations: [CODE_SET],
     reply: (reply, { request }) => {
       if (reply.status !== 404) return reply;
-      const name = decodeURIComponent(request.params.set_name ?? request.path.split('/').filter(Boolean).pop() ?? 'unknown');
-      return { status: 200, body: { resourceType: 'ValueSet', id: name.replace(/[^A-Za-z0-9.-]/g, '-').slice(0, 64), name, expansion: { total: 0, offset: 0, contains: [] } } };
+      const name = decodeURIComponent(
+        request.params.set_name ?? request.path.split('/').filter(Boolean).pop() ?? 'unknown',
+      );
+      return {
+        status: 200,
+        body: {
+          resourceType: 'ValueSet',
+          id: name.replace(/[^A-Za-z0-9.-]/g, '-').slice(0, 64),
+          name,
+          expansion: { total: 0, offset: 0, contains: [] },
+        },
+      };
     },
   },
   {
     name: 'geocode-unknown-postcode-null-position',
     kind: 'null-optional',
     allowedBy: ['D2 4.8', 'DEC-D2-51'],
-    description: 'Geo-coding an unknown or invalid postcode is answered 200 with the postcode and `latitude` / `longitude` null instead of 404.',
+    description:
+      'Geo-coding an unknown or invalid postcode is answered 200 with the postcode and `latitude` / `longitude` null instead of 404.',
     operations: ['geocode-postcode'],
-    reply: (reply, { request }) => (reply.status === 404 ? { status: 200, body: { postcode: request.query.get('postcode') ?? '', latitude: null, longitude: null } } : reply),
+    reply: (reply, { request }) =>
+      reply.status === 404
+        ? { status: 200, body: { postcode: request.query.get('postcode') ?? '', latitude: null, longitude: null } }
+        : reply,
   },
   {
     name: 'photo-title-absent',
@@ -206,51 +275,116 @@ export const D2_VARIANTS: readonly Variant[] = [
     allowedBy: ['D2 2.3', 'DEC-D2-64', 'DEC-D2-42'],
     description: 'The photo attachment carries no `title` (its meaning is not explained).',
     operations: ['get-practitioner-photo'],
-    reply: (reply) => (reply.status !== 200 ? reply : { ...reply, body: mapObjects(reply.body, (o) => (isObject(o.valueAttachment) ? { ...o, valueAttachment: Object.fromEntries(Object.entries(o.valueAttachment).filter(([k]) => k !== 'title')) } : o)) }),
+    reply: (reply) =>
+      reply.status !== 200
+        ? reply
+        : {
+            ...reply,
+            body: mapObjects(reply.body, (o) =>
+              isObject(o.valueAttachment)
+                ? {
+                    ...o,
+                    valueAttachment: Object.fromEntries(
+                      Object.entries(o.valueAttachment).filter(([k]) => k !== 'title'),
+                    ),
+                  }
+                : o,
+            ),
+          },
   },
   {
     name: 'codeset-item-extensions-absent',
     kind: 'null-optional',
     allowedBy: ['D2 2.2', 'DEC-D2-38'],
-    description: 'Code-set items carry no `requiresProcedure` / `lastUpdated` extensions (which items carry them is not said).',
+    description:
+      'Code-set items carry no `requiresProcedure` / `lastUpdated` extensions (which items carry them is not said).',
     operations: [CODE_SET],
     reply: (reply) =>
       reply.status !== 200 || !isObject(reply.body) || !isObject(reply.body.expansion)
         ? reply
-        : { ...reply, body: { ...reply.body, expansion: { ...reply.body.expansion, contains: arr(reply.body.expansion.contains).map((i) => (isObject(i) ? Object.fromEntries(Object.entries(i).filter(([k]) => k !== 'extension')) : i)) } } },
+        : {
+            ...reply,
+            body: {
+              ...reply.body,
+              expansion: {
+                ...reply.body.expansion,
+                contains: arr(reply.body.expansion.contains).map((i) =>
+                  isObject(i) ? Object.fromEntries(Object.entries(i).filter(([k]) => k !== 'extension')) : i,
+                ),
+              },
+            },
+          },
   },
   {
     name: 'location-position-null',
     kind: 'null-optional',
     allowedBy: ['D2 2.3 (Location `position` is optional)', 'DEC-D2-42', 'DEC-D2-16'],
-    description: 'A Location without a position carries `position: null` (lookup Locations and Locations included by the role search).',
+    description:
+      'A Location without a position carries `position: null` (lookup Locations and Locations included by the role search).',
     operations: ['lookup-locations', REGISTER_ROLES],
-    reply: (reply) => (reply.status !== 200 ? reply : { ...reply, body: mapObjects(reply.body, (o) => (o.resourceType === 'Location' && !('position' in o) ? { ...o, position: null } : o)) }),
+    reply: (reply) =>
+      reply.status !== 200
+        ? reply
+        : {
+            ...reply,
+            body: mapObjects(reply.body, (o) =>
+              o.resourceType === 'Location' && !('position' in o) ? { ...o, position: null } : o,
+            ),
+          },
   },
   {
     name: 'd2-fhir-answers-plain-json',
     kind: 'protocol',
     allowedBy: ['D2 1', 'DEC-D2-26'],
-    description: 'The FHIR-style Document 2 operations answer with `Content-Type: application/json` instead of `application/fhir+json` (a JSON media type; the specific one is SHOULD).',
-    operations: [CODE_SET, 'lookup-practitioners', 'lookup-locations', 'list-insurers', 'get-insurer-control-parameters', REGISTER_PRACTITIONERS, 'get-practitioner-photo', REGISTER_ROLES, 'get-booking-practitioner', 'get-booking-practitioner-role', ...BOOKING_SEARCHES],
+    description:
+      'The FHIR-style Document 2 operations answer with `Content-Type: application/json` instead of `application/fhir+json` (a JSON media type; the specific one is SHOULD).',
+    operations: [
+      CODE_SET,
+      'lookup-practitioners',
+      'lookup-locations',
+      'list-insurers',
+      'get-insurer-control-parameters',
+      REGISTER_PRACTITIONERS,
+      'get-practitioner-photo',
+      REGISTER_ROLES,
+      'get-booking-practitioner',
+      'get-booking-practitioner-role',
+      ...BOOKING_SEARCHES,
+    ],
     wire: (wire) => {
       const ct = wire.headers['content-type'];
-      return ct === undefined ? wire : { ...wire, headers: { ...wire.headers, 'content-type': ct.replace(/application\/fhir\+json/i, 'application/json') } };
+      return ct === undefined
+        ? wire
+        : {
+            ...wire,
+            headers: { ...wire.headers, 'content-type': ct.replace(/application\/fhir\+json/i, 'application/json') },
+          };
     },
   },
   {
     name: 'last-updated-other-forms',
     kind: 'date-form',
     allowedBy: ['FHIR R4 dateTime', 'FHIR R4 instant', 'DEC-D2-38', 'DEC-D2-22'],
-    description: 'Insurer and code-set `lastUpdated` extensions carry a date-only FHIR dateTime (`2025-06-01`), and booking `meta.lastUpdated` is written in UTC with `Z` and milliseconds (`2025-11-17T07:11:00.000Z`).',
-    operations: [CODE_SET, 'list-insurers', 'get-booking-practitioner', 'get-booking-practitioner-role', ...BOOKING_SEARCHES],
+    description:
+      'Insurer and code-set `lastUpdated` extensions carry a date-only FHIR dateTime (`2025-06-01`), and booking `meta.lastUpdated` is written in UTC with `Z` and milliseconds (`2025-11-17T07:11:00.000Z`).',
+    operations: [
+      CODE_SET,
+      'list-insurers',
+      'get-booking-practitioner',
+      'get-booking-practitioner-role',
+      ...BOOKING_SEARCHES,
+    ],
     reply: (reply) =>
       reply.status !== 200
         ? reply
         : {
             ...reply,
             body: mapObjects(reply.body, (o, path) => {
-              if ((o.id === 'lastUpdated' || (typeof o.url === 'string' && o.url.endsWith('lastUpdated'))) && typeof o.valueDateTime === 'string') return { ...o, valueDateTime: o.valueDateTime.slice(0, 10) };
+              if (
+                (o.id === 'lastUpdated' || (typeof o.url === 'string' && o.url.endsWith('lastUpdated'))) &&
+                typeof o.valueDateTime === 'string'
+              )
+                return { ...o, valueDateTime: o.valueDateTime.slice(0, 10) };
               if (path[path.length - 1] === 'meta' && typeof o.lastUpdated === 'string') {
                 const t = Date.parse(o.lastUpdated);
                 return Number.isNaN(t) ? o : { ...o, lastUpdated: new Date(t).toISOString() };
@@ -263,7 +397,8 @@ export const D2_VARIANTS: readonly Variant[] = [
     name: 'booking-identifier-by-system',
     kind: 'shape',
     allowedBy: ['D2 2.3', 'DEC-D2-60'],
-    description: 'The booking PractitionerRole names its identifiers by `system` (`.../booking_identifier`, `.../external_identifier`) and carries no identifier `id`.',
+    description:
+      'The booking PractitionerRole names its identifiers by `system` (`.../booking_identifier`, `.../external_identifier`) and carries no identifier `id`.',
     operations: ['get-booking-practitioner-role', BOOKING_ROLES],
     reply: (reply) =>
       reply.status !== 200
@@ -288,31 +423,54 @@ export const D2_VARIANTS: readonly Variant[] = [
     name: 'lookup-missing-text-other-body',
     kind: 'error-body',
     allowedBy: ['D2 7', 'DEC-D2-07', 'DEC-D2-31'],
-    description: 'A lookup without `text` is answered HTTP 400 with a plain `{ "error": "text is required" }` body (the body is not shown; only the status is fixed).',
+    description:
+      'A lookup without `text` is answered HTTP 400 with a plain `{ "error": "text is required" }` body (the body is not shown; only the status is fixed).',
     operations: ['lookup-practitioners', 'lookup-locations'],
-    reply: (reply, { request }) => (reply.status === 400 && !request.query.get('text') ? { status: 400, body: { error: 'text is required' } } : reply),
+    reply: (reply, { request }) =>
+      reply.status === 400 && !request.query.get('text') ? { status: 400, body: { error: 'text is required' } } : reply,
   },
   {
     name: 'distinct-by-answer-sorted-by-name',
     kind: 'order',
     allowedBy: ['D2 4.11', 'DEC-D2-55'],
-    description: 'Without `_sort`, a `distinct-by` answer lists its roles by practitioner name, descending (the order that defines "first" is not stated without `_sort`).',
+    description:
+      'Without `_sort`, a `distinct-by` answer lists its roles by practitioner name, descending (the order that defines "first" is not stated without `_sort`).',
     operations: [REGISTER_ROLES],
-    request: (req) => (req.query.has('distinct-by') && !req.query.has('_sort') ? withQuery(req, (q) => q.set('_sort', 'name:desc')) : req),
+    request: (req) =>
+      req.query.has('distinct-by') && !req.query.has('_sort')
+        ? withQuery(req, (q) => q.set('_sort', 'name:desc'))
+        : req,
   },
   {
     name: 'd2-no-token-403',
     kind: 'status',
     allowedBy: ['D2 5', 'DEC-D2-61'],
     description: 'A Document 2 request without a token, or with an unknown one, is refused with 403 instead of 401.',
-    operations: [CODE_SET, 'lookup-practitioners', 'lookup-locations', 'list-insurers', 'get-insurer-control-parameters', 'search-address', 'retrieve-address', 'geocode-postcode', 'validate-postcode', REGISTER_PRACTITIONERS, 'get-practitioner-photo', REGISTER_ROLES, 'get-booking-practitioner', 'get-booking-practitioner-role', ...BOOKING_SEARCHES],
+    operations: [
+      CODE_SET,
+      'lookup-practitioners',
+      'lookup-locations',
+      'list-insurers',
+      'get-insurer-control-parameters',
+      'search-address',
+      'retrieve-address',
+      'geocode-postcode',
+      'validate-postcode',
+      REGISTER_PRACTITIONERS,
+      'get-practitioner-photo',
+      REGISTER_ROLES,
+      'get-booking-practitioner',
+      'get-booking-practitioner-role',
+      ...BOOKING_SEARCHES,
+    ],
     reply: (reply) => (reply.status === 401 ? { ...reply, status: 403 } : reply),
   },
   {
     name: 'retrieved-address-blank-members-null',
     kind: 'null-optional',
     allowedBy: ['D2 2.3', 'DEC-D2-42'],
-    description: 'A retrieved address writes its empty optional members (`line2`..`line4`, `buildingName`, ...) as `null` instead of empty strings, and leaves out `postcode` when it is the last line of `formattedAddress` (only `key`, `addressType` and `formattedAddress` must be present).',
+    description:
+      'A retrieved address writes its empty optional members (`line2`..`line4`, `buildingName`, ...) as `null` instead of empty strings, and leaves out `postcode` when it is the last line of `formattedAddress` (only `key`, `addressType` and `formattedAddress` must be present).',
     operations: ['retrieve-address'],
     reply: (reply) =>
       reply.status !== 200 || !Array.isArray(reply.body)
@@ -334,7 +492,8 @@ export const D2_VARIANTS: readonly Variant[] = [
     name: 'd2-optional-members-absent',
     kind: 'null-optional',
     allowedBy: ['D2 2.3', 'DEC-D2-42'],
-    description: 'Members whose presence is only SHOULD are left out: insurers carry no `category` / `lastUpdated` extensions, lookup Locations no `name` when they have an address, and register roles no `location[]` display.',
+    description:
+      'Members whose presence is only SHOULD are left out: insurers carry no `category` / `lastUpdated` extensions, lookup Locations no `name` when they have an address, and register roles no `location[]` display.',
     operations: ['list-insurers', 'lookup-locations', REGISTER_ROLES],
     reply: (reply) =>
       reply.status !== 200
@@ -342,9 +501,23 @@ export const D2_VARIANTS: readonly Variant[] = [
         : {
             ...reply,
             body: mapObjects(reply.body, (o) => {
-              if (o.resourceType === 'Organization' && Array.isArray(o.extension)) return { ...o, extension: o.extension.filter((e) => !(isObject(e) && typeof e.url === 'string' && /\/extension\/(category|lastUpdated)$/.test(e.url))) };
-              if (o.resourceType === 'Location' && isObject(o.address) && typeof o.name === 'string') return Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'name'));
-              if (o.resourceType === 'PractitionerRole' && Array.isArray(o.location)) return { ...o, location: o.location.map((l) => (isObject(l) ? Object.fromEntries(Object.entries(l).filter(([k]) => k !== 'display')) : l)) };
+              if (o.resourceType === 'Organization' && Array.isArray(o.extension))
+                return {
+                  ...o,
+                  extension: o.extension.filter(
+                    (e) =>
+                      !(isObject(e) && typeof e.url === 'string' && /\/extension\/(category|lastUpdated)$/.test(e.url)),
+                  ),
+                };
+              if (o.resourceType === 'Location' && isObject(o.address) && typeof o.name === 'string')
+                return Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'name'));
+              if (o.resourceType === 'PractitionerRole' && Array.isArray(o.location))
+                return {
+                  ...o,
+                  location: o.location.map((l) =>
+                    isObject(l) ? Object.fromEntries(Object.entries(l).filter(([k]) => k !== 'display')) : l,
+                  ),
+                };
               return o;
             }),
           },

@@ -17,17 +17,30 @@ const SUBSCRIPTIONS = 'list-site-subscriptions';
 const PAYORS = 'list-site-payors';
 const PATIENT_READS = ['create-patient', 'get-patient', 'update-patient'];
 const DIARY_LISTS = ['list-episode-types', 'list-appointment-statuses', 'list-recurrence-types'];
-const CONTRACT_DELETES = ['delete-payor', 'delete-contact-payor', 'delete-contract-service', 'delete-contract-service-with-procedure'];
-const PRICED = ['get-effective-prices', 'set-contract-service', 'set-contract-service-with-procedure', 'set-contract-price'];
+const CONTRACT_DELETES = [
+  'delete-payor',
+  'delete-contact-payor',
+  'delete-contract-service',
+  'delete-contract-service-with-procedure',
+];
+const PRICED = [
+  'get-effective-prices',
+  'set-contract-service',
+  'set-contract-service-with-procedure',
+  'set-contract-price',
+];
 
-const okBody = (reply: SandboxReply): reply is SandboxReply & { body: JsonObject | unknown[] } => reply.status >= 200 && reply.status < 300 && (isObject(reply.body) || Array.isArray(reply.body));
+const okBody = (reply: SandboxReply): reply is SandboxReply & { body: JsonObject | unknown[] } =>
+  reply.status >= 200 && reply.status < 300 && (isObject(reply.body) || Array.isArray(reply.body));
 
 /** The sites of a v1 (array) or v2 (`{sites}`) answer, each rewritten. */
 function mapSites(reply: SandboxReply, visit: (s: JsonObject) => JsonObject): SandboxReply {
   if (!okBody(reply)) return reply;
   if (Array.isArray(reply.body)) return { ...reply, body: reply.body.map((s) => (isObject(s) ? visit(s) : s)) };
   const body = reply.body as JsonObject;
-  return Array.isArray(body.sites) ? { ...reply, body: { ...body, sites: body.sites.map((s) => (isObject(s) ? visit(s) : s)) } } : reply;
+  return Array.isArray(body.sites)
+    ? { ...reply, body: { ...body, sites: body.sites.map((s) => (isObject(s) ? visit(s) : s)) } }
+    : reply;
 }
 
 /** `ACTIVE` written `Active` (any other value kept). */
@@ -36,7 +49,10 @@ const titleCase = (v: unknown): unknown => (v === 'ACTIVE' ? 'Active' : v);
 /** The code of the first issue of an OperationOutcome reply, or undefined. */
 function outcomeCode(reply: SandboxReply): string | undefined {
   const issue = isObject(reply.body) && Array.isArray(reply.body.issue) ? reply.body.issue[0] : undefined;
-  const coding = isObject(issue) && isObject(issue.details) && Array.isArray(issue.details.coding) ? issue.details.coding[0] : undefined;
+  const coding =
+    isObject(issue) && isObject(issue.details) && Array.isArray(issue.details.coding)
+      ? issue.details.coding[0]
+      : undefined;
   return isObject(coding) && typeof coding.code === 'string' ? coding.code : undefined;
 }
 
@@ -55,18 +71,33 @@ export const D3_VARIANTS: readonly Variant[] = [
     kind: 'null-optional',
     allowedBy: ['DEC-D3-23', 'DEC-D3-22', 'D3 2.2'],
     description:
-      'Accounts objects write optional members as null: user info `title`, `middlename`, `creationdate` and `lastupdatedon`; user details `title` and `middlename` and each site\'s `description`; Site `description` and `identifier` (v1 and v2); site users\' `middleName`.',
+      "Accounts objects write optional members as null: user info `title`, `middlename`, `creationdate` and `lastupdatedon`; user details `title` and `middlename` and each site's `description`; Site `description` and `identifier` (v1 and v2); site users' `middleName`.",
     operations: [USER_INFO, USER_DETAILS, SITES_V1, SITES_V2, SITE_USERS],
     reply: (reply, scope) => {
       if (!okBody(reply)) return reply;
       const op = scope.operations[0];
-      if (op === SITES_V1 || op === SITES_V2) return mapSites(reply, (s) => nullMembers(s, ['description', 'identifier']));
+      if (op === SITES_V1 || op === SITES_V2)
+        return mapSites(reply, (s) => nullMembers(s, ['description', 'identifier']));
       const body = reply.body as JsonObject;
-      if (op === USER_INFO && isObject(body.user)) return { ...reply, body: { ...body, user: nullMembers(body.user, ['title', 'middlename', 'creationdate', 'lastupdatedon']) } };
+      if (op === USER_INFO && isObject(body.user))
+        return {
+          ...reply,
+          body: { ...body, user: nullMembers(body.user, ['title', 'middlename', 'creationdate', 'lastupdatedon']) },
+        };
       if (op === USER_DETAILS && Array.isArray(body.sites)) {
-        return { ...reply, body: { ...nullMembers(body, ['title', 'middlename']), sites: body.sites.map((s) => (isObject(s) ? nullMembers(s, ['description']) : s)) } };
+        return {
+          ...reply,
+          body: {
+            ...nullMembers(body, ['title', 'middlename']),
+            sites: body.sites.map((s) => (isObject(s) ? nullMembers(s, ['description']) : s)),
+          },
+        };
       }
-      if (op === SITE_USERS && Array.isArray(body.users)) return { ...reply, body: { ...body, users: body.users.map((u) => (isObject(u) ? nullMembers(u, ['middleName']) : u)) } };
+      if (op === SITE_USERS && Array.isArray(body.users))
+        return {
+          ...reply,
+          body: { ...body, users: body.users.map((u) => (isObject(u) ? nullMembers(u, ['middleName']) : u)) },
+        };
       return reply;
     },
   },
@@ -74,16 +105,18 @@ export const D3_VARIANTS: readonly Variant[] = [
     name: 'site-status-title-case',
     kind: 'letter-case',
     allowedBy: ['DEC-D3-26'],
-    description: 'Site and user states are written `Active` instead of `ACTIVE` (authorised sites v1 and v2, user details `status` and a `status` on each of its sites, the event\'s site and parent site).',
+    description:
+      "Site and user states are written `Active` instead of `ACTIVE` (authorised sites v1 and v2, user details `status` and a `status` on each of its sites, the event's site and parent site).",
     operations: [SITES_V1, SITES_V2, USER_DETAILS, EVENT],
     reply: (reply, scope) => {
       if (!okBody(reply)) return reply;
       const op = scope.operations[0];
       if (op === SITES_V1 || op === SITES_V2) return mapSites(reply, (s) => ({ ...s, status: titleCase(s.status) }));
       // User details entries carry no status in the sandbox: here each says it is `Active` (DEC-D3-27: judged when present).
-      const body = op === USER_DETAILS && isObject(reply.body) && Array.isArray(reply.body.sites)
-        ? { ...reply.body, sites: reply.body.sites.map((s) => (isObject(s) ? { ...s, status: 'Active' } : s)) }
-        : reply.body;
+      const body =
+        op === USER_DETAILS && isObject(reply.body) && Array.isArray(reply.body.sites)
+          ? { ...reply.body, sites: reply.body.sites.map((s) => (isObject(s) ? { ...s, status: 'Active' } : s)) }
+          : reply.body;
       return { ...reply, body: mapObjects(body, (o) => ('status' in o ? { ...o, status: titleCase(o.status) } : o)) };
     },
   },
@@ -107,9 +140,19 @@ export const D3_VARIANTS: readonly Variant[] = [
       const reserved = (e: unknown) => JSON.stringify(e).match(/"Organization\/(slf|na)"/) !== null;
       const ordered = [...reply.body.entry.filter((e) => !reserved(e)), ...reply.body.entry.filter(reserved)];
       const start = (page - 1) * count;
-      const meta = isObject(reply.body.meta) && Array.isArray(reply.body.meta.tag)
-        ? { ...reply.body.meta, tag: reply.body.meta.tag.map((t) => (isObject(t) && t.code === 'page' ? { ...t, display: String(page) } : isObject(t) && t.code === 'count' ? { ...t, display: String(count) } : t)) }
-        : reply.body.meta;
+      const meta =
+        isObject(reply.body.meta) && Array.isArray(reply.body.meta.tag)
+          ? {
+              ...reply.body.meta,
+              tag: reply.body.meta.tag.map((t) =>
+                isObject(t) && t.code === 'page'
+                  ? { ...t, display: String(page) }
+                  : isObject(t) && t.code === 'count'
+                    ? { ...t, display: String(count) }
+                    : t,
+              ),
+            }
+          : reply.body.meta;
       return { ...reply, body: { ...reply.body, meta, entry: ordered.slice(start, start + count) } };
     },
   },
@@ -117,18 +160,26 @@ export const D3_VARIANTS: readonly Variant[] = [
     name: 'condition-reference-capitalised',
     kind: 'letter-case',
     allowedBy: ['DEC-D3-34'],
-    description: 'The created Condition names its patient `Patient/<id>` (capitalised) in `note[].authorReference.reference`.',
+    description:
+      'The created Condition names its patient `Patient/<id>` (capitalised) in `note[].authorReference.reference`.',
     operations: ['create-condition'],
     reply: (reply) =>
       okBody(reply)
-        ? { ...reply, body: mapObjects(reply.body, (o) => (typeof o.reference === 'string' && o.reference.startsWith('patient/') ? { ...o, reference: `Patient/${o.reference.slice('patient/'.length)}` } : o)) }
+        ? {
+            ...reply,
+            body: mapObjects(reply.body, (o) =>
+              typeof o.reference === 'string' && o.reference.startsWith('patient/')
+                ? { ...o, reference: `Patient/${o.reference.slice('patient/'.length)}` }
+                : o,
+            ),
+          }
         : reply,
   },
   {
     name: 'patient-birthdate-table-name',
     kind: 'naming',
     allowedBy: ['DEC-D3-31'],
-    description: 'Patients are answered with the birth date under the table\'s name `birthdate` instead of `birthDate`.',
+    description: "Patients are answered with the birth date under the table's name `birthdate` instead of `birthDate`.",
     operations: PATIENT_READS,
     reply: (reply) =>
       okBody(reply)
@@ -153,10 +204,18 @@ export const D3_VARIANTS: readonly Variant[] = [
       const code = outcomeCode(reply);
       if (reply.status < 400 || code === undefined) return reply;
       const d = diagnosticsOf(reply);
-      const op = scope.operations.includes('create-condition') && /Condition/.test(d) ? 'create-condition' : 'create-patient';
-      if (code === 'MSG_DATE_FORMAT' && /birthDate/.test(d)) return { ...reply, status: 400, body: operationOutcome('MSG_INVALID_FORMAT', d, ['Patient']) };
-      if (code === 'INVALID_RESOURCE' && reply.status === 400 && /Expected a (Patient|Condition)/.test(d)) return { ...reply, status: 422, body: operationOutcome('MSG_PARAM_INVALID', d, [op === 'create-condition' ? 'Condition' : 'Patient']) };
-      if (code === 'MSG_MISSING_MANDATORY_PARAM' && /note/.test(d)) return { ...reply, status: 400, body: operationOutcome('INVALID_RESOURCE', d, ['Condition']) };
+      const op =
+        scope.operations.includes('create-condition') && /Condition/.test(d) ? 'create-condition' : 'create-patient';
+      if (code === 'MSG_DATE_FORMAT' && /birthDate/.test(d))
+        return { ...reply, status: 400, body: operationOutcome('MSG_INVALID_FORMAT', d, ['Patient']) };
+      if (code === 'INVALID_RESOURCE' && reply.status === 400 && /Expected a (Patient|Condition)/.test(d))
+        return {
+          ...reply,
+          status: 422,
+          body: operationOutcome('MSG_PARAM_INVALID', d, [op === 'create-condition' ? 'Condition' : 'Patient']),
+        };
+      if (code === 'MSG_MISSING_MANDATORY_PARAM' && /note/.test(d))
+        return { ...reply, status: 400, body: operationOutcome('INVALID_RESOURCE', d, ['Condition']) };
       return reply;
     },
   },
@@ -164,20 +223,31 @@ export const D3_VARIANTS: readonly Variant[] = [
     name: 'subscriptions-as-list',
     kind: 'serialisation',
     allowedBy: ['DEC-D3-24'],
-    description: 'List site subscriptions writes `subscriptions` as a list of subscription objects instead of one object.',
+    description:
+      'List site subscriptions writes `subscriptions` as a list of subscription objects instead of one object.',
     operations: [SUBSCRIPTIONS],
-    reply: (reply) => (okBody(reply) && isObject(reply.body) && isObject(reply.body.subscriptions) ? { ...reply, body: { ...reply.body, subscriptions: [reply.body.subscriptions] } } : reply),
+    reply: (reply) =>
+      okBody(reply) && isObject(reply.body) && isObject(reply.body.subscriptions)
+        ? { ...reply, body: { ...reply.body, subscriptions: [reply.body.subscriptions] } }
+        : reply,
   },
   {
     name: 'deleted-outcome-text-forms',
     kind: 'serialisation',
     allowedBy: ['DEC-D3-59'],
-    description: 'Contract delete outcomes write `location` as the text `CONTRACTS` and `expression` as an empty string, and put an informational issue before the MSG_DELETED_ID one.',
+    description:
+      'Contract delete outcomes write `location` as the text `CONTRACTS` and `expression` as an empty string, and put an informational issue before the MSG_DELETED_ID one.',
     operations: CONTRACT_DELETES,
     reply: (reply) => {
       if (!okBody(reply) || !isObject(reply.body) || !Array.isArray(reply.body.issue)) return reply;
       const issues = reply.body.issue.map((i) => (isObject(i) ? { ...i, location: 'CONTRACTS', expression: '' } : i));
-      return { ...reply, body: { ...reply.body, issue: [{ severity: 'information', code: 'informational', diagnostics: 'Request processed' }, ...issues] } };
+      return {
+        ...reply,
+        body: {
+          ...reply.body,
+          issue: [{ severity: 'information', code: 'informational', diagnostics: 'Request processed' }, ...issues],
+        },
+      };
     },
   },
   {
@@ -186,45 +256,83 @@ export const D3_VARIANTS: readonly Variant[] = [
     allowedBy: ['DEC-D3-49'],
     description: 'Token-details error bodies carry `code` as text (`"400"`) instead of a number.',
     operations: ['get-idp-token-details'],
-    reply: (reply) => (reply.status >= 400 && isObject(reply.body) && reply.body.status === 'fail' && typeof reply.body.code === 'number' ? { ...reply, body: { ...reply.body, code: String(reply.body.code) } } : reply),
+    reply: (reply) =>
+      reply.status >= 400 && isObject(reply.body) && reply.body.status === 'fail' && typeof reply.body.code === 'number'
+        ? { ...reply, body: { ...reply.body, code: String(reply.body.code) } }
+        : reply,
   },
   {
     name: 'diary-success-false',
     kind: 'data',
     allowedBy: ['DEC-D3-11'],
-    description: 'Diary lists carry `success: false` with their data, as the example of 2.3 shows (the meaning of `success` is not stated).',
+    description:
+      'Diary lists carry `success: false` with their data, as the example of 2.3 shows (the meaning of `success` is not stated).',
     operations: DIARY_LISTS,
-    reply: (reply) => (okBody(reply) && isObject(reply.body) && reply.body.success === true ? { ...reply, body: { ...reply.body, success: false } } : reply),
+    reply: (reply) =>
+      okBody(reply) && isObject(reply.body) && reply.body.success === true
+        ? { ...reply, body: { ...reply.body, success: false } }
+        : reply,
   },
   {
     name: 'contract-asset-type-list',
     kind: 'serialisation',
     allowedBy: ['DEC-D3-35'],
-    description: 'Price Contracts write `term[].asset[].type` as a list of CodeableConcepts (FHIR\'s form) instead of one.',
+    description:
+      "Price Contracts write `term[].asset[].type` as a list of CodeableConcepts (FHIR's form) instead of one.",
     operations: PRICED,
     reply: (reply) =>
       okBody(reply)
-        ? { ...reply, body: mapResources(reply.body, 'Contract', (c) => mapObjects(c, (o, path) => (path[path.length - 1] === 'asset' && isObject(o.type) ? { ...o, type: [o.type] } : o)) as JsonObject) }
+        ? {
+            ...reply,
+            body: mapResources(
+              reply.body,
+              'Contract',
+              (c) =>
+                mapObjects(c, (o, path) =>
+                  path[path.length - 1] === 'asset' && isObject(o.type) ? { ...o, type: [o.type] } : o,
+                ) as JsonObject,
+            ),
+          }
         : reply,
   },
   {
     name: 'introspect-client-token-success',
     kind: 'data',
     allowedBy: ['DEC-D3-40'],
-    description: 'Introspect answers a client-credentials token of an active client account with 200 `{status: \'success\'}` instead of 400 `userId not found in authentication token`.',
+    description:
+      "Introspect answers a client-credentials token of an active client account with 200 `{status: 'success'}` instead of 400 `userId not found in authentication token`.",
     operations: ['introspect'],
     reply: (reply) =>
-      reply.status === 400 && isObject(reply.body) && reply.body.message === 'userId not found in authentication token' ? { ...reply, status: 200, body: { status: 'success' } } : reply,
+      reply.status === 400 && isObject(reply.body) && reply.body.message === 'userId not found in authentication token'
+        ? { ...reply, status: 200, body: { status: 'success' } }
+        : reply,
   },
   {
     name: 'writes-other-2xx',
     kind: 'protocol',
     allowedBy: ['DEC-D3-52'],
-    description: 'Successful patient and contract writes use another 2xx status: create patient and add condition answer 200 (not 201); create or update payor, contact payor and the set-contract operations answer 201.',
-    operations: ['create-patient', 'create-condition', 'upsert-payor', 'upsert-contact-payor', ...PRICED.filter((o) => o !== 'get-effective-prices')],
+    description:
+      'Successful patient and contract writes use another 2xx status: create patient and add condition answer 200 (not 201); create or update payor, contact payor and the set-contract operations answer 201.',
+    operations: [
+      'create-patient',
+      'create-condition',
+      'upsert-payor',
+      'upsert-contact-payor',
+      ...PRICED.filter((o) => o !== 'get-effective-prices'),
+    ],
     reply: (reply, scope) => {
-      if (reply.status === 201 && (scope.operations.includes('create-patient') || scope.operations.includes('create-condition'))) return { ...reply, status: 200 };
-      if (reply.status === 200 && !scope.operations.includes('create-patient') && !scope.operations.includes('create-condition') && !scope.operations.includes('get-effective-prices')) return { ...reply, status: 201 };
+      if (
+        reply.status === 201 &&
+        (scope.operations.includes('create-patient') || scope.operations.includes('create-condition'))
+      )
+        return { ...reply, status: 200 };
+      if (
+        reply.status === 200 &&
+        !scope.operations.includes('create-patient') &&
+        !scope.operations.includes('create-condition') &&
+        !scope.operations.includes('get-effective-prices')
+      )
+        return { ...reply, status: 201 };
       return reply;
     },
   },
@@ -232,7 +340,8 @@ export const D3_VARIANTS: readonly Variant[] = [
     name: 'token-details-redirect-checked-first',
     kind: 'order',
     allowedBy: ['DEC-D3-48', 'D3 7 (the order of the token-details checks is not shown)'],
-    description: 'Token details checks `redirect_uri` before client authentication: a request without `redirect_uri` is answered 400 `redirect_uri is required` whatever its Authorization.',
+    description:
+      'Token details checks `redirect_uri` before client authentication: a request without `redirect_uri` is answered 400 `redirect_uri is required` whatever its Authorization.',
     operations: ['get-idp-token-details'],
     reply: (reply, scope) =>
       reply.status === 401 && (scope.request.query.get('redirect_uri') ?? '').trim() === ''
@@ -243,7 +352,8 @@ export const D3_VARIANTS: readonly Variant[] = [
     name: 'revoke-unknown-token-refused',
     kind: 'error-code',
     allowedBy: ['DEC-D3-47'],
-    description: 'Revoke answers a token it never issued (and a request without token) with 400 `{error: invalid_request}` instead of 200 (the answer is not shown).',
+    description:
+      'Revoke answers a token it never issued (and a request without token) with 400 `{error: invalid_request}` instead of 200 (the answer is not shown).',
     operations: ['revoke-token'],
     reply: (reply, scope) =>
       // The sandbox issues 32 base64url characters (server/repo/memoryRepository.ts): a token of another form is one it never issued.
@@ -255,18 +365,32 @@ export const D3_VARIANTS: readonly Variant[] = [
     name: 'event-creation-date-iso',
     kind: 'date-form',
     allowedBy: ['DEC-D3-28'],
-    description: 'The event resource writes `creationDate` in the ISO form with `T` and an offset (`2024-03-01T09:15:00+00:00`): its form is not given for events.',
+    description:
+      'The event resource writes `creationDate` in the ISO form with `T` and an offset (`2024-03-01T09:15:00+00:00`): its form is not given for events.',
     operations: [EVENT],
     reply: (reply) =>
-      okBody(reply) && isObject(reply.body) && isObject(reply.body.resource) && typeof reply.body.resource.creationDate === 'string'
-        ? { ...reply, body: { ...reply.body, resource: { ...reply.body.resource, creationDate: `${reply.body.resource.creationDate.replace(' ', 'T')}+00:00` } } }
+      okBody(reply) &&
+      isObject(reply.body) &&
+      isObject(reply.body.resource) &&
+      typeof reply.body.resource.creationDate === 'string'
+        ? {
+            ...reply,
+            body: {
+              ...reply.body,
+              resource: {
+                ...reply.body.resource,
+                creationDate: `${reply.body.resource.creationDate.replace(' ', 'T')}+00:00`,
+              },
+            },
+          }
         : reply,
   },
   {
     name: 'diary-refusals-401',
     kind: 'protocol',
     allowedBy: ['DEC-D3-10', 'D3-4.3-05'],
-    description: 'Post authorisation answers the Unauthorized (1) and SiteNotMapped (3) outcomes with HTTP 401 and 403, keeping the `{access_token, response}` body (the HTTP status of each outcome is not shown).',
+    description:
+      'Post authorisation answers the Unauthorized (1) and SiteNotMapped (3) outcomes with HTTP 401 and 403, keeping the `{access_token, response}` body (the HTTP status of each outcome is not shown).',
     operations: ['diary-post-auth'],
     reply: (reply) => {
       if (reply.status !== 200 || !isObject(reply.body)) return reply;

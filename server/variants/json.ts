@@ -10,7 +10,11 @@ export type JsonObject = Record<string, unknown>;
 export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A deep copy with `visit` applied to every object, children first; `visit` returns the replacement. */
-export function mapObjects(value: unknown, visit: (o: JsonObject, path: readonly string[]) => JsonObject, path: readonly string[] = []): unknown {
+export function mapObjects(
+  value: unknown,
+  visit: (o: JsonObject, path: readonly string[]) => JsonObject,
+  path: readonly string[] = [],
+): unknown {
   if (Array.isArray(value)) return value.map((v) => mapObjects(v, visit, path));
   if (!isObject(value)) return value;
   const copy: JsonObject = {};

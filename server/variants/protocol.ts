@@ -47,18 +47,32 @@ export const PROTOCOL_VARIANTS: readonly Variant[] = [
     wire: (wire) =>
       wire.payload === undefined || jsonPayload(wire.payload) === undefined
         ? wire
-        : { ...wire, payload: wire.payload.replace(/[\u007f-\uffff/]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) },
+        : {
+            ...wire,
+            payload: wire.payload.replace(
+              /[\u007f-\uffff/]/g,
+              (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+            ),
+          },
   },
   {
     name: 'extra-members',
     kind: 'extension',
     allowedBy: ['schemas/README.md house rules (the documents name members and never forbid others)'],
-    description: 'Every JSON object of an answer carries an extra member `x-sandbox-note` the documents do not name (a target may add members).',
+    description:
+      'Every JSON object of an answer carries an extra member `x-sandbox-note` the documents do not name (a target may add members).',
     operations: 'all',
     wire: (wire) => {
       const parsed = jsonPayload(wire.payload);
       if (parsed === undefined || wire.status >= 400) return wire;
-      return { ...wire, payload: JSON.stringify(mapObjects(parsed, (o) => (isObject(o) && !('x-sandbox-note' in o) ? { ...o, 'x-sandbox-note': 'added by a variant' } : o))) };
+      return {
+        ...wire,
+        payload: JSON.stringify(
+          mapObjects(parsed, (o) =>
+            isObject(o) && !('x-sandbox-note' in o) ? { ...o, 'x-sandbox-note': 'added by a variant' } : o,
+          ),
+        ),
+      };
     },
   },
   {
@@ -69,7 +83,9 @@ export const PROTOCOL_VARIANTS: readonly Variant[] = [
     operations: 'all',
     wire: (wire) => {
       const ct = wire.headers['content-type'];
-      return ct === undefined ? wire : { ...wire, headers: { ...wire.headers, 'content-type': ct.replace(/\s*;\s*charset=[^;]*/i, '') } };
+      return ct === undefined
+        ? wire
+        : { ...wire, headers: { ...wire.headers, 'content-type': ct.replace(/\s*;\s*charset=[^;]*/i, '') } };
     },
   },
   {
@@ -91,7 +107,12 @@ export const PROTOCOL_VARIANTS: readonly Variant[] = [
     operations: 'all',
     wire: (wire, { request }) => ({
       ...wire,
-      headers: { ...wire.headers, 'cache-control': 'no-store', 'x-request-id': `req-${request.method}-${request.path.length}`, vary: 'Accept' },
+      headers: {
+        ...wire.headers,
+        'cache-control': 'no-store',
+        'x-request-id': `req-${request.method}-${request.path.length}`,
+        vary: 'Accept',
+      },
     }),
   },
 ];

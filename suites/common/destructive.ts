@@ -27,13 +27,21 @@ export function mustRequirementsOf(operationId: string): string[] {
  * True (and one `omit` per selected operation of `operations`) when destructive steps are not
  * allowed; false when they are. `what` says what the flow would do.
  */
-export function omitUnlessDestructive(operations: readonly string[], what: string, extraRequirements: Readonly<Record<string, readonly string[]>> = {}): boolean {
+export function omitUnlessDestructive(
+  operations: readonly string[],
+  what: string,
+  extraRequirements: Readonly<Record<string, readonly string[]>> = {},
+): boolean {
   const ctx = runContext();
   if (ctx.allowDestructive) return false;
   for (const id of operations) {
     if (!ctx.selected.includes(id)) continue;
     const requirements = [...new Set([...mustRequirementsOf(id), ...(extraRequirements[id] ?? [])])];
-    record(DESTRUCTIVE_CHECK, 'omit', `needs --allow-destructive: ${what}`, { operation: id, level: 'MUST', requirements });
+    record(DESTRUCTIVE_CHECK, 'omit', `needs --allow-destructive: ${what}`, {
+      operation: id,
+      level: 'MUST',
+      requirements,
+    });
   }
   return true;
 }

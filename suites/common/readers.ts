@@ -11,7 +11,9 @@ const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** The extension whose URL ends with `/<name>` (the URL prefix varies per target). */
 export function extension(resource: Rec, name: string): Rec | undefined {
-  return arr(resource.extension).find((e): e is Rec => isRecord(e) && typeof e.url === 'string' && (e.url === name || e.url.endsWith(`/${name}`)));
+  return arr(resource.extension).find(
+    (e): e is Rec => isRecord(e) && typeof e.url === 'string' && (e.url === name || e.url.endsWith(`/${name}`)),
+  );
 }
 
 /** The value[x] of an extension: valueString, valueDate, valueMoney.value, ... */
@@ -49,7 +51,9 @@ export function organisationBySystem(resource: Rec, suffix: string): Rec | undef
 }
 
 export function lastUpdated(resource: Rec): string | undefined {
-  return isRecord(resource.meta) && typeof resource.meta.lastUpdated === 'string' ? resource.meta.lastUpdated : undefined;
+  return isRecord(resource.meta) && typeof resource.meta.lastUpdated === 'string'
+    ? resource.meta.lastUpdated
+    : undefined;
 }
 
 /** Milliseconds of a date or date-time text; undefined when it does not parse. */

@@ -17,7 +17,9 @@ const norm = (s: string) => s.replace(/\s+/g, '').toLowerCase();
 /** Extensions (top-level or nested) whose URL is the name or ends with `/<name>`. */
 export function extensionsNamed(r: unknown, name: string): Resource[] {
   if (!isRecord(r)) return [];
-  return arr(r.extension).filter((e): e is Resource => isRecord(e) && typeof e.url === 'string' && (e.url === name || e.url.endsWith(`/${name}`)));
+  return arr(r.extension).filter(
+    (e): e is Resource => isRecord(e) && typeof e.url === 'string' && (e.url === name || e.url.endsWith(`/${name}`)),
+  );
 }
 
 function codesOf(v: unknown): string[] {
@@ -25,11 +27,22 @@ function codesOf(v: unknown): string[] {
   return [v.code, ...arr(v.coding).map((c) => (isRecord(c) ? c.code : undefined))].filter(str);
 }
 
-const nested = (r: unknown, outer: string, inner: string) => extensionsNamed(r, outer).flatMap((o) => extensionsNamed(o, inner));
-const nestedCodes = (r: unknown, outer: string, inner: string) => nested(r, outer, inner).flatMap((e) => codesOf(e.valueCodeableConcept ?? e.valueCoding));
-const nestedStrings = (r: unknown, outer: string, inner: string) => nested(r, outer, inner).map((e) => e.valueString).filter(str);
-const names = (r: Resource, part: 'family' | 'given') => arr(r.name).flatMap((n) => (isRecord(n) ? arr(n[part]) : [])).filter(str);
-const postcodes = (r: Resource) => arr(r.address).map((a) => (isRecord(a) ? a.postalCode : undefined)).filter(str);
+const nested = (r: unknown, outer: string, inner: string) =>
+  extensionsNamed(r, outer).flatMap((o) => extensionsNamed(o, inner));
+const nestedCodes = (r: unknown, outer: string, inner: string) =>
+  nested(r, outer, inner).flatMap((e) => codesOf(e.valueCodeableConcept ?? e.valueCoding));
+const nestedStrings = (r: unknown, outer: string, inner: string) =>
+  nested(r, outer, inner)
+    .map((e) => e.valueString)
+    .filter(str);
+const names = (r: Resource, part: 'family' | 'given') =>
+  arr(r.name)
+    .flatMap((n) => (isRecord(n) ? arr(n[part]) : []))
+    .filter(str);
+const postcodes = (r: Resource) =>
+  arr(r.address)
+    .map((a) => (isRecord(a) ? a.postalCode : undefined))
+    .filter(str);
 
 /** Values of a practitioner attribute; [] when the resource does not show it. */
 export const practitionerValues: Record<string, (p: Resource) => string[]> = {
@@ -44,7 +57,11 @@ export const practitionerValues: Record<string, (p: Resource) => string[]> = {
   'address-postalcode': postcodes,
   family: (p) => names(p, 'family'),
   given: (p) => names(p, 'given'),
-  'is-onlinebooking-available': (p) => extensionsNamed(p, 'onlineBookingStatus').map((e) => e.valueBoolean).filter((b) => typeof b === 'boolean').map(String),
+  'is-onlinebooking-available': (p) =>
+    extensionsNamed(p, 'onlineBookingStatus')
+      .map((e) => e.valueBoolean)
+      .filter((b) => typeof b === 'boolean')
+      .map(String),
 };
 
 /** Whether shown values satisfy the filter value (DEC-D2-21); undefined when nothing is shown. */
@@ -52,9 +69,11 @@ export function valuesMatch(param: string, shown: string[], value: string): bool
   if (shown.length === 0) return undefined;
   // Whole names are sent; whether a part of a name matches (prefix, contains) is not stated, so a
   // returned name containing the value passes whatever the target's match rule (DEC-D2-21).
-  if (param === 'family' || param === 'given') return shown.some((s) => s.toLowerCase().includes(value.trim().toLowerCase()));
+  if (param === 'family' || param === 'given')
+    return shown.some((s) => s.toLowerCase().includes(value.trim().toLowerCase()));
   if (param === 'address-postalcode') return shown.some((s) => norm(s) === norm(value));
-  if (param === 'insurer') return value.split(',').some((v) => shown.some((s) => s.toLowerCase() === v.trim().toLowerCase()));
+  if (param === 'insurer')
+    return value.split(',').some((v) => shown.some((s) => s.toLowerCase() === v.trim().toLowerCase()));
   return shown.some((s) => s.toLowerCase() === value.toLowerCase());
 }
 
@@ -66,11 +85,14 @@ const proposals = (param: string, shown: string[]): string[] => {
 
 /** Filters of the register practitioner search (4.9), judged on the returned Practitioner. */
 export const registerPractitionerFilters: Record<string, FilterDef> = Object.fromEntries(
-  Object.entries(practitionerValues).map(([param, read]) => [param, {
+  Object.entries(practitionerValues).map(([param, read]) => [
     param,
-    valuesFrom: (r: Resource) => proposals(param, read(r)),
-    matches: (r: Resource, v: string) => valuesMatch(param, read(r), v),
-  } satisfies FilterDef]),
+    {
+      param,
+      valuesFrom: (r: Resource) => proposals(param, read(r)),
+      matches: (r: Resource, v: string) => valuesMatch(param, read(r), v),
+    } satisfies FilterDef,
+  ]),
 );
 
 /** Resources a role bundle includes, by `Type/id`. */
@@ -79,7 +101,8 @@ export function includedIndex(body: unknown): Map<string, Resource> {
   if (!isRecord(body)) return index;
   for (const e of arr(body.entry)) {
     const r = isRecord(e) && isRecord(e.resource) ? e.resource : undefined;
-    if (r && (r.resourceType === 'Practitioner' || r.resourceType === 'Location') && str(r.id)) index.set(`${r.resourceType}/${r.id}`, r);
+    if (r && (r.resourceType === 'Practitioner' || r.resourceType === 'Location') && str(r.id))
+      index.set(`${r.resourceType}/${r.id}`, r);
   }
   return index;
 }
@@ -91,7 +114,9 @@ export const roleLocationRefs = (role: Resource) => arr(role.location).map(ref).
 /** Position of a Location resource, when it shows numeric coordinates. */
 export function positionOf(location: Resource | undefined): { lat: number; lon: number } | undefined {
   const p = location && isRecord(location.position) ? location.position : undefined;
-  return p && typeof p.latitude === 'number' && typeof p.longitude === 'number' ? { lat: p.latitude, lon: p.longitude } : undefined;
+  return p && typeof p.latitude === 'number' && typeof p.longitude === 'number'
+    ? { lat: p.latitude, lon: p.longitude }
+    : undefined;
 }
 
 /**
@@ -100,7 +125,10 @@ export function positionOf(location: Resource | undefined): { lat: number; lon: 
  */
 export function roleFilters(index: Map<string, Resource>): Record<string, FilterDef> {
   const practitionerOf = (role: Resource) => index.get(rolePractitionerRef(role) ?? '');
-  const locationsOf = (role: Resource) => roleLocationRefs(role).map((l) => index.get(l)).filter((l): l is Resource => l !== undefined);
+  const locationsOf = (role: Resource) =>
+    roleLocationRefs(role)
+      .map((l) => index.get(l))
+      .filter((l): l is Resource => l !== undefined);
   const viaPractitioner = (param: string): FilterDef => ({
     param,
     valuesFrom: (role) => {
@@ -117,17 +145,24 @@ export function roleFilters(index: Map<string, Resource>): Record<string, Filter
     practitioner: {
       param: 'practitioner',
       valuesFrom: (role) => [idOf(rolePractitionerRef(role))].filter(str),
-      matches: (role, v) => (rolePractitionerRef(role) === undefined ? undefined : idOf(rolePractitionerRef(role)) === v),
+      matches: (role, v) =>
+        rolePractitionerRef(role) === undefined ? undefined : idOf(rolePractitionerRef(role)) === v,
     },
     location: {
       param: 'location',
       valuesFrom: (role) => roleLocationRefs(role).map(idOf).filter(str),
-      matches: (role, v) => (roleLocationRefs(role).length === 0 ? undefined : roleLocationRefs(role).some((l) => idOf(l) === v)),
+      matches: (role, v) =>
+        roleLocationRefs(role).length === 0 ? undefined : roleLocationRefs(role).some((l) => idOf(l) === v),
     },
     'ages-treated': {
       param: 'ages-treated',
       valuesFrom: (role) => extensionsNamed(role, 'agestreated').flatMap((e) => codesOf(e.valueCodeableConcept)),
-      matches: (role, v) => valuesMatch('ages-treated', extensionsNamed(role, 'agestreated').flatMap((e) => codesOf(e.valueCodeableConcept)), v),
+      matches: (role, v) =>
+        valuesMatch(
+          'ages-treated',
+          extensionsNamed(role, 'agestreated').flatMap((e) => codesOf(e.valueCodeableConcept)),
+          v,
+        ),
     },
     specialty: {
       param: 'specialty',
@@ -136,10 +171,25 @@ export function roleFilters(index: Map<string, Resource>): Record<string, Filter
     },
     'address-postalcode': {
       param: 'address-postalcode',
-      valuesFrom: (role) => locationsOf(role).flatMap((l) => (isRecord(l.address) && str(l.address.postalCode) ? [l.address.postalCode] : [])),
-      matches: (role, v) => valuesMatch('address-postalcode', locationsOf(role).flatMap((l) => (isRecord(l.address) && str(l.address.postalCode) ? [l.address.postalCode] : [])), v),
+      valuesFrom: (role) =>
+        locationsOf(role).flatMap((l) =>
+          isRecord(l.address) && str(l.address.postalCode) ? [l.address.postalCode] : [],
+        ),
+      matches: (role, v) =>
+        valuesMatch(
+          'address-postalcode',
+          locationsOf(role).flatMap((l) =>
+            isRecord(l.address) && str(l.address.postalCode) ? [l.address.postalCode] : [],
+          ),
+          v,
+        ),
     },
-    ...Object.fromEntries(['profession', 'subspecialty', 'gender', 'family', 'given', 'insurer', 'is-onlinebooking-available'].map((p) => [p, viaPractitioner(p)])),
+    ...Object.fromEntries(
+      ['profession', 'subspecialty', 'gender', 'family', 'given', 'insurer', 'is-onlinebooking-available'].map((p) => [
+        p,
+        viaPractitioner(p),
+      ]),
+    ),
   };
 }
 
@@ -155,8 +205,18 @@ export const bookingPractitionerFilters: Record<string, FilterDef> = {
   },
   registeredno: {
     param: 'registeredno',
-    valuesFrom: (r) => extensionsNamed(r, 'registeredNumber').map((e) => e.valueString).filter(str),
-    matches: (r, v) => valuesMatch('registeredno', extensionsNamed(r, 'registeredNumber').map((e) => e.valueString).filter(str), v),
+    valuesFrom: (r) =>
+      extensionsNamed(r, 'registeredNumber')
+        .map((e) => e.valueString)
+        .filter(str),
+    matches: (r, v) =>
+      valuesMatch(
+        'registeredno',
+        extensionsNamed(r, 'registeredNumber')
+          .map((e) => e.valueString)
+          .filter(str),
+        v,
+      ),
   },
   site: {
     param: 'site',
@@ -166,10 +226,15 @@ export const bookingPractitionerFilters: Record<string, FilterDef> = {
 };
 
 function bookingIds(r: Resource): string[] {
-  return arr(r.identifier).filter((i) => isRecord(i) && i.id === 'booking_identifier').map((i) => (isRecord(i) ? i.value : undefined)).filter(str);
+  return arr(r.identifier)
+    .filter((i) => isRecord(i) && i.id === 'booking_identifier')
+    .map((i) => (isRecord(i) ? i.value : undefined))
+    .filter(str);
 }
 function siteIds(r: Resource): string[] {
-  return extensionsNamed(r, 'site').map((e) => ref(e.valueReference)?.replace(/^Site\//, '')).filter(str);
+  return extensionsNamed(r, 'site')
+    .map((e) => ref(e.valueReference)?.replace(/^Site\//, ''))
+    .filter(str);
 }
 
 /** `_since` judged on `meta.lastUpdated` (DEC-D2-22). */
@@ -186,11 +251,34 @@ export function updatedSince(since: string): (r: Resource) => boolean | undefine
  * citing the rows that say the input is refused and that a documented code comes with its status);
  * whether the expected code was chosen is recorded (INFO); the OperationOutcome shape is SHOULD.
  */
-export function verifyDocumentedRefusal(x: Exchange, id: string, expected: string | readonly string[], requirements: readonly string[], opts: { decisions?: string[]; shapeRequirements?: readonly string[] } = {}): void {
+export function verifyDocumentedRefusal(
+  x: Exchange,
+  id: string,
+  expected: string | readonly string[],
+  requirements: readonly string[],
+  opts: { decisions?: string[]; shapeRequirements?: readonly string[] } = {},
+): void {
   const table = operation(id).errors.filter((e) => e.code !== '');
   const wanted = table.filter((e) => (typeof expected === 'string' ? [expected] : expected).includes(e.code));
   if (wanted.length === 0) throw new Error(`Suite bug: ${id} has no documented error ${String(expected)}`);
-  verify(x, errorStatusAndCode(table), { operation: id, level: 'MUST', requirements: [...new Set([...requirements, 'D2-7-28', 'D2-7-29'])], decisions: opts.decisions });
-  verify(x, errorStatusAndCode(wanted), { operation: id, level: 'INFO', requirements, decisions: opts.decisions, evidence: { note: 'the documents tie no code to this input; which documented code was chosen is recorded' } });
-  if (opts.shapeRequirements) verify(x, operationOutcomeShape, { operation: id, level: 'SHOULD', requirements: opts.shapeRequirements, decisions: ['DEC-D2-24'] });
+  verify(x, errorStatusAndCode(table), {
+    operation: id,
+    level: 'MUST',
+    requirements: [...new Set([...requirements, 'D2-7-28', 'D2-7-29'])],
+    decisions: opts.decisions,
+  });
+  verify(x, errorStatusAndCode(wanted), {
+    operation: id,
+    level: 'INFO',
+    requirements,
+    decisions: opts.decisions,
+    evidence: { note: 'the documents tie no code to this input; which documented code was chosen is recorded' },
+  });
+  if (opts.shapeRequirements)
+    verify(x, operationOutcomeShape, {
+      operation: id,
+      level: 'SHOULD',
+      requirements: opts.shapeRequirements,
+      decisions: ['DEC-D2-24'],
+    });
 }

@@ -5,20 +5,36 @@
 import { isRecord } from '../../core/exchange.ts';
 import type { FilterDef, Resource } from '../../generators/filterQuery.ts';
 import {
-  containsText, dayOf, extensionValue, identifierValues, inDayRange, lastUpdated, numberOf, organisationBySystem, patientNameText, satisfiesComparator, timeOf,
+  containsText,
+  dayOf,
+  extensionValue,
+  identifierValues,
+  inDayRange,
+  lastUpdated,
+  numberOf,
+  organisationBySystem,
+  patientNameText,
+  satisfiesComparator,
+  timeOf,
 } from './readers.ts';
 
-const eqIgnoreCase = (a: unknown, b: string) => (typeof a === 'string' ? a.toLowerCase() === b.toLowerCase() : undefined);
-const anyEq = (values: string[], v: string) => (values.length === 0 ? undefined : values.some((x) => x.toLowerCase() === v.toLowerCase()));
+const eqIgnoreCase = (a: unknown, b: string) =>
+  typeof a === 'string' ? a.toLowerCase() === b.toLowerCase() : undefined;
+const anyEq = (values: string[], v: string) =>
+  values.length === 0 ? undefined : values.some((x) => x.toLowerCase() === v.toLowerCase());
 const money = (v: unknown) => numberOf(v);
 const amountOf = (r: Resource, ext: string) => money(extensionValue(r, ext));
 const comparators = (n: number | undefined) => (n === undefined ? [] : [`ge${n}`, `le${n}`, `eq${n}`]);
-const dayRanges = (day: string | undefined) => (day ? [`${day}_${day}`, `${day.slice(0, 8)}01_${day.slice(0, 8)}28`] : []);
+const dayRanges = (day: string | undefined) =>
+  day ? [`${day}_${day}`, `${day.slice(0, 8)}01_${day.slice(0, 8)}28`] : [];
 const orgCode = (r: Resource, suffix: string) => {
   const o = organisationBySystem(r, suffix);
   return o ? identifierValues(o, suffix) : [];
 };
-const paymentRef = (r: Resource) => (isRecord(r.paymentIdentifier) && typeof r.paymentIdentifier.value === 'string' ? r.paymentIdentifier.value : undefined);
+const paymentRef = (r: Resource) =>
+  isRecord(r.paymentIdentifier) && typeof r.paymentIdentifier.value === 'string'
+    ? r.paymentIdentifier.value
+    : undefined;
 
 /** `_since` proposals: the last-updated instants of records (the filter keeps those at or after). */
 const since: FilterDef = {
@@ -46,17 +62,32 @@ export const summaryFilters: Record<string, FilterDef> = {
     matches: (r, v) => {
       const o = organisationBySystem(r, 'providerIdentifier');
       if (!o) return undefined;
-      return orgCode(r, 'providerIdentifier').some((c) => c.toLowerCase() === v.toLowerCase()) || containsText(o.name, v) === true;
+      return (
+        orgCode(r, 'providerIdentifier').some((c) => c.toLowerCase() === v.toLowerCase()) ||
+        containsText(o.name, v) === true
+      );
     },
   },
-  dateCreated: { param: 'dateCreated', valuesFrom: (r) => dayRanges(dayOf(r.created)), matches: (r, v) => inDayRange(dayOf(r.created), v) },
-  datePaid: { param: 'datePaid', valuesFrom: (r) => dayRanges(dayOf(r.paymentDate)), matches: (r, v) => inDayRange(dayOf(r.paymentDate), v) },
+  dateCreated: {
+    param: 'dateCreated',
+    valuesFrom: (r) => dayRanges(dayOf(r.created)),
+    matches: (r, v) => inDayRange(dayOf(r.created), v),
+  },
+  datePaid: {
+    param: 'datePaid',
+    valuesFrom: (r) => dayRanges(dayOf(r.paymentDate)),
+    matches: (r, v) => inDayRange(dayOf(r.paymentDate), v),
+  },
   paymentAmount: {
     param: 'paymentAmount',
     valuesFrom: (r) => comparators(money(isRecord(r.paymentAmount) ? r.paymentAmount.value : undefined)),
     matches: (r, v) => satisfiesComparator(money(isRecord(r.paymentAmount) ? r.paymentAmount.value : undefined), v),
   },
-  amountInvoiced: { param: 'amountInvoiced', valuesFrom: (r) => comparators(amountOf(r, 'totalInvoiced')), matches: (r, v) => satisfiesComparator(amountOf(r, 'totalInvoiced'), v) },
+  amountInvoiced: {
+    param: 'amountInvoiced',
+    valuesFrom: (r) => comparators(amountOf(r, 'totalInvoiced')),
+    matches: (r, v) => satisfiesComparator(amountOf(r, 'totalInvoiced'), v),
+  },
   insurerPaymentReference: {
     param: 'insurerPaymentReference',
     valuesFrom: (r) => (paymentRef(r) ? [paymentRef(r)!] : []),
@@ -87,14 +118,17 @@ const detailNumbers = (r: Resource, name: string) => {
   return typeof ext === 'string' ? [...fromIdentifier, ext] : fromIdentifier;
 };
 const membership = (r: Resource) => {
-  const patients = Array.isArray(r.contained) ? r.contained.filter((c): c is Resource => isRecord(c) && c.resourceType === 'Patient') : [];
+  const patients = Array.isArray(r.contained)
+    ? r.contained.filter((c): c is Resource => isRecord(c) && c.resourceType === 'Patient')
+    : [];
   return patients.flatMap((p) => identifierValues(p, 'membershipNumber'));
 };
 
 export const detailFilters: Record<string, FilterDef> = {
   invoiceNumber: {
     param: 'invoiceNumber',
-    valuesFrom: (r) => (typeof extensionValue(r, 'invoiceNumber') === 'string' ? [extensionValue(r, 'invoiceNumber') as string] : []),
+    valuesFrom: (r) =>
+      typeof extensionValue(r, 'invoiceNumber') === 'string' ? [extensionValue(r, 'invoiceNumber') as string] : [],
     matches: (r, v) => eqIgnoreCase(extensionValue(r, 'invoiceNumber'), v),
   },
   patientName: {
@@ -106,10 +140,26 @@ export const detailFilters: Record<string, FilterDef> = {
     matches: (r, v) => containsText(patientNameText(r), v),
   },
   membershipNumber: { param: 'membershipNumber', valuesFrom: membership, matches: (r, v) => anyEq(membership(r), v) },
-  invoiceDate: { param: 'invoiceDate', valuesFrom: (r) => dayRanges(dayOf(extensionValue(r, 'invoiceDate'))), matches: (r, v) => inDayRange(dayOf(extensionValue(r, 'invoiceDate')), v) },
-  hospitalNumber: { param: 'hospitalNumber', valuesFrom: (r) => detailNumbers(r, 'hospitalNumber'), matches: (r, v) => anyEq(detailNumbers(r, 'hospitalNumber'), v) },
-  insurerBillNumber: { param: 'insurerBillNumber', valuesFrom: (r) => detailNumbers(r, 'insurerBillNumber'), matches: (r, v) => anyEq(detailNumbers(r, 'insurerBillNumber'), v) },
-  invoiceTotal: { param: 'invoiceTotal', valuesFrom: (r) => comparators(amountOf(r, 'invoiceTotal')), matches: (r, v) => satisfiesComparator(amountOf(r, 'invoiceTotal'), v) },
+  invoiceDate: {
+    param: 'invoiceDate',
+    valuesFrom: (r) => dayRanges(dayOf(extensionValue(r, 'invoiceDate'))),
+    matches: (r, v) => inDayRange(dayOf(extensionValue(r, 'invoiceDate')), v),
+  },
+  hospitalNumber: {
+    param: 'hospitalNumber',
+    valuesFrom: (r) => detailNumbers(r, 'hospitalNumber'),
+    matches: (r, v) => anyEq(detailNumbers(r, 'hospitalNumber'), v),
+  },
+  insurerBillNumber: {
+    param: 'insurerBillNumber',
+    valuesFrom: (r) => detailNumbers(r, 'insurerBillNumber'),
+    matches: (r, v) => anyEq(detailNumbers(r, 'insurerBillNumber'), v),
+  },
+  invoiceTotal: {
+    param: 'invoiceTotal',
+    valuesFrom: (r) => comparators(amountOf(r, 'invoiceTotal')),
+    matches: (r, v) => satisfiesComparator(amountOf(r, 'invoiceTotal'), v),
+  },
   hasShortFall: {
     param: 'hasShortFall',
     valuesFrom: () => ['true'],

@@ -31,11 +31,23 @@ const DOCUMENTED_STATUS_RULE: Record<string, readonly string[]> = { D1: ['D1-7-1
 const JSON_RULE: Record<string, readonly string[]> = { D1: ['D1-1-06'], D2: ['D1-1-06'], D3: ['D3-4-02'] };
 
 /** Outcomes the suite decides itself (a missing fixture, credential or flag), named like checks. */
-export const FIXTURE_CHECK = { id: 'fixture-configured', summary: 'The config names the data this step needs' } as const;
-export const CREDENTIAL_CHECK = { id: 'credential-configured', summary: 'The config names the credential this step needs' } as const;
-export const DESTRUCTIVE_CHECK = { id: 'destructive-step', summary: 'Destructive steps run only with --allow-destructive' } as const;
+export const FIXTURE_CHECK = {
+  id: 'fixture-configured',
+  summary: 'The config names the data this step needs',
+} as const;
+export const CREDENTIAL_CHECK = {
+  id: 'credential-configured',
+  summary: 'The config names the credential this step needs',
+} as const;
+export const DESTRUCTIVE_CHECK = {
+  id: 'destructive-step',
+  summary: 'Destructive steps run only with --allow-destructive',
+} as const;
 /** A step needing a feature the config says its credentials lack (DEC-D1-15): outside the coverage share. */
-export const FEATURE_CHECK = { id: 'feature-available', summary: 'The run\'s credentials have the features the step needs' } as const;
+export const FEATURE_CHECK = {
+  id: 'feature-available',
+  summary: "The run's credentials have the features the step needs",
+} as const;
 
 export interface Reqs {
   /** Requirement ids of the success status / shape. */
@@ -45,17 +57,29 @@ export interface Reqs {
 }
 
 /** Status, JSON media type, JSON body and documented schema of a successful answer. */
-export function verifySuccess(x: Exchange, id: string, reqs: Reqs, opts: { status?: number; decisions?: string[] } = {}): boolean {
+export function verifySuccess(
+  x: Exchange,
+  id: string,
+  reqs: Reqs,
+  opts: { status?: number; decisions?: string[] } = {},
+): boolean {
   const op = operation(id);
   const status = verify(x, successStatus(opts.status ?? op.successStatus), {
-    operation: id, level: 'MUST', requirements: reqs.success ?? [], decisions: opts.decisions,
+    operation: id,
+    level: 'MUST',
+    requirements: reqs.success ?? [],
+    decisions: opts.decisions,
   });
   if (status.status !== 'pass') return false;
   if (op.responseMediaType === 'json') {
     verify(x, contentTypeIsJson, { operation: id, level: 'MUST', requirements: reqs.json ?? JSON_RULE[op.document] });
     verify(x, bodyIsJson, { operation: id, level: 'MUST', requirements: reqs.json ?? JSON_RULE[op.document] });
     if (op.responseSchema) {
-      const r = verify(x, matchesSchema(op.responseSchema), { operation: id, level: 'MUST', requirements: reqs.schema ?? [] });
+      const r = verify(x, matchesSchema(op.responseSchema), {
+        operation: id,
+        level: 'MUST',
+        requirements: reqs.schema ?? [],
+      });
       return r.status === 'pass';
     }
   }
@@ -66,19 +90,30 @@ export function verifySuccess(x: Exchange, id: string, reqs: Reqs, opts: { statu
  * Every enforced header of the operation: a request without it must be refused, and so must a
  * request with an unknown bearer token.
  */
-export async function verifyHeadersEnforced(id: string, base: CallOptions, requirements: (header: string) => readonly string[], decisions: string[] = ['DEC-D1-21']): Promise<void> {
+export async function verifyHeadersEnforced(
+  id: string,
+  base: CallOptions,
+  requirements: (header: string) => readonly string[],
+  decisions: string[] = ['DEC-D1-21'],
+): Promise<void> {
   const op = operation(id);
   for (const h of op.headers.filter((hh) => hh.enforced)) {
     const x = await call(id, { ...base, omitHeaders: [h.name] });
     verify(x, requestRefused, {
-      operation: id, level: 'MUST', requirements: requirements(h.name), decisions,
+      operation: id,
+      level: 'MUST',
+      requirements: requirements(h.name),
+      decisions,
       evidence: { omittedHeader: h.name },
     });
   }
   if (op.headers.some((h) => h.name === 'Authorization')) {
     const x = await call(id, { ...base, headers: { Authorization: 'Bearer not-a-valid-token-0000' } });
     verify(x, requestRefused, {
-      operation: id, level: 'MUST', requirements: requirements('Authorization'), decisions,
+      operation: id,
+      level: 'MUST',
+      requirements: requirements('Authorization'),
+      decisions,
       evidence: { header: 'Authorization', value: 'an unknown bearer token' },
     });
   }
@@ -88,16 +123,31 @@ export async function verifyHeadersEnforced(id: string, base: CallOptions, requi
  * A documented error: exact status and code (from the operation's error table), and the body
  * shape (OperationOutcome) at the given level.
  */
-export function verifyError(x: Exchange, id: string, codes: string | readonly string[], requirements: readonly string[], opts: { shapeLevel?: Level; shapeRequirements?: readonly string[]; decisions?: string[] } = {}): void {
+export function verifyError(
+  x: Exchange,
+  id: string,
+  codes: string | readonly string[],
+  requirements: readonly string[],
+  opts: { shapeLevel?: Level; shapeRequirements?: readonly string[]; decisions?: string[] } = {},
+): void {
   const op = operation(id);
   const wanted = (Array.isArray(codes) ? codes : [codes]) as string[];
   const pairs: ErrorEntry[] = op.errors.filter((e) => wanted.includes(e.code));
   if (pairs.length !== wanted.length) throw new Error(`Suite bug: ${id} has no documented error ${wanted.join('/')}`);
   verify(x, errorStatusAndCode(pairs), { operation: id, level: 'MUST', requirements, decisions: opts.decisions });
   // Whatever code the target chose, a documented one must come with its documented status.
-  verify(x, documentedCodeHasItsStatus(op.errors.filter((e) => e.code !== '')), { operation: id, level: 'MUST', requirements: DOCUMENTED_STATUS_RULE[op.document] });
+  verify(x, documentedCodeHasItsStatus(op.errors.filter((e) => e.code !== '')), {
+    operation: id,
+    level: 'MUST',
+    requirements: DOCUMENTED_STATUS_RULE[op.document],
+  });
   if (opts.shapeLevel) {
-    verify(x, operationOutcomeShape, { operation: id, level: opts.shapeLevel, requirements: opts.shapeRequirements ?? requirements, decisions: opts.decisions });
+    verify(x, operationOutcomeShape, {
+      operation: id,
+      level: opts.shapeLevel,
+      requirements: opts.shapeRequirements ?? requirements,
+      decisions: opts.decisions,
+    });
   }
 }
 
@@ -115,7 +165,13 @@ export const valueSetItems: ItemsOf = (body) =>
   isRecord(body) && isRecord(body.expansion) && Array.isArray(body.expansion.contains) ? body.expansion.contains : [];
 
 /** Requests pages 1..maxPages of one query until a page holds fewer than `count` items. */
-export async function walkPages(id: string, base: CallOptions, count: number, maxPages: number, itemsOf: ItemsOf = bundleItems): Promise<PageWalk> {
+export async function walkPages(
+  id: string,
+  base: CallOptions,
+  count: number,
+  maxPages: number,
+  itemsOf: ItemsOf = bundleItems,
+): Promise<PageWalk> {
   const op = operation(id);
   const pages: RespondedExchange[] = [];
   const where = op.method === 'GET' ? 'query' : 'form';
@@ -139,22 +195,59 @@ export interface PagingReqs {
 export function verifyPaging(id: string, walk: PageWalk, count: number, reqs: PagingReqs): void {
   const op = operation(id);
   if (walk.broken) {
-    verify(walk.broken, successStatus(200), { operation: id, level: 'MUST', requirements: reqs.match, evidence: { step: 'paging walk' } });
+    verify(walk.broken, successStatus(200), {
+      operation: id,
+      level: 'MUST',
+      requirements: reqs.match,
+      evidence: { step: 'paging walk' },
+    });
     return;
   }
   walk.pages.forEach((x, i) => {
-    verify(x, pagingTagsPresent(op.pagingTags ?? []), { operation: id, level: 'MUST', requirements: reqs.tags, decisions: ['DEC-D1-02'] });
-    verify(x, pagingTagsMatchRequest({ page: i + 1, count }), { operation: id, level: 'MUST', requirements: reqs.match, decisions: ['DEC-D1-12'] });
-    verify(x, pageWithinCount(count), { operation: id, level: 'MUST', requirements: reqs.bounds, decisions: ['DEC-D1-12'] });
+    verify(x, pagingTagsPresent(op.pagingTags ?? []), {
+      operation: id,
+      level: 'MUST',
+      requirements: reqs.tags,
+      decisions: ['DEC-D1-02'],
+    });
+    verify(x, pagingTagsMatchRequest({ page: i + 1, count }), {
+      operation: id,
+      level: 'MUST',
+      requirements: reqs.match,
+      decisions: ['DEC-D1-12'],
+    });
+    verify(x, pageWithinCount(count), {
+      operation: id,
+      level: 'MUST',
+      requirements: reqs.bounds,
+      decisions: ['DEC-D1-12'],
+    });
   });
   const last = walk.pages[walk.pages.length - 1];
   if (!last) return;
   if (walk.pages.length < 2) {
-    record(pagesDoNotOverlap, 'skip', `Only one page came back for count ${count}; overlap needs two`, { operation: id, level: 'MUST', requirements: reqs.bounds, exchange: last });
+    record(pagesDoNotOverlap, 'skip', `Only one page came back for count ${count}; overlap needs two`, {
+      operation: id,
+      level: 'MUST',
+      requirements: reqs.bounds,
+      exchange: last,
+    });
   } else {
-    verify({ pages: walk.pages }, pagesDoNotOverlap, { operation: id, level: 'MUST', requirements: reqs.bounds, exchange: last, decisions: ['DEC-D1-12'] });
+    verify({ pages: walk.pages }, pagesDoNotOverlap, {
+      operation: id,
+      level: 'MUST',
+      requirements: reqs.bounds,
+      exchange: last,
+      decisions: ['DEC-D1-12'],
+    });
   }
-  verify({ pages: walk.pages, complete: walk.complete }, totalConsistent, { operation: id, level: 'MUST', requirements: reqs.total, exchange: last, decisions: ['DEC-D1-12'] });
+  verify({ pages: walk.pages, complete: walk.complete }, totalConsistent, {
+    operation: id,
+    level: 'MUST',
+    requirements: reqs.total,
+    exchange: last,
+    decisions: ['DEC-D1-12'],
+  });
 }
 
 /** Ids of every record a query returns, walking pages of 50 (at most 20 pages). */
@@ -162,9 +255,10 @@ export async function collectIds(id: string, base: CallOptions): Promise<Set<str
   const walk = await walkPages(id, base, 50, 20);
   if (walk.broken || !walk.complete) return undefined;
   const ids = new Set<string>();
-  for (const x of walk.pages) for (const r of bundleResources(jsonBody(x))) {
-    const key = resourceKey(r);
-    if (key) ids.add(key);
-  }
+  for (const x of walk.pages)
+    for (const r of bundleResources(jsonBody(x))) {
+      const key = resourceKey(r);
+      if (key) ids.add(key);
+    }
   return ids;
 }

@@ -15,7 +15,10 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [join(ROOT, 'bin', 'conformance.mjs'), ...args], {
       cwd: ROOT,
@@ -28,7 +31,11 @@ export function runCli(args: string[], options: { timeoutMs?: number; env?: Node
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`conformance ${args.join(' ')} did not finish within ${options.timeoutMs ?? 180000} ms\n${stdout}\n${stderr}`));
+      reject(
+        new Error(
+          `conformance ${args.join(' ')} did not finish within ${options.timeoutMs ?? 180000} ms\n${stdout}\n${stderr}`,
+        ),
+      );
     }, options.timeoutMs ?? 180000);
     child.on('error', reject);
     child.on('close', (code) => {

@@ -90,12 +90,14 @@ export function suiteGroups(root: string = ROOT): Map<string, string> {
 
 /** The coupled suite groups a fault's operations belong to. */
 export function groupsOf(fault: BatchableFault, groups: ReadonlyMap<string, string>): Set<string> {
-  return new Set(fault.operations.map((id) => {
-    const suite = operation(id).suite;
-    const g = groups.get(suite);
-    if (g === undefined) throw new Error(`suite ${suite} of ${id} has no group`);
-    return g;
-  }));
+  return new Set(
+    fault.operations.map((id) => {
+      const suite = operation(id).suite;
+      const g = groups.get(suite);
+      if (g === undefined) throw new Error(`suite ${suite} of ${id} has no group`);
+      return g;
+    }),
+  );
 }
 
 /**
@@ -103,7 +105,10 @@ export function groupsOf(fault: BatchableFault, groups: ReadonlyMap<string, stri
  * fit), ties in catalogue order; each goes into the first batch it shares no group with.
  * Deterministic for a given catalogue and suite sources.
  */
-export function batchFaults<F extends BatchableFault>(faults: readonly F[], groups: ReadonlyMap<string, string> = suiteGroups()): FaultBatch<F>[] {
+export function batchFaults<F extends BatchableFault>(
+  faults: readonly F[],
+  groups: ReadonlyMap<string, string> = suiteGroups(),
+): FaultBatch<F>[] {
   const withGroups = faults.map((f, order) => ({ f, order, g: groupsOf(f, groups) }));
   withGroups.sort((a, b) => b.g.size - a.g.size || a.order - b.order);
   const batches: FaultBatch<F>[] = [];

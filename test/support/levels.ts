@@ -15,7 +15,8 @@ export function stricterThanCited(results: RunResults): string[] {
   for (const r of results.results) {
     for (const id of r.requirements) {
       const cited = level.get(id);
-      if (cited !== undefined && RANK[r.level] > RANK[cited]) out.add(`${r.operation} ${r.check} at ${r.level} cites ${id} (${cited})`);
+      if (cited !== undefined && RANK[r.level] > RANK[cited])
+        out.add(`${r.operation} ${r.check} at ${r.level} cites ${id} (${cited})`);
     }
   }
   return [...out].sort();

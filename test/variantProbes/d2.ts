@@ -4,7 +4,8 @@ import type { Probes } from './types.ts';
 
 export const PROBES: Probes = {
   'codeset-count-clamped': (s) => s.get(`${paths.codeSet('condition-code')}?count=0`),
-  'codeset-sync-parameter-other-name': (s) => s.get(`${paths.codeSet('condition-code')}?_since=2025-06-01T00:00:00Z&count=1000`),
+  'codeset-sync-parameter-other-name': (s) =>
+    s.get(`${paths.codeSet('condition-code')}?_since=2025-06-01T00:00:00Z&count=1000`),
   'booking-since-invalid-format-code': (s) => s.get(`${paths.bookingPractitioners}?_since=yesterday`),
   'booking-invalid-value-param-invalid': (s) => s.get(`${paths.bookingPractitioners}?page=abc`),
   'role-search-unknown-value-cant-parse': (s) => s.get(`${paths.registerRoles}?_sort=height:asc`),
@@ -29,9 +30,14 @@ export const PROBES: Probes = {
   'd2-no-token-403': (s) => s.get(paths.insurers, { token: null }),
   'retrieved-address-blank-members-null': async (s) => {
     // Drill down from the street to an Address item (DEC-D2-12), then retrieve it.
-    let items = (await s.get(`${paths.addressSearch}?text=Downing%20Street`)).json as { key: string; addressType: string }[];
+    let items = (await s.get(`${paths.addressSearch}?text=Downing%20Street`)).json as {
+      key: string;
+      addressType: string;
+    }[];
     for (let i = 0; i < 3 && Array.isArray(items) && !items.some((x) => x.addressType === 'Address') && items[0]; i++) {
-      items = (await s.get(`${paths.addressSearch}?text=Downing%20Street&container=${encodeURIComponent(items[0].key)}`)).json as typeof items;
+      items = (
+        await s.get(`${paths.addressSearch}?text=Downing%20Street&container=${encodeURIComponent(items[0].key)}`)
+      ).json as typeof items;
     }
     const key = Array.isArray(items) ? items.find((x) => x.addressType === 'Address')?.key : undefined;
     return s.get(`${paths.addressRetrieve}?id=${encodeURIComponent(key ?? 'NONE')}`);

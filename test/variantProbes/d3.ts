@@ -13,15 +13,28 @@ export const PROBES: Probes = {
   'payors-reserved-listed-last': (s) => s.contract('GET', paths.sitePayors('SITE001')),
   'condition-reference-capitalised': (s) => s.patient('POST', paths.condition, condition),
   'patient-birthdate-table-name': (s) => s.patient('GET', paths.patient('PAT-0001')),
-  'patient-errors-other-fitting-codes': (s) => s.patient('POST', paths.createPatient, { resourceType: 'Patient', birthDate: '31/12/1999' }),
+  'patient-errors-other-fitting-codes': (s) =>
+    s.patient('POST', paths.createPatient, { resourceType: 'Patient', birthDate: '31/12/1999' }),
   'subscriptions-as-list': (s) => s.accounts(paths.subscription, { site: 'SITE001' }),
-  'deleted-outcome-text-forms': (s) => s.contract('DELETE', withQuery(paths.contractPriceSite('SITE001'), { indStdCode: 'FUCONS', indStdCodeScheme: 'ISC' })),
-  'token-details-code-as-text': (s) => s.request('GET', withQuery(paths.tokenDetails('nhs'), { redirect_uri: 'https://app.example/unlinked' }), { headers: { authorization: basicAuth() } }),
-  'diary-success-false': async (s) => s.request('GET', paths.episodeTypes, { headers: { authorization: `Bearer ${await s.diaryToken()}` } }),
+  'deleted-outcome-text-forms': (s) =>
+    s.contract(
+      'DELETE',
+      withQuery(paths.contractPriceSite('SITE001'), { indStdCode: 'FUCONS', indStdCodeScheme: 'ISC' }),
+    ),
+  'token-details-code-as-text': (s) =>
+    s.request('GET', withQuery(paths.tokenDetails('nhs'), { redirect_uri: 'https://app.example/unlinked' }), {
+      headers: { authorization: basicAuth() },
+    }),
+  'diary-success-false': async (s) =>
+    s.request('GET', paths.episodeTypes, { headers: { authorization: `Bearer ${await s.diaryToken()}` } }),
   'introspect-client-token-success': async (s) => s.accounts(paths.introspect, { token: await s.token() }),
   'writes-other-2xx': (s) => s.patient('POST', paths.createPatient, { resourceType: 'Patient', gender: 'female' }),
   'token-details-redirect-checked-first': (s) => s.request('GET', paths.tokenDetails('nhs')),
-  'revoke-unknown-token-refused': (s) => s.request('POST', paths.revoke, { headers: { authorization: basicAuth(), 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=not-a-known-token-0000' }),
+  'revoke-unknown-token-refused': (s) =>
+    s.request('POST', paths.revoke, {
+      headers: { authorization: basicAuth(), 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'token=not-a-known-token-0000',
+    }),
   'event-creation-date-iso': (s) => s.accounts(withQuery(paths.event, { sns_id: 'SNS-0001' })),
   'diary-refusals-401': (s) => s.multipart(paths.diaryPostAuth, { Code: 'DIARY-BAD' }),
   'contract-asset-type-list': (s) => s.contract('GET', withQuery(paths.effectivePrices, { site: 'SITE001' })),
