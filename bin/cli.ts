@@ -292,7 +292,7 @@ export async function main(argv: string[], io: Out = stdio): Promise<number> {
   } catch (e) {
     if (e instanceof UsageError) {
       io.err(`conformance: ${e.message}`);
-      io.err(USAGE.split('\n')[0] + ' ... (conformance help)');
+      io.err(`${USAGE.split('\n')[0]} ... (conformance help)`);
       return EXIT.usage;
     }
     const err = e as Error;

@@ -9,7 +9,7 @@ describe('bodyIsJson', () => {
   });
 
   it('fails on HTML with the parse error and the start of the body', () => {
-    const html = '<html>\n<body>' + 'x'.repeat(200) + '</body></html>';
+    const html = `<html>\n<body>${'x'.repeat(200)}</body></html>`;
     const finding = bodyIsJson.run(respondedExchange({ body: html }));
     expect(finding.outcome).toBe('fail');
     expect(finding.message).toMatch(

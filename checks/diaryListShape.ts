@@ -31,7 +31,7 @@ export function diaryListShape(itemKeys: readonly string[]): Check {
         data.forEach((item, index) => {
           if (!isRecord(item)) bad.push(`item ${index + 1} is ${describe(item)}`);
           else {
-            const missing = itemKeys.filter((k) => !Object.prototype.hasOwnProperty.call(item, k));
+            const missing = itemKeys.filter((k) => !Object.hasOwn(item, k));
             if (missing.length > 0) bad.push(`item ${index + 1} lacks ${missing.join(', ')}`);
           }
         });

@@ -19,7 +19,7 @@ export function missingMembers(body: unknown, path: string): string[] {
     let here = where;
     if (name !== '') {
       if (!isRecord(value)) return [`${where || '/'} is not an object`];
-      member = Object.prototype.hasOwnProperty.call(value, name) ? value[name] : undefined;
+      member = Object.hasOwn(value, name) ? value[name] : undefined;
       here = where ? `${where}.${name}` : name;
       if (member === undefined || member === null) return [here];
     }

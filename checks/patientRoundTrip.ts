@@ -21,7 +21,7 @@ function sameJson(a: unknown, b: unknown): boolean {
     const keys = Object.keys(a);
     return (
       keys.length === Object.keys(b).length &&
-      keys.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameJson(a[k], b[k]))
+      keys.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]))
     );
   }
   return false;

@@ -5,6 +5,7 @@
  * (`entries-match-filter` is `entriesMatchFilter`, checks/index.test.ts enforces it). Besides the
  * checks, a few outcomes are decided by the suite or the runner itself, named like checks.
  */
+import { decidedOutcome } from '../core/decidedOutcomes.ts';
 import * as exported from './index.ts';
 
 /** Exported functions of ./index.ts that are helpers, not checks. */
@@ -17,23 +18,6 @@ export const HELPER_EXPORTS: ReadonlySet<string> = new Set([
   'roleReferences',
   'payorIdsOf',
 ]);
-
-/** Outcomes the suites decide themselves (suites/common/steps.ts, core/property.ts), by id. */
-export const SUITE_DECIDED: Readonly<Record<string, string>> = {
-  'fixture-configured': 'The config names the data this step needs',
-  'credential-configured': 'The config names the credential this step needs',
-  'destructive-step': 'Destructive steps run only with --allow-destructive',
-  'feature-available': "The run's credentials have the features the step needs",
-  precondition: "The target's data meets the step's precondition",
-  property: 'The property could be run and its failure reproduces',
-};
-
-/** Outcomes the runner decides (core/runner.ts, core/vitestBridge.ts), by id. */
-export const RUNNER_DECIDED: Readonly<Record<string, string>> = {
-  'discovery-key-present': "The discovery document gives the operation's address by its key",
-  'suite-ran': 'The suites judged the operation',
-  'operation-in-scope': 'The operation is in the scope of this run',
-};
 
 export interface RegisteredCheck {
   id: string;
@@ -60,5 +44,4 @@ function build(): Map<string, RegisteredCheck> {
 export const CHECK_REGISTRY: ReadonlyMap<string, RegisteredCheck> = build();
 
 /** True when results may carry this check id: a registered check, or a suite- or runner-decided outcome. */
-export const isKnownCheckId = (id: string): boolean =>
-  CHECK_REGISTRY.has(id) || id in SUITE_DECIDED || id in RUNNER_DECIDED;
+export const isKnownCheckId = (id: string): boolean => CHECK_REGISTRY.has(id) || decidedOutcome(id) !== undefined;

@@ -8,23 +8,13 @@
  * result at all) counts against it. A run whose share is below the minimum is inconclusive.
  */
 import type { Requirement } from '../spec/requirements.ts';
+import { type CoverageStanding, decidedOutcome, OPERATION_IN_SCOPE } from './decidedOutcomes.ts';
 import type { CheckResult, Status } from './results.ts';
+
+const standingOf = (check: string) => decidedOutcome(check)?.coverage;
 
 /** Default of `--min-coverage` (DEC-R-02). */
 export const DEFAULT_MIN_COVERAGE = 0.9;
-
-/** Suite-decided results that mean "left out by the user's choice", by check id. */
-const CHOSEN: Readonly<Record<string, string>> = {
-  'destructive-step': 'needs --allow-destructive',
-  'feature-available': 'a feature the config says its credentials lack',
-  'operation-in-scope': 'operation omitted by the config',
-};
-
-/** Suite-decided results that mean "not judged for want of data", by check id. */
-const WANTING: Readonly<Record<string, string>> = {
-  'fixture-configured': 'fixture not configured',
-  'credential-configured': 'credential not configured',
-};
 
 export interface MustCoverage {
   /** Testable MUST requirements of the operation(s) in the share (selected, not left out by choice). */
@@ -52,10 +42,11 @@ type Citing = Pick<CheckResult, 'check' | 'status' | 'operation' | 'requirements
 function standing(citing: readonly Citing[]): { judged: true } | { judged: false; chosen: boolean; reason: string } {
   if (citing.some((r) => judgedStatus(r.status))) return { judged: true };
   if (citing.length === 0) return { judged: false, chosen: false, reason: 'no result cites it' };
-  const chosen = citing.filter((r) => CHOSEN[r.check] !== undefined);
-  if (chosen.length === citing.length) return { judged: false, chosen: true, reason: CHOSEN[chosen[0].check] };
-  const wanting = citing.find((r) => WANTING[r.check] !== undefined);
-  if (wanting) return { judged: false, chosen: false, reason: WANTING[wanting.check] };
+  const chosen = citing.map((r) => standingOf(r.check)).filter((c) => c?.standing === 'chosen');
+  const reasonOf = (c: CoverageStanding | undefined) => (c && 'reason' in c ? c.reason : '');
+  if (chosen.length === citing.length) return { judged: false, chosen: true, reason: reasonOf(chosen[0]) };
+  const wanting = citing.map((r) => standingOf(r.check)).find((c) => c?.standing === 'wanting');
+  if (wanting) return { judged: false, chosen: false, reason: reasonOf(wanting) };
   if (citing.some((r) => r.status === 'error'))
     return { judged: false, chosen: false, reason: 'could not be judged (error)' };
   return { judged: false, chosen: false, reason: 'precondition not met on the target' };
@@ -103,7 +94,7 @@ export function mustCoverage(
     // A requirement shared by several operations (a flow's list, get and acknowledge) is judged
     // for each of them once any result judges it.
     const s = standing(citing.get(req.id) ?? []);
-    const left = { judged: false, chosen: true, reason: CHOSEN['operation-in-scope'] } as const;
+    const left = { judged: false, chosen: true, reason: OPERATION_IN_SCOPE.coverage.reason } as const;
     add(overall, ops.every((o) => omittedByConfig.has(o)) ? left : s);
     for (const o of ops) add(perOperation[o], omittedByConfig.has(o) ? left : s);
   }

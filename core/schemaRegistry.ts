@@ -123,8 +123,8 @@ export function formatErrors(errors: readonly ErrorObject[]): string[] {
 
 /** True when `e` was raised inside a branch of the failed composite `c`. */
 function isBranchError(e: ErrorObject, c: ErrorObject): boolean {
-  if (!(e.instancePath === c.instancePath || e.instancePath.startsWith(c.instancePath + '/'))) return false;
-  if (e.schemaPath.startsWith(c.schemaPath + '/')) return true;
+  if (!(e.instancePath === c.instancePath || e.instancePath.startsWith(`${c.instancePath}/`))) return false;
+  if (e.schemaPath.startsWith(`${c.schemaPath}/`)) return true;
   // Errors from a $ref'd schema carry that schema's path; a failed composite's branches are
   // reported just before it, so also fold errors that ajv listed among the branch errors.
   return (
@@ -136,7 +136,7 @@ function branchPaths(branch: unknown): string[] {
   if (branch && typeof branch === 'object' && typeof (branch as { $ref?: unknown }).$ref === 'string') {
     const ref = (branch as { $ref: string }).$ref;
     const hash = ref.indexOf('#');
-    return hash >= 0 ? [ref.slice(hash) + '/'] : [];
+    return hash >= 0 ? [`${ref.slice(hash)}/`] : [];
   }
   return [];
 }

@@ -94,7 +94,7 @@ function at(uri: string): Schema {
 }
 
 function child(uri: string, ...segments: (string | number)[]): string {
-  return uri + segments.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+  return uri + segments.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 
 function resolveRef(uri: string, ref: string): string {
@@ -435,7 +435,7 @@ const timeArb = fc
     fc.integer({ min: 0, max: 59 }),
     fc.option(fc.integer({ min: 0, max: 999 })),
   )
-  .map(([h, m, s, ms]) => `${pad(h)}:${pad(m)}:${pad(s)}${ms === null ? '' : '.' + String(ms).padStart(3, '0')}`);
+  .map(([h, m, s, ms]) => `${pad(h)}:${pad(m)}:${pad(s)}${ms === null ? '' : `.${String(ms).padStart(3, '0')}`}`);
 const URL_PREFIXES = ['https://ref.example', 'https://clearing.example/extension', 'https://clearing.example'];
 
 /** Generators for the patterns the schemas use, by pattern source. */

@@ -16,7 +16,7 @@ import {
   successStatus,
 } from '../checks/index.ts';
 import type { Exchange } from '../core/exchange.ts';
-import { bodyOf, hasResponse, isRecord } from '../core/exchange.ts';
+import { bodyOf, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
 import { FIXTURE_CHECK, verifySuccess } from './common/steps.ts';
 

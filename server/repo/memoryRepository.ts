@@ -8,7 +8,6 @@ import { SEED, type Seed } from '../fixtures/seed.ts';
 import type {
   AccessGrant,
   Batch,
-  Client,
   ConditionRecord,
   PatientRecord,
   Payor,

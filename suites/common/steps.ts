@@ -30,24 +30,13 @@ const DOCUMENTED_STATUS_RULE: Record<string, readonly string[]> = { D1: ['D1-7-1
 /** "Every response body is JSON with a JSON media type", per document (Document 3: 4, DEC-D3-19). */
 const JSON_RULE: Record<string, readonly string[]> = { D1: ['D1-1-06'], D2: ['D1-1-06'], D3: ['D3-4-02'] };
 
-/** Outcomes the suite decides itself (a missing fixture, credential or flag), named like checks. */
-export const FIXTURE_CHECK = {
-  id: 'fixture-configured',
-  summary: 'The config names the data this step needs',
-} as const;
-export const CREDENTIAL_CHECK = {
-  id: 'credential-configured',
-  summary: 'The config names the credential this step needs',
-} as const;
-export const DESTRUCTIVE_CHECK = {
-  id: 'destructive-step',
-  summary: 'Destructive steps run only with --allow-destructive',
-} as const;
-/** A step needing a feature the config says its credentials lack (DEC-D1-15): outside the coverage share. */
-export const FEATURE_CHECK = {
-  id: 'feature-available',
-  summary: "The run's credentials have the features the step needs",
-} as const;
+/** Outcomes the suite decides itself (core/decidedOutcomes.ts), under the names the suites use. */
+export {
+  CREDENTIAL_CONFIGURED as CREDENTIAL_CHECK,
+  DESTRUCTIVE_STEP as DESTRUCTIVE_CHECK,
+  FEATURE_AVAILABLE as FEATURE_CHECK,
+  FIXTURE_CONFIGURED as FIXTURE_CHECK,
+} from '../../core/decidedOutcomes.ts';
 
 export interface Reqs {
   /** Requirement ids of the success status / shape. */

@@ -1,0 +1,57 @@
+/**
+ * The layering of DESIGN.md, checked in `npm test` (issue 10): dependencies point one way, and no
+ * import cycle exists, type-only imports included.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'No import cycle, type-only imports included.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'core-is-the-bottom',
+      severity: 'error',
+      comment: 'core/ is the harness: it never imports checks, suites, reports, the sandbox or the app layer.',
+      from: { path: '^core/' },
+      to: { path: '^(checks|suites|reports|server|app|bin)/' },
+    },
+    {
+      name: 'checks-below-suites',
+      severity: 'error',
+      comment: 'A check reads an exchange; it never imports suites, reports, the sandbox or the app layer.',
+      from: { path: '^checks/' },
+      to: { path: '^(suites|reports|server|app|bin)/' },
+    },
+    {
+      name: 'reports-consume-results',
+      severity: 'error',
+      comment: 'Reporters read results and events; they never import suites, checks, the sandbox or the app layer.',
+      from: { path: '^reports/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^(suites|checks|server|app|bin)/' },
+    },
+    {
+      name: 'sandbox-stands-alone',
+      severity: 'error',
+      comment: 'The sandbox never imports the suite (suites, checks, reports, the app layer).',
+      from: { path: '^server/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^(suites|checks|reports|app|bin)/' },
+    },
+    {
+      name: 'spec-is-data',
+      severity: 'error',
+      comment: 'spec/ and schemas/ are data every layer reads; they import nothing of the layers.',
+      from: { path: '^(spec|schemas)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^(core|checks|suites|reports|server|app|bin|generators)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|test-output|conformance-report)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.mjs', '.js', '.json'] },
+  },
+};

@@ -1,0 +1,89 @@
+/**
+ * Outcomes the harness decides itself rather than a check judging an exchange: a missing
+ * fixture, credential or flag (decided by a suite step), an operation out of scope, a discovery
+ * key, suites that never ran (decided by the runner). One table, read by the suites' steps, the
+ * check registry, coverage (DEC-R-02) and the reports, so an id is never spelled twice.
+ */
+
+/**
+ * How a decided outcome counts for coverage (core/coverage.ts): `chosen` is outside the share
+ * (the user left it out), `wanting` counts against it (data or credentials missing), `judged`
+ * is an ordinary result.
+ */
+export type CoverageStanding =
+  | { standing: 'chosen'; reason: string }
+  | { standing: 'wanting'; reason: string }
+  | { standing: 'judged' };
+
+export interface DecidedOutcome {
+  id: string;
+  summary: string;
+  /** Who decides it. */
+  by: 'suite' | 'runner';
+  coverage: CoverageStanding;
+}
+
+const outcome = <C extends CoverageStanding>(id: string, summary: string, by: DecidedOutcome['by'], coverage: C) => ({
+  id,
+  summary,
+  by,
+  coverage,
+});
+
+export const FIXTURE_CONFIGURED = outcome('fixture-configured', 'The config names the data this step needs', 'suite', {
+  standing: 'wanting',
+  reason: 'fixture not configured',
+});
+export const CREDENTIAL_CONFIGURED = outcome(
+  'credential-configured',
+  'The config names the credential this step needs',
+  'suite',
+  { standing: 'wanting', reason: 'credential not configured' },
+);
+export const DESTRUCTIVE_STEP = outcome(
+  'destructive-step',
+  'Destructive steps run only with --allow-destructive',
+  'suite',
+  { standing: 'chosen', reason: 'needs --allow-destructive' },
+);
+/** A step needing a feature the config says its credentials lack (DEC-D1-15). */
+export const FEATURE_AVAILABLE = outcome(
+  'feature-available',
+  "The run's credentials have the features the step needs",
+  'suite',
+  { standing: 'chosen', reason: 'a feature the config says its credentials lack' },
+);
+export const PRECONDITION = outcome('precondition', "The target's data meets the step's precondition", 'suite', {
+  standing: 'judged',
+});
+export const PROPERTY = outcome('property', 'The property could be run and its failure reproduces', 'suite', {
+  standing: 'judged',
+});
+export const DISCOVERY_KEY_PRESENT = outcome(
+  'discovery-key-present',
+  "The discovery document gives the operation's address by its key",
+  'runner',
+  { standing: 'judged' },
+);
+export const SUITE_RAN = outcome('suite-ran', 'The suites judged the operation', 'runner', { standing: 'judged' });
+export const OPERATION_IN_SCOPE = outcome('operation-in-scope', 'The operation is in the scope of this run', 'runner', {
+  standing: 'chosen',
+  reason: 'operation omitted by the config',
+});
+
+export const DECIDED_OUTCOMES: readonly DecidedOutcome[] = [
+  FIXTURE_CONFIGURED,
+  CREDENTIAL_CONFIGURED,
+  DESTRUCTIVE_STEP,
+  FEATURE_AVAILABLE,
+  PRECONDITION,
+  PROPERTY,
+  DISCOVERY_KEY_PRESENT,
+  SUITE_RAN,
+  OPERATION_IN_SCOPE,
+];
+
+const byId = new Map(DECIDED_OUTCOMES.map((o) => [o.id, o]));
+
+/** The decided outcome of an id, if the id names one. */
+export const decidedOutcome = (id: string): DecidedOutcome | undefined => byId.get(id);
