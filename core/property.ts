@@ -7,13 +7,14 @@ import { fc } from '@fast-check/vitest';
 import type { Level } from '../spec/types.ts';
 import type { Check } from './check.ts';
 import type { Exchange, RespondedExchange } from './exchange.ts';
-import { evaluate, record, runContext, verify } from './suite.ts';
+import { PROPERTY } from './decidedOutcomes.ts';
+import { type AnyCheck, evaluate, record, verify } from './judgement.ts';
+import { runContext } from './worker.ts';
 
 /** One check applied to one subject inside a property case. */
 export interface Judgement {
   subject: unknown;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  check: Check<any>;
+  check: AnyCheck;
   exchange?: Exchange;
   level?: Level;
   requirements?: readonly string[];
@@ -21,8 +22,7 @@ export interface Judgement {
 
 export function judge(subject: Exchange, check: Check<RespondedExchange>, extra?: Partial<Judgement>): Judgement;
 export function judge<S>(subject: S, check: Check<S>, extra?: Partial<Judgement>): Judgement;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function judge(subject: unknown, check: Check<any>, extra: Partial<Judgement> = {}): Judgement {
+export function judge(subject: unknown, check: AnyCheck, extra: Partial<Judgement> = {}): Judgement {
   return { subject, check, ...extra };
 }
 
@@ -37,7 +37,7 @@ export interface PropertySpec<T> {
 }
 
 const failing = (j: Judgement) => {
-  const o = evaluate(j.subject, j.check, j.exchange).outcome;
+  const o = evaluate(j.subject as never, j.check, j.exchange).outcome;
   return o === 'fail' || o === 'error';
 };
 
@@ -48,7 +48,7 @@ function recordAll<T>(
   evidence?: Record<string, unknown>,
 ): void {
   for (const j of judgements) {
-    verify(j.subject, j.check, {
+    verify(j.subject as never, j.check, {
       operation: spec.operation,
       level: j.level ?? spec.level,
       requirements: j.requirements ?? spec.requirements,
@@ -71,7 +71,7 @@ export async function verifyProperty<T>(spec: PropertySpec<T>): Promise<void> {
     fc.asyncProperty(spec.arbitrary, async (value) => {
       const judgements = await spec.exercise(value);
       last = { value, judgements };
-      const outcomes = judgements.map((j) => evaluate(j.subject, j.check, j.exchange).outcome);
+      const outcomes = judgements.map((j) => evaluate(j.subject as never, j.check, j.exchange).outcome);
       if (!outcomes.includes('skip')) informative = last;
       return !judgements.some(
         (j, i) => (j.level ?? spec.level) !== 'INFO' && (outcomes[i] === 'fail' || outcomes[i] === 'error'),
@@ -96,24 +96,19 @@ export async function verifyProperty<T>(spec: PropertySpec<T>): Promise<void> {
     counterexample: details.counterexample?.[0],
   };
   if (details.errorInstance && !details.counterexample) {
-    record(
-      { id: 'property', summary: 'Property could be run' },
-      'error',
-      `Property stopped: ${String(details.errorInstance).split('\n')[0]}`,
-      {
-        operation: spec.operation,
-        level: spec.level,
-        requirements: spec.requirements,
-        replay,
-      },
-    );
+    record(PROPERTY, 'error', `Property stopped: ${String(details.errorInstance).split('\n')[0]}`, {
+      operation: spec.operation,
+      level: spec.level,
+      requirements: spec.requirements,
+      replay,
+    });
     return;
   }
-  const value = details.counterexample![0];
+  const value = details.counterexample?.[0] as T;
   const judgements = await spec.exercise(value);
   if (!judgements.some(failing)) {
     record(
-      { id: 'property', summary: 'Property failure reproduces' },
+      PROPERTY,
       'error',
       `A generated case failed but did not fail again when replayed (seed ${details.seed}): the target is not deterministic`,
       {

@@ -3,7 +3,6 @@
  * with no body when unauthorised.
  */
 import { randomUUID } from 'node:crypto';
-import { test } from 'vitest';
 import {
   diaryListShape,
   diaryResponseCode,
@@ -15,12 +14,13 @@ import {
   statusIs,
   successStatus,
 } from '../checks/index.ts';
+import { FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, isRecord } from '../core/exchange.ts';
-import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
-import { FIXTURE_CHECK, verifySuccess } from './common/steps.ts';
+import { describeOperation, type FixturePath, fixture, on, type OperationBinder, runContext } from '../core/suite.ts';
+import { verifySuccess } from './common/steps.ts';
 
-const POST_AUTH = 'diary-post-auth';
+const postAuthOp = on('diary-post-auth');
 
 /** A multipart/form-data body (4.3: post authorisation takes `Code` and `StateToken`). */
 function multipart(fields: Record<string, string>): { body: string; contentType: string } {
@@ -31,141 +31,88 @@ function multipart(fields: Record<string, string>): { body: string; contentType:
   return { body: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-async function postAuth(code: string, withState = true) {
-  const m = multipart({ Code: code, ...(withState ? { StateToken: 'conformance-state' } : {}) });
-  return call(POST_AUTH, { body: m.body, headers: { 'Content-Type': m.contentType } });
+function postAuth(fields: Record<string, string>): Promise<Exchange> {
+  const m = multipart(fields);
+  return postAuthOp.call({ body: m.body, headers: { 'Content-Type': m.contentType } });
 }
 
+const STATE = { StateToken: 'conformance-state' };
+
 /** A refresh whose answer must not be response 2 with an access token (DEC-D3-51). */
-function verifyNoTokenIssued(x: Exchange, what: string): void {
-  verify(x, noDiaryTokenIssued, {
-    operation: 'diary-refresh-token',
-    level: 'MUST',
-    requirements: ['D3-4.3-11'],
-    decisions: ['DEC-D3-51'],
-    evidence: { request: what },
-  });
-  verify(x, notServerError, {
-    operation: 'diary-refresh-token',
-    level: 'MUST',
-    requirements: ['D3-4.3-11'],
-    decisions: ['DEC-D3-51'],
-    evidence: { request: what },
-  });
+function verifyNoTokenIssued(op: OperationBinder, x: Exchange, what: string): void {
+  const j = op
+    .must('D3-4.3-11')
+    .under('DEC-D3-51')
+    .with({ evidence: { request: what } });
+  j.check(x, noDiaryTokenIssued);
+  j.check(x, notServerError);
 }
 
 /** A diary token from the configured valid code, or undefined (recorded as skip). */
-async function diaryToken(operation: string): Promise<string | undefined> {
-  const code = runContext().fixtures.diary?.validCode;
-  const x = code ? await postAuth(code) : undefined;
-  const body = x ? bodyOf(x) : undefined;
+async function diaryToken(op: OperationBinder): Promise<string | undefined> {
+  const code = fixture('diary.validCode');
+  const body = code ? bodyOf(await postAuth({ Code: code, ...STATE })) : undefined;
   const token = isRecord(body) && typeof body.access_token === 'string' ? body.access_token : undefined;
-  if (!token)
-    record(FIXTURE_CHECK, 'skip', 'No diary token: fixture diary.validCode missing or refused', {
-      operation,
-      level: 'MUST',
-      requirements: ['D3-4.3-01'],
-    });
+  if (!token) {
+    const message = 'No diary token: fixture diary.validCode missing or refused';
+    op.must('D3-4.3-01').decided(FIXTURE_CONFIGURED, 'skip', message);
+  }
   return token;
 }
 
-describeOperation(POST_AUTH, () => {
-  test('each authorisation code gives its documented response code', async () => {
-    const d = runContext().fixtures.diary ?? {};
-    for (const [code, expected, req] of [
-      [d.validCode, 2, 'D3-4.3-02'],
-      [d.invalidCode, 1, 'D3-4.3-03'],
-      [d.unmappedSiteCode, 3, 'D3-4.3-04'],
-    ] as const) {
-      if (!code) {
-        record(FIXTURE_CHECK, 'skip', `No diary fixture for response ${expected}`, {
-          operation: POST_AUTH,
-          level: 'MUST',
-          requirements: [req],
-        });
-        continue;
-      }
-      const x = await postAuth(code);
+const OUTCOMES: readonly [FixturePath & `diary.${string}`, 1 | 2 | 3, string][] = [
+  ['diary.validCode', 2, 'D3-4.3-02'],
+  ['diary.invalidCode', 1, 'D3-4.3-03'],
+  ['diary.unmappedSiteCode', 3, 'D3-4.3-04'],
+];
+
+describeOperation('diary-post-auth', (op) => {
+  op.test('each authorisation code gives its documented response code', async () => {
+    for (const [path, expected, req] of OUTCOMES) {
+      const code = op.need(path, req);
+      if (!code) continue;
+      const x = await postAuth({ Code: code, ...STATE });
       // The HTTP status of each outcome is not shown (DEC-D3-10): recorded; the body is judged whatever the status.
-      verify(x, successStatus(), {
-        operation: POST_AUTH,
-        level: 'INFO',
-        requirements: ['D3-4.3-05'],
-        decisions: ['DEC-D3-10'],
-        evidence: { expectedResponse: expected },
-      });
-      verify(x, matchesSchema('diary-token.schema.json'), {
-        operation: POST_AUTH,
-        level: 'MUST',
-        requirements: [req, 'D3-2.3-01', 'D3-4.3-01'],
-        decisions: ['DEC-D3-10'],
-      });
-      verify(x, diaryResponseCode(expected), {
-        operation: POST_AUTH,
-        level: 'MUST',
-        requirements: expected === 2 ? [req, 'D3-4.3-01', 'D3-1-03'] : [req],
-        decisions: ['DEC-D3-10'],
-      });
-      const stateless = await postAuth(code, false);
-      verify(stateless, diaryResponseCode(expected), {
-        operation: POST_AUTH,
-        level: 'MUST',
-        requirements: ['D3-4.3-06'],
-        decisions: ['DEC-D3-50'],
-        evidence: { request: 'without StateToken' },
-      });
+      op.info('D3-4.3-05').under('DEC-D3-10').check(x, successStatus(), { expectedResponse: expected });
+      op.must(req, 'D3-2.3-01', 'D3-4.3-01').under('DEC-D3-10').check(x, matchesSchema('diary-token.schema.json'));
+      const cited = expected === 2 ? [req, 'D3-4.3-01', 'D3-1-03'] : [req];
+      op.must(...cited)
+        .under('DEC-D3-10')
+        .check(x, diaryResponseCode(expected));
+      const stateless = await postAuth({ Code: code });
+      const withoutState = { request: 'without StateToken' };
+      op.must('D3-4.3-06').under('DEC-D3-50').check(stateless, diaryResponseCode(expected), withoutState);
     }
   });
 
-  test('a post authorisation without Code is not a server error', async () => {
-    const m = multipart({ StateToken: 'conformance-state' });
-    const x = await call(POST_AUTH, { body: m.body, headers: { 'Content-Type': m.contentType } });
-    verify(x, notServerError, {
-      operation: POST_AUTH,
-      level: 'MUST',
-      requirements: ['D3-4.3-08'],
-      decisions: ['DEC-D3-51'],
-    });
+  op.test('a post authorisation without Code is not a server error', async () => {
+    op.must('D3-4.3-08')
+      .under('DEC-D3-51')
+      .check(await postAuth(STATE), notServerError);
   });
 });
 
-describeOperation('diary-refresh-token', () => {
-  test('refreshing a diary token gives a new one', async () => {
-    const token = await diaryToken('diary-refresh-token');
+describeOperation('diary-refresh-token', (op) => {
+  op.test('refreshing a diary token gives a new one', async () => {
+    const token = await diaryToken(op);
     if (!token) return;
-    const x = await call('diary-refresh-token', { values: { diaryToken: token } });
-    verifySuccess(x, 'diary-refresh-token', { success: ['D3-4.3-09'], schema: ['D3-2.3-01'] });
-    verify(x, diaryResponseCode(2), {
-      operation: 'diary-refresh-token',
-      level: 'MUST',
-      requirements: ['D3-4.3-09', 'D3-5-08'],
-      decisions: ['DEC-D3-10'],
-    });
+    const x = await op.call({ values: { diaryToken: token } });
+    verifySuccess(x, op.id, { success: ['D3-4.3-09'], schema: ['D3-2.3-01'] });
+    op.must('D3-4.3-09', 'D3-5-08').under('DEC-D3-10').check(x, diaryResponseCode(2));
     const body = bodyOf(x);
     const refreshed = isRecord(body) && typeof body.access_token === 'string' ? body.access_token : undefined;
     if (!refreshed) return;
     for (const list of ['list-episode-types', 'list-appointment-statuses', 'list-recurrence-types']) {
       if (!runContext().addresses[list]) continue;
-      const l = await call(list, { values: { diaryToken: refreshed } });
-      verify(l, successStatus(200), {
-        operation: 'diary-refresh-token',
-        level: 'MUST',
-        requirements: ['D3-4.3-10'],
-        decisions: ['DEC-D3-51'],
-        evidence: { list },
-      });
+      const l = await on(list).call({ values: { diaryToken: refreshed } });
+      op.must('D3-4.3-10').under('DEC-D3-51').check(l, successStatus(200), { list });
     }
   });
 
-  test('a refresh without a token or with an unknown one issues no token', async () => {
-    verifyNoTokenIssued(
-      await call('diary-refresh-token', { omitHeaders: ['Authorization'] }),
-      'a refresh without a token',
-    );
-    verifyNoTokenIssued(
-      await call('diary-refresh-token', { values: { diaryToken: 'not-a-diary-token-0000' } }),
-      'a refresh with an unknown token',
-    );
+  op.test('a refresh without a token or with an unknown one issues no token', async () => {
+    const unknown = { values: { diaryToken: 'not-a-diary-token-0000' } };
+    verifyNoTokenIssued(op, await op.call({ omitHeaders: ['Authorization'] }), 'a refresh without a token');
+    verifyNoTokenIssued(op, await op.call(unknown), 'a refresh with an unknown token');
   });
 });
 
@@ -175,32 +122,24 @@ for (const [id, keys, req, itemReq, described] of [
   ['list-appointment-statuses', ['id', 'status'], 'D3-4.3-14', 'D3-2.3-06', false],
   ['list-recurrence-types', ['id', 'type'], 'D3-4.3-15', 'D3-2.3-07', true],
 ] as const) {
-  describeOperation(id, () => {
-    test('the list with a diary token', async () => {
-      const token = await diaryToken(id);
+  describeOperation(id, (op) => {
+    op.test('the list with a diary token', async () => {
+      const token = await diaryToken(op);
       if (!token) return;
-      const x = await call(id, { values: { diaryToken: token } });
+      const x = await op.call({ values: { diaryToken: token } });
       if (!verifySuccess(x, id, { success: [req, 'D3-5-08'], schema: ['D3-2.3-02'] }, { status: 200 })) return;
-      verify(x, diaryListShape(keys), {
-        operation: id,
-        level: 'MUST',
-        requirements: [req, 'D3-2.3-02', itemReq],
-        decisions: ['DEC-D3-11', 'DEC-D3-29'],
-      });
+      op.must(req, 'D3-2.3-02', itemReq).under('DEC-D3-11', 'DEC-D3-29').check(x, diaryListShape(keys));
       if (described)
-        verify(x, membersPresent(['data[].description']), {
-          operation: id,
-          level: 'SHOULD',
-          requirements: ['D3-2.3-08'],
-          decisions: ['DEC-D3-29'],
-        });
+        op.should('D3-2.3-08')
+          .under('DEC-D3-29')
+          .check(x, membersPresent(['data[].description']));
     });
 
-    test('unauthorised: 401 with no body', async () => {
+    op.test('unauthorised: 401 with no body', async () => {
       for (const headers of [undefined, { Authorization: 'Bearer not-a-diary-token-0000' }]) {
-        const x = await call(id, headers ? { headers } : { omitHeaders: ['Authorization'] });
-        verify(x, statusIs(401), { operation: id, level: 'MUST', requirements: ['D3-7-22', 'D3-4.3-16'] });
-        verify(x, emptyBody, { operation: id, level: 'MUST', requirements: ['D3-7-22', 'D3-4.3-16'] });
+        const x = await op.call(headers ? { headers } : { omitHeaders: ['Authorization'] });
+        op.must('D3-7-22', 'D3-4.3-16').check(x, statusIs(401));
+        op.must('D3-7-22', 'D3-4.3-16').check(x, emptyBody);
       }
     });
   });

@@ -1,13 +1,13 @@
 /**
  * The safe default (issue 9 item 6): without --allow-destructive, every selected operation of a
- * destructive flow gets a `DESTRUCTIVE_CHECK` result `omit` ("needs --allow-destructive", plus what
+ * destructive flow gets a `destructive-step` result `omit` ("needs --allow-destructive", plus what
  * the flow would do), citing the testable MUST requirements of that operation, so that the
  * coverage share shows them as left out by the user's choice (a requirement judged elsewhere in
  * the run still counts as judged).
  */
-import { record, runContext } from '../../core/suite.ts';
+import { DESTRUCTIVE_STEP } from '../../core/decidedOutcomes.ts';
+import { on, runContext } from '../../core/suite.ts';
 import { loadRequirements } from '../../spec/requirements.ts';
-import { DESTRUCTIVE_CHECK } from './steps.ts';
 
 let mustByOperation: Map<string, string[]> | undefined;
 
@@ -37,11 +37,9 @@ export function omitUnlessDestructive(
   for (const id of operations) {
     if (!ctx.selected.includes(id)) continue;
     const requirements = [...new Set([...mustRequirementsOf(id), ...(extraRequirements[id] ?? [])])];
-    record(DESTRUCTIVE_CHECK, 'omit', `needs --allow-destructive: ${what}`, {
-      operation: id,
-      level: 'MUST',
-      requirements,
-    });
+    on(id)
+      .must(...requirements)
+      .decided(DESTRUCTIVE_STEP, 'omit', `needs --allow-destructive: ${what}`);
   }
   return true;
 }

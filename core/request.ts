@@ -1,0 +1,69 @@
+/**
+ * Requests as the documents describe them: the operation's address from discovery, its path
+ * parameters, query or form fields, and its documented headers with their placeholders filled.
+ */
+import { operation } from '../spec/operations.ts';
+import type { Operation } from '../spec/types.ts';
+import type { Exchange } from './exchange.ts';
+import { basicFor } from './suiteCredentials.ts';
+import { worker } from './worker.ts';
+
+export interface CallOptions {
+  /** Form fields (POST operations); undefined values are left out. */
+  form?: Record<string, string | undefined>;
+  query?: Record<string, string | undefined>;
+  path?: Record<string, string>;
+  /** Extra or replacing headers. */
+  headers?: Record<string, string>;
+  /** Documented headers to leave out (case-insensitive names). */
+  omitHeaders?: readonly string[];
+  /** A raw body instead of the form encoding. */
+  body?: string;
+  /** Values of header placeholders (`{token}`, `{basic}`, `{userId}`, `{diaryToken}` ...). */
+  values?: Record<string, string>;
+}
+
+function defined(fields: Record<string, string | undefined> | undefined): [string, string][] {
+  return Object.entries(fields ?? {}).filter((kv): kv is [string, string] => kv[1] !== undefined);
+}
+
+/** Builds the request of an operation as the document describes it. */
+export function buildRequest(op: Operation, options: CallOptions = {}): Exchange['request'] {
+  const { ctx } = worker();
+  const base = ctx.addresses[op.id];
+  if (base === undefined) throw new Error(`Operation ${op.id} has no address in this run`);
+  // A path parameter left undefined drops its whole segment (optional segments, e.g. a code set's
+  // scheme); an empty string keeps the segment empty (to probe a missing id).
+  const suffix = op.pathSuffix.replace(/\/\{(\w+)\}/g, (_, name: string) =>
+    options.path?.[name] === undefined ? '' : `/${encodeURIComponent(options.path[name])}`,
+  );
+  const url = new URL(base + suffix);
+  for (const [k, v] of defined(options.query)) url.searchParams.append(k, v);
+  const omit = new Set((options.omitHeaders ?? []).map((h) => h.toLowerCase()));
+  const headers: Record<string, string> = { accept: 'application/json' };
+  for (const h of op.headers) {
+    if (omit.has(h.name.toLowerCase())) continue;
+    const values: Record<string, string> = {
+      token: ctx.token,
+      siteId: ctx.siteId,
+      basic: basicFor('client') ?? '',
+      ...options.values,
+    };
+    headers[h.name] = h.value.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+  }
+  for (const [k, v] of Object.entries(options.headers ?? {})) {
+    for (const existing of Object.keys(headers))
+      if (existing.toLowerCase() === k.toLowerCase()) delete headers[existing];
+    headers[k] = v;
+  }
+  const body =
+    options.body ??
+    (op.method === 'POST' || options.form ? new URLSearchParams(defined(options.form)).toString() : undefined);
+  return { method: op.method, url: url.toString(), headers, ...(body !== undefined ? { body } : {}) };
+}
+
+/** Sends one request of the operation. Never throws for the target's behaviour. */
+export async function call(id: string, options: CallOptions = {}): Promise<Exchange> {
+  const op = operation(id);
+  return worker().client.send(buildRequest(op, options), id);
+}
