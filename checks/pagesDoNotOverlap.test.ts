@@ -32,7 +32,14 @@ describe('pagesDoNotOverlap', () => {
   });
 
   it('skips when no page can be read', () => {
+    expect(
+      pagesDoNotOverlap.run({ pages: [respondedExchange({ body: '' }), respondedExchange({ body: '' })] }).outcome,
+    ).toBe('skip');
+  });
+
+  it('skips a walk of fewer than two pages: overlap needs two', () => {
     expect(pagesDoNotOverlap.run({ pages: [] }).outcome).toBe('skip');
-    expect(pagesDoNotOverlap.run({ pages: [respondedExchange({ body: '' })] }).outcome).toBe('skip');
+    const one = pagesDoNotOverlap.run({ pages: [page('a', 'a')] });
+    expect(one).toMatchObject({ outcome: 'skip', message: 'Only 1 page came back; overlap needs two' });
   });
 });

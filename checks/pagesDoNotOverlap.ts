@@ -18,6 +18,7 @@ export const pagesDoNotOverlap: Check<PageWalk> = {
   id: 'pages-do-not-overlap',
   summary: 'No resource appears on two pages of one query',
   run: ({ pages }) => {
+    if (pages.length < 2) return skip(`Only ${pages.length} page came back; overlap needs two`);
     const firstPage = new Map<string, number>();
     const duplicates: string[] = [];
     let read = 0;

@@ -77,7 +77,10 @@ function judge(binding: Binding): Judge {
   return {
     binding,
     under: (...decisions) => judge({ ...binding, decisions: [...(binding.decisions ?? []), ...decisions] }),
-    with: (extra) => judge({ ...binding, ...extra, evidence: { ...binding.evidence, ...extra.evidence } }),
+    with: (extra) => {
+      const evidence = binding.evidence || extra.evidence ? { ...binding.evidence, ...extra.evidence } : undefined;
+      return judge({ ...binding, ...extra, ...(evidence ? { evidence } : {}) });
+    },
     check: (subject: unknown, check: AnyCheck, evidence?: Record<string, unknown>) =>
       verify(
         subject,

@@ -21,7 +21,7 @@ import {
 import type { Exchange, RespondedExchange } from '../../core/exchange.ts';
 import { bundleResources, hasResponse, isRecord, jsonBody } from '../../core/exchange.ts';
 import type { CallOptions } from '../../core/suite.ts';
-import { call, record, verify } from '../../core/suite.ts';
+import { call, on } from '../../core/suite.ts';
 import { operation } from '../../spec/operations.ts';
 import type { ErrorEntry, Level } from '../../spec/types.ts';
 
@@ -53,26 +53,18 @@ export function verifySuccess(
   opts: { status?: number; decisions?: string[] } = {},
 ): boolean {
   const op = operation(id);
-  const status = verify(x, successStatus(opts.status ?? op.successStatus), {
-    operation: id,
-    level: 'MUST',
-    requirements: reqs.success ?? [],
-    decisions: opts.decisions,
-  });
+  const b = on(id);
+  const status = b
+    .must(...(reqs.success ?? []))
+    .under(...(opts.decisions ?? []))
+    .check(x, successStatus(opts.status ?? op.successStatus));
   if (status.status !== 'pass') return false;
-  if (op.responseMediaType === 'json') {
-    verify(x, contentTypeIsJson, { operation: id, level: 'MUST', requirements: reqs.json ?? JSON_RULE[op.document] });
-    verify(x, bodyIsJson, { operation: id, level: 'MUST', requirements: reqs.json ?? JSON_RULE[op.document] });
-    if (op.responseSchema) {
-      const r = verify(x, matchesSchema(op.responseSchema), {
-        operation: id,
-        level: 'MUST',
-        requirements: reqs.schema ?? [],
-      });
-      return r.status === 'pass';
-    }
-  }
-  return true;
+  if (op.responseMediaType !== 'json') return true;
+  const json = b.must(...(reqs.json ?? JSON_RULE[op.document]));
+  json.check(x, contentTypeIsJson);
+  json.check(x, bodyIsJson);
+  if (!op.responseSchema) return true;
+  return b.must(...(reqs.schema ?? [])).check(x, matchesSchema(op.responseSchema)).status === 'pass';
 }
 
 /**
@@ -85,26 +77,18 @@ export async function verifyHeadersEnforced(
   requirements: (header: string) => readonly string[],
   decisions: string[] = ['DEC-D1-21'],
 ): Promise<void> {
-  const op = operation(id);
-  for (const h of op.headers.filter((hh) => hh.enforced)) {
-    const x = await call(id, { ...base, omitHeaders: [h.name] });
-    verify(x, requestRefused, {
-      operation: id,
-      level: 'MUST',
-      requirements: requirements(h.name),
-      decisions,
-      evidence: { omittedHeader: h.name },
-    });
+  const b = on(id);
+  for (const h of operation(id).headers.filter((hh) => hh.enforced)) {
+    const x = await b.call({ ...base, omitHeaders: [h.name] });
+    b.must(...requirements(h.name))
+      .under(...decisions)
+      .check(x, requestRefused, { omittedHeader: h.name });
   }
-  if (op.headers.some((h) => h.name === 'Authorization')) {
-    const x = await call(id, { ...base, headers: { Authorization: 'Bearer not-a-valid-token-0000' } });
-    verify(x, requestRefused, {
-      operation: id,
-      level: 'MUST',
-      requirements: requirements('Authorization'),
-      decisions,
-      evidence: { header: 'Authorization', value: 'an unknown bearer token' },
-    });
+  if (operation(id).headers.some((h) => h.name === 'Authorization')) {
+    const x = await b.call({ ...base, headers: { Authorization: 'Bearer not-a-valid-token-0000' } });
+    b.must(...requirements('Authorization'))
+      .under(...decisions)
+      .check(x, requestRefused, { header: 'Authorization', value: 'an unknown bearer token' });
   }
 }
 
@@ -120,23 +104,21 @@ export function verifyError(
   opts: { shapeLevel?: Level; shapeRequirements?: readonly string[]; decisions?: string[] } = {},
 ): void {
   const op = operation(id);
+  const b = on(id);
   const wanted = (Array.isArray(codes) ? codes : [codes]) as string[];
   const pairs: ErrorEntry[] = op.errors.filter((e) => wanted.includes(e.code));
   if (pairs.length !== wanted.length) throw new Error(`Suite bug: ${id} has no documented error ${wanted.join('/')}`);
-  verify(x, errorStatusAndCode(pairs), { operation: id, level: 'MUST', requirements, decisions: opts.decisions });
+  const decisions = opts.decisions ?? [];
+  b.must(...requirements)
+    .under(...decisions)
+    .check(x, errorStatusAndCode(pairs));
   // Whatever code the target chose, a documented one must come with its documented status.
-  verify(x, documentedCodeHasItsStatus(op.errors.filter((e) => e.code !== '')), {
-    operation: id,
-    level: 'MUST',
-    requirements: DOCUMENTED_STATUS_RULE[op.document],
-  });
+  const documented = op.errors.filter((e) => e.code !== '');
+  b.must(...DOCUMENTED_STATUS_RULE[op.document]).check(x, documentedCodeHasItsStatus(documented));
   if (opts.shapeLevel) {
-    verify(x, operationOutcomeShape, {
-      operation: id,
-      level: opts.shapeLevel,
-      requirements: opts.shapeRequirements ?? requirements,
-      decisions: opts.decisions,
-    });
+    b.at(opts.shapeLevel, ...(opts.shapeRequirements ?? requirements))
+      .under(...decisions)
+      .check(x, operationOutcomeShape);
   }
 }
 
@@ -183,60 +165,32 @@ export interface PagingReqs {
 /** Paging rules over a walk: tags present as digits, tags echo the request, bounds, overlap, total. */
 export function verifyPaging(id: string, walk: PageWalk, count: number, reqs: PagingReqs): void {
   const op = operation(id);
+  const b = on(id);
   if (walk.broken) {
-    verify(walk.broken, successStatus(200), {
-      operation: id,
-      level: 'MUST',
-      requirements: reqs.match,
-      evidence: { step: 'paging walk' },
-    });
+    b.must(...reqs.match).check(walk.broken, successStatus(200), { step: 'paging walk' });
     return;
   }
   walk.pages.forEach((x, i) => {
-    verify(x, pagingTagsPresent(op.pagingTags ?? []), {
-      operation: id,
-      level: 'MUST',
-      requirements: reqs.tags,
-      decisions: ['DEC-D1-02'],
-    });
-    verify(x, pagingTagsMatchRequest({ page: i + 1, count }), {
-      operation: id,
-      level: 'MUST',
-      requirements: reqs.match,
-      decisions: ['DEC-D1-12'],
-    });
-    verify(x, pageWithinCount(count), {
-      operation: id,
-      level: 'MUST',
-      requirements: reqs.bounds,
-      decisions: ['DEC-D1-12'],
-    });
+    b.must(...reqs.tags)
+      .under('DEC-D1-02')
+      .check(x, pagingTagsPresent(op.pagingTags ?? []));
+    b.must(...reqs.match)
+      .under('DEC-D1-12')
+      .check(x, pagingTagsMatchRequest({ page: i + 1, count }));
+    b.must(...reqs.bounds)
+      .under('DEC-D1-12')
+      .check(x, pageWithinCount(count));
   });
   const last = walk.pages[walk.pages.length - 1];
   if (!last) return;
-  if (walk.pages.length < 2) {
-    record(pagesDoNotOverlap, 'skip', `Only one page came back for count ${count}; overlap needs two`, {
-      operation: id,
-      level: 'MUST',
-      requirements: reqs.bounds,
-      exchange: last,
-    });
-  } else {
-    verify({ pages: walk.pages }, pagesDoNotOverlap, {
-      operation: id,
-      level: 'MUST',
-      requirements: reqs.bounds,
-      exchange: last,
-      decisions: ['DEC-D1-12'],
-    });
-  }
-  verify({ pages: walk.pages, complete: walk.complete }, totalConsistent, {
-    operation: id,
-    level: 'MUST',
-    requirements: reqs.total,
-    exchange: last,
-    decisions: ['DEC-D1-12'],
-  });
+  // One page only: the check records a skip (overlap needs two pages).
+  const overPages = (...r: readonly string[]) =>
+    b
+      .must(...r)
+      .under('DEC-D1-12')
+      .with({ exchange: last });
+  overPages(...reqs.bounds).check({ pages: walk.pages }, pagesDoNotOverlap);
+  overPages(...reqs.total).check({ pages: walk.pages, complete: walk.complete }, totalConsistent);
 }
 
 /** Ids of every record a query returns, walking pages of 50 (at most 20 pages). */
