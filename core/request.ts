@@ -2,7 +2,10 @@
  * Requests as the documents describe them: the operation's address from discovery, its path
  * parameters, query or form fields, and its documented headers with their placeholders filled.
  */
+import { basename } from 'node:path';
+import { expect } from 'vitest';
 import { operation } from '../spec/operations.ts';
+import { suiteMayCall } from '../spec/suiteCoupling.ts';
 import type { Operation } from '../spec/types.ts';
 import type { Exchange } from './exchange.ts';
 import { basicFor } from './suiteCredentials.ts';
@@ -65,5 +68,14 @@ export function buildRequest(op: Operation, options: CallOptions = {}): Exchange
 /** Sends one request of the operation. Never throws for the target's behaviour. */
 export async function call(id: string, options: CallOptions = {}): Promise<Exchange> {
   const op = operation(id);
+  const suite = currentSuite();
+  if (suite !== undefined && !suiteMayCall(suite, id, op.suite))
+    throw new Error(`Suite bug: ${suite} calls ${id} of ${op.suite} without declaring it in spec/suiteCoupling.ts`);
   return worker().client.send(buildRequest(op, options), id);
+}
+
+/** The suite whose test is running (`suites/<name>.suite.ts`), if any. */
+function currentSuite(): string | undefined {
+  const file = expect.getState().testPath;
+  return file?.endsWith('.suite.ts') ? basename(file, '.suite.ts') : undefined;
 }

@@ -9,10 +9,8 @@
  * faults touch disjoint sets of coupled suite groups, every step that judges one fault's
  * operations sees only that fault, exactly as in a run of its own.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
 import { operation, operations } from '../../spec/operations.ts';
-import { ROOT } from './cli.ts';
+import { CROSS_SUITE_CALLS } from '../../spec/suiteCoupling.ts';
 
 export interface BatchableFault {
   name: string;
@@ -29,54 +27,29 @@ export interface FaultBatch<F extends BatchableFault> {
   groups: Set<string>;
 }
 
-const QUOTED = /['"`]([a-z0-9]+(?:-[a-z0-9]+)*)['"`]/g;
-
-/** Operation ids written as string literals in a source file (a superset only couples more). */
-function operationIdsNamedIn(source: string): Set<string> {
-  const known = new Set(operations.map((o) => o.id));
-  const found = new Set<string>();
-  for (const m of source.matchAll(QUOTED)) if (known.has(m[1])) found.add(m[1]);
-  return found;
-}
-
 /**
- * The coupled group of every suite: suites are joined when one's source names another's
- * operation (sign-on observes revoke through accounts' introspect), or when a shared helper in
- * suites/common names an operation (then with every suite using suites/common). Derived from
- * the sources, not listed by hand, so a new cross-suite step cannot silently make batching
- * unsound. The group's name is its member suites, sorted and joined by `+`.
+ * The coupled group of every suite: suites are joined when one calls another's operation
+ * (sign-on observes revoke through accounts' introspect), as declared in spec/suiteCoupling.ts;
+ * a call the declaration does not allow fails the suite's test at run time, so the declaration
+ * cannot silently fall behind. The group's name is its member suites, sorted and joined by `+`.
  */
-export function suiteGroups(root: string = ROOT): Map<string, string> {
+export function suiteGroups(): Map<string, string> {
   const parent = new Map<string, string>();
   const find = (s: string): string => {
     let r = s;
-    while (parent.get(r) !== undefined && parent.get(r) !== r) r = parent.get(r)!;
+    for (let p = parent.get(r); p !== undefined && p !== r; p = parent.get(r)) r = p;
     parent.set(s, r);
     return r;
   };
   const union = (a: string, b: string): void => {
     const ra = find(a);
     const rb = find(b);
-    if (ra !== rb) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
+    // The smaller name is the root.
+    if (ra < rb) parent.set(rb, ra);
+    else if (rb < ra) parent.set(ra, rb);
   };
   for (const o of operations) parent.set(o.suite, find(o.suite));
-
-  const suitesDir = join(root, 'suites');
-  const suiteFiles = readdirSync(suitesDir).filter((f) => f.endsWith('.suite.ts'));
-  const sources = new Map(suiteFiles.map((f) => [basename(f, '.suite.ts'), readFileSync(join(suitesDir, f), 'utf8')]));
-  for (const [suite, source] of sources) {
-    parent.set(suite, find(suite));
-    for (const id of operationIdsNamedIn(source)) union(suite, operation(id).suite);
-  }
-  const commonDir = join(suitesDir, 'common');
-  for (const f of readdirSync(commonDir).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts'))) {
-    const named = operationIdsNamedIn(readFileSync(join(commonDir, f), 'utf8'));
-    if (named.size === 0) continue;
-    // Helpers import one another, so any suite using suites/common may reach this one: coupling
-    // them all is coarser than tracing imports, and still sound.
-    const users = [...sources].filter(([, src]) => src.includes('./common/')).map(([s]) => s);
-    for (const id of named) for (const s of users) union(s, operation(id).suite);
-  }
+  for (const [suite, ids] of Object.entries(CROSS_SUITE_CALLS)) for (const id of ids) union(suite, operation(id).suite);
 
   const members = new Map<string, string[]>();
   for (const s of parent.keys()) members.set(find(s), [...(members.get(find(s)) ?? []), s]);
