@@ -4,7 +4,7 @@
  */
 import { operationsD2 } from './operationsD2.ts';
 import { operationsD3 } from './operationsD3.ts';
-import type { ErrorEntry, HeaderRequirement, Operation, Parameter } from './types.ts';
+import { defineOperation, type ErrorEntry, type HeaderRequirement, type Operation, type Parameter } from './types.ts';
 
 export const FIND_MEMBER_V1_INSURERS = ['bup', 'ppp', 'nuh', 'slh', 'cig', 'tih', 'wpa'] as const;
 export const FIND_MEMBER_V2_INSURERS = ['ppp', 'nuh', 'slh', 'cin', 'tih', 'wpa', 'cig'] as const;
@@ -144,8 +144,8 @@ const findMemberV2Params: Parameter[] = [
 const AS = 'Advanced_Search_1_0' as const;
 const AFS = 'Advanced_Filtering_And_Sorting_1_0' as const;
 
-const operationsD1: readonly Operation[] = [
-  {
+const operationsD1 = [
+  defineOperation({
     id: 'find-member-v1',
     document: 'D1',
     section: '4.1',
@@ -164,8 +164,8 @@ const operationsD1: readonly Operation[] = [
     reservedForOperator: false,
     apiVersion: '1',
     suite: 'find-member',
-  },
-  {
+  }),
+  defineOperation({
     id: 'find-member-v2',
     document: 'D1',
     section: '4.2',
@@ -184,8 +184,8 @@ const operationsD1: readonly Operation[] = [
     reservedForOperator: false,
     apiVersion: '2',
     suite: 'find-member',
-  },
-  {
+  }),
+  defineOperation({
     id: 'search-authorisation',
     document: 'D1',
     section: '4.3',
@@ -272,8 +272,8 @@ const operationsD1: readonly Operation[] = [
     destructive: false,
     reservedForOperator: false,
     suite: 'search-authorisation',
-  },
-  {
+  }),
+  defineOperation({
     id: 'search-remittance-summary',
     document: 'D1',
     section: '4.4',
@@ -391,8 +391,8 @@ const operationsD1: readonly Operation[] = [
     destructive: false,
     reservedForOperator: true,
     suite: 'search-remittance',
-  },
-  {
+  }),
+  defineOperation({
     id: 'search-remittance-detail',
     document: 'D1',
     section: '4.5',
@@ -484,8 +484,8 @@ const operationsD1: readonly Operation[] = [
     destructive: false,
     reservedForOperator: true,
     suite: 'search-remittance',
-  },
-  {
+  }),
+  defineOperation({
     id: 'list-pending-remittances',
     document: 'D1',
     section: '4.6',
@@ -504,8 +504,8 @@ const operationsD1: readonly Operation[] = [
     destructive: false,
     reservedForOperator: true,
     suite: 'remittance-batches',
-  },
-  {
+  }),
+  defineOperation({
     id: 'get-remittance-details',
     document: 'D1',
     section: '4.7',
@@ -523,8 +523,8 @@ const operationsD1: readonly Operation[] = [
     destructive: false,
     reservedForOperator: true,
     suite: 'remittance-batches',
-  },
-  {
+  }),
+  defineOperation({
     id: 'ack-remittance',
     document: 'D1',
     section: '4.8',
@@ -542,8 +542,8 @@ const operationsD1: readonly Operation[] = [
     destructive: true,
     reservedForOperator: true,
     suite: 'remittance-batches',
-  },
-  {
+  }),
+  defineOperation({
     id: 'list-hospital-claims',
     document: 'D1',
     section: '4.9',
@@ -569,8 +569,8 @@ const operationsD1: readonly Operation[] = [
     destructive: false,
     reservedForOperator: true,
     suite: 'hospital-claims',
-  },
-  {
+  }),
+  defineOperation({
     id: 'search-hospital-claims',
     document: 'D1',
     section: '4.10',
@@ -605,8 +605,8 @@ const operationsD1: readonly Operation[] = [
     destructive: false,
     reservedForOperator: true,
     suite: 'hospital-claims',
-  },
-  {
+  }),
+  defineOperation({
     id: 'search-bills',
     document: 'D1',
     section: '4.11',
@@ -631,8 +631,8 @@ const operationsD1: readonly Operation[] = [
     destructive: false,
     reservedForOperator: true,
     suite: 'bills',
-  },
-  {
+  }),
+  defineOperation({
     id: 'get-bill',
     document: 'D1',
     section: '4.12',
@@ -666,11 +666,16 @@ const operationsD1: readonly Operation[] = [
     destructive: false,
     reservedForOperator: true,
     suite: 'bills',
-  },
-];
+  }),
+] satisfies readonly Operation[];
 
 /** Every operation of every document, in document and section order. */
-export const operations: readonly Operation[] = [...operationsD1, ...operationsD2, ...operationsD3];
+const table = [...operationsD1, ...operationsD2, ...operationsD3] satisfies readonly Operation[];
+
+/** Every operation id of the table, as a union type (a misspelt id is a compile error). */
+export type OperationId = (typeof table)[number]['id'];
+
+export const operations: readonly Operation[] = table;
 
 const byId = new Map(operations.map((o) => [o.id, o]));
 
@@ -680,3 +685,6 @@ export function operation(id: string): Operation {
   if (!op) throw new Error(`Unknown operation id ${id}`);
   return op;
 }
+
+/** True when the string is an operation id of the table. */
+export const isOperationId = (id: string): id is OperationId => byId.has(id);

@@ -2,7 +2,7 @@
  * Document 2 rows of the operation table: reference data, address, practitioner register and
  * booking. Section numbers refer to ../shared/spec/02-reference-data-address-practitioners.md.
  */
-import type { ErrorEntry, HeaderRequirement, Operation, Parameter } from './types.ts';
+import { defineOperation, type ErrorEntry, type HeaderRequirement, type Operation, type Parameter } from './types.ts';
 
 export const CODE_SET_NAMES = [
   'service-category',
@@ -70,8 +70,8 @@ const base = {
   responseMediaType: 'json' as const,
 };
 
-export const operationsD2: readonly Operation[] = [
-  {
+export const operationsD2 = [
+  defineOperation({
     ...base,
     id: 'get-code-set',
     section: '4.1',
@@ -105,8 +105,8 @@ export const operationsD2: readonly Operation[] = [
     pagingTags: ['page', 'count', 'maxCount'],
     reservedForOperator: false,
     suite: 'code-sets',
-  },
-  {
+  }),
+  defineOperation({
     ...base,
     id: 'lookup-practitioners',
     section: '4.2',
@@ -121,8 +121,8 @@ export const operationsD2: readonly Operation[] = [
     pagingTags: ['page', 'count', 'maxCount'],
     reservedForOperator: false,
     suite: 'lookups',
-  },
-  {
+  }),
+  defineOperation({
     ...base,
     id: 'lookup-locations',
     section: '4.3',
@@ -141,8 +141,8 @@ export const operationsD2: readonly Operation[] = [
     pagingTags: ['page', 'count', 'maxCount'],
     reservedForOperator: false,
     suite: 'lookups',
-  },
-  {
+  }),
+  defineOperation({
     ...base,
     id: 'list-insurers',
     section: '4.4',
@@ -156,8 +156,8 @@ export const operationsD2: readonly Operation[] = [
     errors: [],
     reservedForOperator: true,
     suite: 'lookups',
-  },
-  {
+  }),
+  defineOperation({
     ...base,
     id: 'get-insurer-control-parameters',
     section: '4.5',
@@ -171,8 +171,8 @@ export const operationsD2: readonly Operation[] = [
     errors: [],
     reservedForOperator: true,
     suite: 'lookups',
-  },
-  {
+  }),
+  defineOperation({
     ...base,
     id: 'search-address',
     section: '4.6',
@@ -189,8 +189,8 @@ export const operationsD2: readonly Operation[] = [
     errors: searchTextMissing,
     reservedForOperator: true,
     suite: 'address',
-  },
-  {
+  }),
+  defineOperation({
     ...base,
     id: 'retrieve-address',
     section: '4.7',
@@ -204,8 +204,8 @@ export const operationsD2: readonly Operation[] = [
     errors: searchTextMissing,
     reservedForOperator: true,
     suite: 'address',
-  },
-  {
+  }),
+  defineOperation({
     ...base,
     id: 'geocode-postcode',
     section: '4.8',
@@ -219,8 +219,8 @@ export const operationsD2: readonly Operation[] = [
     errors: searchTextMissing,
     reservedForOperator: true,
     suite: 'address',
-  },
-  {
+  }),
+  defineOperation({
     ...base,
     id: 'validate-postcode',
     section: '4.8',
@@ -235,8 +235,8 @@ export const operationsD2: readonly Operation[] = [
     errors: searchTextMissing,
     reservedForOperator: true,
     suite: 'address',
-  },
-  {
+  }),
+  defineOperation({
     ...base,
     id: 'search-register-practitioners',
     section: '4.9',
@@ -265,8 +265,8 @@ export const operationsD2: readonly Operation[] = [
     pagingTags: ['page', 'count', 'maxCount'],
     reservedForOperator: true,
     suite: 'register',
-  },
-  {
+  }),
+  defineOperation({
     ...base,
     id: 'get-practitioner-photo',
     section: '4.10',
@@ -283,8 +283,8 @@ export const operationsD2: readonly Operation[] = [
     errors: registerErrors,
     reservedForOperator: true,
     suite: 'register',
-  },
-  {
+  }),
+  defineOperation({
     ...base,
     id: 'search-register-practitioner-roles',
     section: '4.11',
@@ -320,8 +320,8 @@ export const operationsD2: readonly Operation[] = [
     sortValues: ['distance:asc', 'distance:desc', 'name:asc', 'name:desc'],
     reservedForOperator: true,
     suite: 'register',
-  },
-  {
+  }),
+  defineOperation({
     ...base,
     id: 'get-booking-practitioner',
     section: '4.12',
@@ -338,8 +338,8 @@ export const operationsD2: readonly Operation[] = [
     errors: bookingErrors,
     reservedForOperator: true,
     suite: 'booking',
-  },
-  {
+  }),
+  defineOperation({
     ...base,
     id: 'search-booking-practitioners',
     section: '4.12',
@@ -368,8 +368,8 @@ export const operationsD2: readonly Operation[] = [
     pagingTags: ['page', 'count', 'maxCount'],
     reservedForOperator: true,
     suite: 'booking',
-  },
-  {
+  }),
+  defineOperation({
     ...base,
     id: 'get-booking-practitioner-role',
     section: '4.13',
@@ -386,8 +386,8 @@ export const operationsD2: readonly Operation[] = [
     errors: bookingErrors,
     reservedForOperator: true,
     suite: 'booking',
-  },
-  {
+  }),
+  defineOperation({
     ...base,
     id: 'search-booking-practitioner-roles',
     section: '4.13',
@@ -402,5 +402,5 @@ export const operationsD2: readonly Operation[] = [
     pagingTags: ['page', 'count', 'maxCount'],
     reservedForOperator: true,
     suite: 'booking',
-  },
-];
+  }),
+] satisfies readonly Operation[];

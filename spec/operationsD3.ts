@@ -2,7 +2,7 @@
  * Document 3 rows of the operation table: accounts, sign-on, diary, patients, contract pricing.
  * Section numbers refer to ../shared/spec/03-accounts-signon-diary-patient-contracts.md.
  */
-import type { ErrorEntry, HeaderRequirement, Operation, Parameter } from './types.ts';
+import { defineOperation, type ErrorEntry, type HeaderRequirement, type Operation, type Parameter } from './types.ts';
 
 const bearer: HeaderRequirement = { name: 'Authorization', value: 'Bearer {token}', enforced: true };
 const basic: HeaderRequirement = { name: 'Authorization', value: 'Basic {basic}', enforced: true };
@@ -75,7 +75,12 @@ const base = {
   reservedForOperator: true,
 };
 
-const accounts = (id: string, summary: string, suffix: string, extra: Partial<Operation>): Operation => ({
+const accounts = <const I extends string>(
+  id: I,
+  summary: string,
+  suffix: string,
+  extra: Partial<Omit<Operation, 'id'>>,
+): Operation<I> => ({
   ...base,
   id,
   section: '4.1',
@@ -92,14 +97,14 @@ const accounts = (id: string, summary: string, suffix: string, extra: Partial<Op
   ...extra,
 });
 
-const contracts = (
-  id: string,
+const contracts = <const I extends string>(
+  id: I,
   summary: string,
   method: Operation['method'],
   suffix: string,
   documentedPath: string,
-  extra: Partial<Operation>,
-): Operation => ({
+  extra: Partial<Omit<Operation, 'id'>>,
+): Operation<I> => ({
   ...base,
   id,
   section: '4.5',
@@ -118,7 +123,7 @@ const contracts = (
 
 const deletedOutcome = 'deleted-outcome.schema.json';
 
-export const operationsD3: readonly Operation[] = [
+export const operationsD3 = [
   accounts('introspect', 'Introspect the token (and verify access to SU-SiteId)', '/api/introspect', {
     headers: [bearer, json, optionalSite],
     responseSchema: 'accounts-status.schema.json',
@@ -185,7 +190,7 @@ export const operationsD3: readonly Operation[] = [
     parameters: [path('siteId', 'Site id')],
     responseSchema: 'accounts-site-users.schema.json',
   }),
-  {
+  defineOperation({
     ...base,
     id: 'logout',
     section: '4.2',
@@ -200,8 +205,8 @@ export const operationsD3: readonly Operation[] = [
     successStatus: 200,
     errors: [],
     suite: 'sign-on',
-  },
-  {
+  }),
+  defineOperation({
     ...base,
     id: 'revoke-token',
     section: '4.2',
@@ -228,8 +233,8 @@ export const operationsD3: readonly Operation[] = [
     errors: [],
     destructive: true,
     suite: 'sign-on',
-  },
-  {
+  }),
+  defineOperation({
     ...base,
     id: 'get-idp-token-details',
     section: '4.2',
@@ -247,8 +252,8 @@ export const operationsD3: readonly Operation[] = [
     successStatus: 200,
     errors: tokenDetailsErrors,
     suite: 'sign-on',
-  },
-  {
+  }),
+  defineOperation({
     ...base,
     id: 'diary-post-auth',
     section: '4.3',
@@ -272,8 +277,8 @@ export const operationsD3: readonly Operation[] = [
     responseSchema: 'diary-token.schema.json',
     errors: [],
     suite: 'diary',
-  },
-  {
+  }),
+  defineOperation({
     ...base,
     id: 'diary-refresh-token',
     section: '4.3',
@@ -288,7 +293,7 @@ export const operationsD3: readonly Operation[] = [
     responseSchema: 'diary-token.schema.json',
     errors: [],
     suite: 'diary',
-  },
+  }),
   ...(
     [
       ['list-episode-types', '/api/episodetypes', 'List episode types', 'diary-episode-types.schema.json'],
@@ -301,7 +306,7 @@ export const operationsD3: readonly Operation[] = [
       ['list-recurrence-types', '/api/recurrencetypes', 'List recurrence types', 'diary-recurrence-types.schema.json'],
     ] as const
   ).map(
-    ([id, suffix, summary, schema]): Operation => ({
+    ([id, suffix, summary, schema]): Operation<typeof id> => ({
       ...base,
       id,
       section: '4.3',
@@ -388,7 +393,7 @@ export const operationsD3: readonly Operation[] = [
       ],
     ] as const
   ).map(
-    ([id, key, method, suffix, documentedPath, summary, schema, errors, parameters]): Operation => ({
+    ([id, key, method, suffix, documentedPath, summary, schema, errors, parameters]): Operation<typeof id> => ({
       ...base,
       id,
       section: '4.4',
@@ -564,4 +569,4 @@ export const operationsD3: readonly Operation[] = [
       destructive: true,
     },
   ),
-];
+] satisfies readonly Operation[];

@@ -65,8 +65,8 @@ export interface ErrorEntry {
   meaning: string;
 }
 
-export interface Operation {
-  id: string;
+export interface Operation<I extends string = string> {
+  id: I;
   document: DocumentId;
   section: string;
   summary: string;
@@ -98,3 +98,6 @@ export interface Operation {
   /** Suite file (suites/<suite>.suite.ts) that covers the operation. */
   suite: string;
 }
+
+/** Keeps an operation row's id literal, so that the table's ids form a union type (`OperationId`). */
+export const defineOperation = <const I extends string>(row: Operation<I>): Operation<I> => row;
