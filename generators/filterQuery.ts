@@ -58,7 +58,7 @@ export function filterQuery(
             maxLength: Math.min(options.maxFilters ?? 3, entries.length),
           })
           .chain((params) =>
-            fc.tuple(...params.map((p) => fc.constantFrom(...candidates.get(p)!).map((v) => [p, v] as const))),
+            fc.tuple(...params.map((p) => fc.constantFrom(...(candidates.get(p) ?? [])).map((v) => [p, v] as const))),
           )
           .map((pairs) => Object.fromEntries(pairs));
   return fc.record({

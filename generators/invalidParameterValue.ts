@@ -53,11 +53,12 @@ export function invalidParameterValue(parameters: readonly Parameter[]): fc.Arbi
           .constantFrom(...malformed)
           .map((value): InvalidValue => ({ parameter: p.name, value, kind: 'format', code: 'MSG_INVALID_FORMAT' })),
       );
-    if (p.format === 'enum' && p.values && p.name !== '_sort') {
+    const values = p.values;
+    if (p.format === 'enum' && values && p.name !== '_sort') {
       options.push(
         fc
           .stringMatching(/^[a-z]{3}$/)
-          .filter((v) => !p.values!.includes(v))
+          .filter((v) => !values.includes(v))
           .map((value): InvalidValue => ({ parameter: p.name, value, kind: 'content', code: 'MSG_PARAM_INVALID' })),
       );
     }
