@@ -3,6 +3,8 @@
  * every message of the section 7 table provoked on purpose with the credential that causes it
  * (user, user without features, client-credentials tokens with and without an active account).
  */
+import { on } from '../core/suite.ts';
+import { CREDENTIAL_CONFIGURED, FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import {
   accountsErrorAnswer,
@@ -24,9 +26,9 @@ import { siteIdOf } from '../checks/sites.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, hasResponse, isRecord } from '../core/exchange.ts';
 import type { CallOptions } from '../core/suite.ts';
-import { call, describeOperation, record, runContext, tokenFor, verify } from '../core/suite.ts';
+import { call, describeOperation, runContext, tokenFor } from '../core/suite.ts';
 import { operation } from '../spec/operations.ts';
-import { CREDENTIAL_CHECK, FIXTURE_CHECK, verifySuccess } from './common/steps.ts';
+import { verifySuccess } from './common/steps.ts';
 
 const A = () => runContext().fixtures.accounts ?? {};
 
@@ -39,12 +41,10 @@ async function as(
 ): Promise<Exchange | undefined> {
   const token = await tokenFor(who);
   if (!token) {
-    record(CREDENTIAL_CHECK, 'skip', `No credential "${who}" in the config (credentials.${who})`, {
-      operation: id,
-      level: 'MUST',
-      requirements,
-      decisions: ['DEC-D3-03'],
-    });
+    on(id)
+      .must(...requirements)
+      .under('DEC-D3-03')
+      .decided(CREDENTIAL_CONFIGURED, 'skip', `No credential "${who}" in the config (credentials.${who})`);
     return undefined;
   }
   return call(id, { ...options, values: { ...options.values, token } });
@@ -55,18 +55,11 @@ function verifyAccountsError(x: Exchange | undefined, id: string, message: strin
   if (!x) return;
   const entry = operation(id).errors.find((e) => e.code === message);
   if (!entry) throw new Error(`Suite bug: ${id} has no documented message ${message}`);
-  verify(x, accountsErrorAnswer({ status: entry.status, message }), {
-    operation: id,
-    level: 'MUST',
-    requirements: [...requirements, 'D3-7-14'],
-    decisions: ['DEC-D3-04'],
-  });
-  verify(x, accountsErrorBody, {
-    operation: id,
-    level: 'MUST',
-    requirements: ['D3-7-01', 'D3-2.2-01'],
-    decisions: ['DEC-D3-04'],
-  });
+  on(id)
+    .must(...requirements, 'D3-7-14')
+    .under('DEC-D3-04')
+    .check(x, accountsErrorAnswer({ status: entry.status, message }));
+  on(id).must('D3-7-01', 'D3-2.2-01').under('DEC-D3-04').check(x, accountsErrorBody);
 }
 
 /** A successful accounts answer: documented shape, `application/json` (SHOULD) and, where named, every member present (SHOULD). */
@@ -78,19 +71,12 @@ function verifyAccountsSuccess(
   members?: { paths: string[]; requirements: string[] },
 ): boolean {
   if (!verifySuccess(x, id, { success: [...success, 'D3-4.1-01', 'D3-1-01'], schema }, { status: 200 })) return false;
-  verify(x, mediaTypeIs('application/json'), {
-    operation: id,
-    level: 'SHOULD',
-    requirements: ['D3-4-03'],
-    decisions: ['DEC-D3-20'],
-  });
+  on(id).should('D3-4-03').under('DEC-D3-20').check(x, mediaTypeIs('application/json'));
   if (members)
-    verify(x, membersPresent(members.paths), {
-      operation: id,
-      level: 'SHOULD',
-      requirements: members.requirements,
-      decisions: ['DEC-D3-22'],
-    });
+    on(id)
+      .should(...members.requirements)
+      .under('DEC-D3-22')
+      .check(x, membersPresent(members.paths));
   return true;
 }
 
@@ -114,12 +100,7 @@ describeOperation('introspect', () => {
         'The SU-Site <site_id> and SU-User <user_id> authorisation is invalid',
         ['D3-7-06', 'D3-4.1-04'],
       );
-    else
-      record(FIXTURE_CHECK, 'skip', 'No fixture accounts.unconnectedSiteId', {
-        operation: id,
-        level: 'MUST',
-        requirements: ['D3-7-06'],
-      });
+    else on(id).must('D3-7-06').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture accounts.unconnectedSiteId');
     if (inactiveSiteId)
       verifyAccountsError(
         await as(id, 'user', { headers: { 'SU-SiteId': inactiveSiteId } }, ['D3-7-07']),
@@ -127,12 +108,7 @@ describeOperation('introspect', () => {
         'The SU-Site <site_id> status should be ACTIVE',
         ['D3-7-07'],
       );
-    else
-      record(FIXTURE_CHECK, 'skip', 'No fixture accounts.inactiveSiteId', {
-        operation: id,
-        level: 'MUST',
-        requirements: ['D3-7-07'],
-      });
+    else on(id).must('D3-7-07').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture accounts.inactiveSiteId');
   });
 
   test('a client-credentials token with an active client account: success, or 400 for a token without a user', async () => {
@@ -160,11 +136,9 @@ describeOperation('introspect', () => {
   });
 
   test('a request without a token is refused', async () => {
-    verify(await call(id, { omitHeaders: ['Authorization', 'SU-SiteId'] }), requestRefused, {
-      operation: id,
-      level: 'MUST',
-      requirements: ['D3-5-01'],
-    });
+    on(id)
+      .must('D3-5-01')
+      .check(await call(id, { omitHeaders: ['Authorization', 'SU-SiteId'] }), requestRefused);
   });
 });
 
@@ -252,12 +226,7 @@ describeOperation('get-user-info', () => {
           ],
           requirements: ['D3-2.2-11'],
         });
-    } else
-      record(FIXTURE_CHECK, 'skip', 'No fixture accounts.userInfoCode', {
-        operation: id,
-        level: 'MUST',
-        requirements: ['D3-4.1-11'],
-      });
+    } else on(id).must('D3-4.1-11').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture accounts.userInfoCode');
     verifyAccountsError(
       await as(id, 'user', { query: { code: 'NO-SUCH-CODE-000' } }, ['D3-7-09']),
       id,
@@ -265,13 +234,7 @@ describeOperation('get-user-info', () => {
       ['D3-7-09'],
     );
     const without = await as(id, 'user', {}, ['D3-4.1-12']);
-    if (without)
-      verify(without, requestRefused, {
-        operation: id,
-        level: 'MUST',
-        requirements: ['D3-4.1-12'],
-        decisions: ['DEC-D3-43'],
-      });
+    if (without) on(id).must('D3-4.1-12').under('DEC-D3-43').check(without, requestRefused);
   });
 });
 
@@ -288,32 +251,21 @@ describeOperation('list-authorised-sites-v1', () => {
     )
       return;
     const sites = Array.isArray(bodyOf(x)) ? (bodyOf(x) as unknown[]) : [];
-    verify(x, sitesActive({ list: '[]', idMember: 'id', statusRequired: true }), {
-      operation: id,
-      level: 'MUST',
-      requirements: ['D3-4.1-14'],
-      decisions: ['DEC-D3-26'],
-    });
+    on(id)
+      .must('D3-4.1-14')
+      .under('DEC-D3-26')
+      .check(x, sitesActive({ list: '[]', idMember: 'id', statusRequired: true }));
     const listed = sites.map(siteIdOf).filter((s): s is string => s !== undefined);
     const own = runContext().siteId;
-    verify({ ids: listed }, idsListed("the run's site among the authorised sites", [own]), {
-      operation: id,
-      level: 'SHOULD',
-      requirements: ['D3-4.1-15'],
-      exchange: x,
-      decisions: ['DEC-D3-25'],
-    });
+    on(id)
+      .should('D3-4.1-15')
+      .under('DEC-D3-25')
+      .with({ exchange: x })
+      .check({ ids: listed }, idsListed("the run's site among the authorised sites", [own]));
     const other = listed.find((s) => s !== own) ?? listed[0];
     if (other && runContext().addresses.introspect) {
       const i = await as('introspect', 'user', { headers: { 'SU-SiteId': other } }, ['D3-4.1-15']);
-      if (i)
-        verify(i, successStatus(200), {
-          operation: 'introspect',
-          level: 'SHOULD',
-          requirements: ['D3-4.1-15'],
-          decisions: ['DEC-D3-25'],
-          evidence: { siteId: other },
-        });
+      if (i) on('introspect').should('D3-4.1-15').under('DEC-D3-25').check(i, successStatus(200), { siteId: other });
     }
   });
 });
@@ -337,12 +289,10 @@ describeOperation('list-authorised-sites-v2', () => {
         !hasResponse(x)
       )
         return;
-      verify(x, sitesV2Pagination({ pageNumber: page, maxRecordsPerPage: max }), {
-        operation: id,
-        level: 'MUST',
-        requirements: ['D3-4.1-18', 'D3-4.1-19', 'D3-4.1-20', 'D3-4.1-21', 'D3-4.1-22'],
-        decisions: ['DEC-D3-05'],
-      });
+      on(id)
+        .must('D3-4.1-18', 'D3-4.1-19', 'D3-4.1-20', 'D3-4.1-21', 'D3-4.1-22')
+        .under('DEC-D3-05')
+        .check(x, sitesV2Pagination({ pageNumber: page, maxRecordsPerPage: max }));
       pages.push(x);
       const body = bodyOf(x);
       const p = isRecord(body) && isRecord(body.pagination) ? body.pagination : {};
@@ -352,13 +302,11 @@ describeOperation('list-authorised-sites-v2', () => {
       }
     }
     if (pages.length)
-      verify({ pages, complete }, sitesV2PagesDisjoint, {
-        operation: id,
-        level: 'MUST',
-        requirements: ['D3-4.1-23'],
-        exchange: pages[pages.length - 1],
-        decisions: ['DEC-D3-05'],
-      });
+      on(id)
+        .must('D3-4.1-23')
+        .under('DEC-D3-05')
+        .with({ exchange: pages[pages.length - 1] })
+        .check({ pages, complete }, sitesV2PagesDisjoint);
   });
 
   test('every site version 1 lists is on a page of version 2', async () => {
@@ -379,28 +327,20 @@ describeOperation('list-authorised-sites-v2', () => {
         break;
     }
     const v1Ids = (bodyOf(v1) as unknown[]).map(siteIdOf).filter((s): s is string => s !== undefined);
-    verify({ ids: v2 }, idsListed('every version-1 site in version 2', v1Ids), {
-      operation: id,
-      level: 'SHOULD',
-      requirements: ['D3-4.1-27'],
-      exchange: last,
-      decisions: ['DEC-D3-25'],
-    });
+    on(id)
+      .should('D3-4.1-27')
+      .under('DEC-D3-25')
+      .with({ exchange: last })
+      .check({ ids: v2 }, idsListed('every version-1 site in version 2', v1Ids));
     const child = runContext().fixtures.accounts?.childSiteId;
     if (child === undefined) {
-      record(FIXTURE_CHECK, 'skip', 'No fixture accounts.childSiteId', {
-        operation: id,
-        level: 'MUST',
-        requirements: ['D3-4.1-26'],
-      });
+      on(id).must('D3-4.1-26').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture accounts.childSiteId');
     } else {
-      verify({ ids: v2 }, idsListed('the configured child site on a page of version 2', [child]), {
-        operation: id,
-        level: 'MUST',
-        requirements: ['D3-4.1-26'],
-        exchange: last,
-        decisions: ['DEC-D3-25'],
-      });
+      on(id)
+        .must('D3-4.1-26')
+        .under('DEC-D3-25')
+        .with({ exchange: last })
+        .check({ ids: v2 }, idsListed('the configured child site on a page of version 2', [child]));
     }
   });
 
@@ -413,33 +353,16 @@ describeOperation('list-authorised-sites-v2', () => {
       { maxRecordsPerPage: '1.5' },
     ]) {
       const x = await as(id, 'user', { query }, ['D3-4.1-28']);
-      if (x)
-        verify(x, notServerError, {
-          operation: id,
-          level: 'MUST',
-          requirements: ['D3-4.1-28'],
-          decisions: ['DEC-D3-45'],
-          evidence: { query },
-        });
+      if (x) on(id).must('D3-4.1-28').under('DEC-D3-45').check(x, notServerError, { query });
     }
   });
 
   test('search keeps sites by id or name', async () => {
     const search = A().siteSearch;
-    if (!search)
-      return record(FIXTURE_CHECK, 'skip', 'No fixture accounts.siteSearch', {
-        operation: id,
-        level: 'MUST',
-        requirements: ['D3-4.1-18'],
-      });
+    if (!search) return on(id).must('D3-4.1-18').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture accounts.siteSearch');
     const x = await as(id, 'user', { query: { search, maxRecordsPerPage: '50' } }, ['D3-4.1-18']);
     if (x && verifySuccess(x, id, { success: ['D3-4.1-16'] }, { status: 200 }))
-      verify(x, sitesMatchSearch(search), {
-        operation: id,
-        level: 'MUST',
-        requirements: ['D3-4.1-24', 'D3-4.1-25'],
-        decisions: ['DEC-D3-05'],
-      });
+      on(id).must('D3-4.1-24', 'D3-4.1-25').under('DEC-D3-05').check(x, sitesMatchSearch(search));
   });
 });
 
@@ -456,20 +379,22 @@ describeOperation('list-site-subscriptions', () => {
     if (x && isRecord(body) && body.subscriptions !== undefined) {
       // One subscription or a list of them (form not shown): each carries the named members.
       const each = Array.isArray(body.subscriptions) ? 'subscriptions[].' : 'subscriptions.';
-      verify(
-        x,
-        membersPresent(
-          [
-            'subscriptionId',
-            'plan.planId',
-            'plan.planName',
-            'plan.planDescription',
-            'plan.planSlab',
-            'plan.siteTypes',
-          ].map((m) => each + m),
-        ),
-        { operation: id, level: 'SHOULD', requirements: ['D3-2.2-18'], decisions: ['DEC-D3-22'] },
-      );
+      on(id)
+        .should('D3-2.2-18')
+        .under('DEC-D3-22')
+        .check(
+          x,
+          membersPresent(
+            [
+              'subscriptionId',
+              'plan.planId',
+              'plan.planName',
+              'plan.planDescription',
+              'plan.planSlab',
+              'plan.siteTypes',
+            ].map((m) => each + m),
+          ),
+        );
     }
     const other = A().unconnectedSiteId;
     if (other)
@@ -479,11 +404,15 @@ describeOperation('list-site-subscriptions', () => {
         'Loggedin user does not have permission to perform this operation.',
         ['D3-7-10'],
       );
-    verify(
-      await call(id, { omitHeaders: ['SU-SiteId'], values: { token: (await tokenFor('user')) ?? runContext().token } }),
-      requestRefused,
-      { operation: id, level: 'MUST', requirements: ['D3-4.1-31'] },
-    );
+    on(id)
+      .must('D3-4.1-31')
+      .check(
+        await call(id, {
+          omitHeaders: ['SU-SiteId'],
+          values: { token: (await tokenFor('user')) ?? runContext().token },
+        }),
+        requestRefused,
+      );
   });
 });
 
@@ -514,16 +443,18 @@ describeOperation('get-user-details', () => {
     )
       return;
     const inactive = A().inactiveSiteId;
-    verify(
-      x,
-      sitesActive({
-        list: 'sites',
-        idMember: 'siteId',
-        statusRequired: false,
-        ...(inactive ? { inactiveId: inactive } : {}),
-      }),
-      { operation: id, level: 'MUST', requirements: ['D3-2.2-21'], decisions: ['DEC-D3-26', 'DEC-D3-27'] },
-    );
+    on(id)
+      .must('D3-2.2-21')
+      .under('DEC-D3-26', 'DEC-D3-27')
+      .check(
+        x,
+        sitesActive({
+          list: 'sites',
+          idMember: 'siteId',
+          statusRequired: false,
+          ...(inactive ? { inactiveId: inactive } : {}),
+        }),
+      );
   });
   test('client-credentials tokens: SU-UserId required, accessible user only, active account only', async () => {
     const { userId, inaccessibleUserId } = A();
@@ -574,30 +505,32 @@ describeOperation('get-event-info', () => {
       if (x && verifyAccountsSuccess(x, id, ['D3-4.1-35', 'D3-6-01'], ['D3-2.2-25', 'D3-2.2-26', 'D3-2.1-10'])) {
         const body = bodyOf(x);
         if (isRecord(body) && typeof body.eventType === 'string' && body.eventType.startsWith('SITE_')) {
-          verify(
-            x,
-            membersPresent(
-              [
-                'id',
-                'name',
-                'creationDate',
-                'createdBy',
-                'isSyncWithCrm',
-                'account.id',
-                'account.name',
-                'account.status',
-                'account.isAccountManager',
-                'account.isSyncWithCrm',
-                'account.is2FaEnforced',
-                'parentSite.id',
-                'parentSite.name',
-                'parentSite.status',
-                'parentSite.type',
-                'parentSite.isSyncWithCrm',
-              ].map((m) => `resource.${m}`),
-            ),
-            { operation: id, level: 'SHOULD', requirements: ['D3-2.2-27'], decisions: ['DEC-D3-28'] },
-          );
+          on(id)
+            .should('D3-2.2-27')
+            .under('DEC-D3-28')
+            .check(
+              x,
+              membersPresent(
+                [
+                  'id',
+                  'name',
+                  'creationDate',
+                  'createdBy',
+                  'isSyncWithCrm',
+                  'account.id',
+                  'account.name',
+                  'account.status',
+                  'account.isAccountManager',
+                  'account.isSyncWithCrm',
+                  'account.is2FaEnforced',
+                  'parentSite.id',
+                  'parentSite.name',
+                  'parentSite.status',
+                  'parentSite.type',
+                  'parentSite.isSyncWithCrm',
+                ].map((m) => `resource.${m}`),
+              ),
+            );
         }
       }
     }
@@ -608,13 +541,7 @@ describeOperation('get-event-info', () => {
       ['D3-7-13'],
     );
     const without = await as(id, 'user', {}, ['D3-4.1-36']);
-    if (without)
-      verify(without, requestRefused, {
-        operation: id,
-        level: 'MUST',
-        requirements: ['D3-4.1-36'],
-        decisions: ['DEC-D3-43'],
-      });
+    if (without) on(id).must('D3-4.1-36').under('DEC-D3-43').check(without, requestRefused);
   });
 });
 
@@ -639,23 +566,13 @@ describeOperation('get-site-users', () => {
       });
     const invalid = await as(id, 'user', { path: { siteId: 'NO-SUCH-SITE-000' } }, ['D3-4.1-38']);
     if (invalid && verifySuccess(invalid, id, { success: ['D3-4.1-38'] }, { status: 200 })) {
-      verify(invalid, messageIs('Siteid is invalid : NO-SUCH-SITE-000'), {
-        operation: id,
-        level: 'MUST',
-        requirements: ['D3-4.1-38'],
-        decisions: ['DEC-D3-44'],
-      });
+      on(id).must('D3-4.1-38').under('DEC-D3-44').check(invalid, messageIs('Siteid is invalid : NO-SUCH-SITE-000'));
     }
     const empty = A().siteWithoutUsers;
     if (empty) {
       const e = await as(id, 'user', { path: { siteId: empty } }, ['D3-4.1-39']);
       if (e && verifySuccess(e, id, { success: ['D3-4.1-39'] }, { status: 200 })) {
-        verify(e, listMemberEmpty('users'), {
-          operation: id,
-          level: 'MUST',
-          requirements: ['D3-4.1-39'],
-          decisions: ['DEC-D3-44'],
-        });
+        on(id).must('D3-4.1-39').under('DEC-D3-44').check(e, listMemberEmpty('users'));
       }
     }
   });

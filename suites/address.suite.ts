@@ -3,6 +3,8 @@
  * the drill-down flow to an `Address` item, retrieval by key with `|` sent as `%7C`, geo-coding,
  * and validation that answers `status` false (never an error) for an invalid postcode.
  */
+import { on } from '../core/suite.ts';
+import { FIXTURE_CONFIGURED, PRECONDITION } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import {
   addressKeyMatches,
@@ -18,8 +20,8 @@ import {
 } from '../checks/index.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, isRecord } from '../core/exchange.ts';
-import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
-import { FIXTURE_CHECK, verifySuccess } from './common/steps.ts';
+import { call, describeOperation, runContext } from '../core/suite.ts';
+import { verifySuccess } from './common/steps.ts';
 
 const SEARCH = 'search-address';
 const RETRIEVE = 'retrieve-address';
@@ -60,38 +62,28 @@ describeOperation(SEARCH, () => {
   test('drilling down reaches an item of type Address', async () => {
     const text = runContext().fixtures.address?.searchText;
     if (!text)
-      return record(FIXTURE_CHECK, 'skip', 'No fixture address.searchText', {
-        operation: SEARCH,
-        level: 'MUST',
-        requirements: R.drill,
-      });
+      return on(SEARCH)
+        .must(...R.drill)
+        .decided(FIXTURE_CONFIGURED, 'skip', 'No fixture address.searchText');
     const { last } = await drillDown(text);
-    verify(last, arrayHasItem('an item of type Address', isAddress), {
-      operation: SEARCH,
-      level: 'MUST',
-      requirements: R.drill,
-      decisions: ['DEC-D2-11', 'DEC-D2-12'],
-    });
-    verify(last, mediaTypeIs('application/json'), {
-      operation: SEARCH,
-      level: 'SHOULD',
-      requirements: R.media,
-      decisions: ['DEC-D2-26'],
-    });
+    on(SEARCH)
+      .must(...R.drill)
+      .under('DEC-D2-11', 'DEC-D2-12')
+      .check(last, arrayHasItem('an item of type Address', isAddress));
+    on(SEARCH)
+      .should(...R.media)
+      .under('DEC-D2-26')
+      .check(last, mediaTypeIs('application/json'));
   });
 
   test('without text the answer is HTTP 400; without a token the request is refused', async () => {
-    verify(await call(SEARCH, { query: {} }), statusIs(400), {
-      operation: SEARCH,
-      level: 'MUST',
-      requirements: R.missing.search,
-      decisions: ['DEC-D2-07'],
-    });
-    verify(await call(SEARCH, { query: { text: 'x' }, omitHeaders: ['Authorization'] }), requestRefused, {
-      operation: SEARCH,
-      level: 'MUST',
-      requirements: R.auth,
-    });
+    on(SEARCH)
+      .must(...R.missing.search)
+      .under('DEC-D2-07')
+      .check(await call(SEARCH, { query: {} }), statusIs(400));
+    on(SEARCH)
+      .must(...R.auth)
+      .check(await call(SEARCH, { query: { text: 'x' }, omitHeaders: ['Authorization'] }), requestRefused);
   });
 });
 
@@ -99,35 +91,22 @@ describeOperation(RETRIEVE, () => {
   test('the Address item is retrieved by its key, | sent as %7C', async () => {
     const text = runContext().fixtures.address?.searchText;
     if (!text)
-      return record(FIXTURE_CHECK, 'skip', 'No fixture address.searchText', {
-        operation: RETRIEVE,
-        level: 'MUST',
-        requirements: R.retrieve,
-      });
+      return on(RETRIEVE)
+        .must(...R.retrieve)
+        .decided(FIXTURE_CONFIGURED, 'skip', 'No fixture address.searchText');
     const { address } = await drillDown(text);
     if (!address || typeof address.key !== 'string') {
-      return record(
-        { id: 'precondition', summary: 'The drill-down reached an Address item' },
-        'skip',
-        'The drill-down did not reach an Address item (judged under search-address)',
-        { operation: RETRIEVE, level: 'MUST', requirements: R.retrieve },
-      );
+      return on(RETRIEVE)
+        .must(...R.retrieve)
+        .decided(PRECONDITION, 'skip', 'The drill-down did not reach an Address item (judged under search-address)');
     }
     const x = await call(RETRIEVE, { query: { id: address.key } });
     if (!verifySuccess(x, RETRIEVE, { success: R.retrieve, schema: R.retrieve }, { status: 200 })) return;
-    verify(x, addressKeyMatches(address.key), {
-      operation: RETRIEVE,
-      level: 'MUST',
-      requirements: [...R.retrieve, ...(address.key.includes('|') ? R.pipe : [])],
-      decisions: ['DEC-D2-13'],
-      evidence: { url: x.request.url },
-    });
-    verify(x, arrayLengthIs(1), {
-      operation: RETRIEVE,
-      level: 'SHOULD',
-      requirements: ['D2-4.7-04'],
-      decisions: ['DEC-D2-50'],
-    });
+    on(RETRIEVE)
+      .must(...R.retrieve, ...(address.key.includes('|') ? R.pipe : []))
+      .under('DEC-D2-13')
+      .check(x, addressKeyMatches(address.key), { url: x.request.url });
+    on(RETRIEVE).should('D2-4.7-04').under('DEC-D2-50').check(x, arrayLengthIs(1));
     const named = [
       'key',
       'line1',
@@ -147,39 +126,34 @@ describeOperation(RETRIEVE, () => {
       'latitude',
       'longitude',
     ];
-    verify(x, membersPresent(named.map((m) => `[].${m}`)), {
-      operation: RETRIEVE,
-      level: 'SHOULD',
-      requirements: ['D2-2.3-30'],
-      decisions: ['DEC-D2-42'],
-    });
+    on(RETRIEVE)
+      .should('D2-2.3-30')
+      .under('DEC-D2-42')
+      .check(x, membersPresent(named.map((m) => `[].${m}`)));
     const key = address.key;
-    verify(
-      x,
-      arrayHasItem(
-        `with key ${key} whose formattedAddress holds a line break`,
-        (i) => i.key === key && typeof i.formattedAddress === 'string' && /\r?\n/.test(i.formattedAddress),
-      ),
-      { operation: RETRIEVE, level: 'SHOULD', requirements: ['D2-2.3-29'] },
-    );
+    on(RETRIEVE)
+      .should('D2-2.3-29')
+      .check(
+        x,
+        arrayHasItem(
+          `with key ${key} whose formattedAddress holds a line break`,
+          (i) => i.key === key && typeof i.formattedAddress === 'string' && /\r?\n/.test(i.formattedAddress),
+        ),
+      );
   });
 
   test('without id the answer is HTTP 400', async () => {
-    verify(await call(RETRIEVE, { query: {} }), statusIs(400), {
-      operation: RETRIEVE,
-      level: 'MUST',
-      requirements: R.missing.retrieve,
-      decisions: ['DEC-D2-07'],
-    });
+    on(RETRIEVE)
+      .must(...R.missing.retrieve)
+      .under('DEC-D2-07')
+      .check(await call(RETRIEVE, { query: {} }), statusIs(400));
   });
 
   test('an unknown id is not a server error', async () => {
-    verify(await call(RETRIEVE, { query: { id: 'GB|RM|NO-SUCH-ADDRESS-000' } }), notServerError, {
-      operation: RETRIEVE,
-      level: 'MUST',
-      requirements: ['D2-4.7-05'],
-      decisions: ['DEC-D2-50'],
-    });
+    on(RETRIEVE)
+      .must('D2-4.7-05')
+      .under('DEC-D2-50')
+      .check(await call(RETRIEVE, { query: { id: 'GB|RM|NO-SUCH-ADDRESS-000' } }), notServerError);
   });
 });
 
@@ -187,28 +161,29 @@ describeOperation(GEO, () => {
   test('a postcode is geo-coded to a position', async () => {
     const postcode = runContext().fixtures.address?.postcode;
     if (!postcode)
-      return record(FIXTURE_CHECK, 'skip', 'No fixture address.postcode', {
-        operation: GEO,
-        level: 'MUST',
-        requirements: R.geo,
-      });
+      return on(GEO)
+        .must(...R.geo)
+        .decided(FIXTURE_CONFIGURED, 'skip', 'No fixture address.postcode');
     const x = await call(GEO, { query: { postcode } });
     if (!verifySuccess(x, GEO, { success: R.geo, schema: R.geo }, { status: 200 })) return;
-    verify(x, geocodePositionValid, { operation: GEO, level: 'MUST', requirements: R.geo, decisions: ['DEC-D2-15'] });
+    on(GEO)
+      .must(...R.geo)
+      .under('DEC-D2-15')
+      .check(x, geocodePositionValid);
   });
 
   test('without postcode the answer is HTTP 400', async () => {
-    verify(await call(GEO, { query: {} }), statusIs(400), {
-      operation: GEO,
-      level: 'MUST',
-      requirements: R.missing.geo,
-      decisions: ['DEC-D2-07'],
-    });
-    verify(
-      await call(GEO, { query: { postcode: runContext().fixtures.address?.invalidPostcode ?? 'NOT A POSTCODE' } }),
-      notServerError,
-      { operation: GEO, level: 'MUST', requirements: ['D2-4.8-04'], decisions: ['DEC-D2-51'] },
-    );
+    on(GEO)
+      .must(...R.missing.geo)
+      .under('DEC-D2-07')
+      .check(await call(GEO, { query: {} }), statusIs(400));
+    on(GEO)
+      .must('D2-4.8-04')
+      .under('DEC-D2-51')
+      .check(
+        await call(GEO, { query: { postcode: runContext().fixtures.address?.invalidPostcode ?? 'NOT A POSTCODE' } }),
+        notServerError,
+      );
   });
 });
 
@@ -218,12 +193,10 @@ describeOperation(VALIDATE, () => {
     if (postcode) {
       const x = await call(VALIDATE, { query: { postcode } });
       if (verifySuccess(x, VALIDATE, { success: R.validate, schema: R.validate }, { status: 200 })) {
-        verify(x, postcodeValidationAnswer({ postcode, valid: true }), {
-          operation: VALIDATE,
-          level: 'MUST',
-          requirements: R.validate,
-          decisions: ['DEC-D2-15'],
-        });
+        on(VALIDATE)
+          .must(...R.validate)
+          .under('DEC-D2-15')
+          .check(x, postcodeValidationAnswer({ postcode, valid: true }));
       }
     }
     const bad = invalidPostcode ?? 'NOT A POSTCODE';
@@ -231,21 +204,17 @@ describeOperation(VALIDATE, () => {
     if (
       verifySuccess(x, VALIDATE, { success: R.invalid, schema: R.validate }, { status: 200, decisions: ['DEC-D2-15'] })
     ) {
-      verify(x, postcodeValidationAnswer({ postcode: bad, valid: false }), {
-        operation: VALIDATE,
-        level: 'MUST',
-        requirements: R.invalid,
-        decisions: ['DEC-D2-15'],
-      });
+      on(VALIDATE)
+        .must(...R.invalid)
+        .under('DEC-D2-15')
+        .check(x, postcodeValidationAnswer({ postcode: bad, valid: false }));
     }
   });
 
   test('without postcode the answer is HTTP 400', async () => {
-    verify(await call(VALIDATE, { query: {} }), statusIs(400), {
-      operation: VALIDATE,
-      level: 'MUST',
-      requirements: R.missing.validate,
-      decisions: ['DEC-D2-07'],
-    });
+    on(VALIDATE)
+      .must(...R.missing.validate)
+      .under('DEC-D2-07')
+      .check(await call(VALIDATE, { query: {} }), statusIs(400));
   });
 });

@@ -2,6 +2,8 @@
  * Bills (Document 1, 2.8, 4.11, 4.12): search by insurer with optional filters (a `searchset`),
  * and one bill by id and archive flag.
  */
+import { on } from '../core/suite.ts';
+import { FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import {
   billExtensionUrls,
@@ -13,9 +15,9 @@ import {
   requestRefused,
 } from '../checks/index.ts';
 import { bodyOf, bundleResources, isRecord } from '../core/exchange.ts';
-import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
+import { call, describeOperation, runContext } from '../core/suite.ts';
 import { contained, extensionValue } from './common/readers.ts';
-import { FIXTURE_CHECK, verifySuccess } from './common/steps.ts';
+import { verifySuccess } from './common/steps.ts';
 
 const SEARCH = 'search-bills';
 /** 2.8: the extensions both bill forms carry (presence SHOULD, DEC-D1-54). */
@@ -70,11 +72,7 @@ describeOperation(SEARCH, () => {
   test('a search by insurer returns a searchset of bills', async () => {
     const { insurerid } = bills();
     if (!insurerid)
-      return record(FIXTURE_CHECK, 'skip', 'No fixture bills.insurerid', {
-        operation: SEARCH,
-        level: 'MUST',
-        requirements: ['D1-4.11-05'],
-      });
+      return on(SEARCH).must('D1-4.11-05').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture bills.insurerid');
     const x = await call(SEARCH, { query: { insurerid } });
     if (
       !verifySuccess(
@@ -85,46 +83,19 @@ describeOperation(SEARCH, () => {
       )
     )
       return;
-    verify(x, bundleTypeIs('searchset'), {
-      operation: SEARCH,
-      level: 'MUST',
-      requirements: ['D1-4.11-05'],
-      decisions: ['DEC-D1-66'],
-    });
-    verify(x, billExtensions, {
-      operation: SEARCH,
-      level: 'SHOULD',
-      requirements: ['D1-2.8-04'],
-      decisions: ['DEC-D1-54'],
-    });
-    verify(x, billExtensionUrls, {
-      operation: SEARCH,
-      level: 'MUST',
-      requirements: ['D1-2.8-03'],
-      decisions: ['DEC-D1-54'],
-    });
-    verify(x, billMembers(true), {
-      operation: SEARCH,
-      level: 'SHOULD',
-      requirements: ['D1-2.8-02', 'D1-2.8-05'],
-      decisions: ['DEC-D1-54'],
-    });
-    verify(x, bundleHasEntries(1), {
-      operation: SEARCH,
-      level: 'MUST',
-      requirements: ['D1-4.11-05'],
-      evidence: { insurerid, note: 'the config names an insurer with bills' },
-    });
+    on(SEARCH).must('D1-4.11-05').under('DEC-D1-66').check(x, bundleTypeIs('searchset'));
+    on(SEARCH).should('D1-2.8-04').under('DEC-D1-54').check(x, billExtensions);
+    on(SEARCH).must('D1-2.8-03').under('DEC-D1-54').check(x, billExtensionUrls);
+    on(SEARCH).should('D1-2.8-02', 'D1-2.8-05').under('DEC-D1-54').check(x, billMembers(true));
+    on(SEARCH)
+      .must('D1-4.11-05')
+      .check(x, bundleHasEntries(1), { insurerid, note: 'the config names an insurer with bills' });
   });
 
   test('membershipNumber and invoiceNumber filter the bills', async () => {
     const { insurerid, membershipNumber, invoiceNumber } = bills();
     if (!insurerid)
-      return record(FIXTURE_CHECK, 'skip', 'No fixture bills.insurerid', {
-        operation: SEARCH,
-        level: 'MUST',
-        requirements: ['D1-4.11-03'],
-      });
+      return on(SEARCH).must('D1-4.11-03').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture bills.insurerid');
     for (const [name, value, read] of [
       ['membershipNumber', membershipNumber, subscriberIds],
       ['invoiceNumber', invoiceNumber, invoiceNumbers],
@@ -132,28 +103,22 @@ describeOperation(SEARCH, () => {
       if (!value) continue;
       const x = await call(SEARCH, { query: { insurerid, [name]: value } });
       if (!verifySuccess(x, SEARCH, { success: ['D1-4.11-03'], schema: listSchemaReqs }, { status: 200 })) continue;
-      verify(
-        x,
-        entriesMatchFilter(`${name}=${value}`, (r) => anyOf(read(r), value)),
-        { operation: SEARCH, level: 'MUST', requirements: ['D1-4.11-03'], decisions: ['DEC-D1-30'] },
-      );
-      verify(x, bundleHasEntries(1), {
-        operation: SEARCH,
-        level: 'MUST',
-        requirements: ['D1-4.11-03'],
-        evidence: { [name]: value },
-      });
+      on(SEARCH)
+        .must('D1-4.11-03')
+        .under('DEC-D1-30')
+        .check(
+          x,
+          entriesMatchFilter(`${name}=${value}`, (r) => anyOf(read(r), value)),
+        );
+      on(SEARCH)
+        .must('D1-4.11-03')
+        .check(x, bundleHasEntries(1), { [name]: value });
     }
   });
 
   test('insurerid is required; nothing matching gives an empty bundle', async () => {
     const x = await call(SEARCH, { query: {} });
-    verify(x, requestRefused, {
-      operation: SEARCH,
-      level: 'MUST',
-      requirements: ['D1-4.11-02'],
-      decisions: ['DEC-D1-13'],
-    });
+    on(SEARCH).must('D1-4.11-02').under('DEC-D1-13').check(x, requestRefused);
     const { insurerid } = bills();
     if (!insurerid) return;
     const none = await call(SEARCH, { query: { insurerid, invoiceNumber: 'NO-SUCH-INVOICE-000' } });
@@ -162,24 +127,14 @@ describeOperation(SEARCH, () => {
 
   test('a request without a token is refused', async () => {
     const x = await call(SEARCH, { query: { insurerid: bills().insurerid ?? 'bup' }, omitHeaders: ['Authorization'] });
-    verify(x, requestRefused, {
-      operation: SEARCH,
-      level: 'MUST',
-      requirements: ['D1-5-04'],
-      decisions: ['DEC-D1-21'],
-    });
+    on(SEARCH).must('D1-5-04').under('DEC-D1-21').check(x, requestRefused);
   });
 });
 
 describeOperation(GET, () => {
   test('a bill is returned by its id and archive flag', async () => {
     const { billId, isArchived } = bills();
-    if (!billId)
-      return record(FIXTURE_CHECK, 'skip', 'No fixture bills.billId', {
-        operation: GET,
-        level: 'MUST',
-        requirements: ['D1-4.12-02'],
-      });
+    if (!billId) return on(GET).must('D1-4.12-02').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture bills.billId');
     const flag = isArchived ?? 'false';
     const x = await call(GET, { path: { claimId: billId, isArchived: flag } });
     if (
@@ -191,76 +146,46 @@ describeOperation(GET, () => {
       )
     )
       return;
-    verify(
-      x,
-      entriesMatchFilter(`id = ${billId}`, (r) => r.id === billId),
-      { operation: GET, level: 'MUST', requirements: ['D1-4.12-05'], decisions: ['DEC-D1-31'] },
-    );
-    verify(x, billExtensions, {
-      operation: GET,
-      level: 'SHOULD',
-      requirements: ['D1-2.8-04'],
-      decisions: ['DEC-D1-54'],
-    });
-    verify(x, billExtensionUrls, {
-      operation: GET,
-      level: 'MUST',
-      requirements: ['D1-2.8-03'],
-      decisions: ['DEC-D1-54'],
-    });
-    verify(x, billMembers(false), {
-      operation: GET,
-      level: 'SHOULD',
-      requirements: ['D1-2.8-02', 'D1-2.8-05'],
-      decisions: ['DEC-D1-54'],
-    });
+    on(GET)
+      .must('D1-4.12-05')
+      .under('DEC-D1-31')
+      .check(
+        x,
+        entriesMatchFilter(`id = ${billId}`, (r) => r.id === billId),
+      );
+    on(GET).should('D1-2.8-04').under('DEC-D1-54').check(x, billExtensions);
+    on(GET).must('D1-2.8-03').under('DEC-D1-54').check(x, billExtensionUrls);
+    on(GET).should('D1-2.8-02', 'D1-2.8-05').under('DEC-D1-54').check(x, billMembers(false));
   });
 
   test('every bill a search returns is served by its own id', async () => {
     const { insurerid } = bills();
-    if (!insurerid)
-      return record(FIXTURE_CHECK, 'skip', 'No fixture bills.insurerid', {
-        operation: GET,
-        level: 'MUST',
-        requirements: ['D1-4.12-05'],
-      });
+    if (!insurerid) return on(GET).must('D1-4.12-05').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture bills.insurerid');
     const found = bundleResources(bodyOf(await call(SEARCH, { query: { insurerid } })));
     const ids = found
       .map((r) => ({ id: r.id, archived: archivedFlag(r) }))
       .filter((b): b is { id: string; archived: 'true' | 'false' } => typeof b.id === 'string');
     if (ids.length === 0)
-      return record(FIXTURE_CHECK, 'skip', `No bill of insurer ${insurerid} to fetch`, {
-        operation: GET,
-        level: 'MUST',
-        requirements: ['D1-4.12-05'],
-      });
+      return on(GET).must('D1-4.12-05').decided(FIXTURE_CONFIGURED, 'skip', `No bill of insurer ${insurerid} to fetch`);
     for (const { id, archived } of ids.slice(-3)) {
       const x = await call(GET, { path: { claimId: id, isArchived: archived } });
       if (!verifySuccess(x, GET, { success: [archived === 'true' ? 'D1-4.12-03' : 'D1-4.12-02'] }, { status: 200 }))
         continue;
-      verify(
-        x,
-        entriesMatchFilter(`id = ${id}`, (r) => r.id === id),
-        { operation: GET, level: 'MUST', requirements: ['D1-4.12-05'], decisions: ['DEC-D1-31', 'DEC-D1-55'] },
-      );
+      on(GET)
+        .must('D1-4.12-05')
+        .under('DEC-D1-31', 'DEC-D1-55')
+        .check(
+          x,
+          entriesMatchFilter(`id = ${id}`, (r) => r.id === id),
+        );
     }
   });
 
   test('an unknown id and an isArchived other than true or false are refused', async () => {
     const unknown = await call(GET, { path: { claimId: 'NO-SUCH-BILL-000', isArchived: 'false' } });
-    verify(unknown, requestRefused, {
-      operation: GET,
-      level: 'MUST',
-      requirements: ['D1-4.12-06'],
-      decisions: ['DEC-D1-13'],
-    });
+    on(GET).must('D1-4.12-06').under('DEC-D1-13').check(unknown, requestRefused);
     const bad = await call(GET, { path: { claimId: bills().billId ?? 'BILL-0001', isArchived: 'maybe' } });
-    verify(bad, requestRefused, {
-      operation: GET,
-      level: 'MUST',
-      requirements: ['D1-4.12-04'],
-      decisions: ['DEC-D1-31'],
-    });
+    on(GET).must('D1-4.12-04').under('DEC-D1-31').check(bad, requestRefused);
   });
 
   test('a request without a token is refused', async () => {
@@ -268,6 +193,6 @@ describeOperation(GET, () => {
       path: { claimId: bills().billId ?? 'BILL-0001', isArchived: bills().isArchived ?? 'false' },
       omitHeaders: ['Authorization'],
     });
-    verify(x, requestRefused, { operation: GET, level: 'MUST', requirements: ['D1-5-04'], decisions: ['DEC-D1-21'] });
+    on(GET).must('D1-5-04').under('DEC-D1-21').check(x, requestRefused);
   });
 });

@@ -2,6 +2,8 @@
  * Booking-side practitioner and practitioner-role get and search (Document 2, 2.3, 4.12, 4.13,
  * 7): one entry per get, unknown ids, filters, `_since` and its date format, paging.
  */
+import { on } from '../core/suite.ts';
+import { FIXTURE_CONFIGURED, PRECONDITION } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import {
   bundleHasEntries,
@@ -16,8 +18,8 @@ import {
   unmatchedValueGivesNothing,
 } from '../checks/index.ts';
 import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
-import { judge, verifyProperty } from '../core/property.ts';
-import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
+import { judge } from '../core/property.ts';
+import { call, describeOperation, runContext } from '../core/suite.ts';
 import type { FilterDef } from '../generators/filterQuery.ts';
 import { filterQuery } from '../generators/filterQuery.ts';
 import {
@@ -26,7 +28,7 @@ import {
   updatedSince,
   verifyDocumentedRefusal,
 } from './common/registerFilters.ts';
-import { FIXTURE_CHECK, collectIds, verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+import { collectIds, verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 
 const GET_P = 'get-booking-practitioner';
 const SEARCH_P = 'search-booking-practitioners';
@@ -101,33 +103,34 @@ const R = {
 
 /** Booking Practitioner and PractitionerRole: the named members (DEC-D2-42) and a Boolean `active` (3). */
 function verifyMembers(x: Awaited<ReturnType<typeof call>>, id: string, reqs: typeof R.practitioner): void {
-  verify(x, membersPresent(reqs.members.paths.map((m) => `entry[].resource.${m}`)), {
-    operation: id,
-    level: 'SHOULD',
-    requirements: reqs.members.requirements,
-    decisions: ['DEC-D2-42'],
-  });
-  verify(
-    x,
-    entriesMatchFilter('active is true or false', (r) =>
-      r.active === undefined ? undefined : typeof r.active === 'boolean',
-    ),
-    { operation: id, level: 'MUST', requirements: R.active },
-  );
+  on(id)
+    .should(...reqs.members.requirements)
+    .under('DEC-D2-42')
+    .check(x, membersPresent(reqs.members.paths.map((m) => `entry[].resource.${m}`)));
+  on(id)
+    .must(...R.active)
+    .check(
+      x,
+      entriesMatchFilter('active is true or false', (r) =>
+        r.active === undefined ? undefined : typeof r.active === 'boolean',
+      ),
+    );
   if (reqs === R.role) {
     // booking_identifier is required by the schema; external_identifier should be present (DEC-D2-60).
-    verify(
-      x,
-      entriesMatchFilter('an external_identifier identifier is present', (r) =>
-        (Array.isArray(r.identifier) ? r.identifier : []).some(
-          (i) =>
-            isRecord(i) &&
-            (i.id === 'external_identifier' ||
-              (typeof i.system === 'string' && i.system.endsWith('/external_identifier'))),
+    on(id)
+      .should(...reqs.members.requirements)
+      .under('DEC-D2-60')
+      .check(
+        x,
+        entriesMatchFilter('an external_identifier identifier is present', (r) =>
+          (Array.isArray(r.identifier) ? r.identifier : []).some(
+            (i) =>
+              isRecord(i) &&
+              (i.id === 'external_identifier' ||
+                (typeof i.system === 'string' && i.system.endsWith('/external_identifier'))),
+          ),
         ),
-      ),
-      { operation: id, level: 'SHOULD', requirements: reqs.members.requirements, decisions: ['DEC-D2-60'] },
-    );
+      );
   }
 }
 const SINCE = '2026-01-01T00:00:00Z';
@@ -142,19 +145,15 @@ function getSuite(
     test('a get returns a bundle with exactly the requested record', async () => {
       const wanted = fixtureId();
       if (!wanted)
-        return record(FIXTURE_CHECK, 'skip', `No booking fixture id for ${id}`, {
-          operation: id,
-          level: 'MUST',
-          requirements: reqs.get,
-        });
+        return on(id)
+          .must(...reqs.get)
+          .decided(FIXTURE_CONFIGURED, 'skip', `No booking fixture id for ${id}`);
       const x = await call(id, { path: { [pathName]: wanted } });
       if (!verifySuccess(x, id, { success: reqs.get, schema: reqs.shape }, { status: 200 })) return;
-      verify(x, singleEntryWithId(wanted), {
-        operation: id,
-        level: 'MUST',
-        requirements: reqs.get,
-        decisions: ['DEC-D2-23'],
-      });
+      on(id)
+        .must(...reqs.get)
+        .under('DEC-D2-23')
+        .check(x, singleEntryWithId(wanted));
       verifyMembers(x, id, reqs);
     });
 
@@ -168,11 +167,12 @@ function getSuite(
     });
 
     test('a request without a token is refused', async () => {
-      verify(
-        await call(id, { path: { [pathName]: fixtureId() ?? 'x' }, omitHeaders: ['Authorization'] }),
-        requestRefused,
-        { operation: id, level: 'MUST', requirements: R.auth },
-      );
+      on(id)
+        .must(...R.auth)
+        .check(
+          await call(id, { path: { [pathName]: fixtureId() ?? 'x' }, omitHeaders: ['Authorization'] }),
+          requestRefused,
+        );
     });
   });
 }
@@ -198,12 +198,10 @@ function searchSuite(id: string, reqs: typeof R.practitioner, filters: () => Rec
     test('_since keeps records updated at or after it; a malformed _since is refused with a documented code', async () => {
       const x = await call(id, { query: { _since: SINCE, count: '50' } });
       if (verifySuccess(x, id, { success: reqs.since }, { status: 200 })) {
-        verify(x, entriesMatchFilter(`lastUpdated >= ${SINCE}`, updatedSince(SINCE)), {
-          operation: id,
-          level: 'MUST',
-          requirements: reqs.since,
-          decisions: ['DEC-D2-22'],
-        });
+        on(id)
+          .must(...reqs.since)
+          .under('DEC-D2-22')
+          .check(x, entriesMatchFilter(`lastUpdated >= ${SINCE}`, updatedSince(SINCE)));
       }
       const bad = await call(id, { query: { _since: 'yesterday' } });
       // 7 lists MSG_DATE_FORMAT but ties no code to a malformed _since: any documented code at its status (DEC-D2-22).
@@ -216,27 +214,26 @@ function searchSuite(id: string, reqs: typeof R.practitioner, filters: () => Rec
     test('property: generated filter combinations and paging are honoured', async () => {
       const sample = bundleResources(bodyOf(await call(id, { query: { count: '50' } })));
       const defs = filters();
-      await verifyProperty({
-        operation: id,
-        level: 'MUST',
-        requirements: Object.values(reqs.filter),
-        decisions: ['DEC-D2-21', 'DEC-D2-59', 'DEC-D2-60'],
-        arbitrary: filterQuery(sample, Object.values(defs), { maxFilters: 2 }),
-        exercise: async (q) => {
-          const x = await call(id, { query: { ...q.filters, page: String(q.page), count: String(q.count) } });
-          return [
-            judge(x, successStatus(200)),
-            judge(x, pageWithinCount(q.count), { requirements: reqs.paging }),
-            ...Object.entries(q.filters).map(([p, v]) =>
-              judge(
-                x,
-                entriesMatchFilter(`${p}=${v}`, (r) => defs[p].matches(r, v)),
-                { requirements: [reqs.filter[p]] },
+      await on(id)
+        .must(...Object.values(reqs.filter))
+        .under('DEC-D2-21', 'DEC-D2-59', 'DEC-D2-60')
+        .property({
+          arbitrary: filterQuery(sample, Object.values(defs), { maxFilters: 2 }),
+          exercise: async (q) => {
+            const x = await call(id, { query: { ...q.filters, page: String(q.page), count: String(q.count) } });
+            return [
+              judge(x, successStatus(200)),
+              judge(x, pageWithinCount(q.count), { requirements: reqs.paging }),
+              ...Object.entries(q.filters).map(([p, v]) =>
+                judge(
+                  x,
+                  entriesMatchFilter(`${p}=${v}`, (r) => defs[p].matches(r, v)),
+                  { requirements: [reqs.filter[p]] },
+                ),
               ),
-            ),
-          ];
-        },
-      });
+            ];
+          },
+        });
     });
 
     test('each visible filter finds the record its value came from', async () => {
@@ -247,12 +244,16 @@ function searchSuite(id: string, reqs: typeof R.practitioner, filters: () => Rec
         const x = await call(id, { query: { [f.param]: value, count: '50' } });
         const req = [reqs.filter[f.param]];
         if (!verifySuccess(x, id, { success: req }, { status: 200 })) continue;
-        verify(
-          x,
-          entriesMatchFilter(`${f.param}=${value}`, (r) => f.matches(r, value)),
-          { operation: id, level: 'MUST', requirements: req, decisions: ['DEC-D2-59', 'DEC-D2-60'] },
-        );
-        verify(x, bundleHasEntries(1), { operation: id, level: 'MUST', requirements: req });
+        on(id)
+          .must(...req)
+          .under('DEC-D2-59', 'DEC-D2-60')
+          .check(
+            x,
+            entriesMatchFilter(`${f.param}=${value}`, (r) => f.matches(r, value)),
+          );
+        on(id)
+          .must(...req)
+          .check(x, bundleHasEntries(1));
       }
     });
 
@@ -268,11 +269,9 @@ function searchSuite(id: string, reqs: typeof R.practitioner, filters: () => Rec
     });
 
     test('a request without a token is refused', async () => {
-      verify(await call(id, { omitHeaders: ['Authorization'] }), requestRefused, {
-        operation: id,
-        level: 'MUST',
-        requirements: R.auth,
-      });
+      on(id)
+        .must(...R.auth)
+        .check(await call(id, { omitHeaders: ['Authorization'] }), requestRefused);
     });
   });
 }
@@ -289,16 +288,9 @@ describeOperation(SEARCH_P, () => {
   test('filters without a visible counterpart give a subset of the unfiltered result', async () => {
     const all = await collectIds(id, {});
     if (!all)
-      return record(
-        { id: 'precondition', summary: 'The unfiltered result could be walked to its end' },
-        'skip',
-        'The unfiltered booking practitioner search could not be walked to its end',
-        {
-          operation: id,
-          level: 'MUST',
-          requirements: ['D2-4.12-10', 'D2-4.12-12', 'D2-4.12-13', 'D2-4.12-14', 'D2-4.12-15'],
-        },
-      );
+      return on(id)
+        .must('D2-4.12-10', 'D2-4.12-12', 'D2-4.12-13', 'D2-4.12-14', 'D2-4.12-15')
+        .decided(PRECONDITION, 'skip', 'The unfiltered booking practitioner search could not be walked to its end');
     const ctx = runContext();
     // Values: the configured profession code, a location a booking role names, the configured
     // postcode and register centre; channel ids are not shown anywhere (DEC-D2-59), so a probe
@@ -324,24 +316,17 @@ describeOperation(SEARCH_P, () => {
     ];
     for (const [req, param, value] of probes) {
       if (value === undefined) {
-        record(FIXTURE_CHECK, 'skip', `No value for ${param} (config or a returned role)`, {
-          operation: id,
-          level: 'MUST',
-          requirements: [req],
-        });
+        on(id).must(req).decided(FIXTURE_CONFIGURED, 'skip', `No value for ${param} (config or a returned role)`);
         continue;
       }
       const x = await call(id, { query: { [param]: value, count: '50' } });
       if (!verifySuccess(x, id, { success: [req] }, { status: 200, decisions: ['DEC-D2-59'] }) || !hasResponse(x))
         continue;
-      verify({ filtered: x, all }, filteredSubset, {
-        operation: id,
-        level: 'MUST',
-        requirements: [req],
-        exchange: x,
-        decisions: ['DEC-D2-59'],
-        evidence: { [param]: value },
-      });
+      on(id)
+        .must(req)
+        .under('DEC-D2-59')
+        .with({ exchange: x })
+        .check({ filtered: x, all }, filteredSubset, { [param]: value });
     }
   });
 
@@ -369,18 +354,11 @@ describeOperation(SEARCH_P, () => {
     ];
     for (const [req, param, value] of probes) {
       const x = await call(id, { query: { [param]: value, count: '50' } });
-      if (
-        verify(x, notServerError, { operation: id, level: 'MUST', requirements: [req] }).status !== 'pass' ||
-        !hasResponse(x)
-      )
-        continue;
-      verify(x, unmatchedValueGivesNothing(`${param}=${value}`), {
-        operation: id,
-        level: 'MUST',
-        requirements: [req],
-        decisions: ['DEC-D2-59'],
-        evidence: { [param]: value },
-      });
+      if (on(id).must(req).check(x, notServerError).status !== 'pass' || !hasResponse(x)) continue;
+      on(id)
+        .must(req)
+        .under('DEC-D2-59')
+        .check(x, unmatchedValueGivesNothing(`${param}=${value}`), { [param]: value });
     }
   });
 });

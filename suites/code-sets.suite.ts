@@ -3,6 +3,8 @@
  * specialty narrowing by profession, page sizes 1 to 1,000, `expansion.total`/`offset` across
  * pages, incremental sync.
  */
+import { on } from '../core/suite.ts';
+import { FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import {
   codeKey,
@@ -19,10 +21,10 @@ import {
   valueSetPagingConsistent,
 } from '../checks/index.ts';
 import { bodyOf, hasResponse, isRecord } from '../core/exchange.ts';
-import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
+import { call, describeOperation, runContext } from '../core/suite.ts';
 import { CODE_SET_NAMES } from '../spec/operationsD2.ts';
 import { extension, timeOf } from './common/readers.ts';
-import { FIXTURE_CHECK, valueSetItems, verifySuccess, walkPages } from './common/steps.ts';
+import { valueSetItems, verifySuccess, walkPages } from './common/steps.ts';
 
 const ID = 'get-code-set';
 const R = {
@@ -77,12 +79,10 @@ describeOperation(ID, () => {
           { status: 200, decisions: ['DEC-D2-02'] },
         )
       ) {
-        verify(x, mediaTypeIs('application/fhir+json'), {
-          operation: ID,
-          level: 'SHOULD',
-          requirements: R.media,
-          decisions: ['DEC-D2-26'],
-        });
+        on(ID)
+          .should(...R.media)
+          .under('DEC-D2-26')
+          .check(x, mediaTypeIs('application/fhir+json'));
       }
     }
     for (const [name, scheme, req] of SCHEMES) {
@@ -96,18 +96,15 @@ describeOperation(ID, () => {
         )
       )
         continue;
-      verify(
-        x,
-        valueSetItemsMatch(`system names the scheme ${scheme}`, (item) =>
-          typeof item.system === 'string' ? item.system.toUpperCase().includes(scheme) : undefined,
-        ),
-        {
-          operation: ID,
-          level: 'INFO',
-          requirements: ['D2-2.2-08'],
-          decisions: ['DEC-D2-39'],
-        },
-      );
+      on(ID)
+        .info('D2-2.2-08')
+        .under('DEC-D2-39')
+        .check(
+          x,
+          valueSetItemsMatch(`system names the scheme ${scheme}`, (item) =>
+            typeof item.system === 'string' ? item.system.toUpperCase().includes(scheme) : undefined,
+          ),
+        );
     }
   });
 
@@ -122,27 +119,23 @@ describeOperation(ID, () => {
     );
     if (walk.broken) return void verifySuccess(walk.broken, ID, { success: R.paging.match }, { status: 200 });
     walk.pages.forEach((x, i) => {
-      verify(x, pagingTagsPresent(['page', 'count', 'maxCount']), {
-        operation: ID,
-        level: 'MUST',
-        requirements: R.paging.tags,
-      });
-      verify(x, pagingTagsMatchRequest({ page: i + 1, count }), {
-        operation: ID,
-        level: 'MUST',
-        requirements: R.paging.match,
-      });
-      verify(x, valueSetPageWithinCount(count), { operation: ID, level: 'MUST', requirements: R.paging.bounds });
+      on(ID)
+        .must(...R.paging.tags)
+        .check(x, pagingTagsPresent(['page', 'count', 'maxCount']));
+      on(ID)
+        .must(...R.paging.match)
+        .check(x, pagingTagsMatchRequest({ page: i + 1, count }));
+      on(ID)
+        .must(...R.paging.bounds)
+        .check(x, valueSetPageWithinCount(count));
     });
     const last = walk.pages[walk.pages.length - 1];
     if (last)
-      verify({ pages: walk.pages, count, complete: walk.complete }, valueSetPagingConsistent, {
-        operation: ID,
-        level: 'MUST',
-        requirements: [...R.paging.offset, ...R.paging.bounds],
-        exchange: last,
-        decisions: ['DEC-D2-04'],
-      });
+      on(ID)
+        .must(...R.paging.offset, ...R.paging.bounds)
+        .under('DEC-D2-04')
+        .with({ exchange: last })
+        .check({ pages: walk.pages, count, complete: walk.complete }, valueSetPagingConsistent);
   });
 
   test('page size 1 to 1,000: 1 and 1,000 are served, 0 and 1,001 are refused or clamped, none is optional', async () => {
@@ -155,7 +148,9 @@ describeOperation(ID, () => {
     ] as const) {
       const ok = await call(ID, { path: { set_name: 'condition-code' }, query: { count: String(count) } });
       if (verifySuccess(ok, ID, { success: reqs, schema: R.shape }, { status: 200, decisions: ['DEC-D2-03'] })) {
-        verify(ok, valueSetPageWithinCount(count), { operation: ID, level: 'MUST', requirements: reqs });
+        on(ID)
+          .must(...reqs)
+          .check(ok, valueSetPageWithinCount(count));
         if (count === 1000) setSize = valueSetItems(bodyOf(ok)).length;
       }
     }
@@ -166,36 +161,31 @@ describeOperation(ID, () => {
       ['1001', R.over],
     ] as const) {
       const x = await call(ID, { path: { set_name: 'condition-code' }, query: { count } });
-      verify(x, codeSetPageSizeBounded(count, setSize), {
-        operation: ID,
-        level: 'MUST',
-        requirements: reqs,
-        decisions: ['DEC-D2-03'],
-        evidence: { count },
-      });
-      verify(x, requestRefused, {
-        operation: ID,
-        level: 'INFO',
-        requirements: reqs,
-        decisions: ['DEC-D2-03'],
-        evidence: { count, note: 'refused or clamped: which one is recorded' },
-      });
+      on(ID)
+        .must(...reqs)
+        .under('DEC-D2-03')
+        .check(x, codeSetPageSizeBounded(count, setSize), { count });
+      on(ID)
+        .info(...reqs)
+        .under('DEC-D2-03')
+        .check(x, requestRefused, { count, note: 'refused or clamped: which one is recorded' });
     }
   });
 
   test('an unknown set name is not a server error', async () => {
     const x = await call(ID, { path: { set_name: 'no-such-set' } });
-    verify(x, notServerError, { operation: ID, level: 'MUST', requirements: R.unknownSet, decisions: ['DEC-D2-41'] });
+    on(ID)
+      .must(...R.unknownSet)
+      .under('DEC-D2-41')
+      .check(x, notServerError);
   });
 
   test('specialties narrowed by profession belong to it', async () => {
     const profession = runContext().fixtures.codeSets?.profession;
     if (!profession)
-      return record(FIXTURE_CHECK, 'skip', 'No fixture codeSets.profession', {
-        operation: ID,
-        level: 'MUST',
-        requirements: R.narrowing,
-      });
+      return on(ID)
+        .must(...R.narrowing)
+        .decided(FIXTURE_CONFIGURED, 'skip', 'No fixture codeSets.profession');
     const all = await allCodes({ set_name: 'practitioner-specialty' });
     const x = await call(ID, {
       path: { set_name: 'practitioner-specialty', scheme: profession },
@@ -204,21 +194,21 @@ describeOperation(ID, () => {
     if (!verifySuccess(x, ID, { success: R.narrowing, schema: R.shape }, { status: 200, decisions: ['DEC-D2-06'] }))
       return;
     if (all && hasResponse(x))
-      verify({ narrowed: x, all }, codesSubset, {
-        operation: ID,
-        level: 'MUST',
-        requirements: R.narrowing,
-        exchange: x,
-        decisions: ['DEC-D2-06'],
-      });
-    verify(
-      x,
-      valueSetItemsMatch(`profession = ${profession}`, (item) => {
-        const e = extension(item, 'practitioner-role');
-        return e && typeof e.valueString === 'string' ? e.valueString === profession : undefined;
-      }),
-      { operation: ID, level: 'MUST', requirements: R.narrowing, decisions: ['DEC-D2-06'] },
-    );
+      on(ID)
+        .must(...R.narrowing)
+        .under('DEC-D2-06')
+        .with({ exchange: x })
+        .check({ narrowed: x, all }, codesSubset);
+    on(ID)
+      .must(...R.narrowing)
+      .under('DEC-D2-06')
+      .check(
+        x,
+        valueSetItemsMatch(`profession = ${profession}`, (item) => {
+          const e = extension(item, 'practitioner-role');
+          return e && typeof e.valueString === 'string' ? e.valueString === profession : undefined;
+        }),
+      );
   });
 
   test('incremental sync: _since keeps codes updated at or after it', async () => {
@@ -226,57 +216,53 @@ describeOperation(ID, () => {
     const x = await call(ID, { path: { set_name: 'condition-code' }, query: { _since: since, count: '1000' } });
     // The document does not name the sync parameter (DEC-D2-05): everything here is recorded.
     if (
-      verify(x, successStatus(200), { operation: ID, level: 'INFO', requirements: R.sync, decisions: ['DEC-D2-05'] })
-        .status !== 'pass'
+      on(ID)
+        .info(...R.sync)
+        .under('DEC-D2-05')
+        .check(x, successStatus(200)).status !== 'pass'
     )
       return;
-    verify(
-      x,
-      valueSetItemsMatch(`lastUpdated >= ${since}`, (item) => {
-        const entry = Array.isArray(item.extension)
-          ? item.extension.find(
-              (e) => isRecord(e) && (e.id === 'lastUpdated' || String(e.url ?? '').endsWith('lastUpdated')),
-            )
-          : undefined;
-        const t = isRecord(entry) ? timeOf(entry.valueDateTime) : undefined;
-        return t === undefined ? undefined : t >= Date.parse(since);
-      }),
-      {
-        operation: ID,
-        level: 'INFO',
-        requirements: R.sync,
-        decisions: ['DEC-D2-05'],
-        evidence: { note: 'the document does not name the incremental-sync parameter; _since is an assumption' },
-      },
-    );
+    on(ID)
+      .info(...R.sync)
+      .under('DEC-D2-05')
+      .check(
+        x,
+        valueSetItemsMatch(`lastUpdated >= ${since}`, (item) => {
+          const entry = Array.isArray(item.extension)
+            ? item.extension.find(
+                (e) => isRecord(e) && (e.id === 'lastUpdated' || String(e.url ?? '').endsWith('lastUpdated')),
+              )
+            : undefined;
+          const t = isRecord(entry) ? timeOf(entry.valueDateTime) : undefined;
+          return t === undefined ? undefined : t >= Date.parse(since);
+        }),
+        { note: 'the document does not name the incremental-sync parameter; _since is an assumption' },
+      );
   });
 
   test('when nothing matches the answer is an empty set, not an error', async () => {
     const since = '2999-01-01T00:00:00Z';
     const x = await call(ID, { path: { set_name: 'condition-code' }, query: { _since: since, count: '50' } });
     if (
-      verify(x, successStatus(200), {
-        operation: ID,
-        level: 'INFO',
-        requirements: R.emptyNotError,
-        decisions: ['DEC-D2-05'],
-      }).status !== 'pass'
+      on(ID)
+        .info(...R.emptyNotError)
+        .under('DEC-D2-05')
+        .check(x, successStatus(200)).status !== 'pass'
     )
       return;
-    verify(x, valueSetPageWithinCount(0), {
-      operation: ID,
-      level: 'INFO',
-      requirements: R.emptyNotError,
-      decisions: ['DEC-D2-05'],
-      evidence: {
+    on(ID)
+      .info(...R.emptyNotError)
+      .under('DEC-D2-05')
+      .check(x, valueSetPageWithinCount(0), {
         _since: since,
         note: 'no code can be updated after this date, where _since is the sync parameter (not named by the document)',
-      },
-    });
+      });
   });
 
   test('a request without a token is refused', async () => {
     const x = await call(ID, { path: { set_name: 'service-category' }, omitHeaders: ['Authorization'] });
-    verify(x, requestRefused, { operation: ID, level: 'MUST', requirements: R.auth });
+    on(ID)
+      .must(...R.auth)
+      .check(x, requestRefused);
   });
 });

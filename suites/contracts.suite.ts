@@ -3,6 +3,8 @@
  * once), payors and contact payors, services, services with procedure, prices, and effective
  * prices. Every state-changing step runs only with --allow-destructive and cleans up what it made.
  */
+import { on } from '../core/suite.ts';
+import { FIXTURE_CONFIGURED, PRECONDITION } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import {
   bundleIsEmpty,
@@ -26,9 +28,9 @@ import { contractNamesPayor, contractsOf } from '../checks/contract.ts';
 import type { Exchange, RespondedExchange } from '../core/exchange.ts';
 import { bodyOf, bundleResources, hasResponse, isRecord, pagingTags } from '../core/exchange.ts';
 import type { CallOptions } from '../core/suite.ts';
-import { call, describeFlow, describeOperation, record, runContext, tokenFor, verify } from '../core/suite.ts';
+import { call, describeFlow, describeOperation, runContext, tokenFor } from '../core/suite.ts';
 import { omitUnlessDestructive } from './common/destructive.ts';
-import { FIXTURE_CHECK, verifySuccess } from './common/steps.ts';
+import { verifySuccess } from './common/steps.ts';
 
 const C = () => runContext().fixtures.contracts ?? {};
 const REF = 'https://ref.example';
@@ -153,13 +155,11 @@ function verifyListed(
   requirements: string[],
 ): void {
   if (!listing.ids) return void verifySuccess(listing.x, 'list-site-payors', { success: requirements });
-  verify({ ids: listing.ids }, idsListed("the payors named by the site's payor listing", [payorId], expected), {
-    operation: id,
-    level: 'MUST',
-    requirements,
-    exchange: listing.x,
-    decisions: ['DEC-D3-37', 'DEC-D3-58'],
-  });
+  on(id)
+    .must(...requirements)
+    .under('DEC-D3-37', 'DEC-D3-58')
+    .with({ exchange: listing.x })
+    .check({ ids: listing.ids }, idsListed("the payors named by the site's payor listing", [payorId], expected));
 }
 
 const SERVICE = { system: 'ISC', code: 'CONF-SVC-1' };
@@ -185,46 +185,41 @@ describeOperation('list-site-payors', () => {
         verifySuccess(page, 'list-site-payors', { success: ['D3-4.5-12', 'D3-4.5-40'], schema: CONTRACT_SCHEMA }) && ok;
     const x = walk.pages[0];
     if (!ok || !x) return;
-    verify({ pages: walk.pages }, payorsReservedOnce, {
-      operation: 'list-site-payors',
-      level: 'MUST',
-      requirements: ['D3-4.5-12', 'D3-2.6-02', 'D3-2.6-13'],
-      exchange: walk.pages[walk.pages.length - 1],
-      decisions: ['DEC-D3-12', 'DEC-D3-37'],
-      evidence: { pages: walk.pages.length },
-    });
+    on('list-site-payors')
+      .must('D3-4.5-12', 'D3-2.6-02', 'D3-2.6-13')
+      .under('DEC-D3-12', 'DEC-D3-37')
+      .with({ exchange: walk.pages[walk.pages.length - 1] })
+      .check({ pages: walk.pages }, payorsReservedOnce, { pages: walk.pages.length });
     const site = runContext().siteId;
-    verify(
-      x,
-      entriesMatchFilter(
-        `subject Site/${site}`,
-        (r) =>
-          Array.isArray(r.subject) &&
-          r.subject.some(
-            (sub) =>
-              isRecord(sub) &&
-              typeof sub.reference === 'string' &&
-              new RegExp(`(^|/)Site/${site}$`).test(sub.reference),
-          ),
-      ),
-      { operation: 'list-site-payors', level: 'SHOULD', requirements: ['D3-4.5-15'], decisions: ['DEC-D3-58'] },
-    );
-    verify(x, contractAuthoritySubjectRules, {
-      operation: 'list-site-payors',
-      level: 'MUST',
-      requirements: AUTHORITY_SUBJECT,
-      decisions: ['DEC-D3-36'],
-    });
+    on('list-site-payors')
+      .should('D3-4.5-15')
+      .under('DEC-D3-58')
+      .check(
+        x,
+        entriesMatchFilter(
+          `subject Site/${site}`,
+          (r) =>
+            Array.isArray(r.subject) &&
+            r.subject.some(
+              (sub) =>
+                isRecord(sub) &&
+                typeof sub.reference === 'string' &&
+                new RegExp(`(^|/)Site/${site}$`).test(sub.reference),
+            ),
+        ),
+      );
+    on('list-site-payors')
+      .must(...AUTHORITY_SUBJECT)
+      .under('DEC-D3-36')
+      .check(x, contractAuthoritySubjectRules);
   });
 
   test('listing a fresh site creates slf and na, and a second listing does not duplicate them', async () => {
     const fresh = C().freshSiteId;
     if (!fresh)
-      return record(FIXTURE_CHECK, 'skip', 'No fixture contracts.freshSiteId', {
-        operation: 'list-site-payors',
-        level: 'MUST',
-        requirements: ['D3-4.5-13'],
-      });
+      return on('list-site-payors')
+        .must('D3-4.5-13')
+        .decided(FIXTURE_CONFIGURED, 'skip', 'No fixture contracts.freshSiteId');
     if (
       omitted(
         ['list-site-payors'],
@@ -240,14 +235,11 @@ describeOperation('list-site-payors', () => {
         continue;
       }
       if (walk.pages.length === 0) continue;
-      verify({ pages: walk.pages }, payorsReservedOnce, {
-        operation: 'list-site-payors',
-        level: 'MUST',
-        requirements: round === 2 ? ['D3-4.5-13', 'D3-4.5-14'] : ['D3-4.5-13'],
-        exchange: walk.pages[walk.pages.length - 1],
-        decisions: ['DEC-D3-12'],
-        evidence: { listing: round, pages: walk.pages.length },
-      });
+      on('list-site-payors')
+        .must(...(round === 2 ? ['D3-4.5-13', 'D3-4.5-14'] : ['D3-4.5-13']))
+        .under('DEC-D3-12')
+        .with({ exchange: walk.pages[walk.pages.length - 1] })
+        .check({ pages: walk.pages }, payorsReservedOnce, { listing: round, pages: walk.pages.length });
     }
   });
 });
@@ -278,12 +270,7 @@ for (const [upsert, remove, authority, type, subType, listedReq] of [
       void _a;
       for (const body of [noSubject, noAuthority]) {
         const x = await contractCall(upsert, { body: JSON.stringify(body) });
-        verify(x, notServerError, {
-          operation: upsert,
-          level: 'MUST',
-          requirements: ['D3-4.5-19'],
-          decisions: ['DEC-D3-58'],
-        });
+        on(upsert).must('D3-4.5-19').under('DEC-D3-58').check(x, notServerError);
         const made = idOf(x);
         if (made && hasResponse(x) && x.response.status < 300)
           await contractCall(remove, {
@@ -310,20 +297,13 @@ for (const [upsert, remove, authority, type, subType, listedReq] of [
           verifyListed(upsert, await listedContractIds(runContext().siteId), authority.split('/')[1], true, [
             listedReq,
           ]);
-        verify(created, contractAuthoritySubjectRules, {
-          operation: upsert,
-          level: 'MUST',
-          requirements: AUTHORITY_SUBJECT,
-          decisions: ['DEC-D3-36'],
-        });
+        on(upsert)
+          .must(...AUTHORITY_SUBJECT)
+          .under('DEC-D3-36')
+          .check(created, contractAuthoritySubjectRules);
         const updated = await contractCall(upsert, { body: JSON.stringify(payorContract(authority, subType, id)) });
         if (verifySuccess(updated, upsert, { success: ['D3-4.5-17', 'D3-4.5-40'], schema: CONTRACT_SCHEMA })) {
-          verify(updated, keepsId(id), {
-            operation: upsert,
-            level: 'MUST',
-            requirements: ['D3-4.5-17'],
-            decisions: ['DEC-D3-58'],
-          });
+          on(upsert).must('D3-4.5-17').under('DEC-D3-58').check(updated, keepsId(id));
         }
       } finally {
         if (id) {
@@ -332,12 +312,7 @@ for (const [upsert, remove, authority, type, subType, listedReq] of [
             query: { payorId: authority, payorType: type, providerGroup: id },
           });
           if (verifySuccess(del, remove, { success: ['D3-4.5-37', 'D3-4.5-40'], schema: ['D3-4.5-37'] })) {
-            verify(del, deletedIdOutcome, {
-              operation: remove,
-              level: 'MUST',
-              requirements: ['D3-4.5-37'],
-              decisions: ['DEC-D3-14'],
-            });
+            on(remove).must('D3-4.5-37').under('DEC-D3-14').check(del, deletedIdOutcome);
             if (runContext().addresses['list-site-payors'])
               verifyListed(remove, await listedContractIds(runContext().siteId), authority.split('/')[1], false, [
                 listedReq,
@@ -347,12 +322,7 @@ for (const [upsert, remove, authority, type, subType, listedReq] of [
             path: { site: runContext().siteId },
             query: { payorId: authority, payorType: type, providerGroup: 'NO-SUCH-CONTRACT-000' },
           });
-          verify(again, notServerError, {
-            operation: remove,
-            level: 'MUST',
-            requirements: ['D3-4.5-38'],
-            decisions: ['DEC-D3-59'],
-          });
+          on(remove).must('D3-4.5-38').under('DEC-D3-59').check(again, notServerError);
         }
       }
     });
@@ -365,28 +335,23 @@ async function verifyServiceInEffectivePrices(expected: boolean): Promise<void> 
   const x = await contractCall('get-effective-prices', {
     query: { site: runContext().siteId, payor: C().payor ?? 'bup', count: '1000' },
   });
-  const bind = {
-    operation: 'get-effective-prices',
-    level: 'SHOULD' as const,
-    requirements: ['D3-4.5-29'],
-    decisions: ['DEC-D3-56'],
-    evidence: { service: SERVICE.code, after: expected ? 'set' : 'delete' },
-  };
+  const bind = on('get-effective-prices')
+    .should('D3-4.5-29')
+    .under('DEC-D3-56')
+    .with({ evidence: { service: SERVICE.code, after: expected ? 'set' : 'delete' } });
   if (!verifySuccess(x, 'get-effective-prices', {})) return;
   const holds = (r: Record<string, unknown>) => serviceCodes(r).includes(SERVICE.code);
   if (expected)
-    verify(
+    bind.check(
       x,
       someEntryMatches(`a Contract pricing the service ${SERVICE.code} just set`, holds, { resourceType: 'Contract' }),
-      bind,
     );
   else
-    verify(
+    bind.check(
       x,
       entriesMatchFilter(`no longer pricing the deleted service ${SERVICE.code}`, (r) => !holds(r), {
         resourceType: 'Contract',
       }),
-      bind,
     );
 }
 
@@ -419,17 +384,11 @@ describeFlow(
       if (
         verifySuccess(service, 'set-contract-service', { success: ['D3-4.5-26', 'D3-4.5-40'], schema: CONTRACT_SCHEMA })
       ) {
-        verify(service, contractHoldsItem(SERVICE), {
-          operation: 'set-contract-service',
-          level: 'MUST',
-          requirements: ['D3-4.5-26'],
-        });
-        verify(service, contractItemSystems, {
-          operation: 'set-contract-service',
-          level: 'MUST',
-          requirements: ITEM_SYSTEMS,
-          decisions: ['DEC-D3-30'],
-        });
+        on('set-contract-service').must('D3-4.5-26').check(service, contractHoldsItem(SERVICE));
+        on('set-contract-service')
+          .must(...ITEM_SYSTEMS)
+          .under('DEC-D3-30')
+          .check(service, contractItemSystems);
         await verifyServiceInEffectivePrices(true);
       }
       const withProcedure = await contractCall('set-contract-service-with-procedure', {
@@ -441,17 +400,11 @@ describeFlow(
           schema: CONTRACT_SCHEMA,
         })
       ) {
-        verify(withProcedure, contractHoldsItem(PROCEDURE), {
-          operation: 'set-contract-service-with-procedure',
-          level: 'MUST',
-          requirements: ['D3-4.5-30'],
-        });
-        verify(withProcedure, contractItemSystems, {
-          operation: 'set-contract-service-with-procedure',
-          level: 'MUST',
-          requirements: ITEM_SYSTEMS,
-          decisions: ['DEC-D3-30'],
-        });
+        on('set-contract-service-with-procedure').must('D3-4.5-30').check(withProcedure, contractHoldsItem(PROCEDURE));
+        on('set-contract-service-with-procedure')
+          .must(...ITEM_SYSTEMS)
+          .under('DEC-D3-30')
+          .check(withProcedure, contractItemSystems);
       }
       const price = await contractCall('set-contract-price', {
         body: JSON.stringify(priceContract([SERVICE, PROCEDURE, { ...PROCEDURE, net: 123.45 }])),
@@ -459,27 +412,18 @@ describeFlow(
       if (
         verifySuccess(price, 'set-contract-price', { success: ['D3-4.5-34', 'D3-4.5-40'], schema: CONTRACT_SCHEMA })
       ) {
-        verify(price, contractHoldsItem({ ...PROCEDURE, net: 123.45 }), {
-          operation: 'set-contract-price',
-          level: 'MUST',
-          requirements: ['D3-4.5-34'],
-        });
-        verify(price, contractItemSystems, {
-          operation: 'set-contract-price',
-          level: 'MUST',
-          requirements: ITEM_SYSTEMS,
-          decisions: ['DEC-D3-30'],
-        });
+        on('set-contract-price')
+          .must('D3-4.5-34')
+          .check(price, contractHoldsItem({ ...PROCEDURE, net: 123.45 }));
+        on('set-contract-price')
+          .must(...ITEM_SYSTEMS)
+          .under('DEC-D3-30')
+          .check(price, contractItemSystems);
       }
       const orphan = await contractCall('set-contract-service-with-procedure', {
         body: JSON.stringify(priceContract([PROCEDURE])),
       });
-      verify(orphan, requestRefused, {
-        operation: 'set-contract-service-with-procedure',
-        level: 'MUST',
-        requirements: ['D3-4.5-31'],
-        decisions: ['DEC-D3-15'],
-      });
+      on('set-contract-service-with-procedure').must('D3-4.5-31').under('DEC-D3-15').check(orphan, requestRefused);
       const delProcedure = await contractCall('delete-contract-service-with-procedure', {
         path: { site },
         query: {
@@ -495,11 +439,7 @@ describeFlow(
           schema: ['D3-4.5-33'],
         })
       )
-        verify(delProcedure, deletedIdOutcome, {
-          operation: 'delete-contract-service-with-procedure',
-          level: 'MUST',
-          requirements: ['D3-4.5-33'],
-        });
+        on('delete-contract-service-with-procedure').must('D3-4.5-33').check(delProcedure, deletedIdOutcome);
       for (const [op, query] of [
         ['delete-contract-service', { indStdCode: 'NO-SUCH-SVC-000', indStdCodeScheme: SERVICE.system }],
         [
@@ -512,12 +452,10 @@ describeFlow(
           },
         ],
       ] as const) {
-        verify(await contractCall(op, { path: { site }, query }), notServerError, {
-          operation: op,
-          level: 'MUST',
-          requirements: ['D3-4.5-38'],
-          decisions: ['DEC-D3-59'],
-        });
+        on(op)
+          .must('D3-4.5-38')
+          .under('DEC-D3-59')
+          .check(await contractCall(op, { path: { site }, query }), notServerError);
       }
       const delService = await contractCall('delete-contract-service', {
         path: { site },
@@ -529,11 +467,7 @@ describeFlow(
           schema: ['D3-4.5-33'],
         })
       )
-        verify(delService, deletedIdOutcome, {
-          operation: 'delete-contract-service',
-          level: 'MUST',
-          requirements: ['D3-4.5-33'],
-        });
+        on('delete-contract-service').must('D3-4.5-33').check(delService, deletedIdOutcome);
       if (hasResponse(delService) && delService.response.status < 300) await verifyServiceInEffectivePrices(false);
     });
   },
@@ -578,37 +512,39 @@ describeOperation('get-effective-prices', () => {
           answered.push(p);
       }
       if (answered.length === 0) {
-        record(
-          { id: 'precondition', summary: 'The payors of the comma list are each priced alone' },
-          'skip',
-          `Neither ${payor} nor slf, asked alone, is answered with a Contract naming it`,
-          { operation: 'get-effective-prices', level: 'MUST', requirements: ['D3-4.5-02'], exchange: several },
-        );
+        on('get-effective-prices')
+          .must('D3-4.5-02')
+          .with({ exchange: several })
+          .decided(
+            PRECONDITION,
+            'skip',
+            `Neither ${payor} nor slf, asked alone, is answered with a Contract naming it`,
+          );
       } else {
-        verify(several, everyPayorAnswered(answered), {
-          operation: 'get-effective-prices',
-          level: 'MUST',
-          requirements: ['D3-4.5-02'],
-          decisions: ['DEC-D3-56', 'DEC-D3-37'],
-        });
+        on('get-effective-prices')
+          .must('D3-4.5-02')
+          .under('DEC-D3-56', 'DEC-D3-37')
+          .check(several, everyPayorAnswered(answered));
       }
     }
     const sample = bundleResources(bodyOf(several)).flatMap(serviceCodes)[0] ?? C().serviceCode;
     if (sample) {
       const x = await contractCall('get-effective-prices', { query: { site, payor, 'service-code': sample } });
       if (verifySuccess(x, 'get-effective-prices', { success: ['D3-4.5-40'] })) {
-        verify(
-          x,
-          entriesMatchFilter(
-            `service-code=${sample}`,
-            (r) => {
-              const codes = serviceCodes(r);
-              return codes.length === 0 ? undefined : codes.includes(sample);
-            },
-            { resourceType: 'Contract' },
-          ),
-          { operation: 'get-effective-prices', level: 'SHOULD', requirements: ['D3-4.5-05'], decisions: ['DEC-D3-56'] },
-        );
+        on('get-effective-prices')
+          .should('D3-4.5-05')
+          .under('DEC-D3-56')
+          .check(
+            x,
+            entriesMatchFilter(
+              `service-code=${sample}`,
+              (r) => {
+                const codes = serviceCodes(r);
+                return codes.length === 0 ? undefined : codes.includes(sample);
+              },
+              { resourceType: 'Contract' },
+            ),
+          );
       }
     }
     // The paging and incremental-sync parameter names are not given (DEC-D3-56): whether the target takes them is recorded;
@@ -617,33 +553,23 @@ describeOperation('get-effective-prices', () => {
       query: { site, payor, page: '1', count: '1', _since: '2000-01-01T00:00:00Z' },
     });
     if (
-      verify(paged, successStatus(), {
-        operation: 'get-effective-prices',
-        level: 'INFO',
-        requirements: ['D3-4.5-08'],
-        decisions: ['DEC-D3-56'],
-        evidence: { sent: 'page, count, _since' },
-      }).status === 'pass'
+      on('get-effective-prices')
+        .info('D3-4.5-08')
+        .under('DEC-D3-56')
+        .check(paged, successStatus(), { sent: 'page, count, _since' }).status === 'pass'
     ) {
       const body = bodyOf(paged);
       if (isRecord(body) && isRecord(body.meta) && Array.isArray(body.meta.tag))
-        verify(paged, pagingTagsMatchRequest({ page: 1, count: 1 }), {
-          operation: 'get-effective-prices',
-          level: 'MUST',
-          requirements: ['D3-4.5-07'],
-          decisions: ['DEC-D1-12', 'DEC-D3-56'],
-        });
+        on('get-effective-prices')
+          .must('D3-4.5-07')
+          .under('DEC-D1-12', 'DEC-D3-56')
+          .check(paged, pagingTagsMatchRequest({ page: 1, count: 1 }));
     }
     const none = await contractCall('get-effective-prices', {
       query: { site, payor, 'service-code': 'NO-SUCH-SERVICE-000' },
     });
     if (verifySuccess(none, 'get-effective-prices', { success: ['D3-7-44'] }, { decisions: ['DEC-D3-56'] })) {
-      verify(none, bundleIsEmpty, {
-        operation: 'get-effective-prices',
-        level: 'MUST',
-        requirements: ['D3-7-44'],
-        decisions: ['DEC-D3-56'],
-      });
+      on('get-effective-prices').must('D3-7-44').under('DEC-D3-56').check(none, bundleIsEmpty);
     }
   });
 
@@ -653,42 +579,38 @@ describeOperation('get-effective-prices', () => {
     });
     if (!verifySuccess(x, 'get-effective-prices', { success: ['D3-4.5-04', 'D3-4.5-40'], schema: CONTRACT_SCHEMA }))
       return;
-    verify(x, effectivePricesProcedureHasService, {
-      operation: 'get-effective-prices',
-      level: 'MUST',
-      requirements: ['D3-4.5-04', 'D3-1-05'],
-      decisions: ['DEC-D3-15'],
-    });
+    on('get-effective-prices')
+      .must('D3-4.5-04', 'D3-1-05')
+      .under('DEC-D3-15')
+      .check(x, effectivePricesProcedureHasService);
     const site = runContext().siteId;
-    verify(
-      x,
-      entriesMatchFilter(
-        `Site/ subjects name ${site}`,
-        (r) => {
-          const sites = (Array.isArray(r.subject) ? r.subject : [])
-            .map((sub) =>
-              isRecord(sub) && typeof sub.reference === 'string'
-                ? /(?:^|\/)Site\/([^/]+)$/.exec(sub.reference)?.[1]
-                : undefined,
-            )
-            .filter((v) => v !== undefined);
-          return sites.length === 0 ? undefined : sites.every((v) => v === site);
-        },
-        { resourceType: 'Contract' },
-      ),
-      { operation: 'get-effective-prices', level: 'MUST', requirements: ['D3-4.5-03'], decisions: ['DEC-D3-56'] },
-    );
-    verify(x, contractAuthoritySubjectRules, {
-      operation: 'get-effective-prices',
-      level: 'MUST',
-      requirements: AUTHORITY_SUBJECT,
-      decisions: ['DEC-D3-36'],
-    });
-    verify(x, contractItemSystems, {
-      operation: 'get-effective-prices',
-      level: 'MUST',
-      requirements: ITEM_SYSTEMS,
-      decisions: ['DEC-D3-30'],
-    });
+    on('get-effective-prices')
+      .must('D3-4.5-03')
+      .under('DEC-D3-56')
+      .check(
+        x,
+        entriesMatchFilter(
+          `Site/ subjects name ${site}`,
+          (r) => {
+            const sites = (Array.isArray(r.subject) ? r.subject : [])
+              .map((sub) =>
+                isRecord(sub) && typeof sub.reference === 'string'
+                  ? /(?:^|\/)Site\/([^/]+)$/.exec(sub.reference)?.[1]
+                  : undefined,
+              )
+              .filter((v) => v !== undefined);
+            return sites.length === 0 ? undefined : sites.every((v) => v === site);
+          },
+          { resourceType: 'Contract' },
+        ),
+      );
+    on('get-effective-prices')
+      .must(...AUTHORITY_SUBJECT)
+      .under('DEC-D3-36')
+      .check(x, contractAuthoritySubjectRules);
+    on('get-effective-prices')
+      .must(...ITEM_SYSTEMS)
+      .under('DEC-D3-30')
+      .check(x, contractItemSystems);
   });
 });

@@ -2,6 +2,8 @@
  * Find Member, versions 1 and 2 (Document 1, 4.1, 4.2, 7, 9): outcomes of the two-step flow,
  * documented errors, insurer lists per version, required fields and headers.
  */
+import { on } from '../core/suite.ts';
+import { FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import { fc } from '@fast-check/vitest';
 import {
@@ -21,11 +23,11 @@ import {
 } from '../checks/index.ts';
 import { hasResponse, isRecord } from '../core/exchange.ts';
 import type { MemberSearch } from '../core/config.ts';
-import { judge, verifyProperty } from '../core/property.ts';
-import { call, describeOperation, record, runContext, verify, type CallOptions } from '../core/suite.ts';
+import { judge } from '../core/property.ts';
+import { call, describeOperation, runContext, type CallOptions } from '../core/suite.ts';
 import { operation } from '../spec/operations.ts';
 import { extension } from './common/readers.ts';
-import { FIXTURE_CHECK, verifyError, verifyHeadersEnforced, verifySuccess } from './common/steps.ts';
+import { verifyError, verifyHeadersEnforced, verifySuccess } from './common/steps.ts';
 
 /** Form fields of a configured member search (without the step-2 refinements unless asked). */
 function fields(search: MemberSearch, refined = false): Record<string, string> {
@@ -35,11 +37,9 @@ function fields(search: MemberSearch, refined = false): Record<string, string> {
 }
 
 function fixtureMissing(operationId: string, name: string, requirements: string[]): void {
-  record(FIXTURE_CHECK, 'skip', `No fixture ${name} in the config: this step needs known data on the target`, {
-    operation: operationId,
-    level: 'MUST',
-    requirements,
-  });
+  on(operationId)
+    .must(...requirements)
+    .decided(FIXTURE_CONFIGURED, 'skip', `No fixture ${name} in the config: this step needs known data on the target`);
 }
 
 const coverageReqs = [
@@ -96,19 +96,15 @@ function coPaymentTypeAgrees(coverage: Record<string, unknown>): boolean | undef
 /** The issue values of 2.3 (DEC-D1-46), judged on a documented Find Member error answer. */
 function verifyOutcomeValues(x: Awaited<ReturnType<typeof call>>, id: string): void {
   if (!hasResponse(x) || x.response.status < 400 || x.response.status >= 500) return;
-  const bind = (level: 'MUST' | 'SHOULD', requirements: string[]) => ({
-    operation: id,
-    level,
-    requirements,
-    decisions: ['DEC-D1-46'],
-  });
-  verify(x, outcomeIssuesHave({ severity: 'error', code: 'exception' }), bind('MUST', ['D1-2.3-02']));
-  verify(
-    x,
-    membersPresent(['issue[].details.coding[].system', 'issue[].details.coding[].display']),
-    bind('SHOULD', ['D1-2.3-05']),
-  );
-  verify(x, outcomeIssuesHave({ location: ['Coverage'], expression: [] }), bind('SHOULD', ['D1-2.3-06']));
+  const op = on(id);
+  op.must('D1-2.3-02')
+    .under('DEC-D1-46')
+    .check(x, outcomeIssuesHave({ severity: 'error', code: 'exception' }));
+  const coding = ['issue[].details.coding[].system', 'issue[].details.coding[].display'];
+  op.should('D1-2.3-05').under('DEC-D1-46').check(x, membersPresent(coding));
+  op.should('D1-2.3-06')
+    .under('DEC-D1-46')
+    .check(x, outcomeIssuesHave({ location: ['Coverage'], expression: [] }));
 }
 
 /**
@@ -118,36 +114,27 @@ function verifyOutcomeValues(x: Awaited<ReturnType<typeof call>>, id: string): v
  */
 function verifyUnsupportedInsurer(x: Awaited<ReturnType<typeof call>>, id: string, requirements: string[]): void {
   const documented4xx = operation(id).errors.filter((e) => e.status >= 400 && e.status < 500);
-  verify(x, requestRefused, { operation: id, level: 'MUST', requirements, decisions: ['DEC-D1-19'] });
-  verify(x, errorStatusAndCode(documented4xx), {
-    operation: id,
-    level: 'MUST',
-    requirements: [...requirements, 'D1-7-16'],
-    decisions: ['DEC-D1-19'],
-  });
-  verify(x, documentedCodeHasItsStatus(operation(id).errors), {
-    operation: id,
-    level: 'MUST',
-    requirements: ['D1-7-16'],
-  });
-  verify(x, errorStatusAndCode(documented4xx.filter((e) => e.code === 'MSG_PARAM_INVALID')), {
-    operation: id,
-    level: 'INFO',
-    requirements: ['D1-7-04'],
-    decisions: ['DEC-D1-19'],
-  });
+  on(id)
+    .must(...requirements)
+    .under('DEC-D1-19')
+    .check(x, requestRefused);
+  on(id)
+    .must(...requirements, 'D1-7-16')
+    .under('DEC-D1-19')
+    .check(x, errorStatusAndCode(documented4xx));
+  on(id)
+    .must('D1-7-16')
+    .check(x, documentedCodeHasItsStatus(operation(id).errors));
+  on(id)
+    .info('D1-7-04')
+    .under('DEC-D1-19')
+    .check(x, errorStatusAndCode(documented4xx.filter((e) => e.code === 'MSG_PARAM_INVALID')));
 }
 
 /** The form Content-Type is listed but a request without it is never said to be refused (DEC-D1-73): recorded only. */
 async function recordWithoutFormContentType(id: string, base: CallOptions): Promise<void> {
   const x = await call(id, { ...base, omitHeaders: ['Content-Type'] });
-  verify(x, requestRefused, {
-    operation: id,
-    level: 'INFO',
-    requirements: ['D1-4-02'],
-    decisions: ['DEC-D1-73'],
-    evidence: { omittedHeader: 'Content-Type' },
-  });
+  on(id).info('D1-4-02').under('DEC-D1-73').check(x, requestRefused, { omittedHeader: 'Content-Type' });
 }
 
 function verifyCoverage(
@@ -164,31 +151,29 @@ function verifyCoverage(
   );
   // The URL forms are judged even when another part of the schema failed: a moved URL is its own finding.
   if (hasResponse(x) && x.response.status >= 200 && x.response.status < 300)
-    verify(x, coverageExtensionUrls, { operation: id, level: 'MUST', requirements: ['D1-2.2-07'] });
+    on(id).must('D1-2.2-07').check(x, coverageExtensionUrls);
   if (!served) return;
-  verify(x, coverageReferencesResolve, { operation: id, level: 'MUST', requirements: ['D1-2.2-04', 'D1-2.2-05'] });
-  verify(x, organizationTelecomCardinality, { operation: id, level: 'MUST', requirements: ['D1-2.2-12'] });
-  verify(x, extensionCardinality(COVERAGE_CARDINALITY), { operation: id, level: 'MUST', requirements: ['D1-2.2-23'] });
-  verify(x, extensionCardinality({ atMostOne: ['genderIdentity', 'otherInitials'], containedType: 'Patient' }), {
-    operation: id,
-    level: 'MUST',
-    requirements: ['D1-2.2-23'],
-  });
-  verify(
-    x,
-    entriesMatchFilter(
-      'memberCoPayment valueMoney goes with Monetary value and valueDecimal with Percentage',
-      coPaymentTypeAgrees,
-    ),
-    { operation: id, level: 'SHOULD', requirements: ['D1-2.2-21'], decisions: ['DEC-D1-61'] },
-  );
+  on(id).must('D1-2.2-04', 'D1-2.2-05').check(x, coverageReferencesResolve);
+  on(id).must('D1-2.2-12').check(x, organizationTelecomCardinality);
+  on(id).must('D1-2.2-23').check(x, extensionCardinality(COVERAGE_CARDINALITY));
+  on(id)
+    .must('D1-2.2-23')
+    .check(x, extensionCardinality({ atMostOne: ['genderIdentity', 'otherInitials'], containedType: 'Patient' }));
+  on(id)
+    .should('D1-2.2-21')
+    .under('DEC-D1-61')
+    .check(
+      x,
+      entriesMatchFilter(
+        'memberCoPayment valueMoney goes with Monetary value and valueDecimal with Percentage',
+        coPaymentTypeAgrees,
+      ),
+    );
   const { firstInitial, lastName, dateOfBirth } = search as Record<string, string | undefined>;
   if (lastName || firstInitial || dateOfBirth) {
-    verify(x, coverageMatchesSearch({ firstInitial, lastName, dateOfBirth }), {
-      operation: id,
-      level: 'MUST',
-      requirements,
-    });
+    on(id)
+      .must(...requirements)
+      .check(x, coverageMatchesSearch({ firstInitial, lastName, dateOfBirth }));
   }
 }
 
@@ -221,12 +206,7 @@ describeOperation('find-member-v2', () => {
       shapeLevel: 'MUST',
       shapeRequirements: outcomeShapeReqs,
     });
-    verify(x, outcomeHasDiagnostics, {
-      operation: id,
-      level: 'MUST',
-      requirements: ['D1-4.2-09', 'D1-2.3-04'],
-      decisions: ['DEC-D1-34'],
-    });
+    on(id).must('D1-4.2-09', 'D1-2.3-04').under('DEC-D1-34').check(x, outcomeHasDiagnostics);
   });
 
   test('step 2: the optional fields resolve several matches to one Coverage', async () => {
@@ -243,12 +223,7 @@ describeOperation('find-member-v2', () => {
       shapeLevel: 'MUST',
       shapeRequirements: outcomeShapeReqs,
     });
-    verify(x, outcomeHasDiagnostics, {
-      operation: id,
-      level: 'MUST',
-      requirements: ['D1-4.2-12'],
-      decisions: ['DEC-D1-34'],
-    });
+    on(id).must('D1-4.2-12').under('DEC-D1-34').check(x, outcomeHasDiagnostics);
   });
 
   test('step 2: no match returns NO_MATCH_FOUND', async () => {
@@ -292,18 +267,11 @@ describeOperation('find-member-v2', () => {
     const s = fx().single;
     if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-7-05']);
     const x = await call(id, { body: JSON.stringify(fields(s)) });
-    verify(x, requestRefused, {
-      operation: id,
-      level: 'MUST',
-      requirements: ['D1-7-05', 'D1-4-02'],
-      decisions: ['DEC-D1-59'],
-    });
-    verify(x, errorStatusAndCode(operation(id).errors), {
-      operation: id,
-      level: 'INFO',
-      requirements: ['D1-7-05', 'D1-7-16'],
-      decisions: ['DEC-D1-59'],
-    });
+    on(id).must('D1-7-05', 'D1-4-02').under('DEC-D1-59').check(x, requestRefused);
+    on(id)
+      .info('D1-7-05', 'D1-7-16')
+      .under('DEC-D1-59')
+      .check(x, errorStatusAndCode(operation(id).errors));
   });
 
   test('required headers are enforced and the version must be exact', async () => {
@@ -324,12 +292,7 @@ describeOperation('find-member-v2', () => {
     );
     await recordWithoutFormContentType(id, { form: fields(s) });
     const unknownVersion = await call(id, { form: fields(s), headers: { 'SVC-API-Version': '3' } });
-    verify(unknownVersion, requestRefused, {
-      operation: id,
-      level: 'MUST',
-      requirements: ['D1-9-02'],
-      decisions: ['DEC-D1-20'],
-    });
+    on(id).must('D1-9-02').under('DEC-D1-20').check(unknownVersion, requestRefused);
   });
 
   test('property: every well-formed search gets one of the three documented outcomes', async () => {
@@ -343,22 +306,21 @@ describeOperation('find-member-v2', () => {
       { status: 400, code: 'NO_MATCH_FOUND' },
       { status: 400, code: 'MULTIPLE_MATCH_FOUND' },
     ]);
-    await verifyProperty({
-      operation: id,
-      level: 'MUST',
-      requirements: ['D1-4.2-07', 'D1-4.2-08', 'D1-4.2-09', 'D1-7-16'],
-      arbitrary: fc.record({
-        insurerIdentifier: fc.constantFrom(...(operation(id).parameters[0].values ?? [])),
-        firstInitial: fc.constantFrom(...'ABCDEFGHJKLMNPRSTW'),
-        lastName: fc.oneof(name, fc.constant(String(s.lastName ?? 'Smith'))),
-        dateOfBirth: fc.oneof(day, fc.constant(String(s.dateOfBirth ?? '1980-04-12'))),
-      }),
-      exercise: async (form) => {
-        const x = await call(id, { form });
-        const ok = x.response !== undefined && x.response.status >= 200 && x.response.status < 300;
-        return [judge(x, ok ? matchesSchema('coverage.schema.json') : outcomes)];
-      },
-    });
+    await on(id)
+      .must('D1-4.2-07', 'D1-4.2-08', 'D1-4.2-09', 'D1-7-16')
+      .property({
+        arbitrary: fc.record({
+          insurerIdentifier: fc.constantFrom(...(operation(id).parameters[0].values ?? [])),
+          firstInitial: fc.constantFrom(...'ABCDEFGHJKLMNPRSTW'),
+          lastName: fc.oneof(name, fc.constant(String(s.lastName ?? 'Smith'))),
+          dateOfBirth: fc.oneof(day, fc.constant(String(s.dateOfBirth ?? '1980-04-12'))),
+        }),
+        exercise: async (form) => {
+          const x = await call(id, { form });
+          const ok = x.response !== undefined && x.response.status >= 200 && x.response.status < 300;
+          return [judge(x, ok ? matchesSchema('coverage.schema.json') : outcomes)];
+        },
+      });
   });
 });
 

@@ -2,6 +2,8 @@
  * Hospital claims list and search (Document 1, 2.7, 4.9, 4.10, 7): Encounter and Claim entries,
  * the `dateCompleted` filter, the four required search parameters, empty bundles.
  */
+import { on } from '../core/suite.ts';
+import { FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import {
   bundleHasEntries,
@@ -11,9 +13,9 @@ import {
   requestRefused,
 } from '../checks/index.ts';
 import { bodyOf, bundleResources, isRecord } from '../core/exchange.ts';
-import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
+import { call, describeOperation, runContext } from '../core/suite.ts';
 import { containsText } from './common/readers.ts';
-import { FIXTURE_CHECK, verifySuccess } from './common/steps.ts';
+import { verifySuccess } from './common/steps.ts';
 
 const LIST = 'list-hospital-claims';
 const SEARCH = 'search-hospital-claims';
@@ -38,12 +40,7 @@ describeOperation(LIST, () => {
     )
       return;
     // The fullUrl form (MUST) is in the schema; the links it names are SHOULD (DEC-D1-65).
-    verify(x, encounterLinksClaim, {
-      operation: LIST,
-      level: 'SHOULD',
-      requirements: ['D1-2.7-04'],
-      decisions: ['DEC-D1-65'],
-    });
+    on(LIST).should('D1-2.7-04').under('DEC-D1-65').check(x, encounterLinksClaim);
   });
 
   test('dateCompleted keeps the claims rendered that day', async () => {
@@ -55,32 +52,21 @@ describeOperation(LIST, () => {
         .find((d): d is string => typeof d === 'string')
         ?.slice(0, 10);
     if (!day)
-      return record(
-        FIXTURE_CHECK,
-        'skip',
-        'No fixture hospitalClaims.dateCompleted and no claim shows a servicedDate',
-        { operation: LIST, level: 'MUST', requirements: ['D1-4.9-03'] },
-      );
+      return on(LIST)
+        .must('D1-4.9-03')
+        .decided(
+          FIXTURE_CONFIGURED,
+          'skip',
+          'No fixture hospitalClaims.dateCompleted and no claim shows a servicedDate',
+        );
     const x = await call(LIST, { query: { dateCompleted: day } });
     if (!verifySuccess(x, LIST, { success: ['D1-4.9-03'], schema: schemaReqs }, { status: 200 })) return;
-    verify(x, entriesMatchFilter(`servicedDate = ${day}`, servicedOn(day), { resourceType: 'Claim' }), {
-      operation: LIST,
-      level: 'MUST',
-      requirements: ['D1-4.9-03'],
-      decisions: ['DEC-D1-29'],
-    });
-    verify(x, bundleHasEntries(1), {
-      operation: LIST,
-      level: 'MUST',
-      requirements: ['D1-4.9-03'],
-      evidence: { dateCompleted: day },
-    });
-    verify(x, encounterLinksClaim, {
-      operation: LIST,
-      level: 'SHOULD',
-      requirements: ['D1-2.7-04'],
-      decisions: ['DEC-D1-65'],
-    });
+    on(LIST)
+      .must('D1-4.9-03')
+      .under('DEC-D1-29')
+      .check(x, entriesMatchFilter(`servicedDate = ${day}`, servicedOn(day), { resourceType: 'Claim' }));
+    on(LIST).must('D1-4.9-03').check(x, bundleHasEntries(1), { dateCompleted: day });
+    on(LIST).should('D1-2.7-04').under('DEC-D1-65').check(x, encounterLinksClaim);
   });
 
   test('a day without claims gives an empty bundle, not an error', async () => {
@@ -90,18 +76,14 @@ describeOperation(LIST, () => {
 
   test('a request without a token is refused', async () => {
     const x = await call(LIST, { omitHeaders: ['Authorization'] });
-    verify(x, requestRefused, { operation: LIST, level: 'MUST', requirements: ['D1-5-04'], decisions: ['DEC-D1-21'] });
+    on(LIST).must('D1-5-04').under('DEC-D1-21').check(x, requestRefused);
   });
 });
 
 describeOperation(SEARCH, () => {
   const fx = () => runContext().fixtures.hospitalClaims?.search;
   const missing = () =>
-    record(FIXTURE_CHECK, 'skip', 'No fixture hospitalClaims.search in the config', {
-      operation: SEARCH,
-      level: 'MUST',
-      requirements: ['D1-4.10-04'],
-    });
+    on(SEARCH).must('D1-4.10-04').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture hospitalClaims.search in the config');
 
   test('a search with the four parameters returns the matching claims', async () => {
     const s = fx();
@@ -109,32 +91,26 @@ describeOperation(SEARCH, () => {
     const x = await call(SEARCH, { query: s });
     if (!verifySuccess(x, SEARCH, { success: ['D1-4.10-04'], schema: [...schemaReqs, 'D1-4.10-06'] }, { status: 200 }))
       return;
-    verify(x, bundleHasEntries(1), {
-      operation: SEARCH,
-      level: 'MUST',
-      requirements: ['D1-4.10-04'],
-      evidence: { search: s },
-    });
-    verify(
-      x,
-      entriesMatchFilter(`servicedDate = ${s.dateCompleted}`, servicedOn(s.dateCompleted), { resourceType: 'Claim' }),
-      { operation: SEARCH, level: 'MUST', requirements: ['D1-4.10-04'], decisions: ['DEC-D1-29'] },
-    );
-    verify(
-      x,
-      entriesMatchFilter(
-        `patient.display contains ${s.patientLastName}`,
-        (r) => containsText(isRecord(r.patient) ? r.patient.display : undefined, s.patientLastName),
-        { resourceType: 'Claim' },
-      ),
-      { operation: SEARCH, level: 'MUST', requirements: ['D1-4.10-04'], decisions: ['DEC-D1-29'] },
-    );
-    verify(x, encounterLinksClaim, {
-      operation: SEARCH,
-      level: 'SHOULD',
-      requirements: ['D1-2.7-04'],
-      decisions: ['DEC-D1-65'],
-    });
+    on(SEARCH).must('D1-4.10-04').check(x, bundleHasEntries(1), { search: s });
+    on(SEARCH)
+      .must('D1-4.10-04')
+      .under('DEC-D1-29')
+      .check(
+        x,
+        entriesMatchFilter(`servicedDate = ${s.dateCompleted}`, servicedOn(s.dateCompleted), { resourceType: 'Claim' }),
+      );
+    on(SEARCH)
+      .must('D1-4.10-04')
+      .under('DEC-D1-29')
+      .check(
+        x,
+        entriesMatchFilter(
+          `patient.display contains ${s.patientLastName}`,
+          (r) => containsText(isRecord(r.patient) ? r.patient.display : undefined, s.patientLastName),
+          { resourceType: 'Claim' },
+        ),
+      );
+    on(SEARCH).should('D1-2.7-04').under('DEC-D1-65').check(x, encounterLinksClaim);
   });
 
   test('each of the four parameters is required', async () => {
@@ -142,13 +118,7 @@ describeOperation(SEARCH, () => {
     if (!s) return missing();
     for (const name of Object.keys(s)) {
       const x = await call(SEARCH, { query: { ...s, [name]: undefined } });
-      verify(x, requestRefused, {
-        operation: SEARCH,
-        level: 'MUST',
-        requirements: ['D1-4.10-02'],
-        decisions: ['DEC-D1-13'],
-        evidence: { missing: name },
-      });
+      on(SEARCH).must('D1-4.10-02').under('DEC-D1-13').check(x, requestRefused, { missing: name });
     }
   });
 
@@ -159,17 +129,7 @@ describeOperation(SEARCH, () => {
     verifySuccess(none, SEARCH, { success: ['D1-4.10-06', 'D1-7-22'], schema: schemaReqs }, { status: 200 });
     // The answer to a malformed date is not shown (DEC-D1-62): a lenient reading and a refusal both pass; it is recorded.
     const bad = await call(SEARCH, { query: { ...s, dateCompleted: '14/03/2026' } });
-    verify(bad, notServerError, {
-      operation: SEARCH,
-      level: 'INFO',
-      requirements: ['D1-4.10-03'],
-      decisions: ['DEC-D1-62'],
-    });
-    verify(bad, requestRefused, {
-      operation: SEARCH,
-      level: 'INFO',
-      requirements: ['D1-4.10-03', 'D1-7-23'],
-      decisions: ['DEC-D1-62'],
-    });
+    on(SEARCH).info('D1-4.10-03').under('DEC-D1-62').check(bad, notServerError);
+    on(SEARCH).info('D1-4.10-03', 'D1-7-23').under('DEC-D1-62').check(bad, requestRefused);
   });
 });

@@ -3,6 +3,8 @@
  * (Document 2, 2.3, 4.2-4.5, 7): paging tags, `type` filters, the four control parameters, and
  * HTTP 400 when the search text is absent.
  */
+import { on } from '../core/suite.ts';
+import { FIXTURE_CONFIGURED, PRECONDITION } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import {
   controlParametersComplete,
@@ -20,9 +22,9 @@ import {
   successStatus,
 } from '../checks/index.ts';
 import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
-import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
+import { call, describeOperation, runContext } from '../core/suite.ts';
 import { extensionValue } from './common/readers.ts';
-import { FIXTURE_CHECK, collectIds, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+import { collectIds, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 
 const paging = { tags: ['D2-2.1-08'], match: ['D2-2.1-09'], bounds: ['D2-2.1-10'], total: ['D2-2.1-11'] };
 const R = {
@@ -103,11 +105,9 @@ function lookupSuite(
     test('a lookup returns a paged bundle of the documented resources', async () => {
       const q = query();
       if (!q)
-        return record(FIXTURE_CHECK, 'skip', `No lookup text for ${id} in the config (fixtures.lookups)`, {
-          operation: id,
-          level: 'MUST',
-          requirements: reqs.shape,
-        });
+        return on(id)
+          .must(...reqs.shape)
+          .decided(FIXTURE_CONFIGURED, 'skip', `No lookup text for ${id} in the config (fixtures.lookups)`);
       const x = await call(id, { query: { ...q, count: '10' } });
       if (
         verifySuccess(
@@ -117,29 +117,27 @@ function lookupSuite(
           { status: 200, decisions: ['DEC-D2-07'] },
         )
       ) {
-        verify(x, mediaTypeIs('application/fhir+json'), {
-          operation: id,
-          level: 'SHOULD',
-          requirements: R.media,
-          decisions: ['DEC-D2-26'],
-        });
-        verify(x, membersPresent(reqs.members.paths.map((m) => `entry[].resource.${m}`)), {
-          operation: id,
-          level: 'SHOULD',
-          requirements: reqs.members.requirements,
-          decisions: ['DEC-D2-42'],
-        });
+        on(id)
+          .should(...R.media)
+          .under('DEC-D2-26')
+          .check(x, mediaTypeIs('application/fhir+json'));
+        on(id)
+          .should(...reqs.members.requirements)
+          .under('DEC-D2-42')
+          .check(x, membersPresent(reqs.members.paths.map((m) => `entry[].resource.${m}`)));
       }
       if (hasResponse(x)) {
         const text = q.text.toLowerCase();
-        verify(
-          x,
-          entriesMatchFilter(`name or postcode contains ${q.text}`, (r) => {
-            const shown = JSON.stringify([r.name, r.address ?? null]).toLowerCase();
-            return r.name === undefined && r.address === undefined ? undefined : shown.includes(text);
-          }),
-          { operation: id, level: 'MUST', requirements: reqs.matches, decisions: ['DEC-D2-07'] },
-        );
+        on(id)
+          .must(...reqs.matches)
+          .under('DEC-D2-07')
+          .check(
+            x,
+            entriesMatchFilter(`name or postcode contains ${q.text}`, (r) => {
+              const shown = JSON.stringify([r.name, r.address ?? null]).toLowerCase();
+              return r.name === undefined && r.address === undefined ? undefined : shown.includes(text);
+            }),
+          );
       }
       const walk = await walkPages(id, { query: q }, 2, 6);
       verifyPaging(id, walk, 2, {
@@ -152,17 +150,17 @@ function lookupSuite(
 
     test('without the search text the answer is HTTP 400', async () => {
       const x = await call(id, { query: { count: '5' } });
-      verify(x, statusIs(400), {
-        operation: id,
-        level: 'MUST',
-        requirements: reqs.text,
-        decisions: ['DEC-D2-07', 'DEC-D2-31'],
-      });
+      on(id)
+        .must(...reqs.text)
+        .under('DEC-D2-07', 'DEC-D2-31')
+        .check(x, statusIs(400));
     });
 
     test('a request without a token is refused', async () => {
       const x = await call(id, { query: { ...query(), count: '1' }, omitHeaders: ['Authorization'] });
-      verify(x, requestRefused, { operation: id, level: 'MUST', requirements: R.auth });
+      on(id)
+        .must(...R.auth)
+        .check(x, requestRefused);
     });
   });
 }
@@ -182,18 +180,14 @@ describeOperation('list-insurers', () => {
   test('the insurer list and its type filters', async () => {
     const x = await call(id);
     if (!verifySuccess(x, id, { success: R.insurers.shape, schema: R.insurers.shape }, { status: 200 })) return;
-    verify(x, extensionsPresent(['live', 'insurerType', 'edi', 'category', 'lastUpdated']), {
-      operation: id,
-      level: 'SHOULD',
-      requirements: ['D2-2.3-16'],
-      decisions: ['DEC-D2-42'],
-    });
-    verify(x, membersPresent(['entry[].resource.type']), {
-      operation: id,
-      level: 'SHOULD',
-      requirements: ['D2-2.3-16'],
-      decisions: ['DEC-D2-42'],
-    });
+    on(id)
+      .should('D2-2.3-16')
+      .under('DEC-D2-42')
+      .check(x, extensionsPresent(['live', 'insurerType', 'edi', 'category', 'lastUpdated']));
+    on(id)
+      .should('D2-2.3-16')
+      .under('DEC-D2-42')
+      .check(x, membersPresent(['entry[].resource.type']));
     const all = await collectIds(id, { query: { type: 'all' } });
     const allResources = bundleResources(bodyOf(await call(id, { query: { type: 'all' } })));
     for (const [type, reqs, description, predicate] of [
@@ -218,20 +212,16 @@ describeOperation('list-insurers', () => {
     ] as const) {
       const f = await call(id, { query: { type } });
       if (!verifySuccess(f, id, { success: reqs, schema: R.insurers.shape }, { status: 200 })) continue;
-      verify(f, entriesMatchFilter(description, predicate), {
-        operation: id,
-        level: 'MUST',
-        requirements: reqs,
-        decisions: ['DEC-D2-08'],
-      });
+      on(id)
+        .must(...reqs)
+        .under('DEC-D2-08')
+        .check(f, entriesMatchFilter(description, predicate));
       if (all && hasResponse(f))
-        verify({ filtered: f, all }, filteredSubset, {
-          operation: id,
-          level: 'MUST',
-          requirements: [...reqs, ...R.insurers.all],
-          exchange: f,
-          decisions: ['DEC-D2-08'],
-        });
+        on(id)
+          .must(...reqs, ...R.insurers.all)
+          .under('DEC-D2-08')
+          .with({ exchange: f })
+          .check({ filtered: f, all }, filteredSubset);
       if (hasResponse(f) && allResources.length > 0) {
         const expected = new Set(
           allResources
@@ -239,14 +229,11 @@ describeOperation('list-insurers', () => {
             .map(resourceKey)
             .filter((k): k is string => k !== undefined),
         );
-        verify({ filtered: f, expected }, filteredComplete, {
-          operation: id,
-          level: 'SHOULD',
-          requirements: ['D2-4.4-06'],
-          exchange: f,
-          decisions: ['DEC-D2-48'],
-          evidence: { type },
-        });
+        on(id)
+          .should('D2-4.4-06')
+          .under('DEC-D2-48')
+          .with({ exchange: f })
+          .check({ filtered: f, expected }, filteredComplete, { type });
       }
     }
     const everything = await call(id, { query: { type: 'all' } });
@@ -255,7 +242,9 @@ describeOperation('list-insurers', () => {
 
   test('a request without a token is refused', async () => {
     const x = await call(id, { omitHeaders: ['Authorization'] });
-    verify(x, requestRefused, { operation: id, level: 'MUST', requirements: R.auth });
+    on(id)
+      .must(...R.auth)
+      .check(x, requestRefused);
   });
 });
 
@@ -265,11 +254,9 @@ describeOperation('get-insurer-control-parameters', () => {
   test('an insurer has its four control parameters with allowed values', async () => {
     const insurerId = runContext().fixtures.lookups?.insurerId;
     if (!insurerId)
-      return record(FIXTURE_CHECK, 'skip', 'No fixture lookups.insurerId', {
-        operation: id,
-        level: 'MUST',
-        requirements: R.control.names,
-      });
+      return on(id)
+        .must(...R.control.names)
+        .decided(FIXTURE_CONFIGURED, 'skip', 'No fixture lookups.insurerId');
     const x = await call(id, { query: { insurerId } });
     verifySuccess(
       x,
@@ -279,18 +266,11 @@ describeOperation('get-insurer-control-parameters', () => {
     );
     // Judged even when the schema failed: the specific rule names what is missing or wrong.
     if (!hasResponse(x) || x.response.status !== 200) return;
-    verify(x, controlParametersComplete, {
-      operation: id,
-      level: 'MUST',
-      requirements: R.control.names,
-      decisions: ['DEC-D2-10'],
-    });
-    verify(x, controlParametersForInsurer(insurerId), {
-      operation: id,
-      level: 'MUST',
-      requirements: ['D2-2.3-19'],
-      evidence: { insurerId },
-    });
+    on(id)
+      .must(...R.control.names)
+      .under('DEC-D2-10')
+      .check(x, controlParametersComplete);
+    on(id).must('D2-2.3-19').check(x, controlParametersForInsurer(insurerId), { insurerId });
     // The insurer list (4.4) names the code of this insurer id: identifier[] with `id` and `value`.
     const insurers = await call('list-insurers', { query: { type: 'all' } });
     const listed = bundleResources(bodyOf(insurers))
@@ -300,45 +280,38 @@ describeOperation('get-insurer-control-parameters', () => {
           isRecord(i) && String(i.id) === insurerId && typeof i.system === 'string' && i.system.endsWith('/insurer-id'),
       );
     if (!listed || typeof listed.value !== 'string') {
-      record(
-        { id: 'precondition', summary: 'The insurer list names the code of the fixture insurer' },
-        'skip',
-        `The insurer list holds no insurer-id identifier with id ${insurerId}`,
-        { operation: id, level: 'MUST', requirements: ['D2-2.3-18'] },
-      );
+      on(id)
+        .must('D2-2.3-18')
+        .decided(PRECONDITION, 'skip', `The insurer list holds no insurer-id identifier with id ${insurerId}`);
     } else {
       const code = listed.value;
-      verify(
-        x,
-        entriesMatchFilter(`identifier[].value = ${code} (the code listed for insurer ${insurerId})`, (r) => {
-          const values = (Array.isArray(r.identifier) ? r.identifier : []).filter(isRecord).map((i) => i.value);
-          return values.length === 0 ? false : values.includes(code);
-        }),
-        { operation: id, level: 'MUST', requirements: ['D2-2.3-18'], evidence: { insurerId, listedCode: code } },
-      );
+      on(id)
+        .must('D2-2.3-18')
+        .check(
+          x,
+          entriesMatchFilter(`identifier[].value = ${code} (the code listed for insurer ${insurerId})`, (r) => {
+            const values = (Array.isArray(r.identifier) ? r.identifier : []).filter(isRecord).map((i) => i.value);
+            return values.length === 0 ? false : values.includes(code);
+          }),
+          { insurerId, listedCode: code },
+        );
     }
   });
 
   test('an unknown or missing insurer id is not a server error', async () => {
     const x = await call(id, { query: { insurerId: 'NO-SUCH-INSURER-000' } });
-    verify(x, notServerError, {
-      operation: id,
-      level: 'MUST',
-      requirements: R.control.unknown,
-      decisions: ['DEC-D2-09'],
-    });
-    verify(x, successStatus(), {
-      operation: id,
-      level: 'INFO',
-      requirements: R.control.unknown,
-      decisions: ['DEC-D2-09'],
-    });
-    verify(await call(id, { query: {} }), notServerError, {
-      operation: id,
-      level: 'MUST',
-      requirements: R.control.missing,
-      decisions: ['DEC-D2-41'],
-    });
+    on(id)
+      .must(...R.control.unknown)
+      .under('DEC-D2-09')
+      .check(x, notServerError);
+    on(id)
+      .info(...R.control.unknown)
+      .under('DEC-D2-09')
+      .check(x, successStatus());
+    on(id)
+      .must(...R.control.missing)
+      .under('DEC-D2-41')
+      .check(await call(id, { query: {} }), notServerError);
   });
 
   test('a request without a token is refused', async () => {
@@ -346,6 +319,8 @@ describeOperation('get-insurer-control-parameters', () => {
       query: { insurerId: runContext().fixtures.lookups?.insurerId ?? 'INS001' },
       omitHeaders: ['Authorization'],
     });
-    verify(x, requestRefused, { operation: id, level: 'MUST', requirements: R.auth });
+    on(id)
+      .must(...R.auth)
+      .check(x, requestRefused);
   });
 });

@@ -3,6 +3,8 @@
  * patients the suite creates and always deletes, property-generated patients that must
  * round-trip unchanged, conditions, the inactive-patient rule, missing headers (401), error tables.
  */
+import { on } from '../core/suite.ts';
+import { FIXTURE_CONFIGURED, PRECONDITION } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import {
   conditionRoundTrip,
@@ -19,13 +21,13 @@ import {
 } from '../checks/index.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, hasResponse, isRecord } from '../core/exchange.ts';
-import { judge, verifyProperty } from '../core/property.ts';
+import { judge } from '../core/property.ts';
 import type { CallOptions } from '../core/suite.ts';
-import { call, describeFlow, describeOperation, record, runContext, tokenFor, verify } from '../core/suite.ts';
+import { call, describeFlow, describeOperation, runContext, tokenFor } from '../core/suite.ts';
 import { patientArbitrary } from '../generators/patientArbitrary.ts';
 import { operation } from '../spec/operations.ts';
 import { omitUnlessDestructive } from './common/destructive.ts';
-import { FIXTURE_CHECK, verifyError, verifySuccess } from './common/steps.ts';
+import { verifyError, verifySuccess } from './common/steps.ts';
 
 /** Patient calls carry the user's token and the configured version header (DEC-D3-07). */
 async function patientCall(id: string, options: CallOptions = {}): Promise<Exchange> {
@@ -60,7 +62,7 @@ function verifyReadMembers(x: Exchange): void {
     [['deceasedBoolean'], 'D3-2.4-04'],
     [['telecom[].id', 'address[].id'], 'D3-2.4-07'],
   ] as const) {
-    verify(x, membersPresent(paths), { operation: 'get-patient', level: 'MUST', requirements: [req] });
+    on('get-patient').must(req).check(x, membersPresent(paths));
   }
 }
 const idOf = (x: Exchange) => {
@@ -112,96 +114,81 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
     if (!verifySuccess(created, 'create-patient', { success: ['D3-4.4-04', 'D3-4.4-19'], schema: PATIENT_SCHEMA }))
       return;
     const id = idOf(created);
-    verify(created, newIdAssigned, {
-      operation: 'create-patient',
-      level: 'MUST',
-      requirements: ['D3-4.4-04', 'D3-2.4-01'],
-    });
+    on('create-patient').must('D3-4.4-04', 'D3-2.4-01').check(created, newIdAssigned);
     if (!id) return;
-    verify(created, patientRoundTrip(sent), {
-      operation: 'create-patient',
-      level: 'MUST',
-      requirements: ['D3-4.4-04', 'D3-4.4-05', 'D3-1-04'],
-      decisions: ['DEC-D3-33'],
-    });
+    on('create-patient')
+      .must('D3-4.4-04', 'D3-4.4-05', 'D3-1-04')
+      .under('DEC-D3-33')
+      .check(created, patientRoundTrip(sent));
     const got = await patientCall('get-patient', { path: { patient_id: id } });
     if (verifySuccess(got, 'get-patient', { success: ['D3-4.4-08', 'D3-4.4-19'], schema: PATIENT_SCHEMA })) {
-      verify(got, patientRoundTrip(sent), { operation: 'get-patient', level: 'MUST', requirements: ['D3-4.4-08'] });
+      on('get-patient').must('D3-4.4-08').check(got, patientRoundTrip(sent));
       verifyReadMembers(got);
     }
     const changed = { ...sent, id, name: [{ family: 'Conformance', given: ['Updated'], prefix: ['Dr'] }] };
     const updated = await patientCall('update-patient', { path: { patient_id: id }, body: json(changed) });
     if (verifySuccess(updated, 'update-patient', { success: ['D3-4.4-11', 'D3-4.4-19'], schema: PATIENT_SCHEMA })) {
-      verify(updated, patientRoundTrip(changed), {
-        operation: 'update-patient',
-        level: 'MUST',
-        requirements: ['D3-4.4-11'],
-      });
-      verify(await patientCall('get-patient', { path: { patient_id: id } }), patientRoundTrip(changed), {
-        operation: 'update-patient',
-        level: 'MUST',
-        requirements: ['D3-4.4-11', 'D3-4.4-12'],
-        decisions: ['DEC-D3-33'],
-      });
+      on('update-patient').must('D3-4.4-11').check(updated, patientRoundTrip(changed));
+      on('update-patient')
+        .must('D3-4.4-11', 'D3-4.4-12')
+        .under('DEC-D3-33')
+        .check(await patientCall('get-patient', { path: { patient_id: id } }), patientRoundTrip(changed));
     }
     // Update errors (DEC-D3-54): another resourceType, no id, an unknown extension, an unknown or mismatched id.
     const { id: _omit, ...withoutId } = changed;
     void _omit;
-    verify(
-      await patientCall('update-patient', {
-        path: { patient_id: id },
-        body: json({ ...changed, resourceType: 'Condition' }),
-      }),
-      requestRefused,
-      { operation: 'update-patient', level: 'MUST', requirements: ['D3-7-34'], decisions: ['DEC-D3-54'] },
-    );
-    const noId = await patientCall('update-patient', { path: { patient_id: id }, body: json(withoutId) });
-    verify(noId, statusIs(422), {
-      operation: 'update-patient',
-      level: 'MUST',
-      requirements: ['D3-7-35'],
-      decisions: ['DEC-D3-54'],
-    });
-    verify(noId, errorStatusAndCode(operation('update-patient').errors), {
-      operation: 'update-patient',
-      level: 'MUST',
-      requirements: ['D3-7-35', 'D3-7-39', 'D3-7-42'],
-      decisions: ['DEC-D3-54'],
-    });
-    verify(
-      await patientCall('update-patient', {
-        path: { patient_id: id },
-        body: json({
-          ...changed,
-          extension: [{ url: 'https://ref.example/extension/patient/no-such-extension', valueString: 'x' }],
+    on('update-patient')
+      .must('D3-7-34')
+      .under('DEC-D3-54')
+      .check(
+        await patientCall('update-patient', {
+          path: { patient_id: id },
+          body: json({ ...changed, resourceType: 'Condition' }),
         }),
-      }),
-      notServerError,
-      { operation: 'update-patient', level: 'MUST', requirements: ['D3-7-36'], decisions: ['DEC-D3-54'] },
-    );
-    verify(
-      await patientCall('update-patient', {
-        path: { patient_id: 'NO-SUCH-PATIENT-000' },
-        body: json({ ...changed, id: 'NO-SUCH-PATIENT-000' }),
-      }),
-      notServerError,
-      { operation: 'update-patient', level: 'MUST', requirements: ['D3-4.4-13'], decisions: ['DEC-D3-54'] },
-    );
-    verify(
-      await patientCall('update-patient', {
-        path: { patient_id: id },
-        body: json({ ...changed, id: 'NO-SUCH-PATIENT-001' }),
-      }),
-      notServerError,
-      { operation: 'update-patient', level: 'MUST', requirements: ['D3-4.4-13'], decisions: ['DEC-D3-54'] },
-    );
+        requestRefused,
+      );
+    const noId = await patientCall('update-patient', { path: { patient_id: id }, body: json(withoutId) });
+    on('update-patient').must('D3-7-35').under('DEC-D3-54').check(noId, statusIs(422));
+    on('update-patient')
+      .must('D3-7-35', 'D3-7-39', 'D3-7-42')
+      .under('DEC-D3-54')
+      .check(noId, errorStatusAndCode(operation('update-patient').errors));
+    on('update-patient')
+      .must('D3-7-36')
+      .under('DEC-D3-54')
+      .check(
+        await patientCall('update-patient', {
+          path: { patient_id: id },
+          body: json({
+            ...changed,
+            extension: [{ url: 'https://ref.example/extension/patient/no-such-extension', valueString: 'x' }],
+          }),
+        }),
+        notServerError,
+      );
+    on('update-patient')
+      .must('D3-4.4-13')
+      .under('DEC-D3-54')
+      .check(
+        await patientCall('update-patient', {
+          path: { patient_id: 'NO-SUCH-PATIENT-000' },
+          body: json({ ...changed, id: 'NO-SUCH-PATIENT-000' }),
+        }),
+        notServerError,
+      );
+    on('update-patient')
+      .must('D3-4.4-13')
+      .under('DEC-D3-54')
+      .check(
+        await patientCall('update-patient', {
+          path: { patient_id: id },
+          body: json({ ...changed, id: 'NO-SUCH-PATIENT-001' }),
+        }),
+        notServerError,
+      );
     const deleted = await patientCall('delete-patient', { path: { patient_id: id } });
     if (verifySuccess(deleted, 'delete-patient', { success: ['D3-4.4-14', 'D3-4.4-19'], schema: ['D3-4.4-14'] })) {
-      verify(deleted, deletedStatusParameters, {
-        operation: 'delete-patient',
-        level: 'MUST',
-        requirements: ['D3-4.4-14'],
-      });
+      on('delete-patient').must('D3-4.4-14').check(deleted, deletedStatusParameters);
     }
     const gone = await patientCall('get-patient', { path: { patient_id: id } });
     verifyError(gone, 'delete-patient', 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', ['D3-7-28', 'D3-3-05', 'D3-7-42'], {
@@ -225,12 +212,10 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
       ['delete-patient', { path: { patient_id: 'NO-SUCH-PATIENT-000' } }],
     ] as const) {
       if (!runContext().addresses[operationId]) continue;
-      verify(await patientCall(operationId, options), notServerError, {
-        operation: operationId,
-        level: 'MUST',
-        requirements: ['D3-3-06'],
-        decisions: ['DEC-D3-38'],
-      });
+      on(operationId)
+        .must('D3-3-06')
+        .under('DEC-D3-38')
+        .check(await patientCall(operationId, options), notServerError);
     }
   });
 
@@ -273,31 +258,27 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
       )
     )
       return;
-    await verifyProperty({
-      operation: 'create-patient',
-      level: 'MUST',
-      requirements: ['D3-4.4-04', 'D3-4.4-08'],
-      arbitrary: patientArbitrary(),
-      exercise: async (sent) => {
-        let got: Exchange | undefined;
-        const created = await withPatient(sent, async (id) => {
-          got = await patientCall('get-patient', { path: { patient_id: id } });
-        });
-        return [judge(created, successStatus()), ...(got ? [judge(got, patientRoundTrip(sent))] : [])];
-      },
-    });
+    await on('create-patient')
+      .must('D3-4.4-04', 'D3-4.4-08')
+      .property({
+        arbitrary: patientArbitrary(),
+        exercise: async (sent) => {
+          let got: Exchange | undefined;
+          const created = await withPatient(sent, async (id) => {
+            got = await patientCall('get-patient', { path: { patient_id: id } });
+          });
+          return [judge(created, successStatus()), ...(got ? [judge(got, patientRoundTrip(sent))] : [])];
+        },
+      });
   });
 
   test('missing mandatory headers are answered 401; an unparsable body 400', async () => {
     for (const h of operation('create-patient').headers.filter((hh) => hh.enforced)) {
       const x = await patientCall('get-patient', { path: { patient_id: 'PAT-0001' }, omitHeaders: [h.name] });
-      verify(x, statusIs(401), {
-        operation: 'create-patient',
-        level: 'MUST',
-        requirements: ['D3-5-10', 'D3-7-40', 'D3-4.4-01'],
-        decisions: ['DEC-D3-07'],
-        evidence: { omitted: h.name },
-      });
+      on('create-patient')
+        .must('D3-5-10', 'D3-7-40', 'D3-4.4-01')
+        .under('DEC-D3-07')
+        .check(x, statusIs(401), { omitted: h.name });
     }
     if (
       destructiveOmitted(
@@ -322,11 +303,9 @@ describeOperation('get-patient', () => {
     });
     const fixture = runContext().fixtures.patients?.inactivePatientId;
     if (!fixture)
-      return record(FIXTURE_CHECK, 'skip', 'No fixture patients.inactivePatientId (an existing patient to read)', {
-        operation: 'get-patient',
-        level: 'MUST',
-        requirements: ['D3-4.4-07', 'D3-2.4-03', 'D3-2.4-04', 'D3-2.4-07'],
-      });
+      return on('get-patient')
+        .must('D3-4.4-07', 'D3-2.4-03', 'D3-2.4-04', 'D3-2.4-07')
+        .decided(FIXTURE_CONFIGURED, 'skip', 'No fixture patients.inactivePatientId (an existing patient to read)');
     const got = await patientCall('get-patient', { path: { patient_id: fixture } });
     if (!verifySuccess(got, 'get-patient', { success: ['D3-4.4-07', 'D3-4.4-19'], schema: PATIENT_SCHEMA })) return;
     verifyReadMembers(got);
@@ -337,42 +316,29 @@ describeOperation('update-patient', () => {
   test('an inactive patient cannot be updated', async () => {
     const inactive = runContext().fixtures.patients?.inactivePatientId;
     if (!inactive)
-      return record(FIXTURE_CHECK, 'skip', 'No fixture patients.inactivePatientId', {
-        operation: 'update-patient',
-        level: 'MUST',
-        requirements: ['D3-3-02'],
-      });
+      return on('update-patient')
+        .must('D3-3-02')
+        .decided(FIXTURE_CONFIGURED, 'skip', 'No fixture patients.inactivePatientId');
     const before = await patientCall('get-patient', { path: { patient_id: inactive } });
     const x = await patientCall('update-patient', {
       path: { patient_id: inactive },
       body: json({ ...(bodyOf(before) as object), id: inactive, gender: 'other' }),
     });
-    verify(x, requestRefused, {
-      operation: 'update-patient',
-      level: 'MUST',
-      requirements: ['D3-3-02'],
-      decisions: ['DEC-D3-08'],
-    });
-    verify(x, errorStatusAndCode(operation('update-patient').errors), {
-      operation: 'update-patient',
-      level: 'INFO',
-      requirements: ['D3-3-02'],
-    });
+    on('update-patient').must('D3-3-02').under('DEC-D3-08').check(x, requestRefused);
+    on('update-patient')
+      .info('D3-3-02')
+      .check(x, errorStatusAndCode(operation('update-patient').errors));
     const after = await patientCall('get-patient', { path: { patient_id: inactive } });
     if (!hasResponse(before) || before.response.status >= 300) {
-      return void record(
-        { id: 'precondition', summary: 'The inactive fixture patient can be read' },
-        'skip',
-        `get of ${inactive} before the update did not answer the Patient`,
-        { operation: 'update-patient', level: 'MUST', requirements: ['D3-3-03'], exchange: before },
-      );
+      return void on('update-patient')
+        .must('D3-3-03')
+        .with({ exchange: before })
+        .decided(PRECONDITION, 'skip', `get of ${inactive} before the update did not answer the Patient`);
     }
-    verify(after, resourceUnchanged(bodyOf(before)), {
-      operation: 'update-patient',
-      level: 'MUST',
-      requirements: ['D3-3-03'],
-      decisions: ['DEC-D3-08'],
-    });
+    on('update-patient')
+      .must('D3-3-03')
+      .under('DEC-D3-08')
+      .check(after, resourceUnchanged(bodyOf(before)));
   });
 });
 
@@ -419,12 +385,7 @@ describeFlow('conditions', ['create-condition', 'delete-condition'], () => {
       )
         return;
       const sent = condition(patientId);
-      verify(x, conditionRoundTrip(sent), {
-        operation: 'create-condition',
-        level: 'MUST',
-        requirements: ['D3-4.4-16'],
-        decisions: ['DEC-D3-33', 'DEC-D3-34'],
-      });
+      on('create-condition').must('D3-4.4-16').under('DEC-D3-33', 'DEC-D3-34').check(x, conditionRoundTrip(sent));
       const bare = await patientCall('create-condition', {
         body: json({ resourceType: 'Condition', note: sent.note }),
       });
@@ -444,21 +405,13 @@ describeFlow('conditions', ['create-condition', 'delete-condition'], () => {
       );
       const conditionId = idOf(x);
       if (
-        verify(x, newIdAssigned, {
-          operation: 'create-condition',
-          level: 'MUST',
-          requirements: ['D3-4.4-15', 'D3-2.5-01'],
-        }).status !== 'pass' ||
+        on('create-condition').must('D3-4.4-15', 'D3-2.5-01').check(x, newIdAssigned).status !== 'pass' ||
         !conditionId
       )
         return;
       const del = await patientCall('delete-condition', { path: { condition_id: conditionId } });
       if (verifySuccess(del, 'delete-condition', { success: ['D3-4.4-18'], schema: ['D3-4.4-18'] }))
-        verify(del, deletedStatusParameters, {
-          operation: 'delete-condition',
-          level: 'MUST',
-          requirements: ['D3-4.4-18'],
-        });
+        on('delete-condition').must('D3-4.4-18').check(del, deletedStatusParameters);
     });
   });
 });

@@ -3,6 +3,8 @@
  * filter, the profile photo, and the role search with `near` in all its forms, sorts, `_include`,
  * `distinct-by` and filters on property-generated queries.
  */
+import { on } from '../core/suite.ts';
+import { FIXTURE_CONFIGURED, PRECONDITION } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import { fc } from '@fast-check/vitest';
 import {
@@ -31,8 +33,8 @@ import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange
 import type { Exchange, RespondedExchange } from '../core/exchange.ts';
 import { pagingTags } from '../core/exchange.ts';
 import type { Judgement } from '../core/property.ts';
-import { judge, verifyProperty } from '../core/property.ts';
-import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
+import { judge } from '../core/property.ts';
+import { call, describeOperation, runContext } from '../core/suite.ts';
 import { filterQuery } from '../generators/filterQuery.ts';
 import { operation } from '../spec/operations.ts';
 import {
@@ -44,7 +46,7 @@ import {
   rolePractitionerRef,
   verifyDocumentedRefusal,
 } from './common/registerFilters.ts';
-import { FIXTURE_CHECK, collectIds, verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+import { collectIds, verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 
 const PRACTITIONERS = 'search-register-practitioners';
 const PHOTO = 'get-practitioner-photo';
@@ -173,11 +175,9 @@ function recognisedShownAsRecognised(r: Record<string, unknown>): boolean | unde
 
 const near = () => runContext().fixtures.register?.near;
 const missingNear = (requirements: string[]) =>
-  record(FIXTURE_CHECK, 'skip', 'No fixture register.near (a centre with roles around it)', {
-    operation: ROLES,
-    level: 'MUST',
-    requirements,
-  });
+  on(ROLES)
+    .must(...requirements)
+    .decided(FIXTURE_CONFIGURED, 'skip', 'No fixture register.near (a centre with roles around it)');
 
 /** The forms of `near` for one radius (DEC-D2-16). */
 function nearForms(c: {
@@ -243,8 +243,8 @@ describeOperation(PRACTITIONERS, () => {
   test('a search returns a paged searchset of register practitioners', async () => {
     const x = await call(id, { query: { count: '10' } });
     if (verifySuccess(x, id, { success: R.practitioners.shape, schema: R.practitioners.shape }, { status: 200 })) {
-      const bind = { operation: id, level: 'SHOULD' as const, requirements: ['D2-2.3-42'], decisions: ['DEC-D2-42'] };
-      verify(
+      const bind = on(id).should('D2-2.3-42').under('DEC-D2-42');
+      bind.check(
         x,
         membersPresent(
           [
@@ -259,19 +259,19 @@ describeOperation(PRACTITIONERS, () => {
             'qualification',
           ].map((m) => `entry[].resource.${m}`),
         ),
-        bind,
       );
-      verify(
+      bind.check(
         x,
         extensionsPresent(['indemnityStatus', 'onlineBookingStatus', 'profession', 'registrationnumbers', 'insurers']),
-        bind,
       );
       const all50 = await call(id, { query: { count: '50' } });
-      verify(
-        all50,
-        entriesMatchFilter('a recognitionstatus coding Y displays Recognised', recognisedShownAsRecognised),
-        { operation: id, level: 'MUST', requirements: ['D2-3-02'], decisions: ['DEC-D2-43', 'DEC-D2-46'] },
-      );
+      on(id)
+        .must('D2-3-02')
+        .under('DEC-D2-43', 'DEC-D2-46')
+        .check(
+          all50,
+          entriesMatchFilter('a recognitionstatus coding Y displays Recognised', recognisedShownAsRecognised),
+        );
     }
     const walk = await walkPages(id, {}, 7, 8);
     verifyPaging(id, walk, 7, R.practitioners.paging);
@@ -282,73 +282,60 @@ describeOperation(PRACTITIONERS, () => {
     for (const f of Object.values(registerPractitionerFilters)) {
       const value = sample.flatMap((r) => f.valuesFrom(r))[0];
       if (value === undefined) {
-        record(FIXTURE_CHECK, 'skip', `No returned practitioner shows a value for ${f.param}`, {
-          operation: id,
-          level: 'MUST',
-          requirements: [R.practitioners.filter[f.param]],
-        });
+        on(id)
+          .must(R.practitioners.filter[f.param])
+          .decided(FIXTURE_CONFIGURED, 'skip', `No returned practitioner shows a value for ${f.param}`);
         continue;
       }
       const x = await call(id, { query: { [f.param]: value, count: '50' } });
       const req = [R.practitioners.filter[f.param]];
       if (!verifySuccess(x, id, { success: req }, { status: 200 })) continue;
-      verify(
-        x,
-        entriesMatchFilter(`${f.param}=${value}`, (r) => f.matches(r, value)),
-        { operation: id, level: 'MUST', requirements: req, decisions: ['DEC-D2-21', 'DEC-D2-53'] },
-      );
-      verify(x, bundleHasEntries(1), {
-        operation: id,
-        level: 'MUST',
-        requirements: req,
-        evidence: { note: 'the value was taken from a returned practitioner' },
-      });
+      on(id)
+        .must(...req)
+        .under('DEC-D2-21', 'DEC-D2-53')
+        .check(
+          x,
+          entriesMatchFilter(`${f.param}=${value}`, (r) => f.matches(r, value)),
+        );
+      on(id)
+        .must(...req)
+        .check(x, bundleHasEntries(1), { note: 'the value was taken from a returned practitioner' });
     }
   });
 
   test('property: generated filter combinations and paging are honoured', async () => {
     const sample = bundleResources(bodyOf(await call(id, { query: { count: '50' } })));
-    await verifyProperty({
-      operation: id,
-      level: 'MUST',
-      requirements: Object.values(R.practitioners.filter),
-      decisions: ['DEC-D2-21'],
-      arbitrary: filterQuery(sample, Object.values(registerPractitionerFilters), { maxFilters: 2 }),
-      exercise: async (q) => {
-        const x = await call(id, { query: { ...q.filters, page: String(q.page), count: String(q.count) } });
-        const js = [judge(x, successStatus(200)), judge(x, pageWithinCount(q.count))];
-        for (const [p, v] of Object.entries(q.filters))
-          js.push(
-            judge(
-              x,
-              entriesMatchFilter(`${p}=${v}`, (r) => registerPractitionerFilters[p].matches(r, v)),
-              { requirements: [R.practitioners.filter[p]] },
-            ),
-          );
-        return js;
-      },
-    });
+    await on(id)
+      .must(...Object.values(R.practitioners.filter))
+      .under('DEC-D2-21')
+      .property({
+        arbitrary: filterQuery(sample, Object.values(registerPractitionerFilters), { maxFilters: 2 }),
+        exercise: async (q) => {
+          const x = await call(id, { query: { ...q.filters, page: String(q.page), count: String(q.count) } });
+          const js = [judge(x, successStatus(200)), judge(x, pageWithinCount(q.count))];
+          for (const [p, v] of Object.entries(q.filters))
+            js.push(
+              judge(
+                x,
+                entriesMatchFilter(`${p}=${v}`, (r) => registerPractitionerFilters[p].matches(r, v)),
+                { requirements: [R.practitioners.filter[p]] },
+              ),
+            );
+          return js;
+        },
+      });
   });
 
   test('is-onlinebooking-available=false gives a subset of the unfiltered result', async () => {
     const all = await collectIds(id, {});
     if (!all)
-      return record(
-        { id: 'precondition', summary: 'The unfiltered result could be walked to its end' },
-        'skip',
-        'The unfiltered register search could not be walked to its end',
-        { operation: id, level: 'MUST', requirements: ['D2-4.9-14'] },
-      );
+      return on(id)
+        .must('D2-4.9-14')
+        .decided(PRECONDITION, 'skip', 'The unfiltered register search could not be walked to its end');
     const x = await call(id, { query: { 'is-onlinebooking-available': 'false', count: '50' } });
     if (!verifySuccess(x, id, { success: ['D2-4.9-14'] }, { status: 200, decisions: ['DEC-D2-52'] }) || !hasResponse(x))
       return;
-    verify({ filtered: x, all }, filteredSubset, {
-      operation: id,
-      level: 'MUST',
-      requirements: ['D2-4.9-14'],
-      exchange: x,
-      decisions: ['DEC-D2-52'],
-    });
+    on(id).must('D2-4.9-14').under('DEC-D2-52').with({ exchange: x }).check({ filtered: x, all }, filteredSubset);
   });
 
   test('empty and malformed values are refused with the documented codes', async () => {
@@ -370,11 +357,9 @@ describeOperation(PRACTITIONERS, () => {
   });
 
   test('a request without a token is refused', async () => {
-    verify(await call(id, { omitHeaders: ['Authorization'] }), requestRefused, {
-      operation: id,
-      level: 'MUST',
-      requirements: R.auth,
-    });
+    on(id)
+      .must(...R.auth)
+      .check(await call(id, { omitHeaders: ['Authorization'] }), requestRefused);
   });
 });
 
@@ -382,36 +367,31 @@ describeOperation(PHOTO, () => {
   test('the photo decodes to its stated size and type', async () => {
     const practitionerId = runContext().fixtures.register?.photoPractitionerId;
     if (!practitionerId)
-      return record(FIXTURE_CHECK, 'skip', 'No fixture register.photoPractitionerId', {
-        operation: PHOTO,
-        level: 'MUST',
-        requirements: R.photo.data,
-      });
+      return on(PHOTO)
+        .must(...R.photo.data)
+        .decided(FIXTURE_CONFIGURED, 'skip', 'No fixture register.photoPractitionerId');
     const x = await call(PHOTO, { path: { practitionerId } });
     if (!verifySuccess(x, PHOTO, { success: R.photo.shape, schema: R.photo.shape }, { status: 200 })) return;
-    verify(x, photoDataMatchesSize, {
-      operation: PHOTO,
-      level: 'MUST',
-      requirements: R.photo.data,
-      decisions: ['DEC-D2-25'],
-    });
+    on(PHOTO)
+      .must(...R.photo.data)
+      .under('DEC-D2-25')
+      .check(x, photoDataMatchesSize);
   });
 
   test('an unknown practitioner is refused; so is a request without a token', async () => {
-    verify(await call(PHOTO, { path: { practitionerId: 'NO-SUCH-PRACTITIONER-000' } }), requestRefused, {
-      operation: PHOTO,
-      level: 'MUST',
-      requirements: R.photo.unknown,
-      decisions: ['DEC-D2-29'],
-    });
-    verify(
-      await call(PHOTO, {
-        path: { practitionerId: runContext().fixtures.register?.photoPractitionerId ?? 'PR-0001' },
-        omitHeaders: ['Authorization'],
-      }),
-      requestRefused,
-      { operation: PHOTO, level: 'MUST', requirements: R.auth },
-    );
+    on(PHOTO)
+      .must(...R.photo.unknown)
+      .under('DEC-D2-29')
+      .check(await call(PHOTO, { path: { practitionerId: 'NO-SUCH-PRACTITIONER-000' } }), requestRefused);
+    on(PHOTO)
+      .must(...R.auth)
+      .check(
+        await call(PHOTO, {
+          path: { practitionerId: runContext().fixtures.register?.photoPractitionerId ?? 'PR-0001' },
+          omitHeaders: ['Authorization'],
+        }),
+        requestRefused,
+      );
   });
 });
 
@@ -421,8 +401,8 @@ describeOperation(ROLES, () => {
   test('a role search returns a searchset of practitioner roles', async () => {
     const x = await call(id);
     if (!verifySuccess(x, id, { success: R.roles.shape, schema: R.roles.shape }, { status: 200 })) return;
-    const bind = { operation: id, level: 'SHOULD' as const, requirements: ['D2-2.3-48'], decisions: ['DEC-D2-42'] };
-    verify(
+    const bind = on(id).should('D2-2.3-48').under('DEC-D2-42');
+    bind.check(
       x,
       membersPresent(
         [
@@ -434,15 +414,12 @@ describeOperation(ROLES, () => {
           'location[].display',
         ].map((m) => `entry[].resource.${m}`),
       ),
-      bind,
     );
-    verify(x, extensionsPresent(['agestreated']), bind);
-    verify(x, noIncludedResources, {
-      operation: id,
-      level: 'SHOULD',
-      requirements: R.roles.noInclude,
-      decisions: ['DEC-D2-19'],
-    });
+    bind.check(x, extensionsPresent(['agestreated']));
+    on(id)
+      .should(...R.roles.noInclude)
+      .under('DEC-D2-19')
+      .check(x, noIncludedResources);
   });
 
   test('near in every form keeps roles inside the radius', async () => {
@@ -454,39 +431,36 @@ describeOperation(ROLES, () => {
         !verifySuccess(x, id, { success: form.reqs, schema: R.roles.shape }, { status: 200, decisions: ['DEC-D2-16'] })
       )
         continue;
-      verify(x, withinRadius({ lat: c.lat, lon: c.lon, radiusKm: c.distanceKm }), {
-        operation: id,
-        level: 'MUST',
-        requirements: form.reqs,
-        decisions: ['DEC-D2-16'],
-        evidence: { form: form.label },
-      });
-      verify(x, bundleHasEntries(1), {
-        operation: id,
-        level: 'MUST',
-        requirements: form.reqs,
-        evidence: { form: form.label, note: 'the configured centre has roles within the radius' },
-      });
+      on(id)
+        .must(...form.reqs)
+        .under('DEC-D2-16')
+        .check(x, withinRadius({ lat: c.lat, lon: c.lon, radiusKm: c.distanceKm }), { form: form.label });
+      on(id)
+        .must(...form.reqs)
+        .check(x, bundleHasEntries(1), { form: form.label, note: 'the configured centre has roles within the radius' });
     }
   });
 
   test('property: generated radii and units keep every role inside the radius', async () => {
     const c = near();
     if (!c) return missingNear(R.roles.near.km);
-    await verifyProperty({
-      operation: id,
-      level: 'MUST',
-      requirements: [...R.roles.near.km, ...R.roles.near.mi, ...R.roles.near.m, ...R.roles.near.default],
-      decisions: ['DEC-D2-16'],
-      arbitrary: fc.record({ km: fc.integer({ min: 1, max: 80 }), unit: fc.constantFrom('km', 'mi', 'm', '') }),
-      exercise: async ({ km, unit }) => {
-        const distance = unit === 'mi' ? (km / KM_PER_MILE).toFixed(6) : unit === 'm' ? String(km * 1000) : String(km);
-        const x = await call(id, {
-          query: { near: `${c.lat}:${c.lon}:${distance}${unit ? `:${unit}` : ''}`, _include: 'practitioner:location' },
-        });
-        return [judge(x, successStatus(200)), judge(x, withinRadius({ lat: c.lat, lon: c.lon, radiusKm: km }))];
-      },
-    });
+    await on(id)
+      .must(...R.roles.near.km, ...R.roles.near.mi, ...R.roles.near.m, ...R.roles.near.default)
+      .under('DEC-D2-16')
+      .property({
+        arbitrary: fc.record({ km: fc.integer({ min: 1, max: 80 }), unit: fc.constantFrom('km', 'mi', 'm', '') }),
+        exercise: async ({ km, unit }) => {
+          const distance =
+            unit === 'mi' ? (km / KM_PER_MILE).toFixed(6) : unit === 'm' ? String(km * 1000) : String(km);
+          const x = await call(id, {
+            query: {
+              near: `${c.lat}:${c.lon}:${distance}${unit ? `:${unit}` : ''}`,
+              _include: 'practitioner:location',
+            },
+          });
+          return [judge(x, successStatus(200)), judge(x, withinRadius({ lat: c.lat, lon: c.lon, radiusKm: km }))];
+        },
+      });
   });
 
   test('_sort by distance and by name, in both directions', async () => {
@@ -494,19 +468,21 @@ describeOperation(ROLES, () => {
     for (const direction of ['asc', 'desc'] as const) {
       const byName = await call(id, { query: { _sort: `name:${direction}` } });
       if (verifySuccess(byName, id, { success: R.roles.sortName[direction] }, { status: 200 })) {
-        verify(
-          byName,
-          entriesSorted(
-            'practitioner.display',
-            (r) => {
-              const p = r.practitioner as Record<string, unknown> | undefined;
-              return typeof p?.display === 'string' ? p.display.toLowerCase() : undefined;
-            },
-            direction,
-            { resourceType: 'PractitionerRole' },
-          ),
-          { operation: id, level: 'MUST', requirements: R.roles.sortName[direction], decisions: ['DEC-D2-18'] },
-        );
+        on(id)
+          .must(...R.roles.sortName[direction])
+          .under('DEC-D2-18')
+          .check(
+            byName,
+            entriesSorted(
+              'practitioner.display',
+              (r) => {
+                const p = r.practitioner as Record<string, unknown> | undefined;
+                return typeof p?.display === 'string' ? p.display.toLowerCase() : undefined;
+              },
+              direction,
+              { resourceType: 'PractitionerRole' },
+            ),
+          );
       }
       if (!c) continue;
       const byDistance = await call(id, {
@@ -518,59 +494,48 @@ describeOperation(ROLES, () => {
       });
       if (!verifySuccess(byDistance, id, { success: R.roles.sortDistance[direction] }, { status: 200 })) continue;
       const index = includedIndex(bodyOf(byDistance));
-      verify(
-        byDistance,
-        entriesSorted(
-          'distance from the centre',
-          (r) => {
-            const d = roleLocationRefs(r)
-              .map((l) => positionOf(index.get(l)))
-              .filter((p) => p !== undefined)
-              .map((p) => haversineKm(c, p!));
-            return d.length ? Math.min(...d) : undefined;
-          },
-          direction,
-          { resourceType: 'PractitionerRole' },
-        ),
-        { operation: id, level: 'MUST', requirements: R.roles.sortDistance[direction], decisions: ['DEC-D2-16'] },
-      );
+      on(id)
+        .must(...R.roles.sortDistance[direction])
+        .under('DEC-D2-16')
+        .check(
+          byDistance,
+          entriesSorted(
+            'distance from the centre',
+            (r) => {
+              const d = roleLocationRefs(r)
+                .map((l) => positionOf(index.get(l)))
+                .filter((p) => p !== undefined)
+                .map((p) => haversineKm(c, p!));
+              return d.length ? Math.min(...d) : undefined;
+            },
+            direction,
+            { resourceType: 'PractitionerRole' },
+          ),
+        );
     }
     const withoutNear = await call(id, { query: { _sort: 'distance:asc' } });
-    verify(withoutNear, notServerError, {
-      operation: id,
-      level: 'MUST',
-      requirements: R.roles.sortDistance.withoutNear,
-      decisions: ['DEC-D2-17'],
-    });
-    verify(withoutNear, successStatus(200), {
-      operation: id,
-      level: 'INFO',
-      requirements: R.roles.sortDistance.recorded,
-      decisions: ['DEC-D2-17'],
-    });
-    verify(withoutNear, errorStatusAndCode(operation(id).errors), {
-      operation: id,
-      level: 'INFO',
-      requirements: R.roles.sortDistance.recorded,
-      decisions: ['DEC-D2-17', 'DEC-D2-58'],
-    });
+    on(id)
+      .must(...R.roles.sortDistance.withoutNear)
+      .under('DEC-D2-17')
+      .check(withoutNear, notServerError);
+    on(id)
+      .info(...R.roles.sortDistance.recorded)
+      .under('DEC-D2-17')
+      .check(withoutNear, successStatus(200));
+    on(id)
+      .info(...R.roles.sortDistance.recorded)
+      .under('DEC-D2-17', 'DEC-D2-58')
+      .check(withoutNear, errorStatusAndCode(operation(id).errors));
   });
 
   test('_include adds the referenced practitioners and locations', async () => {
     const x = await call(id, { query: { _include: 'practitioner:location' } });
     if (!verifySuccess(x, id, { success: R.roles.include, schema: R.roles.shape }, { status: 200 })) return;
-    verify(x, includedResourcesPresent, {
-      operation: id,
-      level: 'MUST',
-      requirements: R.roles.include,
-      decisions: ['DEC-D2-19'],
-    });
-    verify(x, matchesSchema('register-role-included.schema.json'), {
-      operation: id,
-      level: 'SHOULD',
-      requirements: ['D2-4.11-32'],
-      decisions: ['DEC-D2-57'],
-    });
+    on(id)
+      .must(...R.roles.include)
+      .under('DEC-D2-19')
+      .check(x, includedResourcesPresent);
+    on(id).should('D2-4.11-32').under('DEC-D2-57').check(x, matchesSchema('register-role-included.schema.json'));
   });
 
   test('distinct-by practitioner and location, over all pages', async () => {
@@ -581,36 +546,29 @@ describeOperation(ROLES, () => {
       if (!verifySuccess(first, id, { success: R.roles.distinct[field] }, { status: 200 }) || !hasResponse(first))
         continue;
       const pages = (await allRolePages({ 'distinct-by': field })) ?? [first];
-      verify(pages, distinctBy(field), {
-        operation: id,
-        level: 'MUST',
-        requirements: R.roles.distinct[field],
-        exchange: first,
-        decisions: ['DEC-D2-20', 'DEC-D2-36'],
-        evidence: { pages: pages.length },
-      });
+      on(id)
+        .must(...R.roles.distinct[field])
+        .under('DEC-D2-20', 'DEC-D2-36')
+        .with({ exchange: first })
+        .check(pages, distinctBy(field), { pages: pages.length });
       const keyOf =
         field === 'practitioner'
           ? (r: Record<string, unknown>) => [rolePractitionerRef(r)].filter((k): k is string => k !== undefined)
           : roleLocationRefs;
       if (field === 'practitioner' && plainPages) {
-        verify({ distinct: pages, expected: new Set(plain.flatMap(keyOf)), keyOf }, coversAll, {
-          operation: id,
-          level: 'MUST',
-          requirements: R.roles.distinct[field],
-          exchange: first,
-          decisions: ['DEC-D2-20', 'DEC-D2-36'],
-        });
+        on(id)
+          .must(...R.roles.distinct[field])
+          .under('DEC-D2-20', 'DEC-D2-36')
+          .with({ exchange: first })
+          .check({ distinct: pages, expected: new Set(plain.flatMap(keyOf)), keyOf }, coversAll);
       }
       // Without _sort the order that defines "first" is not stated: recorded (DEC-D2-55).
       if (plainPages)
-        verify({ distinct: rolesOf(pages), plain, field }, distinctByFirst, {
-          operation: id,
-          level: 'INFO',
-          requirements: R.roles.distinctFirst,
-          exchange: first,
-          decisions: ['DEC-D2-55'],
-        });
+        on(id)
+          .info(...R.roles.distinctFirst)
+          .under('DEC-D2-55')
+          .with({ exchange: first })
+          .check({ distinct: rolesOf(pages), plain, field }, distinctByFirst);
     }
   });
 
@@ -624,12 +582,13 @@ describeOperation(ROLES, () => {
     };
     const plainPages = await allRolePages(query);
     if (!plainPages)
-      return record(
-        { id: 'precondition', summary: 'The plain sorted role search is served' },
-        'skip',
-        'The plain distance-sorted role search was not answered 200 (judged under _sort)',
-        { operation: id, level: 'MUST', requirements: R.roles.distinctFirst },
-      );
+      return on(id)
+        .must(...R.roles.distinctFirst)
+        .decided(
+          PRECONDITION,
+          'skip',
+          'The plain distance-sorted role search was not answered 200 (judged under _sort)',
+        );
     const index = new Map(plainPages.flatMap((x) => [...includedIndex(bodyOf(x))]));
     const distanceOf = (r: Record<string, unknown>) => {
       const d = roleLocationRefs(r)
@@ -643,14 +602,13 @@ describeOperation(ROLES, () => {
       if (!verifySuccess(first, id, { success: R.roles.distinct[field] }, { status: 200 }) || !hasResponse(first))
         continue;
       const pages = (await allRolePages({ ...query, 'distinct-by': field })) ?? [first];
-      verify({ distinct: rolesOf(pages), plain: rolesOf(plainPages), field, sortKey: distanceOf }, distinctByFirst, {
-        operation: id,
-        level: 'MUST',
-        requirements: R.roles.distinctFirst,
-        exchange: first,
-        decisions: ['DEC-D2-20', 'DEC-D2-55'],
-        evidence: { _sort: query._sort },
-      });
+      on(id)
+        .must(...R.roles.distinctFirst)
+        .under('DEC-D2-20', 'DEC-D2-55')
+        .with({ exchange: first })
+        .check({ distinct: rolesOf(pages), plain: rolesOf(plainPages), field, sortKey: distanceOf }, distinctByFirst, {
+          _sort: query._sort,
+        });
     }
   });
 
@@ -658,17 +616,16 @@ describeOperation(ROLES, () => {
     const sampleX = await call(id, { query: { _include: 'practitioner:location' } });
     const sampleBody = bodyOf(sampleX);
     const roles = bundleResources(sampleBody).filter((r) => r.resourceType === 'PractitionerRole');
-    await verifyProperty({
-      operation: id,
-      level: 'MUST',
-      requirements: Object.values(R.roles.filter),
-      decisions: ['DEC-D2-21', 'DEC-D2-57'],
-      arbitrary: filterQuery(roles, Object.values(roleFilters(includedIndex(sampleBody))), { maxFilters: 2 }),
-      exercise: async (q) => {
-        const x = await call(id, { query: { ...q.filters, _include: 'practitioner:location' } });
-        return [judge(x, successStatus(200)), ...roleJudgements(x, q.filters)];
-      },
-    });
+    await on(id)
+      .must(...Object.values(R.roles.filter))
+      .under('DEC-D2-21', 'DEC-D2-57')
+      .property({
+        arbitrary: filterQuery(roles, Object.values(roleFilters(includedIndex(sampleBody))), { maxFilters: 2 }),
+        exercise: async (q) => {
+          const x = await call(id, { query: { ...q.filters, _include: 'practitioner:location' } });
+          return [judge(x, successStatus(200)), ...roleJudgements(x, q.filters)];
+        },
+      });
   });
 
   test('values outside a documented list are refused with a documented code', async () => {
@@ -700,10 +657,8 @@ describeOperation(ROLES, () => {
     verifyError(await call(id, { query: { specialty: '' } }), id, 'MSG_PARAM_EMPTY', R.errors.empty, {
       decisions: ['DEC-D2-30'],
     });
-    verify(await call(id, { omitHeaders: ['Authorization'] }), requestRefused, {
-      operation: id,
-      level: 'MUST',
-      requirements: R.auth,
-    });
+    on(id)
+      .must(...R.auth)
+      .check(await call(id, { omitHeaders: ['Authorization'] }), requestRefused);
   });
 });

@@ -3,6 +3,8 @@
  * acknowledgement state machine (listed until acknowledged; unknown or removed ids give InvalidId).
  * Acknowledging is destructive and runs only with --allow-destructive.
  */
+import { on } from '../core/suite.ts';
+import { DESTRUCTIVE_STEP, PRECONDITION } from '../core/decidedOutcomes.ts';
 import { describe, test } from 'vitest';
 import {
   acknowledgedBatchGone,
@@ -21,8 +23,8 @@ import {
 } from '../checks/index.ts';
 import type { Exchange, RespondedExchange } from '../core/exchange.ts';
 import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
-import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
-import { DESTRUCTIVE_CHECK, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+import { call, describeOperation, runContext } from '../core/suite.ts';
+import { verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 
 const LIST = 'list-pending-remittances';
 const GET = 'get-remittance-details';
@@ -69,23 +71,15 @@ describeOperation(LIST, () => {
       )
     )
       return;
-    verify(x, bundleTypeIs('collection'), {
-      operation: LIST,
-      level: 'MUST',
-      requirements: ['D1-4.6-05'],
-      decisions: ['DEC-D1-66'],
-    });
+    on(LIST).must('D1-4.6-05').under('DEC-D1-66').check(x, bundleTypeIs('collection'));
   });
 
   test('a page past the last batch is an empty result set, not an error', async () => {
     const x = await call(LIST, { query: { page: '1000', count: '50' } });
     if (!verifySuccess(x, LIST, { success: ['D1-4.6-06'] }, { status: 200 })) return;
-    verify(x, pageWithinCount(0), {
-      operation: LIST,
-      level: 'MUST',
-      requirements: ['D1-4.6-06'],
-      evidence: { note: 'page 1000 of 50 lies past the pending list, so nothing matches it' },
-    });
+    on(LIST)
+      .must('D1-4.6-06')
+      .check(x, pageWithinCount(0), { note: 'page 1000 of 50 lies past the pending list, so nothing matches it' });
   });
 
   test('paging uses maxRecords, echoes the request and does not overlap', async () => {
@@ -100,36 +94,27 @@ describeOperation(LIST, () => {
 
   test('a request without a token is refused', async () => {
     const x = await call(LIST, { query: { count: '1' }, omitHeaders: ['Authorization'] });
-    verify(x, requestRefused, { operation: LIST, level: 'MUST', requirements: ['D1-5-04'], decisions: ['DEC-D1-21'] });
+    on(LIST).must('D1-5-04').under('DEC-D1-21').check(x, requestRefused);
   });
 
   test("only the caller site's batches are listed", async () => {
     const foreign = runContext().fixtures.batches?.foreignBatchId;
     const { x, ids } = await pendingIds();
     if (foreign) {
-      verify(
-        x,
-        entriesMatchFilter(`not the other site's batch ${foreign}`, (r) => r.id !== foreign),
-        {
-          operation: LIST,
-          level: 'MUST',
-          requirements: ['D1-4.6-04'],
-          decisions: ['DEC-D1-64'],
-          evidence: { foreignBatchId: foreign },
-        },
-      );
+      on(LIST)
+        .must('D1-4.6-04')
+        .under('DEC-D1-64')
+        .check(
+          x,
+          entriesMatchFilter(`not the other site's batch ${foreign}`, (r) => r.id !== foreign),
+          { foreignBatchId: foreign },
+        );
     }
     if (!runContext().addresses[GET]) return;
     if (foreign) {
       // The answer to Get of another site's batch is not shown (DEC-D1-64): it should not return the batch.
       const other = await call(GET, { path: { id: foreign } });
-      verify(other, requestRefused, {
-        operation: GET,
-        level: 'SHOULD',
-        requirements: ['D1-4.6-04'],
-        decisions: ['DEC-D1-64'],
-        evidence: { foreignBatchId: foreign },
-      });
+      on(GET).should('D1-4.6-04').under('DEC-D1-64').check(other, requestRefused, { foreignBatchId: foreign });
     }
     const fetched: RespondedExchange[] = [];
     for (const id of ids.slice(0, 20)) {
@@ -158,28 +143,23 @@ describeOperation(LIST, () => {
         )
       ) {
         // msgRecipient names the calling site in a form the documents do not fix (DEC-D1-49): SHOULD.
-        verify(detail, batchBelongsToSite(runContext().siteId), {
-          operation: GET,
-          level: 'SHOULD',
-          requirements: ['D1-2.6-05'],
-          decisions: ['DEC-D1-49'],
-        });
-        verify(
-          detail,
-          entriesMatchFilter('bankSortCode and bankAccountNo present for a BACS payment', bacsBankDetailsPresent),
-          { operation: GET, level: 'SHOULD', requirements: ['D1-2.6-13'], decisions: ['DEC-D1-50'] },
-        );
+        on(GET).should('D1-2.6-05').under('DEC-D1-49').check(detail, batchBelongsToSite(runContext().siteId));
+        on(GET)
+          .should('D1-2.6-13')
+          .under('DEC-D1-50')
+          .check(
+            detail,
+            entriesMatchFilter('bankSortCode and bankAccountNo present for a BACS payment', bacsBankDetailsPresent),
+          );
       }
     }
     const last = fetched[fetched.length - 1];
     if (last)
-      verify({ exchanges: fetched }, memberDistinctAcross('msgId'), {
-        operation: GET,
-        level: 'MUST',
-        requirements: ['D1-2.6-03'],
-        exchange: last,
-        decisions: ['DEC-D1-49'],
-      });
+      on(GET)
+        .must('D1-2.6-03')
+        .under('DEC-D1-49')
+        .with({ exchange: last })
+        .check({ exchanges: fetched }, memberDistinctAcross('msgId'));
   });
 });
 
@@ -187,11 +167,7 @@ describeOperation(GET, () => {
   test('a listed batch is served with contiguous cuids per provider', async () => {
     const { ids } = await pendingIds();
     if (ids.length === 0)
-      return record(precondition, 'skip', 'The pending list is empty: no batch to fetch', {
-        operation: GET,
-        level: 'MUST',
-        requirements: ['D1-4.7-02'],
-      });
+      return on(GET).must('D1-4.7-02').decided(PRECONDITION, 'skip', 'The pending list is empty: no batch to fetch');
     const x = await call(GET, { path: { id: ids[0] } });
     if (
       !verifySuccess(
@@ -205,92 +181,59 @@ describeOperation(GET, () => {
       )
     )
       return;
-    verify(x, cuidContiguousPerProvider, {
-      operation: GET,
-      level: 'MUST',
-      requirements: ['D1-2.6-15'],
-      decisions: ['DEC-D1-41'],
-    });
-    verify(x, batchBelongsToSite(runContext().siteId), {
-      operation: GET,
-      level: 'SHOULD',
-      requirements: ['D1-2.6-05'],
-      decisions: ['DEC-D1-49'],
-    });
+    on(GET).must('D1-2.6-15').under('DEC-D1-41').check(x, cuidContiguousPerProvider);
+    on(GET).should('D1-2.6-05').under('DEC-D1-49').check(x, batchBelongsToSite(runContext().siteId));
   });
 
   test('getting a batch does not remove it', async () => {
     const { ids } = await pendingIds();
-    if (ids.length === 0)
-      return record(precondition, 'skip', 'The pending list is empty', {
-        operation: GET,
-        level: 'MUST',
-        requirements: ['D1-3-03'],
-      });
+    if (ids.length === 0) return on(GET).must('D1-3-03').decided(PRECONDITION, 'skip', 'The pending list is empty');
     await call(GET, { path: { id: ids[0] } });
     const { x } = await pendingIds();
-    verify(x, batchStillListed(ids[0]), { operation: GET, level: 'MUST', requirements: ['D1-3-03'] });
+    on(GET).must('D1-3-03').check(x, batchStillListed(ids[0]));
   });
 
   test('an unknown id gives InvalidId and changes nothing', async () => {
     const id = unknownId();
     const before = await pendingIds();
     const x = await call(GET, { path: { id } });
-    verify(x, invalidIdAnswer, {
-      operation: GET,
-      level: 'MUST',
-      requirements: ['D1-4.7-03', 'D1-3-06', 'D1-7-19'],
-      decisions: ['DEC-D1-11'],
-    });
-    verify(x, invalidIdNamesId(id), {
-      operation: GET,
-      level: 'SHOULD',
-      requirements: ['D1-7-20'],
-      decisions: ['DEC-D1-11'],
-    });
+    on(GET).must('D1-4.7-03', 'D1-3-06', 'D1-7-19').under('DEC-D1-11').check(x, invalidIdAnswer);
+    on(GET).should('D1-7-20').under('DEC-D1-11').check(x, invalidIdNamesId(id));
     const after = await pendingIds();
     if (hasResponse(before.x) && hasResponse(after.x))
-      verify({ before: before.ids, after: after.x }, pendingListUnchanged, {
-        operation: GET,
-        level: 'MUST',
-        requirements: ['D1-3-08'],
-        exchange: after.x,
-        decisions: ['DEC-D1-40'],
-      });
+      on(GET)
+        .must('D1-3-08')
+        .under('DEC-D1-40')
+        .with({ exchange: after.x })
+        .check({ before: before.ids, after: after.x }, pendingListUnchanged);
   });
 });
 
 describeOperation(ACK, () => {
   const destructive = () => runContext().allowDestructive;
   const omitted = (requirements: string[]) =>
-    record(
-      DESTRUCTIVE_CHECK,
-      'omit',
-      'needs --allow-destructive: acknowledging a batch removes it from the pending list',
-      { operation: ACK, level: 'MUST', requirements },
-    );
+    on(ACK)
+      .must(...requirements)
+      .decided(
+        DESTRUCTIVE_STEP,
+        'omit',
+        'needs --allow-destructive: acknowledging a batch removes it from the pending list',
+      );
 
   test('an unknown id gives InvalidId and changes nothing', async () => {
     if (!destructive()) return omitted(['D1-3-04', 'D1-4.8-03']);
     const before = await pendingIds();
     const id = unknownId();
     const x = await call(ACK, { path: { id } });
-    verify(x, invalidIdAnswer, {
-      operation: ACK,
-      level: 'MUST',
-      requirements: ['D1-4.8-03', 'D1-3-04', 'D1-7-19'],
-      decisions: ['DEC-D1-11'],
-    });
-    verify(x, invalidIdNamesId(id), { operation: ACK, level: 'SHOULD', requirements: ['D1-7-20'] });
+    on(ACK).must('D1-4.8-03', 'D1-3-04', 'D1-7-19').under('DEC-D1-11').check(x, invalidIdAnswer);
+    on(ACK).should('D1-7-20').check(x, invalidIdNamesId(id));
     const after = await pendingIds();
     if (hasResponse(after.x))
-      verify({ before: before.ids, after: after.x }, pendingListUnchanged, {
-        operation: ACK,
-        level: 'MUST',
-        requirements: ['D1-3-08'],
-        exchange: after.x,
-        decisions: ['DEC-D1-40'],
-      });
+      on(ACK)
+        .must('D1-3-08')
+        .under('DEC-D1-40')
+        .with({ exchange: after.x })
+        .check({ before: before.ids, after: after.x }, pendingListUnchanged);
   });
 
   describe('acknowledging a pending batch', () => {
@@ -299,39 +242,27 @@ describeOperation(ACK, () => {
       const { ids } = await pendingIds();
       const target = runContext().fixtures.batches?.ackId ?? ids[ids.length - 1];
       if (!target)
-        return record(precondition, 'skip', 'The pending list is empty: no batch to acknowledge', {
-          operation: ACK,
-          level: 'MUST',
-          requirements: ['D1-3-01'],
-        });
+        return on(ACK)
+          .must('D1-3-01')
+          .decided(PRECONDITION, 'skip', 'The pending list is empty: no batch to acknowledge');
       const got = await call(GET, { path: { id: target } });
       verifySuccess(got, GET, { success: ['D1-4.7-02'] }, { status: 200 });
       const ack = await call(ACK, { path: { id: target } });
       verifySuccess(ack, ACK, { success: ['D1-4.8-02', 'D1-3-01'] }, { status: 200 });
-      verify(ack, emptyBody, { operation: ACK, level: 'MUST', requirements: ['D1-4.8-02'] });
+      on(ACK).must('D1-4.8-02').check(ack, emptyBody);
       if (!hasResponse(ack) || ack.response.status >= 300) return;
       const { x: listed } = await pendingIds();
-      verify(listed, acknowledgedBatchGone(target), { operation: ACK, level: 'MUST', requirements: ['D1-3-02'] });
+      on(ACK).must('D1-3-02').check(listed, acknowledgedBatchGone(target));
       const getAgain = await call(GET, { path: { id: target } });
-      verify(getAgain, invalidIdAnswer, {
-        operation: ACK,
-        level: 'MUST',
-        requirements: ['D1-3-07'],
-        decisions: ['DEC-D1-11'],
-      });
+      on(ACK).must('D1-3-07').under('DEC-D1-11').check(getAgain, invalidIdAnswer);
       const ackAgain = await call(ACK, { path: { id: target } });
-      verify(ackAgain, invalidIdAnswer, {
-        operation: ACK,
-        level: 'MUST',
-        requirements: ['D1-3-05'],
-        decisions: ['DEC-D1-11'],
-      });
+      on(ACK).must('D1-3-05').under('DEC-D1-11').check(ackAgain, invalidIdAnswer);
     });
   });
 
   test('a request without a token is refused', async () => {
     if (!destructive()) return omitted(['D1-5-04']);
     const x = await call(ACK, { path: { id: unknownId() }, omitHeaders: ['Authorization'] });
-    verify(x, requestRefused, { operation: ACK, level: 'MUST', requirements: ['D1-5-04'], decisions: ['DEC-D1-21'] });
+    on(ACK).must('D1-5-04').under('DEC-D1-21').check(x, requestRefused);
   });
 });

@@ -6,6 +6,8 @@
  * (a value no record has gives an empty bundle), and the configured authorisation found by each of
  * its codes and not under another insurer. Subset relations to the unfiltered answer are recorded.
  */
+import { on } from '../core/suite.ts';
+import { FIXTURE_CONFIGURED, PRECONDITION } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import { fc } from '@fast-check/vitest';
 import {
@@ -21,18 +23,11 @@ import {
   successStatus,
 } from '../checks/index.ts';
 import { hasResponse } from '../core/exchange.ts';
-import { judge, verifyProperty } from '../core/property.ts';
-import { call, describeOperation, record, runContext, verify } from '../core/suite.ts';
+import { judge } from '../core/property.ts';
+import { call, describeOperation, runContext } from '../core/suite.ts';
 import { operation } from '../spec/operations.ts';
 import { extensionValue, lastUpdated, timeOf } from './common/readers.ts';
-import {
-  FIXTURE_CHECK,
-  collectIds,
-  verifyHeadersEnforced,
-  verifyPaging,
-  verifySuccess,
-  walkPages,
-} from './common/steps.ts';
+import { collectIds, verifyHeadersEnforced, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 
 const ID = 'search-authorisation';
 const schemaReqs = ['D1-4.3-15', 'D1-1-02', 'D1-2.1-01', 'D1-2.1-02', 'D1-2.1-03'];
@@ -102,11 +97,12 @@ describeOperation(ID, () => {
       !verifySuccess(x, ID, { success: ['D1-4.3-02'], schema: schemaReqs }, { status: 200, decisions: ['DEC-D1-22'] })
     )
       return;
-    verify(
-      x,
-      entriesMatchFilter('use = preauthorization', (r) => r.use === 'preauthorization', { resourceType: 'Claim' }),
-      { operation: ID, level: 'MUST', requirements: ['D1-4.3-15', 'D1-1-02'] },
-    );
+    on(ID)
+      .must('D1-4.3-15', 'D1-1-02')
+      .check(
+        x,
+        entriesMatchFilter('use = preauthorization', (r) => r.use === 'preauthorization', { resourceType: 'Claim' }),
+      );
   });
 
   test('paging: tags as text that echo the request, bounded pages that do not overlap, a consistent total', async () => {
@@ -122,11 +118,9 @@ describeOperation(ID, () => {
   test('the configured authorisation is found by each of its codes, and not under another insurer or with a crossed code', async () => {
     const fx = runContext().fixtures.authorisation;
     if (!fx?.authCode)
-      return record(FIXTURE_CHECK, 'skip', 'No fixture authorisation.authCode in the config', {
-        operation: ID,
-        level: 'MUST',
-        requirements: ['D1-4.3-04'],
-      });
+      return on(ID)
+        .must('D1-4.3-04')
+        .decided(FIXTURE_CONFIGURED, 'skip', 'No fixture authorisation.authCode in the config');
     const all = await collectIds(ID, {});
     for (const [field, value, req] of [
       ['authCode', fx.authCode, 'D1-4.3-04'],
@@ -137,58 +131,49 @@ describeOperation(ID, () => {
       const form = { [field]: value, count: '50' };
       const x = await call(ID, { form });
       if (!verifySuccess(x, ID, { success: [req] }, { status: 200 })) continue;
-      verify(x, bundleHasEntries(1), {
-        operation: ID,
-        level: 'MUST',
-        requirements: [req],
-        evidence: { [field]: value },
-        decisions: FILTER_DECISIONS,
-      });
-      verify(x, matchesForm(form), { operation: ID, level: 'MUST', requirements: [req], decisions: FILTER_DECISIONS });
+      on(ID)
+        .must(req)
+        .under(...FILTER_DECISIONS)
+        .check(x, bundleHasEntries(1), { [field]: value });
+      on(ID)
+        .must(req)
+        .under(...FILTER_DECISIONS)
+        .check(x, matchesForm(form));
       if (all && hasResponse(x))
-        verify({ filtered: x, all }, filteredSubset, {
-          operation: ID,
-          level: 'INFO',
-          requirements: [req],
-          exchange: x,
-          decisions: FILTER_DECISIONS,
-        });
+        on(ID)
+          .info(req)
+          .under(...FILTER_DECISIONS)
+          .with({ exchange: x })
+          .check({ filtered: x, all }, filteredSubset);
     }
     const insurer = fx.insurerIdentifier;
     if (insurer) {
       const own = await call(ID, { form: { authCode: fx.authCode, insurerIdentifier: insurer, count: '50' } });
       if (verifySuccess(own, ID, { success: ['D1-4.3-03'] }, { status: 200 })) {
-        verify(own, bundleHasEntries(1), {
-          operation: ID,
-          level: 'MUST',
-          requirements: ['D1-4.3-03', 'D1-4.3-04'],
-          evidence: { authCode: fx.authCode, insurerIdentifier: insurer },
-          decisions: FILTER_DECISIONS,
-        });
+        on(ID)
+          .must('D1-4.3-03', 'D1-4.3-04')
+          .under(...FILTER_DECISIONS)
+          .check(own, bundleHasEntries(1), { authCode: fx.authCode, insurerIdentifier: insurer });
       }
       const other = valuesOf('insurerIdentifier').find((i) => i !== insurer);
       if (other) {
         const probe = `authCode=${fx.authCode} & insurerIdentifier=${other}`;
         const x = await call(ID, { form: { authCode: fx.authCode, insurerIdentifier: other, count: '50' } });
         if (verifySuccess(x, ID, { success: ['D1-4.3-03'] }, { status: 200 }))
-          verify(x, filterExcludesAll(probe), {
-            operation: ID,
-            level: 'MUST',
-            requirements: ['D1-4.3-03', 'D1-4.3-15'],
-            decisions: FILTER_DECISIONS,
-          });
+          on(ID)
+            .must('D1-4.3-03', 'D1-4.3-15')
+            .under(...FILTER_DECISIONS)
+            .check(x, filterExcludesAll(probe));
       }
     }
     if (fx.caseCode) {
       const probe = `authCode=${fx.authCode} & caseCode=${unknownValue('caseCode')}`;
       const x = await call(ID, { form: { authCode: fx.authCode, caseCode: unknownValue('caseCode'), count: '50' } });
       if (verifySuccess(x, ID, { success: ['D1-4.3-04'] }, { status: 200 }))
-        verify(x, filterExcludesAll(probe), {
-          operation: ID,
-          level: 'MUST',
-          requirements: ['D1-4.3-04', 'D1-4.3-15'],
-          decisions: FILTER_DECISIONS,
-        });
+        on(ID)
+          .must('D1-4.3-04', 'D1-4.3-15')
+          .under(...FILTER_DECISIONS)
+          .check(x, filterExcludesAll(probe));
     }
   });
 
@@ -205,12 +190,10 @@ describeOperation(ID, () => {
     for (const [field, value, req] of probes) {
       const x = await call(ID, { form: { [field]: value, count: '50' } });
       if (!verifySuccess(x, ID, { success: req }, { status: 200 })) continue;
-      verify(x, filterExcludesAll(`${field}=${value}`), {
-        operation: ID,
-        level: 'MUST',
-        requirements: [...req, 'D1-4.3-15'],
-        decisions: [...FILTER_DECISIONS, 'DEC-D1-23'],
-      });
+      on(ID)
+        .must(...req, 'D1-4.3-15')
+        .under(...FILTER_DECISIONS, 'DEC-D1-23')
+        .check(x, filterExcludesAll(`${field}=${value}`));
     }
   });
 
@@ -232,43 +215,33 @@ describeOperation(ID, () => {
       const form = { [field]: value, count: '50' };
       const x = await call(ID, { form });
       if (!verifySuccess(x, ID, { success: req }, { status: 200 })) continue;
-      verify(x, matchesForm(form), {
-        operation: ID,
-        level: 'MUST',
-        requirements: req,
-        decisions: [...FILTER_DECISIONS, 'DEC-D1-23'],
-      });
+      on(ID)
+        .must(...req)
+        .under(...FILTER_DECISIONS, 'DEC-D1-23')
+        .check(x, matchesForm(form));
       if (all && hasResponse(x))
-        verify({ filtered: x, all }, filteredSubset, {
-          operation: ID,
-          level: 'INFO',
-          requirements: req,
-          exchange: x,
-          decisions: FILTER_DECISIONS,
-        });
+        on(ID)
+          .info(...req)
+          .under(...FILTER_DECISIONS)
+          .with({ exchange: x })
+          .check({ filtered: x, all }, filteredSubset);
     }
   });
 
   test('preAuthStatus All includes every record of each single status', async () => {
     const everything = await collectIds(ID, { form: { preAuthStatus: 'All' } });
     if (!everything)
-      return record(
-        { id: 'precondition', summary: 'The preAuthStatus=All result could be collected' },
-        'skip',
-        'The preAuthStatus=All result could not be collected over its pages',
-        { operation: ID, level: 'MUST', requirements: ['D1-4.3-08'] },
-      );
+      return on(ID)
+        .must('D1-4.3-08')
+        .decided(PRECONDITION, 'skip', 'The preAuthStatus=All result could not be collected over its pages');
     for (const status of valuesOf('preAuthStatus').filter((v) => v !== 'All')) {
       const x = await call(ID, { form: { preAuthStatus: status, count: '50' } });
       if (!verifySuccess(x, ID, { success: ['D1-4.3-08'] }, { status: 200 }) || !hasResponse(x)) continue;
-      verify({ filtered: x, all: everything }, filteredSubset, {
-        operation: ID,
-        level: 'MUST',
-        requirements: ['D1-4.3-08'],
-        exchange: x,
-        decisions: ['DEC-D1-67'],
-        evidence: { preAuthStatus: status },
-      });
+      on(ID)
+        .must('D1-4.3-08')
+        .under('DEC-D1-67')
+        .with({ exchange: x })
+        .check({ filtered: x, all: everything }, filteredSubset, { preAuthStatus: status });
     }
   });
 
@@ -277,50 +250,43 @@ describeOperation(ID, () => {
     for (const value of ['read', 'unread']) {
       const form = { status: value, count: '50' };
       const x = await call(ID, { form });
-      const ok = verify(x, successStatus(200), {
-        operation: ID,
-        level: 'INFO',
-        requirements: ['D1-3-11'],
-        decisions: ['DEC-D1-39'],
-        evidence: { status: value },
-      });
+      const ok = on(ID).info('D1-3-11').under('DEC-D1-39').check(x, successStatus(200), { status: value });
       if (ok.status !== 'pass') continue;
-      verify(x, matchesForm(form), {
-        operation: ID,
-        level: 'MUST',
-        requirements: ['D1-4.3-06'],
-        decisions: ['DEC-D1-39', ...FILTER_DECISIONS],
-      });
+      on(ID)
+        .must('D1-4.3-06')
+        .under('DEC-D1-39', ...FILTER_DECISIONS)
+        .check(x, matchesForm(form));
       const ids = await collectIds(ID, { form: { status: value } });
       if (ids) sets.push(ids);
     }
     if (sets.length < 2)
-      return record(
-        { id: 'precondition', summary: 'The read and unread results could be collected' },
-        'skip',
-        'The read or unread search was refused (recorded, DEC-D1-39) or could not be collected over its pages',
-        { operation: ID, level: 'SHOULD', requirements: ['D1-4.3-07'] },
-      );
-    verify({ labels: ['status=read', 'status=unread'], sets: [sets[0], sets[1]] }, resultsDisjoint, {
-      operation: ID,
-      level: 'SHOULD',
-      requirements: ['D1-4.3-07'],
-      decisions: ['DEC-D1-39'],
-    });
+      return on(ID)
+        .should('D1-4.3-07')
+        .decided(
+          PRECONDITION,
+          'skip',
+          'The read or unread search was refused (recorded, DEC-D1-39) or could not be collected over its pages',
+        );
+    on(ID)
+      .should('D1-4.3-07')
+      .under('DEC-D1-39')
+      .check({ labels: ['status=read', 'status=unread'], sets: [sets[0], sets[1]] }, resultsDisjoint);
   });
 
   test('_since keeps records updated at or after it, where visible', async () => {
     const since = '2026-01-01T00:00:00Z';
     const x = await call(ID, { form: { _since: since, count: '50' } });
     if (!verifySuccess(x, ID, { success: ['D1-4.3-13'] }, { status: 200 })) return;
-    verify(
-      x,
-      entriesMatchFilter(`lastUpdated >= ${since}`, (r) => {
-        const t = timeOf(lastUpdated(r));
-        return t === undefined ? undefined : t >= Date.parse(since);
-      }),
-      { operation: ID, level: 'MUST', requirements: ['D1-4.3-13'], decisions: ['DEC-D1-27'] },
-    );
+    on(ID)
+      .must('D1-4.3-13')
+      .under('DEC-D1-27')
+      .check(
+        x,
+        entriesMatchFilter(`lastUpdated >= ${since}`, (r) => {
+          const t = timeOf(lastUpdated(r));
+          return t === undefined ? undefined : t >= Date.parse(since);
+        }),
+      );
   });
 
   test('_sort issueDate and -issueDate give reverse orders of the same records', async () => {
@@ -329,15 +295,18 @@ describeOperation(ID, () => {
     const okAsc = verifySuccess(asc, ID, { success: ['D1-4.3-11'] }, { status: 200 });
     const okDesc = verifySuccess(desc, ID, { success: ['D1-4.3-11'] }, { status: 200 });
     if (!okAsc || !okDesc || !hasResponse(asc) || !hasResponse(desc)) return;
-    verify(
-      {
-        ascending: asc,
-        descending: desc,
-        tieKey: (r: Record<string, unknown>) => (typeof r.created === 'string' ? r.created : undefined),
-      },
-      sortOrdersReverse,
-      { operation: ID, level: 'SHOULD', requirements: ['D1-4.3-12'], exchange: desc, decisions: ['DEC-D1-22'] },
-    );
+    on(ID)
+      .should('D1-4.3-12')
+      .under('DEC-D1-22')
+      .with({ exchange: desc })
+      .check(
+        {
+          ascending: asc,
+          descending: desc,
+          tieKey: (r: Record<string, unknown>) => (typeof r.created === 'string' ? r.created : undefined),
+        },
+        sortOrdersReverse,
+      );
   });
 
   test('property: generated filter combinations and paging are honoured', async () => {
@@ -346,24 +315,23 @@ describeOperation(ID, () => {
       preAuthStatus: fc.option(fc.constantFrom(...valuesOf('preAuthStatus')), { nil: undefined }),
       actionStatus: fc.option(fc.constantFrom(...valuesOf('actionStatus')), { nil: undefined }),
     });
-    await verifyProperty({
-      operation: ID,
-      level: 'MUST',
-      requirements: ['D1-4.3-03', 'D1-4.3-08', 'D1-4.3-09', 'D1-2.1-07', 'D1-2.1-08'],
-      decisions: FILTER_DECISIONS,
-      arbitrary: fc.record({ filter, page: fc.integer({ min: 1, max: 3 }), count: fc.integer({ min: 1, max: 20 }) }),
-      exercise: async ({ filter: f, page, count }) => {
-        const x = await call(ID, { form: { ...f, page: String(page), count: String(count) } });
-        const judgements = [judge(x, successStatus(200))];
-        if (!hasResponse(x) || x.response.status !== 200) return judgements;
-        judgements.push(
-          judge(x, pageWithinCount(count)),
-          judge(x, pagingTagsMatchRequest({ page, count })),
-          judge(x, matchesForm(f)),
-        );
-        return judgements;
-      },
-    });
+    await on(ID)
+      .must('D1-4.3-03', 'D1-4.3-08', 'D1-4.3-09', 'D1-2.1-07', 'D1-2.1-08')
+      .under(...FILTER_DECISIONS)
+      .property({
+        arbitrary: fc.record({ filter, page: fc.integer({ min: 1, max: 3 }), count: fc.integer({ min: 1, max: 20 }) }),
+        exercise: async ({ filter: f, page, count }) => {
+          const x = await call(ID, { form: { ...f, page: String(page), count: String(count) } });
+          const judgements = [judge(x, successStatus(200))];
+          if (!hasResponse(x) || x.response.status !== 200) return judgements;
+          judgements.push(
+            judge(x, pageWithinCount(count)),
+            judge(x, pagingTagsMatchRequest({ page, count })),
+            judge(x, matchesForm(f)),
+          );
+          return judgements;
+        },
+      });
   });
 
   test('required headers are enforced', async () => {
@@ -376,12 +344,6 @@ describeOperation(ID, () => {
     );
     // The form Content-Type is listed, but a request without it is never said to be refused (DEC-D1-73).
     const x = await call(ID, { form: { count: '1' }, omitHeaders: ['Content-Type'] });
-    verify(x, requestRefused, {
-      operation: ID,
-      level: 'INFO',
-      requirements: ['D1-4-02'],
-      decisions: ['DEC-D1-73'],
-      evidence: { omittedHeader: 'Content-Type' },
-    });
+    on(ID).info('D1-4-02').under('DEC-D1-73').check(x, requestRefused, { omittedHeader: 'Content-Type' });
   });
 });

@@ -3,6 +3,8 @@
  * filter on example and property-generated requests, `_sort`, `_since`, paging, feature gates,
  * documented errors and headers.
  */
+import { on } from '../core/suite.ts';
+import { FEATURE_AVAILABLE, FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import {
   bundleHasEntries,
@@ -21,8 +23,8 @@ import {
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
 import type { Judgement } from '../core/property.ts';
-import { judge, verifyProperty } from '../core/property.ts';
-import { call, describeOperation, hasFeatures, record, runContext, verify } from '../core/suite.ts';
+import { judge } from '../core/property.ts';
+import { call, describeOperation, hasFeatures, runContext } from '../core/suite.ts';
 import type { FilterDef, Resource } from '../generators/filterQuery.ts';
 import { filterQuery } from '../generators/filterQuery.ts';
 import { invalidParameterValue } from '../generators/invalidParameterValue.ts';
@@ -31,8 +33,6 @@ import type { Parameter } from '../spec/types.ts';
 import { contained, extension, extensionValue, identifierValues, numberOf } from './common/readers.ts';
 import { detailFilters, detailSortKey, summaryFilters, summarySortKey } from './common/remittanceFilters.ts';
 import {
-  FEATURE_CHECK,
-  FIXTURE_CHECK,
   collectIds,
   verifyError,
   verifyHeadersEnforced,
@@ -301,11 +301,7 @@ function suiteFor(s: Surface): void {
   describeOperation(s.id, () => {
     const path = () => s.path();
     const missingPath = () =>
-      record(FIXTURE_CHECK, 'skip', 'No fixture remittance.summaryId in the config', {
-        operation: s.id,
-        level: 'MUST',
-        requirements: ['D1-4.5-02'],
-      });
+      on(s.id).must('D1-4.5-02').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture remittance.summaryId in the config');
 
     test('an unfiltered search returns a bundle of the documented resources', async () => {
       const p = path();
@@ -325,15 +321,15 @@ function suiteFor(s: Surface): void {
       const x = await call(s.id, { path: p, form: { page: '1', count: '50' } });
       if (!verifySuccess(x, s.id, { success: [s.schemaReqs[0]] }, { status: 200 })) return;
       for (const rule of s.entryRules) {
-        verify(x, entriesMatchFilter(rule.description, rule.predicate), {
-          operation: s.id,
-          level: rule.level,
-          requirements: rule.requirements,
-          decisions: rule.decisions,
-        });
+        on(s.id)
+          .at(rule.level, ...rule.requirements)
+          .under(...rule.decisions)
+          .check(x, entriesMatchFilter(rule.description, rule.predicate));
       }
       const { requirements, ...rule } = s.cardinality;
-      verify(x, entryExtensionCardinality(rule), { operation: s.id, level: 'MUST', requirements });
+      on(s.id)
+        .must(...requirements)
+        .check(x, entryExtensionCardinality(rule));
     });
 
     test('paging: tags as text that echo the request, bounded pages that do not overlap, a consistent total', async () => {
@@ -356,44 +352,36 @@ function suiteFor(s: Surface): void {
       for (const f of Object.values(s.filters)) {
         const features = param(s, f.param).features ?? [];
         if (!hasFeatures(features)) {
-          record(
-            FEATURE_CHECK,
-            'skip',
-            `The filter ${f.param} needs ${features.join(' and ')}, which the config does not list`,
-            { operation: s.id, level: 'MUST', requirements: [s.reqOf[f.param]], decisions: ['DEC-D1-15'] },
-          );
+          on(s.id)
+            .must(s.reqOf[f.param])
+            .under('DEC-D1-15')
+            .decided(
+              FEATURE_AVAILABLE,
+              'skip',
+              `The filter ${f.param} needs ${features.join(' and ')}, which the config does not list`,
+            );
           continue;
         }
         const value = records.flatMap((r) => f.valuesFrom(r))[0];
         if (value === undefined) {
           // `_since` is judged only where records show their last update (DEC-D1-27): its absence is recorded, not a missing fixture.
           const since = f.param === '_since';
-          record(FIXTURE_CHECK, 'skip', `No returned record shows a value for ${f.param}`, {
-            operation: s.id,
-            level: since ? 'INFO' : 'MUST',
-            requirements: [s.reqOf[f.param]],
-            ...(since ? { decisions: ['DEC-D1-27'] } : {}),
-          });
+          const j = since ? on(s.id).info(s.reqOf[f.param]).under('DEC-D1-27') : on(s.id).must(s.reqOf[f.param]);
+          j.decided(FIXTURE_CONFIGURED, 'skip', `No returned record shows a value for ${f.param}`);
           continue;
         }
         const x = await call(s.id, { path: p, form: { [f.param]: value, count: '50' } });
         if (!verifySuccess(x, s.id, { success: [s.reqOf[f.param]] }, { status: 200 })) continue;
-        verify(
-          x,
-          entriesMatchFilter(`${f.param}=${value}`, (r) => f.matches(r, value)),
-          {
-            operation: s.id,
-            level: 'MUST',
-            requirements: [s.reqOf[f.param]],
-            decisions: ['DEC-D1-25', 'DEC-D1-26', 'DEC-D1-27', 'DEC-D1-70', 'DEC-D1-71', 'DEC-D1-72'],
-          },
-        );
-        verify(x, bundleHasEntries(1), {
-          operation: s.id,
-          level: 'MUST',
-          requirements: [s.reqOf[f.param]],
-          evidence: { note: 'the value was taken from a returned record, which must match it' },
-        });
+        on(s.id)
+          .must(s.reqOf[f.param])
+          .under('DEC-D1-25', 'DEC-D1-26', 'DEC-D1-27', 'DEC-D1-70', 'DEC-D1-71', 'DEC-D1-72')
+          .check(
+            x,
+            entriesMatchFilter(`${f.param}=${value}`, (r) => f.matches(r, value)),
+          );
+        on(s.id)
+          .must(s.reqOf[f.param])
+          .check(x, bundleHasEntries(1), { note: 'the value was taken from a returned record, which must match it' });
       }
     });
 
@@ -406,12 +394,10 @@ function suiteFor(s: Surface): void {
       ] as const) {
         const x = await call(s.id, { path: p, form: { _sort: sort, count: '50' } });
         if (!verifySuccess(x, s.id, { success: [s.sortReq] }, { status: 200 })) continue;
-        verify(x, entriesSorted('createdOn', s.sortKey, direction), {
-          operation: s.id,
-          level: 'MUST',
-          requirements: [s.sortReq],
-          decisions: ['DEC-D1-04'],
-        });
+        on(s.id)
+          .must(s.sortReq)
+          .under('DEC-D1-04')
+          .check(x, entriesSorted('createdOn', s.sortKey, direction));
       }
     });
 
@@ -419,33 +405,37 @@ function suiteFor(s: Surface): void {
       const p = path();
       if (!p) return missingPath();
       const { records } = await sample(s, p);
-      await verifyProperty({
-        operation: s.id,
-        level: 'MUST',
-        requirements: [s.sortReq, 'D1-2.1-07', 'D1-2.1-08'],
-        decisions: ['DEC-D1-12', 'DEC-D1-70', 'DEC-D1-71', 'DEC-D1-72'],
-        arbitrary: filterQuery(records, usableFilters(s), { sortValues: operation(s.id).sortValues }),
-        exercise: async (q) => {
-          const x = await call(s.id, {
-            path: p,
-            form: { ...q.filters, ...(q.sort ? { _sort: q.sort } : {}), page: String(q.page), count: String(q.count) },
-          });
-          const judgements = [judge(x, successStatus(200))];
-          if (!hasResponse(x) || x.response.status !== 200) return judgements;
-          judgements.push(...filterJudgements(s, x, q.filters));
-          judgements.push(
-            judge(x, pageWithinCount(q.count)),
-            judge(x, pagingTagsMatchRequest({ page: q.page, count: q.count })),
-          );
-          if (q.sort)
+      await on(s.id)
+        .must(s.sortReq, 'D1-2.1-07', 'D1-2.1-08')
+        .under('DEC-D1-12', 'DEC-D1-70', 'DEC-D1-71', 'DEC-D1-72')
+        .property({
+          arbitrary: filterQuery(records, usableFilters(s), { sortValues: operation(s.id).sortValues }),
+          exercise: async (q) => {
+            const x = await call(s.id, {
+              path: p,
+              form: {
+                ...q.filters,
+                ...(q.sort ? { _sort: q.sort } : {}),
+                page: String(q.page),
+                count: String(q.count),
+              },
+            });
+            const judgements = [judge(x, successStatus(200))];
+            if (!hasResponse(x) || x.response.status !== 200) return judgements;
+            judgements.push(...filterJudgements(s, x, q.filters));
             judgements.push(
-              judge(x, entriesSorted('createdOn', s.sortKey, q.sort.startsWith('-') ? 'desc' : 'asc'), {
-                requirements: [s.sortReq],
-              }),
+              judge(x, pageWithinCount(q.count)),
+              judge(x, pagingTagsMatchRequest({ page: q.page, count: q.count })),
             );
-          return judgements;
-        },
-      });
+            if (q.sort)
+              judgements.push(
+                judge(x, entriesSorted('createdOn', s.sortKey, q.sort.startsWith('-') ? 'desc' : 'asc'), {
+                  requirements: [s.sortReq],
+                }),
+              );
+            return judgements;
+          },
+        });
     });
 
     test('filters whose values are not shown on the record give subsets of the unfiltered result', async () => {
@@ -454,12 +444,14 @@ function suiteFor(s: Surface): void {
         hasFeatures(param(s, n).features ?? []),
       );
       if (names.length === 0) {
-        record(FEATURE_CHECK, 'skip', 'invoiceNumber, patientName and membershipNumber need Advanced_Search_1_0', {
-          operation: s.id,
-          level: 'MUST',
-          requirements: ['D1-4.4-05'],
-          decisions: ['DEC-D1-15'],
-        });
+        on(s.id)
+          .must('D1-4.4-05')
+          .under('DEC-D1-15')
+          .decided(
+            FEATURE_AVAILABLE,
+            'skip',
+            'invoiceNumber, patientName and membershipNumber need Advanced_Search_1_0',
+          );
         return;
       }
       const all = await collectIds(s.id, {});
@@ -486,11 +478,9 @@ function suiteFor(s: Surface): void {
       for (const n of names) {
         const value = values[n];
         if (!value) {
-          record(FIXTURE_CHECK, 'skip', `No value for ${n} (needs remittance.summaryId with a detail)`, {
-            operation: s.id,
-            level: 'MUST',
-            requirements: [s.reqOf[n]],
-          });
+          on(s.id)
+            .must(s.reqOf[n])
+            .decided(FIXTURE_CONFIGURED, 'skip', `No value for ${n} (needs remittance.summaryId with a detail)`);
           continue;
         }
         const x = await call(s.id, { form: { [n]: value, count: '50' } });
@@ -498,32 +488,27 @@ function suiteFor(s: Surface): void {
         if (!hasResponse(x)) continue;
         // A server may answer an unfiltered search with a default window: the subset relation is recorded only.
         if (all)
-          verify({ filtered: x, all }, filteredSubset, {
-            operation: s.id,
-            level: 'INFO',
-            requirements: [s.reqOf[n]],
-            exchange: x,
-            decisions: ['DEC-D1-69'],
-          });
-        verify(
-          x,
-          entriesMatchFilter(`id=${summaryId}`, (r) => (r.id === summaryId ? true : undefined)),
-          { operation: s.id, level: 'INFO', requirements: [s.reqOf[n]], decisions: ['DEC-D1-69'] },
-        );
-        verify(x, bundleHasEntries(1), {
-          operation: s.id,
-          level: 'MUST',
-          requirements: [s.reqOf[n]],
-          evidence: { note: `${n} was taken from a detail of summary ${summaryId}` },
-        });
+          on(s.id)
+            .info(s.reqOf[n])
+            .under('DEC-D1-69')
+            .with({ exchange: x })
+            .check({ filtered: x, all }, filteredSubset);
+        on(s.id)
+          .info(s.reqOf[n])
+          .under('DEC-D1-69')
+          .check(
+            x,
+            entriesMatchFilter(`id=${summaryId}`, (r) => (r.id === summaryId ? true : undefined)),
+          );
+        on(s.id)
+          .must(s.reqOf[n])
+          .check(x, bundleHasEntries(1), { note: `${n} was taken from a detail of summary ${summaryId}` });
         const none = await call(s.id, { form: { [n]: UNKNOWN[n], count: '50' } });
         if (!verifySuccess(none, s.id, { success: [s.reqOf[n]] }, { status: 200 })) continue;
-        verify(none, filterExcludesAll(`${n}=${UNKNOWN[n]}`), {
-          operation: s.id,
-          level: 'MUST',
-          requirements: [s.reqOf[n]],
-          decisions: ['DEC-D1-69'],
-        });
+        on(s.id)
+          .must(s.reqOf[n])
+          .under('DEC-D1-69')
+          .check(none, filterExcludesAll(`${n}=${UNKNOWN[n]}`));
       }
     });
 
@@ -567,25 +552,26 @@ function suiteFor(s: Surface): void {
           shapeRequirements: ['D1-7-18'],
           decisions: ['DEC-D1-14', 'DEC-D1-24'],
         });
-        verify(x, errorStatusAndCode(operation(s.id).errors.filter((e) => e.code === probe.code)), {
-          operation: s.id,
-          level: 'INFO',
-          requirements: [reqFor[probe.kind]],
-          decisions: ['DEC-D1-24'],
-          evidence: { parameter: probe.parameter, value: probe.value },
-        });
+        on(s.id)
+          .info(reqFor[probe.kind])
+          .under('DEC-D1-24')
+          .check(x, errorStatusAndCode(operation(s.id).errors.filter((e) => e.code === probe.code)), {
+            parameter: probe.parameter,
+            value: probe.value,
+          });
       }
-      await verifyProperty({
-        operation: s.id,
-        level: 'MUST',
-        requirements: [s.errors.empty, s.errors.format, s.errors.content, 'D1-7-16'],
-        decisions: ['DEC-D1-24'],
-        arbitrary: invalidParameterValue(usable),
-        exercise: async (v) => {
-          const x = await call(s.id, { path: p, form: { [v.parameter]: v.value } });
-          return [judge(x, errorStatusAndCode(operation(s.id).errors), { requirements: [reqFor[v.kind], 'D1-7-16'] })];
-        },
-      });
+      await on(s.id)
+        .must(s.errors.empty, s.errors.format, s.errors.content, 'D1-7-16')
+        .under('DEC-D1-24')
+        .property({
+          arbitrary: invalidParameterValue(usable),
+          exercise: async (v) => {
+            const x = await call(s.id, { path: p, form: { [v.parameter]: v.value } });
+            return [
+              judge(x, errorStatusAndCode(operation(s.id).errors), { requirements: [reqFor[v.kind], 'D1-7-16'] }),
+            ];
+          },
+        });
     });
 
     test('required headers are enforced', async () => {
@@ -609,12 +595,10 @@ describeOperation('search-remittance-detail', () => {
     });
     // Refusing the unknown id and answering "nothing matches" both conform (DEC-D1-28): a success must then be empty.
     const succeeded = hasResponse(x) && x.response.status >= 200 && x.response.status < 300;
-    verify(x, succeeded ? filterExcludesAll('remittance_summary_id=no-such-summary-00000') : requestRefused, {
-      operation: 'search-remittance-detail',
-      level: 'MUST',
-      requirements: ['D1-4.5-02'],
-      decisions: ['DEC-D1-28'],
-    });
+    on('search-remittance-detail')
+      .must('D1-4.5-02')
+      .under('DEC-D1-28')
+      .check(x, succeeded ? filterExcludesAll('remittance_summary_id=no-such-summary-00000') : requestRefused);
   });
 });
 
@@ -622,23 +606,20 @@ describeOperation('search-remittance-summary', () => {
   test('a date range whose start is after its end is recorded', async () => {
     const id = 'search-remittance-summary';
     if (!hasFeatures(param(summary, 'dateCreated').features ?? [])) {
-      record(FEATURE_CHECK, 'skip', 'dateCreated needs Advanced_Search_1_0 and Advanced_Filtering_And_Sorting_1_0', {
-        operation: id,
-        level: 'INFO',
-        requirements: ['D1-4.4-08'],
-        decisions: ['DEC-D1-15', 'DEC-D1-71'],
-      });
+      on(id)
+        .info('D1-4.4-08')
+        .under('DEC-D1-15', 'DEC-D1-71')
+        .decided(
+          FEATURE_AVAILABLE,
+          'skip',
+          'dateCreated needs Advanced_Search_1_0 and Advanced_Filtering_And_Sorting_1_0',
+        );
       return;
     }
     // An empty result and a refusal both conform (DEC-D1-71); which one is recorded, a server error is not expected.
     const x = await call(id, { form: { dateCreated: '2026-12-31_2026-01-01', count: '10' } });
-    verify(x, successStatus(200), {
-      operation: id,
-      level: 'INFO',
-      requirements: ['D1-4.4-08'],
-      decisions: ['DEC-D1-71'],
-    });
-    verify(x, notServerError, { operation: id, level: 'INFO', requirements: ['D1-4.4-08'], decisions: ['DEC-D1-71'] });
+    on(id).info('D1-4.4-08').under('DEC-D1-71').check(x, successStatus(200));
+    on(id).info('D1-4.4-08').under('DEC-D1-71').check(x, notServerError);
   });
 
   test('the example names paymentReference and providerName are recorded', async () => {
@@ -647,18 +628,15 @@ describeOperation('search-remittance-summary', () => {
     const ref = records.flatMap((r) => summaryFilters.insurerPaymentReference.valuesFrom(r))[0];
     if (ref && hasFeatures(param(summary, 'insurerPaymentReference').features ?? [])) {
       const x = await call(id, { form: { paymentReference: ref, count: '50' } });
-      verify(
-        x,
-        entriesMatchFilter(`paymentReference=${ref}`, (r) => summaryFilters.insurerPaymentReference.matches(r, ref)),
-        { operation: id, level: 'INFO', requirements: ['D1-4.4-13'], decisions: ['DEC-D1-01'] },
-      );
+      on(id)
+        .info('D1-4.4-13')
+        .under('DEC-D1-01')
+        .check(
+          x,
+          entriesMatchFilter(`paymentReference=${ref}`, (r) => summaryFilters.insurerPaymentReference.matches(r, ref)),
+        );
     }
     const sorted = await call(id, { form: { _sort: 'providerName', count: '10' } });
-    verify(sorted, successStatus(200), {
-      operation: id,
-      level: 'INFO',
-      requirements: ['D1-4.4-17'],
-      decisions: ['DEC-D1-04'],
-    });
+    on(id).info('D1-4.4-17').under('DEC-D1-04').check(sorted, successStatus(200));
   });
 });

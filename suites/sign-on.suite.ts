@@ -2,6 +2,8 @@
  * Sign-on (Document 3, 4.2, 5, 7): logout and revoke judged by their effect on tokens obtained for
  * the purpose (never the run's own), and every error of the token-details table.
  */
+import { on } from '../core/suite.ts';
+import { CREDENTIAL_CONFIGURED, FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import {
   notServerError,
@@ -13,19 +15,20 @@ import {
 } from '../checks/index.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { HttpClient } from '../core/http.ts';
-import { basicFor, call, describeOperation, freshTokens, record, runContext, verify } from '../core/suite.ts';
+import { basicFor, call, describeOperation, freshTokens, runContext } from '../core/suite.ts';
 import { omitUnlessDestructive } from './common/destructive.ts';
-import { CREDENTIAL_CHECK, FIXTURE_CHECK, verifySuccess } from './common/steps.ts';
+import { verifySuccess } from './common/steps.ts';
 
 /** A step that needs the Basic credential "client" is skipped, never sent without it (DEC-D3-06, DEC-D3-48). */
 function basicConfigured(id: string, requirements: string[]): boolean {
   if (basicFor('client')) return true;
-  record(
-    CREDENTIAL_CHECK,
-    'skip',
-    'No Basic credential "client" in the config (basic.client): the step needs it and is not sent without it',
-    { operation: id, level: 'MUST', requirements },
-  );
+  on(id)
+    .must(...requirements)
+    .decided(
+      CREDENTIAL_CONFIGURED,
+      'skip',
+      'No Basic credential "client" in the config (basic.client): the step needs it and is not sent without it',
+    );
   return false;
 }
 
@@ -69,31 +72,24 @@ async function consumable(
   if (id === 'revoke-token' && !basicConfigured(id, requirements)) return undefined;
   const tokens = await freshTokens('user');
   if (!tokens)
-    record(CREDENTIAL_CHECK, 'skip', 'No credential "user" in the config', {
-      operation: id,
-      level: 'MUST',
-      requirements,
-      decisions: ['DEC-D3-03'],
-    });
+    on(id)
+      .must(...requirements)
+      .under('DEC-D3-03')
+      .decided(CREDENTIAL_CONFIGURED, 'skip', 'No credential "user" in the config');
   return tokens;
 }
 
 function verifyRefusedAfter(id: string, x: Exchange | undefined, requirements: string[], what: string): void {
   if (!x) {
-    record(CREDENTIAL_CHECK, 'skip', 'introspect has no address in this run: the effect cannot be observed', {
-      operation: id,
-      level: 'MUST',
-      requirements,
-    });
+    on(id)
+      .must(...requirements)
+      .decided(CREDENTIAL_CONFIGURED, 'skip', 'introspect has no address in this run: the effect cannot be observed');
     return;
   }
-  verify(x, requestRefused, {
-    operation: id,
-    level: 'MUST',
-    requirements,
-    decisions: ['DEC-D3-06'],
-    evidence: { after: what },
-  });
+  on(id)
+    .must(...requirements)
+    .under('DEC-D3-06')
+    .check(x, requestRefused, { after: what });
 }
 
 describeOperation('logout', () => {
@@ -105,12 +101,7 @@ describeOperation('logout', () => {
     );
     if (!t) return;
     const x = await call('logout', { headers: { Authorization: `Bearer ${t.access}` } });
-    verify(x, successStatus(200), {
-      operation: 'logout',
-      level: 'MUST',
-      requirements: ['D3-4.2-01', 'D3-1-02'],
-      decisions: ['DEC-D3-17'],
-    });
+    on('logout').must('D3-4.2-01', 'D3-1-02').under('DEC-D3-17').check(x, successStatus(200));
     verifyRefusedAfter('logout', await useToken(t.access), ['D3-4.2-02'], 'logout');
   });
 });
@@ -126,11 +117,9 @@ describeOperation('revoke-token', () => {
       'would sign a user in for the purpose and revoke its access token',
     );
     if (!t) return;
-    verify(await revoke(t.access, 'access_token'), successStatus(200), {
-      operation: id,
-      level: 'MUST',
-      requirements: ['D3-4.2-07'],
-    });
+    on(id)
+      .must('D3-4.2-07')
+      .check(await revoke(t.access, 'access_token'), successStatus(200));
     verifyRefusedAfter(id, await useToken(t.access), ['D3-4.2-08'], 'revoking the access token');
   });
 
@@ -142,32 +131,26 @@ describeOperation('revoke-token', () => {
     );
     if (!t) return;
     if (!t.refresh)
-      return record(CREDENTIAL_CHECK, 'skip', 'The token endpoint issued no refresh token', {
-        operation: id,
-        level: 'MUST',
-        requirements: ['D3-4.2-09', 'D3-4.2-10'],
-      });
-    verify(await revoke(t.refresh, 'refresh_token'), successStatus(200), {
-      operation: id,
-      level: 'MUST',
-      requirements: ['D3-4.2-07'],
-    });
+      return on(id)
+        .must('D3-4.2-09', 'D3-4.2-10')
+        .decided(CREDENTIAL_CONFIGURED, 'skip', 'The token endpoint issued no refresh token');
+    on(id)
+      .must('D3-4.2-07')
+      .check(await revoke(t.refresh, 'refresh_token'), successStatus(200));
     verifyRefusedAfter(id, await useToken(t.access), ['D3-4.2-10'], 'revoking the refresh token');
     const refreshed = await refreshGrant(t.refresh);
     if (!refreshed)
-      return record(
-        CREDENTIAL_CHECK,
-        'skip',
-        'The credential "user" is a ready token: no refresh grant is configured to try the revoked refresh token with',
-        { operation: id, level: 'MUST', requirements: ['D3-4.2-09'] },
-      );
-    verify(refreshed, refreshTokenRefused, {
-      operation: id,
-      level: 'MUST',
-      requirements: ['D3-4.2-09'],
-      decisions: ['DEC-D3-06'],
-      evidence: { after: 'revoking the refresh token' },
-    });
+      return on(id)
+        .must('D3-4.2-09')
+        .decided(
+          CREDENTIAL_CONFIGURED,
+          'skip',
+          'The credential "user" is a ready token: no refresh grant is configured to try the revoked refresh token with',
+        );
+    on(id)
+      .must('D3-4.2-09')
+      .under('DEC-D3-06')
+      .check(refreshed, refreshTokenRefused, { after: 'revoking the refresh token' });
   });
 
   test('revoking an access token without token_type_hint makes it fail afterwards', async () => {
@@ -177,12 +160,10 @@ describeOperation('revoke-token', () => {
       'would sign a user in for the purpose and revoke its access token without a hint',
     );
     if (!t) return;
-    verify(await call(id, { form: { token: t.access } }), successStatus(200), {
-      operation: id,
-      level: 'MUST',
-      requirements: ['D3-4.2-11'],
-      decisions: ['DEC-D3-47'],
-    });
+    on(id)
+      .must('D3-4.2-11')
+      .under('DEC-D3-47')
+      .check(await call(id, { form: { token: t.access } }), successStatus(200));
     verifyRefusedAfter(id, await useToken(t.access), ['D3-4.2-11'], 'revoking the access token without a hint');
   });
 
@@ -199,22 +180,17 @@ describeOperation('revoke-token', () => {
       ['a hint that does not match the token', { form: { token: t.access, token_type_hint: 'refresh_token' } }],
       ['without ClientId/secret', { form: { token: t.access }, omitHeaders: ['Authorization'] }],
     ] as const) {
-      verify(await call(id, options), notServerError, {
-        operation: id,
-        level: 'MUST',
-        requirements: ['D3-4.2-13'],
-        decisions: ['DEC-D3-47'],
-        evidence: { request: label },
-      });
+      on(id)
+        .must('D3-4.2-13')
+        .under('DEC-D3-47')
+        .check(await call(id, options), notServerError, { request: label });
     }
   });
 
   test('revoke needs Basic authentication', async () => {
-    verify(await call(id, { form: { token: 'any-token-value' }, omitHeaders: ['Authorization'] }), requestRefused, {
-      operation: id,
-      level: 'MUST',
-      requirements: ['D3-5-04'],
-    });
+    on(id)
+      .must('D3-5-04')
+      .check(await call(id, { form: { token: 'any-token-value' }, omitHeaders: ['Authorization'] }), requestRefused);
   });
 });
 
@@ -224,31 +200,25 @@ describeOperation('get-idp-token-details', () => {
   const ask = (redirect: string | undefined, headers?: Record<string, string>, omit?: string[]) =>
     call(id, { path: { idp: td().idp ?? 'nhs' }, query: { redirect_uri: redirect }, headers, omitHeaders: omit });
   const error = (x: Exchange, status: number, message: string, requirements: string[]) =>
-    verify(x, tokenDetailsErrorAnswer({ status, message }), {
-      operation: id,
-      level: 'MUST',
-      requirements: [...requirements, 'D3-7-15'],
-      decisions: ['DEC-D3-49'],
-    });
+    on(id)
+      .must(...requirements, 'D3-7-15')
+      .under('DEC-D3-49')
+      .check(x, tokenDetailsErrorAnswer({ status, message }));
 
   test('a linked identity-provider sign-in gives its tokens', async () => {
     const uri = td().redirectUri;
     if (!basicConfigured(id, ['D3-4.2-15', 'D3-4.2-16'])) return;
     if (!uri)
-      return record(
-        FIXTURE_CHECK,
-        'skip',
-        "No fixture tokenDetails.redirectUri (the Basic credential's registered redirect URI)",
-        { operation: id, level: 'MUST', requirements: ['D3-4.2-15'] },
-      );
+      return on(id)
+        .must('D3-4.2-15')
+        .decided(
+          FIXTURE_CONFIGURED,
+          'skip',
+          "No fixture tokenDetails.redirectUri (the Basic credential's registered redirect URI)",
+        );
     const x = await ask(uri);
     if (verifySuccess(x, id, { success: ['D3-4.2-15', 'D3-1-02'], schema: ['D3-4.2-15'] }, { status: 200 }))
-      verify(x, tokenDetailsAnswer, {
-        operation: id,
-        level: 'MUST',
-        requirements: ['D3-4.2-15', 'D3-4.2-16'],
-        decisions: ['DEC-D3-48'],
-      });
+      on(id).must('D3-4.2-15', 'D3-4.2-16').under('DEC-D3-48').check(x, tokenDetailsAnswer);
   });
 
   test('each error of the token-details table', async () => {
@@ -273,38 +243,26 @@ describeOperation('get-idp-token-details', () => {
       'Invalid client credentials',
       ['D3-7-18'],
     );
-    verify(
-      await ask(redirectUri ?? 'https://x.example/cb', { Authorization: `Bearer ${runContext().token}` }),
-      requestRefused,
-      { operation: id, level: 'MUST', requirements: ['D3-5-06'] },
-    );
+    on(id)
+      .must('D3-5-06')
+      .check(
+        await ask(redirectUri ?? 'https://x.example/cb', { Authorization: `Bearer ${runContext().token}` }),
+        requestRefused,
+      );
     // The other cases are about the request past client authentication: they need the client's Basic credential
     // (the documents do not say which check comes first, so a request without it would judge the wrong one).
     if (!basicConfigured(id, ['D3-7-16', 'D3-7-19', 'D3-7-20', 'D3-4.2-18'])) return;
     error(await ask(undefined), 400, 'redirect_uri is required', ['D3-7-16']);
     if (notSignedInRedirectUri)
       error(await ask(notSignedInRedirectUri), 400, 'User not logged in with NHS account', ['D3-7-19']);
-    else
-      record(FIXTURE_CHECK, 'skip', 'No fixture tokenDetails.notSignedInRedirectUri', {
-        operation: id,
-        level: 'MUST',
-        requirements: ['D3-7-19'],
-      });
+    else on(id).must('D3-7-19').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture tokenDetails.notSignedInRedirectUri');
     if (unlinkedRedirectUri) error(await ask(unlinkedRedirectUri), 404, 'NHS user not found', ['D3-7-20']);
-    else
-      record(FIXTURE_CHECK, 'skip', 'No fixture tokenDetails.unlinkedRedirectUri', {
-        operation: id,
-        level: 'MUST',
-        requirements: ['D3-7-20'],
-      });
+    else on(id).must('D3-7-20').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture tokenDetails.unlinkedRedirectUri');
     for (const uri of ['https://unregistered.example/callback', 'not a url']) {
-      verify(await ask(uri), notServerError, {
-        operation: id,
-        level: 'MUST',
-        requirements: ['D3-4.2-18'],
-        decisions: ['DEC-D3-48'],
-        evidence: { redirectUri: uri },
-      });
+      on(id)
+        .must('D3-4.2-18')
+        .under('DEC-D3-48')
+        .check(await ask(uri), notServerError, { redirectUri: uri });
     }
   });
 });

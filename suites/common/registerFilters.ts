@@ -3,9 +3,9 @@
  * 4.12, 4.13; DEC-D2-16, -18, -20, -21). Role filters on practitioner or location attributes are
  * judged through the resources a role bundle includes (`_include=practitioner:location`).
  */
+import { on } from '../../core/suite.ts';
 import { errorStatusAndCode, operationOutcomeShape } from '../../checks/index.ts';
 import { isRecord, type Exchange } from '../../core/exchange.ts';
-import { verify } from '../../core/suite.ts';
 import { operation } from '../../spec/operations.ts';
 import type { FilterDef, Resource } from '../../generators/filterQuery.ts';
 import { lastUpdated, timeOf } from './readers.ts';
@@ -261,24 +261,19 @@ export function verifyDocumentedRefusal(
   const table = operation(id).errors.filter((e) => e.code !== '');
   const wanted = table.filter((e) => (typeof expected === 'string' ? [expected] : expected).includes(e.code));
   if (wanted.length === 0) throw new Error(`Suite bug: ${id} has no documented error ${String(expected)}`);
-  verify(x, errorStatusAndCode(table), {
-    operation: id,
-    level: 'MUST',
-    requirements: [...new Set([...requirements, 'D2-7-28', 'D2-7-29'])],
-    decisions: opts.decisions,
-  });
-  verify(x, errorStatusAndCode(wanted), {
-    operation: id,
-    level: 'INFO',
-    requirements,
-    decisions: opts.decisions,
-    evidence: { note: 'the documents tie no code to this input; which documented code was chosen is recorded' },
-  });
-  if (opts.shapeRequirements)
-    verify(x, operationOutcomeShape, {
-      operation: id,
-      level: 'SHOULD',
-      requirements: opts.shapeRequirements,
-      decisions: ['DEC-D2-24'],
+  on(id)
+    .must(...new Set([...requirements, 'D2-7-28', 'D2-7-29']))
+    .under(...(opts.decisions ?? []))
+    .check(x, errorStatusAndCode(table));
+  on(id)
+    .info(...requirements)
+    .under(...(opts.decisions ?? []))
+    .check(x, errorStatusAndCode(wanted), {
+      note: 'the documents tie no code to this input; which documented code was chosen is recorded',
     });
+  if (opts.shapeRequirements)
+    on(id)
+      .should(...opts.shapeRequirements)
+      .under('DEC-D2-24')
+      .check(x, operationOutcomeShape);
 }
