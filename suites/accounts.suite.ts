@@ -62,7 +62,10 @@ function verifyAccountsError(x: Exchange | undefined, id: string, message: strin
   on(id).must('D3-7-01', 'D3-2.2-01').under('DEC-D3-04').check(x, accountsErrorBody);
 }
 
-/** A successful accounts answer: documented shape, `application/json` (SHOULD) and, where named, every member present (SHOULD). */
+/**
+ * A successful accounts answer: documented shape, `application/json` (SHOULD) and, where named, every member
+ * present (SHOULD).
+ */
 function verifyAccountsSuccess(
   x: Exchange,
   id: string,
@@ -111,7 +114,7 @@ describeOperation('introspect', () => {
     else on(id).must('D3-7-07').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture accounts.inactiveSiteId');
   });
 
-  test('a client-credentials token with an active client account: success, or 400 for a token without a user', async () => {
+  test('a client token with an active account: success, or 400 for a token without a user', async () => {
     const x = await as(id, 'client', { omitHeaders: ['SU-SiteId'] }, ['D3-4.1-06']);
     if (!x) return;
     // DEC-D3-40: either answer passes; a 400 must be the documented one, anything else must be the success answer.

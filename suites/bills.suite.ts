@@ -61,7 +61,10 @@ const invoiceNumbers = (r: Record<string, unknown>) =>
     .filter(isRecord)
     .map((id) => id.value)
     .filter((v): v is string => typeof v === 'string');
-/** The archive flag a bill shows (extension IsArchived, a Boolean or a text in any letter case), `false` when it shows none (DEC-D1-55). */
+/**
+ * The archive flag a bill shows (extension IsArchived, a Boolean or a text in any letter case), `false` when it
+ * shows none (DEC-D1-55).
+ */
 const archivedFlag = (r: Record<string, unknown>): 'true' | 'false' => {
   const v = extensionValue(r, 'IsArchived');
   return v === true || (typeof v === 'string' && /^(true|y|yes)$/i.test(v.trim())) ? 'true' : 'false';

@@ -195,7 +195,7 @@ function searchSuite(id: string, reqs: typeof R.practitioner, filters: () => Rec
       });
     });
 
-    test('_since keeps records updated at or after it; a malformed _since is refused with a documented code', async () => {
+    test('_since keeps records updated at or after it; a malformed _since gets a documented code', async () => {
       const x = await call(id, { query: { _since: SINCE, count: '50' } });
       if (verifySuccess(x, id, { success: reqs.since }, { status: 200 })) {
         on(id)
@@ -341,7 +341,7 @@ describeOperation(SEARCH_P, () => {
     );
   });
 
-  test('profession, channel, location, postcode and near with a value no practitioner holds give no practitioner', async () => {
+  test('profession, channel, location, postcode and near with a value no one holds give nothing', async () => {
     // A target that ignores one of these filters answers practitioners anyway (DEC-D2-59): the
     // values name nothing (an unknown code, location, a placeholder postcode, a point in the
     // Gulf of Guinea with a 1 km radius); a 4xx refusal of the value also passes.

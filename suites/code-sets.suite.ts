@@ -138,7 +138,7 @@ describeOperation(ID, () => {
         .check({ pages: walk.pages, count, complete: walk.complete }, valueSetPagingConsistent);
   });
 
-  test('page size 1 to 1,000: 1 and 1,000 are served, 0 and 1,001 are refused or clamped, none is optional', async () => {
+  test('page size 1 to 1,000: both served, 0 and 1,001 refused or clamped, none optional', async () => {
     const plain = await call(ID, { path: { set_name: 'condition-code' } });
     verifySuccess(plain, ID, { success: R.optionalPaging, schema: R.shape }, { status: 200 });
     let setSize: number | undefined;

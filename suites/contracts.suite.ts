@@ -131,7 +131,10 @@ async function payorPages(site: string): Promise<{ pages: RespondedExchange[]; b
   return { pages };
 }
 
-/** The payor ids a listed Contract names (DEC-D3-37): authority `Organization/P` or `Person/P`, asset context `I/P`, `C/P`, `Payor/I-P`, `Payor/C-P`. */
+/**
+ * The payor ids a listed Contract names (DEC-D3-37): authority `Organization/P` or `Person/P`, asset context
+ * `I/P`, `C/P`, `Payor/I-P`, `Payor/C-P`.
+ */
 function payorsNamedBy(c: Record<string, unknown>): string[] {
   const text = JSON.stringify({ authority: c.authority, term: c.term });
   return [...text.matchAll(/"(?:[^"]*\/)?(?:Organization|Person)\/([^"/]+)"|"(?:[IC]\/|Payor\/[IC]-)([^"/]+)"/g)].map(
@@ -329,7 +332,10 @@ for (const [upsert, remove, authority, type, subType, listedReq] of [
   });
 }
 
-/** DEC-D3-56 (SHOULD): the service the flow set for the payor is in the site's effective prices for that payor, and gone once deleted. */
+/**
+ * DEC-D3-56 (SHOULD): the service the flow set for the payor is in the site's effective prices for that payor,
+ * and gone once deleted.
+ */
 async function verifyServiceInEffectivePrices(expected: boolean): Promise<void> {
   if (!runContext().addresses['get-effective-prices']) return;
   const x = await contractCall('get-effective-prices', {
@@ -375,7 +381,8 @@ describeFlow(
             'delete-contract-service-with-procedure',
             'set-contract-price',
           ],
-          `would set the service ${SERVICE.code}, its procedure ${PROCEDURE.code} and a price for the payor ${C().payor ?? 'bup'} at the run's site, then delete them`,
+          `would set the service ${SERVICE.code}, its procedure ${PROCEDURE.code} and a price ` +
+            `for the payor ${C().payor ?? 'bup'} at the run's site, then delete them`,
         )
       )
         return;
@@ -488,7 +495,7 @@ function serviceCodes(r: Record<string, unknown>): string[] {
 }
 
 describeOperation('get-effective-prices', () => {
-  test('several payors, a service code, paging and _since are accepted; an unpriced service gives an empty Bundle', async () => {
+  test('several payors, a service, paging and _since accepted; an unpriced service gives an empty Bundle', async () => {
     const site = runContext().siteId;
     const payor = C().payor ?? 'bup';
     const several = await contractCall('get-effective-prices', { query: { site, payor: `${payor},slf` } });
@@ -547,7 +554,8 @@ describeOperation('get-effective-prices', () => {
           );
       }
     }
-    // The paging and incremental-sync parameter names are not given (DEC-D3-56): whether the target takes them is recorded;
+    // The paging and incremental-sync parameter names are not given (DEC-D3-56): whether the target takes them is
+    // recorded;
     // when it answers with paging tags, they must agree with the request (MUST).
     const paged = await contractCall('get-effective-prices', {
       query: { site, payor, page: '1', count: '1', _since: '2000-01-01T00:00:00Z' },

@@ -83,7 +83,10 @@ const COVERAGE_CARDINALITY = {
   ],
 };
 
-/** DEC-D1-61: with both extensions present, valueMoney pairs with `Monetary value` and valueDecimal with `Percentage`; undefined otherwise. */
+/**
+ * DEC-D1-61: with both extensions present, valueMoney pairs with `Monetary value` and valueDecimal with
+ * `Percentage`; undefined otherwise.
+ */
 function coPaymentTypeAgrees(coverage: Record<string, unknown>): boolean | undefined {
   const amount = extension(coverage, 'memberCoPayment');
   const type = extension(coverage, 'memberCoPaymentType')?.valueString;

@@ -127,7 +127,8 @@ describeOperation(SEARCH, () => {
     if (!s) return missing();
     const none = await call(SEARCH, { query: { ...s, patientLastName: 'Nobodyxyzzy' } });
     verifySuccess(none, SEARCH, { success: ['D1-4.10-06', 'D1-7-22'], schema: schemaReqs }, { status: 200 });
-    // The answer to a malformed date is not shown (DEC-D1-62): a lenient reading and a refusal both pass; it is recorded.
+    // The answer to a malformed date is not shown (DEC-D1-62): a lenient reading and a refusal both pass; it is
+    // recorded.
     const bad = await call(SEARCH, { query: { ...s, dateCompleted: '14/03/2026' } });
     on(SEARCH).info('D1-4.10-03').under('DEC-D1-62').check(bad, notServerError);
     on(SEARCH).info('D1-4.10-03', 'D1-7-23').under('DEC-D1-62').check(bad, requestRefused);

@@ -219,7 +219,7 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
     }
   });
 
-  test('a Patient body with none of the optional members is accepted; invalid bodies get the documented codes', async () => {
+  test('a Patient without optional members is accepted; invalid bodies get the documented codes', async () => {
     if (
       destructiveOmitted(
         ['create-patient', 'delete-patient'],
@@ -295,7 +295,7 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
 });
 
 describeOperation('get-patient', () => {
-  test('an unknown id is 404 MSG_ENTITY_NOT_FOUND_IN_DATABASE; a fixture patient is read (no data changed)', async () => {
+  test('an unknown id is 404 MSG_ENTITY_NOT_FOUND_IN_DATABASE; a fixture patient is read unchanged', async () => {
     const unknown = await patientCall('get-patient', { path: { patient_id: 'NO-SUCH-PATIENT-000' } });
     verifyError(unknown, 'get-patient', 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', ['D3-7-28', 'D3-7-42'], {
       ...errorShape,

@@ -165,7 +165,10 @@ function nestedCodings(resource: Record<string, unknown>, name: string): Record<
   return out;
 }
 
-/** 3: a `recognitionstatus` coding with code `Y` and a display reads `Recognised` (DEC-D2-46); undefined when there is none. */
+/**
+ * 3: a `recognitionstatus` coding with code `Y` and a display reads `Recognised` (DEC-D2-46); undefined when
+ * there is none.
+ */
 function recognisedShownAsRecognised(r: Record<string, unknown>): boolean | undefined {
   const ys = nestedCodings(r, 'recognitionstatus').filter((c) => c.code === 'Y' && c.display !== undefined);
   return ys.length === 0
@@ -505,7 +508,7 @@ describeOperation(ROLES, () => {
               const d = roleLocationRefs(r)
                 .map((l) => positionOf(index.get(l)))
                 .filter((p) => p !== undefined)
-                .map((p) => haversineKm(c, p!));
+                .map((p) => haversineKm(c, p));
               return d.length ? Math.min(...d) : undefined;
             },
             direction,
@@ -594,7 +597,7 @@ describeOperation(ROLES, () => {
       const d = roleLocationRefs(r)
         .map((l) => positionOf(index.get(l)))
         .filter((p) => p !== undefined)
-        .map((p) => haversineKm(c, p!));
+        .map((p) => haversineKm(c, p));
       return d.length ? Math.min(...d) : undefined;
     };
     for (const field of ['practitioner', 'location'] as const) {

@@ -29,7 +29,6 @@ import { verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 const LIST = 'list-pending-remittances';
 const GET = 'get-remittance-details';
 const ACK = 'ack-remittance';
-const precondition = { id: 'precondition', summary: 'The target holds the data this step needs' };
 
 async function pendingIds(): Promise<{ x: Exchange; ids: string[] }> {
   const x = await call(LIST, { query: { page: '1', count: '50' } });
@@ -41,7 +40,10 @@ async function pendingIds(): Promise<{ x: Exchange; ids: string[] }> {
 
 const unknownId = () => `no-such-batch-${runContext().seed}`;
 
-/** 2.6 (DEC-D1-50): every provider paid by BACS carries `bankSortCode` and `bankAccountNo` text; undefined without one. */
+/**
+ * 2.6 (DEC-D1-50): every provider paid by BACS carries `bankSortCode` and `bankAccountNo` text; undefined
+ * without one.
+ */
 function bacsBankDetailsPresent(batch: Record<string, unknown>): boolean | undefined {
   const bacs = (Array.isArray(batch.providers) ? batch.providers : [])
     .map((p) => (isRecord(p) && isRecord(p.paymentDetails) ? p.paymentDetails : undefined))

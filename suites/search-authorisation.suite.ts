@@ -105,7 +105,7 @@ describeOperation(ID, () => {
       );
   });
 
-  test('paging: tags as text that echo the request, bounded pages that do not overlap, a consistent total', async () => {
+  test('paging: tags as text echo the request, bounded pages do not overlap, the total is consistent', async () => {
     const walk = await walkPages(ID, {}, 5, 8);
     verifyPaging(ID, walk, 5, {
       tags: ['D1-2.1-04', 'D1-2.1-06'],
@@ -115,7 +115,7 @@ describeOperation(ID, () => {
     });
   });
 
-  test('the configured authorisation is found by each of its codes, and not under another insurer or with a crossed code', async () => {
+  test('the authorisation is found by each code, not under another insurer or with a crossed code', async () => {
     const fx = runContext().fixtures.authorisation;
     if (!fx?.authCode)
       return on(ID)
@@ -245,7 +245,7 @@ describeOperation(ID, () => {
     }
   });
 
-  test('the status values read and unread: recorded when refused; results match where visible and do not share a record', async () => {
+  test('status read and unread: recorded when refused; results match where visible and are disjoint', async () => {
     const sets: Set<string>[] = [];
     for (const value of ['read', 'unread']) {
       const form = { status: value, count: '50' };

@@ -73,7 +73,10 @@ const isBacs = (r: Resource): boolean | undefined => {
   return typeof method === 'string' ? /\bBACS\b/i.test(method) : undefined;
 };
 
-/** 2.4 (DEC-D1-52): a `#` reference names the contained Organization identified as provider or insurer; undefined without one. */
+/**
+ * 2.4 (DEC-D1-52): a `#` reference names the contained Organization identified as provider or insurer; undefined
+ * without one.
+ */
 function localReferencesResolve(r: Resource): boolean | undefined {
   let judged = false;
   for (const [member, suffix] of [
@@ -99,7 +102,10 @@ function shortAmountAddsUp(r: Resource): boolean | undefined {
   return Math.abs(total - previous - paid - short) < 0.005;
 }
 
-/** 2.5: every shortfall reason (`item[].adjudication[]`) has its liabilityType, category, reason text and amount; undefined without any. */
+/**
+ * 2.5: every shortfall reason (`item[].adjudication[]`) has its liabilityType, category, reason text and amount;
+ * undefined without any.
+ */
 function shortfallReasonsComplete(r: Resource): boolean | undefined {
   const reasons = arr(r.item).flatMap((i) => (isRecord(i) ? arr(i.adjudication) : []));
   if (reasons.length === 0) return undefined;
@@ -332,7 +338,7 @@ function suiteFor(s: Surface): void {
         .check(x, entryExtensionCardinality(rule));
     });
 
-    test('paging: tags as text that echo the request, bounded pages that do not overlap, a consistent total', async () => {
+    test('paging: tags as text echo the request, bounded pages do not overlap, the total is consistent', async () => {
       const p = path();
       if (!p) return missingPath();
       const walk = await walkPages(s.id, { path: p }, 4, 6);
@@ -364,7 +370,8 @@ function suiteFor(s: Surface): void {
         }
         const value = records.flatMap((r) => f.valuesFrom(r))[0];
         if (value === undefined) {
-          // `_since` is judged only where records show their last update (DEC-D1-27): its absence is recorded, not a missing fixture.
+          // `_since` is judged only where records show their last update (DEC-D1-27): its absence is recorded, not
+          // a missing fixture.
           const since = f.param === '_since';
           const j = since ? on(s.id).info(s.reqOf[f.param]).under('DEC-D1-27') : on(s.id).must(s.reqOf[f.param]);
           j.decided(FIXTURE_CONFIGURED, 'skip', `No returned record shows a value for ${f.param}`);

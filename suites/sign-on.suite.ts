@@ -145,7 +145,8 @@ describeOperation('revoke-token', () => {
         .decided(
           CREDENTIAL_CONFIGURED,
           'skip',
-          'The credential "user" is a ready token: no refresh grant is configured to try the revoked refresh token with',
+          'The credential "user" is a ready token: no refresh grant is configured ' +
+            'to try the revoked refresh token with',
         );
     on(id)
       .must('D3-4.2-09')

@@ -39,10 +39,11 @@ const paymentRef = (r: Resource) =>
 /** `_since` proposals: the last-updated instants of records (the filter keeps those at or after). */
 const since: FilterDef = {
   param: '_since',
-  valuesFrom: (r) => (lastUpdated(r) ? [lastUpdated(r)!] : []),
+  valuesFrom: (r) => [lastUpdated(r)].filter((v): v is string => v !== undefined && v !== ''),
   matches: (r, v) => {
     const t = timeOf(lastUpdated(r));
-    return t === undefined ? undefined : t >= timeOf(v)!;
+    const since = timeOf(v);
+    return t === undefined || since === undefined ? undefined : t >= since;
   },
 };
 
@@ -90,7 +91,7 @@ export const summaryFilters: Record<string, FilterDef> = {
   },
   insurerPaymentReference: {
     param: 'insurerPaymentReference',
-    valuesFrom: (r) => (paymentRef(r) ? [paymentRef(r)!] : []),
+    valuesFrom: (r) => [paymentRef(r)].filter((v): v is string => v !== undefined && v !== ''),
     matches: (r, v) => eqIgnoreCase(paymentRef(r), v),
   },
   hasShortFall: {
@@ -135,7 +136,7 @@ export const detailFilters: Record<string, FilterDef> = {
     param: 'patientName',
     valuesFrom: (r) => {
       const t = patientNameText(r);
-      return t ? [t.split(' ').pop()!] : [];
+      return t ? t.split(' ').slice(-1) : [];
     },
     matches: (r, v) => containsText(patientNameText(r), v),
   },
