@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['{core,checks,generators,server,reports,spec,bin,test}/**/*.test.ts'],
+    include: ['{app,core,checks,generators,server,reports,spec,bin,test,scripts}/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -4,13 +4,13 @@
  * unreadable file, 3 inconclusive, 4 internal error of the suite.
  */
 import { parseArgs } from 'node:util';
-import { runConformance } from '../core/runner.ts';
-import type { RunOptions } from '../core/runner.ts';
+import { type RunOptions, runConformance } from '../app/runConformance.ts';
 import { EXIT } from '../core/results.ts';
 import type { EvidenceMode } from '../core/redact.ts';
 import { formatSummary } from '../core/summary.ts';
 import { FAULTS } from '../server/faults/catalog.ts';
 import { VARIANTS } from '../server/variants/catalog.ts';
+import { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } from '../server/demoConfig.ts';
 import { startSandbox } from '../server/http.ts';
 import { buildAllureReport } from '../reports/allureReport.ts';
 import { rebuildReports, verifyReportDir } from '../reports/writeReports.ts';
@@ -68,7 +68,10 @@ function runOptions(values: Values, target: string | undefined): RunOptions {
   if (!target) throw new UsageError('run needs --target URL');
   return {
     target,
-    config: values.config as string | undefined,
+    // Without --config the sandbox's demo config applies, its demo credentials standing in for unset variables.
+    ...(values.config
+      ? { config: values.config as string }
+      : { config: DEMO_CONFIG_FILE, environmentFallbacks: DEMO_ENVIRONMENT }),
     only: values.only as string | undefined,
     reportDir: (values['report-dir'] as string | undefined) ?? 'conformance-report',
     allowDestructive: values['allow-destructive'] === true,
@@ -97,7 +100,8 @@ async function run(options: RunOptions, io: Out): Promise<number> {
     io.err(`conformance: ${outcome.problem}`);
     return outcome.exitCode;
   }
-  for (const line of formatSummary(outcome.results!, outcome.reports!.reportHtml)) io.out(line);
+  if (!outcome.results || !outcome.reports) throw new Error('A run without a problem returned no results');
+  for (const line of formatSummary(outcome.results, outcome.reports.reportHtml)) io.out(line);
   return outcome.exitCode;
 }
 
@@ -155,22 +159,28 @@ async function start(argv: string[], io: Out): Promise<number> {
   }
 }
 
+/** Parses arguments; a parse error is a usage error (exit 2, one line). */
+function parsedOrUsage<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    throw new UsageError((e as Error).message.split('\n')[0]);
+  }
+}
+
 /** `report`: rebuilds report.html, junit.xml and requirements-coverage.csv (and the Allure report) offline. */
 async function report(argv: string[], io: Out): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const parsed = parsedOrUsage(() =>
+    parseArgs({
       args: argv,
       options: { out: { type: 'string' }, allure: { type: 'boolean' } },
       allowPositionals: true,
       strict: true,
-    });
-  } catch (e) {
-    throw new UsageError((e as Error).message.split('\n')[0]);
-  }
+    }),
+  );
   const [file, ...extra] = parsed.positionals;
   if (file === undefined || extra.length > 0) throw new UsageError('report needs exactly one results.json file');
-  let rebuilt;
+  let rebuilt: Awaited<ReturnType<typeof rebuildReports>>;
   try {
     rebuilt = await rebuildReports(file, parsed.values.out);
   } catch (e) {
@@ -208,15 +218,10 @@ const FILE_STATE_TEXT: Record<string, string> = {
 
 /** `verify-report`: exit 0 when the folder is as the run wrote it, 1 when altered, 2 when it cannot be read. */
 async function verifyReport(argv: string[], io: Out): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: {}, allowPositionals: true, strict: true });
-  } catch (e) {
-    throw new UsageError((e as Error).message.split('\n')[0]);
-  }
+  const parsed = parsedOrUsage(() => parseArgs({ args: argv, options: {}, allowPositionals: true, strict: true }));
   const [dir, ...extra] = parsed.positionals;
   if (dir === undefined || extra.length > 0) throw new UsageError('verify-report needs exactly one report folder');
-  let v;
+  let v: Awaited<ReturnType<typeof verifyReportDir>>;
   try {
     v = await verifyReportDir(dir);
   } catch (e) {

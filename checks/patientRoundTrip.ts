@@ -19,10 +19,7 @@ function sameJson(a: unknown, b: unknown): boolean {
   if (isRecord(a)) {
     if (!isRecord(b)) return false;
     const keys = Object.keys(a);
-    return (
-      keys.length === Object.keys(b).length &&
-      keys.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]))
-    );
+    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
   }
   return false;
 }

@@ -23,7 +23,7 @@ export function sitesMatchSearch(search: string): Check {
       sites.forEach((site, index) => {
         const id = siteIdOf(site);
         const name = isRecord(site) && typeof site.name === 'string' ? site.name : undefined;
-        if (id?.toLowerCase() === needle || (name?.toLowerCase().includes(needle))) return;
+        if (id?.toLowerCase() === needle || name?.toLowerCase().includes(needle)) return;
         offending.push(`${id ?? `site ${index + 1}`} ${name === undefined ? '(no name)' : show(name, 40)}`);
       });
       const evidence = { search, sites: sites.length, offending: offending.length };

@@ -50,7 +50,7 @@ export function aggregate(input: AggregateInput): RunResults {
   ];
   const results: CheckResult[] = raw.map(({ exchange, ...r }) => ({
     ...r,
-    ...(exchange !== undefined && index.has(exchange) ? { exchange: index.get(exchange)! } : {}),
+    ...(exchange !== undefined && index.get(exchange) !== undefined ? { exchange: index.get(exchange) } : {}),
   }));
   const order = new Map(input.operations.map((id, i) => [id, i]));
   results.sort((a, b) => (order.get(a.operation) ?? 1e9) - (order.get(b.operation) ?? 1e9));

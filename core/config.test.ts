@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ConfigError, DEFAULT_CONFIG, loadConfig, secretsOf } from './config.ts';
+import { ConfigError, loadConfig, secretsOf } from './config.ts';
 
 const file = (content: unknown) => {
   const f = join(mkdtempSync(join(tmpdir(), 'cfg-')), 'c.json');
@@ -11,20 +11,40 @@ const file = (content: unknown) => {
 };
 
 describe('loadConfig', () => {
-  test('defaults match the sandbox and fill {target}', () => {
-    const c = loadConfig({ target: 'http://127.0.0.1:1234/', environment: {} });
+  const minimal = {
+    auth: { type: 'client-credentials', tokenUrl: '{target}/oauth/token', clientIdEnv: 'CID', clientSecretEnv: 'CS' },
+    siteId: 'SITE-A',
+  };
+
+  test('a config naming no services gets one discovery document at the target; {target} is filled', () => {
+    const c = loadConfig({ file: file(minimal), target: 'http://127.0.0.1:1234/', environment: { CID: 'i', CS: 's' } });
     expect(c.target).toBe('http://127.0.0.1:1234');
-    expect(c.services.claims.discovery).toBe('http://127.0.0.1:1234/claims/.well-known/api-configuration');
-    expect(c.credentials).toMatchObject({
-      type: 'client-credentials',
-      clientId: 'sandbox-client',
-      tokenUrl: 'http://127.0.0.1:1234/oauth/token',
+    expect(c.services.claims.discovery).toBe('http://127.0.0.1:1234/.well-known/api-configuration');
+    expect(c.credentials).toMatchObject({ type: 'client-credentials', tokenUrl: 'http://127.0.0.1:1234/oauth/token' });
+    expect(c.http).toEqual({ timeoutMs: 10_000, maxResponseBytes: 5 * 1024 * 1024 });
+    expect(c.fixtures).toEqual({});
+  });
+
+  test('fallbacks stand in for unset variables only', () => {
+    const f = file(minimal);
+    const c = loadConfig({
+      file: f,
+      target: 'https://x.example',
+      environment: { CID: 'mine' },
+      fallbacks: { CID: 'demo', CS: 'demo-secret' },
     });
-    expect(c.fixtures).toEqual(DEFAULT_CONFIG.fixtures);
+    expect(c.credentials).toMatchObject({ clientId: 'mine', clientSecret: 'demo-secret' });
+  });
+
+  test.each([
+    [{ siteId: 'S' }, /names no auth/],
+    [{ auth: minimal.auth }, /names no siteId/],
+  ])('a config without auth or siteId is refused with one line (%j)', (content, message) => {
+    expect(() => loadConfig({ file: file(content), target: 'https://x.example', environment: {} })).toThrow(message);
   });
 
   test('secrets come from the environment variables the file names', () => {
-    const f = file({ auth: { type: 'bearer', tokenEnv: 'MY_TOKEN' } });
+    const f = file({ auth: { type: 'bearer', tokenEnv: 'MY_TOKEN' }, siteId: 'S' });
     const c = loadConfig({ file: f, target: 'https://x.example', environment: { MY_TOKEN: 'abc12345' } });
     expect(secretsOf(c.credentials)).toEqual(['abc12345']);
     expect(() => loadConfig({ file: f, target: 'https://x.example', environment: {} })).toThrow(/MY_TOKEN is not set/);
@@ -33,6 +53,7 @@ describe('loadConfig', () => {
   test('a file config never falls back to the sandbox demo credentials', () => {
     const f = file({
       auth: { type: 'client-credentials', tokenUrl: '{target}/t', clientIdEnv: 'CID', clientSecretEnv: 'CSECRET' },
+      siteId: 'S',
     });
     expect(() => loadConfig({ file: f, target: 'https://x.example', environment: { CID: 'me' } })).toThrow(
       /CSECRET is not set/,
@@ -51,6 +72,8 @@ describe('loadConfig', () => {
   });
 
   test('a target that is not an http URL is refused', () => {
-    expect(() => loadConfig({ target: 'localhost:80', environment: {} })).toThrow(/not a URL|must be an http/);
+    expect(() => loadConfig({ file: file(minimal), target: 'localhost:80', environment: {} })).toThrow(
+      /not a URL|must be an http/,
+    );
   });
 });

@@ -9,30 +9,14 @@
  */
 import type { Requirement } from '../spec/requirements.ts';
 import { type CoverageStanding, decidedOutcome, OPERATION_IN_SCOPE } from './decidedOutcomes.ts';
-import type { CheckResult, Status } from './results.ts';
+import type { CheckResult, MustCoverage, RunCoverage, Status } from './results.ts';
+
+export type { MustCoverage, RunCoverage } from './results.ts';
 
 const standingOf = (check: string) => decidedOutcome(check)?.coverage;
 
 /** Default of `--min-coverage` (DEC-R-02). */
 export const DEFAULT_MIN_COVERAGE = 0.9;
-
-export interface MustCoverage {
-  /** Testable MUST requirements of the operation(s) in the share (selected, not left out by choice). */
-  inScope: number;
-  /** Of those, the ones with a pass, fail or warn result. */
-  judged: number;
-  /** In the share but not judged: reason -> number of requirements. */
-  notJudged: Record<string, number>;
-  /** Left out by the user's choice, outside the share: reason -> number of requirements. */
-  leftOut: Record<string, number>;
-}
-
-export interface RunCoverage {
-  /** The minimum share of judged requirements for a conclusive verdict (0 to 1). */
-  minimum: number;
-  overall: MustCoverage;
-  operations: Record<string, MustCoverage>;
-}
 
 const judgedStatus = (s: Status): boolean => s === 'pass' || s === 'fail' || s === 'warn';
 

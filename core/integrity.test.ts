@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadFixture } from '../reports/testSupport/fixtures.ts';
+import { loadFixture } from './testSupport/resultsFixtures.ts';
 import { canonicalJson, digestOf, integrityOf, sealed } from './integrity.ts';
 
 describe('canonicalJson', () => {

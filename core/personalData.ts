@@ -15,7 +15,7 @@
  * them and they identify nobody.
  */
 import { operations } from '../spec/operations.ts';
-import type { Fixtures } from './config.ts';
+import type { Fixtures } from './configTypes.ts';
 
 /** The one sentinel of every masked value, secrets and personal data alike. */
 export const MASK = '****';
@@ -282,7 +282,7 @@ function lastSegment(url: string): string {
   return url
     .replace(/[/#]+$/, '')
     .split(/[/#]/)
-    .pop()!
+    .slice(-1)[0]
     .toLowerCase();
 }
 

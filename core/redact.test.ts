@@ -1,3 +1,4 @@
+import { personalValuesOf } from './personalData.ts';
 import { describe, expect, test } from 'vitest';
 import { MASK, Redactor } from './redact.ts';
 import type { Exchange } from './exchange.ts';
@@ -251,7 +252,7 @@ describe('Redactor: personal data', () => {
   test('configured personal values are masked from the start; copies made by with() share what any of them learns', () => {
     const r = new Redactor([], {
       personalData: true,
-      personalValues: Redactor.personalValuesOf({
+      personalValues: personalValuesOf({
         bills: { membershipNumber: 'BUP100001' },
         hospitalClaims: {
           search: {

@@ -11,7 +11,7 @@
  * after the checks judged the unmasked exchange, so it never changes an outcome.
  */
 import type { Exchange } from './exchange.ts';
-import type { Fixtures } from './config.ts';
+import type { Fixtures } from './configTypes.ts';
 import {
   isPublicOperation,
   maskEmails,
@@ -23,19 +23,19 @@ import {
   personalValuesOf,
   type Learn,
 } from './personalData.ts';
-import type { ExchangeRecord } from './results.ts';
+import type { EvidenceMode, ExchangeRecord } from './results.ts';
 
 export { MASK } from './personalData.ts';
 
 /** `masked` (the default): secrets and personal data are masked; `full`: only secrets are. */
-export type EvidenceMode = 'masked' | 'full';
+export type { EvidenceMode } from './results.ts';
 
 export interface RedactorOptions {
   /** Mask personal data of patients and members (names, birth dates, addresses, ...). */
   personalData?: boolean;
   /**
    * Personal values known before any exchange (the configured fixtures, see
-   * `Redactor.personalValuesOf`): masked in every text from the start of the run.
+   * `personalValuesOf` of core/personalData.ts): masked in every text from the start of the run.
    */
   personalValues?: readonly string[];
 }
@@ -109,11 +109,15 @@ export class Redactor {
   }
 
   /**
-   * The personal values named by a config's fixtures, for `RedactorOptions.personalValues`
-   * (here so that the places building a redactor need no other import).
+   * The redactor of a run: its secrets masked always; personal data (learned from responses, and
+   * named by the config's fixtures from the start) masked unless evidence is `full`. The one place
+   * a run's redactor is built, in the runner and in every suite worker alike.
    */
-  static personalValuesOf(fixtures: Fixtures): string[] {
-    return personalValuesOf(fixtures);
+  static forRun(run: { secrets: readonly string[]; evidence: EvidenceMode; fixtures: Fixtures }): Redactor {
+    return new Redactor(run.secrets, {
+      personalData: run.evidence !== 'full',
+      personalValues: personalValuesOf(run.fixtures),
+    });
   }
 
   /** A new redactor that also masks these values (e.g. a token obtained during the run). */

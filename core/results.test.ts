@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import { exitCodeOf, verdictOf } from './results.ts';
-import { selectOperations } from './runner.ts';
 
 describe('verdictOf', () => {
   test('a MUST failure makes the target not conformant, whatever else happened', () => {
@@ -38,17 +37,5 @@ describe('verdictOf', () => {
   });
   test('exit codes follow the command contract', () => {
     expect([exitCodeOf('conformant'), exitCodeOf('not-conformant'), exitCodeOf('inconclusive')]).toEqual([0, 1, 3]);
-  });
-});
-
-describe('selectOperations', () => {
-  test('patterns with wildcards and commas select operation ids', () => {
-    expect(selectOperations('find-member-*,get-bill').map((o) => o.id)).toEqual([
-      'find-member-v1',
-      'find-member-v2',
-      'get-bill',
-    ]);
-    expect(selectOperations(undefined).length).toBeGreaterThanOrEqual(12);
-    expect(() => selectOperations('nothing-like-this')).toThrow(/matches no operation/);
   });
 });

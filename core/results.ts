@@ -5,8 +5,7 @@
 import type { Decision } from '../spec/decisions.ts';
 import type { Requirement } from '../spec/requirements.ts';
 import type { DocumentId, Level } from '../spec/types.ts';
-import type { RunCoverage } from './coverage.ts';
-import type { EvidenceMode } from './redact.ts';
+import type { ConformanceRunConfiguration } from './configTypes.ts';
 
 export type Status = 'pass' | 'fail' | 'warn' | 'skip' | 'omit' | 'error';
 export const STATUSES: readonly Status[] = ['pass', 'fail', 'warn', 'skip', 'omit', 'error'];
@@ -58,11 +57,27 @@ export interface OperationSummary {
 }
 
 /** Who ran the suite, against what, for whom: the config's `attestation`, as stated there. */
-export interface Attestation {
-  organisation?: string;
-  product?: string;
-  environment?: 'staging' | 'production';
-  person?: string;
+export type Attestation = NonNullable<ConformanceRunConfiguration['attestation']>;
+
+/** `masked` (default) masks personal data in every artefact; `full` keeps it (secrets stay masked). */
+export type EvidenceMode = 'masked' | 'full';
+
+export interface MustCoverage {
+  /** Testable MUST requirements of the operation(s) in the share (selected, not left out by choice). */
+  inScope: number;
+  /** Of those, the ones with a pass, fail or warn result. */
+  judged: number;
+  /** In the share but not judged: reason -> number of requirements. */
+  notJudged: Record<string, number>;
+  /** Left out by the user's choice, outside the share: reason -> number of requirements. */
+  leftOut: Record<string, number>;
+}
+
+export interface RunCoverage {
+  /** The minimum share of judged requirements for a conclusive verdict (0 to 1). */
+  minimum: number;
+  overall: MustCoverage;
+  operations: Record<string, MustCoverage>;
 }
 
 /** SHA-256 of the canonical content of results.json (every member but `integrity`, see core/integrity.ts). */

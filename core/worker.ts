@@ -28,10 +28,7 @@ export function worker(): WorkerState {
     state = {
       ctx,
       client: new HttpClient(ctx.http),
-      redactor: new Redactor([ctx.token, ...ctx.secrets], {
-        personalData: ctx.evidence !== 'full',
-        personalValues: Redactor.personalValuesOf(ctx.fixtures),
-      }),
+      redactor: Redactor.forRun({ ...ctx, secrets: [ctx.token, ...ctx.secrets] }),
       events: new EventFile(ctx.runDir),
       recorded: new Map(),
     };

@@ -47,6 +47,7 @@ function checkResults(dir: string): void {
   }
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the pattern exists to strip ANSI colour codes (ESC)
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 function runAllure(args: readonly string[], cwd: string): Promise<{ code: number | null; output: string }> {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { ExchangeRecord } from '../core/results.ts';
 import { curlCommand, maskedHeaderValue, maskedUrl, secretVariable, shellQuote } from './curl.ts';
-import { loadFixture } from './testSupport/fixtures.ts';
+import { loadFixture } from '../core/testSupport/resultsFixtures.ts';
 
 function exchange(over: Partial<ExchangeRecord> & { headers?: Record<string, string>; body?: string }): ExchangeRecord {
   return {

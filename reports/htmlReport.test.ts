@@ -10,7 +10,7 @@ import {
   prettyBody,
   renderHtml,
 } from './htmlReport.ts';
-import { FIXTURE_NAMES, loadFixture } from './testSupport/fixtures.ts';
+import { FIXTURE_NAMES, loadFixture } from '../core/testSupport/resultsFixtures.ts';
 
 /** The markup of the element whose start tag carries `id="<id>"`, up to its closing `</tag>`. */
 function elementById(html: string, id: string): string {

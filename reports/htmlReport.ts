@@ -40,6 +40,7 @@ import {
 
 /** C0/C1 controls (but tab, LF, CR) and lone surrogates render as U+FFFD instead of vanishing. */
 const UNPRINTABLE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the pattern exists to find control characters and lone surrogates
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Escapes text for element content and quoted attribute values alike. */

@@ -8,7 +8,7 @@ import { BufferResultFile } from '@allurereport/reader-api';
 import { junitXml } from '@allurereport/reader';
 import { describe, expect, it } from 'vitest';
 import { renderJunit } from './junitReport.ts';
-import { FIXTURE_NAMES, loadFixture } from './testSupport/fixtures.ts';
+import { FIXTURE_NAMES, loadFixture } from '../core/testSupport/resultsFixtures.ts';
 
 async function consume(xml: string): Promise<{ ok: boolean; tests: RawTestResult[] }> {
   const tests: RawTestResult[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResults } from '../core/results.ts';
 import { exchangeSeconds, renderJunit, stripInvalidXmlChars, xmlAttr, xmlText } from './junitReport.ts';
-import { FIXTURE_NAMES, loadFixture } from './testSupport/fixtures.ts';
+import { FIXTURE_NAMES, loadFixture } from '../core/testSupport/resultsFixtures.ts';
 import { findAll, parseXml, type XmlElement } from './testSupport/xmlWellFormed.ts';
 
 function suites(xml: string): XmlElement[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { operationRows, resultsOf } from './operationRows.ts';
-import { loadFixture } from './testSupport/fixtures.ts';
+import { loadFixture } from '../core/testSupport/resultsFixtures.ts';
 
 describe('operationRows', () => {
   it('orders by document, then section as dotted numbers', () => {

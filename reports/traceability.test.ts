@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, RunResults } from '../core/results.ts';
 import { parseCsv } from '../spec/requirements.ts';
-import { loadFixture } from './testSupport/fixtures.ts';
+import { loadFixture } from '../core/testSupport/resultsFixtures.ts';
 import {
   COVERAGE_CSV_HEADER,
   coverageLabel,

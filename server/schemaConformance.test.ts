@@ -153,7 +153,6 @@ const SUCCESS: [operationId: string, label: string, call: Call][] = [
   ['search-booking-practitioner-roles', 'every role', (s) => s.get(withQuery(paths.bookingRoles, { count: '100' }))],
 ];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type J = any;
 
 const NEW_PATIENT = {

@@ -13,7 +13,6 @@ export interface Answer {
 }
 
 /** Loose access to JSON inside these helpers only; exported signatures stay typed. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
 
 export interface CallOptions {

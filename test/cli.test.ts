@@ -81,7 +81,10 @@ describe('conformance command', () => {
 
   test('a config naming an unset secret variable is refused', async () => {
     const file = join(reportDir(), 'c.json');
-    writeFileSync(file, JSON.stringify({ auth: { type: 'bearer', tokenEnv: 'CONFORMANCE_TEST_UNSET_TOKEN' } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ auth: { type: 'bearer', tokenEnv: 'CONFORMANCE_TEST_UNSET_TOKEN' }, siteId: 'SITE001' }),
+    );
     const { code, stderr } = await runCli(['run', '--target', 'http://127.0.0.1:9', '--config', file]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/CONFORMANCE_TEST_UNSET_TOKEN is not set/);
@@ -102,7 +105,11 @@ describe('conformance command', () => {
     const file = join(reportDir(), 'slow.json');
     writeFileSync(
       file,
-      JSON.stringify({ auth: { type: 'bearer', tokenEnv: 'CONFORMANCE_TOKEN' }, http: { timeoutMs: 500 } }),
+      JSON.stringify({
+        auth: { type: 'bearer', tokenEnv: 'CONFORMANCE_TOKEN' },
+        siteId: 'SITE001',
+        http: { timeoutMs: 500 },
+      }),
     );
     const { code, stderr } = await runCli(['run', '--target', url, '--config', file], {
       env: { CONFORMANCE_TOKEN: 'tok-123456789' },
@@ -147,6 +154,7 @@ describe('conformance command', () => {
       file,
       JSON.stringify({
         auth: { type: 'bearer', tokenEnv: 'CONFORMANCE_TOKEN' },
+        siteId: 'SITE001',
         http: { timeoutMs: 600, maxResponseBytes: 1048576 },
         fixtures: {
           findMemberV2: {

@@ -7,9 +7,12 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { DEFAULT_CONFIG } from '../core/config.ts';
+import { DEMO_CONFIG_FILE } from '../server/demoConfig.ts';
+
 import { startSandbox, type RunningSandbox } from '../server/http.ts';
 import { reportDir, runCli, type CliResult } from './support/cli.ts';
+
+const DEMO_CONFIG = JSON.parse(readFileSync(DEMO_CONFIG_FILE, 'utf8')) as Record<string, unknown>;
 
 /**
  * Personal data of seeded members, patients and users (server/fixtures) that the selected
@@ -99,7 +102,7 @@ async function run(evidence: 'masked' | 'full'): Promise<Run> {
     // Beside, not inside, the report folder: the config names fixture values the scan looks for.
     const configFile = join(reportDir(), 'config.json');
     // The built-in defaults as a file: with a file, secrets come only from the environment.
-    writeFileSync(configFile, JSON.stringify({ ...DEFAULT_CONFIG, target: sandbox.url }));
+    writeFileSync(configFile, JSON.stringify({ ...DEMO_CONFIG, target: sandbox.url }));
     const cli = await runCli(
       [
         'run',

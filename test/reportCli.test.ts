@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { suiteVersion } from '../core/suiteVersion.ts';
-import { loadFixture } from '../reports/testSupport/fixtures.ts';
+import { loadFixture } from '../core/testSupport/resultsFixtures.ts';
 import { writeReports } from '../reports/writeReports.ts';
 import { reportDir, runCli } from './support/cli.ts';
 

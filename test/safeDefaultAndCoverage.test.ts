@@ -6,15 +6,18 @@
  * - with a config that names credentials but no fixtures, too little is judged: inconclusive
  *   (exit 3) with the coverage reason, although no MUST failed.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEFAULT_CONFIG, SANDBOX_DEMO } from '../core/config.ts';
+import { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } from '../server/demoConfig.ts';
+
 import type { RunResults } from '../core/results.ts';
 import { startSandbox } from '../server/http.ts';
 import { readResults, reportDir, runCli, type CliResult } from './support/cli.ts';
 import { stricterThanCited } from './support/levels.ts';
+
+const DEMO_CONFIG = JSON.parse(readFileSync(DEMO_CONFIG_FILE, 'utf8')) as Record<string, unknown>;
 
 const TIMEOUT = 300_000;
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
@@ -24,7 +27,7 @@ let bare: CliResult & { results: RunResults };
 beforeAll(async () => {
   sandbox = await startSandbox();
   const configDir = mkdtempSync(join(tmpdir(), 'conformance-config-'));
-  const { fixtures: _dropped, ...noFixtures } = DEFAULT_CONFIG;
+  const { fixtures: _dropped, ...noFixtures } = DEMO_CONFIG;
   const configFile = join(configDir, 'no-fixtures.json');
   writeFileSync(configFile, JSON.stringify(noFixtures));
   const run = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
@@ -35,7 +38,7 @@ beforeAll(async () => {
     );
     return { ...out, results: readResults(dir) };
   };
-  [safe, bare] = await Promise.all([run([]), run(['--config', configFile, '--allow-destructive'], SANDBOX_DEMO)]);
+  [safe, bare] = await Promise.all([run([]), run(['--config', configFile, '--allow-destructive'], DEMO_ENVIRONMENT)]);
 }, TIMEOUT + 20_000);
 
 afterAll(async () => {

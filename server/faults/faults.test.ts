@@ -21,7 +21,6 @@ import {
 } from '../testSupport.ts';
 import { FAULTS, type FaultName } from './catalog.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type J = any;
 
 type Scenario = (clean: TestSandbox, faulty: TestSandbox) => Promise<void>;

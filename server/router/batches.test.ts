@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { TestSandbox, errorCode, ids, paths, tags } from '../testSupport.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type J = any;
 
 // A fresh sandbox per test: acknowledging changes state.

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { REF_URL } from '../resources/urls.ts';
 import { TestSandbox, errorCode, extension, ids, paths, resources, tags, withQuery } from '../testSupport.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type J = any;
 
 let sb: TestSandbox;

@@ -3,7 +3,6 @@ import { CODE_SET_NAMES } from '../../spec/operationsD2.ts';
 import { REF_URL } from '../resources/urls.ts';
 import { TestSandbox, errorCode, paths, tags, withQuery } from '../testSupport.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type J = any;
 
 let sb: TestSandbox;

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TestSandbox, paths } from '../testSupport.ts';
 import { multipartFields } from './diary.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type J = any;
 
 let sb: TestSandbox;

@@ -3,7 +3,6 @@ import { REF_URL } from '../resources/urls.ts';
 import { TestSandbox, errorCode, extension, type Answer } from '../testSupport.ts';
 import { CONTACT_INSURER_ADVICE, REFINE_ADVICE, V1_MULTIPLE_ADVICE } from './findMember.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type J = any;
 
 let sb: TestSandbox;

@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { REF_URL } from '../resources/urls.ts';
 import { TestSandbox, errorCode, paths } from '../testSupport.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type J = any;
 
 // A fresh sandbox per test: the patient operations change state.

@@ -38,7 +38,7 @@ const PATIENT_PROFILE: ParameterProfile = {
 const EXTENSION_NAMES = ['insurer', 'registrationid', 'authorizationno'];
 const TELECOM_SYSTEMS = ['phone', 'email', 'sms'];
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: loose reading of a request body under validation; typed readers are left to issue 10's sandbox step
 type Json = any;
 
 const unauthorised = (diagnostics: string) =>
@@ -257,7 +257,10 @@ function validateCondition(body: Json): string[] {
       e.detail.forEach((d: Json, j: number) => {
         const at = `Condition.evidence[${k}].detail[${j}]`;
         if (!isObject(d) || !isText(d.display)) missing(`${at}.display is required`);
-        if (!isObject(d.identifier)) return missing(`${at}.identifier is required`);
+        if (!isObject(d.identifier)) {
+          missing(`${at}.identifier is required`);
+          return;
+        }
         for (const member of ['id', 'system', 'value'])
           if (!isText(d.identifier[member])) missing(`${at}.identifier.${member} is required`);
       });

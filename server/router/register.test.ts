@@ -13,7 +13,6 @@ import {
 } from '../testSupport.ts';
 import { distanceKm } from './geo.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type J = any;
 
 let sb: TestSandbox;

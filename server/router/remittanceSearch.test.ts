@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CLEARING_URL, CLEARING_EXT_URL, REF_URL } from '../resources/urls.ts';
 import { TestSandbox, errorCode, extension, ids, paths, resources, tags } from '../testSupport.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type J = any;
 
 let sb: TestSandbox;

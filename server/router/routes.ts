@@ -65,7 +65,7 @@ import { searchAuthorisation } from './authorisation.ts';
 import { searchRemittanceDetail, searchRemittanceSummary } from './remittanceSearch.ts';
 import { getIdpTokenDetails, logout, revokeToken } from './signOn.ts';
 import { issueToken } from './token.ts';
-import type { Handler, SandboxContext, SandboxReply, SandboxRequest } from './types.ts';
+import type { Handler, SandboxContext, SandboxReply, SandboxRequest, WireReply } from './types.ts';
 
 export const JSON_MEDIA_TYPE = 'application/json; charset=utf-8';
 export const FHIR_JSON_MEDIA_TYPE = 'application/fhir+json; charset=utf-8';
@@ -278,13 +278,7 @@ export function matchRoute(method: string, path: string): RouteMatch | { allowed
   };
 }
 
-/** A reply as it goes on the wire. */
-export interface WireReply {
-  status: number;
-  headers: Record<string, string>;
-  /** Serialised body; undefined for an empty body. */
-  payload?: string;
-}
+export type { WireReply } from './types.ts';
 
 export async function dispatch(request: Omit<SandboxRequest, 'params'>, ctx: SandboxContext): Promise<WireReply> {
   const match = matchRoute(request.method, request.path);

@@ -10,20 +10,11 @@
  *   registered redirect URI decides the outcome; errors are `{status: 'fail', message, code}`.
  */
 import { FORM_MEDIA_TYPE, mediaType } from './auth.ts';
-import type { RefreshGrant } from '../repo/model.ts';
 import { MessageError } from './errors.ts';
-import { basicCredentials, clientWithSecret, TOKEN_LIFETIME_SECONDS } from './token.ts';
+import { basicCredentials, clientWithSecret, keptRefreshGrants, TOKEN_LIFETIME_SECONDS } from './token.ts';
 import { ok, type SandboxContext, type SandboxReply, type SandboxRequest } from './types.ts';
 
 const REVOKE_OP = 'revoke-token';
-
-/** Refresh grants revoked under the refresh-revoke-keeps-refresh fault (per sandbox repository). */
-const KEPT = new WeakMap<object, Map<string, RefreshGrant>>();
-export function keptRefreshGrants(ctx: SandboxContext): Map<string, RefreshGrant> {
-  let kept = KEPT.get(ctx.repo);
-  if (!kept) KEPT.set(ctx.repo, (kept = new Map()));
-  return kept;
-}
 
 const oauthError = (
   status: number,

@@ -5,10 +5,20 @@
  * (a new access token in the refresh token's session). Answers use the OAuth error shape, not
  * OperationOutcome.
  */
-import type { Client } from '../repo/model.ts';
+import type { Client, RefreshGrant } from '../repo/model.ts';
 import { FORM_MEDIA_TYPE, mediaType } from './auth.ts';
-import { keptRefreshGrants } from './signOn.ts';
 import type { SandboxContext, SandboxReply, SandboxRequest } from './types.ts';
+
+/** Refresh grants revoked under the refresh-revoke-keeps-refresh fault (per sandbox repository). */
+const KEPT = new WeakMap<object, Map<string, RefreshGrant>>();
+export function keptRefreshGrants(ctx: SandboxContext): Map<string, RefreshGrant> {
+  let kept = KEPT.get(ctx.repo);
+  if (!kept) {
+    kept = new Map();
+    KEPT.set(ctx.repo, kept);
+  }
+  return kept;
+}
 
 export const TOKEN_LIFETIME_SECONDS = 3600;
 

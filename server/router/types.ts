@@ -4,7 +4,6 @@
  */
 import type { ActiveFaults } from '../faults/catalog.ts';
 import type { Repository } from '../repo/repository.ts';
-import type { ActiveVariants } from '../variants/catalog.ts';
 
 export interface SandboxRequest {
   method: string;
@@ -31,9 +30,39 @@ export interface SandboxContext {
   repo: Repository;
   faults: ActiveFaults;
   /** Legitimate choices switched on (server/variants); applied around the handlers by the route table. */
-  variants: ActiveVariants;
+  variants: ActiveModifiers;
   /** Scheme, host and port the request was addressed to, without a trailing slash. */
   baseUrl: string;
+}
+
+/** A reply as it goes on the wire. */
+export interface WireReply {
+  status: number;
+  headers: Record<string, string>;
+  /** Serialised body; undefined for an empty body. */
+  payload?: string;
+}
+
+/** What a modifier sees of the route: the operation ids it serves (shared routes serve several). */
+export interface ModifierScope {
+  operations: readonly string[];
+  request: SandboxRequest;
+}
+
+/** A named modifier around the reference handlers (a variant): it may rewrite the request, the reply or the wire. */
+export interface Modifier {
+  /** Rewrites the request before the reference handler sees it. */
+  request?: (request: SandboxRequest, scope: Omit<ModifierScope, 'request'>) => SandboxRequest;
+  /** Rewrites the reply of the reference handler (success or documented error). */
+  reply?: (reply: SandboxReply, scope: ModifierScope) => SandboxReply;
+  /** Rewrites the serialised reply (serialisation and protocol choices). */
+  wire?: (wire: WireReply, scope: ModifierScope) => WireReply;
+}
+
+/** The modifiers switched on, by the operations of a route. */
+export interface ActiveModifiers {
+  for(routeOperations: readonly string[]): readonly Modifier[];
+  list(): string[];
 }
 
 export type Handler = (req: SandboxRequest, ctx: SandboxContext) => Promise<SandboxReply>;

@@ -51,7 +51,7 @@ export class ActiveVariants {
   constructor(names: readonly string[] = []) {
     const unknown = names.filter((n) => !byName.has(n));
     if (unknown.length > 0) throw new Error(`Unknown variant ${unknown[0]}`);
-    this.#on = [...new Set(names)].map((n) => byName.get(n)!);
+    this.#on = [...new Set(names)].flatMap((n) => byName.get(n) ?? []);
   }
 
   /**

@@ -2,7 +2,7 @@
  * Variants of Document 2: choices its text or spec/decisions.md allow. See ./types.ts.
  */
 import { operationOutcome } from '../router/errors.ts';
-import type { SandboxReply, } from '../router/types.ts';
+import type { SandboxReply } from '../router/types.ts';
 import type { Variant } from './types.ts';
 import { arr, errorCodeOf, isObject, mapObjects, withQuery, type JsonObject } from './json.ts';
 

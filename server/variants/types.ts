@@ -6,8 +6,7 @@
  * rewrite the request before the handler sees it, the reply the handler gives, or the reply as it
  * goes on the wire. The routers stay the reference behaviour alone.
  */
-import type { WireReply } from '../router/routes.ts';
-import type { SandboxReply, SandboxRequest } from '../router/types.ts';
+import type { Modifier, ModifierScope } from '../router/types.ts';
 
 export interface VariantInfo {
   name: string;
@@ -24,16 +23,6 @@ export interface VariantInfo {
 }
 
 /** What a modifier sees of the route: the operation ids it serves (shared routes serve several). */
-export interface VariantScope {
-  operations: readonly string[];
-  request: SandboxRequest;
-}
+export type VariantScope = ModifierScope;
 
-export interface Variant extends VariantInfo {
-  /** Rewrites the request before the reference handler sees it. */
-  request?: (request: SandboxRequest, scope: Omit<VariantScope, 'request'>) => SandboxRequest;
-  /** Rewrites the reply of the reference handler (success or documented error). */
-  reply?: (reply: SandboxReply, scope: VariantScope) => SandboxReply;
-  /** Rewrites the serialised reply (serialisation and protocol choices). */
-  wire?: (wire: WireReply, scope: VariantScope) => WireReply;
-}
+export interface Variant extends VariantInfo, Modifier {}

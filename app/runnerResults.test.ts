@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { operation } from '../spec/operations.ts';
-import type { RunEvent } from './events.ts';
-import { silentOperations } from './runner.ts';
+import type { RunEvent } from '../core/events.ts';
+import { silentOperations } from './runnerResults.ts';
 
 const judged = (op: string, status: 'pass' | 'omit'): RunEvent => ({
   type: 'check-evaluated',

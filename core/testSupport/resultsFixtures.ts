@@ -1,13 +1,13 @@
-/** Loads the hand-written results fixtures (reports/fixtures/*.json) for tests. */
+/** Loads the hand-written results fixtures (core/testSupport/results/*.json) for tests. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { RunResults } from '../../core/results.ts';
+import type { RunResults } from '../results.ts';
 
 export type FixtureName = 'conformant' | 'failing' | 'inconclusive';
 export const FIXTURE_NAMES: readonly FixtureName[] = ['conformant', 'failing', 'inconclusive'];
 
 export function fixturePath(name: FixtureName): string {
-  return fileURLToPath(new URL(`../fixtures/${name}.json`, import.meta.url));
+  return fileURLToPath(new URL(`./results/${name}.json`, import.meta.url));
 }
 
 /** A fresh copy each call, so tests may modify it. */

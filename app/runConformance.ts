@@ -1,0 +1,160 @@
+/**
+ * `conformance run`, the application layer: composes the config, discovery, credentials, the
+ * vitest engine (app/vitestEngine.ts) and the reporters; the runner-decided results come from
+ * app/runnerResults.ts. `core/` holds the harness pieces and imports nothing from here.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { aggregate } from '../core/aggregate.ts';
+import { allSecretsOf, ConfigError, loadConfig } from '../core/config.ts';
+import { addressOf, discover, TargetUnreachableError } from '../core/discovery.ts';
+import { readEvents } from '../core/events.ts';
+import type { WorkerResult } from '../core/events.ts';
+import { HttpClient } from '../core/http.ts';
+import { sealed } from '../core/integrity.ts';
+import { type EvidenceMode, Redactor } from '../core/redact.ts';
+import type { ExchangeRecord, RunResults } from '../core/results.ts';
+import { EXIT, exitCodeOf } from '../core/results.ts';
+import type { RunContext } from '../core/runContext.ts';
+import { suiteVersion } from '../core/suiteVersion.ts';
+import { obtainToken } from '../core/token.ts';
+import { type ReportPaths, writeReports } from '../reports/writeReports.ts';
+import { operations } from '../spec/operations.ts';
+import type { ServiceId } from '../spec/types.ts';
+import { addressedByKey, omittedByConfig, silentOperations } from './runnerResults.ts';
+import { selectOperations } from './selectOperations.ts';
+import { runSuites } from './vitestEngine.ts';
+
+export interface RunOptions {
+  target: string;
+  /** The config file (the application layer passes the sandbox's demo config when none is given). */
+  config: string;
+  /** Values standing in for unset environment variables (the demo config's public credentials). */
+  environmentFallbacks?: Readonly<Record<string, string>>;
+  only?: string;
+  reportDir: string;
+  allowDestructive: boolean;
+  seed?: number;
+  runs?: number;
+  path?: string;
+  /** `masked` (default) masks personal data in every artefact; `full` keeps it (secrets stay masked). */
+  evidence?: EvidenceMode;
+  /** Minimum judged share of the testable MUST requirements in scope, 0 to 1 (core/coverage.ts). */
+  minCoverage?: number;
+}
+
+export interface RunOutcome {
+  exitCode: number;
+  results?: RunResults;
+  reports?: ReportPaths;
+  /** One-line reason when the run could not start (exit 2). */
+  problem?: string;
+}
+
+export async function runConformance(options: RunOptions): Promise<RunOutcome> {
+  const startedAt = new Date().toISOString();
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const runs = options.runs ?? 25;
+  let client: HttpClient | undefined;
+  let runDir: string | undefined;
+  try {
+    const config = loadConfig({
+      file: options.config,
+      target: options.target,
+      fallbacks: options.environmentFallbacks,
+    });
+    const selected = selectOperations(options.only);
+    client = new HttpClient(config.http);
+    const runnerExchanges = new Map<string, ExchangeRecord>();
+    const runnerResults: WorkerResult[] = [];
+    const evidence: EvidenceMode = options.evidence ?? 'masked';
+    let redactor = Redactor.forRun({ secrets: allSecretsOf(config), evidence, fixtures: config.fixtures });
+
+    const omitted = config.reservedOperations === 'omit' ? selected.filter((op) => op.reservedForOperator) : [];
+    const active = selected.filter((op) => !omitted.includes(op));
+    runnerResults.push(...omitted.map(omittedByConfig));
+
+    // Every configured service is discovered so that a selected operation's steps can set up or
+    // observe through others (revoke is observed through introspect); only the services of the
+    // selected operations must be reachable.
+    const services = [...new Set(active.map((op) => op.service))] as ServiceId[];
+    const others = (Object.keys(config.services) as ServiceId[]).filter((s) => !services.includes(s));
+    const discovery = await discover(client, config.services, services, others);
+    const token = await obtainToken(client, config.credentials);
+    redactor = redactor.with([token]);
+    for (const d of discovery.values()) runnerExchanges.set(d.exchange.id, redactor.exchange(d.exchange));
+
+    // Every operation of a discovered service gets its address, so that a selected operation's
+    // steps can set up through others (acknowledging lists and gets batches); only selected
+    // operations are judged on their discovery key.
+    const addresses: Record<string, string> = {};
+    for (const op of operations.filter((o) => discovery.get(o.service)?.keys)) {
+      const a = addressOf(op, discovery);
+      if ('url' in a) addresses[op.id] = a.url;
+    }
+    const unaddressable: Record<string, string> = {};
+    for (const op of active) {
+      const a = addressOf(op, discovery);
+      const exchange = discovery.get(op.service)?.exchange.id;
+      if (!('url' in a)) unaddressable[op.id] = a.problem;
+      runnerResults.push(addressedByKey(op, a, exchange));
+    }
+
+    runDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
+    const ctx: RunContext = {
+      target: config.target,
+      addresses,
+      unaddressable,
+      token,
+      secrets: allSecretsOf(config),
+      credentials: config.named,
+      basic: config.basic,
+      siteId: config.siteId,
+      features: config.features,
+      fixtures: config.fixtures,
+      http: config.http,
+      allowDestructive: options.allowDestructive,
+      evidence,
+      seed,
+      runs,
+      ...(options.path ? { path: options.path } : {}),
+      selected: active.map((op) => op.id),
+      runDir,
+    };
+    const suites = [...new Set(active.filter((op) => addresses[op.id]).map((op) => op.suite))];
+    const crashes = await runSuites(suites, ctx, options.reportDir);
+    const events = readEvents(runDir);
+    runnerResults.push(...silentOperations(active, addresses, events));
+
+    const results = sealed(
+      aggregate({
+        suite: suiteVersion(),
+        target: config.target,
+        configDigest: config.digest,
+        attestation: config.attestation,
+        evidence,
+        seed,
+        runs,
+        allowDestructive: options.allowDestructive,
+        only: options.only,
+        startedAt,
+        finishedAt: new Date().toISOString(),
+        operations: selected.map((op) => op.id),
+        events,
+        runnerExchanges,
+        runnerResults: [...runnerResults, ...crashes],
+        minCoverage: options.minCoverage,
+      }),
+    );
+    const reports = await writeReports(results, resolve(options.reportDir));
+    return { exitCode: exitCodeOf(results.verdict), results, reports };
+  } catch (e) {
+    if (e instanceof ConfigError || e instanceof TargetUnreachableError)
+      return { exitCode: EXIT.usage, problem: e.message };
+    throw e;
+  } finally {
+    await client?.close();
+    if (runDir) rmSync(runDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The vitest engine of a run: starts vitest on the selected suites with the run context provided
+ * to the workers, Allure results written through allure-vitest (masked), and suite crashes (a test
+ * that threw for a reason other than a recorded MUST failure) turned into `error` results, so that
+ * a broken suite never looks conformant.
+ */
+import { rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { WorkerResult } from '../core/events.ts';
+import { Redactor } from '../core/redact.ts';
+import type { RunContext } from '../core/runContext.ts';
+import { suiteCrashed } from './runnerResults.ts';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const RECORDED = '[conformance]';
+
+class SuiteCrashCollector implements Reporter {
+  readonly results: WorkerResult[] = [];
+
+  onTestCaseResult(testCase: TestCase): void {
+    const result = testCase.result();
+    if (result.state !== 'failed') return;
+    const errors = (result.errors ?? []).filter((e) => !String(e.message ?? '').startsWith(RECORDED));
+    if (errors.length === 0) return;
+    const operation = topSuiteName(testCase);
+    const why = String(errors[0].message ?? 'unknown error').split('\n')[0];
+    this.results.push(suiteCrashed(operation, `The suite step "${testCase.name}" stopped: ${why}`, testCase.fullName));
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
+    for (const m of modules) {
+      const errors = m.errors();
+      if (errors.length === 0) continue;
+      const suite = m.moduleId.split('/').pop()?.replace('.suite.ts', '') ?? 'unknown';
+      const why = String(errors[0].message ?? 'unknown error').split('\n')[0];
+      this.results.push(suiteCrashed(suite, `The suite file could not run: ${why}`));
+    }
+  }
+}
+
+function topSuiteName(testCase: TestCase): string {
+  let parent = testCase.parent;
+  let name = '';
+  while (parent && parent.type === 'suite') {
+    name = parent.name;
+    parent = parent.parent;
+  }
+  return name || testCase.module.moduleId;
+}
+
+export async function runSuites(
+  suites: readonly string[],
+  ctx: RunContext,
+  reportDir: string,
+): Promise<WorkerResult[]> {
+  // Allure results of an earlier run into the same folder must never mix with this run's, even
+  // when this run has no suite to start.
+  const allureResults = resolve(reportDir, 'allure-results');
+  rmSync(allureResults, { recursive: true, force: true });
+  if (suites.length === 0) return [];
+  const { startVitest } = await import('vitest/node');
+  const { default: AllureReporter } = await import('allure-vitest/reporter');
+  const collector = new SuiteCrashCollector();
+  // What the suites send is masked already; a test's failure text comes from vitest (a crashed
+  // step's error can quote anything), so the run's known secrets and personal values are masked there too.
+  const redactor = Redactor.forRun({ ...ctx, secrets: [ctx.token, ...ctx.secrets] });
+  const allure = new AllureReporter({
+    resultsDir: allureResults,
+    // allure-vitest would record every expect() call with its values, unmasked: the suites' own
+    // steps (one per judged result) say what was judged.
+    reportMatchers: false,
+    environmentInfo: { target: redactor.text(ctx.target), seed: String(ctx.seed) },
+    listeners: [
+      {
+        beforeTestResultWrite: (result) => {
+          const d = result.statusDetails;
+          if (d.message) d.message = redactor.text(d.message);
+          if (d.trace) d.trace = redactor.text(d.trace);
+          if (d.actual) d.actual = redactor.text(d.actual);
+          if (d.expected) d.expected = redactor.text(d.expected);
+        },
+      },
+    ],
+  });
+  const files = suites.map((s) => join(ROOT, 'suites', `${s}.suite.ts`));
+  const previousExitCode = process.exitCode;
+  const vitest = await startVitest('test', files, {
+    config: join(ROOT, 'suites.vitest.config.ts'),
+    root: ROOT,
+    watch: false,
+    reporters: [collector, allure],
+    // allure-vitest skips every test missing from an Allure test plan named by this variable (set
+    // by Allure TestOps in CI): what the suite judges is chosen by --only, never by the environment.
+    env: { ALLURE_TESTPLAN_PATH: '' },
+    provide: { conformance: ctx },
+  });
+  await vitest.close();
+  process.exitCode = previousExitCode; // vitest sets it for failed tests; the verdict decides ours
+  return collector.results;
+}

@@ -1,0 +1,28 @@
+/**
+ * The config file's TypeScript types are generated from core/config.schema.json, so the schema
+ * (what a config file may say, and what editors complete) and the types the code reads cannot
+ * drift: `npm run gen:config-types` writes core/configTypes.ts; core/configTypes.test.ts fails
+ * when the committed file is not what the schema gives.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { compile, type JSONSchema } from 'json-schema-to-typescript';
+
+export const SCHEMA_FILE = fileURLToPath(new URL('../core/config.schema.json', import.meta.url));
+export const TYPES_FILE = fileURLToPath(new URL('../core/configTypes.ts', import.meta.url));
+
+/** The generated module text. */
+export async function configTypesSource(): Promise<string> {
+  const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as JSONSchema;
+  return compile(schema, 'ConfigFile', {
+    bannerComment: '/* Generated from core/config.schema.json by `npm run gen:config-types`; do not edit by hand. */',
+    additionalProperties: false,
+    unreachableDefinitions: false,
+    style: { singleQuote: true, printWidth: 120, trailingComma: 'all' },
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  writeFileSync(TYPES_FILE, await configTypesSource());
+  console.log(`wrote ${TYPES_FILE}`);
+}
