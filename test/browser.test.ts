@@ -90,11 +90,11 @@ describe('report.html in Chromium', () => {
   test('shows the verdict in large type, with the run facts', async () => {
     const verdict = page.locator('#verdict');
     await expect.poll(() => verdict.getAttribute('data-verdict')).toBe('not-conformant');
-    expect(await verdict.textContent()).toBe('Not conformant');
+    expect(await verdict.innerText()).toBe('Not conformant');
     const size = await verdict.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
     expect(size).toBeGreaterThanOrEqual(32);
     expect(await page.locator('#integrity').getAttribute('data-integrity')).toBe('intact');
-    expect(await page.locator('[data-fact="seed"]').textContent()).toBe('20261122');
+    expect(await page.locator('[data-fact="seed"]').innerText()).toBe('20261122');
   });
 
   test('filters to failures with the status boxes', async () => {
@@ -109,7 +109,7 @@ describe('report.html in Chromium', () => {
       .evaluateAll((els) => [...new Set(els.map((el) => el.getAttribute('data-status')))]);
     expect(shownStatuses).toEqual(['fail']);
     expect(await visible('article.finding')).toBeGreaterThan(0);
-    expect(await page.locator('#filter-count').textContent()).toMatch(
+    expect(await page.locator('#filter-count').innerText()).toMatch(
       /^Showing \d+ of \d+ failures, warnings and errors; \d+ of \d+ results; \d+ of \d+ requirements\.$/,
     );
   });
@@ -140,11 +140,11 @@ describe('report.html in Chromium', () => {
     await details.locator('summary').focus();
     await page.keyboard.press('Enter');
     expect(await details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
-    const curl = await first.locator('pre.curl').textContent();
+    const curl = await first.locator('pre.curl').innerText();
     expect(curl).toMatch(/^curl /);
     expect(curl).toContain('$CONFORMANCE_TOKEN');
     expect(curl).not.toMatch(/Bearer (?!\$CONFORMANCE_TOKEN)[A-Za-z0-9._-]{8,}/);
-    expect(await first.locator('.exchange-facts').textContent()).toMatch(/Duration\s+[\d.]+ ms/);
+    expect(await first.locator('.exchange-facts').innerText()).toMatch(/Duration\s+[\d.]+ ms/);
     mkdirSync(OUTPUT, { recursive: true });
     await first.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(OUTPUT, 'report-failure-expanded.png') });
