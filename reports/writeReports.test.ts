@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { STATUSES, emptyCounts, verdictOf } from '../core/results.ts';
-import { renderHtml } from './htmlReport.ts';
+import { renderHtml } from './html/renderHtml.ts';
 import { renderJunit } from './junitReport.ts';
 import { FIXTURE_NAMES, fixturePath, loadFixture } from '../core/testSupport/resultsFixtures.ts';
 import { parseXml } from './testSupport/xmlWellFormed.ts';

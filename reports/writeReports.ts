@@ -8,7 +8,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { integrityOf, sealed, type IntegrityState } from '../core/integrity.ts';
 import { STATUSES, type RunResults } from '../core/results.ts';
 import { suiteVersion } from '../core/suiteVersion.ts';
-import { renderHtml } from './htmlReport.ts';
+import { renderHtml } from './html/renderHtml.ts';
 import { renderJunit } from './junitReport.ts';
 import { renderCoverageCsv } from './traceability.ts';
 

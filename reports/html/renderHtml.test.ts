@@ -1,16 +1,10 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { RunResults } from '../core/results.ts';
-import {
-  CONTENT_SECURITY_POLICY,
-  DEFAULT_SECTIONS,
-  capUtf8,
-  escapeHtml,
-  formatDuration,
-  prettyBody,
-  renderHtml,
-} from './htmlReport.ts';
-import { FIXTURE_NAMES, loadFixture } from '../core/testSupport/resultsFixtures.ts';
+import type { RunResults } from '../../core/results.ts';
+import { capUtf8, escapeHtml, prettyBody } from './escape.ts';
+import { formatDuration } from './format.ts';
+import { CONTENT_SECURITY_POLICY, DEFAULT_SECTIONS, renderHtml } from './renderHtml.ts';
+import { FIXTURE_NAMES, loadFixture } from '../../core/testSupport/resultsFixtures.ts';
 
 /** The markup of the element whose start tag carries `id="<id>"`, up to its closing `</tag>`. */
 function elementById(html: string, id: string): string {

@@ -1,0 +1,62 @@
+import type { CheckResult, RunResults, Status } from '../../core/results.ts';
+import { integrityOf, type IntegrityState } from '../../core/integrity.ts';
+import { operationRows, type OperationRow } from '../operationRows.ts';
+import { traceability, type TraceRow } from '../traceability.ts';
+import { esc } from './escape.ts';
+
+/** Everything a section may need, computed once. */
+export interface ReportContext {
+  results: RunResults;
+  /** Operations in report order (document, section). */
+  operations: OperationRow[];
+  /** Position of each operation in report order, for sorting results. */
+  operationOrder: Map<string, number>;
+  /** fail, error and warn results (with their index in `results.results`), worst first. */
+  findings: { index: number; result: CheckResult }[];
+  /** Every requirement of the table with the results citing it. */
+  trace: TraceRow[];
+  /** Operation id -> document, for filtering results by document. */
+  documentOf: Map<string, string>;
+  integrity: IntegrityState;
+}
+
+export interface ReportSection {
+  /** Anchor id of the section element. */
+  id: string;
+  /** Label in the page's table of contents. */
+  title: string;
+  render: (ctx: ReportContext) => string;
+}
+
+export const FINDING_ORDER: Partial<Record<Status, number>> = { fail: 0, error: 1, warn: 2 };
+
+export function reportContext(results: RunResults): ReportContext {
+  const operations = operationRows(results);
+  const operationOrder = new Map(operations.map((o, i) => [o.id, i]));
+  const findings = results.results
+    .map((result, index) => ({ index, result }))
+    .filter((f) => FINDING_ORDER[f.result.status] !== undefined)
+    .sort(
+      (a, b) =>
+        (FINDING_ORDER[a.result.status] ?? 9) - (FINDING_ORDER[b.result.status] ?? 9) ||
+        (operationOrder.get(a.result.operation) ?? 0) - (operationOrder.get(b.result.operation) ?? 0) ||
+        a.index - b.index,
+    );
+  const documentOf = new Map(operations.map((o) => [o.id, o.document]));
+  return {
+    results,
+    operations,
+    operationOrder,
+    findings,
+    trace: traceability(results),
+    documentOf,
+    integrity: integrityOf(results),
+  };
+}
+
+/** Anchor of one result's evidence. */
+export const resultAnchor = (index: number): string => `result-${index}`;
+
+export function section(id: string, title: string, body: string, extra = ''): string {
+  return `<section id="${esc(id)}"${extra}>\n<h2>${esc(title)}</h2>\n${body}\n</section>`;
+}

@@ -1,0 +1,89 @@
+/**
+ * report.html: one self-contained file rebuilt from `RunResults`. No external URL of any kind
+ * (a Content-Security-Policy with `default-src 'none'` enforces it), inline CSS and one small inline
+ * script for the filters (reports/html/assets/, inlined with their hashes in the CSP); the page is
+ * complete and readable with scripts disabled.
+ *
+ * Everything that comes from the results is HTML-escaped: response bodies are hostile input.
+ *
+ * The page is a list of sections (`ReportSection`, one file each under sections/); a later report
+ * part is one more entry in `DEFAULT_SECTIONS`.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { RunResults } from '../../core/results.ts';
+import { type ReportSection, reportContext } from './context.ts';
+import { esc } from './escape.ts';
+import { VERDICT_LABEL } from './format.ts';
+import { allResultsSection } from './sections/allResults.ts';
+import { decisionsSection } from './sections/decisions.ts';
+import { documentsSection } from './sections/documents.ts';
+import { filtersSection } from './sections/filters.ts';
+import { findingsSection } from './sections/findings.ts';
+import { operationsSection } from './sections/operations.ts';
+import { overviewSection } from './sections/overview.ts';
+import { summarySection } from './sections/summary.ts';
+import { traceabilitySection } from './sections/traceability.ts';
+
+const asset = (name: string): string => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
+/** The page's styles (assets/report.css). */
+const STYLE = asset('report.css');
+/**
+ * Filters (status checkboxes; level, document and operation lists; text search), keyboard
+ * shortcuts (`/` focuses the search, Escape clears it), and opening every <details> for printing
+ * (assets/report.js).
+ */
+const SCRIPT = asset('report.js');
+
+export const DEFAULT_SECTIONS: readonly ReportSection[] = [
+  { id: 'overview', title: 'Verdict', render: overviewSection },
+  { id: 'summary', title: 'Summary', render: summarySection },
+  { id: 'documents', title: 'Documents', render: documentsSection },
+  { id: 'operations', title: 'Operations', render: operationsSection },
+  { id: 'filters', title: 'Filters', render: filtersSection },
+  { id: 'findings', title: 'Failures, warnings and errors', render: findingsSection },
+  { id: 'traceability', title: 'Requirement traceability', render: traceabilitySection },
+  { id: 'decisions', title: 'Decisions applied', render: decisionsSection },
+  { id: 'all-results', title: 'All results', render: allResultsSection },
+];
+
+const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** Nothing may be fetched; only our own style and script run (a failed escape still could not execute). */
+export const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src ${sha256(STYLE)}; script-src ${sha256(SCRIPT)}; base-uri 'none'; form-action 'none'`;
+
+function nav(sections: readonly ReportSection[]): string {
+  const links = sections
+    .filter((s) => s.id !== 'filters')
+    .map((s) => `<li><a href="#${esc(s.id)}">${esc(s.title)}</a></li>`)
+    .join('');
+  return `<nav aria-label="Report sections"><ul>${links}</ul></nav>`;
+}
+
+export function renderHtml(results: RunResults, sections: readonly ReportSection[] = DEFAULT_SECTIONS): string {
+  const ctx = reportContext(results);
+  const [first, ...rest] = sections;
+  const title = `Conformance report: ${VERDICT_LABEL[results.verdict] ?? results.verdict} · ${results.suite.name} ${results.suite.version} · ${results.target}`;
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${esc(CONTENT_SECURITY_POLICY)}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="referrer" content="no-referrer">',
+    `<title>${esc(title)}</title>`,
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    first !== undefined ? first.render(ctx) : '',
+    nav(rest),
+    '<main>',
+    ...rest.map((s) => s.render(ctx)),
+    '</main>',
+    `<script>${SCRIPT}</script>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

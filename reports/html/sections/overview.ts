@@ -1,0 +1,82 @@
+/** report.html section: The verdict block: verdict, why, the run facts, attestation and integrity. */
+import { reasonsLabel, shareLabel } from '../../../core/coverage.ts';
+import type { RunResults } from '../../../core/results.ts';
+import type { IntegrityState } from '../../../core/integrity.ts';
+import { esc } from '../escape.ts';
+import { formatDuration, VERDICT_EXPLANATION, VERDICT_LABEL } from '../format.ts';
+import type { ReportContext } from '../context.ts';
+
+const ATTESTATION_FIELDS: readonly [keyof RunResults['attestation'], string][] = [
+  ['organisation', 'Organisation'],
+  ['product', 'Product'],
+  ['environment', 'Environment'],
+  ['person', 'Run by'],
+];
+
+function integrityText(state: IntegrityState): string {
+  if (state.state === 'intact') return `SHA-256 ${state.digest} (matches the content of results.json)`;
+  if (state.state === 'altered')
+    return `ALTERED: results.json states SHA-256 ${state.stored} but its content has ${state.actual}`;
+  return `NOT SEALED: results.json carries no digest (content SHA-256 ${state.actual})`;
+}
+
+export function overviewSection(ctx: ReportContext): string {
+  const r = ctx.results;
+  const duration = Date.parse(r.finishedAt) - Date.parse(r.startedAt);
+  const facts: [string, string][] = [
+    ['Target', r.target],
+    ['Suite', `${r.suite.name} ${r.suite.version}`],
+    ['Config digest', r.configDigest],
+    ['Seed', String(r.seed)],
+    ['Runs per property', String(r.runs)],
+    ['Started', r.startedAt],
+    ['Finished', r.finishedAt],
+    ['Duration', formatDuration(duration)],
+    ['Destructive operations', r.allowDestructive ? 'allowed' : 'not allowed (omitted)'],
+    [
+      'Evidence',
+      r.evidence === 'full' ? 'full: personal data is NOT masked' : 'masked: secrets and personal data are masked',
+    ],
+  ];
+  if (r.only !== undefined) facts.push(['Only', r.only]);
+  const dl = facts
+    .map(([k, v]) => `<dt>${esc(k)}</dt><dd data-fact="${esc(k.toLowerCase().replace(/\s+/g, '-'))}">${esc(v)}</dd>`)
+    .join('\n');
+  const stated = ATTESTATION_FIELDS.filter(([k]) => (r.attestation?.[k] ?? '') !== '');
+  const attestation = ATTESTATION_FIELDS.map(
+    ([k, label]) =>
+      `<dt>${esc(label)}</dt><dd data-attestation="${esc(k)}">${r.attestation?.[k] ? esc(r.attestation[k]) : '<span class="muted">not stated</span>'}</dd>`,
+  ).join('\n');
+  const attestationNote =
+    stated.length < ATTESTATION_FIELDS.length
+      ? '<p class="note">The config\'s <code>attestation</code> does not state every field; a certification report should.</p>'
+      : '';
+  const integrityClass = ctx.integrity.state === 'intact' ? 'integrity-ok' : 'integrity-bad';
+  const banner =
+    r.evidence === 'full'
+      ? '<p id="evidence-banner" class="banner banner-danger" role="alert"><strong>Full evidence.</strong> This report shows personal data of patients and members unmasked (<code>--evidence full</code>). It is for a private run only: do not share it.</p>'
+      : '';
+  return [
+    '<header id="overview">',
+    '<a class="skip-link" href="#findings">Skip to failures, warnings and errors</a>',
+    `<p class="eyebrow">Conformance report · ${esc(r.suite.name)} ${esc(r.suite.version)}</p>`,
+    banner,
+    `<h1 id="verdict" class="verdict verdict-${esc(r.verdict)}" data-verdict="${esc(r.verdict)}">${esc(VERDICT_LABEL[r.verdict] ?? r.verdict)}</h1>`,
+    `<p class="verdict-explanation">${esc(VERDICT_EXPLANATION[r.verdict] ?? '')}</p>`,
+    r.verdictReason
+      ? `<p class="verdict-reason" id="verdict-reason"><strong>Why:</strong> ${esc(r.verdictReason)}</p>`
+      : '',
+    r.coverage
+      ? `<p class="must-coverage" id="must-coverage">MUST requirements judged: <strong>${esc(shareLabel(r.coverage.overall))}</strong> of the testable MUST requirements in scope (minimum ${Math.round(100 * r.coverage.minimum)}%)` +
+        `${Object.keys(r.coverage.overall.notJudged).length ? `; not judged: ${esc(reasonsLabel(r.coverage.overall.notJudged))}` : ''}` +
+        `${Object.keys(r.coverage.overall.leftOut).length ? `; left out by choice: ${esc(reasonsLabel(r.coverage.overall.leftOut))}` : ''}.</p>`
+      : '',
+    '<div class="header-grid">',
+    `<div><h2 class="header-title">Run</h2><dl class="facts run-facts">\n${dl}\n</dl></div>`,
+    `<div><h2 class="header-title">Attestation</h2><dl class="facts attestation">\n${attestation}\n</dl>${attestationNote}</div>`,
+    '</div>',
+    `<p id="integrity" class="integrity ${integrityClass}" data-integrity="${esc(ctx.integrity.state)}"><strong>Integrity:</strong> ${esc(integrityText(ctx.integrity))}. ` +
+      'Check the folder with <code>npx conformance verify-report DIR</code>. The digest shows the files were not altered after the run; it is not a signature.</p>',
+    '</header>',
+  ].join('\n');
+}
