@@ -125,12 +125,12 @@ export interface OperationBinder {
    */
   need<P extends FixturePath>(path: P, ...cites: string[]): FixtureAt<P> | undefined;
   /** A vitest test of this operation. */
-  test(name: string, fn: () => Promise<void>): void;
+  test(name: string, fn: () => Promise<unknown>): void;
   /** A test that runs only when its declared fixtures and credentials are configured. */
   test<const P extends readonly FixturePath[]>(
     name: string,
     needs: Needs<P>,
-    fn: (fixtures: FixtureValues<P>) => Promise<void>,
+    fn: (fixtures: FixtureValues<P>) => Promise<unknown>,
   ): void;
 }
 
@@ -166,8 +166,8 @@ export function on(id: string): OperationBinder {
     need,
     test: (
       name: string,
-      needsOrFn: Needs<readonly FixturePath[]> | (() => Promise<void>),
-      fn?: (fixtures: readonly unknown[]) => Promise<void>,
+      needsOrFn: Needs<readonly FixturePath[]> | (() => Promise<unknown>),
+      fn?: (fixtures: readonly unknown[]) => Promise<unknown>,
     ) => {
       if (typeof needsOrFn === 'function') return test(name, needsOrFn);
       const needs = needsOrFn;

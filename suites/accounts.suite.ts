@@ -360,9 +360,8 @@ describeOperation('list-authorised-sites-v2', () => {
     }
   });
 
-  test('search keeps sites by id or name', async () => {
-    const search = A().siteSearch;
-    if (!search) return on(id).must('D3-4.1-18').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture accounts.siteSearch');
+  const needs = { fixtures: ['accounts.siteSearch'], cites: ['D3-4.1-18'] } as const;
+  on(id).test('search keeps sites by id or name', needs, async ([search]) => {
     const x = await as(id, 'user', { query: { search, maxRecordsPerPage: '50' } }, ['D3-4.1-18']);
     if (x && verifySuccess(x, id, { success: ['D3-4.1-16'] }, { status: 200 }))
       on(id).must('D3-4.1-24', 'D3-4.1-25').under('DEC-D3-05').check(x, sitesMatchSearch(search));

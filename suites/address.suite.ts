@@ -4,7 +4,7 @@
  * and validation that answers `status` false (never an error) for an invalid postcode.
  */
 import { on } from '../core/suite.ts';
-import { FIXTURE_CONFIGURED, PRECONDITION } from '../core/decidedOutcomes.ts';
+import { PRECONDITION } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import {
   addressKeyMatches,
@@ -59,22 +59,21 @@ async function drillDown(text: string): Promise<{ last: Exchange; address?: Reco
 }
 
 describeOperation(SEARCH, () => {
-  test('drilling down reaches an item of type Address', async () => {
-    const text = runContext().fixtures.address?.searchText;
-    if (!text)
-      return on(SEARCH)
+  on(SEARCH).test(
+    'drilling down reaches an item of type Address',
+    { fixtures: ['address.searchText'], cites: [...R.drill] },
+    async ([text]) => {
+      const { last } = await drillDown(text);
+      on(SEARCH)
         .must(...R.drill)
-        .decided(FIXTURE_CONFIGURED, 'skip', 'No fixture address.searchText');
-    const { last } = await drillDown(text);
-    on(SEARCH)
-      .must(...R.drill)
-      .under('DEC-D2-11', 'DEC-D2-12')
-      .check(last, arrayHasItem('an item of type Address', isAddress));
-    on(SEARCH)
-      .should(...R.media)
-      .under('DEC-D2-26')
-      .check(last, mediaTypeIs('application/json'));
-  });
+        .under('DEC-D2-11', 'DEC-D2-12')
+        .check(last, arrayHasItem('an item of type Address', isAddress));
+      on(SEARCH)
+        .should(...R.media)
+        .under('DEC-D2-26')
+        .check(last, mediaTypeIs('application/json'));
+    },
+  );
 
   test('without text the answer is HTTP 400; without a token the request is refused', async () => {
     on(SEARCH)
@@ -88,59 +87,58 @@ describeOperation(SEARCH, () => {
 });
 
 describeOperation(RETRIEVE, () => {
-  test('the Address item is retrieved by its key, | sent as %7C', async () => {
-    const text = runContext().fixtures.address?.searchText;
-    if (!text)
-      return on(RETRIEVE)
-        .must(...R.retrieve)
-        .decided(FIXTURE_CONFIGURED, 'skip', 'No fixture address.searchText');
-    const { address } = await drillDown(text);
-    if (!address || typeof address.key !== 'string') {
-      return on(RETRIEVE)
-        .must(...R.retrieve)
-        .decided(PRECONDITION, 'skip', 'The drill-down did not reach an Address item (judged under search-address)');
-    }
-    const x = await call(RETRIEVE, { query: { id: address.key } });
-    if (!verifySuccess(x, RETRIEVE, { success: R.retrieve, schema: R.retrieve }, { status: 200 })) return;
-    on(RETRIEVE)
-      .must(...R.retrieve, ...(address.key.includes('|') ? R.pipe : []))
-      .under('DEC-D2-13')
-      .check(x, addressKeyMatches(address.key), { url: x.request.url });
-    on(RETRIEVE).should('D2-4.7-04').under('DEC-D2-50').check(x, arrayLengthIs(1));
-    const named = [
-      'key',
-      'line1',
-      'line2',
-      'line3',
-      'line4',
-      'buildingName',
-      'street',
-      'provinceName',
-      'postcode',
-      'city',
-      'district',
-      'country',
-      'countryCode3',
-      'addressType',
-      'formattedAddress',
-      'latitude',
-      'longitude',
-    ];
-    on(RETRIEVE)
-      .should('D2-2.3-30')
-      .under('DEC-D2-42')
-      .check(x, membersPresent(named.map((m) => `[].${m}`)));
-    const key = address.key;
-    on(RETRIEVE)
-      .should('D2-2.3-29')
-      .check(
-        x,
-        arrayHasItem(
-          `with key ${key} whose formattedAddress holds a line break`,
-          (i) => i.key === key && typeof i.formattedAddress === 'string' && /\r?\n/.test(i.formattedAddress),
-        ),
-      );
-  });
+  on(RETRIEVE).test(
+    'the Address item is retrieved by its key, | sent as %7C',
+    { fixtures: ['address.searchText'], cites: [...R.retrieve] },
+    async ([text]) => {
+      const { address } = await drillDown(text);
+      if (!address || typeof address.key !== 'string') {
+        return on(RETRIEVE)
+          .must(...R.retrieve)
+          .decided(PRECONDITION, 'skip', 'The drill-down did not reach an Address item (judged under search-address)');
+      }
+      const x = await call(RETRIEVE, { query: { id: address.key } });
+      if (!verifySuccess(x, RETRIEVE, { success: R.retrieve, schema: R.retrieve }, { status: 200 })) return;
+      on(RETRIEVE)
+        .must(...R.retrieve, ...(address.key.includes('|') ? R.pipe : []))
+        .under('DEC-D2-13')
+        .check(x, addressKeyMatches(address.key), { url: x.request.url });
+      on(RETRIEVE).should('D2-4.7-04').under('DEC-D2-50').check(x, arrayLengthIs(1));
+      const named = [
+        'key',
+        'line1',
+        'line2',
+        'line3',
+        'line4',
+        'buildingName',
+        'street',
+        'provinceName',
+        'postcode',
+        'city',
+        'district',
+        'country',
+        'countryCode3',
+        'addressType',
+        'formattedAddress',
+        'latitude',
+        'longitude',
+      ];
+      on(RETRIEVE)
+        .should('D2-2.3-30')
+        .under('DEC-D2-42')
+        .check(x, membersPresent(named.map((m) => `[].${m}`)));
+      const key = address.key;
+      on(RETRIEVE)
+        .should('D2-2.3-29')
+        .check(
+          x,
+          arrayHasItem(
+            `with key ${key} whose formattedAddress holds a line break`,
+            (i) => i.key === key && typeof i.formattedAddress === 'string' && /\r?\n/.test(i.formattedAddress),
+          ),
+        );
+    },
+  );
 
   test('without id the answer is HTTP 400', async () => {
     on(RETRIEVE)
@@ -158,19 +156,18 @@ describeOperation(RETRIEVE, () => {
 });
 
 describeOperation(GEO, () => {
-  test('a postcode is geo-coded to a position', async () => {
-    const postcode = runContext().fixtures.address?.postcode;
-    if (!postcode)
-      return on(GEO)
+  on(GEO).test(
+    'a postcode is geo-coded to a position',
+    { fixtures: ['address.postcode'], cites: [...R.geo] },
+    async ([postcode]) => {
+      const x = await call(GEO, { query: { postcode } });
+      if (!verifySuccess(x, GEO, { success: R.geo, schema: R.geo }, { status: 200 })) return;
+      on(GEO)
         .must(...R.geo)
-        .decided(FIXTURE_CONFIGURED, 'skip', 'No fixture address.postcode');
-    const x = await call(GEO, { query: { postcode } });
-    if (!verifySuccess(x, GEO, { success: R.geo, schema: R.geo }, { status: 200 })) return;
-    on(GEO)
-      .must(...R.geo)
-      .under('DEC-D2-15')
-      .check(x, geocodePositionValid);
-  });
+        .under('DEC-D2-15')
+        .check(x, geocodePositionValid);
+    },
+  );
 
   test('without postcode the answer is HTTP 400', async () => {
     on(GEO)

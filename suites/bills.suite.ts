@@ -72,10 +72,8 @@ const archivedFlag = (r: Record<string, unknown>): 'true' | 'false' => {
 const anyOf = (values: string[], v: string) => (values.length === 0 ? undefined : values.includes(v));
 
 describeOperation(SEARCH, () => {
-  test('a search by insurer returns a searchset of bills', async () => {
-    const { insurerid } = bills();
-    if (!insurerid)
-      return on(SEARCH).must('D1-4.11-05').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture bills.insurerid');
+  const needs = (...cites: string[]) => ({ fixtures: ['bills.insurerid'] as const, cites });
+  on(SEARCH).test('a search by insurer returns a searchset of bills', needs('D1-4.11-05'), async ([insurerid]) => {
     const x = await call(SEARCH, { query: { insurerid } });
     if (
       !verifySuccess(
@@ -95,10 +93,8 @@ describeOperation(SEARCH, () => {
       .check(x, bundleHasEntries(1), { insurerid, note: 'the config names an insurer with bills' });
   });
 
-  test('membershipNumber and invoiceNumber filter the bills', async () => {
-    const { insurerid, membershipNumber, invoiceNumber } = bills();
-    if (!insurerid)
-      return on(SEARCH).must('D1-4.11-03').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture bills.insurerid');
+  on(SEARCH).test('membershipNumber and invoiceNumber filter the bills', needs('D1-4.11-03'), async ([insurerid]) => {
+    const { membershipNumber, invoiceNumber } = bills();
     for (const [name, value, read] of [
       ['membershipNumber', membershipNumber, subscriberIds],
       ['invoiceNumber', invoiceNumber, invoiceNumbers],
@@ -135,9 +131,9 @@ describeOperation(SEARCH, () => {
 });
 
 describeOperation(GET, () => {
-  test('a bill is returned by its id and archive flag', async () => {
-    const { billId, isArchived } = bills();
-    if (!billId) return on(GET).must('D1-4.12-02').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture bills.billId');
+  const needs = { fixtures: ['bills.billId'], cites: ['D1-4.12-02'] } as const;
+  on(GET).test('a bill is returned by its id and archive flag', needs, async ([billId]) => {
+    const { isArchived } = bills();
     const flag = isArchived ?? 'false';
     const x = await call(GET, { path: { claimId: billId, isArchived: flag } });
     if (
@@ -161,9 +157,8 @@ describeOperation(GET, () => {
     on(GET).should('D1-2.8-02', 'D1-2.8-05').under('DEC-D1-54').check(x, billMembers(false));
   });
 
-  test('every bill a search returns is served by its own id', async () => {
-    const { insurerid } = bills();
-    if (!insurerid) return on(GET).must('D1-4.12-05').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture bills.insurerid');
+  const byInsurer = { fixtures: ['bills.insurerid'], cites: ['D1-4.12-05'] } as const;
+  on(GET).test('every bill a search returns is served by its own id', byInsurer, async ([insurerid]) => {
     const found = bundleResources(bodyOf(await call(SEARCH, { query: { insurerid } })));
     const ids = found
       .map((r) => ({ id: r.id, archived: archivedFlag(r) }))

@@ -4,7 +4,6 @@
  * pages, incremental sync.
  */
 import { on } from '../core/suite.ts';
-import { FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import {
   codeKey,
@@ -21,7 +20,7 @@ import {
   valueSetPagingConsistent,
 } from '../checks/index.ts';
 import { bodyOf, hasResponse, isRecord } from '../core/exchange.ts';
-import { call, describeOperation, runContext } from '../core/suite.ts';
+import { call, describeOperation } from '../core/suite.ts';
 import { CODE_SET_NAMES } from '../spec/operationsD2.ts';
 import { extension, timeOf } from './common/readers.ts';
 import { valueSetItems, verifySuccess, walkPages } from './common/steps.ts';
@@ -180,36 +179,35 @@ describeOperation(ID, () => {
       .check(x, notServerError);
   });
 
-  test('specialties narrowed by profession belong to it', async () => {
-    const profession = runContext().fixtures.codeSets?.profession;
-    if (!profession)
-      return on(ID)
-        .must(...R.narrowing)
-        .decided(FIXTURE_CONFIGURED, 'skip', 'No fixture codeSets.profession');
-    const all = await allCodes({ set_name: 'practitioner-specialty' });
-    const x = await call(ID, {
-      path: { set_name: 'practitioner-specialty', scheme: profession },
-      query: { count: '1000' },
-    });
-    if (!verifySuccess(x, ID, { success: R.narrowing, schema: R.shape }, { status: 200, decisions: ['DEC-D2-06'] }))
-      return;
-    if (all && hasResponse(x))
+  on(ID).test(
+    'specialties narrowed by profession belong to it',
+    { fixtures: ['codeSets.profession'], cites: [...R.narrowing] },
+    async ([profession]) => {
+      const all = await allCodes({ set_name: 'practitioner-specialty' });
+      const x = await call(ID, {
+        path: { set_name: 'practitioner-specialty', scheme: profession },
+        query: { count: '1000' },
+      });
+      if (!verifySuccess(x, ID, { success: R.narrowing, schema: R.shape }, { status: 200, decisions: ['DEC-D2-06'] }))
+        return;
+      if (all && hasResponse(x))
+        on(ID)
+          .must(...R.narrowing)
+          .under('DEC-D2-06')
+          .with({ exchange: x })
+          .check({ narrowed: x, all }, codesSubset);
       on(ID)
         .must(...R.narrowing)
         .under('DEC-D2-06')
-        .with({ exchange: x })
-        .check({ narrowed: x, all }, codesSubset);
-    on(ID)
-      .must(...R.narrowing)
-      .under('DEC-D2-06')
-      .check(
-        x,
-        valueSetItemsMatch(`profession = ${profession}`, (item) => {
-          const e = extension(item, 'practitioner-role');
-          return e && typeof e.valueString === 'string' ? e.valueString === profession : undefined;
-        }),
-      );
-  });
+        .check(
+          x,
+          valueSetItemsMatch(`profession = ${profession}`, (item) => {
+            const e = extension(item, 'practitioner-role');
+            return e && typeof e.valueString === 'string' ? e.valueString === profession : undefined;
+          }),
+        );
+    },
+  );
 
   test('incremental sync: _since keeps codes updated at or after it', async () => {
     const since = '2025-06-01T00:00:00Z';

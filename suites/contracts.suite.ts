@@ -4,7 +4,7 @@
  * prices. Every state-changing step runs only with --allow-destructive and cleans up what it made.
  */
 import { on } from '../core/suite.ts';
-import { FIXTURE_CONFIGURED, PRECONDITION } from '../core/decidedOutcomes.ts';
+import { PRECONDITION } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import {
   bundleIsEmpty,
@@ -217,34 +217,34 @@ describeOperation('list-site-payors', () => {
       .check(x, contractAuthoritySubjectRules);
   });
 
-  test('listing a fresh site creates slf and na, and a second listing does not duplicate them', async () => {
-    const fresh = C().freshSiteId;
-    if (!fresh)
-      return on('list-site-payors')
-        .must('D3-4.5-13')
-        .decided(FIXTURE_CONFIGURED, 'skip', 'No fixture contracts.freshSiteId');
-    if (
-      omitted(
-        ['list-site-payors'],
-        'would list the payors of the fresh site contracts.freshSiteId, which creates slf and na there',
-        { 'list-site-payors': ['D3-4.5-13', 'D3-4.5-14'] },
+  const needs = { fixtures: ['contracts.freshSiteId'], cites: ['D3-4.5-13'] } as const;
+  on('list-site-payors').test(
+    'listing a fresh site creates slf and na, and lists them once',
+    needs,
+    async ([fresh]) => {
+      if (
+        omitted(
+          ['list-site-payors'],
+          'would list the payors of the fresh site contracts.freshSiteId, which creates slf and na there',
+          { 'list-site-payors': ['D3-4.5-13', 'D3-4.5-14'] },
+        )
       )
-    )
-      return;
-    for (const round of [1, 2]) {
-      const walk = await payorPages(fresh);
-      if (walk.broken) {
-        verifySuccess(walk.broken, 'list-site-payors', { success: ['D3-4.5-13', 'D3-4.5-40'] });
-        continue;
+        return;
+      for (const round of [1, 2]) {
+        const walk = await payorPages(fresh);
+        if (walk.broken) {
+          verifySuccess(walk.broken, 'list-site-payors', { success: ['D3-4.5-13', 'D3-4.5-40'] });
+          continue;
+        }
+        if (walk.pages.length === 0) continue;
+        on('list-site-payors')
+          .must(...(round === 2 ? ['D3-4.5-13', 'D3-4.5-14'] : ['D3-4.5-13']))
+          .under('DEC-D3-12')
+          .with({ exchange: walk.pages[walk.pages.length - 1] })
+          .check({ pages: walk.pages }, payorsReservedOnce, { listing: round, pages: walk.pages.length });
       }
-      if (walk.pages.length === 0) continue;
-      on('list-site-payors')
-        .must(...(round === 2 ? ['D3-4.5-13', 'D3-4.5-14'] : ['D3-4.5-13']))
-        .under('DEC-D3-12')
-        .with({ exchange: walk.pages[walk.pages.length - 1] })
-        .check({ pages: walk.pages }, payorsReservedOnce, { listing: round, pages: walk.pages.length });
-    }
-  });
+    },
+  );
 });
 
 for (const [upsert, remove, authority, type, subType, listedReq] of [

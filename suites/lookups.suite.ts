@@ -251,52 +251,54 @@ describeOperation('list-insurers', () => {
 describeOperation('get-insurer-control-parameters', () => {
   const id = 'get-insurer-control-parameters';
 
-  test('an insurer has its four control parameters with allowed values', async () => {
-    const insurerId = runContext().fixtures.lookups?.insurerId;
-    if (!insurerId)
-      return on(id)
-        .must(...R.control.names)
-        .decided(FIXTURE_CONFIGURED, 'skip', 'No fixture lookups.insurerId');
-    const x = await call(id, { query: { insurerId } });
-    verifySuccess(
-      x,
-      id,
-      { success: R.control.shape, schema: R.control.shape },
-      { status: 200, decisions: ['DEC-D2-09'] },
-    );
-    // Judged even when the schema failed: the specific rule names what is missing or wrong.
-    if (!hasResponse(x) || x.response.status !== 200) return;
-    on(id)
-      .must(...R.control.names)
-      .under('DEC-D2-10')
-      .check(x, controlParametersComplete);
-    on(id).must('D2-2.3-19').check(x, controlParametersForInsurer(insurerId), { insurerId });
-    // The insurer list (4.4) names the code of this insurer id: identifier[] with `id` and `value`.
-    const insurers = await call('list-insurers', { query: { type: 'all' } });
-    const listed = bundleResources(bodyOf(insurers))
-      .flatMap((r) => (Array.isArray(r.identifier) ? r.identifier : []))
-      .find(
-        (i): i is Record<string, unknown> =>
-          isRecord(i) && String(i.id) === insurerId && typeof i.system === 'string' && i.system.endsWith('/insurer-id'),
+  on(id).test(
+    'an insurer has its four control parameters with allowed values',
+    { fixtures: ['lookups.insurerId'], cites: [...R.control.names] },
+    async ([insurerId]) => {
+      const x = await call(id, { query: { insurerId } });
+      verifySuccess(
+        x,
+        id,
+        { success: R.control.shape, schema: R.control.shape },
+        { status: 200, decisions: ['DEC-D2-09'] },
       );
-    if (!listed || typeof listed.value !== 'string') {
+      // Judged even when the schema failed: the specific rule names what is missing or wrong.
+      if (!hasResponse(x) || x.response.status !== 200) return;
       on(id)
-        .must('D2-2.3-18')
-        .decided(PRECONDITION, 'skip', `The insurer list holds no insurer-id identifier with id ${insurerId}`);
-    } else {
-      const code = listed.value;
-      on(id)
-        .must('D2-2.3-18')
-        .check(
-          x,
-          entriesMatchFilter(`identifier[].value = ${code} (the code listed for insurer ${insurerId})`, (r) => {
-            const values = (Array.isArray(r.identifier) ? r.identifier : []).filter(isRecord).map((i) => i.value);
-            return values.length === 0 ? false : values.includes(code);
-          }),
-          { insurerId, listedCode: code },
+        .must(...R.control.names)
+        .under('DEC-D2-10')
+        .check(x, controlParametersComplete);
+      on(id).must('D2-2.3-19').check(x, controlParametersForInsurer(insurerId), { insurerId });
+      // The insurer list (4.4) names the code of this insurer id: identifier[] with `id` and `value`.
+      const insurers = await call('list-insurers', { query: { type: 'all' } });
+      const listed = bundleResources(bodyOf(insurers))
+        .flatMap((r) => (Array.isArray(r.identifier) ? r.identifier : []))
+        .find(
+          (i): i is Record<string, unknown> =>
+            isRecord(i) &&
+            String(i.id) === insurerId &&
+            typeof i.system === 'string' &&
+            i.system.endsWith('/insurer-id'),
         );
-    }
-  });
+      if (!listed || typeof listed.value !== 'string') {
+        on(id)
+          .must('D2-2.3-18')
+          .decided(PRECONDITION, 'skip', `The insurer list holds no insurer-id identifier with id ${insurerId}`);
+      } else {
+        const code = listed.value;
+        on(id)
+          .must('D2-2.3-18')
+          .check(
+            x,
+            entriesMatchFilter(`identifier[].value = ${code} (the code listed for insurer ${insurerId})`, (r) => {
+              const values = (Array.isArray(r.identifier) ? r.identifier : []).filter(isRecord).map((i) => i.value);
+              return values.length === 0 ? false : values.includes(code);
+            }),
+            { insurerId, listedCode: code },
+          );
+      }
+    },
+  );
 
   test('an unknown or missing insurer id is not a server error', async () => {
     const x = await call(id, { query: { insurerId: 'NO-SUCH-INSURER-000' } });

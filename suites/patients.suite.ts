@@ -313,33 +313,32 @@ describeOperation('get-patient', () => {
 });
 
 describeOperation('update-patient', () => {
-  test('an inactive patient cannot be updated', async () => {
-    const inactive = runContext().fixtures.patients?.inactivePatientId;
-    if (!inactive)
-      return on('update-patient')
-        .must('D3-3-02')
-        .decided(FIXTURE_CONFIGURED, 'skip', 'No fixture patients.inactivePatientId');
-    const before = await patientCall('get-patient', { path: { patient_id: inactive } });
-    const x = await patientCall('update-patient', {
-      path: { patient_id: inactive },
-      body: json({ ...(bodyOf(before) as object), id: inactive, gender: 'other' }),
-    });
-    on('update-patient').must('D3-3-02').under('DEC-D3-08').check(x, requestRefused);
-    on('update-patient')
-      .info('D3-3-02')
-      .check(x, errorStatusAndCode(operation('update-patient').errors));
-    const after = await patientCall('get-patient', { path: { patient_id: inactive } });
-    if (!hasResponse(before) || before.response.status >= 300) {
-      return void on('update-patient')
+  on('update-patient').test(
+    'an inactive patient cannot be updated',
+    { fixtures: ['patients.inactivePatientId'], cites: ['D3-3-02'] },
+    async ([inactive]) => {
+      const before = await patientCall('get-patient', { path: { patient_id: inactive } });
+      const x = await patientCall('update-patient', {
+        path: { patient_id: inactive },
+        body: json({ ...(bodyOf(before) as object), id: inactive, gender: 'other' }),
+      });
+      on('update-patient').must('D3-3-02').under('DEC-D3-08').check(x, requestRefused);
+      on('update-patient')
+        .info('D3-3-02')
+        .check(x, errorStatusAndCode(operation('update-patient').errors));
+      const after = await patientCall('get-patient', { path: { patient_id: inactive } });
+      if (!hasResponse(before) || before.response.status >= 300) {
+        return void on('update-patient')
+          .must('D3-3-03')
+          .with({ exchange: before })
+          .decided(PRECONDITION, 'skip', `get of ${inactive} before the update did not answer the Patient`);
+      }
+      on('update-patient')
         .must('D3-3-03')
-        .with({ exchange: before })
-        .decided(PRECONDITION, 'skip', `get of ${inactive} before the update did not answer the Patient`);
-    }
-    on('update-patient')
-      .must('D3-3-03')
-      .under('DEC-D3-08')
-      .check(after, resourceUnchanged(bodyOf(before)));
-  });
+        .under('DEC-D3-08')
+        .check(after, resourceUnchanged(bodyOf(before)));
+    },
+  );
 });
 
 describeFlow('conditions', ['create-condition', 'delete-condition'], () => {

@@ -7,7 +7,7 @@
  * its codes and not under another insurer. Subset relations to the unfiltered answer are recorded.
  */
 import { on } from '../core/suite.ts';
-import { FIXTURE_CONFIGURED, PRECONDITION } from '../core/decidedOutcomes.ts';
+import { PRECONDITION } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import { fc } from '@fast-check/vitest';
 import {
@@ -115,67 +115,68 @@ describeOperation(ID, () => {
     });
   });
 
-  test('the authorisation is found by each code, not under another insurer or with a crossed code', async () => {
-    const fx = runContext().fixtures.authorisation;
-    if (!fx?.authCode)
-      return on(ID)
-        .must('D1-4.3-04')
-        .decided(FIXTURE_CONFIGURED, 'skip', 'No fixture authorisation.authCode in the config');
-    const all = await collectIds(ID, {});
-    for (const [field, value, req] of [
-      ['authCode', fx.authCode, 'D1-4.3-04'],
-      ['caseCode', fx.caseCode, 'D1-4.3-04'],
-      ['membershipNumber', fx.membershipNumber, 'D1-4.3-05'],
-    ] as const) {
-      if (!value) continue;
-      const form = { [field]: value, count: '50' };
-      const x = await call(ID, { form });
-      if (!verifySuccess(x, ID, { success: [req] }, { status: 200 })) continue;
-      on(ID)
-        .must(req)
-        .under(...FILTER_DECISIONS)
-        .check(x, bundleHasEntries(1), { [field]: value });
-      on(ID)
-        .must(req)
-        .under(...FILTER_DECISIONS)
-        .check(x, matchesForm(form));
-      if (all && hasResponse(x))
+  const needs = { fixtures: ['authorisation.authCode'], cites: ['D1-4.3-04'] } as const;
+  on(ID).test(
+    'the authorisation is found by each code, not under another insurer or with a crossed code',
+    needs,
+    async () => {
+      const fx = runContext().fixtures.authorisation ?? {};
+      const all = await collectIds(ID, {});
+      for (const [field, value, req] of [
+        ['authCode', fx.authCode, 'D1-4.3-04'],
+        ['caseCode', fx.caseCode, 'D1-4.3-04'],
+        ['membershipNumber', fx.membershipNumber, 'D1-4.3-05'],
+      ] as const) {
+        if (!value) continue;
+        const form = { [field]: value, count: '50' };
+        const x = await call(ID, { form });
+        if (!verifySuccess(x, ID, { success: [req] }, { status: 200 })) continue;
         on(ID)
-          .info(req)
+          .must(req)
           .under(...FILTER_DECISIONS)
-          .with({ exchange: x })
-          .check({ filtered: x, all }, filteredSubset);
-    }
-    const insurer = fx.insurerIdentifier;
-    if (insurer) {
-      const own = await call(ID, { form: { authCode: fx.authCode, insurerIdentifier: insurer, count: '50' } });
-      if (verifySuccess(own, ID, { success: ['D1-4.3-03'] }, { status: 200 })) {
+          .check(x, bundleHasEntries(1), { [field]: value });
         on(ID)
-          .must('D1-4.3-03', 'D1-4.3-04')
+          .must(req)
           .under(...FILTER_DECISIONS)
-          .check(own, bundleHasEntries(1), { authCode: fx.authCode, insurerIdentifier: insurer });
-      }
-      const other = valuesOf('insurerIdentifier').find((i) => i !== insurer);
-      if (other) {
-        const probe = `authCode=${fx.authCode} & insurerIdentifier=${other}`;
-        const x = await call(ID, { form: { authCode: fx.authCode, insurerIdentifier: other, count: '50' } });
-        if (verifySuccess(x, ID, { success: ['D1-4.3-03'] }, { status: 200 }))
+          .check(x, matchesForm(form));
+        if (all && hasResponse(x))
           on(ID)
-            .must('D1-4.3-03', 'D1-4.3-15')
+            .info(req)
+            .under(...FILTER_DECISIONS)
+            .with({ exchange: x })
+            .check({ filtered: x, all }, filteredSubset);
+      }
+      const insurer = fx.insurerIdentifier;
+      if (insurer) {
+        const own = await call(ID, { form: { authCode: fx.authCode, insurerIdentifier: insurer, count: '50' } });
+        if (verifySuccess(own, ID, { success: ['D1-4.3-03'] }, { status: 200 })) {
+          on(ID)
+            .must('D1-4.3-03', 'D1-4.3-04')
+            .under(...FILTER_DECISIONS)
+            .check(own, bundleHasEntries(1), { authCode: fx.authCode, insurerIdentifier: insurer });
+        }
+        const other = valuesOf('insurerIdentifier').find((i) => i !== insurer);
+        if (other) {
+          const probe = `authCode=${fx.authCode} & insurerIdentifier=${other}`;
+          const x = await call(ID, { form: { authCode: fx.authCode, insurerIdentifier: other, count: '50' } });
+          if (verifySuccess(x, ID, { success: ['D1-4.3-03'] }, { status: 200 }))
+            on(ID)
+              .must('D1-4.3-03', 'D1-4.3-15')
+              .under(...FILTER_DECISIONS)
+              .check(x, filterExcludesAll(probe));
+        }
+      }
+      if (fx.caseCode) {
+        const probe = `authCode=${fx.authCode} & caseCode=${unknownValue('caseCode')}`;
+        const x = await call(ID, { form: { authCode: fx.authCode, caseCode: unknownValue('caseCode'), count: '50' } });
+        if (verifySuccess(x, ID, { success: ['D1-4.3-04'] }, { status: 200 }))
+          on(ID)
+            .must('D1-4.3-04', 'D1-4.3-15')
             .under(...FILTER_DECISIONS)
             .check(x, filterExcludesAll(probe));
       }
-    }
-    if (fx.caseCode) {
-      const probe = `authCode=${fx.authCode} & caseCode=${unknownValue('caseCode')}`;
-      const x = await call(ID, { form: { authCode: fx.authCode, caseCode: unknownValue('caseCode'), count: '50' } });
-      if (verifySuccess(x, ID, { success: ['D1-4.3-04'] }, { status: 200 }))
-        on(ID)
-          .must('D1-4.3-04', 'D1-4.3-15')
-          .under(...FILTER_DECISIONS)
-          .check(x, filterExcludesAll(probe));
-    }
-  });
+    },
+  );
 
   test('negative probes: a value no record has gives an empty bundle', async () => {
     const probes: [string, string, string[]][] = [
