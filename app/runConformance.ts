@@ -9,8 +9,7 @@ import { join, resolve } from 'node:path';
 import { aggregate } from '../core/aggregate.ts';
 import { allSecretsOf, ConfigError, loadConfig } from '../core/config.ts';
 import { addressOf, discover, TargetUnreachableError } from '../core/discovery.ts';
-import { readEvents } from '../core/events.ts';
-import type { WorkerResult } from '../core/events.ts';
+import { RunEventBus, readEvents, type WorkerResult } from '../core/events.ts';
 import { HttpClient } from '../core/http.ts';
 import { sealed } from '../core/integrity.ts';
 import { type EvidenceMode, Redactor } from '../core/redact.ts';
@@ -19,7 +18,7 @@ import { EXIT, exitCodeOf } from '../core/results.ts';
 import type { RunContext } from '../core/runContext.ts';
 import { suiteVersion } from '../core/suiteVersion.ts';
 import { obtainToken } from '../core/token.ts';
-import { type ReportPaths, writeReports } from '../reports/writeReports.ts';
+import { type ReportPaths, subscribeReportFolder } from '../reports/writeReports.ts';
 import { operations } from '../spec/operations.ts';
 import type { ServiceId } from '../spec/types.ts';
 import { addressedByKey, omittedByConfig, silentOperations } from './runnerResults.ts';
@@ -40,6 +39,8 @@ export interface RunOptions {
   path?: string;
   /** `masked` (default) masks personal data in every artefact; `full` keeps it (secrets stay masked). */
   evidence?: EvidenceMode;
+  /** Further subscribers of the run's events (progress output, for instance). */
+  subscribe?: (bus: RunEventBus) => void;
   /** Minimum judged share of the testable MUST requirements in scope, 0 to 1 (core/coverage.ts). */
   minCoverage?: number;
 }
@@ -65,6 +66,10 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       fallbacks: options.environmentFallbacks,
     });
     const selected = selectOperations(options.only);
+    // Reporters subscribe to the run's events; the report folder is written when the run finishes.
+    const bus = new RunEventBus();
+    const reportPaths = subscribeReportFolder(bus, resolve(options.reportDir));
+    options.subscribe?.(bus);
     client = new HttpClient(config.http);
     const runnerExchanges = new Map<string, ExchangeRecord>();
     const runnerResults: WorkerResult[] = [];
@@ -123,8 +128,16 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       runDir,
     };
     const suites = [...new Set(active.filter((op) => addresses[op.id]).map((op) => op.suite))];
+    await bus.emit({
+      type: 'run-started',
+      target: redactor.text(config.target),
+      operations: active.map((op) => op.id),
+      seed,
+      runs,
+    });
     const crashes = await runSuites(suites, ctx, options.reportDir);
     const events = readEvents(runDir);
+    for (const event of events) await bus.emit(event);
     runnerResults.push(...silentOperations(active, addresses, events));
 
     const results = sealed(
@@ -147,7 +160,9 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
         minCoverage: options.minCoverage,
       }),
     );
-    const reports = await writeReports(results, resolve(options.reportDir));
+    await bus.emit({ type: 'run-finished', results });
+    const reports = reportPaths();
+    if (!reports) throw new Error('The report folder was not written');
     return { exitCode: exitCodeOf(results.verdict), results, reports };
   } catch (e) {
     if (e instanceof ConfigError || e instanceof TargetUnreachableError)

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { operation } from '../spec/operations.ts';
-import type { RunEvent } from '../core/events.ts';
+import type { WorkerEvent } from '../core/events.ts';
 import { silentOperations } from './runnerResults.ts';
 
-const judged = (op: string, status: 'pass' | 'omit'): RunEvent => ({
+const judged = (op: string, status: 'pass' | 'omit'): WorkerEvent => ({
   type: 'check-evaluated',
   result: { check: 'c', summary: 's', operation: op, requirements: [], level: 'MUST', status, message: 'm' },
 });

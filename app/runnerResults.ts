@@ -7,7 +7,7 @@ import { loadRequirements } from '../spec/requirements.ts';
 import type { Operation } from '../spec/types.ts';
 import type { DecidedOutcome } from '../core/decidedOutcomes.ts';
 import { DISCOVERY_KEY_PRESENT, OPERATION_IN_SCOPE, SUITE_RAN } from '../core/decidedOutcomes.ts';
-import type { RunEvent, WorkerResult } from '../core/events.ts';
+import type { WorkerEvent, WorkerResult } from '../core/events.ts';
 
 /** A runner-decided result. */
 export function runnerResult(
@@ -60,7 +60,7 @@ export const addressedByKey = (
 export function silentOperations(
   active: readonly Operation[],
   addresses: Record<string, string>,
-  events: readonly RunEvent[],
+  events: readonly WorkerEvent[],
 ): WorkerResult[] {
   const judged = new Set(events.flatMap((e) => (e.type === 'check-evaluated' ? [e.result.operation] : [])));
   return active

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { aggregate } from './aggregate.ts';
-import type { RunEvent } from './events.ts';
+import type { WorkerEvent } from './events.ts';
 import type { ExchangeRecord } from './results.ts';
 import { formatSummary } from './summary.ts';
 
@@ -27,7 +27,7 @@ const base = {
 };
 
 describe('aggregate', () => {
-  const events: RunEvent[] = [
+  const events: WorkerEvent[] = [
     { type: 'exchange-recorded', id: 'x1', exchange: exchange('http://t/a') },
     {
       type: 'check-evaluated',

@@ -5,7 +5,7 @@ import { loadDecisions } from '../spec/decisions.ts';
 import { operation } from '../spec/operations.ts';
 import { loadRequirements } from '../spec/requirements.ts';
 import { coverageShortfall, DEFAULT_MIN_COVERAGE, mustCoverage, shareOf } from './coverage.ts';
-import type { RunEvent, WorkerResult } from './events.ts';
+import type { WorkerEvent, WorkerResult } from './events.ts';
 import type { CheckResult, ExchangeRecord, OperationSummary, RunResults } from './results.ts';
 import { emptyCounts, verdictOf } from './results.ts';
 
@@ -25,7 +25,7 @@ export interface AggregateInput
     | 'finishedAt'
   > {
   operations: readonly string[];
-  events: readonly RunEvent[];
+  events: readonly WorkerEvent[];
   /** Exchanges recorded by the runner itself (discovery), by id. */
   runnerExchanges: ReadonlyMap<string, ExchangeRecord>;
   runnerResults: readonly WorkerResult[];

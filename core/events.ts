@@ -1,20 +1,48 @@
 /**
- * Run events. Suites run in vitest workers; each worker appends its events as JSON lines to its
- * own file in the run folder, and the runner merges them when the workers are done. Appends are
- * synchronous so that a crashing worker loses nothing it already judged.
+ * Run events. Suites run in vitest workers; each worker appends its events (exchange recorded,
+ * check evaluated, decision applied) as JSON lines to its own file in the run folder, and the
+ * runner reads them when the workers are done. Appends are synchronous so that a crashing worker
+ * loses nothing it already judged. In the runner's process the events of the whole run (run
+ * started, the workers' events, run finished) go through a typed bus to which reporters subscribe.
  */
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import type { CheckResult, ExchangeRecord } from './results.ts';
+import type { CheckResult, ExchangeRecord, RunResults } from './results.ts';
 
 /** A result as a worker emits it: `exchange` is the exchange's id, not yet an index. */
 export type WorkerResult = Omit<CheckResult, 'exchange'> & { exchange?: string };
 
-export type RunEvent =
+/** What a suite worker emits. */
+export type WorkerEvent =
   | { type: 'exchange-recorded'; id: string; exchange: ExchangeRecord }
   | { type: 'check-evaluated'; result: WorkerResult }
   | { type: 'decision-applied'; decision: string };
+
+/** Every event of a run, in the runner's process. */
+export type RunEvent =
+  | { type: 'run-started'; target: string; operations: readonly string[]; seed: number; runs: number }
+  | WorkerEvent
+  | { type: 'run-finished'; results: RunResults };
+
+export type RunEventType = RunEvent['type'];
+export type RunEventOf<T extends RunEventType> = Extract<RunEvent, { type: T }>;
+
+/** The runner's typed event bus: subscribers by event type, called in subscription order. */
+export class RunEventBus {
+  readonly #handlers = new Map<RunEventType, ((event: RunEvent) => void | Promise<void>)[]>();
+
+  on<T extends RunEventType>(type: T, handler: (event: RunEventOf<T>) => void | Promise<void>): this {
+    const list = this.#handlers.get(type) ?? [];
+    list.push(handler as (event: RunEvent) => void | Promise<void>);
+    this.#handlers.set(type, list);
+    return this;
+  }
+
+  async emit(event: RunEvent): Promise<void> {
+    for (const handler of this.#handlers.get(event.type) ?? []) await handler(event);
+  }
+}
 
 export class EventFile {
   private readonly file: string;
@@ -23,21 +51,21 @@ export class EventFile {
     this.file = join(runDir, `events-${process.pid}-${threadId}.jsonl`);
   }
 
-  emit(event: RunEvent): void {
+  emit(event: WorkerEvent): void {
     appendFileSync(this.file, `${JSON.stringify(event)}\n`);
   }
 }
 
 /** Every event written into the run folder, in file order. Corrupt lines are skipped. */
-export function readEvents(runDir: string): RunEvent[] {
-  const events: RunEvent[] = [];
+export function readEvents(runDir: string): WorkerEvent[] {
+  const events: WorkerEvent[] = [];
   for (const name of readdirSync(runDir)
     .filter((n) => n.startsWith('events-'))
     .sort()) {
     for (const line of readFileSync(join(runDir, name), 'utf8').split('\n')) {
       if (!line) continue;
       try {
-        events.push(JSON.parse(line) as RunEvent);
+        events.push(JSON.parse(line) as WorkerEvent);
       } catch {
         // a worker killed mid-line leaves a partial last line; the rest is still good
       }

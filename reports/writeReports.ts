@@ -5,6 +5,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import type { RunEventBus } from '../core/events.ts';
 import { integrityOf, sealed, type IntegrityState } from '../core/integrity.ts';
 import { STATUSES, type RunResults } from '../core/results.ts';
 import { suiteVersion } from '../core/suiteVersion.ts';
@@ -56,6 +57,18 @@ async function writeAll(results: RunResults, dir: string): Promise<ReportPaths> 
  */
 export async function writeReports(results: RunResults, dir: string): Promise<ReportPaths> {
   return writeAll(sealed(results), dir);
+}
+
+/**
+ * The report folder as a subscriber of the run's events: written when the run finishes. The
+ * returned function gives the paths written (undefined before).
+ */
+export function subscribeReportFolder(bus: RunEventBus, dir: string): () => ReportPaths | undefined {
+  let written: ReportPaths | undefined;
+  bus.on('run-finished', async ({ results }) => {
+    written = await writeReports(results, dir);
+  });
+  return () => written;
 }
 
 export interface Rebuilt {
