@@ -36,7 +36,7 @@ import { valueSetOf } from '../resources/valueSet.ts';
 import { authorise } from './auth.ts';
 import { ApiError } from './errors.ts';
 import { expansionPage, pagedBundle, pagingOf } from './paging.ts';
-import { QUERY_PAGING, readParameters, since, type ParameterProfile } from './params.ts';
+import { CLEARING_PROFILE, QUERY_PAGING, readParameters, since, type ParameterProfile } from './params.ts';
 import { ok, type SandboxContext, type SandboxReply, type SandboxRequest } from './types.ts';
 
 const EFFECTIVE_PRICES_OP = 'get-effective-prices';
@@ -53,12 +53,7 @@ const DELETE_SERVICE_OP = 'delete-contract-service';
 const DELETE_WITH_PROCEDURE_OP = 'delete-contract-service-with-procedure';
 
 /** Contract operations have no error table of their own (7): the clearing codes are used. */
-export const CONTRACT_PROFILE: ParameterProfile = {
-  missing: { status: 400, code: 'MSG_MISSING_MANDATORY_PARAM' },
-  empty: 'absent',
-  invalidValue: { status: 400, code: 'MSG_INVALID_FORMAT' },
-  badFormat: { status: 400, code: 'MSG_INVALID_FORMAT' },
-};
+export const CONTRACT_PROFILE: ParameterProfile = CLEARING_PROFILE;
 
 /** Reserved payor ids (2.6) created by the payor listing when missing (4.5). */
 export const RESERVED_PAYORS: readonly { payorId: string; display: string }[] = [

@@ -54,12 +54,7 @@ export const CLEARING_PROFILE: ParameterProfile = {
  * parameter is required and an empty one counts as absent (HTTP 400, DEC-D2-07, -31); malformed
  * values (page, count, _since, type) are 400 MSG_INVALID_FORMAT.
  */
-export const LOOKUP_PROFILE: ParameterProfile = {
-  missing: { status: 400, code: 'MSG_MISSING_MANDATORY_PARAM' },
-  empty: 'absent',
-  invalidValue: { status: 400, code: 'MSG_INVALID_FORMAT' },
-  badFormat: { status: 400, code: 'MSG_INVALID_FORMAT' },
-};
+export const LOOKUP_PROFILE: ParameterProfile = CLEARING_PROFILE;
 
 /** Code sets: as the lookups, but the only enum is the set name, and an unknown set is no resource. */
 export const CODE_SET_PROFILE: ParameterProfile = {
