@@ -24,11 +24,8 @@ const CREDENTIAL_HEADERS = [
   'secret',
 ];
 
-export type ExchangeListener = (x: Exchange) => void;
-
 export class HttpClient {
   private readonly agent: Agent;
-  private readonly listeners: ExchangeListener[] = [];
 
   constructor(private readonly options: HttpOptions) {
     this.agent = new Agent({
@@ -37,10 +34,6 @@ export class HttpClient {
       connectTimeout: Math.min(options.timeoutMs, 10000),
       keepAliveTimeout: 1000,
     });
-  }
-
-  onExchange(listener: ExchangeListener): void {
-    this.listeners.push(listener);
   }
 
   async close(): Promise<void> {
@@ -73,7 +66,6 @@ export class HttpClient {
       request: current,
       ...result,
     };
-    for (const l of this.listeners) l(x);
     return x;
   }
 
