@@ -40,6 +40,14 @@ module.exports = {
       to: { path: '^(suites|checks|reports|app|bin)/' },
     },
     {
+      name: 'reference-sandbox-knows-no-deviation',
+      severity: 'error',
+      comment:
+        'The routers, resources and repository are the reference behaviour alone: faults and variants are modifiers around them (server/faults, server/variants), never consulted inside.',
+      from: { path: '^server/(router|resources|repo|fixtures)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^server/(faults|variants)/' },
+    },
+    {
       name: 'spec-is-data',
       severity: 'error',
       comment: 'spec/ and schemas/ are data every layer reads; they import nothing of the layers.',

@@ -11,7 +11,7 @@ import { createMemoryRepository } from './repo/memoryRepository.ts';
 import { FORM_MEDIA_TYPE, mediaType } from './router/auth.ts';
 import { operationOutcome } from './router/errors.ts';
 import { JSON_MEDIA_TYPE, dispatch, type WireReply } from './router/routes.ts';
-import type { SandboxContext } from './router/types.ts';
+import type { SandboxSetup } from './router/types.ts';
 
 export interface SandboxOptions {
   host?: string;
@@ -59,7 +59,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       const url = new URL(request.url, 'http://sandbox.invalid');
       const headers = headersOf(request);
       const rawBody = typeof request.body === 'string' ? request.body : '';
-      const ctx: SandboxContext = {
+      const setup: SandboxSetup = {
         repo,
         faults,
         variants,
@@ -74,7 +74,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
           rawBody,
           form: mediaType(headers['content-type']) === FORM_MEDIA_TYPE ? new URLSearchParams(rawBody) : undefined,
         },
-        ctx,
+        setup,
       );
       return send(reply, wire);
     },

@@ -102,10 +102,11 @@ describe('fault catalogue', () => {
     expect(isKnownFault('ack-returns-204')).toBe(true);
     expect(isKnownFault('no-such-fault')).toBe(false);
     const active = new ActiveFaults(['count-ignored']);
-    expect(active.on('count-ignored')).toBe(true);
-    expect(active.on('count-ignored', 'search-authorisation')).toBe(true);
-    expect(active.on('count-ignored', 'search-remittance-detail')).toBe(false);
-    expect(active.on('ack-returns-204')).toBe(false);
+    // A fault's modifier applies to the routes of its operations only.
+    expect(active.for(['search-authorisation'])).toHaveLength(1);
+    expect(active.for(['find-member-v1', 'find-member-v2'])).toHaveLength(0);
+    expect(active.for(['search-remittance-detail'])).toHaveLength(0);
+    expect(active.for([])).toHaveLength(0);
     expect(active.list()).toEqual(['count-ignored']);
     expect(() => new ActiveFaults(['nope'])).toThrow('Unknown fault nope');
   });

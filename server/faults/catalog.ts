@@ -1,10 +1,16 @@
 /**
  * Named faults of the sandbox (`--fault NAME`). Each breaks exactly one documented rule of
- * Document 1, 2 or 3 (or a decision on it) and is consulted at the single place where that
- * rule is applied; `expectedCheck` names the suite check that must catch it, `operations` the
- * operation ids concerned.
+ * Document 1, 2 or 3 (or a decision on it); `expectedCheck` names the suite check that must catch
+ * it, `operations` the operation ids concerned. What a fault does is a modifier around the
+ * reference handlers (protocol.ts, d1.ts, d2.ts, d3.ts), applied to the routes of its operations:
+ * the routers hold the reference behaviour alone.
  */
 import { operations } from '../../spec/operations.ts';
+import type { ActiveModifiers, Modifier } from '../router/types.ts';
+import { D1_FAULTS } from './d1.ts';
+import { D2_FAULTS } from './d2.ts';
+import { D3_FAULTS } from './d3.ts';
+import { PROTOCOL_FAULTS } from './protocol.ts';
 
 export interface FaultInfo {
   name: string;
@@ -726,19 +732,28 @@ export function faultInfo(name: string): FaultInfo | undefined {
   return byName.get(name);
 }
 
+/** What each fault does: a modifier around the reference handlers (one entry per catalogued fault). */
+const MODIFIERS = { ...PROTOCOL_FAULTS, ...D1_FAULTS, ...D2_FAULTS, ...D3_FAULTS } satisfies Record<
+  FaultName,
+  Modifier
+>;
+for (const name of Object.keys(MODIFIERS))
+  if (!isKnownFault(name)) throw new Error(`Fault modifier ${name} has no catalogue entry`);
+
 /** The faults switched on for one sandbox instance. */
-export class ActiveFaults {
-  readonly #on: ReadonlySet<FaultName>;
+export class ActiveFaults implements ActiveModifiers {
+  readonly #on: readonly FaultName[];
 
   constructor(names: readonly string[] = []) {
     for (const n of names) if (!isKnownFault(n)) throw new Error(`Unknown fault ${n}`);
-    this.#on = new Set(names as readonly FaultName[]);
+    this.#on = [...new Set(names as readonly FaultName[])];
   }
 
-  /** True when the fault is on and concerns `operationId` (or no operation is named). */
-  on(name: FaultName, operationId?: string): boolean {
-    if (!this.#on.has(name)) return false;
-    return operationId === undefined || (byName.get(name)?.operations.includes(operationId) ?? false);
+  /** The modifiers of the active faults that concern one of the route's operations. */
+  for(routeOperations: readonly string[]): readonly Modifier[] {
+    return this.#on
+      .filter((name) => byName.get(name)?.operations.some((o) => routeOperations.includes(o)))
+      .map((name) => MODIFIERS[name]);
   }
 
   list(): string[] {

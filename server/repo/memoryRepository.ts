@@ -96,6 +96,9 @@ export function createMemoryRepository(seed: Seed = SEED): Repository {
       refreshTokens.delete(refreshToken);
       return r?.sessionId;
     },
+    async restoreRefreshGrant(grant) {
+      refreshTokens.set(grant.refreshToken, { ...grant });
+    },
     async revokeSession(sessionId) {
       for (const [token, g] of grants) if (g.sessionId === sessionId) grants.delete(token);
       for (const [token, r] of refreshTokens) if (r.sessionId === sessionId) refreshTokens.delete(token);
@@ -118,8 +121,9 @@ export function createMemoryRepository(seed: Seed = SEED): Repository {
     async pendingBatches(siteId) {
       return [...pending.values()].filter((b) => siteId === undefined || b.siteId === siteId).sort(byId);
     },
-    async pendingBatch(id) {
-      return pending.get(id);
+    async pendingBatch(siteId, id) {
+      const batch = pending.get(id);
+      return batch && (siteId === undefined || batch.siteId === siteId) ? batch : undefined;
     },
     async removeBatch(id) {
       return pending.delete(id);

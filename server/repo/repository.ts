@@ -60,7 +60,8 @@ export interface Repository {
 
   /** Pending batches of one site, or of every site when `siteId` is undefined; id order. */
   pendingBatches(siteId: string | undefined): Promise<readonly Batch[]>;
-  pendingBatch(id: string): Promise<Batch | undefined>;
+  /** The pending batch with this id, if it belongs to the site (to any site when `siteId` is undefined). */
+  pendingBatch(siteId: string | undefined, id: string): Promise<Batch | undefined>;
   /** Receipts a pending batch; false when no pending batch has this id. */
   removeBatch(id: string): Promise<boolean>;
 
@@ -101,6 +102,8 @@ export interface Repository {
   revokeRefreshToken(refreshToken: string): Promise<string | undefined>;
   /** Revokes the session's refresh token and every access token issued under it. */
   revokeSession(sessionId: string): Promise<void>;
+  /** Makes a refresh grant live again (the refresh-revoke-keeps-refresh fault: a server that honours what it revoked). */
+  restoreRefreshGrant(grant: RefreshGrant): Promise<void>;
 
   // Document 3: accounts, sign-on and diary fixtures.
   /** Sites in id order. */

@@ -68,10 +68,6 @@ export interface PriceRenderOptions {
   payorDisplay: string;
   /** Display of the location, when the contract has one. */
   locationDisplay?: string;
-  /** The effective-prices-orphan-procedure fault: procedure entries without their service entry. */
-  dropServiceOfProcedures?: boolean;
-  /** The contract-item-system-other fault: the system services are coded with (`ISC` otherwise). */
-  serviceSystem?: string;
 }
 
 export function priceContractOf(
@@ -89,13 +85,10 @@ export function priceContractOf(
       ? []
       : [{ reference: { reference: `Location/${c.locationId}` }, display: o.locationDisplay ?? c.locationId }]),
   ];
-  // Under the fault a contract holding procedures loses every service entry (4.5: a procedure
-  // entry always comes with its service entry, judged per Contract, DEC-D3-15).
-  const orphaned = o.dropServiceOfProcedures === true && c.services.some((s) => s.procedures.length > 0);
   const asset = c.services.map((s) => {
     const service = {
       entityCodeableConcept: {
-        coding: [{ system: o.serviceSystem ?? SERVICE_SYSTEM, code: s.code, display: s.display }],
+        coding: [{ system: SERVICE_SYSTEM, code: s.code, display: s.display }],
       },
       ...money(s.fee),
     };
@@ -107,7 +100,7 @@ export function priceContractOf(
       type: { coding: [{ code: PRICE_GROUP_ASSIGNMENT, display: 'Price group assignment' }] },
       extension: [{ url: `${contractsUrl}/contract/extension/isESTV`, valueString: c.isESTV }],
       context,
-      valuedItem: orphaned ? procedures : [service, ...procedures],
+      valuedItem: [service, ...procedures],
     };
   });
   return {
@@ -127,15 +120,12 @@ export function priceContractOf(
 }
 
 /** The delete answer (4.5): MSG_DELETED_ID, severity information, code informational, location CONTRACTS. */
-export function deletedOutcome(
-  diagnostics: string,
-  severity: 'information' | 'error' = 'information',
-): Record<string, unknown> {
+export function deletedOutcome(diagnostics: string): Record<string, unknown> {
   return {
     resourceType: 'OperationOutcome',
     issue: [
       {
-        severity,
+        severity: 'information',
         code: 'informational',
         details: { coding: [{ system: ERROR_CODE_SYSTEM, code: 'MSG_DELETED_ID', display: 'Deleted' }] },
         diagnostics,

@@ -6,19 +6,9 @@ type Extension = { url: string } & Record<string, unknown>;
 
 const money = (value: number, currency: string | undefined) => (currency ? { value, currency } : { value });
 
-export interface CoverageOptions {
-  /** False only under the coverage-missing-policy-expired fault. */
-  policyExpired: boolean;
-  /** True only under the coverage-extension-urls-moved fault: the URL forms of 2.2 are broken. */
-  urlsMoved?: boolean;
-  /** True only under the organization-telecom-repeated fault: email and phone appear twice (0-1 in 2.2). */
-  telecomRepeated?: boolean;
-}
-
-export function coverageOf(m: Member, options: CoverageOptions = { policyExpired: true }): Record<string, unknown> {
-  const planUrl = options.urlsMoved ? refExtension('insuranceSchemePlan') : `${REF_URL}/insuranceSchemePlan`;
-  const patientExtension = (name: string) =>
-    options.urlsMoved ? `${REF_URL}/Patient/extension/${name}` : refExtension(name);
+export function coverageOf(m: Member): Record<string, unknown> {
+  const planUrl = `${REF_URL}/insuranceSchemePlan`;
+  const patientExtension = refExtension;
   const patientId = `patient-${m.coverageId}`;
   const orgId = `org-${m.insurer}`;
   const ext: Extension[] = [];
@@ -31,7 +21,7 @@ export function coverageOf(m: Member, options: CoverageOptions = { policyExpired
   const dt = (name: string, v: string | undefined) => add(name, v === undefined ? undefined : { valueDateTime: v });
 
   str('groupId', m.groupId);
-  if (options.policyExpired) str('policyExpired', m.policyExpired);
+  str('policyExpired', m.policyExpired);
   dt('expiryDate', m.expiryDate);
   str('coverType', m.coverType);
   if (m.insuranceSchemePlan !== undefined) ext.push({ url: planUrl, valueString: m.insuranceSchemePlan });
@@ -57,7 +47,6 @@ export function coverageOf(m: Member, options: CoverageOptions = { policyExpired
     ...(m.insurerEmail ? [{ system: 'email', value: m.insurerEmail }] : []),
     ...(m.insurerPhone ? [{ system: 'phone', value: m.insurerPhone }] : []),
   ];
-  if (options.telecomRepeated) telecom.push(...telecom.map((t) => ({ system: t.system, value: `2-${t.value}` })));
 
   return {
     resourceType: 'Coverage',

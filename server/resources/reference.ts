@@ -68,18 +68,15 @@ export const CONTROL_PARAMETER_NAMES = [
 ] as const;
 
 /** The control-parameters Organization with the named parameters, in the order given. */
-export function controlParametersOf(
-  i: ReferenceInsurer,
-  names: readonly (typeof CONTROL_PARAMETER_NAMES)[number][],
-  urlInsurerId: string = i.id,
-): Record<string, unknown> {
+export function controlParametersOf(i: ReferenceInsurer): Record<string, unknown> {
   return {
     resourceType: 'Organization',
     id: i.sequence,
     identifier: [{ system: `${REF_URL}/insurer-id`, value: i.code }],
     name: i.name,
-    extension: names.map((name) => ({
-      url: `${REF_URL}/organization/ins/${urlInsurerId}/$control-parameters/${name}`,
+    // The URLs name the insurer asked for (2.3).
+    extension: CONTROL_PARAMETER_NAMES.map((name) => ({
+      url: `${REF_URL}/organization/ins/${i.id}/$control-parameters/${name}`,
       valueString: i.control[name],
     })),
   };

@@ -19,10 +19,6 @@ import {
 import { MessageError } from './errors.ts';
 import { ok, type SandboxContext, type SandboxReply, type SandboxRequest } from './types.ts';
 
-const INTROSPECT_OP = 'introspect';
-const SITES_V2_OP = 'list-authorised-sites-v2';
-const SITE_USERS_OP = 'get-site-users';
-
 /** Default page size of list authorised sites v2 (DEC-D3-05). */
 export const SITES_V2_DEFAULT_PAGE_SIZE = 10;
 
@@ -90,7 +86,7 @@ export async function introspect(req: SandboxRequest, ctx: SandboxContext): Prom
   if (!caller.user) await activeClientAccount(ctx, caller.grant);
   const user = requireUser(caller);
   const siteId = siteHeader(req, 'su-siteid');
-  if (siteId !== undefined && !ctx.faults.on('introspect-skips-site-check', INTROSPECT_OP)) {
+  if (siteId !== undefined) {
     const site = reachableSites(user, await ctx.repo.sites()).find((s) => s.id === siteId);
     if (!site) fail(403, `The SU-Site ${siteId} and SU-User ${user.id} authorisation is invalid`);
     else if (site.status !== 'ACTIVE') fail(403, `The SU-Site ${siteId} status should be ACTIVE`);
@@ -150,11 +146,7 @@ export async function listAuthorisedSitesV2(req: SandboxRequest, ctx: SandboxCon
   );
   const totalPages = Math.ceil(matches.length / size);
   const last = pageNumber >= totalPages;
-  const nextPage = !last
-    ? pageNumber + 1
-    : ctx.faults.on('sites-v2-next-page-at-end', SITES_V2_OP)
-      ? pageNumber + 1
-      : null;
+  const nextPage = last ? null : pageNumber + 1;
   return ok({
     pagination: {
       totalRecords: matches.length,
@@ -209,7 +201,6 @@ export async function getSiteUsers(req: SandboxRequest, ctx: SandboxContext): Pr
   const siteId = (req.params.siteId ?? '').trim();
   const site = siteId === '' ? undefined : await siteById(ctx, siteId);
   if (!site) {
-    if (ctx.faults.on('site-users-invalid-404', SITE_USERS_OP)) fail(404, `Siteid is invalid : ${siteId}`);
     return ok({ message: `Siteid is invalid : ${siteId}` });
   }
   return ok(

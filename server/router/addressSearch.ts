@@ -43,9 +43,7 @@ export async function retrieveAddress(req: SandboxRequest, ctx: SandboxContext):
   const addresses = (await ctx.repo.addressItems()).filter(
     (i) => i.addressType === 'Address' && i.address !== undefined,
   );
-  const item = ctx.faults.on('retrieve-wrong-address', RETRIEVE_OP)
-    ? addresses[0]
-    : addresses.find((i) => i.key === id);
+  const item = addresses.find((i) => i.key === id);
   return ok(item?.address ? [retrievedAddressOf(item.key, item.formattedAddress, item.address)] : []);
 }
 
@@ -62,7 +60,5 @@ export async function validatePostcode(req: SandboxRequest, ctx: SandboxContext)
   const { postcode } = readParameters(ctx, { operationId: VALIDATE_OP, profile: LOOKUP_PROFILE, source: req.query });
   const valid =
     UK_POSTCODE.test(postcode) && (await ctx.repo.postcodes()).some((p) => compact(p.postcode) === compact(postcode));
-  if (!valid && ctx.faults.on('invalid-postcode-error', VALIDATE_OP))
-    throw new ApiError(400, 'MSG_INVALID_FORMAT', `Postcode ${postcode} is not valid`);
   return ok({ postcode, status: valid });
 }

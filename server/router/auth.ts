@@ -4,7 +4,6 @@
  * enforces is read from its header list in spec/operations.ts.
  */
 import type { FeatureName } from '../../spec/types.ts';
-import { DEFAULT_CLIENT_ID } from '../fixtures/clients.ts';
 import type { Client } from '../repo/model.ts';
 import { ApiError } from './errors.ts';
 import { servedOperation } from './operationTable.ts';
@@ -25,28 +24,25 @@ export function mediaType(contentType: string | undefined): string {
   return (contentType ?? '').split(';')[0].trim().toLowerCase();
 }
 
-export async function requireClient(req: SandboxRequest, ctx: SandboxContext, operationId: string): Promise<Client> {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-  const client = match ? await ctx.repo.clientForToken(match[1]) : undefined;
+/** The token of a `Bearer` Authorization header. */
+export const bearerOf = (req: Pick<SandboxRequest, 'headers'>): string | undefined =>
+  /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+
+export async function requireClient(req: SandboxRequest, ctx: SandboxContext): Promise<Client> {
+  const token = bearerOf(req);
+  const client = token === undefined ? undefined : await ctx.repo.clientForToken(token);
   if (client) return client;
-  if (ctx.faults.on('auth-not-enforced', operationId)) {
-    const fallback = await ctx.repo.client(DEFAULT_CLIENT_ID);
-    if (fallback) return fallback;
-  }
   throw new ApiError(
     401,
     'MSG_UNAUTHORIZED',
-    match ? 'The access token is unknown or expired' : 'Expected header Authorization: Bearer <token>',
+    token !== undefined ? 'The access token is unknown or expired' : 'Expected header Authorization: Bearer <token>',
     { 'www-authenticate': 'Bearer' },
   );
 }
 
-export function requireSite(req: SandboxRequest, ctx: SandboxContext, operationId: string, client: Client): string {
+export function requireSite(req: SandboxRequest, client: Client): string {
   const site = (req.headers['su-siteid'] ?? '').trim();
-  if (site === '') {
-    if (ctx.faults.on('site-header-not-enforced', operationId)) return client.siteId;
-    throw new ApiError(400, 'MSG_MISSING_MANDATORY_PARAM', 'Header SU-SiteId is required');
-  }
+  if (site === '') throw new ApiError(400, 'MSG_MISSING_MANDATORY_PARAM', 'Header SU-SiteId is required');
   if (site !== client.siteId) throw new ApiError(403, 'MSG_FORBIDDEN', `The access token may not act for site ${site}`);
   return site;
 }
@@ -66,8 +62,8 @@ export function requireForm(req: SandboxRequest): URLSearchParams {
 export async function authorise(req: SandboxRequest, ctx: SandboxContext, operationId: string): Promise<Caller> {
   const op = servedOperation(operationId);
   const enforced = (name: string) => op.headers.some((h) => h.enforced && h.name.toLowerCase() === name.toLowerCase());
-  const client = await requireClient(req, ctx, operationId);
-  const siteId = enforced('SU-SiteId') ? requireSite(req, ctx, operationId, client) : client.siteId;
+  const client = await requireClient(req, ctx);
+  const siteId = enforced('SU-SiteId') ? requireSite(req, client) : client.siteId;
   // The form media type is read whether or not the header is marked enforced (DEC-D1-73): the reference server refuses a form POST without it.
   const formPost = op.headers.some((h) => h.name === 'Content-Type' && h.value === FORM_MEDIA_TYPE);
   const form = formPost ? requireForm(req) : new URLSearchParams();

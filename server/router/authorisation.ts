@@ -13,7 +13,8 @@ const OP = 'search-authorisation';
 
 type Filter = (a: Authorisation, v: string) => boolean;
 
-const FILTERS: Readonly<Record<string, Filter>> = {
+/** The filter parameters of 4.3, by name. */
+export const FILTERS: Readonly<Record<string, Filter>> = {
   insurerIdentifier: (a, v) => a.insurer === v,
   caseCode: (a, v) => sameText(a.caseCode, v),
   authCode: (a, v) => sameText(a.authCode, v),
@@ -39,16 +40,14 @@ export async function searchAuthorisation(req: SandboxRequest, ctx: SandboxConte
     source: caller.form,
     client: caller.client,
   });
-  const filters = ctx.faults.on('authorisation-filters-ignored', OP)
-    ? []
-    : Object.entries(values).filter(([name]) => FILTERS[name] !== undefined);
+  const filters = Object.entries(values).filter(([name]) => FILTERS[name] !== undefined);
   const matches = (await ctx.repo.authorisations(caller.siteId)).filter((a) =>
     filters.every(([name, v]) => FILTERS[name](a, v)),
   );
   const sorted = [...matches].sort(values._sort === undefined ? byId : byIssueDate);
   if (values._sort === '-issueDate') sorted.reverse();
   return ok(
-    pagedBundle(ctx, {
+    pagedBundle({
       operationId: OP,
       type: 'searchset',
       matches: sorted,

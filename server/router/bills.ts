@@ -20,26 +20,15 @@ const FILTERS: Readonly<Record<string, (b: Bill, v: string) => boolean>> = {
   cuid: (b, v) => sameText(b.cuid, v),
 };
 
-/** Fault bill-extension-urls-moved: the Claim extensions leave `{ref_url}/extension/Claim/` (2.8). */
-function served(ctx: SandboxContext, operationId: string, claim: Record<string, unknown>): Record<string, unknown> {
-  if (!ctx.faults.on('bill-extension-urls-moved', operationId) || !Array.isArray(claim.extension)) return claim;
-  const extension = claim.extension.map((e: { url: string }) => ({
-    ...e,
-    url: e.url.replace('/extension/Claim/', '/extension/'),
-  }));
-  return { ...claim, extension };
-}
-
 export async function searchBills(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   await authorise(req, ctx, SEARCH_OP);
   const values = readParameters(ctx, { operationId: SEARCH_OP, profile: CLEARING_PROFILE, source: req.query });
   const active = Object.entries(values).filter(([name]) => FILTERS[name] !== undefined);
   const matches = (await ctx.repo.bills()).filter((b) => active.every(([name, v]) => FILTERS[name](b, v)));
-  const type = ctx.faults.on('bill-bundle-collection', SEARCH_OP) ? 'collection' : 'searchset';
   return ok(
     singlePageBundle(
-      type,
-      matches.map((b) => ({ resource: served(ctx, SEARCH_OP, billOf(b, false)) })),
+      'searchset',
+      matches.map((b) => ({ resource: billOf(b, false) })),
     ),
   );
 }
@@ -52,10 +41,6 @@ export async function getBill(req: SandboxRequest, ctx: SandboxContext): Promise
     source: req.query,
     path: req.params,
   });
-  if (ctx.faults.on('get-bill-ignores-id', GET_OP)) {
-    const [first] = await ctx.repo.bills();
-    return ok(billOf(first, true));
-  }
   const bill = await ctx.repo.bill(claimId);
   if (!bill || String(bill.archived) !== isArchived) {
     throw new ApiError(
@@ -64,5 +49,5 @@ export async function getBill(req: SandboxRequest, ctx: SandboxContext): Promise
       `No ${isArchived === 'true' ? 'archived' : 'live'} bill ${claimId}`,
     );
   }
-  return ok(served(ctx, GET_OP, billOf(bill, true)));
+  return ok(billOf(bill, true));
 }

@@ -11,7 +11,7 @@ import { authorise } from './auth.ts';
 import { ApiError } from './errors.ts';
 import { distanceKm, nearQueryOf } from './geo.ts';
 import { pagedBundle, pagingOf, singlePageBundle } from './paging.ts';
-import { BOOKING_PROFILE, readParameters, sameText, since } from './params.ts';
+import { BOOKING_PROFILE, applyFilters, readParameters, sameText, since } from './params.ts';
 import { ok, type SandboxContext, type SandboxReply, type SandboxRequest } from './types.ts';
 
 const GET_PRACTITIONER_OP = 'get-booking-practitioner';
@@ -70,16 +70,6 @@ const ROLE_FILTERS: Readonly<Record<string, Filter<BookingRole>>> = {
   _since: (r, v) => since(v)(r.lastUpdated),
 };
 
-function applyFilters<T>(
-  items: readonly T[],
-  filters: Readonly<Record<string, Filter<T>>>,
-  values: Readonly<Record<string, string>>,
-  ignored: readonly string[] = [],
-): T[] {
-  const active = Object.entries(values).filter(([name]) => filters[name] !== undefined && !ignored.includes(name));
-  return items.filter((item) => active.every(([name, v]) => filters[name](item, v)));
-}
-
 function roleEntry(r: BookingRole, data: BookingData) {
   const practitioner = data.practitioners.find((p) => p.id === r.practitionerId);
   const location = data.locations.get(r.locationId);
@@ -97,7 +87,6 @@ export async function getBookingPractitioner(req: SandboxRequest, ctx: SandboxCo
   });
   const practitioner = (await ctx.repo.bookingPractitioners()).find((p) => p.id === practitionerId);
   if (!practitioner) {
-    if (ctx.faults.on('booking-unknown-id-200', GET_PRACTITIONER_OP)) return ok(singlePageBundle('searchset', []));
     throw new ApiError(404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', `No booking practitioner ${practitionerId}`);
   }
   return ok(singlePageBundle('searchset', [{ resource: bookingPractitionerOf(practitioner) }]));
@@ -111,12 +100,9 @@ export async function searchBookingPractitioners(req: SandboxRequest, ctx: Sandb
     source: req.query,
   });
   const data = await bookingData(ctx);
-  const ignored = ctx.faults.on('booking-practitioner-filters-ignored', SEARCH_PRACTITIONERS_OP)
-    ? ['profession', 'channel', 'location', 'postcode', 'near']
-    : [];
-  const matches = applyFilters(data.practitioners, practitionerFilters(data), values, ignored);
+  const matches = applyFilters(data.practitioners, practitionerFilters(data), values);
   return ok(
-    pagedBundle(ctx, {
+    pagedBundle({
       operationId: SEARCH_PRACTITIONERS_OP,
       type: 'searchset',
       matches,
@@ -146,10 +132,9 @@ export async function searchBookingPractitionerRoles(req: SandboxRequest, ctx: S
   await authorise(req, ctx, SEARCH_ROLES_OP);
   const values = readParameters(ctx, { operationId: SEARCH_ROLES_OP, profile: BOOKING_PROFILE, source: req.query });
   const data = await bookingData(ctx);
-  const ignored = ctx.faults.on('booking-role-since-ignored', SEARCH_ROLES_OP) ? ['_since'] : [];
-  const matches = applyFilters(data.roles, ROLE_FILTERS, values, ignored);
+  const matches = applyFilters(data.roles, ROLE_FILTERS, values);
   return ok(
-    pagedBundle(ctx, {
+    pagedBundle({
       operationId: SEARCH_ROLES_OP,
       type: 'searchset',
       matches,

@@ -19,14 +19,10 @@ export const CODE_SET_DEFAULT_COUNT = 100;
 const NARROWED_BY_PROFESSION = 'practitioner-specialty';
 
 /** The code-set page size rule (4.1, 8; DEC-D2-03): an integer from 1 to 1,000. */
-function countFormat(ctx: SandboxContext): { test: (v: string) => boolean; text: string } {
-  if (ctx.faults.on('codeset-count-bound-ignored', OP))
-    return { test: (v) => /^\d{1,9}$/.test(v), text: 'a whole number' };
-  return {
-    test: (v) => /^[1-9]\d{0,8}$/.test(v) && Number(v) <= CODE_SET_MAX_COUNT,
-    text: `an integer from 1 to ${CODE_SET_MAX_COUNT}`,
-  };
-}
+const COUNT_FORMAT = {
+  test: (v: string) => /^[1-9]\d{0,8}$/.test(v) && Number(v) <= CODE_SET_MAX_COUNT,
+  text: `an integer from 1 to ${CODE_SET_MAX_COUNT}`,
+};
 
 /** Displays of the codes of every code set, for resources that show coded values. */
 export async function codeDisplays(repo: Repository): Promise<CodeDisplay> {
@@ -45,7 +41,7 @@ export async function getCodeSet(req: SandboxRequest, ctx: SandboxContext): Prom
     profile: CODE_SET_PROFILE,
     source: req.query,
     path: req.params,
-    formats: { count: countFormat(ctx) },
+    formats: { count: COUNT_FORMAT },
   });
   const setName = values.set_name;
   const set = await ctx.repo.codeSet(setName);
@@ -54,11 +50,10 @@ export async function getCodeSet(req: SandboxRequest, ctx: SandboxContext): Prom
   if (segment !== undefined) {
     if (setName !== NARROWED_BY_PROFESSION)
       items = items.filter((i) => i.scheme !== undefined && sameText(i.scheme, segment));
-    else if (!ctx.faults.on('specialty-narrowing-leaks', OP))
-      items = items.filter((i) => i.profession !== undefined && sameText(i.profession, segment));
+    else items = items.filter((i) => i.profession !== undefined && sameText(i.profession, segment));
   }
   if (values._since !== undefined) items = items.filter((i) => since(values._since)(i.lastUpdated));
-  const page = expansionPage(ctx, OP, items, pagingOf(values, CODE_SET_DEFAULT_COUNT));
+  const page = expansionPage(items, pagingOf(values, CODE_SET_DEFAULT_COUNT));
   return ok(
     valueSetOf({
       id: [setName, segment]

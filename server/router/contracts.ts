@@ -31,7 +31,7 @@ import {
   PROCEDURE_SYSTEM,
   SERVICE_SYSTEM,
 } from '../resources/contract.ts';
-import { contractsUrl, REF_URL } from '../resources/urls.ts';
+import { contractsUrl } from '../resources/urls.ts';
 import { valueSetOf } from '../resources/valueSet.ts';
 import { authorise } from './auth.ts';
 import { ApiError } from './errors.ts';
@@ -47,8 +47,6 @@ const UPSERT_PAYOR_OP = 'upsert-payor';
 const DELETE_PAYOR_OP = 'delete-payor';
 const DELETE_CONTACT_OP = 'delete-contact-payor';
 const SET_SERVICE_OP = 'set-contract-service';
-const SET_WITH_PROCEDURE_OP = 'set-contract-service-with-procedure';
-const SET_PRICE_OP = 'set-contract-price';
 const DELETE_SERVICE_OP = 'delete-contract-service';
 const DELETE_WITH_PROCEDURE_OP = 'delete-contract-service-with-procedure';
 
@@ -117,7 +115,7 @@ async function valueSetReply(
     source: req.query,
     extraParameters: QUERY_PAGING,
   });
-  const page = expansionPage(ctx, operationId, items, pagingOf(values));
+  const page = expansionPage(items, pagingOf(values));
   return ok(valueSetOf({ id, name: id, tag: page.tag, total: page.total, offset: page.offset, contains: page.items }));
 }
 
@@ -138,9 +136,8 @@ export async function listSitePayors(req: SandboxRequest, ctx: SandboxContext): 
   });
   const { siteId } = values;
   const existing = await ctx.repo.payors(siteId);
-  const duplicate = ctx.faults.on('payors-duplicated', PAYORS_OP);
   for (const r of RESERVED_PAYORS) {
-    if (duplicate || !existing.some((p) => p.type === 'I' && p.payorId === r.payorId)) {
+    if (!existing.some((p) => p.type === 'I' && p.payorId === r.payorId)) {
       await ctx.repo.savePayor({
         contractId: await ctx.repo.newId('payor'),
         siteId,
@@ -153,7 +150,7 @@ export async function listSitePayors(req: SandboxRequest, ctx: SandboxContext): 
   }
   const url = contractsUrl(ctx.baseUrl);
   return ok(
-    pagedBundle(ctx, {
+    pagedBundle({
       operationId: PAYORS_OP,
       type: 'searchset',
       matches: await ctx.repo.payors(siteId),
@@ -239,11 +236,9 @@ export async function deletePayor(req: SandboxRequest, ctx: SandboxContext): Pro
   for (const c of await ctx.repo.priceContracts(payor.siteId)) {
     if (c.payorType === payor.type && c.payorId === payor.payorId) await ctx.repo.removePriceContract(c.id);
   }
-  const severity = ctx.faults.on('delete-outcome-severity-error', operationId) ? 'error' : 'information';
   return ok(
     deletedOutcome(
       `Deleted payor ${payorReference(payor.type, payor.payorId)} (contract ${payor.contractId}) of site ${payor.siteId}`,
-      severity,
     ),
   );
 }
@@ -397,19 +392,12 @@ async function payorDisplay(ctx: SandboxContext, siteId: string, type: PayorType
   return (await ctx.repo.payors(siteId)).find((p) => p.type === type && p.payorId === payorId)?.display ?? payorId;
 }
 
-async function renderPrice(
-  ctx: SandboxContext,
-  c: PriceContract,
-  operationId: string,
-  dropServiceOfProcedures = false,
-): Promise<Record<string, unknown>> {
+async function renderPrice(ctx: SandboxContext, c: PriceContract): Promise<Record<string, unknown>> {
   const location =
     c.locationId === undefined ? undefined : (await ctx.repo.locations()).find((l) => l.id === c.locationId);
   return priceContractOf(c, contractsUrl(ctx.baseUrl), {
     payorDisplay: await payorDisplay(ctx, c.siteId, c.payorType, c.payorId),
     ...(location ? { locationDisplay: location.name } : {}),
-    dropServiceOfProcedures,
-    ...(ctx.faults.on('contract-item-system-other', operationId) ? { serviceSystem: `${REF_URL}/service` } : {}),
   });
 }
 
@@ -424,17 +412,12 @@ export async function setContractPrice(req: SandboxRequest, ctx: SandboxContext)
   );
   if (rawAssets.length === 0) throw missing('Contract.term[].asset[] is required');
   const assets = rawAssets.map(parseAsset);
-  const operationId = assets.some((a: AssetRequest) => a.fees.length > 0)
-    ? SET_PRICE_OP
-    : assets.some((a: AssetRequest) => a.procedures.length > 0)
-      ? SET_WITH_PROCEDURE_OP
-      : SET_SERVICE_OP;
   const payors = await ctx.repo.payors(siteId);
   for (const [k, a] of (assets as AssetRequest[]).entries()) {
     if (!a.payor) throw missing(`Contract.term.asset[${k}].context with reference Payor/I-<payor> is required`);
     if (a.services.length === 0 && a.procedures.length === 0)
       throw missing(`Contract.term.asset[${k}].valuedItem needs a service code (system ${SERVICE_SYSTEM})`);
-    if (a.services.length === 0 && !ctx.faults.on('procedure-without-service-accepted', operationId)) {
+    if (a.services.length === 0) {
       throw missing(
         `Contract.term.asset[${k}]: a service code (system ${SERVICE_SYSTEM}) must accompany a procedure code`,
       );
@@ -452,11 +435,10 @@ export async function setContractPrice(req: SandboxRequest, ctx: SandboxContext)
   for (const a of assets as AssetRequest[]) {
     const target = await targetContract(ctx, siteId, a, practitionerId);
     applyAsset(target, a);
-    // A procedure accepted without its service (the fault) is not stored.
-    if (a.services.length > 0) await ctx.repo.savePriceContract(target);
+    await ctx.repo.savePriceContract(target);
     first ??= target;
   }
-  return ok(await renderPrice(ctx, first as PriceContract, operationId));
+  return ok(await renderPrice(ctx, first as PriceContract));
 }
 
 /** Delete contract service, and service with procedure (4.5): one route, told apart by procedureCode. */
@@ -504,22 +486,17 @@ export async function getEffectivePrices(req: SandboxRequest, ctx: SandboxContex
     ?.split(',')
     .map((p) => p.trim())
     .filter((p) => p !== '');
-  const payorIds =
-    listed && ctx.faults.on('effective-prices-first-payor-only', EFFECTIVE_PRICES_OP) ? listed.slice(0, 1) : listed;
   const serviceCode = values['service-code'];
   const matches = (await ctx.repo.priceContracts(values.site))
-    .filter(
-      (c) => payorIds === undefined || payorIds.some((p) => p === c.payorId || p === `${c.payorType}-${c.payorId}`),
-    )
+    .filter((c) => listed === undefined || listed.some((p) => p === c.payorId || p === `${c.payorType}-${c.payorId}`))
     .filter((c) => values.location === undefined || c.locationId === undefined || c.locationId === values.location)
     .filter((c) => values._since === undefined || since(values._since)(c.lastUpdated))
     .map((c) => (serviceCode === undefined ? c : { ...c, services: c.services.filter((s) => s.code === serviceCode) }))
     .filter((c) => c.services.length > 0);
-  const orphan = ctx.faults.on('effective-prices-orphan-procedure', EFFECTIVE_PRICES_OP);
-  const rendered = await Promise.all(matches.map((c) => renderPrice(ctx, c, EFFECTIVE_PRICES_OP, orphan)));
+  const rendered = await Promise.all(matches.map((c) => renderPrice(ctx, c)));
   const url = contractsUrl(ctx.baseUrl);
   return ok(
-    pagedBundle(ctx, {
+    pagedBundle({
       operationId: EFFECTIVE_PRICES_OP,
       type: 'searchset',
       matches: rendered,

@@ -9,8 +9,6 @@ import { FORM_MEDIA_TYPE, mediaType } from './auth.ts';
 import { MessageError } from './errors.ts';
 import { ok, type SandboxContext, type SandboxReply, type SandboxRequest } from './types.ts';
 
-const POST_AUTH_OP = 'diary-post-auth';
-
 /** The text fields of a multipart/form-data body (file parts are read as text too). */
 export function multipartFields(contentType: string | undefined, body: string): Map<string, string> {
   const fields = new Map<string, string>();
@@ -40,8 +38,7 @@ export async function diaryPostAuth(req: SandboxRequest, ctx: SandboxContext): P
   const code = (fields.get('Code') ?? '').trim();
   const stateToken = fields.get('StateToken');
   const echo = stateToken === undefined ? {} : { StateToken: stateToken };
-  let response = (await ctx.repo.diaryCodes()).find((c) => c.code === code)?.response ?? 1;
-  if (response === 3 && ctx.faults.on('diary-unmapped-as-unauthorized', POST_AUTH_OP)) response = 1;
+  const response = (await ctx.repo.diaryCodes()).find((c) => c.code === code)?.response ?? 1;
   if (response !== 2) return ok({ response, ...echo });
   return ok({ access_token: await ctx.repo.issueDiaryToken(), response, ...echo });
 }

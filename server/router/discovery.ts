@@ -25,4 +25,4 @@ export const membershipDiscovery = discoveryOf('membership');
 export const claimsDiscovery = discoveryOf('claims');
 
 export const health = async (_req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> =>
-  ok({ status: 'ok', faults: ctx.faults.list() });
+  ok({ status: 'ok', faults: ctx.faultNames });

@@ -5,7 +5,6 @@
  * bodies for MessageError (accounts `{message, code}`, token details `{status: 'fail', message,
  * code}`, the diary's empty 401), and a 500 OperationOutcome for anything else (a sandbox bug).
  */
-import type { ActiveFaults } from '../faults/catalog.ts';
 import { REF_URL } from '../resources/urls.ts';
 import type { SandboxReply } from './types.ts';
 
@@ -106,39 +105,23 @@ export function operationOutcome(code: string, diagnostics: string, location: st
   };
 }
 
-export interface ErrorScope {
-  /** Operation ids of the route that failed (Find Member errors carry location `Coverage`). */
-  operations: readonly string[];
-  faults: ActiveFaults;
-}
-
 const isFindMember = (ops: readonly string[]) => ops.some((o) => o.startsWith('find-member'));
 
-function messageReply(e: MessageError, scope: ErrorScope): SandboxReply {
-  const on = (name: Parameters<ActiveFaults['on']>[0]) => scope.operations.some((o) => scope.faults.on(name, o));
+function messageReply(e: MessageError): SandboxReply {
   if (e.shape === 'accounts')
-    return {
-      status: e.status,
-      body: { message: e.text, code: on('accounts-error-code-as-text') ? String(e.status) : e.status },
-      headers: e.headers,
-    };
-  if (e.shape === 'token-details') {
-    const body = on('token-details-error-shape')
-      ? { message: e.text, code: e.status }
-      : { status: 'fail', message: e.text, code: e.status };
-    return { status: e.status, body, headers: e.headers };
-  }
-  return on('diary-unauthorized-body')
-    ? { status: e.status, body: { message: e.text, code: e.status }, headers: e.headers }
-    : { status: e.status, headers: e.headers };
+    return { status: e.status, body: { message: e.text, code: e.status }, headers: e.headers };
+  if (e.shape === 'token-details')
+    return { status: e.status, body: { status: 'fail', message: e.text, code: e.status }, headers: e.headers };
+  return { status: e.status, headers: e.headers };
 }
 
-export function errorReply(error: unknown, scope: ErrorScope): SandboxReply {
+/** The reply for anything a handler threw; `operations` are the ids of the route that failed (Find Member errors carry location `Coverage`). */
+export function errorReply(error: unknown, operations: readonly string[]): SandboxReply {
   if (error instanceof InvalidIdError) {
     return { status: 404, body: { code: 'InvalidId', type: 'id', id: error.id } };
   }
-  if (error instanceof MessageError) return messageReply(error, scope);
-  const findMember = isFindMember(scope.operations);
+  if (error instanceof MessageError) return messageReply(error);
+  const findMember = isFindMember(operations);
   const e =
     error instanceof ApiError
       ? error
@@ -147,9 +130,6 @@ export function errorReply(error: unknown, scope: ErrorScope): SandboxReply {
           findMember ? 'MSG_DATABASE_ERROR' : 'MSG_INTERNAL_ERROR',
           `Unexpected server error: ${error instanceof Error ? error.message : String(error)}`,
         );
-  if (findMember && scope.operations.some((o) => scope.faults.on('error-body-not-outcome', o))) {
-    return { status: e.status, body: { error: e.code }, headers: e.headers };
-  }
   return {
     status: e.status,
     body: operationOutcome(e.code, e.diagnostics, findMember ? ['Coverage'] : []),

@@ -2,7 +2,6 @@
  * Find Member, versions 1 and 2 (Document 1, 4.1, 4.2, 7, 9; DEC-D1-17..20). Both versions share
  * one address; `SVC-API-Version` chooses the operation.
  */
-import { FIND_MEMBER_V1_INSURERS } from '../../spec/operations.ts';
 import type { Member } from '../repo/model.ts';
 import { coverageOf } from '../resources/coverage.ts';
 import { authorise } from './auth.ts';
@@ -12,7 +11,8 @@ import { ok, type SandboxContext, type SandboxReply, type SandboxRequest } from 
 
 const V1 = 'find-member-v1';
 const V2 = 'find-member-v2';
-const STEP_TWO_FIELDS = ['sex', 'postCode', 'policyActiveOn'] as const;
+/** The optional fields of the second step of version 2 (4.2). */
+export const STEP_TWO_FIELDS = ['sex', 'postCode', 'policyActiveOn'] as const;
 
 export const REFINE_ADVICE = 'More than one member matches; refine the search with sex, postCode and policyActiveOn';
 export const CONTACT_INSURER_ADVICE = 'More than one member matches the refined search; contact the insurer';
@@ -33,20 +33,16 @@ const CRITERIA: Readonly<Record<string, (m: Member, v: string) => boolean>> = {
   policyActiveOn: (m, v) => m.periodStart.slice(0, 10) <= v && v <= m.periodEnd.slice(0, 10),
 };
 
-function search(
-  members: readonly Member[],
-  values: Readonly<Record<string, string>>,
-  ignored: readonly string[],
-): Member[] {
-  const used = Object.entries(values).filter(([name]) => CRITERIA[name] !== undefined && !ignored.includes(name));
+function search(members: readonly Member[], values: Readonly<Record<string, string>>): Member[] {
+  const used = Object.entries(values).filter(([name]) => CRITERIA[name] !== undefined);
   return members.filter((m) => used.every(([name, v]) => CRITERIA[name](m, v)));
 }
 
 /** The operation the version header names; a missing or unknown version is refused (DEC-D1-20). */
-function versionOf(req: SandboxRequest, ctx: SandboxContext): { operationId: string; refusal?: ApiError } {
+function versionOf(req: SandboxRequest): { operationId: string; refusal?: ApiError } {
   const version = (req.headers['svc-api-version'] ?? '').trim();
   if (version === '1') return { operationId: V1 };
-  if (version === '2' || ctx.faults.on('version-header-ignored')) return { operationId: V2 };
+  if (version === '2') return { operationId: V2 };
   return {
     operationId: V2,
     refusal:
@@ -57,17 +53,11 @@ function versionOf(req: SandboxRequest, ctx: SandboxContext): { operationId: str
 }
 
 export async function findMember(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
-  const { operationId, refusal } = versionOf(req, ctx);
+  const { operationId, refusal } = versionOf(req);
   const caller = await authorise(req, ctx, operationId);
   if (refusal) throw refusal;
   const v2 = operationId === V2;
-  const extraInsurers = v2 && ctx.faults.on('v2-accepts-v1-insurer', V2) ? FIND_MEMBER_V1_INSURERS : [];
-  const values = readParameters(ctx, {
-    operationId,
-    profile: FIND_MEMBER_PROFILE,
-    source: caller.form,
-    extraValues: { insurerIdentifier: extraInsurers },
-  });
+  const values = readParameters(ctx, { operationId, profile: FIND_MEMBER_PROFILE, source: caller.form });
   if (
     !v2 &&
     values.membershipNumber === undefined &&
@@ -80,23 +70,10 @@ export async function findMember(req: SandboxRequest, ctx: SandboxContext): Prom
     );
   }
 
-  const ignored = v2 && ctx.faults.on('optional-fields-ignored', V2) ? STEP_TWO_FIELDS : [];
-  const found = search(await ctx.repo.members(), values, ignored);
-  if (found.length === 1) {
-    return ok(
-      coverageOf(found[0], {
-        policyExpired: !ctx.faults.on('coverage-missing-policy-expired', operationId),
-        urlsMoved: ctx.faults.on('coverage-extension-urls-moved', operationId),
-        telecomRepeated: ctx.faults.on('organization-telecom-repeated', operationId),
-      }),
-    );
-  }
-  if (found.length === 0) {
-    const status = ctx.faults.on('no-match-status-200', operationId) ? 200 : 400;
-    throw new ApiError(status, 'NO_MATCH_FOUND', 'No member matches the search details');
-  }
+  const found = search(await ctx.repo.members(), values);
+  if (found.length === 1) return ok(coverageOf(found[0]));
+  if (found.length === 0) throw new ApiError(400, 'NO_MATCH_FOUND', 'No member matches the search details');
   const stepTwo = STEP_TWO_FIELDS.some((f) => values[f] !== undefined);
   const advice = !v2 ? V1_MULTIPLE_ADVICE : stepTwo ? CONTACT_INSURER_ADVICE : REFINE_ADVICE;
-  const code = v2 && ctx.faults.on('multiple-match-wrong-code', V2) ? 'NO_MATCH_FOUND' : 'MULTIPLE_MATCH_FOUND';
-  throw new ApiError(400, code, advice);
+  throw new ApiError(400, 'MULTIPLE_MATCH_FOUND', advice);
 }

@@ -20,15 +20,10 @@ const FILTERS: Readonly<Record<string, (c: HospitalClaim, v: string) => boolean>
   patientDateOfBirth: (c, v) => c.patientBirthDate === v,
 };
 
-async function claimsBundle(
-  req: SandboxRequest,
-  ctx: SandboxContext,
-  operationId: string,
-  ignored: readonly string[],
-): Promise<SandboxReply> {
+async function claimsBundle(req: SandboxRequest, ctx: SandboxContext, operationId: string): Promise<SandboxReply> {
   await authorise(req, ctx, operationId);
   const values = readParameters(ctx, { operationId, profile: CLEARING_PROFILE, source: req.query });
-  const active = Object.entries(values).filter(([name]) => FILTERS[name] !== undefined && !ignored.includes(name));
+  const active = Object.entries(values).filter(([name]) => FILTERS[name] !== undefined);
   const matches = (await ctx.repo.hospitalClaims()).filter((c) => active.every(([name, v]) => FILTERS[name](c, v)));
   const base = claimsUrl(ctx.baseUrl);
   return ok(
@@ -40,7 +35,7 @@ async function claimsBundle(
 }
 
 export const listHospitalClaims = (req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> =>
-  claimsBundle(req, ctx, LIST_OP, ctx.faults.on('hospital-date-filter-ignored', LIST_OP) ? ['dateCompleted'] : []);
+  claimsBundle(req, ctx, LIST_OP);
 
 export const searchHospitalClaims = (req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> =>
-  claimsBundle(req, ctx, SEARCH_OP, []);
+  claimsBundle(req, ctx, SEARCH_OP);

@@ -6,13 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Location, ReferenceInsurer, RegisterPractitioner } from '../repo/model.ts';
-import {
-  CONTROL_PARAMETER_NAMES,
-  controlParametersOf,
-  insurerOf,
-  locationOf,
-  lookupPractitionerOf,
-} from '../resources/reference.ts';
+import { controlParametersOf, insurerOf, locationOf, lookupPractitionerOf } from '../resources/reference.ts';
 import { authorise } from './auth.ts';
 import { codeDisplays } from './codeSets.ts';
 import { pagedBundle, pagingOf, singlePageBundle } from './paging.ts';
@@ -39,7 +33,7 @@ export async function lookupPractitioners(req: SandboxRequest, ctx: SandboxConte
   );
   const display = await codeDisplays(ctx.repo);
   return ok(
-    pagedBundle(ctx, {
+    pagedBundle({
       operationId: PRACTITIONER_OP,
       id: randomUUID(),
       type: 'searchset',
@@ -63,7 +57,7 @@ export async function lookupLocations(req: SandboxRequest, ctx: SandboxContext):
       (values.type === undefined || sameText(l.type, values.type)),
   );
   return ok(
-    pagedBundle(ctx, {
+    pagedBundle({
       operationId: LOCATION_OP,
       id: randomUUID(),
       type: 'searchset',
@@ -90,10 +84,10 @@ export async function listInsurers(req: SandboxRequest, ctx: SandboxContext): Pr
     source: req.query,
     extraParameters: QUERY_PAGING,
   });
-  const type = ctx.faults.on('insurer-type-filter-ignored', INSURERS_OP) ? 'all' : (values.type ?? 'all');
+  const type = values.type ?? 'all';
   const matches = (await ctx.repo.referenceInsurers()).filter(INSURER_TYPES[type]);
   return ok(
-    pagedBundle(ctx, {
+    pagedBundle({
       operationId: INSURERS_OP,
       type: 'searchset',
       matches,
@@ -109,13 +103,5 @@ export async function getInsurerControlParameters(req: SandboxRequest, ctx: Sand
   const { insurerId } = readParameters(ctx, { operationId: CONTROL_OP, profile: LOOKUP_PROFILE, source: req.query });
   const insurer = (await ctx.repo.referenceInsurers()).find((i) => sameText(i.id, insurerId));
   if (!insurer) return ok(singlePageBundle('searchset', []));
-  const names = CONTROL_PARAMETER_NAMES.filter(
-    (n) => !(n === 'stvEnabled' && ctx.faults.on('control-parameter-missing', CONTROL_OP)),
-  );
-  // The URLs name the insurer asked for (2.3); the fault names the next insurer of the list instead.
-  const all = await ctx.repo.referenceInsurers();
-  const urlInsurer = ctx.faults.on('control-parameters-other-insurer', CONTROL_OP)
-    ? all[(all.indexOf(insurer) + 1) % all.length].id
-    : insurer.id;
-  return ok(controlParametersOf(insurer, names, urlInsurer));
+  return ok(controlParametersOf(insurer));
 }

@@ -1,19 +1,9 @@
-import { ActiveVariants } from '../variants/catalog.ts';
 import { describe, expect, test } from 'vitest';
-import { ActiveFaults } from '../faults/catalog.ts';
-import { createMemoryRepository } from '../repo/memoryRepository.ts';
 import { expansionPage, pagedBundle, pagingOf, singlePageBundle } from './paging.ts';
-import type { SandboxContext } from './types.ts';
 
-const ctx = (faults: string[] = []): SandboxContext => ({
-  repo: createMemoryRepository(),
-  faults: new ActiveFaults(faults),
-  variants: new ActiveVariants(),
-  baseUrl: 'http://x',
-});
 const items = Array.from({ length: 23 }, (_, k) => k + 1);
-const bundle = (page: number, count: number, faults: string[] = []) =>
-  pagedBundle(ctx(faults), {
+const bundle = (page: number, count: number) =>
+  pagedBundle({
     operationId: 'search-remittance-summary',
     type: 'searchset',
     matches: items,
@@ -40,20 +30,6 @@ describe('pagedBundle', () => {
     expect(bundle(4, 10).entry).toEqual([]);
   });
 
-  test('faults only touch their operations', () => {
-    expect(bundle(1, 10, ['pending-maxcount-tag']).meta.tag[2].code).toBe('maxCount');
-    const detail = pagedBundle(ctx(['count-ignored']), {
-      operationId: 'search-remittance-detail',
-      type: 'searchset',
-      matches: items,
-      paging: { page: 1, count: 5 },
-      totalTag: 'maxCount',
-      entry: (n) => ({ resource: n }),
-    });
-    expect(detail.entry).toHaveLength(5);
-    expect(bundle(1, 5, ['count-ignored']).entry).toHaveLength(23);
-  });
-
   test('singlePageBundle: one page holding every entry', () => {
     const b = singlePageBundle('searchset', [{ resource: 1 }, { resource: 2 }]);
     expect(b.total).toBe(2);
@@ -72,7 +48,7 @@ describe('Document 2 additions', () => {
   });
 
   test('bundle id, entry search mode and included entries after the page', () => {
-    const b = pagedBundle(ctx(), {
+    const b = pagedBundle({
       operationId: 'search-register-practitioner-roles',
       id: 'b-1',
       type: 'searchset',
@@ -89,7 +65,7 @@ describe('Document 2 additions', () => {
   });
 
   test('expansionPage: offset = (page - 1) x count, total = matches (DEC-D2-04)', () => {
-    const p = expansionPage(ctx(), 'get-code-set', items, { page: 3, count: 4 });
+    const p = expansionPage(items, { page: 3, count: 4 });
     expect(p).toEqual({
       tag: [
         { code: 'page', display: '3' },
@@ -100,9 +76,6 @@ describe('Document 2 additions', () => {
       offset: 8,
       items: [9, 10, 11, 12],
     });
-    expect(expansionPage(ctx(), 'get-code-set', items, { page: 7, count: 4 }).items).toEqual([]);
-    expect(
-      expansionPage(ctx(['codeset-offset-off-by-one']), 'get-code-set', items, { page: 3, count: 4 }),
-    ).toMatchObject({ offset: 12, items: [9, 10, 11, 12] });
+    expect(expansionPage(items, { page: 7, count: 4 }).items).toEqual([]);
   });
 });

@@ -2,13 +2,10 @@
  * The shared bundle builder (Document 1, 2.1; DEC-D1-02, -12; Document 2, 2.1; DEC-D2-27, -32):
  * 1-based pages, default count 10, `total` and `maxCount` / `maxRecords` = number of matches, tag
  * displays as digit strings, a page beyond the end is empty. Also the ValueSet expansion paging
- * (DEC-D2-04). The paging faults are consulted here and nowhere else.
+ * (DEC-D2-04).
  */
-import type { SandboxContext } from './types.ts';
 
 export const DEFAULT_COUNT = 10;
-/** Page size the count-ignored fault uses whatever the request says. */
-const IGNORED_COUNT_PAGE_SIZE = 25;
 
 export interface Paging {
   page: number;
@@ -24,7 +21,7 @@ export interface BundleEntry {
 export interface Bundle {
   resourceType: 'Bundle';
   id?: string;
-  meta: { tag: { code: string; display: string | number }[] };
+  meta: { tag: { code: string; display: string }[] };
   type: 'searchset' | 'collection';
   total: number;
   entry: BundleEntry[];
@@ -49,25 +46,21 @@ export interface PagedBundleOptions<T> {
   included?: (page: readonly T[]) => BundleEntry[];
 }
 
-export function pagedBundle<T>(ctx: SandboxContext, o: PagedBundleOptions<T>): Bundle {
-  const on = (name: Parameters<SandboxContext['faults']['on']>[0]) => ctx.faults.on(name, o.operationId);
-  const size = on('count-ignored') ? IGNORED_COUNT_PAGE_SIZE : o.paging.count;
-  const start = on('paging-ignores-page') ? 0 : (o.paging.page - 1) * size;
-  const page = o.matches.slice(start, start + size);
-  const display = (n: number) => (on('paging-tag-as-number') ? n : String(n));
-  const totalTag = on('pending-maxcount-tag') ? 'maxCount' : o.totalTag;
+export function pagedBundle<T>(o: PagedBundleOptions<T>): Bundle {
+  const start = (o.paging.page - 1) * o.paging.count;
+  const page = o.matches.slice(start, start + o.paging.count);
   return {
     resourceType: 'Bundle',
     ...(o.id === undefined ? {} : { id: o.id }),
     meta: {
       tag: [
-        { code: 'page', display: display(on('page-tag-always-one') ? 1 : o.paging.page) },
-        { code: 'count', display: display(o.paging.count) },
-        { code: totalTag, display: display(o.matches.length) },
+        { code: 'page', display: String(o.paging.page) },
+        { code: 'count', display: String(o.paging.count) },
+        { code: o.totalTag, display: String(o.matches.length) },
       ],
     },
     type: o.type,
-    total: o.matches.length + (on('total-off-by-one') ? 1 : 0),
+    total: o.matches.length,
     entry: [...page.map(o.entry), ...(o.included?.(page) ?? [])],
   };
 }
@@ -77,8 +70,6 @@ export function pagedBundle<T>(ctx: SandboxContext, o: PagedBundleOptions<T>): B
  * matching codes, the page's items, and the paging tags of 2.1.
  */
 export function expansionPage<T>(
-  ctx: SandboxContext,
-  operationId: string,
   matches: readonly T[],
   paging: Paging,
 ): {
@@ -95,7 +86,7 @@ export function expansionPage<T>(
       { code: 'maxCount', display: String(matches.length) },
     ],
     total: matches.length,
-    offset: ctx.faults.on('codeset-offset-off-by-one', operationId) ? paging.page * paging.count : start,
+    offset: start,
     items: matches.slice(start, start + paging.count),
   };
 }

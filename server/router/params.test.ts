@@ -1,6 +1,4 @@
-import { ActiveVariants } from '../variants/catalog.ts';
 import { describe, expect, test } from 'vitest';
-import { ActiveFaults } from '../faults/catalog.ts';
 import { createMemoryRepository } from '../repo/memoryRepository.ts';
 import { ApiError } from './errors.ts';
 import {
@@ -19,13 +17,14 @@ import {
   readParameters,
   since,
 } from './params.ts';
+import { servedOperation } from './operationTable.ts';
 import type { SandboxContext } from './types.ts';
 
-const ctx = (faults: string[] = []): SandboxContext => ({
+const ctx = (): SandboxContext => ({
   repo: createMemoryRepository(),
-  faults: new ActiveFaults(faults),
-  variants: new ActiveVariants(),
+  served: servedOperation,
   baseUrl: 'http://x',
+  faultNames: [],
 });
 
 function refusal(fn: () => unknown): [number, string] | undefined {
@@ -73,8 +72,8 @@ describe('value parsers', () => {
 });
 
 describe('readParameters', () => {
-  const summary = (fields: Record<string, string>, faults: string[] = []) =>
-    readParameters(ctx(faults), {
+  const summary = (fields: Record<string, string>) =>
+    readParameters(ctx(), {
       operationId: 'search-remittance-summary',
       profile: SEARCH_PROFILE,
       source: new URLSearchParams(fields),
@@ -98,10 +97,6 @@ describe('readParameters', () => {
       ),
     ).toEqual([400, 'MSG_MISSING_MANDATORY_PARAM']);
   });
-
-  test('the empty-param-accepted fault treats empty as absent', () => {
-    expect(summary({ insurerIdentifier: '' }, ['empty-param-accepted'])).toEqual({});
-  });
 });
 
 describe('readParameters: Document 2 profiles', () => {
@@ -109,9 +104,8 @@ describe('readParameters: Document 2 profiles', () => {
     operationId: string,
     profile: Parameters<typeof readParameters>[1]['profile'],
     fields: Record<string, string>,
-    faults: string[] = [],
     extra = {},
-  ) => readParameters(ctx(faults), { operationId, profile, source: new URLSearchParams(fields), ...extra });
+  ) => readParameters(ctx(), { operationId, profile, source: new URLSearchParams(fields), ...extra });
 
   test('lookups: an absent or empty text is 400 MSG_MISSING_MANDATORY_PARAM (DEC-D2-07)', () => {
     expect(refusal(() => read('lookup-practitioners', LOOKUP_PROFILE, {}))).toEqual([
@@ -128,24 +122,16 @@ describe('readParameters: Document 2 profiles', () => {
     });
   });
 
-  test('the lookup-text-not-required fault drops the requirement for the lookups only', () => {
-    expect(read('lookup-practitioners', LOOKUP_PROFILE, {}, ['lookup-text-not-required'])).toEqual({});
-    expect(refusal(() => read('search-address', LOOKUP_PROFILE, {}, ['lookup-text-not-required']))).toEqual([
-      400,
-      'MSG_MISSING_MANDATORY_PARAM',
-    ]);
-  });
-
   test('code sets: an unknown set name is 404 MSG_NOT_FOUND; formats replaced by name', () => {
     const path = (set_name: string) => ({ path: { set_name } });
-    expect(refusal(() => read('get-code-set', CODE_SET_PROFILE, {}, [], path('nope')))).toEqual([404, 'MSG_NOT_FOUND']);
+    expect(refusal(() => read('get-code-set', CODE_SET_PROFILE, {}, path('nope')))).toEqual([404, 'MSG_NOT_FOUND']);
     const upTo3 = { formats: { count: { test: (v: string) => Number(v) <= 3, text: 'at most 3' } } };
-    expect(read('get-code-set', CODE_SET_PROFILE, { count: '3' }, [], { ...path('service-type'), ...upTo3 })).toEqual({
+    expect(read('get-code-set', CODE_SET_PROFILE, { count: '3' }, { ...path('service-type'), ...upTo3 })).toEqual({
       set_name: 'service-type',
       count: '3',
     });
     expect(
-      refusal(() => read('get-code-set', CODE_SET_PROFILE, { count: '4' }, [], { ...path('service-type'), ...upTo3 })),
+      refusal(() => read('get-code-set', CODE_SET_PROFILE, { count: '4' }, { ...path('service-type'), ...upTo3 })),
     ).toEqual([400, 'MSG_INVALID_FORMAT']);
   });
 
@@ -165,7 +151,7 @@ describe('readParameters: Document 2 profiles', () => {
 
   test('extra parameters: page and count read beside the operation row', () => {
     const roles = (fields: Record<string, string>) =>
-      read('search-register-practitioner-roles', REGISTER_PROFILE, fields, [], { extraParameters: QUERY_PAGING });
+      read('search-register-practitioner-roles', REGISTER_PROFILE, fields, { extraParameters: QUERY_PAGING });
     expect(roles({ page: '2', count: '5' })).toEqual({ page: '2', count: '5' });
     expect(refusal(() => roles({ count: 'ten' }))).toEqual([400, 'MSG_INVALID_FORMAT']);
     expect(read('search-register-practitioner-roles', REGISTER_PROFILE, { page: 'x' })).toEqual({});
@@ -187,20 +173,5 @@ describe('readParameters: Document 2 profiles', () => {
       400,
       'MSG_INVALID_FORMAT',
     ]);
-  });
-
-  test('the since-date-format-accepted fault drops a malformed _since of the practitioner search only', () => {
-    expect(
-      read('search-booking-practitioners', BOOKING_PROFILE, { _since: 'yesterday', family: 'Price' }, [
-        'since-date-format-accepted',
-      ]),
-    ).toEqual({ family: 'Price' });
-    expect(
-      refusal(() =>
-        read('search-booking-practitioner-roles', BOOKING_PROFILE, { _since: 'yesterday' }, [
-          'since-date-format-accepted',
-        ]),
-      ),
-    ).toEqual([422, 'MSG_DATE_FORMAT']);
   });
 });

@@ -9,7 +9,6 @@ import type { Client } from '../repo/model.ts';
 import { requireFeatures } from './auth.ts';
 import { ApiError } from './errors.ts';
 import { isNear } from './geo.ts';
-import { servedOperation } from './operationTable.ts';
 import type { SandboxContext } from './types.ts';
 
 type Refusal = { status: number; code: string };
@@ -109,10 +108,7 @@ export interface ReadOptions {
 /** The validated values of the parameters that are present; absent ones are left out. */
 export function readParameters(ctx: SandboxContext, options: ReadOptions): Record<string, string> {
   const { operationId, profile, source } = options;
-  const emptyAccepted = ctx.faults.on('empty-param-accepted', operationId);
-  const textOptional = ctx.faults.on('lookup-text-not-required', operationId);
-  const malformedDateIgnored = ctx.faults.on('since-date-format-accepted', operationId);
-  const own = servedOperation(operationId).parameters;
+  const own = ctx.served(operationId).parameters;
   const values: Record<string, string> = {};
   for (const p of [...own, ...(options.extraParameters ?? []).filter((x) => !own.some((o) => o.name === x.name))]) {
     // Headers, JSON bodies and multipart fields are read by their handlers.
@@ -124,13 +120,11 @@ export function readParameters(ctx: SandboxContext, options: ReadOptions): Recor
     }
     if (raw !== undefined && raw.trim() === '') {
       // An empty path segment is a missing path parameter.
-      if (p.in !== 'path' && profile.empty !== 'absent' && !emptyAccepted)
-        refuse(profile.empty, `Parameter ${p.name} is empty`);
+      if (p.in !== 'path' && profile.empty !== 'absent') refuse(profile.empty, `Parameter ${p.name} is empty`);
       raw = undefined;
     }
     if (raw === undefined) {
-      if (p.required && !(textOptional && p.name === 'text'))
-        refuse(profile.missing, `Parameter ${p.name} is required`);
+      if (p.required) refuse(profile.missing, `Parameter ${p.name} is required`);
       continue;
     }
     const value = raw.trim();
@@ -142,7 +136,6 @@ export function readParameters(ctx: SandboxContext, options: ReadOptions): Recor
     } else {
       const format = options.formats?.[p.name] ?? { test: FORMATS[p.format], text: FORMAT_TEXT[p.format] };
       if (!format.test(value)) {
-        if (malformedDateIgnored && (p.format === 'date-time' || p.format === 'date')) continue;
         refuse(
           profile.formatRefusals?.[p.format] ?? profile.badFormat,
           `Parameter ${p.name} must be ${format.text}, received ${value}`,
@@ -152,6 +145,16 @@ export function readParameters(ctx: SandboxContext, options: ReadOptions): Recor
     values[p.name] = value;
   }
   return values;
+}
+
+/** The items every present filter parameter accepts (parameters without a filter do not restrict). */
+export function applyFilters<T>(
+  items: readonly T[],
+  filters: Readonly<Record<string, (item: T, value: string) => boolean>>,
+  values: Readonly<Record<string, string>>,
+): T[] {
+  const active = Object.entries(values).filter(([name]) => filters[name] !== undefined);
+  return items.filter((item) => active.every(([name, v]) => filters[name](item, v)));
 }
 
 function refuse(r: Refusal, diagnostics: string): never {
@@ -173,7 +176,8 @@ export function isDate(v: string): boolean {
 const isMinute = (v: string) =>
   MINUTE.test(v) && isDate(v.slice(0, 10)) && Number(v.slice(11, 13)) < 24 && Number(v.slice(14, 16)) < 60;
 
-const FORMATS: Record<ParameterFormat, (v: string) => boolean> = {
+/** Whether a value has the parameter format's documented form. */
+export const FORMATS: Readonly<Record<ParameterFormat, (v: string) => boolean>> = {
   string: () => true,
   enum: () => true,
   date: isDate,

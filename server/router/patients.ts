@@ -17,11 +17,9 @@ import { ApiError } from './errors.ts';
 import { isDate, readParameters, type ParameterProfile } from './params.ts';
 import { ok, type SandboxContext, type SandboxReply, type SandboxRequest } from './types.ts';
 
-const CREATE_OP = 'create-patient';
 const GET_OP = 'get-patient';
 const UPDATE_OP = 'update-patient';
 const DELETE_OP = 'delete-patient';
-const CREATE_CONDITION_OP = 'create-condition';
 const DELETE_CONDITION_OP = 'delete-condition';
 
 export const PATIENT_VERSION_HEADER = 'svc-api-version';
@@ -45,15 +43,13 @@ const unauthorised = (diagnostics: string) =>
   new ApiError(401, 'MSG_UNAUTHORIZED', diagnostics, { 'www-authenticate': 'Bearer' });
 
 /** The mandatory headers (5, DEC-D3-07) and the site the request acts for. */
-async function patientSite(req: SandboxRequest, ctx: SandboxContext, operationId: string): Promise<string> {
+async function patientSite(req: SandboxRequest, ctx: SandboxContext): Promise<string> {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
   if (token === undefined) throw unauthorised('Expected header Authorization: Bearer <token>');
   const grant = await ctx.repo.accessGrant(token);
   if (!grant || grant.kind === 'diary') throw unauthorised('The access token is unknown, expired or revoked');
   const siteId = (req.headers['su-siteid'] ?? '').trim();
   if (siteId === '') {
-    if (ctx.faults.on('patient-missing-header-400', operationId))
-      throw new ApiError(400, 'MSG_MISSING_MANDATORY_PARAM', 'Header SU-SiteId is required');
     throw unauthorised('Header SU-SiteId is required');
   }
   const version = (req.headers[PATIENT_VERSION_HEADER] ?? '').trim();
@@ -159,7 +155,7 @@ const notFound = (what: string, id: string) =>
   new ApiError(404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', `No ${what} ${id} at this site`);
 
 export async function createPatient(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
-  const siteId = await patientSite(req, ctx, CREATE_OP);
+  const siteId = await patientSite(req, ctx);
   const body = parseBody(req);
   validatePatient(body, CREATE_REFUSALS);
   const id = await ctx.repo.newId('patient');
@@ -176,7 +172,7 @@ export async function createPatient(req: SandboxRequest, ctx: SandboxContext): P
 
 /** The patient of the path, or 404; a patient is gone once deleted. */
 async function storedPatient(req: SandboxRequest, ctx: SandboxContext, operationId: string) {
-  const siteId = await patientSite(req, ctx, operationId);
+  const siteId = await patientSite(req, ctx);
   const { patient_id: id } = readParameters(ctx, {
     operationId,
     profile: PATIENT_PROFILE,
@@ -193,7 +189,7 @@ export async function getPatient(req: SandboxRequest, ctx: SandboxContext): Prom
 }
 
 export async function updatePatient(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
-  const siteId = await patientSite(req, ctx, UPDATE_OP);
+  const siteId = await patientSite(req, ctx);
   const { patient_id: id } = readParameters(ctx, {
     operationId: UPDATE_OP,
     profile: PATIENT_PROFILE,
@@ -216,14 +212,14 @@ export async function updatePatient(req: SandboxRequest, ctx: SandboxContext): P
     active: body.active ?? true,
     deceasedBoolean: body.deceasedBoolean ?? false,
   } as StoredResource & { active: boolean };
-  if (!ctx.faults.on('patient-update-ignored', UPDATE_OP)) await ctx.repo.savePatient({ siteId, resource });
+  await ctx.repo.savePatient({ siteId, resource });
   return ok(resource);
 }
 
 export async function deletePatient(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   const { siteId, id, record } = await storedPatient(req, ctx, DELETE_OP);
   if (!record) throw notFound('patient', id);
-  if (!ctx.faults.on('patient-deleted-still-readable', DELETE_OP)) await ctx.repo.removePatient(siteId, id);
+  await ctx.repo.removePatient(siteId, id);
   return ok(deletedParameters());
 }
 
@@ -270,12 +266,12 @@ function validateCondition(body: Json): string[] {
 }
 
 export async function createCondition(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
-  const siteId = await patientSite(req, ctx, CREATE_CONDITION_OP);
+  const siteId = await patientSite(req, ctx);
   const body = parseBody(req);
   const patientIds = validateCondition(body);
   for (const patientId of patientIds) {
     const patient = await ctx.repo.patient(siteId, patientId);
-    if (!patient && !ctx.faults.on('condition-orphan-accepted', CREATE_CONDITION_OP)) {
+    if (!patient) {
       throw new ApiError(422, 'MSG_REFERENCE_ID_NOT_FOUND', `No patient ${patientId} at this site`);
     }
   }
@@ -297,7 +293,7 @@ export async function createCondition(req: SandboxRequest, ctx: SandboxContext):
 }
 
 export async function deleteCondition(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
-  const siteId = await patientSite(req, ctx, DELETE_CONDITION_OP);
+  const siteId = await patientSite(req, ctx);
   const { condition_id: id } = readParameters(ctx, {
     operationId: DELETE_CONDITION_OP,
     profile: PATIENT_PROFILE,

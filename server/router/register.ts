@@ -15,7 +15,7 @@ import { codeDisplays } from './codeSets.ts';
 import { ApiError } from './errors.ts';
 import { distanceKm, isDistance, nearQueryOf } from './geo.ts';
 import { pagedBundle, pagingOf, type BundleEntry } from './paging.ts';
-import { QUERY_PAGING, REGISTER_PROFILE, readParameters, sameText } from './params.ts';
+import { QUERY_PAGING, REGISTER_PROFILE, applyFilters, readParameters, sameText } from './params.ts';
 import { ok, type SandboxContext, type SandboxReply, type SandboxRequest } from './types.ts';
 
 const PRACTITIONERS_OP = 'search-register-practitioners';
@@ -44,24 +44,13 @@ const PRACTITIONER_FILTERS: Readonly<Record<string, Filter<RegisterPractitioner>
   'regulator-reference': (p, v) => sameText(p.regulator.reference, v),
 };
 
-function applyFilters<T>(
-  items: readonly T[],
-  filters: Readonly<Record<string, Filter<T>>>,
-  values: Readonly<Record<string, string>>,
-  ignored: readonly string[] = [],
-): T[] {
-  const active = Object.entries(values).filter(([name]) => filters[name] !== undefined && !ignored.includes(name));
-  return items.filter((item) => active.every(([name, v]) => filters[name](item, v)));
-}
-
 export async function searchRegisterPractitioners(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   await authorise(req, ctx, PRACTITIONERS_OP);
   const values = readParameters(ctx, { operationId: PRACTITIONERS_OP, profile: REGISTER_PROFILE, source: req.query });
-  const ignored = ctx.faults.on('register-gender-filter-ignored', PRACTITIONERS_OP) ? ['gender'] : [];
-  const matches = applyFilters(await ctx.repo.registerPractitioners(), PRACTITIONER_FILTERS, values, ignored);
+  const matches = applyFilters(await ctx.repo.registerPractitioners(), PRACTITIONER_FILTERS, values);
   const display = await codeDisplays(ctx.repo);
   return ok(
-    pagedBundle(ctx, {
+    pagedBundle({
       operationId: PRACTITIONERS_OP,
       type: 'searchset',
       matches,
@@ -88,7 +77,7 @@ export async function getPractitionerPhoto(req: SandboxRequest, ctx: SandboxCont
       'MSG_REFERENCE_ID_NOT_FOUND',
       known ? `Practitioner ${practitionerId} has no photo` : `No practitioner ${practitionerId}`,
     );
-  const size = photo.data.length + (ctx.faults.on('photo-size-mismatch', PHOTO_OP) ? 10 : 0);
+  const size = photo.data.length;
   return ok(photoOf({ contentType: photo.contentType, data: photo.data.toString('base64'), size, title: photo.title }));
 }
 
@@ -168,12 +157,9 @@ export async function searchRegisterPractitionerRoles(req: SandboxRequest, ctx: 
     return practitioner && location ? [{ role, practitioner, location }] : [];
   });
 
-  const near = nearQueryOf(values, ctx.faults.on('near-default-unit-miles', ROLES_OP) ? 'mi' : 'km');
+  const near = nearQueryOf(values, 'km');
   if (near) {
-    const reach =
-      near.radiusKm === undefined
-        ? Number.POSITIVE_INFINITY
-        : near.radiusKm * (ctx.faults.on('radius-leak', ROLES_OP) ? 3 : 1);
+    const reach = near.radiusKm ?? Number.POSITIVE_INFINITY;
     views = views.flatMap((v) => {
       if (!v.location.position) return [];
       const d = distanceKm(near.centre, v.location.position);
@@ -182,29 +168,24 @@ export async function searchRegisterPractitionerRoles(req: SandboxRequest, ctx: 
   }
   views = applyFilters(views, ROLE_FILTERS, values);
 
-  const descending =
-    direction === 'desc' && !(sortKey === 'name' && ctx.faults.on('role-name-sort-direction-ignored', ROLES_OP));
-  views = sortRoles(views, SORT_KEYS[sortKey], descending);
+  views = sortRoles(views, SORT_KEYS[sortKey], direction === 'desc');
 
-  const distinctBy = ctx.faults.on('distinct-by-ignored', ROLES_OP) ? undefined : values['distinct-by'];
+  // distinct-by keeps the first matching role of each practitioner (resp. location) in the sort order (4.11).
+  const distinctBy = values['distinct-by'];
   if (distinctBy !== undefined) {
     const seen = new Set<string>();
-    // The fault keeps the last matching role of each key instead of the first (4.11).
-    const lastFirst = ctx.faults.on('distinct-by-not-first', ROLES_OP);
-    if (lastFirst) views = [...views].reverse();
     views = views.filter((v) => {
       const key = distinctBy === 'practitioner' ? v.role.practitionerId : v.role.locationId;
       if (seen.has(key)) return false;
       seen.add(key);
       return true;
     });
-    if (lastFirst) views = sortRoles(views, SORT_KEYS[sortKey], descending);
   }
 
   const display = await codeDisplays(ctx.repo);
-  const include = values._include === 'practitioner:location' && !ctx.faults.on('include-ignored', ROLES_OP);
+  const include = values._include === 'practitioner:location';
   return ok(
-    pagedBundle(ctx, {
+    pagedBundle({
       operationId: ROLES_OP,
       type: 'searchset',
       matches: views,

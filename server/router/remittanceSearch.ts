@@ -8,7 +8,16 @@ import { claimResponseOf, paymentReconciliationOf } from '../resources/remittanc
 import { authorise } from './auth.ts';
 import { ApiError } from './errors.ts';
 import { pagedBundle, pagingOf } from './paging.ts';
-import { SEARCH_PROFILE, comparator, containsText, dateRange, readParameters, sameText, since } from './params.ts';
+import {
+  SEARCH_PROFILE,
+  applyFilters,
+  comparator,
+  containsText,
+  dateRange,
+  readParameters,
+  sameText,
+  since,
+} from './params.ts';
 import { ok, type SandboxContext, type SandboxReply, type SandboxRequest } from './types.ts';
 
 const SUMMARY_OP = 'search-remittance-summary';
@@ -64,16 +73,6 @@ const DETAIL_SORT_KEYS: Readonly<Record<string, (d: RemittanceDetail) => string 
   invoiceTotal: (d) => d.invoiceTotal,
 };
 
-function applyFilters<T>(
-  items: readonly T[],
-  filters: Readonly<Record<string, Filter<T>>>,
-  values: Record<string, string>,
-  ignored: readonly string[],
-): T[] {
-  const active = Object.entries(values).filter(([name]) => filters[name] !== undefined && !ignored.includes(name));
-  return items.filter((item) => active.every(([name, v]) => filters[name](item, v)));
-}
-
 /** Sorts by a key with id as tie-breaker; a leading `-` reverses the whole order. */
 function sortBy<T extends { id: string }>(
   items: T[],
@@ -93,19 +92,6 @@ function sortBy<T extends { id: string }>(
   return descending ? sorted.reverse() : sorted;
 }
 
-/** Fault summary-extension-duplicated: the 1-1 extensions processedDate and totalInvoiced appear twice, with other values (2.4). */
-function duplicateOneToOne(resource: Record<string, unknown>): Record<string, unknown> {
-  const extension = resource.extension as Record<string, unknown>[];
-  const again = extension.flatMap((e): Record<string, unknown>[] => {
-    const url = String(e.url);
-    if (url.endsWith('/processedDate')) return [{ url, valueDate: '1999-12-31' }];
-    if (url.endsWith('/totalInvoiced'))
-      return [{ url, valueMoney: { value: Number((e.valueMoney as { value: number }).value) + 1, currency: 'GBP' } }];
-    return [];
-  });
-  return { ...resource, extension: [...extension, ...again] };
-}
-
 export async function searchRemittanceSummary(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   const caller = await authorise(req, ctx, SUMMARY_OP);
   const values = readParameters(ctx, {
@@ -120,27 +106,18 @@ export async function searchRemittanceSummary(req: SandboxRequest, ctx: SandboxC
   const withDetails = await Promise.all(
     summaries.map(async (summary) => ({ summary, details: await ctx.repo.remittanceDetails(summary.id) })),
   );
-  const ignored = [
-    ...(ctx.faults.on('insurer-filter-ignored', SUMMARY_OP) ? ['insurerIdentifier'] : []),
-    ...(ctx.faults.on('since-ignored', SUMMARY_OP) ? ['_since'] : []),
-  ];
-  const matches = applyFilters(withDetails, SUMMARY_FILTERS, values, ignored).map((s) => s.summary);
+  const matches = applyFilters(withDetails, SUMMARY_FILTERS, values).map((s) => s.summary);
 
   const sort = values._sort ?? '';
-  const descending =
-    sort.startsWith('-') && !(sort === '-createdOn' && ctx.faults.on('sort-descending-ignored', SUMMARY_OP));
+  const descending = sort.startsWith('-');
   return ok(
-    pagedBundle(ctx, {
+    pagedBundle({
       operationId: SUMMARY_OP,
       type: 'searchset',
       matches: sortBy(matches, SUMMARY_SORT_KEYS[sort.replace(/^-/, '')], descending),
       paging: pagingOf(values),
       totalTag: 'maxCount',
-      entry: (s) => ({
-        resource: ctx.faults.on('summary-extension-duplicated', SUMMARY_OP)
-          ? duplicateOneToOne(paymentReconciliationOf(s))
-          : paymentReconciliationOf(s),
-      }),
+      entry: (s) => ({ resource: paymentReconciliationOf(s) }),
     }),
   );
 }
@@ -159,12 +136,11 @@ export async function searchRemittanceDetail(req: SandboxRequest, ctx: SandboxCo
   const summary = await ctx.repo.remittanceSummary(caller.siteId, summaryId);
   if (!summary)
     throw new ApiError(422, 'MSG_PARAM_INVALID', `No remittance summary ${summaryId} for site ${caller.siteId}`);
-  const matches = applyFilters(await ctx.repo.remittanceDetails(summary.id), DETAIL_FILTERS, values, []);
+  const matches = applyFilters(await ctx.repo.remittanceDetails(summary.id), DETAIL_FILTERS, values);
 
-  const sort =
-    ctx.faults.on('detail-sort-ignored', DETAIL_OP) && values._sort === '-createdOn' ? '' : (values._sort ?? '');
+  const sort = values._sort ?? '';
   return ok(
-    pagedBundle(ctx, {
+    pagedBundle({
       operationId: DETAIL_OP,
       type: 'searchset',
       matches: sortBy(matches, DETAIL_SORT_KEYS[sort.replace(/^-/, '')], sort.startsWith('-')),

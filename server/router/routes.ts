@@ -52,7 +52,7 @@ import { findMember } from './findMember.ts';
 import { geocodePostcode, retrieveAddress, searchAddress, validatePostcode } from './addressSearch.ts';
 import { listHospitalClaims, searchHospitalClaims } from './hospitalClaims.ts';
 import { getInsurerControlParameters, listInsurers, lookupLocations, lookupPractitioners } from './lookups.ts';
-import { SERVED_OPERATIONS } from './operationTable.ts';
+import { SERVED_OPERATIONS, servedOperation } from './operationTable.ts';
 import {
   createCondition,
   createPatient,
@@ -65,7 +65,7 @@ import { searchAuthorisation } from './authorisation.ts';
 import { searchRemittanceDetail, searchRemittanceSummary } from './remittanceSearch.ts';
 import { getIdpTokenDetails, logout, revokeToken } from './signOn.ts';
 import { issueToken } from './token.ts';
-import type { Handler, SandboxContext, SandboxReply, SandboxRequest, WireReply } from './types.ts';
+import type { Handler, SandboxContext, SandboxReply, SandboxRequest, SandboxSetup, WireReply } from './types.ts';
 
 export const JSON_MEDIA_TYPE = 'application/json; charset=utf-8';
 export const FHIR_JSON_MEDIA_TYPE = 'application/fhir+json; charset=utf-8';
@@ -280,7 +280,7 @@ export function matchRoute(method: string, path: string): RouteMatch | { allowed
 
 export type { WireReply } from './types.ts';
 
-export async function dispatch(request: Omit<SandboxRequest, 'params'>, ctx: SandboxContext): Promise<WireReply> {
+export async function dispatch(request: Omit<SandboxRequest, 'params'>, setup: SandboxSetup): Promise<WireReply> {
   const match = matchRoute(request.method, request.path);
   if (!('route' in match)) {
     const error =
@@ -289,46 +289,56 @@ export async function dispatch(request: Omit<SandboxRequest, 'params'>, ctx: San
         : new ApiError(405, 'MSG_METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${request.path}`, {
             allow: match.allowed.join(', '),
           });
-    return applyVariants(
-      ctx,
-      [],
-      { ...request, params: {} },
-      async () => errorReply(error, { operations: [], faults: ctx.faults }),
-      JSON_MEDIA_TYPE,
-    );
+    return applyModifiers(setup, [], { ...request, params: {} }, async () => errorReply(error, []), JSON_MEDIA_TYPE);
   }
   const { route, params } = match;
-  const plainText = route.operations.some((o) => ctx.faults.on('content-type-text-plain', o));
-  return applyVariants(
-    ctx,
+  return applyModifiers(
+    setup,
     route.operations,
     { ...request, params },
-    async (req) => {
+    async (req, ctx) => {
       try {
         return await route.handler(req, ctx);
       } catch (error) {
-        return errorReply(error, { operations: route.operations, faults: ctx.faults });
+        return errorReply(error, route.operations);
       }
     },
-    plainText ? 'text/plain; charset=utf-8' : route.mediaType,
+    route.mediaType,
   );
 }
 
-/** Runs the reference handler inside the active variants' modifiers (server/variants). */
-async function applyVariants(
-  ctx: SandboxContext,
+/**
+ * Runs the reference handler inside the route's modifiers: the variants outermost, the faults
+ * nearest the handler (a faulty server, then a legitimate choice of form over it). Requests pass
+ * the variants then the faults; replies and the wire the faults then the variants.
+ */
+async function applyModifiers(
+  setup: SandboxSetup,
   operations: readonly string[],
-  request: SandboxRequest,
-  handle: (request: SandboxRequest) => Promise<SandboxReply>,
+  received: SandboxRequest,
+  handle: (request: SandboxRequest, ctx: SandboxContext) => Promise<SandboxReply>,
   mediaType: string,
 ): Promise<WireReply> {
-  const variants = ctx.variants.for(operations);
-  let req = request;
-  for (const v of variants) if (v.request) req = v.request(req, { operations });
-  let reply = await handle(req);
-  for (const v of variants) if (v.reply) reply = v.reply(reply, { operations, request: req });
+  const faults = setup.faults.for(operations);
+  const variants = setup.variants.for(operations);
+  const inward = [...variants, ...faults];
+  const outward = [...faults, ...variants];
+  const base = { operations, repo: setup.repo };
+  let request = received;
+  for (const m of inward) if (m.request) request = await m.request(request, base);
+  let repo = setup.repo;
+  for (const m of outward) if (m.repo) repo = m.repo(repo, { ...base, request });
+  const ctx: SandboxContext = {
+    repo,
+    baseUrl: setup.baseUrl,
+    faultNames: setup.faults.list(),
+    served: (operationId) => outward.reduce((op, m) => (m.served ? m.served(op) : op), servedOperation(operationId)),
+  };
+  let reply = await handle(request, ctx);
+  const scope = { ...base, request, received };
+  for (const m of outward) if (m.reply) reply = await m.reply(reply, scope);
   let wire = toWire(reply, mediaType);
-  for (const v of variants) if (v.wire) wire = v.wire(wire, { operations, request: req });
+  for (const m of outward) if (m.wire) wire = m.wire(wire, scope);
   return wire;
 }
 

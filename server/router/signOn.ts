@@ -11,10 +11,8 @@
  */
 import { FORM_MEDIA_TYPE, mediaType } from './auth.ts';
 import { MessageError } from './errors.ts';
-import { basicCredentials, clientWithSecret, keptRefreshGrants, TOKEN_LIFETIME_SECONDS } from './token.ts';
+import { basicCredentials, clientWithSecret, TOKEN_LIFETIME_SECONDS } from './token.ts';
 import { ok, type SandboxContext, type SandboxReply, type SandboxRequest } from './types.ts';
-
-const REVOKE_OP = 'revoke-token';
 
 const oauthError = (
   status: number,
@@ -76,12 +74,9 @@ export async function revokeToken(req: SandboxRequest, ctx: SandboxContext): Pro
   if (owner !== undefined && owner !== client.clientId)
     return oauthError(400, 'invalid_request', `The token was not issued to client ${client.clientId}`);
   if (refresh && (hint === 'refresh_token' || !access)) {
-    // Under the fault the refresh token is remembered and still honoured by the token endpoint.
-    if (ctx.faults.on('refresh-revoke-keeps-refresh', REVOKE_OP)) keptRefreshGrants(ctx).set(token, refresh);
     const sessionId = await ctx.repo.revokeRefreshToken(token);
-    if (sessionId !== undefined && !ctx.faults.on('refresh-revoke-keeps-access', REVOKE_OP))
-      await ctx.repo.revokeSession(sessionId);
-  } else if (access && !ctx.faults.on('revoke-keeps-access-token', REVOKE_OP)) {
+    if (sessionId !== undefined) await ctx.repo.revokeSession(sessionId);
+  } else if (access) {
     await ctx.repo.revokeAccessToken(token);
   }
   return { ...ok({ status: 'success' }), headers: { 'cache-control': 'no-store' } };

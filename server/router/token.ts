@@ -5,20 +5,9 @@
  * (a new access token in the refresh token's session). Answers use the OAuth error shape, not
  * OperationOutcome.
  */
-import type { Client, RefreshGrant } from '../repo/model.ts';
+import type { Client } from '../repo/model.ts';
 import { FORM_MEDIA_TYPE, mediaType } from './auth.ts';
 import type { SandboxContext, SandboxReply, SandboxRequest } from './types.ts';
-
-/** Refresh grants revoked under the refresh-revoke-keeps-refresh fault (per sandbox repository). */
-const KEPT = new WeakMap<object, Map<string, RefreshGrant>>();
-export function keptRefreshGrants(ctx: SandboxContext): Map<string, RefreshGrant> {
-  let kept = KEPT.get(ctx.repo);
-  if (!kept) {
-    kept = new Map();
-    KEPT.set(ctx.repo, kept);
-  }
-  return kept;
-}
 
 export const TOKEN_LIFETIME_SECONDS = 3600;
 
@@ -88,11 +77,6 @@ export async function issueToken(req: SandboxRequest, ctx: SandboxContext): Prom
   }
   const refreshToken = form.get('refresh_token') ?? '';
   const live = await ctx.repo.refreshGrant(refreshToken);
-  const kept = live ? undefined : keptRefreshGrants(ctx).get(refreshToken);
-  if (kept && kept.clientId === client.clientId) {
-    const again = await ctx.repo.issueUserTokens(client.clientId, kept.userId);
-    return tokenReply({ access_token: again.accessToken, refresh_token: refreshToken });
-  }
   if (!live || live.clientId !== client.clientId)
     return oauthError(400, 'invalid_grant', 'The refresh token is unknown, revoked or of another client');
   const tokens = await ctx.repo.refreshUserTokens(refreshToken);

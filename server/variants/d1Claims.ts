@@ -12,7 +12,7 @@ import {
   nullWhereAbsent,
   withForm,
   type JsonObject,
-} from './json.ts';
+} from '../modifiers/json.ts';
 import type { Variant } from './types.ts';
 
 const SUMMARY = 'search-remittance-summary';

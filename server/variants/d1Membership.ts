@@ -4,7 +4,7 @@
 import { FIND_MEMBER_V1_INSURERS, FIND_MEMBER_V2_INSURERS } from '../../spec/operations.ts';
 import { operationOutcome } from '../router/errors.ts';
 import type { SandboxReply, SandboxRequest } from '../router/types.ts';
-import { isObject, mapObjects, nullWhereAbsent, type JsonObject } from './json.ts';
+import { isObject, mapObjects, nullWhereAbsent, type JsonObject } from '../modifiers/json.ts';
 import type { Variant } from './types.ts';
 
 const FIND_MEMBER = ['find-member-v1', 'find-member-v2'];

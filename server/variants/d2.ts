@@ -4,7 +4,7 @@
 import { operationOutcome } from '../router/errors.ts';
 import type { SandboxReply } from '../router/types.ts';
 import type { Variant } from './types.ts';
-import { arr, errorCodeOf, isObject, mapObjects, withQuery, type JsonObject } from './json.ts';
+import { arr, errorCodeOf, isObject, mapObjects, withQuery, type JsonObject } from '../modifiers/json.ts';
 
 const CODE_SET = 'get-code-set';
 const REGISTER_PRACTITIONERS = 'search-register-practitioners';

@@ -4,7 +4,7 @@
 import { operationOutcome } from '../router/errors.ts';
 import { DEFAULT_COUNT } from '../router/paging.ts';
 import type { SandboxReply } from '../router/types.ts';
-import { isObject, mapObjects, mapResources, nullMembers, type JsonObject } from './json.ts';
+import { isObject, mapObjects, mapResources, nullMembers, type JsonObject } from '../modifiers/json.ts';
 import type { Variant } from './types.ts';
 
 const SITES_V1 = 'list-authorised-sites-v1';

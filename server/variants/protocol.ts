@@ -4,7 +4,7 @@
  * parameters, extra response headers.
  */
 import type { Variant } from './types.ts';
-import { isObject, mapObjects, reverseMembers } from './json.ts';
+import { isObject, mapObjects, reverseMembers } from '../modifiers/json.ts';
 
 const jsonPayload = (payload: string | undefined): unknown => {
   if (payload === undefined) return undefined;

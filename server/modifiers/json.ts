@@ -71,3 +71,31 @@ export function withForm(req: SandboxRequest, edit: (form: URLSearchParams) => v
   edit(form);
   return { ...req, form, rawBody: form.toString() };
 }
+
+/** The request without the named query parameters and form fields (a server that ignores them). */
+export function withoutParameters(req: SandboxRequest, names: readonly string[]): SandboxRequest {
+  const drop = (p: URLSearchParams) => {
+    for (const n of names) p.delete(n);
+  };
+  return withForm(withQuery(req, drop), drop);
+}
+
+/** The request with one query parameter or form field rewritten where present (`undefined` removes it). */
+export function withParameter(
+  req: SandboxRequest,
+  name: string,
+  rewrite: (value: string) => string | undefined,
+): SandboxRequest {
+  const edit = (p: URLSearchParams) => {
+    const v = p.get(name);
+    if (v === null) return;
+    const next = rewrite(v);
+    if (next === undefined) p.delete(name);
+    else p.set(name, next);
+  };
+  return withForm(withQuery(req, edit), edit);
+}
+
+/** A query parameter or form field of the request. */
+export const parameterOf = (req: SandboxRequest, name: string): string | undefined =>
+  req.form?.get(name) ?? req.query.get(name) ?? undefined;
