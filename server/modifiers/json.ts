@@ -5,9 +5,9 @@
  */
 import type { SandboxRequest } from '../router/types.ts';
 
-export type JsonObject = Record<string, unknown>;
+import { arr, isObject, type JsonObject } from '../router/json.ts';
 
-export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+export { arr, isObject, type JsonObject };
 
 /** A deep copy with `visit` applied to every object, children first; `visit` returns the replacement. */
 export function mapObjects(
@@ -45,9 +45,6 @@ export function nullMembers(o: JsonObject, members: readonly string[]): JsonObje
 export function reverseMembers(o: JsonObject): JsonObject {
   return Object.fromEntries(Object.entries(o).reverse());
 }
-
-/** The value when it is an array, else an empty list. */
-export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /** The first error code of an OperationOutcome body (`issue[0].details.coding[0].code`). */
 export function errorCodeOf(body: unknown): string | undefined {

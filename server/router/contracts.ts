@@ -35,6 +35,7 @@ import { contractsUrl } from '../resources/urls.ts';
 import { valueSetOf } from '../resources/valueSet.ts';
 import { authorise } from './auth.ts';
 import { ApiError } from './errors.ts';
+import { arr, isObject, isText, type JsonObject } from './json.ts';
 import { expansionPage, pagedBundle, pagingOf } from './paging.ts';
 import { CLEARING_PROFILE, QUERY_PAGING, readParameters, since, type ParameterProfile } from './params.ts';
 import { ok, type SandboxContext, type SandboxReply, type SandboxRequest } from './types.ts';
@@ -59,43 +60,36 @@ export const RESERVED_PAYORS: readonly { payorId: string; display: string }[] = 
   { payorId: 'na', display: 'All Others' },
 ];
 
-// biome-ignore lint/suspicious/noExplicitAny: loose reading of a request body under validation; typed readers are left to issue 10's sandbox step
-type Json = any;
-
 const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');
 const missing = (diagnostics: string) => new ApiError(400, 'MSG_MISSING_MANDATORY_PARAM', diagnostics);
 const badFormat = (diagnostics: string) => new ApiError(400, 'MSG_INVALID_FORMAT', diagnostics);
-const isText = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+/** A member of an object (undefined for anything else). */
+const member = (v: unknown, name: string): unknown => (isObject(v) ? v[name] : undefined);
 
-function parseContract(req: SandboxRequest): Json {
-  let body: Json;
+function parseContract(req: SandboxRequest): JsonObject {
+  let body: unknown;
   try {
     body = JSON.parse(req.rawBody);
   } catch {
     throw new ApiError(400, 'MSG_CANT_PARSE_CONTENT', 'The body is not JSON');
   }
-  if (
-    typeof body !== 'object' ||
-    body === null ||
-    Array.isArray(body) ||
-    (body.resourceType !== undefined && body.resourceType !== 'Contract')
-  ) {
+  if (!isObject(body) || (body.resourceType !== undefined && body.resourceType !== 'Contract')) {
     throw new ApiError(400, 'INVALID_RESOURCE', 'Expected a Contract resource');
   }
   return body;
 }
 
 /** The id after `<prefix>/` in one of the references of a list (`subject`, `authority`). */
-function referencedId(list: Json, prefix: string): string | undefined {
-  if (!Array.isArray(list)) return undefined;
-  for (const r of list) {
-    const m = typeof r?.reference === 'string' ? new RegExp(`^${prefix}/(.+)$`).exec(r.reference.trim()) : null;
+function referencedId(list: unknown, prefix: string): string | undefined {
+  for (const r of arr(list)) {
+    const reference = member(r, 'reference');
+    const m = typeof reference === 'string' ? new RegExp(`^${prefix}/(.+)$`).exec(reference.trim()) : null;
     if (m) return m[1];
   }
   return undefined;
 }
 
-const siteOf = (body: Json): string => {
+const siteOf = (body: JsonObject): string => {
   const site = referencedId(body.subject, 'Site');
   if (site === undefined) throw missing('Contract.subject with reference Site/<site_id> is required');
   return site;
@@ -166,28 +160,31 @@ export async function upsertPayor(req: SandboxRequest, ctx: SandboxContext): Pro
   await authorise(req, ctx, UPSERT_PAYOR_OP);
   const body = parseContract(req);
   const siteId = siteOf(body);
-  const authority = Array.isArray(body.authority) ? body.authority[0] : undefined;
-  if (!isText(authority?.reference))
+  const authority = arr(body.authority)[0];
+  const reference = member(authority, 'reference');
+  if (!isText(reference))
     throw missing('Contract.authority with reference Organization/<payor> or Person/<contact> is required');
-  const m = /^(Organization|Person)\/(.+)$/.exec(authority.reference.trim());
+  const m = /^(Organization|Person)\/(.+)$/.exec(reference.trim());
   if (!m)
     throw badFormat(
-      `Contract.authority.reference must be Organization/<payor> or Person/<contact>, received ${authority.reference}`,
+      `Contract.authority.reference must be Organization/<payor> or Person/<contact>, received ${reference}`,
     );
+  const authorityDisplay = member(authority, 'display');
   const type: PayorType = m[1] === 'Organization' ? 'I' : 'C';
   const payorId = m[2];
   const payors = await ctx.repo.payors(siteId);
   let target: Payor | undefined;
-  if (body.id !== undefined) {
-    if (!isText(body.id)) throw badFormat('Contract.id must be a non-empty string');
-    target = payors.find((p) => p.contractId === body.id);
+  const contractId = body.id;
+  if (contractId !== undefined) {
+    if (!isText(contractId)) throw badFormat('Contract.id must be a non-empty string');
+    target = payors.find((p) => p.contractId === contractId);
     if (!target)
-      throw new ApiError(404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', `No payor contract ${body.id} at site ${siteId}`);
+      throw new ApiError(404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', `No payor contract ${contractId} at site ${siteId}`);
     if (target.type !== type)
       throw new ApiError(
         422,
         'MSG_PARAM_INVALID',
-        `Contract ${body.id} is ${target.type === 'I' ? 'an insurer payor' : 'a contact payor'}`,
+        `Contract ${contractId} is ${target.type === 'I' ? 'an insurer payor' : 'a contact payor'}`,
       );
   } else {
     target = payors.find((p) => p.type === type && p.payorId === payorId);
@@ -197,7 +194,7 @@ export async function upsertPayor(req: SandboxRequest, ctx: SandboxContext): Pro
     siteId,
     type,
     payorId,
-    display: isText(authority.display) ? authority.display : (target?.display ?? payorId),
+    display: isText(authorityDisplay) ? authorityDisplay : (target?.display ?? payorId),
     lastUpdated: now(),
   };
   await ctx.repo.savePayor(payor);
@@ -259,30 +256,34 @@ interface AssetRequest {
   fees: { code?: string; system: 'service' | 'procedure' | 'none'; value: number }[];
 }
 
-function parseAsset(asset: Json, k: number): AssetRequest {
+function parseAsset(asset: unknown, k: number): AssetRequest {
   const out: AssetRequest = { services: [], procedures: [], fees: [] };
-  for (const c of Array.isArray(asset?.context) ? asset.context : []) {
-    const ref = typeof c?.reference === 'string' ? c.reference : c?.reference?.reference;
+  for (const c of arr(member(asset, 'context'))) {
+    const direct = member(c, 'reference');
+    const ref = typeof direct === 'string' ? direct : member(direct, 'reference');
     if (typeof ref !== 'string') continue;
     const payor = /^Payor\/([IC])-(.+)$/.exec(ref.trim()) ?? /^([IC])\/(.+)$/.exec(ref.trim());
     if (payor) out.payor = { type: payor[1] as PayorType, id: payor[2] };
     const location = /^Location\/(.+)$/.exec(ref.trim());
     if (location) out.locationId = location[1];
   }
-  const estv = (Array.isArray(asset?.extension) ? asset.extension : []).find((e: Json) =>
-    /\/isESTV$/.test(String(e?.url)),
-  )?.valueString;
+  const estv = member(
+    arr(member(asset, 'extension')).find((e) => /\/isESTV$/.test(String(member(e, 'url')))),
+    'valueString',
+  );
   if (estv === 'Y' || estv === 'N') out.isESTV = estv;
-  const items = Array.isArray(asset?.valuedItem) ? asset.valuedItem : [];
+  const items = arr(member(asset, 'valuedItem'));
   if (items.length === 0) throw missing(`Contract.term.asset[${k}].valuedItem is required`);
-  items.forEach((item: Json, j: number) => {
-    const codings = Array.isArray(item?.entityCodeableConcept?.coding) ? item.entityCodeableConcept.coding : [];
+  items.forEach((item, j) => {
+    const codings = arr(member(member(item, 'entityCodeableConcept'), 'coding'));
     let system: 'service' | 'procedure' | 'none' = 'none';
     let code: string | undefined;
     for (const coding of codings) {
-      if (!isText(coding?.code)) throw missing(`Contract.term.asset[${k}].valuedItem[${j}] coding code is required`);
-      const s = String(coding.system ?? '');
-      const entry = { code: coding.code.trim(), ...(isText(coding.display) ? { display: coding.display } : {}) };
+      const value = member(coding, 'code');
+      if (!isText(value)) throw missing(`Contract.term.asset[${k}].valuedItem[${j}] coding code is required`);
+      const s = String(member(coding, 'system') ?? '');
+      const display = member(coding, 'display');
+      const entry = { code: value.trim(), ...(isText(display) ? { display } : {}) };
       if (s.toUpperCase() === SERVICE_SYSTEM) out.services.push(entry);
       else if (s === PROCEDURE_SYSTEM || s.endsWith('/procedure')) out.procedures.push(entry);
       else
@@ -292,8 +293,9 @@ function parseAsset(asset: Json, k: number): AssetRequest {
       if (code === undefined)
         [system, code] = [s.toUpperCase() === SERVICE_SYSTEM ? 'service' : 'procedure', entry.code];
     }
-    if (item?.net !== undefined) {
-      const value = item.net?.value;
+    const net = member(item, 'net');
+    if (net !== undefined) {
+      const value = member(net, 'value');
       if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
         throw badFormat(`Contract.term.asset[${k}].valuedItem[${j}].net.value must be a non-negative number`);
       out.fees.push({ code, system, value });
@@ -407,13 +409,11 @@ export async function setContractPrice(req: SandboxRequest, ctx: SandboxContext)
   const body = parseContract(req);
   const siteId = siteOf(body);
   const practitionerId = referencedId(body.subject, 'Practitioner');
-  const rawAssets = (Array.isArray(body.term) ? body.term : []).flatMap((t: Json) =>
-    Array.isArray(t?.asset) ? t.asset : [],
-  );
+  const rawAssets = arr(body.term).flatMap((t) => arr(member(t, 'asset')));
   if (rawAssets.length === 0) throw missing('Contract.term[].asset[] is required');
   const assets = rawAssets.map(parseAsset);
   const payors = await ctx.repo.payors(siteId);
-  for (const [k, a] of (assets as AssetRequest[]).entries()) {
+  for (const [k, a] of assets.entries()) {
     if (!a.payor) throw missing(`Contract.term.asset[${k}].context with reference Payor/I-<payor> is required`);
     if (a.services.length === 0 && a.procedures.length === 0)
       throw missing(`Contract.term.asset[${k}].valuedItem needs a service code (system ${SERVICE_SYSTEM})`);
@@ -432,7 +432,7 @@ export async function setContractPrice(req: SandboxRequest, ctx: SandboxContext)
     }
   }
   let first: PriceContract | undefined;
-  for (const a of assets as AssetRequest[]) {
+  for (const a of assets) {
     const target = await targetContract(ctx, siteId, a, practitionerId);
     applyAsset(target, a);
     await ctx.repo.savePriceContract(target);

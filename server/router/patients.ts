@@ -14,6 +14,7 @@
 import type { StoredResource } from '../repo/model.ts';
 import { reachableSites } from './accounts.ts';
 import { ApiError } from './errors.ts';
+import { isObject, isText, objects, type JsonObject } from './json.ts';
 import { isDate, readParameters, type ParameterProfile } from './params.ts';
 import { ok, type SandboxContext, type SandboxReply, type SandboxRequest } from './types.ts';
 
@@ -35,9 +36,6 @@ const PATIENT_PROFILE: ParameterProfile = {
 
 const EXTENSION_NAMES = ['insurer', 'registrationid', 'authorizationno'];
 const TELECOM_SYSTEMS = ['phone', 'email', 'sms'];
-
-// biome-ignore lint/suspicious/noExplicitAny: loose reading of a request body under validation; typed readers are left to issue 10's sandbox step
-type Json = any;
 
 const unauthorised = (diagnostics: string) =>
   new ApiError(401, 'MSG_UNAUTHORIZED', diagnostics, { 'www-authenticate': 'Bearer' });
@@ -64,16 +62,13 @@ async function patientSite(req: SandboxRequest, ctx: SandboxContext): Promise<st
   return siteId;
 }
 
-function parseBody(req: SandboxRequest): Json {
+function parseBody(req: SandboxRequest): unknown {
   try {
     return JSON.parse(req.rawBody);
   } catch {
     throw new ApiError(400, 'MSG_CANT_PARSE_CONTENT', 'The body is not JSON');
   }
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isText = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
 
 /** The refusals of a Patient body: create uses its 400/422 codes, update the 422 codes of its table (7). */
 interface PatientRefusals {
@@ -100,17 +95,18 @@ const UPDATE_REFUSALS: PatientRefusals = {
   value: [422, 'INVALID_RESOURCE'],
 };
 
-function validatePatient(body: Json, r: PatientRefusals): void {
+function validatePatient(body: unknown, r: PatientRefusals): asserts body is JsonObject {
   const refuse = ([status, code]: [number, string], diagnostics: string): never => {
     throw new ApiError(status, code, diagnostics);
   };
   if (!isObject(body) || body.resourceType !== 'Patient')
-    refuse(
+    return refuse(
       r.resource,
       `Expected a Patient resource, received ${isObject(body) ? String(body.resourceType) : typeof body}`,
     );
   for (const name of ['extension', 'name', 'telecom', 'address']) {
-    if (body[name] !== undefined && !(Array.isArray(body[name]) && body[name].every(isObject)))
+    const list = body[name];
+    if (list !== undefined && !(Array.isArray(list) && list.every(isObject)))
       refuse(r.format, `Patient.${name} must be an array of objects`);
   }
   for (const name of ['active', 'deceasedBoolean']) {
@@ -119,32 +115,35 @@ function validatePatient(body: Json, r: PatientRefusals): void {
   }
   if (body.birthDate !== undefined && !(typeof body.birthDate === 'string' && isDate(body.birthDate)))
     refuse(r.date, `Patient.birthDate must be a date YYYY-MM-DD, received ${String(body.birthDate)}`);
-  for (const e of body.extension ?? []) {
+  for (const e of objects(body.extension)) {
     const name = /\/extension\/patient\/([^/]+)$/.exec(String(e.url))?.[1];
     if (name === undefined || !EXTENSION_NAMES.includes(name))
       refuse(r.extension, `Unknown Patient extension ${String(e.url)}`);
     if (typeof e.valueString !== 'string')
       refuse(r.extension, `Patient extension ${String(e.url)} must carry valueString`);
   }
-  for (const t of body.telecom ?? []) {
-    if (!TELECOM_SYSTEMS.includes(t.system))
+  for (const t of objects(body.telecom)) {
+    if (!(typeof t.system === 'string' && TELECOM_SYSTEMS.includes(t.system)))
       refuse(r.value, `Patient.telecom.system must be phone, email or sms, received ${String(t.system)}`);
   }
 }
 
 /** Ids on telecom and address entries that have none. */
-async function withEntryIds(ctx: SandboxContext, body: Json): Promise<Json> {
+async function withEntryIds(ctx: SandboxContext, body: JsonObject): Promise<JsonObject> {
   const out = { ...body };
   if (Array.isArray(body.telecom))
     out.telecom = await Promise.all(
-      body.telecom.map(async (t: Json) => ({ ...t, id: isText(t.id) ? t.id : await ctx.repo.newId('telecom') })),
+      objects(body.telecom).map(async (t) => ({ ...t, id: isText(t.id) ? t.id : await ctx.repo.newId('telecom') })),
     );
   if (Array.isArray(body.address))
     out.address = await Promise.all(
-      body.address.map(async (a: Json) => ({ ...a, id: isText(a.id) ? a.id : await ctx.repo.newId('address') })),
+      objects(body.address).map(async (a) => ({ ...a, id: isText(a.id) ? a.id : await ctx.repo.newId('address') })),
     );
   return out;
 }
+
+/** `deceasedBoolean` as sent (validated a Boolean), false when absent. */
+const deceasedOf = (body: JsonObject): boolean => body.deceasedBoolean === true;
 
 const deletedParameters = () => ({
   resourceType: 'Parameters',
@@ -164,7 +163,7 @@ export async function createPatient(req: SandboxRequest, ctx: SandboxContext): P
     resourceType: 'Patient',
     id,
     active: true,
-    deceasedBoolean: body.deceasedBoolean ?? false,
+    deceasedBoolean: deceasedOf(body),
   };
   await ctx.repo.savePatient({ siteId, resource });
   return { status: 201, body: resource };
@@ -209,9 +208,9 @@ export async function updatePatient(req: SandboxRequest, ctx: SandboxContext): P
     ...(await withEntryIds(ctx, body)),
     resourceType: 'Patient',
     id,
-    active: body.active ?? true,
-    deceasedBoolean: body.deceasedBoolean ?? false,
-  } as StoredResource & { active: boolean };
+    active: body.active !== false,
+    deceasedBoolean: deceasedOf(body),
+  };
   await ctx.repo.savePatient({ siteId, resource });
   return ok(resource);
 }
@@ -223,17 +222,18 @@ export async function deletePatient(req: SandboxRequest, ctx: SandboxContext): P
   return ok(deletedParameters());
 }
 
-function validateCondition(body: Json): string[] {
+/** A valid Condition body and the patient ids its notes name. */
+function validateCondition(body: unknown): { condition: JsonObject; patientIds: string[] } {
   const missing = (diagnostics: string): never => {
     throw new ApiError(400, 'MSG_MISSING_MANDATORY_PARAM', diagnostics);
   };
   if (!isObject(body) || body.resourceType !== 'Condition')
     throw new ApiError(400, 'INVALID_RESOURCE', 'Expected a Condition resource');
-  const note: Json = body.note;
+  const note = body.note;
   if (!Array.isArray(note) || note.length === 0) return missing('Condition.note is required');
-  const patientIds = note.map((n: Json, k: number) => {
-    if (!isObject(n) || !isText(n.text)) missing(`Condition.note[${k}].text is required`);
-    const reference = n.authorReference?.reference;
+  const patientIds = note.map((n: unknown, k: number) => {
+    if (!isObject(n) || !isText(n.text)) return missing(`Condition.note[${k}].text is required`);
+    const reference = isObject(n.authorReference) ? n.authorReference.reference : undefined;
     if (!isText(reference)) return missing(`Condition.note[${k}].authorReference is required`);
     const id = /^patient\/([^/]+)$/i.exec(reference.trim())?.[1];
     if (id === undefined)
@@ -244,31 +244,38 @@ function validateCondition(body: Json): string[] {
       );
     return id;
   });
-  const evidence: Json = body.evidence;
+  const evidence = body.evidence;
   if (evidence !== undefined) {
     if (!Array.isArray(evidence)) throw new ApiError(400, 'MSG_INVALID_FORMAT', 'Condition.evidence must be an array');
-    evidence.forEach((e: Json, k: number) => {
+    for (const [k, e] of evidence.entries()) {
       if (!isObject(e) || !Array.isArray(e.detail) || e.detail.length === 0)
-        missing(`Condition.evidence[${k}].detail is required`);
-      e.detail.forEach((d: Json, j: number) => {
+        return missing(`Condition.evidence[${k}].detail is required`);
+      for (const [j, d] of e.detail.entries()) {
         const at = `Condition.evidence[${k}].detail[${j}]`;
-        if (!isObject(d) || !isText(d.display)) missing(`${at}.display is required`);
-        if (!isObject(d.identifier)) {
-          missing(`${at}.identifier is required`);
-          return;
-        }
+        if (!isObject(d) || !isText(d.display)) return missing(`${at}.display is required`);
+        const identifier = d.identifier;
+        if (!isObject(identifier)) return missing(`${at}.identifier is required`);
         for (const member of ['id', 'system', 'value'])
-          if (!isText(d.identifier[member])) missing(`${at}.identifier.${member} is required`);
-      });
-    });
+          if (!isText(identifier[member])) missing(`${at}.identifier.${member} is required`);
+      }
+    }
   }
-  return [...new Set<string>(patientIds)];
+  return { condition: body, patientIds: [...new Set<string>(patientIds)] };
 }
+
+/** The evidence of a valid Condition with each detail referencing its DocumentReference. */
+const referencedEvidence = (condition: JsonObject) =>
+  objects(condition.evidence).map((e) => ({
+    ...e,
+    detail: objects(e.detail).map((d) => ({
+      ...d,
+      reference: `DocumentReference/${String(isObject(d.identifier) ? d.identifier.id : '')}`,
+    })),
+  }));
 
 export async function createCondition(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   const siteId = await patientSite(req, ctx);
-  const body = parseBody(req);
-  const patientIds = validateCondition(body);
+  const { condition, patientIds } = validateCondition(parseBody(req));
   for (const patientId of patientIds) {
     const patient = await ctx.repo.patient(siteId, patientId);
     if (!patient) {
@@ -276,14 +283,9 @@ export async function createCondition(req: SandboxRequest, ctx: SandboxContext):
     }
   }
   const id = await ctx.repo.newId('condition');
-  const evidence = Array.isArray(body.evidence)
-    ? body.evidence.map((e: Json) => ({
-        ...e,
-        detail: e.detail.map((d: Json) => ({ ...d, reference: `DocumentReference/${d.identifier.id}` })),
-      }))
-    : undefined;
+  const evidence = Array.isArray(condition.evidence) ? referencedEvidence(condition) : undefined;
   const resource: StoredResource = {
-    ...body,
+    ...condition,
     resourceType: 'Condition',
     id,
     ...(evidence === undefined ? {} : { evidence }),
