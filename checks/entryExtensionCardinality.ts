@@ -1,24 +1,11 @@
-import { fail, pass, skip, type Check } from '../core/check.ts';
-import { isRecord } from '../core/exchange.ts';
-import { listBrief } from './listBrief.ts';
-import { bundleView, isBundle, readObject, resourcesOfType } from './readJson.ts';
+import { skip, type Check } from '../core/check.ts';
+import { cardinalityFinding, type ExtensionCardinalityRule } from './extensionCount.ts';
+import { readObject, resourcesOfBody } from './readJson.ts';
 import { resourceLabel } from './resourceKey.ts';
 
-export interface EntryExtensionCardinality {
-  /** Extensions of cardinality 1-1, found by the last segment of their URL. */
-  exactlyOne?: readonly string[];
-  /** Extensions of cardinality 0-1. */
-  atMostOne?: readonly string[];
+export interface EntryExtensionCardinality extends ExtensionCardinalityRule {
   /** Judge only entries of this resourceType. */
   resourceType?: string;
-}
-
-function count(resource: Record<string, unknown>, name: string): number {
-  return Array.isArray(resource.extension)
-    ? resource.extension.filter(
-        (e) => isRecord(e) && typeof e.url === 'string' && (e.url === name || e.url.endsWith(`/${name}`)),
-      ).length
-    : 0;
 }
 
 /**
@@ -36,35 +23,13 @@ export function entryExtensionCardinality(rule: EntryExtensionCardinality): Chec
     run: (x) => {
       const body = readObject(x);
       if (!body.ok) return body.finding;
-      let resources: Record<string, unknown>[];
-      if (isBundle(body.value)) {
-        const view = bundleView(body.value);
-        if (!view.ok) return view.finding;
-        resources = resourcesOfType(view.value.resources, rule.resourceType);
-      } else {
-        resources = resourcesOfType([body.value], rule.resourceType);
-      }
-      if (resources.length === 0) return skip(`No ${what} to judge`);
-      const wrong: string[] = [];
-      resources.forEach((r, i) => {
-        for (const n of rule.exactlyOne ?? []) {
-          const k = count(r, n);
-          if (k !== 1) wrong.push(`${resourceLabel(r, i)} ${n} ${k} times (1-1)`);
-        }
-        for (const n of rule.atMostOne ?? []) {
-          const k = count(r, n);
-          if (k > 1) wrong.push(`${resourceLabel(r, i)} ${n} ${k} times (0-1)`);
-        }
-      });
-      const named = (rule.exactlyOne?.length ?? 0) + (rule.atMostOne?.length ?? 0);
-      if (wrong.length === 0)
-        return pass(
-          `${named} extensions within their cardinality on ${resources.length} ${resources.length === 1 ? 'resource' : 'resources'}`,
-          { resources: resources.length },
-        );
-      return fail(`Expected each extension within its cardinality, received ${listBrief(wrong, 4)}`, {
-        wrong: wrong.slice(0, 20),
-      });
+      const resources = resourcesOfBody(body.value, rule.resourceType);
+      if (!resources.ok) return resources.finding;
+      if (resources.value.length === 0) return skip(`No ${what} to judge`);
+      return cardinalityFinding(
+        resources.value.map((r, i) => [resourceLabel(r, i), r] as const),
+        rule,
+      );
     },
   };
 }

@@ -1,23 +1,11 @@
-import { fail, pass, type Check } from '../core/check.ts';
+import type { Check } from '../core/check.ts';
 import { isRecord } from '../core/exchange.ts';
-import { listBrief } from './listBrief.ts';
+import { cardinalityFinding, type ExtensionCardinalityRule } from './extensionCount.ts';
 import { readObject } from './readJson.ts';
 
-export interface ExtensionCardinality {
-  /** Extensions of cardinality 1-1 (found by the last segment of their URL). */
-  exactlyOne?: readonly string[];
-  /** Extensions of cardinality 0-1. */
-  atMostOne?: readonly string[];
+export interface ExtensionCardinality extends ExtensionCardinalityRule {
   /** Where the extensions sit: the body itself, or its contained resources of this resourceType. */
   containedType?: string;
-}
-
-function count(resource: Record<string, unknown>, name: string): number {
-  return Array.isArray(resource.extension)
-    ? resource.extension.filter(
-        (e) => isRecord(e) && typeof e.url === 'string' && (e.url === name || e.url.endsWith(`/${name}`)),
-      ).length
-    : 0;
 }
 
 /**
@@ -38,26 +26,7 @@ export function extensionCardinality(rule: ExtensionCardinality): Check {
             .filter((c): c is Record<string, unknown> => isRecord(c) && c.resourceType === rule.containedType)
             .map((c, i) => [`contained ${rule.containedType}[${i}]`, c])
         : [['resource', body.value]];
-      const wrong: string[] = [];
-      for (const [label, r] of holders) {
-        for (const n of rule.exactlyOne ?? []) {
-          const k = count(r, n);
-          if (k !== 1) wrong.push(`${label} ${n} ${k} times (1-1)`);
-        }
-        for (const n of rule.atMostOne ?? []) {
-          const k = count(r, n);
-          if (k > 1) wrong.push(`${label} ${n} ${k} times (0-1)`);
-        }
-      }
-      const named = (rule.exactlyOne?.length ?? 0) + (rule.atMostOne?.length ?? 0);
-      if (wrong.length === 0)
-        return pass(
-          `${named} extensions within their cardinality on ${holders.length} ${holders.length === 1 ? 'resource' : 'resources'}`,
-          { resources: holders.length },
-        );
-      return fail(`Expected each extension within its cardinality, received ${listBrief(wrong, 4)}`, {
-        wrong: wrong.slice(0, 20),
-      });
+      return cardinalityFinding(holders, rule);
     },
   };
 }

@@ -1,18 +1,11 @@
 import { fail, pass, skip, type Check } from '../core/check.ts';
-import { isRecord } from '../core/exchange.ts';
+import { extensionCount } from './extensionCount.ts';
 import { listBrief } from './listBrief.ts';
-import { bundleView, isBundle, readObject, resourcesOfType } from './readJson.ts';
+import { isBundle, readObject, resourcesOfBody } from './readJson.ts';
 import { resourceLabel } from './resourceKey.ts';
 
 /** Whether a resource has an extension whose URL is `name` or ends with `/<name>`. */
-function hasExtension(resource: Record<string, unknown>, name: string): boolean {
-  return (
-    Array.isArray(resource.extension) &&
-    resource.extension.some(
-      (e) => isRecord(e) && typeof e.url === 'string' && (e.url === name || e.url.endsWith(`/${name}`)),
-    )
-  );
-}
+const hasExtension = (resource: Record<string, unknown>, name: string): boolean => extensionCount(resource, name) > 0;
 
 /**
  * Every resource carries each named extension (documents 1 and 2, section 2: extensions named
@@ -28,18 +21,14 @@ export function extensionsPresent(names: readonly string[], options: { resourceT
     run: (x) => {
       const body = readObject(x);
       if (!body.ok) return body.finding;
-      let resources: Record<string, unknown>[];
-      if (isBundle(body.value)) {
-        const view = bundleView(body.value);
-        if (!view.ok) return view.finding;
-        resources = resourcesOfType(view.value.resources, options.resourceType);
-        if (resources.length === 0)
-          return skip(
-            options.resourceType === undefined ? 'No entry to judge' : `No ${options.resourceType} entry to judge`,
-          );
-      } else {
-        resources = resourcesOfType([body.value], options.resourceType);
-        if (resources.length === 0) return skip(`The body is not a ${options.resourceType}`);
+      const read = resourcesOfBody(body.value, options.resourceType);
+      if (!read.ok) return read.finding;
+      const resources = read.value;
+      if (resources.length === 0) {
+        if (!isBundle(body.value)) return skip(`The body is not a ${options.resourceType}`);
+        return skip(
+          options.resourceType === undefined ? 'No entry to judge' : `No ${options.resourceType} entry to judge`,
+        );
       }
       const missing: string[] = [];
       resources.forEach((r, i) => {

@@ -86,6 +86,16 @@ export function resourcesOfType(
   return resourceType === undefined ? [...resources] : resources.filter((r) => r.resourceType === resourceType);
 }
 
+/** The resources of a Bundle's entries, or the body itself when it is one resource; of one resourceType when given. */
+export function resourcesOfBody(
+  body: Record<string, unknown>,
+  resourceType: string | undefined,
+): Read<Record<string, unknown>[]> {
+  if (!isBundle(body)) return { ok: true, value: resourcesOfType([body], resourceType) };
+  const view = bundleView(body);
+  return view.ok ? { ok: true, value: resourcesOfType(view.value.resources, resourceType) } : view;
+}
+
 /** The `received ...` part of a failure message, to restate it in another check's terms. */
 export function receivedPart(finding: Finding): string {
   const at = finding.message.indexOf(', received ');

@@ -137,55 +137,21 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
     // Update errors (DEC-D3-54): another resourceType, no id, an unknown extension, an unknown or mismatched id.
     const { id: _omit, ...withoutId } = changed;
     void _omit;
-    on('update-patient')
-      .must('D3-7-34')
-      .under('DEC-D3-54')
-      .check(
-        await patientCall('update-patient', {
-          path: { patient_id: id },
-          body: json({ ...changed, resourceType: 'Condition' }),
-        }),
-        requestRefused,
-      );
-    const noId = await patientCall('update-patient', { path: { patient_id: id }, body: json(withoutId) });
-    on('update-patient').must('D3-7-35').under('DEC-D3-54').check(noId, statusIs(422));
-    on('update-patient')
-      .must('D3-7-35', 'D3-7-39', 'D3-7-42')
-      .under('DEC-D3-54')
-      .check(noId, errorStatusAndCode(operation('update-patient').errors));
-    on('update-patient')
-      .must('D3-7-36')
-      .under('DEC-D3-54')
-      .check(
-        await patientCall('update-patient', {
-          path: { patient_id: id },
-          body: json({
-            ...changed,
-            extension: [{ url: 'https://ref.example/extension/patient/no-such-extension', valueString: 'x' }],
-          }),
-        }),
-        notServerError,
-      );
-    on('update-patient')
-      .must('D3-4.4-13')
-      .under('DEC-D3-54')
-      .check(
-        await patientCall('update-patient', {
-          path: { patient_id: 'NO-SUCH-PATIENT-000' },
-          body: json({ ...changed, id: 'NO-SUCH-PATIENT-000' }),
-        }),
-        notServerError,
-      );
-    on('update-patient')
-      .must('D3-4.4-13')
-      .under('DEC-D3-54')
-      .check(
-        await patientCall('update-patient', {
-          path: { patient_id: id },
-          body: json({ ...changed, id: 'NO-SUCH-PATIENT-001' }),
-        }),
-        notServerError,
-      );
+    const update = (patientId: string, body: unknown) =>
+      patientCall('update-patient', { path: { patient_id: patientId }, body: json(body) });
+    const updateError = (...ids: string[]) =>
+      on('update-patient')
+        .must(...ids)
+        .under('DEC-D3-54');
+    updateError('D3-7-34').check(await update(id, { ...changed, resourceType: 'Condition' }), requestRefused);
+    const noId = await update(id, withoutId);
+    updateError('D3-7-35').check(noId, statusIs(422));
+    updateError('D3-7-35', 'D3-7-39', 'D3-7-42').check(noId, errorStatusAndCode(operation('update-patient').errors));
+    const unknownExtension = [{ url: 'https://ref.example/extension/patient/no-such-extension', valueString: 'x' }];
+    updateError('D3-7-36').check(await update(id, { ...changed, extension: unknownExtension }), notServerError);
+    const unknownId = 'NO-SUCH-PATIENT-000';
+    updateError('D3-4.4-13').check(await update(unknownId, { ...changed, id: unknownId }), notServerError);
+    updateError('D3-4.4-13').check(await update(id, { ...changed, id: 'NO-SUCH-PATIENT-001' }), notServerError);
     const deleted = await patientCall('delete-patient', { path: { patient_id: id } });
     if (verifySuccess(deleted, 'delete-patient', { success: ['D3-4.4-14', 'D3-4.4-19'], schema: ['D3-4.4-14'] })) {
       on('delete-patient').must('D3-4.4-14').check(deleted, deletedStatusParameters);
