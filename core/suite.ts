@@ -7,7 +7,7 @@
  * `fixture-configured` skip citing the requirements and the test body does not run.
  */
 import { describe, test } from 'vitest';
-import { operation } from '../spec/operations.ts';
+import { type OperationId, operation } from '../spec/operations.ts';
 import type { FeatureName, Level } from '../spec/types.ts';
 import type { Check } from './check.ts';
 import type { Fixtures } from './config.ts';
@@ -112,7 +112,7 @@ export type FixtureValues<P extends readonly FixturePath[]> = { [K in keyof P]: 
 
 /** A binder scoped to one operation. */
 export interface OperationBinder {
-  readonly id: string;
+  readonly id: OperationId;
   must(...requirements: string[]): Judge;
   should(...requirements: string[]): Judge;
   info(...requirements: string[]): Judge;
@@ -135,7 +135,7 @@ export interface OperationBinder {
 }
 
 /** The binder of an operation, for steps outside its describe block (flows, shared steps). */
-export function on(id: string): OperationBinder {
+export function on(id: OperationId): OperationBinder {
   operation(id); // an unknown id is a suite bug: fail loudly at collection
   const at = (level: Level, ...requirements: string[]) => judge({ operation: id, level, requirements });
   const need = <P extends FixturePath>(path: P, ...cites: string[]) => {
@@ -180,7 +180,7 @@ export function on(id: string): OperationBinder {
 }
 
 /** A describe block for one operation, skipped when the operation is not selected or has no address. */
-export function describeOperation(id: string, body: (op: OperationBinder) => void): void {
+export function describeOperation(id: OperationId, body: (op: OperationBinder) => void): void {
   const ctx = runContext();
   const op = on(id);
   const active = ctx.selected.includes(id) && ctx.addresses[id] !== undefined;
@@ -194,13 +194,13 @@ export function describeOperation(id: string, body: (op: OperationBinder) => voi
  */
 export function describeFlow(
   title: string,
-  ids: readonly string[],
-  body: (flow: { on: (id: string) => OperationBinder }) => void,
+  ids: readonly OperationId[],
+  body: (flow: { on: (id: OperationId) => OperationBinder }) => void,
 ): void {
   const ctx = runContext();
   const binders = new Map(ids.map((id) => [id, on(id)]));
   const active = ids.some((id) => ctx.selected.includes(id)) && ids.every((id) => ctx.addresses[id] !== undefined);
-  const flowOn = (id: string): OperationBinder => {
+  const flowOn = (id: OperationId): OperationBinder => {
     const b = binders.get(id);
     if (!b) throw new Error(`Operation ${id} is not declared by the flow "${title}"`);
     return b;

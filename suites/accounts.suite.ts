@@ -3,6 +3,7 @@
  * every message of the section 7 table provoked on purpose with the credential that causes it
  * (user, user without features, client-credentials tokens with and without an active account).
  */
+import type { OperationId } from '../spec/operations.ts';
 import { on } from '../core/suite.ts';
 import { CREDENTIAL_CONFIGURED, FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
@@ -34,7 +35,7 @@ const A = () => runContext().fixtures.accounts ?? {};
 
 /** Calls an operation as a named credential; undefined (and a skip) when the config lacks it. */
 async function as(
-  id: string,
+  id: OperationId,
   who: string,
   options: CallOptions,
   requirements: string[],
@@ -51,7 +52,7 @@ async function as(
 }
 
 /** A section 7 answer: exact status and message template, and the `{message, code}` body. */
-function verifyAccountsError(x: Exchange | undefined, id: string, message: string, requirements: string[]): void {
+function verifyAccountsError(x: Exchange | undefined, id: OperationId, message: string, requirements: string[]): void {
   if (!x) return;
   const entry = operation(id).errors.find((e) => e.code === message);
   if (!entry) throw new Error(`Suite bug: ${id} has no documented message ${message}`);
@@ -68,7 +69,7 @@ function verifyAccountsError(x: Exchange | undefined, id: string, message: strin
  */
 function verifyAccountsSuccess(
   x: Exchange,
-  id: string,
+  id: OperationId,
   success: string[],
   schema: string[],
   members?: { paths: string[]; requirements: string[] },

@@ -2,6 +2,7 @@
  * Booking-side practitioner and practitioner-role get and search (Document 2, 2.3, 4.12, 4.13,
  * 7): one entry per get, unknown ids, filters, `_since` and its date format, paging.
  */
+import type { OperationId } from '../spec/operations.ts';
 import { on } from '../core/suite.ts';
 import { FIXTURE_CONFIGURED, PRECONDITION } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
@@ -102,7 +103,7 @@ const R = {
 };
 
 /** Booking Practitioner and PractitionerRole: the named members (DEC-D2-42) and a Boolean `active` (3). */
-function verifyMembers(x: Awaited<ReturnType<typeof call>>, id: string, reqs: typeof R.practitioner): void {
+function verifyMembers(x: Awaited<ReturnType<typeof call>>, id: OperationId, reqs: typeof R.practitioner): void {
   on(id)
     .should(...reqs.members.requirements)
     .under('DEC-D2-42')
@@ -136,7 +137,7 @@ function verifyMembers(x: Awaited<ReturnType<typeof call>>, id: string, reqs: ty
 const SINCE = '2026-01-01T00:00:00Z';
 
 function getSuite(
-  id: string,
+  id: OperationId,
   reqs: typeof R.practitioner,
   fixtureId: () => string | undefined,
   pathName: string,
@@ -180,7 +181,7 @@ function getSuite(
 getSuite(GET_P, R.practitioner, () => runContext().fixtures.booking?.practitionerId, 'practitionerId');
 getSuite(GET_R, R.role, () => runContext().fixtures.booking?.practitionerRoleId, 'practitionerRoleId');
 
-function searchSuite(id: string, reqs: typeof R.practitioner, filters: () => Record<string, FilterDef>): void {
+function searchSuite(id: OperationId, reqs: typeof R.practitioner, filters: () => Record<string, FilterDef>): void {
   describeOperation(id, () => {
     test('a search returns a paged bundle', async () => {
       const x = await call(id, { query: { count: '10' } });

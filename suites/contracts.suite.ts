@@ -3,6 +3,7 @@
  * once), payors and contact payors, services, services with procedure, prices, and effective
  * prices. Every state-changing step runs only with --allow-destructive and cleans up what it made.
  */
+import type { OperationId } from '../spec/operations.ts';
 import { on } from '../core/suite.ts';
 import { PRECONDITION } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
@@ -35,13 +36,13 @@ import { verifySuccess } from './common/steps.ts';
 const C = () => runContext().fixtures.contracts ?? {};
 const REF = 'https://ref.example';
 
-async function contractCall(id: string, options: CallOptions = {}): Promise<Exchange> {
+async function contractCall(id: OperationId, options: CallOptions = {}): Promise<Exchange> {
   const token = (await tokenFor('user')) ?? runContext().token;
   return call(id, { ...options, values: { token, ...options.values } });
 }
 
 /** Without --allow-destructive: one `omit` per selected operation of the flow (suites/common/destructive.ts). */
-const omitted = (operations: readonly string[], what: string, extra: Record<string, string[]> = {}): boolean =>
+const omitted = (operations: readonly OperationId[], what: string, extra: Record<string, string[]> = {}): boolean =>
   omitUnlessDestructive(operations, what, extra);
 
 /** The valued-item systems of 2.6 (ISC, {ref_url}/procedure) on every Contract answer holding priced items. */
@@ -151,7 +152,7 @@ async function listedContractIds(site: string): Promise<{ x: Exchange; ids?: str
 }
 
 function verifyListed(
-  id: string,
+  id: OperationId,
   listing: { x: Exchange; ids?: string[] },
   payorId: string,
   expected: boolean,
@@ -170,7 +171,7 @@ const PROCEDURE = { system: `${REF}/procedure`, code: 'CONF-PROC-1' };
 
 describeFlow('contract value sets', ['list-contract-types', 'list-contract-subtypes'], () => {
   test('contract types and sub types are value sets', async () => {
-    for (const id of ['list-contract-types', 'list-contract-subtypes']) {
+    for (const id of ['list-contract-types', 'list-contract-subtypes'] as const) {
       const x = await contractCall(id);
       verifySuccess(x, id, { success: ['D3-4.5-09', 'D3-4.5-40'], schema: ['D3-4.5-09'] });
     }

@@ -102,7 +102,7 @@ describeOperation('diary-refresh-token', (op) => {
     const body = bodyOf(x);
     const refreshed = isRecord(body) && typeof body.access_token === 'string' ? body.access_token : undefined;
     if (!refreshed) return;
-    for (const list of ['list-episode-types', 'list-appointment-statuses', 'list-recurrence-types']) {
+    for (const list of ['list-episode-types', 'list-appointment-statuses', 'list-recurrence-types'] as const) {
       if (!runContext().addresses[list]) continue;
       const l = await on(list).call({ values: { diaryToken: refreshed } });
       op.must('D3-4.3-10').under('DEC-D3-51').check(l, successStatus(200), { list });

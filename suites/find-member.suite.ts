@@ -2,6 +2,7 @@
  * Find Member, versions 1 and 2 (Document 1, 4.1, 4.2, 7, 9): outcomes of the two-step flow,
  * documented errors, insurer lists per version, required fields and headers.
  */
+import type { OperationId } from '../spec/operations.ts';
 import { on } from '../core/suite.ts';
 import { FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
@@ -36,7 +37,7 @@ function fields(search: MemberSearch, refined = false): Record<string, string> {
   return refined ? { ...out, ...search.refine } : out;
 }
 
-function fixtureMissing(operationId: string, name: string, requirements: string[]): void {
+function fixtureMissing(operationId: OperationId, name: string, requirements: string[]): void {
   on(operationId)
     .must(...requirements)
     .decided(FIXTURE_CONFIGURED, 'skip', `No fixture ${name} in the config: this step needs known data on the target`);
@@ -97,7 +98,7 @@ function coPaymentTypeAgrees(coverage: Record<string, unknown>): boolean | undef
 }
 
 /** The issue values of 2.3 (DEC-D1-46), judged on a documented Find Member error answer. */
-function verifyOutcomeValues(x: Awaited<ReturnType<typeof call>>, id: string): void {
+function verifyOutcomeValues(x: Awaited<ReturnType<typeof call>>, id: OperationId): void {
   if (!hasResponse(x) || x.response.status < 400 || x.response.status >= 500) return;
   const op = on(id);
   op.must('D1-2.3-02')
@@ -115,7 +116,7 @@ function verifyOutcomeValues(x: Awaited<ReturnType<typeof call>>, id: string): v
  * the Find Member table at its documented status; which code is not tied to the trigger, so
  * `MSG_PARAM_INVALID` (422) is recorded only.
  */
-function verifyUnsupportedInsurer(x: Awaited<ReturnType<typeof call>>, id: string, requirements: string[]): void {
+function verifyUnsupportedInsurer(x: Awaited<ReturnType<typeof call>>, id: OperationId, requirements: string[]): void {
   const documented4xx = operation(id).errors.filter((e) => e.status >= 400 && e.status < 500);
   on(id)
     .must(...requirements)
@@ -135,13 +136,13 @@ function verifyUnsupportedInsurer(x: Awaited<ReturnType<typeof call>>, id: strin
 }
 
 /** The form Content-Type is listed but a request without it is never said to be refused (DEC-D1-73): recorded only. */
-async function recordWithoutFormContentType(id: string, base: CallOptions): Promise<void> {
+async function recordWithoutFormContentType(id: OperationId, base: CallOptions): Promise<void> {
   const x = await call(id, { ...base, omitHeaders: ['Content-Type'] });
   on(id).info('D1-4-02').under('DEC-D1-73').check(x, requestRefused, { omittedHeader: 'Content-Type' });
 }
 
 function verifyCoverage(
-  id: string,
+  id: OperationId,
   x: Awaited<ReturnType<typeof call>>,
   search: MemberSearch,
   requirements: string[],

@@ -3,6 +3,7 @@
  * patients the suite creates and always deletes, property-generated patients that must
  * round-trip unchanged, conditions, the inactive-patient rule, missing headers (401), error tables.
  */
+import type { OperationId } from '../spec/operations.ts';
 import { on } from '../core/suite.ts';
 import { FIXTURE_CONFIGURED, PRECONDITION } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
@@ -77,9 +78,9 @@ const LIFECYCLE = [
   'delete-patient',
   'create-condition',
   'delete-condition',
-];
+] as const;
 /** Without --allow-destructive: one `omit` per selected operation of the flow (suites/common/destructive.ts). */
-const destructiveOmitted = (operations: readonly string[], what: string): boolean =>
+const destructiveOmitted = (operations: readonly OperationId[], what: string): boolean =>
   omitUnlessDestructive(operations, what);
 
 /** Creates a patient, runs the body, and always deletes what it created (DEC-D3-13 applies alike). */

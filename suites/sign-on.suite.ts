@@ -2,6 +2,7 @@
  * Sign-on (Document 3, 4.2, 5, 7): logout and revoke judged by their effect on tokens obtained for
  * the purpose (never the run's own), and every error of the token-details table.
  */
+import type { OperationId } from '../spec/operations.ts';
 import { on } from '../core/suite.ts';
 import { CREDENTIAL_CONFIGURED, FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
@@ -20,7 +21,7 @@ import { omitUnlessDestructive } from './common/destructive.ts';
 import { verifySuccess } from './common/steps.ts';
 
 /** A step that needs the Basic credential "client" is skipped, never sent without it (DEC-D3-06, DEC-D3-48). */
-function basicConfigured(id: string, requirements: string[]): boolean {
+function basicConfigured(id: OperationId, requirements: string[]): boolean {
   if (basicFor('client')) return true;
   on(id)
     .must(...requirements)
@@ -64,7 +65,7 @@ async function useToken(token: string): Promise<Exchange | undefined> {
 }
 
 async function consumable(
-  id: string,
+  id: OperationId,
   requirements: string[],
   what: string,
 ): Promise<{ access: string; refresh?: string } | undefined> {
@@ -79,7 +80,7 @@ async function consumable(
   return tokens;
 }
 
-function verifyRefusedAfter(id: string, x: Exchange | undefined, requirements: string[], what: string): void {
+function verifyRefusedAfter(id: OperationId, x: Exchange | undefined, requirements: string[], what: string): void {
   if (!x) {
     on(id)
       .must(...requirements)

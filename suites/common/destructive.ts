@@ -5,6 +5,7 @@
  * coverage share shows them as left out by the user's choice (a requirement judged elsewhere in
  * the run still counts as judged).
  */
+import type { OperationId } from '../../spec/operations.ts';
 import { DESTRUCTIVE_STEP } from '../../core/decidedOutcomes.ts';
 import { on, runContext } from '../../core/suite.ts';
 import { loadRequirements } from '../../spec/requirements.ts';
@@ -12,7 +13,7 @@ import { loadRequirements } from '../../spec/requirements.ts';
 let mustByOperation: Map<string, string[]> | undefined;
 
 /** The testable MUST requirement ids of an operation (spec/requirements.csv). */
-export function mustRequirementsOf(operationId: string): string[] {
+export function mustRequirementsOf(operationId: OperationId): string[] {
   if (!mustByOperation) {
     mustByOperation = new Map();
     for (const r of loadRequirements()) {
@@ -28,7 +29,7 @@ export function mustRequirementsOf(operationId: string): string[] {
  * allowed; false when they are. `what` says what the flow would do.
  */
 export function omitUnlessDestructive(
-  operations: readonly string[],
+  operations: readonly OperationId[],
   what: string,
   extraRequirements: Readonly<Record<string, readonly string[]>> = {},
 ): boolean {

@@ -3,6 +3,7 @@
  * 4.12, 4.13; DEC-D2-16, -18, -20, -21). Role filters on practitioner or location attributes are
  * judged through the resources a role bundle includes (`_include=practitioner:location`).
  */
+import type { OperationId } from '../../spec/operations.ts';
 import { on } from '../../core/suite.ts';
 import { errorStatusAndCode, operationOutcomeShape } from '../../checks/index.ts';
 import { isRecord, type Exchange } from '../../core/exchange.ts';
@@ -253,7 +254,7 @@ export function updatedSince(since: string): (r: Resource) => boolean | undefine
  */
 export function verifyDocumentedRefusal(
   x: Exchange,
-  id: string,
+  id: OperationId,
   expected: string | readonly string[],
   requirements: readonly string[],
   opts: { decisions?: string[]; shapeRequirements?: readonly string[] } = {},

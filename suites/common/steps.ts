@@ -2,6 +2,7 @@
  * Steps shared by the suites: the same verifications every operation needs (success shape,
  * header enforcement, error answers, paging walks). Requirement ids are passed in by the suite.
  */
+import type { OperationId } from '../../spec/operations.ts';
 import {
   bodyIsJson,
   contentTypeIsJson,
@@ -48,7 +49,7 @@ export interface Reqs {
 /** Status, JSON media type, JSON body and documented schema of a successful answer. */
 export function verifySuccess(
   x: Exchange,
-  id: string,
+  id: OperationId,
   reqs: Reqs,
   opts: { status?: number; decisions?: string[] } = {},
 ): boolean {
@@ -72,7 +73,7 @@ export function verifySuccess(
  * request with an unknown bearer token.
  */
 export async function verifyHeadersEnforced(
-  id: string,
+  id: OperationId,
   base: CallOptions,
   requirements: (header: string) => readonly string[],
   decisions: string[] = ['DEC-D1-21'],
@@ -98,7 +99,7 @@ export async function verifyHeadersEnforced(
  */
 export function verifyError(
   x: Exchange,
-  id: string,
+  id: OperationId,
   codes: string | readonly string[],
   requirements: readonly string[],
   opts: { shapeLevel?: Level; shapeRequirements?: readonly string[]; decisions?: string[] } = {},
@@ -137,7 +138,7 @@ export const valueSetItems: ItemsOf = (body) =>
 
 /** Requests pages 1..maxPages of one query until a page holds fewer than `count` items. */
 export async function walkPages(
-  id: string,
+  id: OperationId,
   base: CallOptions,
   count: number,
   maxPages: number,
@@ -163,7 +164,7 @@ export interface PagingReqs {
 }
 
 /** Paging rules over a walk: tags present as digits, tags echo the request, bounds, overlap, total. */
-export function verifyPaging(id: string, walk: PageWalk, count: number, reqs: PagingReqs): void {
+export function verifyPaging(id: OperationId, walk: PageWalk, count: number, reqs: PagingReqs): void {
   const op = operation(id);
   const b = on(id);
   if (walk.broken) {
@@ -194,7 +195,7 @@ export function verifyPaging(id: string, walk: PageWalk, count: number, reqs: Pa
 }
 
 /** Ids of every record a query returns, walking pages of 50 (at most 20 pages). */
-export async function collectIds(id: string, base: CallOptions): Promise<Set<string> | undefined> {
+export async function collectIds(id: OperationId, base: CallOptions): Promise<Set<string> | undefined> {
   const walk = await walkPages(id, base, 50, 20);
   if (walk.broken || !walk.complete) return undefined;
   const ids = new Set<string>();
