@@ -56,6 +56,13 @@ export const FEATURE_AVAILABLE = outcome(
 export const PRECONDITION = outcome('precondition', "The target's data meets the step's precondition", 'suite', {
   standing: 'judged',
 });
+/** The step cannot see the effect it judges: the operation that shows it has no address, or the answer lacks what the next step needs. */
+export const EFFECT_OBSERVABLE = outcome(
+  'effect-observable',
+  'The target offers what the step needs to observe the effect it judges',
+  'suite',
+  { standing: 'wanting', reason: 'effect not observable in this run' },
+);
 export const PROPERTY = outcome('property', 'The property could be run and its failure reproduces', 'suite', {
   standing: 'judged',
 });
@@ -77,6 +84,7 @@ export const DECIDED_OUTCOMES: readonly DecidedOutcome[] = [
   DESTRUCTIVE_STEP,
   FEATURE_AVAILABLE,
   PRECONDITION,
+  EFFECT_OBSERVABLE,
   PROPERTY,
   DISCOVERY_KEY_PRESENT,
   SUITE_RAN,

@@ -4,7 +4,7 @@
  */
 import type { OperationId } from '../spec/operations.ts';
 import { on } from '../core/suite.ts';
-import { CREDENTIAL_CONFIGURED, FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
+import { CREDENTIAL_CONFIGURED, EFFECT_OBSERVABLE, FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import {
   notServerError,
@@ -84,7 +84,7 @@ function verifyRefusedAfter(id: OperationId, x: Exchange | undefined, requiremen
   if (!x) {
     on(id)
       .must(...requirements)
-      .decided(CREDENTIAL_CONFIGURED, 'skip', 'introspect has no address in this run: the effect cannot be observed');
+      .decided(EFFECT_OBSERVABLE, 'skip', 'introspect has no address in this run: the effect cannot be observed');
     return;
   }
   on(id)
@@ -134,7 +134,7 @@ describeOperation('revoke-token', () => {
     if (!t.refresh)
       return on(id)
         .must('D3-4.2-09', 'D3-4.2-10')
-        .decided(CREDENTIAL_CONFIGURED, 'skip', 'The token endpoint issued no refresh token');
+        .decided(EFFECT_OBSERVABLE, 'skip', 'The token endpoint issued no refresh token');
     on(id)
       .must('D3-4.2-07')
       .check(await revoke(t.refresh, 'refresh_token'), successStatus(200));
