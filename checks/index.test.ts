@@ -116,6 +116,7 @@ describe('checks/index.ts', () => {
       'contract',
       'sites',
       'valueKind',
+      'extensionCount',
     ]);
     const files = readdirSync(dir)
       .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
