@@ -45,8 +45,21 @@ export interface RunOptions {
   minCoverage?: number;
 }
 
+/** Where a run's wall time went, in milliseconds (the benchmark prints them: npm run bench). */
+export interface RunTimings {
+  /** From the start of the process to the start of the run (loading the command and its modules). */
+  startup: number;
+  /** Config, discovery of every service and the run's token. */
+  discovery: number;
+  /** The suites (vitest start-up included). */
+  suites: number;
+  /** Aggregating, sealing and writing the report folder. */
+  report: number;
+}
+
 export interface RunOutcome {
   exitCode: number;
+  timings?: RunTimings;
   results?: RunResults;
   reports?: ReportPaths;
   /** One-line reason when the run could not start (exit 2). */
@@ -55,6 +68,7 @@ export interface RunOutcome {
 
 export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const startedAt = new Date().toISOString();
+  const marks = { start: performance.now(), discovered: 0, suitesDone: 0 };
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const runs = options.runs ?? 25;
   let client: HttpClient | undefined;
@@ -128,6 +142,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       runDir,
     };
     const suites = [...new Set(active.filter((op) => addresses[op.id]).map((op) => op.suite))];
+    marks.discovered = performance.now();
     await bus.emit({
       type: 'run-started',
       target: redactor.text(config.target),
@@ -136,6 +151,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       runs,
     });
     const crashes = await runSuites(suites, ctx, options.reportDir);
+    marks.suitesDone = performance.now();
     const events = readEvents(runDir);
     for (const event of events) await bus.emit(event);
     runnerResults.push(...silentOperations(active, addresses, events));
@@ -163,7 +179,13 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     await bus.emit({ type: 'run-finished', results });
     const reports = reportPaths();
     if (!reports) throw new Error('The report folder was not written');
-    return { exitCode: exitCodeOf(results.verdict), results, reports };
+    const timings: RunTimings = {
+      startup: marks.start,
+      discovery: marks.discovered - marks.start,
+      suites: marks.suitesDone - marks.discovered,
+      report: performance.now() - marks.suitesDone,
+    };
+    return { exitCode: exitCodeOf(results.verdict), results, reports, timings };
   } catch (e) {
     if (e instanceof ConfigError || e instanceof TargetUnreachableError)
       return { exitCode: EXIT.usage, problem: e.message };
