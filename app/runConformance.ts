@@ -23,7 +23,19 @@ import { operations } from '../spec/operations.ts';
 import type { ServiceId } from '../spec/types.ts';
 import { addressedByKey, omittedByConfig, silentOperations } from './runnerResults.ts';
 import { selectOperations } from './selectOperations.ts';
+import type { ProgressSink } from './progress.ts';
+import { type Shard, suiteInShard } from './shard.ts';
 import { runSuites } from './vitestEngine.ts';
+
+/** What an interrupted run left out: the operations of the suites that never started. */
+function notRun(
+  suites: readonly string[],
+  ran: readonly string[],
+  active: readonly { id: string; suite: string }[],
+): { notRun: string[] } {
+  const missing = suites.filter((s) => !ran.includes(s));
+  return { notRun: active.filter((op) => missing.includes(op.suite)).map((op) => op.id) };
+}
 
 export interface RunOptions {
   target: string;
@@ -43,6 +55,12 @@ export interface RunOptions {
   subscribe?: (bus: RunEventBus) => void;
   /** Minimum judged share of the testable MUST requirements in scope, 0 to 1 (core/coverage.ts). */
   minCoverage?: number;
+  /** Judge only this shard's operations (app/shard.ts); `conformance merge` joins the parts. */
+  shard?: Shard;
+  /** Progress output while the suites run (app/progress.ts). */
+  progress?: ProgressSink;
+  /** Aborted by Ctrl-C: suites not yet started are not run, and the report says the run was interrupted. */
+  signal?: AbortSignal;
 }
 
 /** Where a run's wall time went, in milliseconds (the benchmark prints them: npm run bench). */
@@ -79,7 +97,8 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       target: options.target,
       fallbacks: options.environmentFallbacks,
     });
-    const selected = selectOperations(options.only);
+    const shard = options.shard;
+    const selected = selectOperations(options.only).filter((op) => !shard || suiteInShard(op.suite, shard));
     // Reporters subscribe to the run's events; the report folder is written when the run finishes.
     const bus = new RunEventBus();
     const reportPaths = subscribeReportFolder(bus, resolve(options.reportDir));
@@ -143,6 +162,10 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     };
     const suites = [...new Set(active.filter((op) => addresses[op.id]).map((op) => op.suite))];
     marks.discovered = performance.now();
+    options.progress?.start(
+      active.filter((op) => addresses[op.id]).map((op) => ({ id: op.id, suite: op.suite })),
+      runDir,
+    );
     await bus.emit({
       type: 'run-started',
       target: redactor.text(config.target),
@@ -150,8 +173,17 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       seed,
       runs,
     });
-    const crashes = await runSuites(suites, ctx, options.reportDir);
+    const engine = await runSuites(suites, ctx, options.reportDir, {
+      shard,
+      signal: options.signal,
+      onSuiteStarted: (suite) => options.progress?.suiteStarted(suite),
+      onSuiteFinished: (suite) => options.progress?.suiteFinished(suite),
+    }).finally(() => options.progress?.stop());
+    const crashes = engine.crashes;
+    const stray = engine.ran.filter((s) => !suites.includes(s));
+    if (stray.length > 0) throw new Error(`Suites outside the shard ran: ${stray.join(', ')}`);
     marks.suitesDone = performance.now();
+    const interrupted = options.signal?.aborted === true;
     const events = readEvents(runDir);
     for (const event of events) await bus.emit(event);
     runnerResults.push(...silentOperations(active, addresses, events));
@@ -174,6 +206,8 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
         runnerExchanges,
         runnerResults: [...runnerResults, ...crashes],
         minCoverage: options.minCoverage,
+        ...(shard ? { shard } : {}),
+        ...(interrupted ? { interrupted: notRun(suites, engine.ran, active) } : {}),
       }),
     );
     await bus.emit({ type: 'run-finished', results });

@@ -7,11 +7,12 @@
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, TestSpecification } from 'vitest/node';
 import type { WorkerResult } from '../core/events.ts';
 import { Redactor } from '../core/redact.ts';
 import type { RunContext } from '../core/runContext.ts';
 import { suiteCrashed } from './runnerResults.ts';
+import { type Shard, suiteInShard } from './shard.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -34,7 +35,7 @@ class SuiteCrashCollector implements Reporter {
     for (const m of modules) {
       const errors = m.errors();
       if (errors.length === 0) continue;
-      const suite = m.moduleId.split('/').pop()?.replace('.suite.ts', '') ?? 'unknown';
+      const suite = suiteOf(m.moduleId);
       const why = String(errors[0].message ?? 'unknown error').split('\n')[0];
       this.results.push(suiteCrashed(suite, `The suite file could not run: ${why}`));
     }
@@ -51,17 +52,55 @@ function topSuiteName(testCase: TestCase): string {
   return name || testCase.module.moduleId;
 }
 
+export interface EngineOptions {
+  /** Run only this shard's suite files (vitest's sharding, with coupled suites kept together). */
+  shard?: Shard;
+  /** Told when a suite file starts and when it has run (progress output). */
+  onSuiteStarted?: (suite: string) => void;
+  onSuiteFinished?: (suite: string) => void;
+  /** Aborting cancels the run: suites not yet started are not run (Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+const suiteOf = (moduleId: string): string => moduleId.split('/').pop()?.replace('.suite.ts', '') ?? 'unknown';
+
+export interface EngineOutcome {
+  crashes: WorkerResult[];
+  /** The suite files vitest ran (after sharding). */
+  ran: string[];
+}
+
 export async function runSuites(
   suites: readonly string[],
   ctx: RunContext,
   reportDir: string,
-): Promise<WorkerResult[]> {
+  options: EngineOptions = {},
+): Promise<EngineOutcome> {
   // Allure results of an earlier run into the same folder must never mix with this run's, even
   // when this run has no suite to start.
   const allureResults = resolve(reportDir, 'allure-results');
   rmSync(allureResults, { recursive: true, force: true });
-  if (suites.length === 0) return [];
-  const { startVitest } = await import('vitest/node');
+  if (suites.length === 0) return { crashes: [], ran: [] };
+  const { startVitest, BaseSequencer } = await import('vitest/node');
+  const shard = options.shard;
+  /** vitest's sequencer with our shard(): a file belongs to the shard of its coupled suite group. */
+  class CoupledGroupSequencer extends BaseSequencer {
+    override async shard(files: TestSpecification[]): Promise<TestSpecification[]> {
+      return shard ? files.filter((f) => suiteInShard(suiteOf(f.moduleId), shard)) : files;
+    }
+  }
+  const ran: string[] = [];
+  let cancel: (() => void) | undefined;
+  const lifecycle: Reporter = {
+    onInit: (vitest) => {
+      cancel = () => void vitest.cancelCurrentRun('keyboard-input');
+    },
+    onTestModuleStart: (m) => {
+      ran.push(suiteOf(m.moduleId));
+      options.onSuiteStarted?.(suiteOf(m.moduleId));
+    },
+    onTestModuleEnd: (m) => options.onSuiteFinished?.(suiteOf(m.moduleId)),
+  };
   const { default: AllureReporter } = await import('allure-vitest/reporter');
   const collector = new SuiteCrashCollector();
   // What the suites send is masked already; a test's failure text comes from vitest (a crashed
@@ -87,17 +126,21 @@ export async function runSuites(
   });
   const files = suites.map((s) => join(ROOT, 'suites', `${s}.suite.ts`));
   const previousExitCode = process.exitCode;
+  const onAbort = () => cancel?.();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
   const vitest = await startVitest('test', files, {
     config: join(ROOT, 'suites.vitest.config.ts'),
     root: ROOT,
     watch: false,
-    reporters: [collector, allure],
+    reporters: [collector, allure, lifecycle],
+    ...(shard ? { shard: `${shard.index}/${shard.count}`, sequence: { sequencer: CoupledGroupSequencer } } : {}),
     // allure-vitest skips every test missing from an Allure test plan named by this variable (set
     // by Allure TestOps in CI): what the suite judges is chosen by --only, never by the environment.
     env: { ALLURE_TESTPLAN_PATH: '' },
     provide: { conformance: ctx },
   });
+  options.signal?.removeEventListener('abort', onAbort);
   await vitest.close();
   process.exitCode = previousExitCode; // vitest sets it for failed tests; the verdict decides ours
-  return collector.results;
+  return { crashes: collector.results, ran };
 }

@@ -1,32 +1,136 @@
 /**
- * The `conformance` command: serve, run, start, report, verify-report, faults. Exit codes: 0
- * conformant (or intact), 1 not conformant (or altered), 2 usage / config / unreachable target /
- * unreadable file, 3 inconclusive, 4 internal error of the suite.
+ * The `conformance` command. Exit codes: 0 conformant (or intact), 1 not conformant (or altered),
+ * 2 usage / config / unreachable target / unreadable file, 3 inconclusive, 4 internal error of the
+ * suite, 130 interrupted (Ctrl-C; the report written so far says so).
+ *
+ * Every subcommand's modules are imported when it runs, so that `conformance help` or a usage
+ * error costs a Node start and this file, not the suite, the sandbox and the reports. Every option
+ * is checked before any request is sent.
  */
+import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { type RunOptions, runConformance } from '../app/runConformance.ts';
-import { EXIT } from '../core/results.ts';
+import type { RunOptions } from '../app/runConformance.ts';
 import type { EvidenceMode } from '../core/redact.ts';
-import { formatSummary } from '../core/summary.ts';
-import { FAULTS } from '../server/faults/catalog.ts';
-import { VARIANTS } from '../server/variants/catalog.ts';
-import { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } from '../server/demoConfig.ts';
-import { startSandbox } from '../server/http.ts';
-import { buildAllureReport } from '../reports/allureReport.ts';
-import { rebuildReports, verifyReportDir } from '../reports/writeReports.ts';
-import { dirname, join, resolve } from 'node:path';
 
-const USAGE = `Usage:
-  conformance serve [--port N] [--host H] [--fault NAME]... [--variant NAME]...
-  conformance run --target URL [--config FILE] [--only PATTERN] [--report-dir DIR]
-                  [--allow-destructive] [--seed N] [--runs N] [--path PATH] [--evidence masked|full]
-                  [--min-coverage PERCENT]
-  conformance report RESULTS.json [--out DIR] [--allure]
-  conformance verify-report DIR
-  conformance faults [--describe]
-  conformance variants [--describe]
-  conformance start [--only PATTERN] [--report-dir DIR] [--seed N] [--runs N] [--evidence masked|full]
-                    [--fault NAME]... [--variant NAME]...`;
+const EXIT = { conformant: 0, notConformant: 1, usage: 2, inconclusive: 3, internal: 4, interrupted: 130 } as const;
+
+interface CommandHelp {
+  usage: string[];
+  summary: string;
+  options?: [string, string][];
+}
+
+const RUN_OPTIONS: [string, string][] = [
+  ['--config FILE', 'the target config (conformance init writes a starter); default: the sandbox demo config'],
+  ['--only LIST', 'operations to judge: ids with * wildcards, or a document (D1, D2, D3), comma-separated'],
+  ['--report-dir DIR', 'where the report folder is written (default conformance-report)'],
+  ['--allow-destructive', 'also run the steps that create, change or delete data on the target'],
+  ['--seed N', 'seed of the generated cases (a run prints it; the same seed gives the same cases)'],
+  ['--runs N', 'cases per property (default 25)'],
+  ['--path PATH', 'replay one generated case (with --seed; a failure prints both)'],
+  ['--evidence masked|full', 'masked (default) masks personal data in every artefact; full keeps it'],
+  ['--min-coverage PERCENT', 'least share of the testable MUST requirements judged for a verdict (default 90)'],
+  ['--shard I/N', 'judge part I of N (coupled suites stay together); join the parts with conformance merge'],
+  ['--quiet', 'print only the verdict and where the report is'],
+];
+
+const COMMANDS: Record<string, CommandHelp> = {
+  run: {
+    usage: ['conformance run --target URL [options]'],
+    summary: 'judge a server against the documents and write the report folder',
+    options: [['--target URL', 'the server to judge (its services are found through discovery)'], ...RUN_OPTIONS],
+  },
+  start: {
+    usage: ['conformance start [options] [--fault NAME]... [--variant NAME]...'],
+    summary: 'start the sandbox and run every operation against it (npm start)',
+    options: [
+      ...RUN_OPTIONS.filter(([flag]) => !['--config FILE', '--allow-destructive'].includes(flag)),
+      ['--fault NAME', 'switch on a named fault in the sandbox (see conformance faults)'],
+      ['--variant NAME', 'switch on a named variant, a choice the documents allow (see conformance variants)'],
+    ],
+  },
+  serve: {
+    usage: ['conformance serve [--port N] [--host H] [--fault NAME]... [--variant NAME]...'],
+    summary: 'serve the sandbox (the reference server) until Ctrl-C',
+    options: [
+      ['--port N', 'port to listen on (default 0: any free port)'],
+      ['--host H', 'address to listen on (default 127.0.0.1)'],
+      ['--fault NAME', 'switch on a named fault'],
+      ['--variant NAME', 'switch on a named variant'],
+    ],
+  },
+  merge: {
+    usage: ['conformance merge DIR... [--report-dir DIR] [--quiet]'],
+    summary: 'join the report folders of a sharded run (--shard I/N) into one sealed report',
+    options: [
+      ['--report-dir DIR', 'where the merged report folder is written (default conformance-report)'],
+      ['--quiet', 'print only the verdict and where the report is'],
+    ],
+  },
+  report: {
+    usage: ['conformance report RESULTS.json [--out DIR] [--allure]'],
+    summary: 'rebuild report.html, junit.xml and requirements-coverage.csv from a results.json',
+    options: [
+      ['--out DIR', 'where to write them (default: beside results.json)'],
+      ['--allure', 'also build the Allure report from allure-results beside results.json'],
+    ],
+  },
+  'verify-report': {
+    usage: ['conformance verify-report DIR'],
+    summary: 'check that a report folder is as its run wrote it (exit 0 intact, 1 altered)',
+  },
+  operations: {
+    usage: ['conformance operations [--only LIST] [--json]'],
+    summary: 'list the operations with their document, section, method and flags',
+    options: [
+      ['--only LIST', 'as for run: ids with * wildcards, or a document (D1, D2, D3)'],
+      ['--json', 'one JSON array instead of a table'],
+    ],
+  },
+  faults: {
+    usage: ['conformance faults [--describe]'],
+    summary: "list the sandbox's named faults (each breaks one documented rule)",
+    options: [['--describe', 'add what each fault breaks']],
+  },
+  variants: {
+    usage: ['conformance variants [--describe]'],
+    summary: "list the sandbox's named variants (each a choice the documents allow)",
+    options: [['--describe', 'add what each variant changes and what allows it']],
+  },
+  init: {
+    usage: ['conformance init [--out FILE] [--force]'],
+    summary: 'write a starter config that names its JSON Schema (editor completion)',
+    options: [
+      ['--out FILE', 'where to write it (default conformance.config.json)'],
+      ['--force', 'overwrite an existing file'],
+    ],
+  },
+  help: { usage: ['conformance help [COMMAND]'], summary: 'this overview, or the help of one command' },
+};
+
+function overview(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  return [
+    'Usage: conformance COMMAND [options]   (conformance COMMAND --help for its options)',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Exit codes: 0 conformant, 1 not conformant, 2 usage or config problem, 3 inconclusive,',
+    '            4 internal error, 130 interrupted (the report says so)',
+    'Also: conformance --version',
+  ].join('\n');
+}
+
+function commandHelp(name: string): string {
+  const c = COMMANDS[name];
+  const lines = ['Usage:', ...c.usage.map((u) => `  ${u}`), '', `${c.summary[0].toUpperCase()}${c.summary.slice(1)}.`];
+  if (c.options?.length) {
+    const width = Math.max(...c.options.map(([f]) => f.length));
+    lines.push('', 'Options:', ...c.options.map(([f, d]) => `  ${f.padEnd(width)}  ${d}`));
+  }
+  return lines.join('\n');
+}
 
 class UsageError extends Error {}
 
@@ -42,12 +146,22 @@ function integer(name: string, value: string | undefined, min: number, max: numb
 }
 
 type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
+type Flags = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
 
-function parse(argv: string[], options: NonNullable<Parameters<typeof parseArgs>[0]>['options']): { values: Values } {
+function parse(argv: string[], options: Flags, positionals = false): { values: Values; positionals: string[] } {
   try {
-    return { values: parseArgs({ args: argv, options, allowPositionals: false, strict: true }).values as Values };
+    const parsed = parseArgs({ args: argv, options, allowPositionals: positionals, strict: true });
+    return { values: parsed.values as Values, positionals: parsed.positionals };
   } catch (e) {
-    throw new UsageError((e as Error).message.split('\n')[0]);
+    const message = (e as Error).message.split('\n')[0];
+    // `--runs -3`: parseArgs refuses a value starting with a dash; take it as the value, so that
+    // the option's own check says what is wrong with it.
+    const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec(message);
+    const at = ambiguous ? argv.indexOf(ambiguous[1]) : -1;
+    if (at >= 0 && argv[at + 1] !== undefined) {
+      return parse([...argv.slice(0, at), `${argv[at]}=${argv[at + 1]}`, ...argv.slice(at + 2)], options, positionals);
+    }
+    throw new UsageError(message);
   }
 }
 
@@ -62,10 +176,46 @@ const runFlags = {
   path: { type: 'string' },
   evidence: { type: 'string' },
   'min-coverage': { type: 'string' },
+  shard: { type: 'string' },
+  quiet: { type: 'boolean' },
 } as const;
 
-function runOptions(values: Values, target: string | undefined): RunOptions {
+/** A folder the report can be written into: absent (it is created) or a directory. */
+function reportDirOption(value: string | undefined): string {
+  const dir = value ?? 'conformance-report';
+  if (dir === '') throw new UsageError('--report-dir must not be empty');
+  try {
+    if (!statSync(dir).isDirectory()) throw new UsageError(`--report-dir ${dir} is a file, not a folder`);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') throw new UsageError(`--report-dir ${dir} cannot be used: ${code}`);
+  }
+  return dir;
+}
+
+/** Every option of run and start, checked before the run sends anything. */
+async function runOptions(values: Values, target: string | undefined): Promise<RunOptions> {
   if (!target) throw new UsageError('run needs --target URL');
+  const path = values.path as string | undefined;
+  if (path !== undefined && !/^\d+(:\d+)*$/.test(path)) {
+    throw new UsageError(
+      `--path must be a replay path such as 0:1:3 (printed beside a failure), received ${JSON.stringify(path)}`,
+    );
+  }
+  const seed = integer('seed', values.seed as string | undefined, 0, 2 ** 31 - 1);
+  if (path !== undefined && seed === undefined)
+    throw new UsageError('--path replays a case of one seed: give --seed too');
+  const { parseShard } = await import('../app/shard.ts');
+  let shard: RunOptions['shard'];
+  if (values.shard !== undefined) {
+    try {
+      shard = parseShard(values.shard as string);
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+  }
+  const { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } = await import('../server/demoConfig.ts');
   return {
     target,
     // Without --config the sandbox's demo config applies, its demo credentials standing in for unset variables.
@@ -73,13 +223,14 @@ function runOptions(values: Values, target: string | undefined): RunOptions {
       ? { config: values.config as string }
       : { config: DEMO_CONFIG_FILE, environmentFallbacks: DEMO_ENVIRONMENT }),
     only: values.only as string | undefined,
-    reportDir: (values['report-dir'] as string | undefined) ?? 'conformance-report',
+    reportDir: reportDirOption(values['report-dir'] as string | undefined),
     allowDestructive: values['allow-destructive'] === true,
-    seed: integer('seed', values.seed as string | undefined, 0, 2 ** 31 - 1),
+    seed,
     runs: integer('runs', values.runs as string | undefined, 1, 10000),
-    path: values.path as string | undefined,
+    path,
     evidence: evidenceMode(values.evidence as string | undefined),
     minCoverage: percent('min-coverage', values['min-coverage'] as string | undefined),
+    shard,
   };
 }
 
@@ -94,26 +245,88 @@ function evidenceMode(value: string | undefined): EvidenceMode {
   throw new UsageError(`--evidence must be masked or full, received ${JSON.stringify(value)}`);
 }
 
-async function run(options: RunOptions, io: Out): Promise<number> {
-  const outcome = await runConformance(options);
-  if (outcome.problem) {
-    io.err(`conformance: ${outcome.problem}`);
-    return outcome.exitCode;
-  }
-  if (!outcome.results || !outcome.reports) throw new Error('A run without a problem returned no results');
-  for (const line of formatSummary(outcome.results, outcome.reports.reportHtml)) io.out(line);
-  return outcome.exitCode;
+/** The command that reruns a run, for the replay hints of the summary (seed, path and --only added per case). */
+function replayCommand(head: string[], options: RunOptions, explicitConfig: boolean): string {
+  const words = [...head];
+  if (explicitConfig) words.push('--config', options.config);
+  if (options.allowDestructive && head[1] === 'run') words.push('--allow-destructive');
+  if (options.runs !== undefined) words.push('--runs', String(options.runs));
+  if (options.evidence === 'full') words.push('--evidence', 'full');
+  return words.join(' ');
 }
 
-function faultNames(values: Record<string, unknown>): string[] {
+async function run(options: RunOptions, io: Out, quiet: boolean, replay: string): Promise<number> {
+  const [{ runConformance }, { formatSummary, shellWord }, { Progress, colourAllowed }, { selectOperations }] =
+    await Promise.all([
+      import('../app/runConformance.ts'),
+      import('../core/summary.ts'),
+      import('../app/progress.ts'),
+      import('../app/selectOperations.ts'),
+    ]);
+  // --only is checked before anything is sent (a config problem is found by the run, also first).
+  try {
+    selectOperations(options.only);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const controller = new AbortController();
+  const interrupt = () => {
+    if (controller.signal.aborted) process.exit(EXIT.interrupted);
+    io.err(
+      'conformance: interrupted; finishing the suites already running and writing the report (Ctrl-C again to quit at once)',
+    );
+    controller.abort();
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
+  const progress =
+    quiet || process.env.CONFORMANCE_PROGRESS === '0'
+      ? undefined
+      : new Progress({
+          write: (t) => process.stderr.write(t),
+          tty: process.stderr.isTTY === true,
+          color: colourAllowed(process.stderr),
+          columns: process.stderr.columns,
+        });
+  try {
+    const outcome = await runConformance({ ...options, progress, signal: controller.signal });
+    if (outcome.problem) {
+      io.err(`conformance: ${outcome.problem}`);
+      return outcome.exitCode;
+    }
+    if (!outcome.results || !outcome.reports) throw new Error('A run without a problem returned no results');
+    const lines = formatSummary(outcome.results, outcome.reports.reportHtml, {
+      replayCommand: replay.replace('{target}', shellWord(options.target)),
+    });
+    const colour = colourAllowed(process.stdout);
+    for (const line of quiet ? lines.filter((l) => /^(Verdict|Report|Inconclusive):/.test(l)) : lines) {
+      io.out(colour && line.startsWith('Verdict:') ? colouredVerdict(line, outcome.results.verdict) : line);
+    }
+    return outcome.results.interrupted ? EXIT.interrupted : outcome.exitCode;
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+  }
+}
+
+function colouredVerdict(line: string, verdict: string): string {
+  const code = verdict === 'conformant' ? 32 : verdict === 'not-conformant' ? 31 : 33;
+  return `\x1b[1;${code}m${line}\x1b[0m`;
+}
+
+async function faultNames(values: Values): Promise<string[]> {
   const names = (values.fault as string[] | undefined) ?? [];
+  if (names.length === 0) return names;
+  const { FAULTS } = await import('../server/faults/catalog.ts');
   const known = new Set(FAULTS.map((f) => f.name));
   for (const n of names) if (!known.has(n)) throw new UsageError(`Unknown fault ${n} (see \`conformance faults\`)`);
   return names;
 }
 
-function variantNames(values: Record<string, unknown>): string[] {
+async function variantNames(values: Values): Promise<string[]> {
   const names = (values.variant as string[] | undefined) ?? [];
+  if (names.length === 0) return names;
+  const { VARIANTS } = await import('../server/variants/catalog.ts');
   const known = new Set(VARIANTS.map((v) => v.name));
   for (const n of names) if (!known.has(n)) throw new UsageError(`Unknown variant ${n} (see \`conformance variants\`)`);
   return names;
@@ -127,11 +340,13 @@ async function serve(argv: string[], io: Out): Promise<number> {
     variant: { type: 'string', multiple: true },
   });
   const port = integer('port', values.port as string | undefined, 0, 65535) ?? 0;
+  const [faults, variants] = [await faultNames(values), await variantNames(values)];
+  const { startSandbox } = await import('../server/http.ts');
   const sandbox = await startSandbox({
     host: (values.host as string | undefined) ?? '127.0.0.1',
     port,
-    faults: faultNames(values),
-    variants: variantNames(values),
+    faults,
+    variants,
   });
   io.out(`listening on ${sandbox.url}`);
   await new Promise<void>((resolve) => {
@@ -150,13 +365,32 @@ async function start(argv: string[], io: Out): Promise<number> {
   });
   if (values.target || values.config)
     throw new UsageError('start always runs against the embedded sandbox; use `run --target URL` for another server');
-  const sandbox = await startSandbox({ faults: faultNames(values), variants: variantNames(values) });
-  io.out(`sandbox listening on ${sandbox.url}`);
+  const [faults, variants] = [await faultNames(values), await variantNames(values)];
+  // Checked before the sandbox starts; the target is filled in once it listens.
+  const checked = await runOptions(values, 'http://127.0.0.1');
+  const { startSandbox } = await import('../server/http.ts');
+  const sandbox = await startSandbox({ faults, variants });
+  const quiet = values.quiet === true;
+  if (!quiet) io.out(`sandbox listening on ${sandbox.url}`);
+  const head = [
+    'conformance',
+    'start',
+    ...faults.flatMap((f) => ['--fault', f]),
+    ...variants.flatMap((v) => ['--variant', v]),
+  ];
+  const options = { ...checked, target: sandbox.url, allowDestructive: true };
   try {
-    return await run({ ...runOptions(values, sandbox.url), allowDestructive: true }, io);
+    return await run(options, io, quiet, replayCommand(head, options, false));
   } finally {
     await sandbox.close();
   }
+}
+
+async function runCommand(argv: string[], io: Out): Promise<number> {
+  const { values } = parse(argv, runFlags);
+  const options = await runOptions(values, values.target as string | undefined);
+  const replay = replayCommand(['conformance', 'run', '--target', '{target}'], options, values.config !== undefined);
+  return run(options, io, values.quiet === true, replay);
 }
 
 /** Parses arguments; a parse error is a usage error (exit 2, one line). */
@@ -170,19 +404,13 @@ function parsedOrUsage<T>(parse: () => T): T {
 
 /** `report`: rebuilds report.html, junit.xml and requirements-coverage.csv (and the Allure report) offline. */
 async function report(argv: string[], io: Out): Promise<number> {
-  const parsed = parsedOrUsage(() =>
-    parseArgs({
-      args: argv,
-      options: { out: { type: 'string' }, allure: { type: 'boolean' } },
-      allowPositionals: true,
-      strict: true,
-    }),
-  );
+  const parsed = parse(argv, { out: { type: 'string' }, allure: { type: 'boolean' } }, true);
   const [file, ...extra] = parsed.positionals;
   if (file === undefined || extra.length > 0) throw new UsageError('report needs exactly one results.json file');
+  const { rebuildReports } = await import('../reports/writeReports.ts');
   let rebuilt: Awaited<ReturnType<typeof rebuildReports>>;
   try {
-    rebuilt = await rebuildReports(file, parsed.values.out);
+    rebuilt = await rebuildReports(file, parsed.values.out as string | undefined);
   } catch (e) {
     io.err(`conformance: ${(e as Error).message}`);
     return EXIT.usage;
@@ -190,6 +418,8 @@ async function report(argv: string[], io: Out): Promise<number> {
   io.out(`Report: ${rebuilt.paths.reportHtml}`);
   io.out(`Also: ${rebuilt.paths.junitXml}, ${rebuilt.paths.coverageCsv}`);
   if (parsed.values.allure) {
+    const { dirname, join, resolve } = await import('node:path');
+    const { buildAllureReport } = await import('../reports/allureReport.ts');
     const resultsDir = join(dirname(resolve(file)), 'allure-results');
     const outDir = join(dirname(rebuilt.paths.reportHtml), 'allure-report');
     try {
@@ -221,6 +451,7 @@ async function verifyReport(argv: string[], io: Out): Promise<number> {
   const parsed = parsedOrUsage(() => parseArgs({ args: argv, options: {}, allowPositionals: true, strict: true }));
   const [dir, ...extra] = parsed.positionals;
   if (dir === undefined || extra.length > 0) throw new UsageError('verify-report needs exactly one report folder');
+  const { verifyReportDir } = await import('../reports/writeReports.ts');
   let v: Awaited<ReturnType<typeof verifyReportDir>>;
   try {
     v = await verifyReportDir(dir);
@@ -241,55 +472,155 @@ async function verifyReport(argv: string[], io: Out): Promise<number> {
   return v.intact ? 0 : EXIT.notConformant;
 }
 
+/** `merge`: one sealed report from the report folders of a sharded run. */
+async function merge(argv: string[], io: Out): Promise<number> {
+  const { values, positionals } = parse(argv, { 'report-dir': { type: 'string' }, quiet: { type: 'boolean' } }, true);
+  if (positionals.length === 0) throw new UsageError('merge needs the report folders of the shards');
+  const out = reportDirOption(values['report-dir'] as string | undefined);
+  const [{ mergeParts, MergeError }, { formatSummary }, { exitCodeOf }] = await Promise.all([
+    import('../app/merge.ts'),
+    import('../core/summary.ts'),
+    import('../core/results.ts'),
+  ]);
+  let merged: Awaited<ReturnType<typeof mergeParts>>;
+  try {
+    merged = await mergeParts(positionals, out);
+  } catch (e) {
+    if (e instanceof MergeError) throw new UsageError(e.message);
+    throw e;
+  }
+  const lines = formatSummary(merged.results, merged.reports.reportHtml);
+  for (const line of values.quiet ? lines.filter((l) => /^(Verdict|Report|Inconclusive):/.test(l)) : lines)
+    io.out(line);
+  return merged.results.interrupted ? EXIT.interrupted : exitCodeOf(merged.results.verdict);
+}
+
+/** `operations`: the operation table, one line each (or JSON). */
+async function listOperations(argv: string[], io: Out): Promise<number> {
+  const { values } = parse(argv, { only: { type: 'string' }, json: { type: 'boolean' } });
+  const { selectOperations } = await import('../app/selectOperations.ts');
+  let ops: ReturnType<typeof selectOperations>;
+  try {
+    ops = selectOperations(values.only as string | undefined);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const flags = (o: (typeof ops)[number]) =>
+    [
+      o.destructive ? 'destructive' : '',
+      o.reservedForOperator ? 'reserved' : '',
+      /deprecated/i.test(o.summary) ? 'deprecated' : '',
+    ].filter(Boolean);
+  if (values.json) {
+    io.out(
+      JSON.stringify(
+        ops.map((o) => ({
+          id: o.id,
+          document: o.document,
+          section: o.section,
+          service: o.service,
+          method: o.method,
+          path: o.documentedPath,
+          summary: o.summary,
+          flags: flags(o),
+        })),
+        null,
+        2,
+      ),
+    );
+    return 0;
+  }
+  const width = Math.max(...ops.map((o) => o.id.length));
+  for (const o of ops) {
+    io.out(
+      `${o.id.padEnd(width)}  ${o.document}  §${o.section.padEnd(6)} ${o.method.padEnd(6)} ${o.summary}${flags(o).length ? `  [${flags(o).join(', ')}]` : ''}`,
+    );
+  }
+  return 0;
+}
+
+/** `init`: a starter config, the demo config's shape with `$schema` pointing at the config schema. */
+async function init(argv: string[], io: Out): Promise<number> {
+  const { values } = parse(argv, { out: { type: 'string' }, force: { type: 'boolean' } });
+  const out = (values.out as string | undefined) ?? 'conformance.config.json';
+  const { existsSync, writeFileSync } = await import('node:fs');
+  const { dirname, relative, resolve } = await import('node:path');
+  const { fileURLToPath } = await import('node:url');
+  if (existsSync(out) && !values.force) throw new UsageError(`${out} exists; give --force to overwrite it`);
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+  const demo = JSON.parse(readFileSync(resolve(root, 'server/demo-config.json'), 'utf8')) as Record<string, unknown>;
+  let schema = relative(dirname(resolve(out)), resolve(root, 'core/config.schema.json')).replaceAll('\\', '/');
+  if (!schema.startsWith('.')) schema = `./${schema}`;
+  const starter = { ...demo, $schema: schema };
+  try {
+    writeFileSync(out, `${JSON.stringify(starter, null, 2)}\n`, { flag: values.force ? 'w' : 'wx' });
+  } catch (e) {
+    throw new UsageError(`cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  io.out(`Wrote ${out} (JSON Schema: ${schema}).`);
+  io.out('Next: set the discovery addresses and the fixtures your target holds, export the credential');
+  io.out('variables it names (CONFORMANCE_CLIENT_ID, ...), then:');
+  io.out(`  conformance run --target https://your-server --config ${out}`);
+  return 0;
+}
+
+function version(): string {
+  const root = new URL('../package.json', import.meta.url);
+  const pkg = JSON.parse(readFileSync(root, 'utf8')) as { name: string; version: string };
+  return `conformance ${pkg.version} (${pkg.name}, node ${process.version})`;
+}
+
 export async function main(argv: string[], io: Out = stdio): Promise<number> {
   const [command, ...rest] = argv;
-  if (command !== undefined && (rest.includes('--help') || rest.includes('-h'))) {
-    // `conformance run --help`: the usage lines of that command (all of them for an unknown one).
-    const own = USAGE.split('\n').filter(
-      (l, i, all) =>
-        l.startsWith(`  conformance ${command} `) ||
-        l === `  conformance ${command}` ||
-        (l.startsWith('      ') &&
-          all
-            .slice(0, i)
-            .reverse()
-            .find((p) => !p.startsWith('      '))
-            ?.startsWith(`  conformance ${command}`)),
-    );
-    io.out(own.length > 0 ? ['Usage:', ...own].join('\n') : USAGE);
+  if (command === '--version' || command === '-v' || command === 'version') {
+    io.out(version());
+    return 0;
+  }
+  if (command !== undefined && command in COMMANDS && (rest.includes('--help') || rest.includes('-h'))) {
+    io.out(commandHelp(command));
     return 0;
   }
   try {
     switch (command) {
       case 'serve':
         return await serve(rest, io);
-      case 'run': {
-        const { values } = parse(rest, runFlags);
-        return await run(runOptions(values, values.target as string | undefined), io);
-      }
+      case 'run':
+        return await runCommand(rest, io);
       case 'faults': {
         const { values } = parse(rest, { describe: { type: 'boolean' } });
+        const { FAULTS } = await import('../server/faults/catalog.ts');
         for (const f of FAULTS) io.out(values.describe ? `${f.name}\t${f.description}` : f.name);
         return 0;
       }
       case 'variants': {
         const { values } = parse(rest, { describe: { type: 'boolean' } });
+        const { VARIANTS } = await import('../server/variants/catalog.ts');
         for (const v of VARIANTS) {
           io.out(values.describe ? `${v.name}\t${v.description} Allowed by: ${v.allowedBy.join('; ')}.` : v.name);
         }
         return 0;
       }
+      case 'operations':
+        return await listOperations(rest, io);
       case 'start':
         return await start(rest, io);
+      case 'merge':
+        return await merge(rest, io);
       case 'report':
         return await report(rest, io);
       case 'verify-report':
         return await verifyReport(rest, io);
-      case undefined:
+      case 'init':
+        return await init(rest, io);
       case 'help':
+        if (rest[0] !== undefined && !(rest[0] in COMMANDS))
+          throw new UsageError(`Unknown command ${JSON.stringify(rest[0])}`);
+        io.out(rest[0] !== undefined ? commandHelp(rest[0]) : overview());
+        return 0;
+      case undefined:
       case '--help':
       case '-h':
-        io.out(USAGE);
+        io.out(overview());
         return command === undefined ? EXIT.usage : 0;
       default:
         throw new UsageError(`Unknown command ${JSON.stringify(command)}`);
@@ -297,25 +628,19 @@ export async function main(argv: string[], io: Out = stdio): Promise<number> {
   } catch (e) {
     if (e instanceof UsageError) {
       io.err(`conformance: ${e.message}`);
-      io.err(`${USAGE.split('\n')[0]} ... (conformance help)`);
+      io.err(
+        `Usage: ${command && command in COMMANDS ? COMMANDS[command].usage[0] : 'conformance COMMAND [options]'} (conformance help)`,
+      );
       return EXIT.usage;
     }
-    const err = e as Error;
-    if (err.message?.startsWith('Unknown fault') || err.message?.startsWith('Unknown variant')) {
-      io.err(`conformance: ${err.message}`);
-      return EXIT.usage;
-    }
-    if (
-      (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ||
-      (err as NodeJS.ErrnoException).code === 'EACCES' ||
-      (err as NodeJS.ErrnoException).code === 'EADDRNOTAVAIL'
-    ) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE' || err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL') {
       io.err(`conformance: cannot listen: ${err.message.split('\n')[0]}`);
       return EXIT.usage;
     }
     io.err(
       `conformance: internal error: ${err.message?.split('\n')[0] ?? String(e)}${process.env.CONFORMANCE_DEBUG ? `\n${err.stack}` : ' (set CONFORMANCE_DEBUG=1 for details)'}`,
     );
-    return 4;
+    return EXIT.internal;
   }
 }

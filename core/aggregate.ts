@@ -23,6 +23,9 @@ export interface AggregateInput
     | 'only'
     | 'startedAt'
     | 'finishedAt'
+    | 'shard'
+    | 'mergedFrom'
+    | 'interrupted'
   > {
   operations: readonly string[];
   events: readonly WorkerEvent[];
@@ -66,7 +69,11 @@ export function aggregate(input: AggregateInput): RunResults {
   const requirements = loadRequirements();
   const coverage = mustCoverage(requirements, input.operations, results, input.minCoverage ?? DEFAULT_MIN_COVERAGE);
   let verdict = verdictOf(results);
-  const shortfall = verdict === 'conformant' ? coverageShortfall(coverage) : undefined;
+  const interruption =
+    input.interrupted && verdict !== 'not-conformant'
+      ? `the run was interrupted before ${input.interrupted.notRun.length} operation(s) were judged${input.interrupted.notRun.length ? ` (${input.interrupted.notRun.join(', ')})` : ''}`
+      : undefined;
+  const shortfall = interruption ?? (verdict === 'conformant' ? coverageShortfall(coverage) : undefined);
   if (shortfall) verdict = 'inconclusive';
   // An operation judged too little is inconclusive too, whatever the run's overall share.
   for (const o of operations) {
@@ -98,5 +105,8 @@ export function aggregate(input: AggregateInput): RunResults {
     decisions,
     appliedDecisions: loadDecisions().filter((d) => decisions.includes(d.id)),
     requirements,
+    ...(input.shard ? { shard: input.shard } : {}),
+    ...(input.mergedFrom ? { mergedFrom: input.mergedFrom } : {}),
+    ...(input.interrupted ? { interrupted: input.interrupted } : {}),
   };
 }

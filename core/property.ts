@@ -3,7 +3,7 @@
  * sent silently; only the shrunk counterexample (on failure) or the last case (on success) is
  * recorded, with the seed and path that replay it (`--seed`, `--path`).
  */
-import { fc } from '@fast-check/vitest';
+import fc from 'fast-check';
 import type { Level } from '../spec/types.ts';
 import type { Check } from './check.ts';
 import type { Exchange, RespondedExchange } from './exchange.ts';

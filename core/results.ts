@@ -115,6 +115,12 @@ export interface RunResults {
   appliedDecisions: Decision[];
   /** The requirement table of the suite version that ran (spec/requirements.csv), for traceability. */
   requirements: Requirement[];
+  /** This run judged one shard of the operations (`--shard I/N`); `conformance merge` joins the parts. */
+  shard?: { index: number; count: number };
+  /** Merged by `conformance merge` from this many shard runs. */
+  mergedFrom?: number;
+  /** The run was stopped (Ctrl-C) before every suite had run; `notRun` are the operations left unjudged. */
+  interrupted?: { notRun: string[] };
   integrity?: Integrity;
 }
 

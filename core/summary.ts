@@ -11,7 +11,23 @@ const VERDICT_TEXT = {
   inconclusive: 'INCONCLUSIVE',
 } as const;
 
-export function formatSummary(results: RunResults, reportPath: string, maxProblems = 10): string[] {
+export interface SummaryOptions {
+  maxProblems?: number;
+  /**
+   * The command that reruns this run (target, config and options, without --seed, --path and
+   * --only), so that a replay hint is a whole command; `conformance run --target <target>` otherwise.
+   */
+  replayCommand?: string;
+}
+
+/** Quotes a command-line word for a POSIX shell when it needs it. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+export function formatSummary(results: RunResults, reportPath: string, options: SummaryOptions = {}): string[] {
+  const maxProblems = options.maxProblems ?? 10;
+  const replayCommand = options.replayCommand ?? `conformance run --target ${shellWord(results.target)}`;
   const lines: string[] = [];
   lines.push(
     `Verdict: ${VERDICT_TEXT[results.verdict]} (${results.verdict})  target ${results.target}  seed ${results.seed}`,
@@ -62,7 +78,7 @@ export function formatSummary(results: RunResults, reportPath: string, maxProble
       lines.push(`  ${r.status.toUpperCase()} ${r.operation} ${r.check} [${r.requirements.join(' ')}]: ${r.message}`);
       if (r.replay)
         lines.push(
-          `       replay: --seed ${r.replay.seed}${r.replay.path ? ` --path ${r.replay.path}` : ''} --only ${r.operation}`,
+          `       replay: ${replayCommand} --seed ${r.replay.seed}${r.replay.path ? ` --path ${shellWord(r.replay.path)}` : ''} --only ${r.operation}`,
         );
     }
   }

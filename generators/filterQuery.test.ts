@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { fc } from '@fast-check/vitest';
+import fc from 'fast-check';
 import type { FilterDef } from './filterQuery.ts';
 import { candidateValues, filterQuery } from './filterQuery.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { fc } from '@fast-check/vitest';
+import fc from 'fast-check';
 import { operation } from '../spec/operations.ts';
 import { invalidParameterValue, malformedValues } from './invalidParameterValue.ts';
 

@@ -3,7 +3,7 @@
  * (Document 1, section 7 and DEC-D1-24): empty -> MSG_PARAM_EMPTY, wrong shape ->
  * MSG_INVALID_FORMAT, well-formed but outside the allowed values -> MSG_PARAM_INVALID.
  */
-import { fc } from '@fast-check/vitest';
+import fc from 'fast-check';
 import type { Parameter } from '../spec/types.ts';
 
 export interface InvalidValue {

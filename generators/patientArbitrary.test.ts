@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { fc } from '@fast-check/vitest';
+import fc from 'fast-check';
 import { validateAgainst } from '../core/schemaRegistry.ts';
 import { patientArbitrary } from './patientArbitrary.ts';
 

@@ -3,7 +3,7 @@
  * address and the three extensions, without `id`. Values are plain printable text so that a
  * conformant server must return them unchanged (round-trip).
  */
-import { fc } from '@fast-check/vitest';
+import fc from 'fast-check';
 
 const word = fc.stringMatching(/^[A-Z][a-z]{1,10}$/);
 const digits = (n: number) => fc.stringMatching(new RegExp(`^[0-9]{${n}}$`));

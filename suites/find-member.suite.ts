@@ -6,7 +6,7 @@ import type { OperationId } from '../spec/operations.ts';
 import { on } from '../core/suite.ts';
 import { FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
-import { fc } from '@fast-check/vitest';
+import fc from 'fast-check';
 import {
   coverageExtensionUrls,
   coverageMatchesSearch,

@@ -107,7 +107,7 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
       )
     )
       return;
-    const [sent] = (await import('@fast-check/vitest')).fc.sample(patientArbitrary(), {
+    const [sent] = (await import('fast-check')).default.sample(patientArbitrary(), {
       seed: runContext().seed,
       numRuns: 1,
     });
@@ -339,7 +339,7 @@ describeFlow('conditions', ['create-condition', 'delete-condition'], () => {
       ['D3-4.4-15', 'D3-4.4-17', 'D3-7-30', 'D3-7-42'],
       { ...errorShape, decisions: ['DEC-D3-08'] },
     );
-    const [sent] = (await import('@fast-check/vitest')).fc.sample(patientArbitrary(), {
+    const [sent] = (await import('fast-check')).default.sample(patientArbitrary(), {
       seed: runContext().seed + 1,
       numRuns: 1,
     });

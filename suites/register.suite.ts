@@ -6,7 +6,7 @@
 import { on } from '../core/suite.ts';
 import { FIXTURE_CONFIGURED, PRECONDITION } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
-import { fc } from '@fast-check/vitest';
+import fc from 'fast-check';
 import {
   bundleHasEntries,
   coversAll,

@@ -9,7 +9,7 @@
 import { on } from '../core/suite.ts';
 import { PRECONDITION } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
-import { fc } from '@fast-check/vitest';
+import fc from 'fast-check';
 import {
   bundleHasEntries,
   entriesMatchFilter,

@@ -9,8 +9,10 @@
  * faults touch disjoint sets of coupled suite groups, every step that judges one fault's
  * operations sees only that fault, exactly as in a run of its own.
  */
-import { operation, operations } from '../../spec/operations.ts';
-import { CROSS_SUITE_CALLS } from '../../spec/suiteCoupling.ts';
+import { operation } from '../../spec/operations.ts';
+import { suiteGroups } from '../../spec/suiteCoupling.ts';
+
+export { suiteGroups };
 
 export interface BatchableFault {
   name: string;
@@ -25,40 +27,6 @@ export interface FaultBatch<F extends BatchableFault> {
   operations: string[];
   /** The coupled suite groups the batch's faults touch (pairwise disjoint between its faults). */
   groups: Set<string>;
-}
-
-/**
- * The coupled group of every suite: suites are joined when one calls another's operation
- * (sign-on observes revoke through accounts' introspect), as declared in spec/suiteCoupling.ts;
- * a call the declaration does not allow fails the suite's test at run time, so the declaration
- * cannot silently fall behind. The group's name is its member suites, sorted and joined by `+`.
- */
-export function suiteGroups(): Map<string, string> {
-  const parent = new Map<string, string>();
-  const find = (s: string): string => {
-    let r = s;
-    for (let p = parent.get(r); p !== undefined && p !== r; p = parent.get(r)) r = p;
-    parent.set(s, r);
-    return r;
-  };
-  const union = (a: string, b: string): void => {
-    const ra = find(a);
-    const rb = find(b);
-    // The smaller name is the root.
-    if (ra < rb) parent.set(rb, ra);
-    else if (rb < ra) parent.set(ra, rb);
-  };
-  for (const o of operations) parent.set(o.suite, find(o.suite));
-  for (const [suite, ids] of Object.entries(CROSS_SUITE_CALLS)) for (const id of ids) union(suite, operation(id).suite);
-
-  const members = new Map<string, string[]>();
-  for (const s of parent.keys()) members.set(find(s), [...(members.get(find(s)) ?? []), s]);
-  const groups = new Map<string, string>();
-  for (const list of members.values()) {
-    const name = [...list].sort().join('+');
-    for (const s of list) groups.set(s, name);
-  }
-  return groups;
 }
 
 /** The coupled suite groups a fault's operations belong to. */
