@@ -27,15 +27,6 @@ import type { ProgressSink } from './progress.ts';
 import { type Shard, suiteInShard } from './shard.ts';
 import { runSuites } from './vitestEngine.ts';
 
-/** What an interrupted run left out: the operations of the suites that never started. */
-function notRun(
-  suites: readonly string[],
-  ran: readonly string[],
-  active: readonly { id: string; suite: string }[],
-): { notRun: string[] } {
-  const missing = suites.filter((s) => !ran.includes(s));
-  return { notRun: active.filter((op) => missing.includes(op.suite)).map((op) => op.id) };
-}
 
 export interface RunOptions {
   target: string;
@@ -186,7 +177,8 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     const interrupted = options.signal?.aborted === true;
     const events = readEvents(runDir);
     for (const event of events) await bus.emit(event);
-    runnerResults.push(...silentOperations(active, addresses, events));
+    const silent = silentOperations(active, addresses, events, interrupted);
+    runnerResults.push(...silent);
 
     const results = sealed(
       aggregate({
@@ -207,7 +199,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
         runnerResults: [...runnerResults, ...crashes],
         minCoverage: options.minCoverage,
         ...(shard ? { shard } : {}),
-        ...(interrupted ? { interrupted: notRun(suites, engine.ran, active) } : {}),
+        ...(interrupted ? { interrupted: { notRun: silent.map((r) => r.operation) } } : {}),
       }),
     );
     await bus.emit({ type: 'run-finished', results });

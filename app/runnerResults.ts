@@ -61,6 +61,7 @@ export function silentOperations(
   active: readonly Operation[],
   addresses: Record<string, string>,
   events: readonly WorkerEvent[],
+  interrupted = false,
 ): WorkerResult[] {
   const judged = new Set(events.flatMap((e) => (e.type === 'check-evaluated' ? [e.result.operation] : [])));
   return active
@@ -69,8 +70,9 @@ export function silentOperations(
       runnerResult(SUITE_RAN, {
         operation: op.id,
         status: 'error',
-        message:
-          'Expected the suites to record results for this operation, received none (were its tests filtered out?)',
+        message: interrupted
+          ? 'Not judged: the run was interrupted (Ctrl-C) before its suite recorded a result'
+          : 'Expected the suites to record results for this operation, received none (were its tests filtered out?)',
       }),
     );
 }

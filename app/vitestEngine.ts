@@ -91,9 +91,18 @@ export async function runSuites(
   }
   const ran: string[] = [];
   let cancel: (() => void) | undefined;
+  const ownListeners = new Set<unknown>([...process.listeners('SIGINT'), ...process.listeners('SIGTERM')]);
   const lifecycle: Reporter = {
     onInit: (vitest) => {
       cancel = () => void vitest.cancelCurrentRun('keyboard-input');
+      if (options.signal?.aborted) cancel();
+      // vitest's logger exits the process on SIGINT and SIGTERM; when the caller handles
+      // interruption (a signal is given), the run is cancelled instead, so that the results judged
+      // so far are reported and the run folder is removed.
+      if (!options.signal) return;
+      for (const name of ['SIGINT', 'SIGTERM'] as const) {
+        for (const listener of process.listeners(name)) if (!ownListeners.has(listener)) process.off(name, listener);
+      }
     },
     onTestModuleStart: (m) => {
       ran.push(suiteOf(m.moduleId));

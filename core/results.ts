@@ -119,7 +119,7 @@ export interface RunResults {
   shard?: { index: number; count: number };
   /** Merged by `conformance merge` from this many shard runs. */
   mergedFrom?: number;
-  /** The run was stopped (Ctrl-C) before every suite had run; `notRun` are the operations left unjudged. */
+  /** The run was stopped (Ctrl-C) before every suite had run; `notRun`: the operations with no result judged. */
   interrupted?: { notRun: string[] };
   integrity?: Integrity;
 }

@@ -38,16 +38,6 @@ describe('conformance command', () => {
     ).toBe(true);
   });
 
-  test.each([['run'], ['serve'], ['variants'], ['start']])(
-    '%s --help prints its usage and exits 0',
-    async (command) => {
-      const { code, stdout, stderr } = await runCli([command, '--help']);
-      expect(code).toBe(0);
-      expect(stderr).toBe('');
-      expect(stdout).toMatch(new RegExp(`^Usage:\n  conformance ${command}`));
-    },
-  );
-
   test.each([
     [['run'], /needs --target/],
     [['run', '--target', 'http://127.0.0.1:9', '--seed', 'abc'], /--seed must be an integer/],
