@@ -27,7 +27,6 @@ import type { ProgressSink } from './progress.ts';
 import { type Shard, suiteInShard } from './shard.ts';
 import { runSuites } from './vitestEngine.ts';
 
-
 export interface RunOptions {
   target: string;
   /** The config file (the application layer passes the sandbox's demo config when none is given). */
