@@ -13,6 +13,7 @@ import { Redactor } from '../core/redact.ts';
 import type { RunContext } from '../core/runContext.ts';
 import { suiteCrashed } from './runnerResults.ts';
 import { type Shard, suiteInShard } from './shard.ts';
+import { SUITES_TEST_OPTIONS } from './suitesConfig.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -138,7 +139,8 @@ export async function runSuites(
   const onAbort = () => cancel?.();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const vitest = await startVitest('test', files, {
-    config: join(ROOT, 'suites.vitest.config.ts'),
+    config: false,
+    ...SUITES_TEST_OPTIONS,
     root: ROOT,
     watch: false,
     reporters: [collector, allure, lifecycle],

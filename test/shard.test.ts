@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 const key = (r: RunResults['results'][number]) =>
-  [r.operation, r.check, r.status, r.level, r.requirements.join(' '), r.decisions?.join(' ') ?? ''].join(' | ');
+  [r.operation, r.check, r.status, r.level, r.requirements.join(' '), r.test ?? '', r.replay?.path ?? ''].join(' | ');
 
 describe('the shard assignment', () => {
   test('every coupled group is in exactly one shard, for every count', () => {
