@@ -8,6 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    maxWorkers: 3,
     maxConcurrency: 3,
     reporters: ['default', './test/support/plainSummaryReporter.ts'],
   },

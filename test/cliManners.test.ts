@@ -140,7 +140,7 @@ describe('conformance init', () => {
     const again = await runCli(['init', '--out', file]);
     expect(again.code).toBe(2);
     expect(again.stderr.split('\n')[0]).toMatch(/exists; give --force/);
-  });
+  }, 240_000);
 });
 
 describe('output of a run', () => {
@@ -165,7 +165,7 @@ describe('output of a run', () => {
     expect(progress.every((l) => /\d+ pass, \d+ fail/.test(l))).toBe(true);
     // The summary shows the coverage of every operation.
     expect(stdout).toMatch(/^list-insurers +D2 .* \d+% \(\d+\/\d+\)/m);
-  });
+  }, 240_000);
 
   test('--quiet prints the verdict and the report only', async () => {
     const dir = reportDir();
@@ -185,7 +185,7 @@ describe('output of a run', () => {
       expect.stringMatching(/^Verdict: CONFORMANT/),
       expect.stringMatching(/^Report: .*report\.html$/),
     ]);
-  });
+  }, 240_000);
 
   test('a failure prints a replay hint that is a whole command, and running it judges that case again', async () => {
     const dir = reportDir();
@@ -211,7 +211,7 @@ describe('output of a run', () => {
     const again = await runCli([...words, '--report-dir', reportDir()]);
     expect(again.code).toBe(1);
     expect(again.stdout).toContain(`replay: ${hint}`);
-  });
+  }, 240_000);
 });
 
 describe('Ctrl-C', () => {
@@ -246,7 +246,7 @@ describe('Ctrl-C', () => {
     // tsx keeps its compile cache in the temporary folder by design; the run leaves nothing of its own.
     expect(readdirSync(tmp).filter((n) => !n.startsWith('tsx-'))).toEqual([]);
     expect(existsSync(join(dir, 'report.html'))).toBe(true);
-  }, 120_000);
+  }, 240_000);
 });
 
 describe('a file is written only where asked', () => {

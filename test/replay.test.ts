@@ -32,7 +32,10 @@ test('a shrunk counterexample is replayed by --seed and --path', async () => {
     (r) => r.replay && r.status === 'fail' && r.check === 'entries-match-filter',
   );
   expect(failed?.replay?.path).toBeTruthy();
-  expect(run1.stdout).toContain(`replay: --seed 99 --path ${failed!.replay!.path}`);
+  // The hint is a whole command: the target (the default demo config is implied) and the case.
+  expect(run1.stdout).toContain(
+    `replay: conformance run --target ${sandbox.url} --seed 99 --path ${failed!.replay!.path} --only search-remittance-summary`,
+  );
 
   const second = reportDir();
   const run2 = await runCli([
@@ -53,4 +56,4 @@ test('a shrunk counterexample is replayed by --seed and --path', async () => {
     (r) => r.replay && r.status === 'fail' && r.check === 'entries-match-filter',
   );
   expect(replayed?.replay?.counterexample).toEqual(failed!.replay!.counterexample);
-}, 120000);
+}, 240_000);
