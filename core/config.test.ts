@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ConfigError, loadConfig, secretsOf } from './config.ts';
+import { ConfigError, HTTP_DEFAULTS, loadConfig, secretsOf } from './config.ts';
 
 const file = (content: unknown) => {
   const f = join(mkdtempSync(join(tmpdir(), 'cfg-')), 'c.json');
@@ -21,8 +21,28 @@ describe('loadConfig', () => {
     expect(c.target).toBe('http://127.0.0.1:1234');
     expect(c.services.claims.discovery).toBe('http://127.0.0.1:1234/.well-known/api-configuration');
     expect(c.credentials).toMatchObject({ type: 'client-credentials', tokenUrl: 'http://127.0.0.1:1234/oauth/token' });
-    expect(c.http).toEqual({ timeoutMs: 10_000, maxResponseBytes: 5 * 1024 * 1024 });
+    expect(c.http).toEqual({
+      timeoutMs: 10_000,
+      maxResponseBytes: 5 * 1024 * 1024,
+      stopAfterConsecutiveFailures: 3,
+      maxEvidenceBytes: 64 * 1024,
+      maxRunEvidenceBytes: 32 * 1024 * 1024,
+    });
     expect(c.fixtures).toEqual({});
+  });
+
+  test('the http section keeps what it names and fills the rest with the defaults', () => {
+    const c = loadConfig({
+      file: file({ ...minimal, http: { timeoutMs: 1500, stopAfterConsecutiveFailures: 0, maxEvidenceBytes: 1024 } }),
+      target: 'http://127.0.0.1:1234',
+      environment: { CID: 'i', CS: 's' },
+    });
+    expect(c.http).toEqual({
+      ...HTTP_DEFAULTS,
+      timeoutMs: 1500,
+      stopAfterConsecutiveFailures: 0,
+      maxEvidenceBytes: 1024,
+    });
   });
 
   test('fallbacks stand in for unset variables only', () => {
@@ -65,6 +85,8 @@ describe('loadConfig', () => {
     [{ unknownMember: 1 }, /invalid at \/: must NOT have additional properties \(unknownMember\)/],
     [{ features: ['Nope'] }, /invalid at \/features\/0/],
     [{ http: { timeoutMs: 5 } }, /invalid at \/http\/timeoutMs/],
+    [{ http: { stopAfterConsecutiveFailures: -1 } }, /invalid at \/http\/stopAfterConsecutiveFailures/],
+    [{ http: { maxRunEvidenceBytes: 2 ** 30 } }, /invalid at \/http\/maxRunEvidenceBytes/],
   ])('rejects %j with a one-line ConfigError', (content, message) => {
     const run = () => loadConfig({ file: file(content), target: 'https://x.example', environment: {} });
     expect(run).toThrow(ConfigError);

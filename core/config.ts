@@ -8,7 +8,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FeatureName, ServiceId } from '../spec/types.ts';
+import { DEFAULT_STOP_AFTER_FAILURES } from './breaker.ts';
 import type { Auth, ConformanceRunConfiguration, Fixtures } from './configTypes.ts';
+import { EVIDENCE_DEFAULTS } from './evidenceCap.ts';
 import type { Attestation } from './results.ts';
 
 export type { Fixtures, MemberSearch } from './configTypes.ts';
@@ -22,6 +24,28 @@ export type Credentials =
   | { type: 'password'; tokenUrl: string; username: string; password: string; clientId: string; clientSecret: string }
   | { type: 'bearer'; token: string };
 
+/** The config's `http` section with every default filled in (docs/hostile-targets.md). */
+export interface HttpSettings {
+  /** Time budget of one call, redirects and the whole body included. */
+  timeoutMs: number;
+  /** Bytes of an answer read and judged. */
+  maxResponseBytes: number;
+  /** Consecutive time-outs or transport failures that stop a service's calls (0: never). */
+  stopAfterConsecutiveFailures: number;
+  /** Bytes of one body kept as evidence. */
+  maxEvidenceBytes: number;
+  /** Bytes of body text the run keeps as evidence in all. */
+  maxRunEvidenceBytes: number;
+}
+
+/** The defaults of the config's `http` section. */
+export const HTTP_DEFAULTS: Readonly<HttpSettings> = {
+  timeoutMs: 10_000,
+  maxResponseBytes: 5 * 1024 * 1024,
+  stopAfterConsecutiveFailures: DEFAULT_STOP_AFTER_FAILURES,
+  ...EVIDENCE_DEFAULTS,
+};
+
 export interface ResolvedConfig {
   target: string;
   services: Record<ServiceId, { discovery: string }>;
@@ -33,7 +57,7 @@ export interface ResolvedConfig {
   siteId: string;
   features: FeatureName[];
   reservedOperations: 'include' | 'omit';
-  http: { timeoutMs: number; maxResponseBytes: number };
+  http: HttpSettings;
   fixtures: Fixtures;
   attestation: Attestation;
   /** SHA-256 of the config as loaded (before secrets were resolved). */
@@ -61,7 +85,6 @@ const SERVICES: readonly ServiceId[] = [
   'patients',
   'contracts',
 ];
-const DEFAULT_HTTP = { timeoutMs: 10_000, maxResponseBytes: 5 * 1024 * 1024 };
 
 const schema = JSON.parse(readFileSync(new URL('./config.schema.json', import.meta.url), 'utf8')) as object;
 const ajv = new Ajv2020({ strict: true, allErrors: false });
@@ -162,10 +185,7 @@ export function loadConfig(options: {
     siteId: file.siteId,
     features: (file.features ?? []) as FeatureName[],
     reservedOperations: file.reservedOperations ?? 'include',
-    http: {
-      timeoutMs: file.http?.timeoutMs ?? DEFAULT_HTTP.timeoutMs,
-      maxResponseBytes: file.http?.maxResponseBytes ?? DEFAULT_HTTP.maxResponseBytes,
-    },
+    http: { ...HTTP_DEFAULTS, ...file.http },
     fixtures: file.fixtures ?? {},
     attestation: file.attestation ?? {},
     digest: createHash('sha256').update(JSON.stringify(file)).digest('hex'),

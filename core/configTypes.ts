@@ -59,9 +59,30 @@ export interface ConformanceRunConfiguration {
     environment?: 'staging' | 'production';
     person?: string;
   };
+  /**
+   * How the suite talks to the target, and how much it keeps of what it receives (docs/hostile-targets.md).
+   */
   http?: {
+    /**
+     * Time budget of one call, from sending to the last byte of the answer, redirects included (default 10000).
+     */
     timeoutMs?: number;
+    /**
+     * Bytes of an answer that are read and judged; the rest is not read (default 5242880, 5 MiB).
+     */
     maxResponseBytes?: number;
+    /**
+     * Consecutive time-outs or transport failures on one service after which its remaining calls are not sent and recorded as error (default 3; 0 never stops a service).
+     */
+    stopAfterConsecutiveFailures?: number;
+    /**
+     * Bytes of one request or answer body kept as evidence in the report, after masking; longer bodies are cut with a note (default 65536, 64 KiB).
+     */
+    maxEvidenceBytes?: number;
+    /**
+     * Bytes of body text the whole run keeps as evidence; once used up, further bodies are dropped from the evidence with a note (default 33554432, 32 MiB).
+     */
+    maxRunEvidenceBytes?: number;
   };
   fixtures?: Fixtures;
 }

@@ -1,5 +1,8 @@
+import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { type RunEvent, RunEventBus } from './events.ts';
+import { EventFile, type RunEvent, RunEventBus, readEvents, type WorkerEvent } from './events.ts';
 
 describe('RunEventBus', () => {
   test('calls the subscribers of an event type in subscription order, awaiting each, and no others', async () => {
@@ -21,5 +24,21 @@ describe('RunEventBus', () => {
     await bus.emit({ type: 'exchange-recorded', id: 'x', exchange: {} as never });
     await bus.emit({ type: 'decision-applied', decision: 'DEC-D1-01' });
     expect(seen).toEqual(['first 7', 'second http://t', 'DEC-D1-01']);
+  });
+});
+
+describe('readEvents', () => {
+  test('reads every worker file of the run folder in order, line by line, skipping a partial last line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'events-'));
+    const decision = (d: string): WorkerEvent => ({ type: 'decision-applied', decision: d });
+    new EventFile(dir).emit(decision('DEC-é-01'));
+    writeFileSync(join(dir, 'events-0-a.jsonl'), `${JSON.stringify(decision('DEC-A'))}\n\n`);
+    appendFileSync(join(dir, 'events-0-a.jsonl'), `${JSON.stringify(decision('DEC-B'))}\n{"type":"deci`);
+    writeFileSync(join(dir, 'breaker-x.stopped'), 'not an event file');
+    expect(readEvents(dir).map((e) => (e.type === 'decision-applied' ? e.decision : e.type))).toEqual([
+      'DEC-A',
+      'DEC-B',
+      'DEC-é-01',
+    ]);
   });
 });

@@ -56,19 +56,28 @@ export class EventFile {
   }
 }
 
-/** Every event written into the run folder, in file order. Corrupt lines are skipped. */
+/**
+ * Every event written into the run folder, in file order. Corrupt lines are skipped. A file is
+ * decoded line by line, never as one string, so that its size is not bounded by the longest
+ * string the runtime can make (the evidence caps keep it small, core/evidenceCap.ts).
+ */
 export function readEvents(runDir: string): WorkerEvent[] {
   const events: WorkerEvent[] = [];
   for (const name of readdirSync(runDir)
     .filter((n) => n.startsWith('events-'))
     .sort()) {
-    for (const line of readFileSync(join(runDir, name), 'utf8').split('\n')) {
-      if (!line) continue;
-      try {
-        events.push(JSON.parse(line) as WorkerEvent);
-      } catch {
-        // a worker killed mid-line leaves a partial last line; the rest is still good
+    const data = readFileSync(join(runDir, name));
+    for (let start = 0; start < data.length; ) {
+      const newline = data.indexOf(0x0a, start);
+      const end = newline === -1 ? data.length : newline;
+      if (end > start) {
+        try {
+          events.push(JSON.parse(data.toString('utf8', start, end)) as WorkerEvent);
+        } catch {
+          // a worker killed mid-line leaves a partial last line; the rest is still good
+        }
       }
+      start = end + 1;
     }
   }
   return events;

@@ -28,7 +28,15 @@ export interface Exchange {
   response?: ExchangeResponse;
   /** Transport failure (refused, time-out, size cap, bad redirect): no response to judge. */
   error?: string;
+  /**
+   * What kind of failure `error` is: `time-out` (no complete answer within the call's time budget),
+   * `transport` (refused, reset, closed early), `not-sent` (the run's breaker stopped the service,
+   * core/breaker.ts), `size-cap` or `redirects` (an answer arrived, and is judged as it is).
+   */
+  errorKind?: ErrorKind;
 }
+
+export type ErrorKind = 'time-out' | 'transport' | 'not-sent' | 'size-cap' | 'redirects';
 
 /** An exchange that has a response: what a check's `run` receives. */
 export type RespondedExchange = Exchange & { response: ExchangeResponse };

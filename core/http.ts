@@ -1,6 +1,8 @@
 /**
  * The HTTP client (undici). Every call yields an Exchange, never an exception: transport faults
- * (refused, time-out, size cap, bad redirect) become `error` on the exchange.
+ * (refused, time-out, size cap, bad redirect) become `error` on the exchange. `timeoutMs` bounds a
+ * whole call, redirects and a trickling body included (undici's own time-outs are per idle gap);
+ * a guard (the run's breaker, core/breaker.ts) may refuse to send a call at all.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -8,9 +10,18 @@ import { Agent, request } from 'undici';
 import type { Exchange, ExchangeRequest } from './exchange.ts';
 
 export interface HttpOptions {
+  /** Time budget of one call, from sending to the end of the body, redirects included. */
   timeoutMs: number;
   maxResponseBytes: number;
   maxRedirects?: number;
+}
+
+/** Consulted around every call (in suite workers: the run's breaker, core/breaker.ts). */
+export interface CallGuard {
+  /** Why this call is not sent (its exchange then carries the reason as `error`), or undefined. */
+  refusal(req: ExchangeRequest, operation?: string): string | undefined;
+  /** The exchange of a call that was sent; `req` is the request as first sent, before any redirect. */
+  sent(x: Exchange, req: ExchangeRequest): void;
 }
 
 /** Headers that carry credentials or identity and must not follow a redirect to another origin. */
@@ -27,7 +38,10 @@ const CREDENTIAL_HEADERS = [
 export class HttpClient {
   private readonly agent: Agent;
 
-  constructor(private readonly options: HttpOptions) {
+  constructor(
+    private readonly options: HttpOptions,
+    private readonly guard?: CallGuard,
+  ) {
     this.agent = new Agent({
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
@@ -45,15 +59,30 @@ export class HttpClient {
     const startedAt = new Date().toISOString();
     const t0 = performance.now();
     let current: ExchangeRequest = { ...req, headers: { ...req.headers } };
-    let result: Omit<Exchange, 'id' | 'startedAt' | 'durationMs' | 'request' | 'operation'> = {};
+    const first = current;
+    const refusal = this.guard?.refusal(first, operation);
+    if (refusal !== undefined) {
+      return {
+        id: randomUUID(),
+        operation,
+        startedAt,
+        durationMs: 0,
+        request: current,
+        error: refusal,
+        errorKind: 'not-sent',
+      };
+    }
+    let result: Outcome = {};
     const maxRedirects = this.options.maxRedirects ?? 5;
+    // One budget for the whole call: every hop and every byte of the body.
+    const deadline = AbortSignal.timeout(this.options.timeoutMs);
     for (let hop = 0; ; hop++) {
-      result = await this.once(current);
+      result = await this.once(current, deadline);
       const status = result.response?.status ?? 0;
       const location = result.response?.headers.location;
       if (!(status >= 300 && status < 400 && location && [301, 302, 303, 307, 308].includes(status))) break;
       if (hop >= maxRedirects) {
-        result = { ...result, error: `Too many redirects (more than ${maxRedirects})` };
+        result = { ...result, error: `Too many redirects (more than ${maxRedirects})`, errorKind: 'redirects' };
         break;
       }
       current = redirected(current, location, status);
@@ -66,11 +95,11 @@ export class HttpClient {
       request: current,
       ...result,
     };
+    this.guard?.sent(x, first);
     return x;
   }
 
-  private async once(req: ExchangeRequest): Promise<Pick<Exchange, 'response' | 'error'>> {
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
+  private async once(req: ExchangeRequest, signal: AbortSignal): Promise<Outcome> {
     try {
       const res = await request(req.url, {
         method: req.method as 'GET',
@@ -105,13 +134,22 @@ export class HttpClient {
         truncated,
       };
       return truncated
-        ? { response, error: `Response body exceeded the cap of ${this.options.maxResponseBytes} bytes` }
+        ? {
+            response,
+            error: `Response body exceeded the cap of ${this.options.maxResponseBytes} bytes`,
+            errorKind: 'size-cap',
+          }
         : { response };
     } catch (e) {
-      return { error: describeTransportError(e, req.url, this.options.timeoutMs) };
+      return {
+        error: describeTransportError(e, req.url, this.options.timeoutMs),
+        errorKind: isTimeout(e) ? 'time-out' : 'transport',
+      };
     }
   }
 }
+
+type Outcome = Pick<Exchange, 'response' | 'error' | 'errorKind'>;
 
 function redirected(req: ExchangeRequest, location: string, status: number): ExchangeRequest {
   const from = new URL(req.url);
@@ -132,18 +170,21 @@ function redirected(req: ExchangeRequest, location: string, status: number): Exc
   };
 }
 
+type TransportError = { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+
+const TIMEOUT_CODES = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT'];
+
+/** True when the call ran out of time (its budget, or one of undici's idle time-outs). */
+export function isTimeout(e: unknown): boolean {
+  const err = e as TransportError;
+  return err.name === 'TimeoutError' || TIMEOUT_CODES.includes(err.code ?? err.cause?.code ?? '');
+}
+
 /** One line saying why no response could be judged. */
 export function describeTransportError(e: unknown, url: string, timeoutMs: number): string {
-  const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const err = e as TransportError;
   const code = err.code ?? err.cause?.code;
-  if (
-    err.name === 'TimeoutError' ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT'
-  ) {
-    return `No complete response from ${url} within ${timeoutMs} ms`;
-  }
+  if (isTimeout(e)) return `No complete response from ${url} within ${timeoutMs} ms`;
   if (code === 'ECONNREFUSED') return `Connection refused by ${new URL(url).host}`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `Host not found: ${new URL(url).hostname}`;
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')

@@ -2,13 +2,17 @@
  * Judging and recording: a check runs on a subject (never throwing for the target's behaviour),
  * its finding becomes a result bound to an operation, a level and requirement ids, and the result
  * is recorded once: masked, emitted as a run event, reported to Allure, and made a soft vitest
- * failure when a MUST fails.
+ * failure when a MUST fails. A check of an exchange without a response (a time-out, a broken
+ * connection, a call the run's breaker did not send) records `error` with the exchange's reason,
+ * never a pass or a failure. A recorded exchange keeps its bodies within the evidence caps
+ * (core/evidenceCap.ts).
  */
 import { expect } from 'vitest';
 import type { Level } from '../spec/types.ts';
 import { reportToAllure } from './allure.ts';
 import type { Check, Finding } from './check.ts';
 import type { WorkerResult } from './events.ts';
+import { withinBudget } from './evidenceCap.ts';
 import type { Exchange, RespondedExchange } from './exchange.ts';
 import { hasResponse } from './exchange.ts';
 import type { ExchangeRecord, Status } from './results.ts';
@@ -64,12 +68,12 @@ function statusOf(outcome: Evaluation['outcome'], level: Level): Status {
   return outcome;
 }
 
-/** Records an exchange once (masked) and returns the masked record. */
+/** Records an exchange once (masked, its bodies within the evidence caps) and returns the record. */
 function recordExchange(x: Exchange): ExchangeRecord {
   const w = worker();
   let masked = w.recorded.get(x.id);
   if (masked === undefined) {
-    masked = w.redactor.exchange(x);
+    masked = withinBudget(w.redactor.exchange(x), w.evidenceBudget);
     w.recorded.set(x.id, masked);
     w.events.emit({ type: 'exchange-recorded', id: x.id, exchange: masked });
   }

@@ -329,3 +329,49 @@ describe('Redactor: personal data', () => {
     expect(r.value({ lastName: 'Taylor', note: 'tok-very-secret' })).toEqual({ lastName: 'Taylor', note: MASK });
   });
 });
+
+describe('Redactor: evidence cap per exchange', () => {
+  const capped = (bodyText: string, truncated = false, size = Buffer.byteLength(bodyText)) =>
+    new Redactor(['tok-very-secret'], { personalData: true, maxEvidenceBytes: 64 }).exchange(
+      exchange({
+        operation: 'get-patient',
+        response: { status: 200, headers: { 'content-type': 'application/json' }, bodyText, size, truncated },
+      }),
+    );
+
+  test('a body within the cap is kept whole; the runner default is 64 KiB', () => {
+    expect(capped('{"a":1}').response?.body).toBe('{"a":1}');
+    const run = Redactor.forRun({ secrets: [], evidence: 'masked', fixtures: {} });
+    expect(run.options.maxEvidenceBytes).toBe(64 * 1024);
+    const configured = Redactor.forRun({ secrets: [], evidence: 'full', fixtures: {}, http: { maxEvidenceBytes: 10 } });
+    expect(configured.with(['x-secret']).options.maxEvidenceBytes).toBe(10);
+  });
+
+  test('a longer body is masked whole first, then cut, with a note of the bytes received', () => {
+    const patient = JSON.stringify({
+      resourceType: 'Patient',
+      name: [{ family: 'Zebedee-Quorn', given: ['Ottoline'] }],
+      note: `${'x'.repeat(40)}tok-very-secret${'y'.repeat(100)}`,
+    });
+    const body = capped(patient).response?.body ?? '';
+    expect(body).not.toMatch(/Zebedee|Ottoline|tok-very/);
+    expect(body).toMatch(
+      new RegExp(`\\n…\\[truncated: 64 bytes kept as evidence, ${patient.length} bytes received\\]$`),
+    );
+  });
+
+  test('a body cut at the size cap is masked as text; a secret across the cut is never half shown', () => {
+    // The secret starts 58 bytes in and ends past the 64-byte cap.
+    const body = capped(`{"x":"${'a'.repeat(52)}tok-very-secret${'b'.repeat(500)}`, true, 5_000_000).response?.body;
+    expect(body).toBe(
+      `{"x":"${'a'.repeat(52)}${MASK}bb\n…[truncated: 64 bytes kept as evidence, 5000000 bytes received]`,
+    );
+  });
+
+  test('a request body is cut too, saying how many bytes were sent', () => {
+    const out = new Redactor([], { maxEvidenceBytes: 8 }).exchange(
+      exchange({ request: { method: 'POST', url: 'http://h/x', headers: {}, body: 'a=1&b=22222222222' } }),
+    );
+    expect(out.request.body).toBe('a=1&b=22\n…[truncated: 8 bytes kept as evidence, 17 bytes sent]');
+  });
+});

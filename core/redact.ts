@@ -9,9 +9,13 @@
  * name (core/personalData.ts); the values masked are learned and masked again wherever free text
  * repeats them (messages, evidence, counterexamples), as are email addresses. Masking happens
  * after the checks judged the unmasked exchange, so it never changes an outcome.
+ *
+ * Bodies are then cut to the evidence cap per exchange (core/evidenceCap.ts), after masking, so
+ * that no secret or personal value is ever cut in half and left readable.
  */
 import type { Exchange } from './exchange.ts';
 import type { Fixtures } from './configTypes.ts';
+import { cappedBody, EVIDENCE_DEFAULTS, utf8Prefix } from './evidenceCap.ts';
 import {
   isPublicOperation,
   maskEmails,
@@ -38,7 +42,16 @@ export interface RedactorOptions {
    * `personalValuesOf` of core/personalData.ts): masked in every text from the start of the run.
    */
   personalValues?: readonly string[];
+  /** Bytes of a body an exchange record keeps (config `http.maxEvidenceBytes`); unlimited when absent. */
+  maxEvidenceBytes?: number;
 }
+
+/**
+ * Text masked as text (not walked as JSON) is cut to the evidence cap plus this margin before it is
+ * masked, so that masking costs no more than the cap; the margin outlasts any secret or personal
+ * value, so one that straddles the first cut lies wholly beyond the final one.
+ */
+const MASKING_MARGIN = 64 * 1024;
 
 const SECRET_HEADERS = new Set([
   'authorization',
@@ -113,10 +126,16 @@ export class Redactor {
    * named by the config's fixtures from the start) masked unless evidence is `full`. The one place
    * a run's redactor is built, in the runner and in every suite worker alike.
    */
-  static forRun(run: { secrets: readonly string[]; evidence: EvidenceMode; fixtures: Fixtures }): Redactor {
+  static forRun(run: {
+    secrets: readonly string[];
+    evidence: EvidenceMode;
+    fixtures: Fixtures;
+    http?: { maxEvidenceBytes?: number };
+  }): Redactor {
     return new Redactor(run.secrets, {
       personalData: run.evidence !== 'full',
       personalValues: personalValuesOf(run.fixtures),
+      maxEvidenceBytes: run.http?.maxEvidenceBytes ?? EVIDENCE_DEFAULTS.maxEvidenceBytes,
     });
   }
 
@@ -152,7 +171,12 @@ export class Redactor {
     const personal = this.options.personalData === true && !isPublicOperation(x.operation);
     const learn: Learn | undefined = personal ? (v, kind) => this.learned.learn(v, kind) : undefined;
     let request = x.request.body !== undefined ? bodyOf(x.request.body, contentTypeOf(x.request.headers)) : undefined;
-    let response = x.response ? bodyOf(x.response.bodyText, contentTypeOf(x.response.headers)) : undefined;
+    // A body cut at the size cap cannot parse: it is masked as text without trying.
+    let response = x.response
+      ? x.response.truncated
+        ? ({ kind: 'text' } as const)
+        : bodyOf(x.response.bodyText, contentTypeOf(x.response.headers))
+      : undefined;
 
     // First every part is masked by structure, learning its personal values; only then is free
     // text masked, so that a value seen anywhere in the exchange is masked everywhere in it.
@@ -172,15 +196,22 @@ export class Redactor {
       if (request?.kind === 'json' && requestJson === TOO_DEEP) request = { kind: 'text' };
       if (response?.kind === 'json' && responseJson === TOO_DEEP) response = { kind: 'text' };
     }
-    const body = (text: string, parsed: Body | undefined, structured: unknown): string => {
-      if (!personal || parsed?.kind !== 'json') return this.masked(text, personal);
+    const limit = this.options.maxEvidenceBytes;
+    const asText = (text: string, masked: boolean): string =>
+      this.masked(limit === undefined ? text : utf8Prefix(text, limit + MASKING_MARGIN), masked);
+    const masked = (text: string, parsed: Body | undefined, structured: unknown): string => {
+      if (!personal || parsed?.kind !== 'json') return asText(text, personal);
       const out = deepSafe(() => {
         const masked = maskPersonalJson(structured, { free: (s) => this.personalText(s), humanNames: true });
         // Unchanged bodies keep their exact text (number forms, spacing); changed ones keep their layout.
         const changed = JSON.stringify(masked) !== JSON.stringify(parsed.value);
         return changed ? JSON.stringify(masked, null, parsed.pretty ? 2 : undefined) : text;
       });
-      return out === TOO_DEEP ? this.masked(text, true) : this.masked(out, false);
+      return out === TOO_DEEP ? asText(text, true) : asText(out, false);
+    };
+    const body = (text: string, parsed: Body | undefined, structured: unknown, total: number, sent: boolean) => {
+      const out = masked(text, parsed, structured);
+      return limit === undefined ? out : cappedBody(out, limit, total, sent ? 'sent' : 'received');
     };
 
     return {
@@ -191,14 +222,16 @@ export class Redactor {
       duration: Math.round(x.durationMs * 10) / 10,
       request: {
         headers: this.headersMasked(x.request.headers, personal),
-        ...(requestBody !== undefined ? { body: body(requestBody, request, requestJson) } : {}),
+        ...(requestBody !== undefined
+          ? { body: body(requestBody, request, requestJson, Buffer.byteLength(requestBody), true) }
+          : {}),
       },
       ...(x.response && responseBody !== undefined
         ? {
             status: x.response.status,
             response: {
               headers: this.headersMasked(x.response.headers, personal),
-              body: body(responseBody, response, responseJson),
+              body: body(responseBody, response, responseJson, x.response.size, false),
               size: x.response.size,
               truncated: x.response.truncated,
             },

@@ -3,7 +3,7 @@
  * serialisable; the token is the only secret and is masked in every artefact.
  */
 import type { FeatureName } from '../spec/types.ts';
-import type { Credentials, Fixtures } from './config.ts';
+import type { Credentials, Fixtures, HttpSettings } from './config.ts';
 import type { EvidenceMode } from './redact.ts';
 
 export interface RunContext {
@@ -21,7 +21,7 @@ export interface RunContext {
   siteId: string;
   features: FeatureName[];
   fixtures: Fixtures;
-  http: { timeoutMs: number; maxResponseBytes: number };
+  http: HttpSettings;
   allowDestructive: boolean;
   /** Whether personal data is masked in evidence (`masked`, the default) or kept (`full`). */
   evidence: EvidenceMode;

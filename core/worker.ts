@@ -1,10 +1,16 @@
 /**
  * The state of one vitest worker running suites: the run context the runner provided, one HTTP
- * client, the redactor (which learns secrets obtained during the run), the event file and the
- * exchanges already recorded. Created on first use; suites run only through `conformance run`.
+ * client guarded by the run's breaker (core/breaker.ts: a service that stopped answering is not
+ * called again), the redactor (which learns secrets obtained during the run), the run's evidence
+ * budget (core/evidenceCap.ts), the event file and the exchanges already recorded. Created on
+ * first use; suites run only through `conformance run`.
  */
 import { inject } from 'vitest';
+import { isOperationId, operation } from '../spec/operations.ts';
+import { Breaker, type BreakerKey } from './breaker.ts';
 import { EventFile } from './events.ts';
+import { EvidenceBudget } from './evidenceCap.ts';
+import type { ExchangeRequest } from './exchange.ts';
 import { HttpClient } from './http.ts';
 import { Redactor } from './redact.ts';
 import type { ExchangeRecord } from './results.ts';
@@ -15,8 +21,22 @@ export interface WorkerState {
   client: HttpClient;
   redactor: Redactor;
   events: EventFile;
+  /** Body bytes the run may still keep as evidence, shared with the other workers. */
+  evidenceBudget: EvidenceBudget;
   /** Exchanges already recorded, by id, as written (masked). */
   recorded: Map<string, ExchangeRecord>;
+}
+
+/** The service a call of an operation belongs to, at the origin it is sent to. */
+export function breakerKeyOf(req: ExchangeRequest, operationId?: string): BreakerKey | undefined {
+  if (operationId === undefined || !isOperationId(operationId)) return undefined;
+  let origin: string;
+  try {
+    origin = new URL(req.url).origin;
+  } catch {
+    return undefined;
+  }
+  return { service: operation(operationId).service, origin };
 }
 
 let state: WorkerState | undefined;
@@ -25,11 +45,13 @@ export function worker(): WorkerState {
   if (!state) {
     const ctx = inject('conformance');
     if (!ctx) throw new Error('Suites run only through `conformance run` (no run context was provided)');
+    const breaker = new Breaker(ctx.runDir, ctx.http.stopAfterConsecutiveFailures, breakerKeyOf);
     state = {
       ctx,
-      client: new HttpClient(ctx.http),
+      client: new HttpClient(ctx.http, breaker),
       redactor: Redactor.forRun({ ...ctx, secrets: [ctx.token, ...ctx.secrets] }),
       events: new EventFile(ctx.runDir),
+      evidenceBudget: new EvidenceBudget(ctx.http.maxRunEvidenceBytes, ctx.runDir),
       recorded: new Map(),
     };
   }

@@ -26,7 +26,7 @@ export function attrs(pairs: Record<string, string | number | undefined>): strin
     .join('');
 }
 
-/** Responses larger than this are cut in the page (results.json keeps them whole). */
+/** Responses larger than this are cut in the page (results.json keeps up to http.maxEvidenceBytes). */
 export const BODY_DISPLAY_CAP = 20 * 1024;
 
 export const encoder = new TextEncoder();

@@ -19,7 +19,7 @@ export function bodyBlock(body: string, contentType: string, className: string):
   if (body === '') return '<p class="muted">(empty body)</p>';
   const shown = capUtf8(prettyBody(body, contentType), BODY_DISPLAY_CAP);
   const note = shown.capped
-    ? `<p class="note">Showing the first 20 KB of ${esc(formatBytes(shown.bytes))}; results.json holds the whole body.</p>`
+    ? `<p class="note">Showing the first 20 KB of ${esc(formatBytes(shown.bytes))}; results.json holds it as recorded (up to http.maxEvidenceBytes, 64 KiB by default).</p>`
     : '';
   return `<pre class="${className}"><code>${esc(shown.text)}</code></pre>${note}`;
 }

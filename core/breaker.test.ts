@@ -1,0 +1,129 @@
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { Breaker, type BreakerKey } from './breaker.ts';
+import type { ErrorKind, Exchange, ExchangeRequest } from './exchange.ts';
+
+const runDir = () => mkdtempSync(join(tmpdir(), 'breaker-'));
+
+/** Calls name their service by the first path segment; calls without an operation are tokens. */
+const keyOf = (req: ExchangeRequest, operation?: string): BreakerKey | undefined =>
+  operation === undefined
+    ? undefined
+    : { service: new URL(req.url).pathname.split('/')[1], origin: new URL(req.url).origin };
+
+const req = (url: string): ExchangeRequest => ({ method: 'GET', url, headers: {} });
+
+/** An exchange of operation `op` (or of none: a token request) with an answer or a failure of a kind. */
+function exchange(url: string, outcome: 'answer' | ErrorKind, operation: 'op' | 'none' = 'op'): Exchange {
+  // Size-cap and redirect errors come with an answer; the others have none.
+  const answered = outcome === 'answer' || outcome === 'size-cap' || outcome === 'redirects';
+  return {
+    id: `${Math.random()}`,
+    ...(operation === 'op' ? { operation } : {}),
+    startedAt: new Date(0).toISOString(),
+    durationMs: 1,
+    request: req(url),
+    ...(answered ? { response: { status: 500, headers: {}, bodyText: '', size: 0, truncated: false } } : {}),
+    ...(outcome === 'answer' ? {} : { error: `${outcome} at ${url}`, errorKind: outcome }),
+  };
+}
+
+const A = 'http://a.example/reference/x';
+const A2 = 'http://a.example/address/y';
+const A3 = 'http://a.example/patients/z';
+const B = 'http://b.example/reference/x';
+
+describe('Breaker', () => {
+  test('stops a service after N consecutive failures, naming the count, the kind and the last failure', () => {
+    const breaker = new Breaker(runDir(), 3, keyOf);
+    breaker.sent(exchange(A, 'time-out'));
+    breaker.sent(exchange(A, 'time-out'));
+    expect(breaker.refusal(req(A), 'op')).toBeUndefined();
+    breaker.sent(exchange(A, 'time-out'));
+    expect(breaker.refusal(req(A), 'op')).toBe(
+      `not sent: service reference stopped answering after 3 consecutive time-outs (last: time-out at ${A})`,
+    );
+  });
+
+  test('any answer, whatever its status, resets the count', () => {
+    const breaker = new Breaker(runDir(), 3, keyOf);
+    breaker.sent(exchange(A, 'time-out'));
+    breaker.sent(exchange(A, 'transport'));
+    breaker.sent(exchange(A, 'answer'));
+    breaker.sent(exchange(A, 'time-out'));
+    breaker.sent(exchange(A, 'size-cap')); // an answer too big is an answer
+    breaker.sent(exchange(A, 'transport'));
+    breaker.sent(exchange(A, 'redirects'));
+    breaker.sent(exchange(A, 'transport'));
+    breaker.sent(exchange(A, 'time-out'));
+    expect(breaker.refusal(req(A), 'op')).toBeUndefined();
+    breaker.sent(exchange(A, 'time-out'));
+    expect(breaker.refusal(req(A), 'op')).toMatch(/after 3 consecutive time-outs or transport failures/);
+  });
+
+  test('is shared through the run folder: a stop seen by one worker holds for every other', () => {
+    const dir = runDir();
+    const one = new Breaker(dir, 2, keyOf);
+    const other = new Breaker(dir, 2, keyOf);
+    one.sent(exchange(A, 'transport'));
+    other.sent(exchange(A, 'transport'));
+    expect(one.refusal(req(A), 'op')).toMatch(/after 2 consecutive transport failures/);
+    expect(new Breaker(dir, 2, keyOf).refusal(req(A), 'op')).toMatch(/service reference stopped answering/);
+  });
+
+  test('an answer in another worker resets the shared count', () => {
+    const dir = runDir();
+    const one = new Breaker(dir, 2, keyOf);
+    const other = new Breaker(dir, 2, keyOf);
+    one.sent(exchange(A, 'time-out'));
+    other.sent(exchange(A, 'answer'));
+    one.sent(exchange(A, 'time-out'));
+    expect(one.refusal(req(A), 'op')).toBeUndefined();
+  });
+
+  test('services are counted apart, per origin; two stopped services stop their origin as a whole', () => {
+    const breaker = new Breaker(runDir(), 2, keyOf);
+    breaker.sent(exchange(A, 'time-out'));
+    breaker.sent(exchange(A, 'time-out'));
+    breaker.sent(exchange(B, 'time-out'));
+    breaker.sent(exchange(A2, 'time-out'));
+    expect(breaker.refusal(req(B), 'op')).toBeUndefined();
+    expect(breaker.refusal(req(A2), 'op')).toBeUndefined();
+    expect(breaker.refusal(req(A3), 'op')).toBeUndefined();
+    breaker.sent(exchange(A2, 'transport'));
+    expect(breaker.refusal(req(A2), 'op')).toBe(
+      `not sent: service address stopped answering after 2 consecutive time-outs or transport failures (last: transport at ${A2})`,
+    );
+    expect(breaker.refusal(req(A3), 'op')).toBe(
+      `not sent: the target http://a.example stopped answering (services address and reference stopped; last: transport at ${A2})`,
+    );
+    expect(breaker.refusal(req(B), 'op')).toBeUndefined();
+  });
+
+  test('calls without a service (tokens) are neither counted nor refused; not-sent calls do not count', () => {
+    const breaker = new Breaker(runDir(), 1, keyOf);
+    breaker.sent(exchange(A, 'time-out', 'none'));
+    breaker.sent(exchange(A, 'not-sent'));
+    expect(breaker.refusal(req(A), 'op')).toBeUndefined();
+    breaker.sent(exchange(A, 'time-out'));
+    expect(breaker.refusal(req(A), undefined)).toBeUndefined();
+    expect(breaker.refusal(req(A), 'op')).toMatch(/after 1 consecutive time-out \(last/);
+  });
+
+  test('a redirected call counts against the service it was first sent to', () => {
+    const breaker = new Breaker(runDir(), 1, keyOf);
+    breaker.sent(exchange(B, 'time-out'), req(A));
+    expect(breaker.refusal(req(A), 'op')).toMatch(/service reference stopped answering .*last: time-out at http:\/\/b/);
+    expect(breaker.refusal(req(B), 'op')).toBeUndefined();
+  });
+
+  test('a threshold of 0 never stops a service and writes nothing', () => {
+    const dir = runDir();
+    const breaker = new Breaker(dir, 0, keyOf);
+    for (let i = 0; i < 5; i++) breaker.sent(exchange(A, 'time-out'));
+    expect(breaker.refusal(req(A), 'op')).toBeUndefined();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
