@@ -12,11 +12,9 @@
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { CHECK_REGISTRY } from '../checks/registry.ts';
-import type { RunResults } from '../core/results.ts';
 import { FAULTS, type FaultInfo } from '../server/faults/catalog.ts';
-import { startSandbox } from '../server/http.ts';
-import { readResults, reportDir, runCli } from './support/cli.ts';
 import { batchFaults, groupsOf, suiteGroups, type FaultBatch } from './support/faultBatches.ts';
+import { type PoolRun, RunPool } from './support/runPool.ts';
 
 /**
  * A fixed seed keeps `npm test` reproducible; CONFORMANCE_FAULTS_SEED lets one re-check that
@@ -35,16 +33,12 @@ const RUN_TIMEOUT_MS = 420_000;
 const GROUPS = suiteGroups();
 const BATCHES = batchFaults(FAULTS, GROUPS);
 
-interface BatchRun {
-  code: number | null;
-  stderr: string;
-  results: RunResults;
-}
+type BatchRun = PoolRun;
 
-const opened: { close(): Promise<void> }[] = [];
-afterAll(async () => {
-  await Promise.all(opened.map((s) => s.close()));
-});
+// Runs go to two long-lived run processes (test/support/runPool.ts), each with its own sandbox
+// per batch over real HTTP; the command line itself is tested by test/cli*.test.ts.
+const pool = new RunPool(2);
+afterAll(() => pool.close());
 
 /**
  * One run per batch, started by whichever test asks first: the batch's own test normally, or a
@@ -54,29 +48,12 @@ const runs = new Map<number, Promise<BatchRun>>();
 function runBatch(batch: FaultBatch<FaultInfo>): Promise<BatchRun> {
   let run = runs.get(batch.index);
   if (!run) {
-    run = (async () => {
-      const sandbox = await startSandbox({ faults: batch.faults.map((f) => f.name) });
-      opened.push(sandbox);
-      const dir = reportDir();
-      const { code, stderr } = await runCli(
-        [
-          'run',
-          '--target',
-          sandbox.url,
-          '--allow-destructive',
-          '--only',
-          batch.operations.join(','),
-          '--report-dir',
-          dir,
-          '--seed',
-          SEED,
-          '--runs',
-          RUNS,
-        ],
-        { timeoutMs: RUN_TIMEOUT_MS },
-      );
-      return { code, stderr, results: readResults(dir) };
-    })();
+    run = pool.run({
+      faults: batch.faults.map((f) => f.name),
+      only: batch.operations.join(','),
+      seed: Number(SEED),
+      runs: Number(RUNS),
+    });
     runs.set(batch.index, run);
   }
   return run;

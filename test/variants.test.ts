@@ -11,15 +11,13 @@
  * alone.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import type { RunResults } from '../core/results.ts';
-import { startSandbox } from '../server/http.ts';
 import { TestSandbox, type Answer } from '../server/testSupport.ts';
 import { VARIANTS, variantOperations, type VariantInfo } from '../server/variants/catalog.ts';
 import { loadDecisions } from '../spec/decisions.ts';
 import { loadRequirements } from '../spec/requirements.ts';
 import { operations } from '../spec/operations.ts';
-import { readResults, reportDir, runCli } from './support/cli.ts';
 import { batchFaults, suiteGroups, type FaultBatch } from './support/faultBatches.ts';
+import { type PoolRun, RunPool } from './support/runPool.ts';
 import { stricterThanCited } from './support/levels.ts';
 import { PROBES as D1_CLAIMS } from './variantProbes/d1Claims.ts';
 import { PROBES as D1_MEMBERSHIP } from './variantProbes/d1Membership.ts';
@@ -36,39 +34,23 @@ type Batchable = VariantInfo & { operations: string[] };
 const BATCHABLE: Batchable[] = VARIANTS.map((v) => ({ ...v, operations: variantOperations(v) }));
 const BATCHES = batchFaults(BATCHABLE, suiteGroups());
 
-interface Run {
-  code: number | null;
-  stderr: string;
-  results: RunResults;
-}
+type Run = PoolRun;
 
-const opened: { close(): Promise<void> }[] = [];
-afterAll(async () => {
-  await Promise.all(opened.map((s) => s.close()));
-});
+// Runs go to two long-lived run processes (test/support/runPool.ts), each with its own sandbox
+// per batch over real HTTP; the command line itself is tested by test/cli*.test.ts.
+const pool = new RunPool(2);
+afterAll(() => pool.close());
 
-async function runWith(variants: readonly string[], only: readonly string[] | undefined): Promise<Run> {
-  const sandbox = await startSandbox({ variants });
-  opened.push(sandbox);
-  const dir = reportDir();
-  const args = [
-    'run',
-    '--target',
-    sandbox.url,
-    '--allow-destructive',
-    '--report-dir',
-    dir,
-    '--seed',
-    SEED,
-    '--runs',
-    RUNS,
-  ];
+function runWith(variants: readonly string[], only: readonly string[] | undefined): Promise<Run> {
   // A run restricted with --only judges only what its operations' steps reach (some requirements
   // are judged through coupled operations), so its coverage share proves nothing here: fairness is
   // no MUST failure. The run of every operation keeps the default minimum.
-  const restricted = only ? ['--only', only.join(','), '--min-coverage', '0'] : [];
-  const { code, stderr } = await runCli([...args, ...restricted], { timeoutMs: RUN_TIMEOUT_MS });
-  return { code, stderr, results: readResults(dir) };
+  return pool.run({
+    variants: [...variants],
+    seed: Number(SEED),
+    runs: Number(RUNS),
+    ...(only ? { only: only.join(','), minCoverage: 0 } : {}),
+  });
 }
 
 function expectConformant(run: Run, label: string): void {
