@@ -97,7 +97,12 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     const runnerExchanges = new Map<string, ExchangeRecord>();
     const runnerResults: WorkerResult[] = [];
     const evidence: EvidenceMode = options.evidence ?? 'masked';
-    let redactor = Redactor.forRun({ secrets: allSecretsOf(config), evidence, fixtures: config.fixtures, http: config.http });
+    let redactor = Redactor.forRun({
+      secrets: allSecretsOf(config),
+      evidence,
+      fixtures: config.fixtures,
+      http: config.http,
+    });
 
     const omitted = config.reservedOperations === 'omit' ? selected.filter((op) => op.reservedForOperator) : [];
     const active = selected.filter((op) => !omitted.includes(op));

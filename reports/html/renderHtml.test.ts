@@ -245,7 +245,9 @@ describe('renderHtml', () => {
     x.response.body = `${'a'.repeat(30 * 1024)}END-OF-BODY`;
     x.response.size = x.response.body.length;
     const html = renderHtml(run);
-    expect(html).toContain('Showing the first 20 KB of 30731 bytes (30.0 KB); results.json holds it as recorded (up to http.maxEvidenceBytes, 64 KiB by default).');
+    expect(html).toContain(
+      'Showing the first 20 KB of 30731 bytes (30.0 KB); results.json holds it as recorded (up to http.maxEvidenceBytes, 64 KiB by default).',
+    );
     expect(html).not.toContain('END-OF-BODY');
     expect(html).toContain(`<code>${'a'.repeat(20 * 1024)}</code>`);
   });
