@@ -3,7 +3,16 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { operations } from '../spec/operations.ts';
 import { operationsD3 } from '../spec/operationsD3.ts';
-import { MAX_ERRORS, SCHEMA_BASE_URI, compileAll, schemaFiles, schemaFor, validateAgainst } from './schemaRegistry.ts';
+import {
+  MAX_ERRORS,
+  SCHEMA_BASE_URI,
+  compileAll,
+  compileAllInMemory,
+  formatErrors,
+  schemaFiles,
+  schemaFor,
+  validateAgainst,
+} from './schemaRegistry.ts';
 
 const examplesDir = fileURLToPath(new URL('../schemas/examples/', import.meta.url));
 const examples = readdirSync(examplesDir)
@@ -62,6 +71,19 @@ describe('schema registry', () => {
     const result = validateAgainst(schemaOf(example), read(example));
     expect(result.errors).toEqual([]);
     expect(result.valid).toBe(true);
+  });
+
+  it('the precompiled validators (the cache in node_modules/.cache) judge every example as compiled ones do', () => {
+    const compiled = compileAllInMemory();
+    // Valid and invalid examples, and every example against every other schema: plenty of errors.
+    for (const example of examples) {
+      for (const file of [schemaOf(example), 'operation-outcome.schema.json', 'bundle.schema.json']) {
+        if (!schemaFiles().includes(file)) continue;
+        const reference = compiled.get(file);
+        const expected = reference?.(read(example)) ? [] : formatErrors(reference?.errors ?? []);
+        expect(validateAgainst(file, read(example)).errors, `${example} against ${file}`).toEqual(expected);
+      }
+    }
   });
 
   it.each(invalidExamples)('refuses %s', (example) => {

@@ -1,11 +1,21 @@
 /**
  * The schema registry: every `schemas/*.schema.json` loaded once into one strict Ajv (draft
  * 2020-12, all errors, ajv-formats), looked up by file name as `spec/operations.ts` names them.
+ *
+ * Compiling the 59 schemas takes about 1.2 s of CPU, and every suite worker of every run needed
+ * them again. The validators are therefore compiled once into standalone code (Ajv's own
+ * `standaloneCode`) kept in `node_modules/.cache/conformance-schemas/<digest>.cjs`, the digest
+ * covering the schema files, the Ajv version and the options: a changed schema gets new code, and a
+ * worker loads the code in about 70 ms. Where the cache cannot be written, validators are compiled
+ * in memory as before; the two give the same errors (core/schemaRegistry.test.ts).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
 
 /** Base URI of every schema `$id`: `<SCHEMA_BASE_URI><file name>`. */
@@ -30,32 +40,98 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
   ajv: Ajv2020,
 ) => Ajv2020;
 
+const standaloneCode = ((standaloneModule as unknown as { default?: unknown }).default ??
+  standaloneModule) as unknown as (ajv: Ajv2020, refs: Record<string, string>) => string;
+
+// `verbose` keeps the failing subschema on each error, so messages can quote its description.
+const AJV_OPTIONS = { strict: true, allErrors: true, verbose: true } as const;
+
 interface Registry {
-  ajv: Ajv2020;
   schemas: Map<string, JsonSchema>;
   validators: Map<string, ValidateFunction>;
+  /** Compiles a schema file's validator when the precompiled code is not at hand. */
+  compile: (schemaFile: string) => ValidateFunction | undefined;
 }
 
 let registry: Registry | undefined;
 
-function load(): Registry {
-  if (registry) return registry;
+function newAjv(source: boolean): Ajv2020 {
+  const ajv = new Ajv2020({ ...AJV_OPTIONS, ...(source ? { code: { source: true } } : {}) });
+  addFormats(ajv);
+  return ajv;
+}
+
+function readSchemas(): { schemas: Map<string, JsonSchema>; texts: string[] } {
   const schemas = new Map<string, JsonSchema>();
+  const texts: string[] = [];
   for (const file of readdirSync(schemasDir)
     .filter((f) => f.endsWith('.schema.json'))
     .sort()) {
-    const schema = JSON.parse(readFileSync(schemasDir + file, 'utf8')) as JsonSchema;
+    const text = readFileSync(schemasDir + file, 'utf8');
+    const schema = JSON.parse(text) as JsonSchema;
     if (schema.$id !== SCHEMA_BASE_URI + file) {
       throw new Error(`Schema ${file} must have $id ${SCHEMA_BASE_URI + file}, received ${String(schema.$id)}`);
     }
     schemas.set(file, schema);
+    texts.push(file, text);
   }
-  // `verbose` keeps the failing subschema on each error, so messages can quote its description.
-  const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true });
-  addFormats(ajv);
-  for (const schema of schemas.values()) ajv.addSchema(schema);
-  registry = { ajv, schemas, validators: new Map() };
+  return { schemas, texts };
+}
+
+const cacheDir = fileURLToPath(new URL('../node_modules/.cache/conformance-schemas/', import.meta.url));
+const require = createRequire(import.meta.url);
+
+/** The precompiled validators by schema file, written to the cache first when missing; undefined when the cache cannot be used. */
+function precompiled(schemas: Map<string, JsonSchema>, texts: string[]): Record<string, ValidateFunction> | undefined {
+  const ajvVersion = (require('ajv/package.json') as { version: string }).version;
+  const digest = createHash('sha256')
+    .update(JSON.stringify([ajvVersion, AJV_OPTIONS, texts]))
+    .digest('hex')
+    .slice(0, 24);
+  const file = `${cacheDir}${digest}.cjs`;
+  try {
+    return require(file) as Record<string, ValidateFunction>;
+  } catch {
+    // not generated yet (or unreadable): generate below
+  }
+  try {
+    const ajv = newAjv(true);
+    for (const schema of schemas.values()) ajv.addSchema(schema);
+    const code = standaloneCode(ajv, Object.fromEntries([...schemas.keys()].map((f) => [f, SCHEMA_BASE_URI + f])));
+    mkdirSync(cacheDir, { recursive: true });
+    // Written under a unique name and renamed: workers generating at once never read half a file.
+    const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    writeFileSync(temporary, code);
+    renameSync(temporary, file);
+    return require(file) as Record<string, ValidateFunction>;
+  } catch {
+    return undefined;
+  }
+}
+
+function load(): Registry {
+  if (registry) return registry;
+  const { schemas, texts } = readSchemas();
+  const code = process.env.CONFORMANCE_SCHEMA_CACHE === '0' ? undefined : precompiled(schemas, texts);
+  let ajv: Ajv2020 | undefined;
+  const compile = (schemaFile: string): ValidateFunction | undefined => {
+    if (code?.[schemaFile]) return code[schemaFile];
+    if (!ajv) {
+      ajv = newAjv(false);
+      for (const schema of schemas.values()) ajv.addSchema(schema);
+    }
+    return ajv.getSchema(SCHEMA_BASE_URI + schemaFile);
+  };
+  registry = { schemas, validators: new Map(), compile };
   return registry;
+}
+
+/** Compiles every schema in memory, without the cache (strict mode: throws on the first that does not compile). */
+export function compileAllInMemory(): Map<string, ValidateFunction> {
+  const { schemas } = readSchemas();
+  const ajv = newAjv(false);
+  for (const schema of schemas.values()) ajv.addSchema(schema);
+  return new Map([...schemas.keys()].map((f) => [f, ajv.getSchema(SCHEMA_BASE_URI + f) as ValidateFunction] as const));
 }
 
 function known(schemaFile: string): Registry {
@@ -71,7 +147,7 @@ function validatorFor(schemaFile: string): ValidateFunction {
   const reg = known(schemaFile);
   let validate = reg.validators.get(schemaFile);
   if (!validate) {
-    validate = reg.ajv.getSchema(SCHEMA_BASE_URI + schemaFile);
+    validate = reg.compile(schemaFile);
     if (!validate) throw new Error(`Schema ${schemaFile} did not compile`);
     reg.validators.set(schemaFile, validate);
   }
@@ -90,6 +166,7 @@ export function schemaFor(schemaFile: string): JsonSchema {
 
 /** Compile every schema now; throws on the first that does not compile under strict mode. */
 export function compileAll(): void {
+  compileAllInMemory();
   for (const file of schemaFiles()) validatorFor(file);
 }
 

@@ -35,9 +35,9 @@ const BATCHES = batchFaults(FAULTS, GROUPS);
 
 type BatchRun = PoolRun;
 
-// Runs go to two long-lived run processes (test/support/runPool.ts), each with its own sandbox
+// Runs go to three long-lived run processes (test/support/runPool.ts), each with its own sandbox
 // per batch over real HTTP; the command line itself is tested by test/cli*.test.ts.
-const pool = new RunPool(2);
+const pool = new RunPool(3);
 afterAll(() => pool.close());
 
 /**

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { RunResults } from '../core/results.ts';
 import { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } from '../server/demoConfig.ts';
 import { type CliResult, readResults, reportDir, runCli } from './support/cli.ts';
@@ -24,38 +24,39 @@ const STOP_AFTER = 3;
 /** Generous: a run takes seconds; a target that held every call its full time-out would take minutes. */
 const PROCESS_TIMEOUT_MS = 150_000;
 
-let server: HostileServer | undefined;
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
 interface HostileRun {
   cli: CliResult;
   dir: string;
   results: RunResults;
+  /** Requests the hostile server received beyond discovery and tokens. */
+  hits: number;
 }
 
 async function runAgainst(how: Hostility, env: NodeJS.ProcessEnv = {}): Promise<HostileRun> {
-  server = await startHostileServer(how);
+  // Each case has its own server, so that the cases run at the same time (they mostly wait).
+  const server: HostileServer = await startHostileServer(how);
   const dir = reportDir();
   const config = JSON.parse(readFileSync(DEMO_CONFIG_FILE, 'utf8')) as { http?: Record<string, number> };
   config.http = { ...config.http, timeoutMs: TIMEOUT_MS, stopAfterConsecutiveFailures: STOP_AFTER };
   const configFile = join(dir, 'hostile-config.json');
   writeFileSync(configFile, JSON.stringify(config));
-  const cli = await runCli(
-    ['run', '--target', server.url, '--config', configFile, '--only', ONLY, '--runs', '3', '--report-dir', dir],
-    { env: { ...DEMO_ENVIRONMENT, ...env }, timeoutMs: PROCESS_TIMEOUT_MS },
-  );
+  let cli: CliResult;
+  try {
+    cli = await runCli(
+      ['run', '--target', server.url, '--config', configFile, '--only', ONLY, '--runs', '3', '--report-dir', dir],
+      { env: { ...DEMO_ENVIRONMENT, ...env }, timeoutMs: PROCESS_TIMEOUT_MS },
+    );
+  } finally {
+    await server.close();
+  }
   expect(cli.stderr, cli.stderr).not.toMatch(/internal error/);
   expect(cli.stderr + cli.stdout).not.toMatch(/\n\s+at /);
   expect(existsSync(join(dir, 'report.html'))).toBe(true);
-  return { cli, dir, results: readResults(dir) };
+  return { cli, dir, results: readResults(dir), hits: server.hits };
 }
 
 describe('a target that stops answering: its services stop, the run is inconclusive', () => {
-  test.each([
+  test.concurrent.each([
     ['no-headers', /after 3 consecutive time-outs \(last: No complete response from .* within 2500 ms\)/],
     ['trickle', /after 3 consecutive time-outs \(last: No complete response from .* within 2500 ms\)/],
     ['connection-reset', /after 3 consecutive transport failures \(last: Connection closed by .*\)/],
@@ -63,7 +64,7 @@ describe('a target that stops answering: its services stop, the run is inconclus
   ] as const)(
     '%s: exit 3, the remaining calls not sent and recorded as error with the reason',
     async (how, reason) => {
-      const { cli, results } = await runAgainst(how);
+      const { cli, results, hits } = await runAgainst(how);
       expect(cli.code, cli.stdout).toBe(3);
       expect(results.verdict).toBe('inconclusive');
       expect(results.summary.fail).toBe(0);
@@ -76,14 +77,14 @@ describe('a target that stops answering: its services stop, the run is inconclus
       expect(messages).toMatch(reason);
       // Each service took its few failures and was then left alone: 3 each, plus at most one call in
       // flight in the other worker when it stopped.
-      expect(server?.hits).toBeLessThanOrEqual(2 * (STOP_AFTER + 1));
+      expect(hits).toBeLessThanOrEqual(2 * (STOP_AFTER + 1));
     },
     PROCESS_TIMEOUT_MS + 10_000,
   );
 });
 
 describe('a target that answers badly: every call is judged, the run is not conformant', () => {
-  test.each([
+  test.concurrent.each([
     ['truncated-json', /Expected a JSON body, received text that does not parse/],
     ['html-as-json', /Expected a JSON body, received .*<!DOCTYPE html>/],
     ['redirect-loop', /Expected HTTP 200, received HTTP 302/],
@@ -104,7 +105,7 @@ describe('a target that answers badly: every call is judged, the run is not conf
     PROCESS_TIMEOUT_MS + 10_000,
   );
 
-  test(
+  test.concurrent(
     'huge-body: 100 MB answers are read up to the size cap, kept as 64 KiB of evidence each, in a 256 MB heap',
     async () => {
       // Before the evidence caps this run kept every 5 MiB answer whole (84 MB of results.json) and

@@ -36,9 +36,9 @@ const BATCHES = batchFaults(BATCHABLE, suiteGroups());
 
 type Run = PoolRun;
 
-// Runs go to two long-lived run processes (test/support/runPool.ts), each with its own sandbox
+// Runs go to three long-lived run processes (test/support/runPool.ts), each with its own sandbox
 // per batch over real HTTP; the command line itself is tested by test/cli*.test.ts.
-const pool = new RunPool(2);
+const pool = new RunPool(3);
 afterAll(() => pool.close());
 
 function runWith(variants: readonly string[], only: readonly string[] | undefined): Promise<Run> {
