@@ -11,8 +11,21 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { main } from '../bin/cli.ts';
 import { operations } from '../spec/operations.ts';
-import { readResults, reportDir, ROOT, runCli } from './support/cli.ts';
+import { type CliResult, readResults, reportDir, ROOT, runCli } from './support/cli.ts';
+
+/**
+ * The command's own entry point called in this process, for the cases that end before a run
+ * starts (help, version, the operation list, option checks): the same code as the binary without
+ * a Node start per case. The binary itself is run for one of each below and for every run.
+ */
+async function inProcess(args: string[]): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, { out: (l) => (stdout += `${l}\n`), err: (l) => (stderr += `${l}\n`) });
+  return { code, stdout, stderr };
+}
 
 const COMMANDS = [
   'run',
@@ -36,12 +49,16 @@ describe.concurrent('help and version', () => {
   });
 
   test.each(COMMANDS.map((c) => [c]))('%s --help prints its usage and options, exit 0', async (command) => {
-    const { code, stdout, stderr } = await runCli([command, '--help']);
+    const { code, stdout, stderr } = await inProcess([command, '--help']);
     expect(code).toBe(0);
     expect(stderr).toBe('');
     expect(stdout).toMatch(new RegExp(`^Usage:\n  conformance ${command}`));
-    const help = await runCli(['help', command]);
+    const help = await inProcess(['help', command]);
     expect(help.stdout).toBe(stdout);
+  });
+
+  test('the binary prints the same help', async () => {
+    expect((await runCli(['run', '--help'])).stdout).toBe((await inProcess(['run', '--help'])).stdout);
   });
 
   test('--version prints the suite version from package.json', async () => {
@@ -54,7 +71,7 @@ describe.concurrent('help and version', () => {
 
 describe.concurrent('conformance operations', () => {
   test('lists every operation with its document, section and method', async () => {
-    const { code, stdout } = await runCli(['operations']);
+    const { code, stdout } = await inProcess(['operations']);
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n');
     expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(operations.map((o) => o.id));
@@ -63,7 +80,7 @@ describe.concurrent('conformance operations', () => {
   });
 
   test('--only D2 keeps document 2; --json gives the same ids as data', async () => {
-    const { stdout } = await runCli(['operations', '--only', 'D2', '--json']);
+    const { stdout } = await inProcess(['operations', '--only', 'D2', '--json']);
     const listed = JSON.parse(stdout) as { id: string; document: string; flags: string[] }[];
     expect(listed.map((o) => o.id)).toEqual(operations.filter((o) => o.document === 'D2').map((o) => o.id));
     expect(listed.every((o) => o.document === 'D2' && Array.isArray(o.flags))).toBe(true);
@@ -100,7 +117,7 @@ describe.concurrent('every option is checked before any request is sent', () => 
     [['--evidence', 'some'], /--evidence must be masked or full/],
     [['--only', 'D9'], /matches no operation/],
   ])('run %j exits 2 with one line and sends nothing', async (args, message) => {
-    const { code, stderr } = await runCli(['run', '--target', target, ...(args as string[])]);
+    const { code, stderr } = await inProcess(['run', '--target', target, ...(args as string[])]);
     expect(code).toBe(2);
     expect(stderr.split('\n')[0]).toMatch(message);
     expect(stderr).not.toMatch(/\n\s+at /);
@@ -109,10 +126,10 @@ describe.concurrent('every option is checked before any request is sent', () => 
   });
 
   test('merge without folders, or of folders that are not shards, exits 2 with one line', async () => {
-    const none = await runCli(['merge']);
+    const none = await inProcess(['merge']);
     expect(none.code).toBe(2);
     expect(none.stderr.split('\n')[0]).toMatch(/merge needs the report folders/);
-    const empty = await runCli(['merge', reportDir()]);
+    const empty = await inProcess(['merge', reportDir()]);
     expect(empty.code).toBe(2);
     expect(empty.stderr.split('\n')[0]).toMatch(/Cannot read results file/);
   });
