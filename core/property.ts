@@ -1,5 +1,5 @@
 /**
- * Property-based verification (fast-check through @fast-check/vitest): generated requests are
+ * Property-based verification (fast-check): generated requests are
  * sent silently; only the shrunk counterexample (on failure) or the last case (on success) is
  * recorded, with the seed and path that replay it (`--seed`, `--path`).
  */
