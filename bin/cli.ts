@@ -25,7 +25,7 @@ const RUN_OPTIONS: [string, string][] = [
   ['--only LIST', 'operations to judge: ids with * wildcards, or a document (D1, D2, D3), comma-separated'],
   ['--report-dir DIR', 'where the report folder is written (default conformance-report)'],
   ['--allow-destructive', 'also run the steps that create, change or delete data on the target'],
-  ['--seed N', 'seed of the generated cases (a run prints it; the same seed gives the same cases)'],
+  ['--seed N', 'seed of the generated cases, 0 to 2147483647 (a run prints it; the same seed gives the same cases)'],
   ['--runs N', 'cases per property (default 25)'],
   ['--path PATH', 'replay one generated case (with --seed; a failure prints both)'],
   ['--evidence masked|full', 'masked (default) masks personal data in every artefact; full keeps it'],
