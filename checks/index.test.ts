@@ -11,6 +11,7 @@ const factoryArgs: Record<string, unknown[]> = {
   batchBelongsToSite: ['SITE1'],
   bundleHasEntries: [],
   bundleTypeIs: ['searchset'],
+  clientSendsHeader: [{ name: 'SU-SiteId', value: '{siteId}', enforced: true }],
   coverageMatchesSearch: [{ lastName: 'Smith' }],
   entriesMatchFilter: ['anything', () => true],
   entriesSorted: ['created', () => 1, 'asc'],

@@ -1,0 +1,33 @@
+/**
+ * A request a client sends (or a partner's pact says its client sends), resolved to the operation
+ * of the table it addresses: the subject of the client-side checks (checks/client*.ts). The raw
+ * path and query are kept as sent, so that percent-encoding can be judged.
+ */
+import type { Operation } from '../spec/types.ts';
+
+export interface ClientRequest {
+  /** The operation of the table the request addresses (resolved by address, method and version header). */
+  operation: Operation;
+  method: string;
+  /** Path as sent, percent-encoding kept. */
+  rawPath: string;
+  /** Query string as sent, without the leading `?` ('' when none). */
+  rawQuery: string;
+  /** Header names lower-cased; repeated headers joined with `, `. */
+  headers: Readonly<Record<string, string>>;
+  body?: string;
+}
+
+/** The header's value, whatever the case of its name. */
+export const headerOf = (request: ClientRequest, name: string): string | undefined =>
+  request.headers[name.toLowerCase()];
+
+/** Lower-cases header names and joins repeated values (Pact files hold arrays or strings). */
+export function normaliseHeaders(headers: Readonly<Record<string, unknown>> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const text = Array.isArray(value) ? value.map(String).join(', ') : value === undefined ? undefined : String(value);
+    if (text !== undefined) out[name.toLowerCase()] = text;
+  }
+  return out;
+}
