@@ -8,6 +8,7 @@ import { CHECK_REGISTRY, HELPER_EXPORTS } from './registry.ts';
 /** Sample arguments to call each factory once (ids must not depend on them). */
 const factoryArgs: Record<string, unknown[]> = {
   acknowledgedBatchGone: ['b1'],
+  agreesWithOpenApi: ['request'],
   batchBelongsToSite: ['SITE1'],
   bundleHasEntries: [],
   bundleTypeIs: ['searchset'],

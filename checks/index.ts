@@ -4,6 +4,7 @@
  */
 export { acknowledgedBatchGone } from './acknowledgedBatchGone.ts';
 export { batchBelongsToSite } from './batchBelongsToSite.ts';
+export { agreesWithOpenApi, type OpenApiComparison } from './agreesWithOpenApi.ts';
 export { bodyIsJson } from './bodyIsJson.ts';
 export { bundleHasEntries } from './bundleHasEntries.ts';
 export { bundleTypeIs } from './bundleTypeIs.ts';
