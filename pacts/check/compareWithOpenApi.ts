@@ -5,7 +5,25 @@
  * allow, a response status or body it does not allow. Each finding names the interaction it is
  * about (its index in the pact's `interactions`).
  */
-import { Comparator } from '@pactflow/openapi-pact-comparator';
+import * as comparatorModule from '@pactflow/openapi-pact-comparator';
+
+/**
+ * The library's own declarations import their siblings without file extensions, which NodeNext
+ * resolution cannot follow; this is the part of its API used here (dist/src/results/index.d.ts).
+ */
+interface ComparatorResult {
+  code: string;
+  message: string;
+  type: 'error' | 'warning' | 'info';
+  mockDetails?: { location: string; value?: unknown };
+  specDetails?: { location: string };
+}
+type ComparatorClass = new (options: {
+  oas: object;
+}) => {
+  compare(pact: object): AsyncGenerator<ComparatorResult>;
+};
+const { Comparator } = comparatorModule as unknown as { Comparator: ComparatorClass };
 
 export interface OpenApiFinding {
   /** Index of the interaction in the pact, when the finding names one. */
@@ -23,16 +41,10 @@ export interface OpenApiFinding {
 
 const INDEX = /interactions\[(\d+)\]/;
 
-type ComparatorDocument = ConstructorParameters<typeof Comparator>[0] extends infer O
-  ? O extends { oas?: infer D }
-    ? D
-    : never
-  : never;
-
 export async function compareWithOpenApi(openapi: object, pact: Record<string, unknown>): Promise<OpenApiFinding[]> {
-  const comparator = new Comparator({ oas: openapi as ComparatorDocument });
+  const comparator = new Comparator({ oas: openapi });
   const findings: OpenApiFinding[] = [];
-  for await (const r of comparator.compare(pact as Parameters<Comparator['compare']>[0])) {
+  for await (const r of comparator.compare(pact)) {
     const location = r.mockDetails?.location;
     const index = location ? INDEX.exec(location)?.[1] : undefined;
     findings.push({
