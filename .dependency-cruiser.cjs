@@ -48,6 +48,14 @@ module.exports = {
       to: { path: '^server/(faults|variants)/' },
     },
     {
+      name: 'openapi-is-generated-from-data',
+      severity: 'error',
+      comment:
+        'The OpenAPI export is generated from spec/ and schemas/ (and the sandbox addresses); the sandbox serves it, so it never imports the rest of the sandbox, nor the suite.',
+      from: { path: '^openapi/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^(suites|checks|reports|app|bin|server)/', pathNot: '^server/router/addresses\\.ts$' },
+    },
+    {
       name: 'spec-is-data',
       severity: 'error',
       comment: 'spec/ and schemas/ are data every layer reads; they import nothing of the layers.',

@@ -105,6 +105,11 @@ const COMMANDS: Record<string, CommandHelp> = {
       ['--force', 'overwrite an existing file'],
     ],
   },
+  openapi: {
+    usage: ['conformance openapi [--out DIR]'],
+    summary: 'write the OpenAPI 3.1 documents (the family and one per service), generated from the operation table',
+    options: [['--out DIR', 'where to write them (default conformance-openapi)']],
+  },
   help: { usage: ['conformance help [COMMAND]'], summary: 'this overview, or the help of one command' },
 };
 
@@ -564,6 +569,31 @@ async function init(argv: string[], io: Out): Promise<number> {
   return 0;
 }
 
+/** `openapi`: the OpenAPI 3.1 documents, one file per service and one for the family. */
+async function openapi(argv: string[], io: Out): Promise<number> {
+  const { values } = parse(argv, { out: { type: 'string' } });
+  const out = (values.out as string | undefined) ?? 'conformance-openapi';
+  if (out === '') throw new UsageError('--out must not be empty');
+  try {
+    if (!statSync(out).isDirectory()) throw new UsageError(`--out ${out} is a file, not a folder`);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') throw new UsageError(`--out ${out} cannot be used: ${code}`);
+  }
+  const { writeOpenApi } = await import('../openapi/writeOpenApi.ts');
+  let written: string[];
+  try {
+    written = writeOpenApi(out);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === undefined) throw e;
+    throw new UsageError(`cannot write into ${out}: ${code}`);
+  }
+  for (const file of written) io.out(file);
+  return 0;
+}
+
 function version(): string {
   const root = new URL('../package.json', import.meta.url);
   const pkg = JSON.parse(readFileSync(root, 'utf8')) as { name: string; version: string };
@@ -612,6 +642,8 @@ export async function main(argv: string[], io: Out = stdio): Promise<number> {
         return await verifyReport(rest, io);
       case 'init':
         return await init(rest, io);
+      case 'openapi':
+        return await openapi(rest, io);
       case 'help':
         if (rest[0] !== undefined && !(rest[0] in COMMANDS))
           throw new UsageError(`Unknown command ${JSON.stringify(rest[0])}`);

@@ -38,6 +38,7 @@ const COMMANDS = [
   'faults',
   'variants',
   'init',
+  'openapi',
   'help',
 ];
 

@@ -52,6 +52,7 @@ import { findMember } from './findMember.ts';
 import { geocodePostcode, retrieveAddress, searchAddress, validatePostcode } from './addressSearch.ts';
 import { listHospitalClaims, searchHospitalClaims } from './hospitalClaims.ts';
 import { getInsurerControlParameters, listInsurers, lookupLocations, lookupPractitioners } from './lookups.ts';
+import { OPENAPI_ROUTES } from './openapiDocs.ts';
 import { SERVED_OPERATIONS, servedOperation } from './operationTable.ts';
 import {
   createCondition,
@@ -219,6 +220,15 @@ function buildRoutes(): Route[] {
     ...discovery,
     { method: 'POST', pattern: '/oauth/token', operations: [], mediaType: JSON_MEDIA_TYPE, handler: issueToken },
     { method: 'GET', pattern: '/_sandbox/health', operations: [], mediaType: JSON_MEDIA_TYPE, handler: health },
+    ...OPENAPI_ROUTES.map(
+      ({ pattern, handler }): Route => ({
+        method: 'GET',
+        pattern,
+        operations: [],
+        mediaType: JSON_MEDIA_TYPE,
+        handler,
+      }),
+    ),
   ];
 }
 
