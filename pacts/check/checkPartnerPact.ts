@@ -1,0 +1,93 @@
+/**
+ * `conformance pact check PARTNER.json`: a pact written by a partner's own consumer tests, judged
+ * three ways into one sealed report with the verdict words, exit codes and integrity of a server
+ * run: (a) against the exported OpenAPI document (pacts/check/compareWithOpenApi.ts), (b) against
+ * the requirement table as client obligations (pacts/check/judgeInteractions.ts), and (c) by
+ * verifying it with Pact's own Verifier against a fresh sandbox with provider states.
+ */
+import { resolve } from 'node:path';
+import { aggregate } from '../../core/aggregate.ts';
+import { RunEventBus, type WorkerResult } from '../../core/events.ts';
+import { sealed } from '../../core/integrity.ts';
+import { Redactor } from '../../core/redact.ts';
+import type { ExchangeRecord } from '../../core/results.ts';
+import { EXIT, exitCodeOf } from '../../core/results.ts';
+import { suiteVersion } from '../../core/suiteVersion.ts';
+import type { RunOutcome } from '../../app/runConformance.ts';
+import { buildOpenApiDocument } from '../../openapi/buildOpenApi.ts';
+import { subscribeReportFolder } from '../../reports/writeReports.ts';
+import { operations } from '../../spec/operations.ts';
+import { resolveOperation } from '../resolveOperation.ts';
+import { compareWithOpenApi } from './compareWithOpenApi.ts';
+import { comparatorView } from './comparatorView.ts';
+import { judgeInteractions } from './judgeInteractions.ts';
+import { PactFileError, readPact } from './readPact.ts';
+
+/** What verifying the pact against a provider gave: one result per interaction, with its exchanges. */
+export interface Verification {
+  results: WorkerResult[];
+  exchanges: ReadonlyMap<string, ExchangeRecord>;
+}
+
+export interface PactCheckOptions {
+  pactFile: string;
+  reportDir: string;
+  /** The consumer is one of the operator's own products: reserved operations are its to call. */
+  operatorProduct?: boolean;
+  /** Part (c): verify the pact against the sandbox (the command always does; unit tests may not). */
+  verify?: (pactFile: string) => Promise<Verification>;
+}
+
+export async function checkPartnerPact(options: PactCheckOptions): Promise<RunOutcome> {
+  const startedAt = new Date().toISOString();
+  let pact: ReturnType<typeof readPact>;
+  try {
+    pact = readPact(options.pactFile);
+  } catch (e) {
+    if (e instanceof PactFileError) return { exitCode: EXIT.usage, problem: e.message };
+    throw e;
+  }
+  const findings = await compareWithOpenApi(comparatorView(buildOpenApiDocument()), pact.raw);
+  const judged = judgeInteractions(pact, findings, {
+    operatorProduct: options.operatorProduct === true,
+    resolve: resolveOperation,
+  });
+  // A pact carries whatever its consumer test sent: a real token or a personal value is masked
+  // like any exchange (credentials by header name, personal data by structure).
+  const redactor = Redactor.forRun({ secrets: [], evidence: 'masked', fixtures: {} });
+  const exchanges = new Map<string, ExchangeRecord>(judged.map((j) => [j.exchange.id, redactor.exchange(j.exchange)]));
+  const results: WorkerResult[] = judged.flatMap((j) => j.results);
+  if (options.verify) {
+    const verification = await options.verify(options.pactFile);
+    results.push(...verification.results);
+    for (const [id, x] of verification.exchanges) exchanges.set(id, x);
+  }
+  const used = new Set(judged.flatMap((j) => (j.operation ? [j.operation.id] : [])));
+  const bus = new RunEventBus();
+  const reportPaths = subscribeReportFolder(bus, resolve(options.reportDir));
+  const sealedResults = sealed(
+    aggregate({
+      suite: suiteVersion(),
+      target: `pact ${pact.consumer} -> ${pact.provider} (${options.pactFile})`,
+      configDigest: '',
+      attestation: {},
+      evidence: 'masked',
+      seed: 0,
+      runs: 0,
+      allowDestructive: false,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      operations: operations.filter((o) => used.has(o.id)).map((o) => o.id),
+      events: [],
+      runnerExchanges: exchanges,
+      runnerResults: results,
+      // The pact, not the documents, sets what a partner's client consumes: the share of the
+      // documents' requirements it reaches says nothing of its conformance (shown, not gated).
+      minCoverage: 0,
+    }),
+  );
+  await bus.emit({ type: 'run-finished', results: sealedResults });
+  const reports = reportPaths();
+  if (!reports) throw new Error('The report folder was not written');
+  return { exitCode: exitCodeOf(sealedResults.verdict), results: sealedResults, reports };
+}
