@@ -1,0 +1,153 @@
+/**
+ * `pact check` parts (a) and (b) on hand-written pacts: what a partner's file can hold (broken
+ * files, specification 2 and 3 queries, a real token), each rule at the level of the rows it
+ * cites, and the sealed report. Part (c) and the partner example: examples/partner-consumer.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { verifyReportDir } from '../../reports/writeReports.ts';
+import { stricterThanCited } from '../../test/support/levels.ts';
+import { checkPartnerPact } from './checkPartnerPact.ts';
+import { NO_OPERATION } from './judgeInteractions.ts';
+import { PactFileError, readPact } from './readPact.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'pact-check-'));
+let n = 0;
+function file(content: unknown): string {
+  const f = join(dir, `pact-${n++}.json`);
+  writeFileSync(f, typeof content === 'string' ? content : JSON.stringify(content));
+  return f;
+}
+
+const SECRET = 'eyJ-partner-real-token-123';
+const v = (version: string, interactions: unknown[]) => ({
+  consumer: { name: 'partner' },
+  provider: { name: 'api-family' },
+  metadata: { pactSpecification: { version } },
+  interactions,
+});
+const findMember = (headers: Record<string, string>) => ({
+  description: 'find member',
+  request: {
+    method: 'POST',
+    path: '/membership/find-member',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+    body: 'insurerIdentifier=ppp&firstInitial=J&lastName=Smith&dateOfBirth=1980-04-12',
+  },
+  response: { status: 200, headers: { 'Content-Type': 'application/json' }, body: { resourceType: 'Coverage' } },
+});
+const retrieveAddress = (query: unknown) => ({
+  description: 'retrieve address',
+  request: { method: 'GET', path: '/address/retrieve', query, headers: { Authorization: `Bearer ${SECRET}` } },
+  response: { status: 200 },
+});
+
+describe('reading a pact', () => {
+  test('a file that is no pact is a one-line PactFileError', () => {
+    const cases: [unknown, RegExp][] = [
+      ['{not json', /is not JSON/],
+      [{ interactions: [] }, /consumer or provider name missing/],
+      [{ consumer: { name: 'c' }, provider: { name: 'p' } }, /expected an object with an interactions array/],
+      [v('3.0.0', [{ description: 'x', request: { path: '/a' }, response: { status: 200 } }]), /no request method/],
+      [v('3.0.0', []), /holds no HTTP interaction/],
+    ];
+    for (const [content, message] of cases) {
+      expect(() => readPact(file(content))).toThrow(PactFileError);
+      expect(() => readPact(file(content))).toThrow(message);
+    }
+    expect(() => readPact(join(dir, 'absent.json'))).toThrow(/cannot read .*ENOENT/);
+  });
+
+  test('bodies of specification 4 are read from their content, messages are left aside', () => {
+    const p = readPact(
+      file({
+        ...v('4.0', []),
+        interactions: [
+          { type: 'Asynchronous/Messages', description: 'a message' },
+          {
+            type: 'Synchronous/HTTP',
+            description: 'form',
+            request: {
+              method: 'post',
+              path: '/x',
+              body: { content: 'a=1', contentType: 'application/x-www-form-urlencoded' },
+            },
+            response: { status: 200 },
+          },
+        ],
+      }),
+    );
+    expect(p.notHttp).toEqual(['a message']);
+    expect(p.interactions[0].request).toMatchObject({ method: 'POST', body: 'a=1' });
+  });
+});
+
+describe('judging a pact', () => {
+  test('a conforming interaction passes, a broken one fails its rule, at the level of its rows', async () => {
+    const reportDir = join(dir, 'report-1');
+    const good = findMember({ Authorization: `Bearer ${SECRET}`, 'SU-SiteId': 'SITE001', 'SVC-API-Version': '2' });
+    const noSite = {
+      ...findMember({ Authorization: `Bearer ${SECRET}`, 'SVC-API-Version': '2' }),
+      description: 'no site',
+    };
+    const o = await checkPartnerPact({ pactFile: file(v('3.0.0', [good, noSite])), reportDir });
+    expect(o.exitCode).toBe(1);
+    const r = o.results!;
+    const failed = r.results.filter((x) => x.status === 'fail');
+    expect(failed.map((x) => `${x.test?.split(': ')[1]} ${x.check}`).sort()).toEqual([
+      'no site agrees-with-open-api',
+      'no site client-sends-header',
+    ]);
+    expect(failed.find((x) => x.check === 'client-sends-header')?.requirements).toContain('D1-1-08');
+    expect(stricterThanCited(r)).toEqual([]);
+    expect((await verifyReportDir(reportDir)).intact).toBe(true);
+    // A token the consumer test put in its pact never reaches the report.
+    for (const name of ['results.json', 'report.html', 'junit.xml'])
+      expect(readFileSync(join(reportDir, name), 'utf8')).not.toContain(SECRET);
+  });
+
+  test('an unknown address fails the OpenAPI agreement and is filed under no operation', async () => {
+    const stray = { ...findMember({}), request: { ...findMember({}).request, path: '/membership/member-search' } };
+    const o = await checkPartnerPact({ pactFile: file(v('3.0.0', [stray])), reportDir: join(dir, 'report-2') });
+    const failed = o.results!.results.filter((x) => x.status === 'fail');
+    expect(failed.map((x) => [x.operation, x.check, /received ([\w.-]+):/.exec(x.message)?.[1]])).toEqual([
+      [NO_OPERATION, 'agrees-with-open-api', 'request.path-or-method.unknown'],
+    ]);
+  });
+
+  test('| is judged in a raw query (specification 2) and left unjudged in a decoded one (3)', async () => {
+    const raw = await checkPartnerPact({
+      pactFile: file(v('2.0.0', [retrieveAddress('id=GB|123')])),
+      reportDir: join(dir, 'report-3'),
+      operatorProduct: true,
+    });
+    const pipe2 = raw.results!.results.find((x) => x.check === 'client-encodes-pipe');
+    expect([pipe2?.status, pipe2?.level, pipe2?.requirements]).toEqual(['fail', 'MUST', ['D2-4.7-02']]);
+    const decoded = await checkPartnerPact({
+      pactFile: file(v('3.0.0', [retrieveAddress({ id: ['GB|123'] })])),
+      reportDir: join(dir, 'report-4'),
+      operatorProduct: true,
+    });
+    const pipe3 = decoded.results!.results.find((x) => x.check === 'client-encodes-pipe');
+    expect(pipe3?.status).toBe('skip');
+    expect(pipe3?.message).toMatch(/keeps query values decoded/);
+  });
+
+  test('reserved operations fail for an external integrator and are skipped for an operator product', async () => {
+    const pactFile = file(v('3.0.0', [retrieveAddress({ id: ['GB%7C123'] })]));
+    const external = await checkPartnerPact({ pactFile, reportDir: join(dir, 'report-5') });
+    const reserved = external.results!.results.find((x) => x.check === 'client-avoids-reserved');
+    expect([reserved?.status, reserved?.level, reserved?.requirements]).toEqual(['fail', 'MUST', ['D2-1-08']]);
+    const operator = await checkPartnerPact({ pactFile, reportDir: join(dir, 'report-6'), operatorProduct: true });
+    expect(operator.results!.results.find((x) => x.check === 'client-avoids-reserved')?.status).toBe('skip');
+  });
+
+  test('version 1 of Find Member is recorded as deprecated, never failed', async () => {
+    const v1 = findMember({ Authorization: `Bearer ${SECRET}`, 'SU-SiteId': 'SITE001', 'SVC-API-Version': '1' });
+    const o = await checkPartnerPact({ pactFile: file(v('3.0.0', [v1])), reportDir: join(dir, 'report-7') });
+    const deprecated = o.results!.results.find((x) => x.check === 'client-avoids-deprecated');
+    expect([deprecated?.operation, deprecated?.status, deprecated?.level]).toEqual(['find-member-v1', 'warn', 'INFO']);
+  });
+});
