@@ -110,6 +110,35 @@ const COMMANDS: Record<string, CommandHelp> = {
     summary: 'write the OpenAPI 3.1 documents (the family and one per service), generated from the operation table',
     options: [['--out DIR', 'where to write them (default conformance-openapi)']],
   },
+  pact: {
+    usage: [
+      'conformance pact generate [--out DIR]',
+      'conformance pact verify --target URL [--pact FILE]... [--config FILE] [--states endpoint|fixtures] [--allow-destructive] [--report-dir DIR] [--quiet]',
+      'conformance pact check PARTNER.json [--operator-product] [--report-dir DIR] [--quiet]',
+    ],
+    summary:
+      "reference consumer pacts: generate them, verify pacts against a server with Pact's Verifier, check a partner's pact",
+    options: [
+      ['--out DIR', 'generate: where the reference pacts are written (default pacts-out)'],
+      ['--target URL', 'verify: the provider to verify (its services are found through discovery)'],
+      ['--pact FILE', 'verify: a pact file to verify (repeatable; default: the reference pacts, generated)'],
+      ['--config FILE', 'verify: the target config (default: the sandbox demo config)'],
+      [
+        '--states endpoint|fixtures',
+        "verify: arrange provider states through the target's /_pact/provider-states (default) or the config's fixtures",
+      ],
+      [
+        '--allow-destructive',
+        "verify --states fixtures: also verify interactions that change or delete the target's data",
+      ],
+      [
+        '--operator-product',
+        "check: the consumer is one of the operator's own products (reserved operations are its to call)",
+      ],
+      ['--report-dir DIR', 'verify, check: where the report folder is written (default conformance-report)'],
+      ['--quiet', 'verify, check: print only the verdict and where the report is'],
+    ],
+  },
   help: { usage: ['conformance help [COMMAND]'], summary: 'this overview, or the help of one command' },
 };
 
@@ -569,6 +598,103 @@ async function init(argv: string[], io: Out): Promise<number> {
   return 0;
 }
 
+/** Prints a pact verification's or check's summary as a run's; a problem is one line and exit 2. */
+async function pactOutcome(outcome: RunOutcomeLike, io: Out, quiet: boolean): Promise<number> {
+  if (outcome.problem) {
+    io.err(`conformance: ${outcome.problem}`);
+    return outcome.exitCode;
+  }
+  if (!outcome.results || !outcome.reports) throw new Error('A pact run without a problem returned no results');
+  const { formatSummary } = await import('../core/summary.ts');
+  const lines = formatSummary(outcome.results, outcome.reports.reportHtml);
+  for (const line of quiet ? lines.filter((l) => /^(Verdict|Report|Inconclusive):/.test(l)) : lines) io.out(line);
+  return outcome.exitCode;
+}
+
+type RunOutcomeLike = Awaited<ReturnType<typeof import('../app/runConformance.ts').runConformance>>;
+
+/** `pact generate|verify|check`: the reference pacts, Pact's Verifier against a target, a partner's pact judged. */
+async function pact(argv: string[], io: Out): Promise<number> {
+  const [sub, ...rest] = argv;
+  process.env.PACT_DO_NOT_TRACK = 'true';
+  if (sub === 'generate') {
+    const { values } = parse(rest, { out: { type: 'string' } });
+    const out = (values.out as string | undefined) ?? 'pacts-out';
+    if (out === '') throw new UsageError('--out must not be empty');
+    if (existsAsFile(out)) throw new UsageError(`--out ${out} is a file, not a folder`);
+    const { generateReferencePacts } = await import('../pacts/generate.ts');
+    for (const file of await generateReferencePacts(out)) io.out(file);
+    return 0;
+  }
+  if (sub === 'verify') {
+    const { values } = parse(rest, {
+      target: { type: 'string' },
+      pact: { type: 'string', multiple: true },
+      config: { type: 'string' },
+      states: { type: 'string' },
+      'allow-destructive': { type: 'boolean' },
+      'report-dir': { type: 'string' },
+      quiet: { type: 'boolean' },
+    });
+    const target = values.target as string | undefined;
+    if (!target) throw new UsageError('pact verify needs --target URL');
+    const states = (values.states as string | undefined) ?? 'endpoint';
+    if (states !== 'endpoint' && states !== 'fixtures')
+      throw new UsageError(`--states must be endpoint or fixtures, received ${JSON.stringify(states)}`);
+    const pacts = (values.pact as string[] | undefined) ?? [];
+    for (const f of pacts) if (!existsAsReadableFile(f)) throw new UsageError(`--pact ${f} is not a readable file`);
+    const reportDir = reportDirOption(values['report-dir'] as string | undefined);
+    const { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } = await import('../server/demoConfig.ts');
+    const { verifyPacts } = await import('../pacts/verify.ts');
+    const outcome = await verifyPacts({
+      target,
+      ...(pacts.length ? { pactFiles: pacts } : {}),
+      ...(values.config
+        ? { config: values.config as string }
+        : { config: DEMO_CONFIG_FILE, environmentFallbacks: DEMO_ENVIRONMENT }),
+      reportDir,
+      stateSource: states,
+      allowDestructive: values['allow-destructive'] === true,
+    });
+    return pactOutcome(outcome, io, values.quiet === true);
+  }
+  if (sub === 'check') {
+    const { values, positionals } = parse(
+      rest,
+      { 'operator-product': { type: 'boolean' }, 'report-dir': { type: 'string' }, quiet: { type: 'boolean' } },
+      true,
+    );
+    if (positionals.length !== 1) throw new UsageError('pact check needs exactly one pact file');
+    const reportDir = reportDirOption(values['report-dir'] as string | undefined);
+    const { checkPartnerPactAgainstSandbox } = await import('../pacts/check/againstSandbox.ts');
+    const outcome = await checkPartnerPactAgainstSandbox({
+      pactFile: positionals[0],
+      reportDir,
+      operatorProduct: values['operator-product'] === true,
+    });
+    return pactOutcome(outcome, io, values.quiet === true);
+  }
+  throw new UsageError(
+    sub === undefined ? 'pact needs generate, verify or check' : `Unknown pact command ${JSON.stringify(sub)}`,
+  );
+}
+
+function existsAsFile(path: string): boolean {
+  try {
+    return !statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function existsAsReadableFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** `openapi`: the OpenAPI 3.1 documents, one file per service and one for the family. */
 async function openapi(argv: string[], io: Out): Promise<number> {
   const { values } = parse(argv, { out: { type: 'string' } });
@@ -644,6 +770,8 @@ export async function main(argv: string[], io: Out = stdio): Promise<number> {
         return await init(rest, io);
       case 'openapi':
         return await openapi(rest, io);
+      case 'pact':
+        return await pact(rest, io);
       case 'help':
         if (rest[0] !== undefined && !(rest[0] in COMMANDS))
           throw new UsageError(`Unknown command ${JSON.stringify(rest[0])}`);

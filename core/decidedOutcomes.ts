@@ -78,6 +78,14 @@ export const OPERATION_IN_SCOPE = outcome('operation-in-scope', 'The operation i
   reason: 'operation omitted by the config',
 });
 
+/** One interaction of a pact, verified against the target by Pact's own Verifier (pacts/verify.ts). */
+export const PACT_INTERACTION_VERIFIED = outcome(
+  'pact-interaction-verified',
+  'The target answers the pact interaction as the pact expects (Pact Verifier)',
+  'runner',
+  { standing: 'judged' },
+);
+
 export const DECIDED_OUTCOMES: readonly DecidedOutcome[] = [
   FIXTURE_CONFIGURED,
   CREDENTIAL_CONFIGURED,
@@ -89,6 +97,7 @@ export const DECIDED_OUTCOMES: readonly DecidedOutcome[] = [
   DISCOVERY_KEY_PRESENT,
   SUITE_RAN,
   OPERATION_IN_SCOPE,
+  PACT_INTERACTION_VERIFIED,
 ];
 
 const byId = new Map(DECIDED_OUTCOMES.map((o) => [o.id, o]));

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { ActiveFaults } from './faults/catalog.ts';
 import { ActiveVariants } from './variants/catalog.ts';
-import { createMemoryRepository } from './repo/memoryRepository.ts';
+import { applyStateChange, parseStateChange, resettableRepository } from './providerStates.ts';
 import { FORM_MEDIA_TYPE, mediaType } from './router/auth.ts';
 import { operationOutcome } from './router/errors.ts';
 import { JSON_MEDIA_TYPE, dispatch, type WireReply } from './router/routes.ts';
@@ -43,7 +43,9 @@ function send(reply: FastifyReply, wire: WireReply): FastifyReply {
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   const faults = new ActiveFaults(opts.faults ?? []);
   const variants = new ActiveVariants(opts.variants ?? []);
-  const repo = createMemoryRepository();
+  // Provider states (POST /_pact/provider-states) reset the data to the seed; tokens survive.
+  const data = resettableRepository();
+  const repo = data.repo;
   const host = opts.host ?? '127.0.0.1';
   const app = Fastify({ logger: false });
 
@@ -52,6 +54,18 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
   let fallbackBase = '';
+  // Pact's state endpoint (pacts/README.md): registered before the catch-all so it never reaches the router.
+  app.post('/_pact/provider-states', async (request, reply) => {
+    const change = parseStateChange(typeof request.body === 'string' ? request.body : '');
+    const answer =
+      typeof change === 'string' ? { status: 400, body: { error: change } } : await applyStateChange(change, data);
+    return send(reply, {
+      status: answer.status,
+      headers: { 'content-type': JSON_MEDIA_TYPE },
+      payload: JSON.stringify(answer.body),
+    });
+  });
+
   app.route({
     method: METHODS,
     url: '/*',

@@ -39,6 +39,7 @@ const COMMANDS = [
   'variants',
   'init',
   'openapi',
+  'pact',
   'help',
 ];
 

@@ -11,7 +11,7 @@
  * `variant` names a broken variant of the example (README.md): the client's fault and the
  * interactions that go with it, so that the broken pact is a real consumer test's output too.
  */
-import { MatchersV3, PactV3, SpecificationVersion } from '@pact-foundation/pact';
+import { MatchersV3, PactV3, SpecificationVersion, type V3Request } from '@pact-foundation/pact';
 import { type ClientFault, PracticeClient } from './practiceClient.ts';
 
 process.env.PACT_DO_NOT_TRACK = 'true';
@@ -62,10 +62,10 @@ export async function writePartnerPact(dir: string, variant?: BrokenVariant): Pr
     spec: SpecificationVersion.SPECIFICATION_VERSION_V3,
     logLevel: 'error',
   });
-  const auth = { Authorization: regex('^Bearer \\S+$', `Bearer ${TOKEN}`) };
-  const site = has('no-site-id') ? {} : { 'SU-SiteId': SITE };
+  const auth: NonNullable<V3Request['headers']> = { Authorization: regex('^Bearer \\S+$', `Bearer ${TOKEN}`) };
+  const site: NonNullable<V3Request['headers']> = has('no-site-id') ? {} : { 'SU-SiteId': SITE };
   const findMemberPath = has('hard-coded-address') ? '/membership/member-search' : '/membership/find-member';
-  const memberHeaders = {
+  const memberHeaders: NonNullable<V3Request['headers']> = {
     ...auth,
     ...site,
     'SVC-API-Version': has('unknown-version') ? '3' : '2',
