@@ -13,6 +13,7 @@ import { faultInfo } from '../server/faults/catalog.ts';
 import { type RunningSandbox, startSandbox } from '../server/http.ts';
 import { generateReferencePacts } from './generate.ts';
 import { stricterThanCited } from '../test/support/levels.ts';
+import { startRelocatingProxy } from '../test/support/relocatingProxy.ts';
 import { verifyPacts } from './verify.ts';
 
 const FAULT = 'ack-returns-204';
@@ -69,6 +70,19 @@ describe('verifyPacts', () => {
     expect(failing[0].status).toBe('fail');
     expect(failing[0].message).toMatch(/^Expected .*received: expected 200 but was 204/);
     expect((await verifyReportDir(join(dir, 'faulty'))).intact).toBe(true);
+  });
+
+  test('a target whose discovered addresses are not the reference ones is verified at its own addresses', async () => {
+    const proxy = await startRelocatingProxy(clean.url);
+    try {
+      const out = await run(proxy.url, 'relocated');
+      expect(out.problem).toBeUndefined();
+      expect((out.results?.results ?? []).filter((r) => r.status !== 'pass').map((r) => r.message)).toEqual([]);
+      expect(out.exitCode).toBe(0);
+      expect(proxy.refused).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
   });
 
   test('fixture states: states the fixtures do not name are skipped, destructive operations omitted', async () => {
