@@ -35,7 +35,7 @@ export async function startRelocatingProxy(sandboxUrl: string): Promise<Relocati
         HOP_BY_HOP.includes(k) || v === undefined ? [] : [[k, Array.isArray(v) ? v.join(', ') : v]],
       ),
     );
-    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await bodyOf(req);
+    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : new Uint8Array(await bodyOf(req));
     const answer = await fetch(`${sandboxUrl}${path}`, { method: req.method, headers, body, redirect: 'manual' });
     let text = await answer.text();
     // Discovery documents: every address moves under the prefix.
