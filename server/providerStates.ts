@@ -38,12 +38,20 @@ export function resettableRepository(seed: Seed = SEED): ResettableRepository {
   const tokens = createMemoryRepository(seed);
   let data = createMemoryRepository(seed);
   const tokenMethods = new Set<string>(TOKEN_METHODS);
-  const repo = new Proxy({} as Repository, {
-    get(_target, name: string | symbol) {
-      const source = typeof name === 'string' && tokenMethods.has(name) ? tokens : data;
-      return Reflect.get(source, name);
-    },
-  });
+  // A plain object of delegating methods, not a Proxy: faults wrap the repository by spreading it
+  // (`{ ...repo, removeBatch }`), which copies own properties only.
+  const repo = Object.fromEntries(
+    Object.keys(tokens).map((name) => [
+      name,
+      (...args: unknown[]) => {
+        const source = (tokenMethods.has(name) ? tokens : data) as unknown as Record<
+          string,
+          (...a: unknown[]) => unknown
+        >;
+        return source[name](...args);
+      },
+    ]),
+  ) as unknown as Repository;
   return {
     repo,
     reset() {

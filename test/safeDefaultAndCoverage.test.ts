@@ -20,29 +20,34 @@ import { stricterThanCited } from './support/levels.ts';
 const DEMO_CONFIG = JSON.parse(readFileSync(DEMO_CONFIG_FILE, 'utf8')) as Record<string, unknown>;
 
 const TIMEOUT = 300_000;
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+// One sandbox per run: the destructive run acknowledges batches, which the safe run's
+// "the pending list is unchanged by a get" step would see if they shared one.
+let sandboxes: Awaited<ReturnType<typeof startSandbox>>[] = [];
 let safe: CliResult & { results: RunResults };
 let bare: CliResult & { results: RunResults };
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandboxes = await Promise.all([startSandbox(), startSandbox()]);
   const configDir = mkdtempSync(join(tmpdir(), 'conformance-config-'));
   const { fixtures: _dropped, ...noFixtures } = DEMO_CONFIG;
   const configFile = join(configDir, 'no-fixtures.json');
   writeFileSync(configFile, JSON.stringify(noFixtures));
-  const run = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
+  const run = async (target: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
     const dir = reportDir();
     const out = await runCli(
-      ['run', '--target', sandbox.url, '--report-dir', dir, '--seed', '20261123', '--runs', '2', ...args],
+      ['run', '--target', target, '--report-dir', dir, '--seed', '20261123', '--runs', '2', ...args],
       { timeoutMs: TIMEOUT, env },
     );
     return { ...out, results: readResults(dir) };
   };
-  [safe, bare] = await Promise.all([run([]), run(['--config', configFile, '--allow-destructive'], DEMO_ENVIRONMENT)]);
+  [safe, bare] = await Promise.all([
+    run(sandboxes[0].url, []),
+    run(sandboxes[1].url, ['--config', configFile, '--allow-destructive'], DEMO_ENVIRONMENT),
+  ]);
 }, TIMEOUT + 20_000);
 
 afterAll(async () => {
-  await sandbox?.close();
+  await Promise.all(sandboxes.map((s) => s.close()));
 });
 
 describe('without --allow-destructive against the clean sandbox', () => {
