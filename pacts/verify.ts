@@ -42,6 +42,7 @@ import { loadRequirements } from '../spec/requirements.ts';
 import type { Operation, ServiceId } from '../spec/types.ts';
 import { CREDENTIAL_PLACEHOLDER, generateReferencePacts } from './generate.ts';
 import { providerState, stateFromFixtures } from './providerStates.ts';
+import { isObject as isRecord, PactFileError, readPact as readPactFile } from './readPact.ts';
 import { resolveOperation } from './resolveOperation.ts';
 
 export type { RunOutcome } from '../app/runConformance.ts';
@@ -72,48 +73,9 @@ interface PactDocument {
   interactions: PactInteraction[];
 }
 
-/** A pact file that cannot be read or is not a Pact file: exit 2 with the reason. */
-class PactFileError extends Error {
-  override name = 'PactFileError';
-}
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
+/** The pact as Pact wrote it (its interactions are written back, filtered, for the Verifier). */
 function readPact(file: string): PactDocument {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new PactFileError(
-      `Cannot read pact file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
-  }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (e) {
-    throw new PactFileError(`Pact file ${file} is not valid JSON: ${(e as Error).message}`);
-  }
-  const problem = !isRecord(doc)
-    ? 'not a JSON object'
-    : !isRecord(doc.consumer) || typeof doc.consumer.name !== 'string'
-      ? 'no consumer name'
-      : !isRecord(doc.provider) || typeof doc.provider.name !== 'string'
-        ? 'no provider name'
-        : !Array.isArray(doc.interactions)
-          ? 'no interactions array'
-          : doc.interactions.some(
-                (i) =>
-                  !isRecord(i) ||
-                  typeof i.description !== 'string' ||
-                  !isRecord(i.request) ||
-                  typeof i.request.method !== 'string' ||
-                  typeof i.request.path !== 'string',
-              )
-            ? 'an interaction without description, request method or request path'
-            : undefined;
-  if (problem) throw new PactFileError(`Expected a Pact file in ${file}, received ${problem}`);
-  return doc as unknown as PactDocument;
+  return readPactFile(file).raw as unknown as PactDocument;
 }
 
 const stateNames = (i: PactInteraction): string[] =>

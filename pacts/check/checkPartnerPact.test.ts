@@ -11,7 +11,7 @@ import { verifyReportDir } from '../../reports/writeReports.ts';
 import { stricterThanCited } from '../../test/support/levels.ts';
 import { checkPartnerPact } from './checkPartnerPact.ts';
 import { NO_OPERATION } from './judgeInteractions.ts';
-import { PactFileError, readPact } from './readPact.ts';
+import { PactFileError, readPact } from '../readPact.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pact-check-'));
 let n = 0;

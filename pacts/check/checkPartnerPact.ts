@@ -21,7 +21,7 @@ import { resolveOperation } from '../resolveOperation.ts';
 import { compareWithOpenApi } from './compareWithOpenApi.ts';
 import { comparatorView } from './comparatorView.ts';
 import { judgeInteractions } from './judgeInteractions.ts';
-import { PactFileError, readPact } from './readPact.ts';
+import { PactFileError, readPact } from '../readPact.ts';
 
 /** What verifying the pact against a provider gave: one result per interaction, with its exchanges. */
 export interface Verification {

@@ -20,7 +20,7 @@ import {
 import { loadRequirements, type Requirement } from '../../spec/requirements.ts';
 import type { HeaderRequirement, Level, Operation } from '../../spec/types.ts';
 import type { OpenApiFinding } from './compareWithOpenApi.ts';
-import type { PactInteraction, PartnerPact } from './readPact.ts';
+import type { PactInteraction, PartnerPact } from '../readPact.ts';
 
 /** Results of an interaction that addresses no operation of the table are filed under this name. */
 export const NO_OPERATION = '(no operation of the documents)';

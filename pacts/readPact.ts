@@ -39,7 +39,8 @@ export interface PartnerPact {
   raw: Record<string, unknown>;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A body of any specification as text: V4 keeps `{ content, contentType, encoded }`. */
 function bodyText(body: unknown, v4: boolean): string | undefined {
