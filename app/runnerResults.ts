@@ -32,7 +32,7 @@ export const omittedByConfig = (op: Operation): WorkerResult =>
  * that the operation is addressed by its key, or that addresses come from a discovery document.
  */
 export function addressRequirementsOf(op: Operation): string[] {
-  return loadRequirements()
+  return loadRequirements('server')
     .filter((r) => r.notTestedReason === '' && r.operations.includes(op.id))
     .filter((r) => r.text.includes(`\`${op.discoveryKey}\``) || /discovery document/i.test(r.text))
     .map((r) => r.id);

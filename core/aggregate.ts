@@ -3,7 +3,7 @@
  */
 import { loadDecisions } from '../spec/decisions.ts';
 import { operation } from '../spec/operations.ts';
-import { loadRequirements } from '../spec/requirements.ts';
+import { loadRequirements, type Party } from '../spec/requirements.ts';
 import { coverageShortfall, DEFAULT_MIN_COVERAGE, mustCoverage, shareOf } from './coverage.ts';
 import type { WorkerEvent, WorkerResult } from './events.ts';
 import type { CheckResult, ExchangeRecord, OperationSummary, RunResults } from './results.ts';
@@ -34,6 +34,8 @@ export interface AggregateInput
   runnerResults: readonly WorkerResult[];
   /** Minimum judged share of the testable MUST requirements in scope (0 to 1; default DEFAULT_MIN_COVERAGE). */
   minCoverage?: number;
+  /** Whose requirements the run judges (spec/requirements.csv `party`); default the server's. */
+  party?: Party;
 }
 
 export function aggregate(input: AggregateInput): RunResults {
@@ -66,7 +68,7 @@ export function aggregate(input: AggregateInput): RunResults {
     for (const r of own) counts[r.status]++;
     return { id, document: op.document, section: op.section, summary: op.summary, counts, verdict: verdictOf(own) };
   });
-  const requirements = loadRequirements();
+  const requirements = loadRequirements(input.party ?? 'server');
   const coverage = mustCoverage(requirements, input.operations, results, input.minCoverage ?? DEFAULT_MIN_COVERAGE);
   let verdict = verdictOf(results);
   const interruption =

@@ -11,6 +11,7 @@ const req = (id: string, operations: string[], extra: Partial<Requirement> = {})
   level: 'MUST',
   operations,
   notTestedReason: '',
+  party: 'server',
   ...extra,
 });
 const res = (check: string, operation: string, requirements: string[], status: CheckResult['status']) => ({

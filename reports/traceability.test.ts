@@ -41,6 +41,7 @@ function run(results: CheckResult[]): RunResults {
         level: 'MUST',
         operations: ['get-bill'],
         notTestedReason: '',
+        party: 'server',
       },
       {
         id: 'R-2',
@@ -50,6 +51,7 @@ function run(results: CheckResult[]): RunResults {
         level: 'MUST',
         operations: ['get-bill'],
         notTestedReason: 'needs the operator',
+        party: 'server',
       },
       {
         id: 'R-3',
@@ -59,8 +61,18 @@ function run(results: CheckResult[]): RunResults {
         level: 'SHOULD',
         operations: ['search-bills'],
         notTestedReason: '',
+        party: 'server',
       },
-      { id: 'R-4', document: 'D1', section: '4.12', text: 't4', level: 'MUST', operations: [], notTestedReason: '' },
+      {
+        id: 'R-4',
+        document: 'D1',
+        section: '4.12',
+        text: 't4',
+        level: 'MUST',
+        operations: [],
+        notTestedReason: '',
+        party: 'server',
+      },
       {
         id: 'R-5',
         document: 'D1',
@@ -69,6 +81,7 @@ function run(results: CheckResult[]): RunResults {
         level: 'MUST',
         operations: ['get-bill'],
         notTestedReason: '',
+        party: 'server',
       },
     ],
   };

@@ -58,8 +58,15 @@ describe('toRequirements', () => {
     expect(() => toRequirements([['id', 'text']])).toThrowError(/^Expected header id,document,section/);
   });
 
+  it('refuses a row binding neither the server nor the client', () => {
+    const row = ['D1-1-01', 'D1', '1', 'text', 'MUST', '', '', 'proxy'];
+    expect(() => toRequirements([[...REQUIREMENTS_HEADER], row])).toThrowError(
+      /expected party server or client, received proxy/,
+    );
+  });
+
   it('refuses a row with an unknown level', () => {
-    const row = ['D1-1-01', 'D1', '1', 'text', 'MAY', '', ''];
+    const row = ['D1-1-01', 'D1', '1', 'text', 'MAY', '', '', 'server'];
     expect(() => toRequirements([[...REQUIREMENTS_HEADER], row])).toThrowError(
       /expected level MUST, SHOULD or INFO, received MAY/,
     );
@@ -71,7 +78,7 @@ describe('spec/requirements.csv', () => {
     expect(parseCsv(csvText)[0]).toEqual([...REQUIREMENTS_HEADER]);
   });
 
-  it('has seven fields on every row', () => {
+  it('has eight fields on every row', () => {
     const bad = parseCsv(csvText).filter((r) => r.length !== REQUIREMENTS_HEADER.length);
     expect(bad).toEqual([]);
   });

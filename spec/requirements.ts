@@ -22,7 +22,16 @@ export interface Requirement {
   operations: string[];
   /** Why a black-box check cannot verify the statement; empty when it can. */
   notTestedReason: string;
+  /**
+   * Whom the statement binds: `server` (judged by `conformance run` and `pact verify`) or `client`
+   * (judged by `conformance certify-client` and `pact check`). Each kind of run counts only its own
+   * party's rows for coverage.
+   */
+  party: Party;
 }
+
+export type Party = 'server' | 'client';
+const PARTIES: readonly Party[] = ['server', 'client'];
 
 /** The exact header row of spec/requirements.csv. */
 export const REQUIREMENTS_HEADER = [
@@ -33,6 +42,7 @@ export const REQUIREMENTS_HEADER = [
   'level',
   'operations',
   'notTestedReason',
+  'party',
 ] as const;
 
 /** Where the table lives: next to this module. */
@@ -131,7 +141,10 @@ export function toRequirements(records: string[][]): Requirement[] {
     if (r.length !== REQUIREMENTS_HEADER.length) {
       throw new Error(`Requirement row ${row}: expected ${REQUIREMENTS_HEADER.length} fields, received ${r.length}`);
     }
-    const [id, document, section, text, level, operations, notTestedReason] = r;
+    const [id, document, section, text, level, operations, notTestedReason, party] = r;
+    if (!PARTIES.includes(party as Party)) {
+      throw new Error(`Requirement row ${row} (${id}): expected party server or client, received ${party}`);
+    }
     if (!DOCUMENTS.includes(document as DocumentId)) {
       throw new Error(`Requirement row ${row} (${id}): expected document D1, D2 or D3, received ${document}`);
     }
@@ -146,16 +159,21 @@ export function toRequirements(records: string[][]): Requirement[] {
       level: level as Level,
       operations: operations.split(/\s+/).filter((o) => o !== ''),
       notTestedReason,
+      party: party as Party,
     };
   });
 }
 
 let cache: Requirement[] | undefined;
 
-/** Every requirement of spec/requirements.csv, in file order (read once, then cached). */
-export function loadRequirements(): Requirement[] {
+/**
+ * The requirements of spec/requirements.csv, in file order (read once, then cached): every row, or
+ * only those binding one party (a server run counts the server's rows, a client certification the
+ * client's).
+ */
+export function loadRequirements(party?: Party): Requirement[] {
   cache ??= toRequirements(parseCsv(readFileSync(fileURLToPath(REQUIREMENTS_CSV_URL), 'utf8')));
-  return cache;
+  return party === undefined ? cache : cache.filter((r) => r.party === party);
 }
 
 /** The requirement with this id, or undefined when the table has none. */

@@ -16,7 +16,7 @@ let mustByOperation: Map<string, string[]> | undefined;
 export function mustRequirementsOf(operationId: OperationId): string[] {
   if (!mustByOperation) {
     mustByOperation = new Map();
-    for (const r of loadRequirements()) {
+    for (const r of loadRequirements('server')) {
       if (r.level !== 'MUST' || r.notTestedReason !== '') continue;
       for (const op of r.operations) mustByOperation.set(op, [...(mustByOperation.get(op) ?? []), r.id]);
     }
