@@ -10,8 +10,9 @@ import { ActiveVariants } from './variants/catalog.ts';
 import { applyStateChange, parseStateChange, resettableRepository } from './providerStates.ts';
 import { FORM_MEDIA_TYPE, mediaType } from './router/auth.ts';
 import { operationOutcome } from './router/errors.ts';
-import { JSON_MEDIA_TYPE, dispatch, type WireReply } from './router/routes.ts';
-import type { SandboxSetup } from './router/types.ts';
+import { JSON_MEDIA_TYPE, dispatch, matchRoute, type WireReply } from './router/routes.ts';
+import type { ActiveModifiers, SandboxSetup } from './router/types.ts';
+import type { Seed } from './fixtures/seed.ts';
 
 export interface SandboxOptions {
   host?: string;
@@ -19,6 +20,35 @@ export interface SandboxOptions {
   faults?: readonly string[];
   /** Named variants (server/variants/catalog.ts): legitimate choices, combinable with faults. */
   variants?: readonly string[];
+  /** Data of its own (a certification workspace's clients); default the seed. */
+  seed?: Seed;
+  /**
+   * Serve everything under this path (`/w/<id>`): discovery documents publish prefixed addresses,
+   * and a request outside the prefix is answered 404 (a client that did not read discovery).
+   */
+  pathPrefix?: string;
+  /** Told every request and its answer (certification mode records them). */
+  onExchange?: (exchange: ServedExchange) => void;
+  /** Further modifiers around the handlers (a certification scenario's answers), outermost. */
+  modifiers?: ActiveModifiers;
+}
+
+/** A request the sandbox served and its answer, as it went over the wire. */
+export interface ServedExchange {
+  at: string;
+  method: string;
+  /** Path and query as received, percent-encoding kept (the prefix included). */
+  rawUrl: string;
+  /** The path after the workspace prefix, still percent-encoded; undefined when outside it. */
+  path?: string;
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>;
+  body: string;
+  /** Operation ids of the route the request matched ([] for the sandbox's own routes or none). */
+  operations: readonly string[];
+  status: number;
+  responseHeaders: Record<string, string>;
+  responseBody?: string;
 }
 
 export interface RunningSandbox {
@@ -40,11 +70,21 @@ function send(reply: FastifyReply, wire: WireReply): FastifyReply {
   return wire.payload === undefined ? reply.send() : reply.send(wire.payload);
 }
 
+/** The variants, then further modifiers outermost (a certification scenario's answers). */
+function withModifiers(variants: ActiveModifiers, more: ActiveModifiers | undefined): ActiveModifiers {
+  if (!more) return variants;
+  return {
+    for: (operations) => [...more.for(operations), ...variants.for(operations)],
+    list: () => [...more.list(), ...variants.list()],
+  };
+}
+
 export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSandbox> {
   const faults = new ActiveFaults(opts.faults ?? []);
-  const variants = new ActiveVariants(opts.variants ?? []);
+  const variants = withModifiers(new ActiveVariants(opts.variants ?? []), opts.modifiers);
   // Provider states (POST /_pact/provider-states) reset the data to the seed; tokens survive.
-  const data = resettableRepository();
+  const data = resettableRepository(opts.seed);
+  const prefix = opts.pathPrefix?.replace(/\/+$/, '') ?? '';
   const repo = data.repo;
   const host = opts.host ?? '127.0.0.1';
   const app = Fastify({ logger: false });
@@ -73,23 +113,52 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
       const url = new URL(request.url, 'http://sandbox.invalid');
       const headers = headersOf(request);
       const rawBody = typeof request.body === 'string' ? request.body : '';
+      const inside = prefix === '' || url.pathname === prefix || url.pathname.startsWith(`${prefix}/`);
+      const path = inside ? url.pathname.slice(prefix.length) || '/' : undefined;
       const setup: SandboxSetup = {
         repo,
         faults,
         variants,
-        baseUrl: headers.host ? `${request.protocol}://${headers.host}` : fallbackBase,
+        baseUrl: `${headers.host ? `${request.protocol}://${headers.host}` : fallbackBase}${prefix}`,
       };
-      const wire = await dispatch(
-        {
+      const wire =
+        path === undefined
+          ? {
+              status: 404,
+              headers: { 'content-type': JSON_MEDIA_TYPE },
+              payload: JSON.stringify(
+                operationOutcome(
+                  'MSG_NOT_FOUND',
+                  `No resource at ${url.pathname}: the addresses are in the discovery documents`,
+                ),
+              ),
+            }
+          : await dispatch(
+              {
+                method: request.method,
+                path,
+                query: url.searchParams,
+                headers,
+                rawBody,
+                form: mediaType(headers['content-type']) === FORM_MEDIA_TYPE ? new URLSearchParams(rawBody) : undefined,
+              },
+              setup,
+            );
+      if (opts.onExchange) {
+        const match = path === undefined ? undefined : matchRoute(request.method, path);
+        opts.onExchange({
+          at: new Date().toISOString(),
           method: request.method,
-          path: url.pathname,
-          query: url.searchParams,
+          rawUrl: request.url,
+          ...(path !== undefined ? { path } : {}),
           headers,
-          rawBody,
-          form: mediaType(headers['content-type']) === FORM_MEDIA_TYPE ? new URLSearchParams(rawBody) : undefined,
-        },
-        setup,
-      );
+          body: rawBody,
+          operations: match && 'route' in match ? match.route.operations : [],
+          status: wire.status,
+          responseHeaders: wire.headers,
+          ...(wire.payload !== undefined ? { responseBody: wire.payload } : {}),
+        });
+      }
       return send(reply, wire);
     },
   });
