@@ -8,10 +8,14 @@ export { agreesWithOpenApi, type OpenApiComparison } from './agreesWithOpenApi.t
 export { bodyIsJson } from './bodyIsJson.ts';
 export { bundleHasEntries } from './bundleHasEntries.ts';
 export { bundleTypeIs } from './bundleTypeIs.ts';
+export { clientAcknowledgesAfterGet } from './clientAcknowledgesAfterGet.ts';
 export { clientAvoidsDeprecated } from './clientAvoidsDeprecated.ts';
 export { clientAvoidsReserved } from './clientAvoidsReserved.ts';
 export { clientEncodesPipe } from './clientEncodesPipe.ts';
+export { clientNoBlindRetry } from './clientNoBlindRetry.ts';
+export { clientRefinesAfterMultipleMatch } from './clientRefinesAfterMultipleMatch.ts';
 export { clientSendsHeader } from './clientSendsHeader.ts';
+export { clientUsesDiscoveredAddress } from './clientUsesDiscoveredAddress.ts';
 export { contentTypeIsJson } from './contentTypeIsJson.ts';
 export { coverageMatchesSearch, type MemberSearch } from './coverageMatchesSearch.ts';
 export { coverageReferencesResolve } from './coverageReferencesResolve.ts';

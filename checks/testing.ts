@@ -3,6 +3,7 @@
  * Not used by checks themselves.
  */
 import type { RespondedExchange } from '../core/exchange.ts';
+import { operation } from '../spec/operations.ts';
 
 export interface ExchangeParts {
   status?: number;
@@ -77,4 +78,22 @@ export function roleBundle(roles: readonly unknown[], included: readonly unknown
     ...included.map((resource) => ({ resource, search: { mode: 'include' } })),
   ];
   return { resourceType: 'Bundle', type: 'searchset', total: roles.length, entry };
+}
+
+/** A client's request and its answer in a certification workspace, for the client flow checks. */
+export function clientExchange(
+  operationId: string | undefined,
+  parts: Partial<Omit<import('../core/clientRequest.ts').ClientExchange, 'operation'>> & { code?: string } = {},
+): import('../core/clientRequest.ts').ClientExchange {
+  const { code, ...rest } = parts;
+  return {
+    ...(operationId ? { operation: operation(operationId) } : {}),
+    method: 'POST',
+    rawPath: '/x',
+    rawQuery: '',
+    headers: {},
+    status: 200,
+    ...(code ? { status: 400, responseBody: JSON.stringify({ issue: [{ details: { coding: [{ code }] } }] }) } : {}),
+    ...rest,
+  };
 }

@@ -31,3 +31,37 @@ export function normaliseHeaders(headers: Readonly<Record<string, unknown>> | un
   }
   return out;
 }
+
+/**
+ * A request a client made to a certification workspace and the answer it got, in the order made:
+ * the subject of the client checks that judge a flow (a refinement after MULTIPLE_MATCH_FOUND, an
+ * acknowledgement after the get).
+ */
+export interface ClientExchange {
+  /** The operation the request addresses; undefined when it addresses none (not a discovered address). */
+  operation?: Operation;
+  method: string;
+  rawPath: string;
+  rawQuery: string;
+  headers: Readonly<Record<string, string>>;
+  body?: string;
+  status: number;
+  responseBody?: string;
+  /** The request was a token request (`/oauth/token`). */
+  token?: boolean;
+}
+
+/** The form fields of a form request, or the query parameters of a GET. */
+export function fieldsOf(x: Pick<ClientExchange, 'method' | 'body' | 'rawQuery'>): URLSearchParams {
+  return new URLSearchParams(x.method === 'GET' ? x.rawQuery : (x.body ?? ''));
+}
+
+/** The first OperationOutcome error code of an answer, when it is one. */
+export function answerCode(x: Pick<ClientExchange, 'responseBody'>): string | undefined {
+  try {
+    const body = JSON.parse(x.responseBody ?? '') as { issue?: { details?: { coding?: { code?: string }[] } }[] };
+    return body.issue?.[0]?.details?.coding?.[0]?.code;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,17 @@
+import { fail, pass, type Check } from '../core/check.ts';
+import type { ClientExchange } from '../core/clientRequest.ts';
+
+/**
+ * The address of each operation is read from a discovery document by its key (Document 1,
+ * section 1; Document 2 and 3 likewise): a certification workspace publishes its addresses only
+ * there, so a request at no discovered address shows an address the client did not read from
+ * discovery (hard-coded, or mistyped).
+ */
+export const clientUsesDiscoveredAddress: Check<ClientExchange> = {
+  id: 'client-uses-discovered-address',
+  summary: 'The request is at an address the discovery documents publish',
+  run: (x) =>
+    x.operation !== undefined || x.token
+      ? pass(`${x.method} ${x.rawPath} is a discovered address`)
+      : fail(`Expected an address from the discovery documents, received ${x.method} ${x.rawPath}`),
+};
