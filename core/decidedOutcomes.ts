@@ -86,6 +86,14 @@ export const PACT_INTERACTION_VERIFIED = outcome(
   { standing: 'judged' },
 );
 
+/** A certification scenario the partner's client ran to its end, stopped where it may, or did not complete in time. */
+export const SCENARIO_COMPLETED = outcome(
+  'scenario-completed',
+  "The partner's client ran the certification scenario to its end within its time-out",
+  'runner',
+  { standing: 'judged' },
+);
+
 export const DECIDED_OUTCOMES: readonly DecidedOutcome[] = [
   FIXTURE_CONFIGURED,
   CREDENTIAL_CONFIGURED,
@@ -98,6 +106,7 @@ export const DECIDED_OUTCOMES: readonly DecidedOutcome[] = [
   SUITE_RAN,
   OPERATION_IN_SCOPE,
   PACT_INTERACTION_VERIFIED,
+  SCENARIO_COMPLETED,
 ];
 
 const byId = new Map(DECIDED_OUTCOMES.map((o) => [o.id, o]));

@@ -6,26 +6,17 @@
  * at least as strict as their level (the creed: never MUST on a point the documents leave open).
  */
 import { createHash } from 'node:crypto';
-import type { Check, Finding } from '../../core/check.ts';
 import { type ClientRequest, normaliseHeaders } from '../../core/clientRequest.ts';
 import type { WorkerResult } from '../../core/events.ts';
 import type { Exchange } from '../../core/exchange.ts';
-import {
-  agreesWithOpenApi,
-  clientAvoidsDeprecated,
-  clientAvoidsReserved,
-  clientEncodesPipe,
-  clientSendsHeader,
-} from '../../checks/index.ts';
-import { loadRequirements, type Requirement } from '../../spec/requirements.ts';
-import type { HeaderRequirement, Level, Operation } from '../../spec/types.ts';
+import { agreesWithOpenApi } from '../../checks/index.ts';
+import { type ClientJudgement, judge, judgeClientRequest } from '../../app/judgeClientRequest.ts';
+import type { Operation } from '../../spec/types.ts';
 import type { OpenApiFinding } from './compareWithOpenApi.ts';
 import type { PactInteraction, PartnerPact } from '../readPact.ts';
 
 /** Results of an interaction that addresses no operation of the table are filed under this name. */
 export const NO_OPERATION = '(no operation of the documents)';
-
-const RANK: Record<Level, number> = { INFO: 0, SHOULD: 1, MUST: 2 };
 
 export interface JudgeOptions {
   /** The consumer is one of the operator's own products: reserved operations are theirs to call. */
@@ -39,23 +30,6 @@ export interface JudgedInteraction {
   operation?: Operation;
   exchange: Exchange;
   results: WorkerResult[];
-}
-
-/** The level a result takes and the rows it cites: the strictest wanted, no stricter than its rows. */
-function binding(wanted: Level, rows: readonly Requirement[]): { level: Level; requirements: string[] } {
-  if (rows.length === 0) return { level: 'INFO', requirements: [] };
-  const top = Math.max(...rows.map((r) => RANK[r.level]));
-  const level = (Object.keys(RANK) as Level[]).find((l) => RANK[l] === Math.min(RANK[wanted], top)) ?? 'INFO';
-  return { level, requirements: rows.filter((r) => RANK[r.level] >= RANK[level]).map((r) => r.id) };
-}
-
-function evaluate<S>(check: Check<S>, subject: S): Finding | { outcome: 'error'; message: string } {
-  try {
-    if (check.appliesTo && !check.appliesTo(subject)) return { outcome: 'skip', message: 'not applicable' };
-    return check.run(subject);
-  } catch (e) {
-    return { outcome: 'error', message: `The check ${check.id} could not judge: ${(e as Error).message}` };
-  }
 }
 
 /** The pact's interaction as an exchange: what the consumer sends and the answer it expects. */
@@ -93,36 +67,22 @@ export function judgeInteractions(
   findings: readonly OpenApiFinding[],
   options: JudgeOptions,
 ): JudgedInteraction[] {
-  // Every row, those a server run cannot test included: "external integrators must not consume
-  // them" is marked untestable against a server precisely because it binds the client.
-  const requirements = loadRequirements();
-  const rowsOf = (op: Operation, test: (r: Requirement) => boolean) =>
-    requirements.filter((r) => r.operations.includes(op.id) && test(r));
   return pact.interactions.map((i) => {
     const headers = normaliseHeaders(i.request.headers);
     const operation = options.resolve(i.request.method, i.request.path, headers, i.request.body);
     const exchange = exchangeOf(pact, i, operation);
-    const results: WorkerResult[] = [];
-    const record = <S>(check: Check<S>, subject: S, level: Level, cited: string[], message?: string) => {
-      const f = message !== undefined ? { outcome: 'skip' as const, message } : evaluate(check, subject);
-      results.push({
-        check: check.id,
-        summary: check.summary,
-        operation: operation?.id ?? NO_OPERATION,
-        requirements: cited,
-        level,
-        status: f.outcome === 'fail' ? (level === 'MUST' ? 'fail' : 'warn') : f.outcome,
-        message: f.message,
-        exchange: exchange.id,
-        test: `${pact.consumer} -> ${pact.provider}: ${i.description}`,
-        ...('evidence' in f && f.evidence ? { evidence: f.evidence } : {}),
-      });
-    };
+    const bind = (j: ClientJudgement): WorkerResult => ({
+      ...j,
+      operation: operation?.id ?? NO_OPERATION,
+      exchange: exchange.id,
+      test: `${pact.consumer} -> ${pact.provider}: ${i.description}`,
+    });
     const own = findings.filter((f) => f.interaction === i.index);
     // The OpenAPI document is the operation table and the schemas the suite judges servers with; a
     // disagreement is a rule of the documents broken, though no one row states it.
-    for (const side of ['request', 'response'] as const)
-      record(agreesWithOpenApi(side), { side, findings: own }, 'MUST', []);
+    const results = (['request', 'response'] as const).map((side) =>
+      bind(judge(agreesWithOpenApi(side), { side, findings: own }, 'MUST', [])),
+    );
     if (!operation) return { interaction: i, exchange, results };
     const request: ClientRequest = {
       operation,
@@ -132,50 +92,19 @@ export function judgeInteractions(
       headers,
       ...(i.request.body !== undefined ? { body: i.request.body } : {}),
     };
-    for (const header of operation.headers) {
-      const wanted: Level = header.enforced ? 'MUST' : 'SHOULD';
-      const b = binding(
-        wanted,
-        rowsOf(operation, (r) => mentionsHeader(r, header)),
-      );
-      record(clientSendsHeader(header), request, b.level, b.requirements);
-    }
-    const pipeRows = rowsOf(operation, (r) => r.text.includes('%7C'));
-    const pipe = binding(pipeRows.length ? 'MUST' : 'INFO', pipeRows);
     const decodedQuery =
       i.request.query && Object.values(i.request.query).some((vs) => vs.some((v) => v.includes('|')));
-    record(
-      clientEncodesPipe,
-      request,
-      pipe.level,
-      pipe.requirements,
-      decodedQuery && !request.rawPath.includes('|')
-        ? 'A pact of specification 3 or 4 keeps query values decoded, so how `|` is sent is not shown; a live request shows it'
-        : undefined,
+    results.push(
+      ...judgeClientRequest(request, {
+        operatorProduct: options.operatorProduct,
+        ...(decodedQuery && !request.rawPath.includes('|')
+          ? {
+              pipeNotShown:
+                'A pact of specification 3 or 4 keeps query values decoded, so how `|` is sent is not shown; a live request shows it',
+            }
+          : {}),
+      }).map(bind),
     );
-    const reservedRows = rowsOf(operation, (r) => /reserved for the operator/i.test(r.text));
-    const reserved = binding('MUST', reservedRows);
-    record(
-      clientAvoidsReserved,
-      request,
-      reserved.level,
-      reserved.requirements,
-      options.operatorProduct && operation.reservedForOperator
-        ? "The consumer is one of the operator's own products (--operator-product): reserved operations are its to call"
-        : undefined,
-    );
-    const deprecatedRows = rowsOf(operation, (r) => /deprecated/i.test(r.text));
-    const deprecated = binding('INFO', deprecatedRows);
-    record(clientAvoidsDeprecated, request, deprecated.level, deprecated.requirements);
     return { interaction: i, operation, exchange, results };
   });
-}
-
-/** A row names the header (in backticks) for the operation: `SU-SiteId`, `Authorization: Bearer ...`. */
-function mentionsHeader(r: Requirement, header: HeaderRequirement): boolean {
-  if (header.name === 'Authorization') {
-    const scheme = header.value.split(' ')[0];
-    return r.text.includes(`\`Authorization: ${scheme}`);
-  }
-  return r.text.includes(`\`${header.name}`);
 }

@@ -1,0 +1,142 @@
+/**
+ * The certification self-test: the reference client (examples/reference-client) certified against
+ * a workspace per scenario over real HTTP is conformant, with a sealed report; every client fault
+ * makes certification fail on its own check (a SHOULD rule: warned); a client that does nothing
+ * leaves the certification inconclusive; two certifications at once never see each other's data.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { CLIENT_FAULTS, type ClientFault, ReferenceClient } from '../examples/reference-client/referenceClient.ts';
+import { verifyReportDir } from '../reports/writeReports.ts';
+import { stricterThanCited } from '../test/support/levels.ts';
+import { type Certification, startCertification } from './certification.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'certify-'));
+// The reference client has finished before the wait starts, so a short time-out only ends the
+// scenarios it left incomplete (a fault that stops the flow).
+const TIMEOUT_MS = 1500;
+
+async function certify(scenarios: string[], faults: ClientFault[] = [], reportName = scenarios.join('+')) {
+  const cert: Certification = await startCertification({ scenarios });
+  try {
+    await Promise.all(cert.runs.map((r) => new ReferenceClient(r.workspace.config, faults).run().catch(() => {})));
+    await cert.wait(TIMEOUT_MS, 300);
+    // The batch cycle is reserved for the operator's own products (D1-1-10): the reference client plays one.
+    return await cert.finish({
+      reportDir: join(dir, `${reportName}-${faults.join('+')}`),
+      timeoutMs: TIMEOUT_MS,
+      operatorProduct: true,
+    });
+  } finally {
+    await cert.close();
+  }
+}
+
+/** The fault, the scenario that shows it, the check that must catch it and at which level. */
+const FAULT_CASES: [ClientFault, string, string, 'fail' | 'warn'][] = [
+  ['no-site-id', 'find-member-two-step', 'client-sends-header', 'fail'],
+  ['wrong-version-header', 'find-member-two-step', 'client-sends-header', 'fail'],
+  ['no-refinement', 'find-member-two-step', 'client-refines-after-multiple-match', 'fail'],
+  ['ack-before-get', 'batch-cycle', 'client-acknowledges-after-get', 'fail'],
+  ['hard-coded-addresses', 'find-member-two-step', 'client-uses-discovered-address', 'fail'],
+  ['blind-retry', 'expired-token', 'client-no-blind-retry', 'warn'],
+];
+
+describe('certify-client with the reference client', () => {
+  test('the clean client is certified on every scenario, into a sealed report', async () => {
+    const o = await certify(['find-member-two-step', 'batch-cycle', 'patient-create', 'expired-token'], [], 'all');
+    const bad = o.results!.results.filter((r) => r.level === 'MUST' && r.status !== 'pass' && r.status !== 'skip');
+    expect(bad.map((r) => `${r.test} ${r.operation} ${r.check}: ${r.message}`)).toEqual([]);
+    expect([o.exitCode, o.results?.verdict]).toEqual([0, 'conformant']);
+    const ends = o.results!.results.filter((r) => r.check === 'scenario-completed').map((r) => r.status);
+    expect(ends).toEqual(['pass', 'pass', 'pass', 'pass']);
+    expect(o.results!.results.filter((r) => r.status === 'warn').map((r) => r.check)).not.toContain(
+      'client-no-blind-retry',
+    );
+    expect(stricterThanCited(o.results!)).toEqual([]);
+    expect(o.results!.coverage?.overall.judged).toBeGreaterThan(0);
+    expect((await verifyReportDir(o.reports!.resultsJson.replace(/results\.json$/, ''))).intact).toBe(true);
+  });
+
+  test('an external integrator that consumes the reserved batch cycle is refused for it', async () => {
+    const cert = await startCertification({ scenarios: ['batch-cycle'] });
+    try {
+      await new ReferenceClient(cert.runs[0].workspace.config).run();
+      await cert.wait(TIMEOUT_MS, 300);
+      const o = await cert.finish({ reportDir: join(dir, 'external'), timeoutMs: TIMEOUT_MS });
+      expect(o.exitCode).toBe(1);
+      const refused = o.results!.results.filter((r) => r.status === 'fail').map((r) => `${r.operation} ${r.check}`);
+      expect(new Set(refused)).toEqual(
+        new Set(
+          ['list-pending-remittances', 'get-remittance-details', 'ack-remittance'].map(
+            (id) => `${id} client-avoids-reserved`,
+          ),
+        ),
+      );
+    } finally {
+      await cert.close();
+    }
+  });
+
+  test('every client fault is named and has a case', () => {
+    expect(FAULT_CASES.map(([f]) => f).sort()).toEqual(Object.keys(CLIENT_FAULTS).sort());
+  });
+
+  test.concurrent.each(FAULT_CASES)('%s is caught by its check', async (fault, scenario, check, status) => {
+    const o = await certify([scenario], [fault]);
+    const caught = o.results!.results.filter((r) => r.check === check && r.status === status);
+    expect(
+      caught.length,
+      `${fault}: results ${o.results!.results.map((r) => `${r.check}=${r.status}`).join(', ')}`,
+    ).toBeGreaterThan(0);
+    if (status === 'fail') expect(o.exitCode).toBe(1);
+  });
+
+  test('a client that does nothing leaves the certification inconclusive', async () => {
+    const cert = await startCertification({ scenarios: ['batch-cycle'] });
+    try {
+      await cert.wait(500, 100);
+      const o = await cert.finish({ reportDir: join(dir, 'idle'), timeoutMs: 500 });
+      expect([o.exitCode, o.results?.verdict]).toEqual([3, 'inconclusive']);
+      expect(o.results!.results.find((r) => r.check === 'scenario-completed')?.message).toMatch(
+        /within 1 s, received 0 request\(s\) and no end/,
+      );
+    } finally {
+      await cert.close();
+    }
+  });
+
+  test("two certifications at once: each sees only its own client's requests and data", async () => {
+    const [a, b] = await Promise.all([
+      startCertification({ scenarios: ['batch-cycle'] }),
+      startCertification({ scenarios: ['batch-cycle'] }),
+    ]);
+    try {
+      expect(a.runs[0].workspace.config.discovery.claims).not.toBe(b.runs[0].workspace.config.discovery.claims);
+      await new ReferenceClient(a.runs[0].workspace.config).run();
+      expect(a.runs[0].workspace.exchanges.length).toBeGreaterThan(0);
+      expect(b.runs[0].workspace.exchanges).toEqual([]);
+      // a's acknowledgement removed BATCH-1002 from a's data only: b still lists it.
+      const client = new ReferenceClient(b.runs[0].workspace.config);
+      await client.run();
+      const acks = b.runs[0].workspace.exchanges.filter((x) => x.method === 'DELETE');
+      expect(acks.map((x) => [x.rawUrl.split('/').pop(), x.status])).toEqual([['BATCH-1002', 200]]);
+      // a's credentials are unknown to b.
+      const config = a.runs[0].workspace.config;
+      const token = await fetch(b.runs[0].workspace.config.tokenUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: config.clientId,
+          client_secret: config.clientSecret,
+        }),
+      });
+      expect(token.status).toBeGreaterThanOrEqual(400);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});

@@ -1,0 +1,246 @@
+/**
+ * `conformance certify-client`: one workspace per scenario (certify/workspace.ts), the partner's
+ * client runs the scenarios against them, and every request it made is judged against the
+ * documents (app/judgeClientRequest.ts: headers, `|`, reserved and deprecated operations; the
+ * discovered addresses), every flow by its scenario's checks, into the same sealed report folder,
+ * verdict words and exit codes as a server run, counting the client's requirement rows.
+ */
+import { resolve } from 'node:path';
+import { judge, judgeClientRequest } from '../app/judgeClientRequest.ts';
+import type { RunOutcome } from '../app/runConformance.ts';
+import { clientUsesDiscoveredAddress } from '../checks/index.ts';
+import { aggregate } from '../core/aggregate.ts';
+import type { ClientExchange } from '../core/clientRequest.ts';
+import { SCENARIO_COMPLETED } from '../core/decidedOutcomes.ts';
+import { RunEventBus, type WorkerResult } from '../core/events.ts';
+import type { Exchange } from '../core/exchange.ts';
+import { sealed } from '../core/integrity.ts';
+import { Redactor } from '../core/redact.ts';
+import type { ExchangeRecord } from '../core/results.ts';
+import { exitCodeOf } from '../core/results.ts';
+import { suiteVersion } from '../core/suiteVersion.ts';
+import { resolveOperation } from '../pacts/resolveOperation.ts';
+import { subscribeReportFolder } from '../reports/writeReports.ts';
+import type { ServedExchange } from '../server/http.ts';
+import { DISCOVERY_PATHS } from '../server/router/addresses.ts';
+import { operations } from '../spec/operations.ts';
+import { loadRequirements } from '../spec/requirements.ts';
+import { type Scenario, SCENARIOS } from './scenarios.ts';
+import { startWorkspace, type Workspace } from './workspace.ts';
+
+/** Results of a request at no address of the documents are filed under this name. */
+export const NOT_DISCOVERED = '(no discovered address)';
+
+export type Ending = 'completed' | 'stopped' | 'timed-out';
+
+export interface ScenarioRun {
+  scenario: Scenario;
+  workspace: Workspace;
+  ending?: Ending;
+}
+
+export interface CertificationOptions {
+  /** Scenario ids (default: every scenario). */
+  scenarios?: readonly string[];
+  host?: string;
+}
+
+export interface Certification {
+  runs: readonly ScenarioRun[];
+  /** Waits until every scenario is complete, stopped where it may, or past its time-out. */
+  wait(timeoutMs: number, quietMs?: number): Promise<void>;
+  /** Judges what the client did and writes the sealed report folder. */
+  finish(options: { reportDir: string; operatorProduct?: boolean; timeoutMs: number }): Promise<RunOutcome>;
+  close(): Promise<void>;
+}
+
+export class UnknownScenarioError extends Error {}
+
+const OWN_ROUTES = new Set(Object.values(DISCOVERY_PATHS));
+
+/** A served exchange as the client checks see it, its operation resolved by address, method and version. */
+export function clientExchangeOf(x: ServedExchange): ClientExchange {
+  const [rawPath, rawQuery = ''] = x.rawUrl.split(/\?(.*)/s, 2);
+  const headers = Object.fromEntries(
+    Object.entries(x.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, v]])),
+  ) as Record<string, string>;
+  const operation =
+    x.path === undefined || x.operations.length === 0
+      ? undefined
+      : resolveOperation(x.method, `${x.path}${rawQuery ? `?${rawQuery}` : ''}`, headers, x.body);
+  return {
+    ...(operation ? { operation } : {}),
+    method: x.method,
+    rawPath,
+    rawQuery,
+    headers,
+    ...(x.body !== '' ? { body: x.body } : {}),
+    status: x.status,
+    ...(x.responseBody !== undefined ? { responseBody: x.responseBody } : {}),
+    ...(x.path === '/oauth/token' || (x.path !== undefined && OWN_ROUTES.has(x.path)) ? { token: true } : {}),
+  };
+}
+
+function quietFor(run: ScenarioRun): number {
+  const last = run.workspace.exchanges.at(-1);
+  return last ? Date.now() - Date.parse(last.at) : Number.POSITIVE_INFINITY;
+}
+
+export async function startCertification(options: CertificationOptions = {}): Promise<Certification> {
+  const ids = options.scenarios ?? SCENARIOS.map((s) => s.id);
+  const unknown = ids.filter((id) => !SCENARIOS.some((s) => s.id === id));
+  if (unknown.length > 0)
+    throw new UnknownScenarioError(
+      `Unknown scenario ${unknown[0]} (scenarios: ${SCENARIOS.map((s) => s.id).join(', ')})`,
+    );
+  const chosen = SCENARIOS.filter((s) => ids.includes(s.id));
+  const runs: ScenarioRun[] = await Promise.all(
+    chosen.map(async (scenario) => ({
+      scenario,
+      workspace: await startWorkspace({
+        scenario: scenario.id,
+        ...(scenario.modifiers ? { modifiers: scenario.modifiers() } : {}),
+        ...(options.host ? { host: options.host } : {}),
+      }),
+    })),
+  );
+  const startedAt = new Date().toISOString();
+
+  const waitFor = (run: ScenarioRun, timeoutMs: number, quietMs: number) =>
+    new Promise<void>((done) => {
+      const exchanges = () => run.workspace.exchanges.map(clientExchangeOf);
+      const settle = (ending: Ending) => {
+        if (run.ending) return;
+        run.ending = ending;
+        clearInterval(timer);
+        done();
+      };
+      const look = () => {
+        const xs = exchanges();
+        if (run.scenario.complete(xs)) settle('completed');
+        else if (run.scenario.mayStop?.(xs) && quietFor(run) >= quietMs) settle('stopped');
+        else if (Date.now() - Date.parse(startedAt) >= timeoutMs) settle('timed-out');
+      };
+      // Polled as well as told: a client that stops sends nothing more to be told about.
+      const timer = setInterval(look, 100);
+      run.workspace.onExchange(look);
+      look();
+    });
+
+  return {
+    runs,
+    wait: async (timeoutMs, quietMs = 2000) => {
+      await Promise.all(runs.map((r) => waitFor(r, timeoutMs, quietMs)));
+    },
+    finish: async ({ reportDir, operatorProduct = false, timeoutMs }) => {
+      const secrets = runs.map((r) => r.workspace.config.clientSecret);
+      const redactor = Redactor.forRun({ secrets, evidence: 'masked', fixtures: {} });
+      const records = new Map<string, ExchangeRecord>();
+      const results: WorkerResult[] = [];
+      for (const run of runs) {
+        const test = `scenario ${run.scenario.id}`;
+        const served = run.workspace.exchanges;
+        const xs = served.map(clientExchangeOf);
+        xs.forEach((x, i) => {
+          const id = `${run.workspace.config.clientId}-${i}`;
+          records.set(id, redactor.exchange(exchangeOf(id, served[i], x)));
+          const bind = (j: ReturnType<typeof judge>): WorkerResult => ({
+            ...j,
+            operation: x.operation?.id ?? NOT_DISCOVERED,
+            exchange: id,
+            test,
+          });
+          const discoveryRows = loadRequirements('client').filter(
+            (r) => /discovery document/.test(r.text) && (!x.operation || r.operations.includes(x.operation.id)),
+          );
+          if (!x.token)
+            results.push(
+              bind(
+                judge(
+                  clientUsesDiscoveredAddress,
+                  x,
+                  'MUST',
+                  discoveryRows.map((r) => r.id),
+                ),
+              ),
+            );
+          if (x.operation)
+            results.push(...judgeClientRequest({ ...x, operation: x.operation }, { operatorProduct }).map(bind));
+        });
+        for (const f of run.scenario.flow)
+          results.push({ ...judge(f.check, xs, f.level, f.requirements), operation: f.operation, test });
+        const ending = run.ending ?? 'timed-out';
+        results.push({
+          check: SCENARIO_COMPLETED.id,
+          summary: SCENARIO_COMPLETED.summary,
+          operation: run.scenario.operations[0],
+          requirements: [],
+          level: 'MUST',
+          status: ending === 'timed-out' ? 'error' : 'pass',
+          message:
+            ending === 'completed'
+              ? `${run.scenario.title}: completed (${xs.length} requests)`
+              : ending === 'stopped'
+                ? `${run.scenario.title}: the client stopped after the refusal (allowed; ${xs.length} requests)`
+                : `Expected the client to run "${run.scenario.title}" within ${Math.round(timeoutMs / 1000)} s, received ${xs.length} request(s) and no end`,
+          test,
+        });
+      }
+      const inScope = new Set<string>(runs.flatMap((r) => r.scenario.operations));
+      const bus = new RunEventBus();
+      const reportPaths = subscribeReportFolder(bus, resolve(reportDir));
+      const sealedResults = sealed(
+        aggregate({
+          suite: suiteVersion(),
+          target: `certify-client: ${runs.map((r) => r.scenario.id).join(', ')}`,
+          configDigest: '',
+          attestation: {},
+          evidence: 'masked',
+          seed: 0,
+          runs: 0,
+          allowDestructive: true,
+          startedAt,
+          finishedAt: new Date().toISOString(),
+          operations: operations.filter((o) => inScope.has(o.id)).map((o) => o.id),
+          events: [],
+          runnerExchanges: records,
+          runnerResults: results,
+          party: 'client',
+        }),
+      );
+      await bus.emit({ type: 'run-finished', results: sealedResults });
+      const reports = reportPaths();
+      if (!reports) throw new Error('The report folder was not written');
+      return { exitCode: exitCodeOf(sealedResults.verdict), results: sealedResults, reports };
+    },
+    close: async () => {
+      await Promise.all(runs.map((r) => r.workspace.close()));
+    },
+  };
+}
+
+function exchangeOf(id: string, served: ServedExchange, x: ClientExchange): Exchange {
+  const headers = Object.fromEntries(
+    Object.entries(served.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, v]])),
+  ) as Record<string, string>;
+  const body = served.responseBody ?? '';
+  return {
+    id,
+    ...(x.operation ? { operation: x.operation.id } : {}),
+    startedAt: served.at,
+    durationMs: 0,
+    request: {
+      method: served.method,
+      url: served.rawUrl,
+      headers,
+      ...(served.body !== '' ? { body: served.body } : {}),
+    },
+    response: {
+      status: served.status,
+      headers: served.responseHeaders,
+      bodyText: body,
+      size: Buffer.byteLength(body),
+      truncated: false,
+    },
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * The certification scenarios: flows of the documents a partner's client runs against a workspace
+ * of its own, each with what the partner's application must do (and the data to use), the
+ * operations it exercises, when it is complete, and the flow checks that judge it beyond the
+ * per-request checks (app/judgeClientRequest.ts). A scenario may make the workspace answer as
+ * the documents allow but a client must cope with (a 401).
+ */
+import { clientAcknowledgesAfterGet, clientNoBlindRetry, clientRefinesAfterMultipleMatch } from '../checks/index.ts';
+import type { Check } from '../core/check.ts';
+import type { ClientExchange } from '../core/clientRequest.ts';
+import { operationOutcome } from '../server/router/errors.ts';
+import type { ActiveModifiers, Modifier } from '../server/router/types.ts';
+import type { OperationId } from '../spec/operations.ts';
+import type { Level } from '../spec/types.ts';
+
+export interface FlowCheck {
+  check: Check<readonly ClientExchange[]>;
+  level: Level;
+  requirements: string[];
+  /** The operation the result is filed under. */
+  operation: OperationId;
+}
+
+export interface Scenario {
+  id: string;
+  title: string;
+  /** What the partner's application does, with the data the workspace holds for it. */
+  instructions: string[];
+  /** The operations the scenario exercises (the report's operations). */
+  operations: OperationId[];
+  /** Answers of the workspace beyond the reference behaviour (a refusal the client must cope with). */
+  modifiers?: () => ActiveModifiers;
+  /** True once the client has done what the scenario waits for. */
+  complete(exchanges: readonly ClientExchange[]): boolean;
+  /**
+   * True when stopping here is an answer the documents allow (after a refusal): the scenario is
+   * then complete once the client has sent nothing for a quiet period.
+   */
+  mayStop?(exchanges: readonly ClientExchange[]): boolean;
+  flow: FlowCheck[];
+}
+
+const of = (exchanges: readonly ClientExchange[], id: OperationId) => exchanges.filter((x) => x.operation?.id === id);
+
+/** Modifiers of one scenario: answer the first request of an operation with a 401. */
+function firstRefused(operation: OperationId): () => ActiveModifiers {
+  return () => {
+    let refused = false;
+    const modifier: Modifier = {
+      reply: (reply) => {
+        if (refused) return reply;
+        refused = true;
+        return { status: 401, body: operationOutcome('MSG_UNAUTHORISED', 'The access token has expired') };
+      },
+    };
+    return {
+      for: (operations) => (operations.includes(operation) ? [modifier] : []),
+      list: () => [`first ${operation} refused with 401`],
+    };
+  };
+}
+
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    id: 'find-member-two-step',
+    title: 'Find Member version 2, two steps (Document 1, 4.2)',
+    instructions: [
+      'Search for a member with insurer nuh, first initial A, last name Jones, born 1975-09-30.',
+      'Several members match: when the answer is MULTIPLE_MATCH_FOUND, refine the search with sex Female, postcode AB1 2CD and policy active on 2026-06-01.',
+    ],
+    operations: ['find-member-v2'],
+    complete: (xs) => of(xs, 'find-member-v2').some((x) => x.status === 200),
+    flow: [
+      {
+        check: clientRefinesAfterMultipleMatch,
+        level: 'MUST',
+        requirements: ['D1-4.2-15'],
+        operation: 'find-member-v2',
+      },
+      { check: clientNoBlindRetry, level: 'SHOULD', requirements: ['D1-7-25'], operation: 'find-member-v2' },
+    ],
+  },
+  {
+    id: 'batch-cycle',
+    title: 'Remittance batches: list, get, acknowledge after import (Document 1, 4.6 to 4.8)',
+    instructions: [
+      'List the pending remittance batches of the site, fetch one (BATCH-1002 is LIVE), import it, then acknowledge it.',
+    ],
+    operations: ['list-pending-remittances', 'get-remittance-details', 'ack-remittance'],
+    complete: (xs) => of(xs, 'ack-remittance').some((x) => x.status === 200),
+    flow: [
+      {
+        check: clientAcknowledgesAfterGet,
+        level: 'MUST',
+        requirements: ['D1-4.8-04'],
+        operation: 'ack-remittance',
+      },
+      { check: clientNoBlindRetry, level: 'SHOULD', requirements: ['D1-7-25'], operation: 'get-remittance-details' },
+    ],
+  },
+  {
+    id: 'patient-create',
+    title: 'Create a patient (Document 3, 4.4)',
+    instructions: [
+      'Sign the user in (password grant with the user below) and create a patient: Mrs Priya Patel, female, born 1984-07-19.',
+    ],
+    operations: ['create-patient'],
+    complete: (xs) => of(xs, 'create-patient').some((x) => x.status === 201 || x.status === 200),
+    flow: [],
+  },
+  {
+    id: 'expired-token',
+    title: 'A refused token: the first Find Member answered 401 (Document 3, 5; DEC-C-01)',
+    instructions: [
+      'Search for the member with insurer ppp, first initial J, last name Smith, born 1980-04-12.',
+      'The first answer is HTTP 401 (the token has expired): obtain a new token before trying again, or stop.',
+    ],
+    operations: ['find-member-v2'],
+    modifiers: firstRefused('find-member-v2'),
+    complete: (xs) => of(xs, 'find-member-v2').length >= 2,
+    mayStop: (xs) => of(xs, 'find-member-v2').length === 1,
+    flow: [{ check: clientNoBlindRetry, level: 'SHOULD', requirements: ['D1-7-25'], operation: 'find-member-v2' }],
+  },
+];
+
+export const scenario = (id: string): Scenario | undefined => SCENARIOS.find((s) => s.id === id);
