@@ -31,7 +31,9 @@ class LongestFirst extends BaseSequencer {
 
 export default defineConfig({
   test: {
-    include: ['{app,core,checks,generators,server,reports,spec,bin,test,scripts,openapi,pacts,certify,examples}/**/*.test.ts'],
+    include: [
+      '{app,core,checks,generators,server,reports,spec,bin,test,scripts,openapi,pacts,certify,examples}/**/*.test.ts',
+    ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
