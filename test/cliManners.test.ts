@@ -40,6 +40,7 @@ const COMMANDS = [
   'init',
   'openapi',
   'pact',
+  'certify-client',
   'help',
 ];
 
