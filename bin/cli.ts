@@ -696,14 +696,14 @@ async function certifyClient(argv: string[], io: Out): Promise<number> {
       timeoutMs,
       operatorProduct: values['operator-product'] === true,
     });
-    return pactOutcome(outcome, io, values.quiet === true);
+    return printOutcome(outcome, io, values.quiet === true);
   } finally {
     await cert.close();
   }
 }
 
-/** Prints a pact verification's or check's summary as a run's; a problem is one line and exit 2. */
-async function pactOutcome(outcome: RunOutcomeLike, io: Out, quiet: boolean): Promise<number> {
+/** Prints a pact verification's, pact check's or certification's summary as a run's; a problem is one line and exit 2. */
+async function printOutcome(outcome: RunOutcomeLike, io: Out, quiet: boolean): Promise<number> {
   if (outcome.problem) {
     io.err(`conformance: ${outcome.problem}`);
     return outcome.exitCode;
@@ -760,7 +760,7 @@ async function pact(argv: string[], io: Out): Promise<number> {
       stateSource: states,
       allowDestructive: values['allow-destructive'] === true,
     });
-    return pactOutcome(outcome, io, values.quiet === true);
+    return printOutcome(outcome, io, values.quiet === true);
   }
   if (sub === 'check') {
     const { values, positionals } = parse(
@@ -776,7 +776,7 @@ async function pact(argv: string[], io: Out): Promise<number> {
       reportDir,
       operatorProduct: values['operator-product'] === true,
     });
-    return pactOutcome(outcome, io, values.quiet === true);
+    return printOutcome(outcome, io, values.quiet === true);
   }
   throw new UsageError(
     sub === undefined ? 'pact needs generate, verify or check' : `Unknown pact command ${JSON.stringify(sub)}`,

@@ -80,6 +80,22 @@ describe('certify-client with the reference client', () => {
     }
   });
 
+  test('a client that stops after the 401 (a choice the documents leave open, DEC-C-01) is certified', async () => {
+    const cert = await startCertification({ scenarios: ['expired-token'] });
+    try {
+      await new ReferenceClient(cert.runs[0].workspace.config, [], ['stop-after-refusal']).run();
+      await cert.wait(TIMEOUT_MS, 300);
+      const o = await cert.finish({ reportDir: join(dir, 'stops'), timeoutMs: TIMEOUT_MS });
+      expect([o.exitCode, o.results?.verdict]).toEqual([0, 'conformant']);
+      expect(o.results!.results.find((r) => r.check === 'scenario-completed')?.message).toMatch(
+        /stopped after the refusal/,
+      );
+      expect(o.results!.results.filter((r) => r.status === 'warn')).toEqual([]);
+    } finally {
+      await cert.close();
+    }
+  });
+
   test('every client fault is named and has a case', () => {
     expect(FAULT_CASES.map(([f]) => f).sort()).toEqual(Object.keys(CLIENT_FAULTS).sort());
   });

@@ -11,7 +11,7 @@ import type { RunOutcome } from '../app/runConformance.ts';
 import { clientUsesDiscoveredAddress } from '../checks/index.ts';
 import { aggregate } from '../core/aggregate.ts';
 import type { ClientExchange } from '../core/clientRequest.ts';
-import { SCENARIO_COMPLETED } from '../core/decidedOutcomes.ts';
+import { SCENARIO_COMPLETED, SCENARIO_SELECTED } from '../core/decidedOutcomes.ts';
 import { RunEventBus, type WorkerResult } from '../core/events.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { sealed } from '../core/integrity.ts';
@@ -77,7 +77,7 @@ export function clientExchangeOf(x: ServedExchange): ClientExchange {
     ...(x.body !== '' ? { body: x.body } : {}),
     status: x.status,
     ...(x.responseBody !== undefined ? { responseBody: x.responseBody } : {}),
-    ...(x.path === '/oauth/token' || (x.path !== undefined && OWN_ROUTES.has(x.path)) ? { token: true } : {}),
+    ...(x.path === '/oauth/token' || (x.path !== undefined && OWN_ROUTES.has(x.path)) ? { own: true } : {}),
   };
 }
 
@@ -153,7 +153,7 @@ export async function startCertification(options: CertificationOptions = {}): Pr
           const discoveryRows = loadRequirements('client').filter(
             (r) => /discovery document/.test(r.text) && (!x.operation || r.operations.includes(x.operation.id)),
           );
-          if (!x.token)
+          if (!x.own)
             results.push(
               bind(
                 judge(
@@ -187,6 +187,21 @@ export async function startCertification(options: CertificationOptions = {}): Pr
         });
       }
       const inScope = new Set<string>(runs.flatMap((r) => r.scenario.operations));
+      // A flow only an unselected scenario judges is left out by the user's choice, not wanting.
+      const selected = new Set(runs.map((r) => r.scenario.id));
+      const judgedHere = new Set(runs.flatMap((r) => r.scenario.flow.flatMap((f) => f.requirements)));
+      for (const other of SCENARIOS.filter((s) => !selected.has(s.id)))
+        for (const f of other.flow.filter((f) => inScope.has(f.operation)))
+          if (f.requirements.some((id) => !judgedHere.has(id)))
+            results.push({
+              check: SCENARIO_SELECTED.id,
+              summary: SCENARIO_SELECTED.summary,
+              operation: f.operation,
+              requirements: f.requirements.filter((id) => !judgedHere.has(id)),
+              level: f.level,
+              status: 'omit',
+              message: `Not judged: scenario ${other.id} was not selected (${f.check.id})`,
+            });
       const bus = new RunEventBus();
       const reportPaths = subscribeReportFolder(bus, resolve(reportDir));
       const sealedResults = sealed(

@@ -7,7 +7,7 @@ const search = (status: number, authorization = 'Bearer a') =>
 
 describe('clientNoBlindRetry', () => {
   it('passes a retry after a new token, a changed request, or a stop', () => {
-    expect(check.run([search(401), x(undefined, { token: true }), search(200, 'Bearer b')]).outcome).toBe('pass');
+    expect(check.run([search(401), x(undefined, { own: true }), search(200, 'Bearer b')]).outcome).toBe('pass');
     expect(check.run([search(401)]).outcome).toBe('pass');
     expect(
       check.run([search(400), x('find-member-v2', { body: 'a=1&sex=F', headers: { authorization: 'Bearer a' } })])

@@ -18,10 +18,10 @@ export const clientNoBlindRetry: Check<readonly ClientExchange[]> = {
   id: 'client-no-blind-retry',
   summary: 'After a refusal the client does not repeat the same request unchanged',
   run: (exchanges) => {
-    const refused = exchanges.filter((x) => x.status >= 400 && !x.token);
+    const refused = exchanges.filter((x) => x.status >= 400 && !x.own);
     if (refused.length === 0) return skip('No request of the client was refused');
     const repeats = refused.filter((x) => {
-      const next = exchanges.slice(exchanges.indexOf(x) + 1).find((y) => !y.token || y === undefined);
+      const next = exchanges.slice(exchanges.indexOf(x) + 1).find((y) => !y.own);
       return next !== undefined && same(x, next);
     });
     return repeats.length === 0

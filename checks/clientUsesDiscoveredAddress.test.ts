@@ -5,7 +5,7 @@ import { clientExchange as x } from './testing.ts';
 describe('clientUsesDiscoveredAddress', () => {
   it('passes a request that addresses an operation, and a token request', () => {
     expect(check.run(x('find-member-v2')).outcome).toBe('pass');
-    expect(check.run(x(undefined, { token: true })).outcome).toBe('pass');
+    expect(check.run(x(undefined, { own: true })).outcome).toBe('pass');
   });
 
   it('fails a request at no discovered address', () => {

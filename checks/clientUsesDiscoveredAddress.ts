@@ -11,7 +11,7 @@ export const clientUsesDiscoveredAddress: Check<ClientExchange> = {
   id: 'client-uses-discovered-address',
   summary: 'The request is at an address the discovery documents publish',
   run: (x) =>
-    x.operation !== undefined || x.token
+    x.operation !== undefined || x.own
       ? pass(`${x.method} ${x.rawPath} is a discovered address`)
       : fail(`Expected an address from the discovery documents, received ${x.method} ${x.rawPath}`),
 };

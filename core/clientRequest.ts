@@ -47,8 +47,8 @@ export interface ClientExchange {
   body?: string;
   status: number;
   responseBody?: string;
-  /** The request was a token request (`/oauth/token`). */
-  token?: boolean;
+  /** The request was to the workspace's own routes (the token endpoint, a discovery document), not an operation. */
+  own?: boolean;
 }
 
 /** The form fields of a form request, or the query parameters of a GET. */

@@ -94,6 +94,14 @@ export const SCENARIO_COMPLETED = outcome(
   { standing: 'judged' },
 );
 
+/** A certification scenario the user did not select: the flow requirements only it judges are left out by choice. */
+export const SCENARIO_SELECTED = outcome(
+  'scenario-selected',
+  'The certification runs the scenario that judges this flow',
+  'runner',
+  { standing: 'chosen', reason: 'scenario not selected' },
+);
+
 export const DECIDED_OUTCOMES: readonly DecidedOutcome[] = [
   FIXTURE_CONFIGURED,
   CREDENTIAL_CONFIGURED,
@@ -107,6 +115,7 @@ export const DECIDED_OUTCOMES: readonly DecidedOutcome[] = [
   OPERATION_IN_SCOPE,
   PACT_INTERACTION_VERIFIED,
   SCENARIO_COMPLETED,
+  SCENARIO_SELECTED,
 ];
 
 const byId = new Map(DECIDED_OUTCOMES.map((o) => [o.id, o]));

@@ -28,6 +28,13 @@ export const CLIENT_FAULTS = {
 
 export type ClientFault = keyof typeof CLIENT_FAULTS;
 
+/** Choices a conforming client may make where the documents leave it open (the mirror of the faults). */
+export const CLIENT_CHOICES = {
+  'stop-after-refusal': 'stops after a request refused with 401 instead of taking a new token (DEC-C-01)',
+} as const;
+
+export type ClientChoice = keyof typeof CLIENT_CHOICES;
+
 const FORM = 'application/x-www-form-urlencoded';
 const MEMBER = { insurerIdentifier: 'nuh', firstInitial: 'A', lastName: 'Jones', dateOfBirth: '1975-09-30' };
 const REFINE = { sex: 'Female', postCode: 'AB1 2CD', policyActiveOn: '2026-06-01' };
@@ -46,13 +53,16 @@ interface Answer {
 
 export class ReferenceClient {
   readonly #faults: ReadonlySet<ClientFault>;
+  readonly #choices: ReadonlySet<ClientChoice>;
   #token = '';
 
   constructor(
     private readonly config: ClientConfig,
     faults: readonly ClientFault[] = [],
+    choices: readonly ClientChoice[] = [],
   ) {
     this.#faults = new Set(faults);
+    this.#choices = new Set(choices);
   }
 
   async #call(url: string, init: RequestInit = {}): Promise<Answer> {
@@ -174,7 +184,7 @@ export class ReferenceClient {
     this.#token = await this.#clientToken();
     const url = await this.address('membership', 'find_member_endpoint', '/membership/find-member');
     const first = await this.#findMember(url, SINGLE);
-    if (first.status !== 401) return;
+    if (first.status !== 401 || this.#choices.has('stop-after-refusal')) return;
     if (!this.#faults.has('blind-retry')) this.#token = await this.#clientToken();
     await this.#findMember(url, SINGLE);
   }

@@ -144,6 +144,29 @@ describe('judging a pact', () => {
     expect(operator.results!.results.find((x) => x.check === 'client-avoids-reserved')?.status).toBe('skip');
   });
 
+  test("a patient request without SVC-API-Version is recorded at INFO, never failed (the header's name is open, DEC-C-03)", async () => {
+    const create = {
+      description: 'create a patient',
+      request: {
+        method: 'POST',
+        path: '/patients/patient',
+        headers: {
+          Authorization: `Bearer ${SECRET}`,
+          'SU-SiteId': 'SITE001',
+          'Content-Type': 'application/fhir+json',
+          'X-Api-Version': '1',
+        },
+        body: { resourceType: 'Patient', name: [{ family: 'Patel' }] },
+      },
+      response: { status: 201 },
+    };
+    const o = await checkPartnerPact({ pactFile: file(v('3.0.0', [create])), reportDir: join(dir, 'report-8') });
+    const version = o.results!.results.find(
+      (x) => x.check === 'client-sends-header' && /SVC-API-Version/.test(x.summary),
+    );
+    expect([version?.status, version?.level]).toEqual(['warn', 'INFO']);
+  });
+
   test('version 1 of Find Member is recorded as deprecated, never failed', async () => {
     const v1 = findMember({ Authorization: `Bearer ${SECRET}`, 'SU-SiteId': 'SITE001', 'SVC-API-Version': '1' });
     const o = await checkPartnerPact({ pactFile: file(v('3.0.0', [v1])), reportDir: join(dir, 'report-7') });
