@@ -5,22 +5,18 @@
  * discovered addresses), every flow by its scenario's checks, into the same sealed report folder,
  * verdict words and exit codes as a server run, counting the client's requirement rows.
  */
-import { resolve } from 'node:path';
+import { writeSealedReport } from '../app/sealedReport.ts';
 import { judge, judgeClientRequest } from '../app/judgeClientRequest.ts';
 import type { RunOutcome } from '../app/runConformance.ts';
 import { clientUsesDiscoveredAddress } from '../checks/index.ts';
-import { aggregate } from '../core/aggregate.ts';
 import type { ClientExchange } from '../core/clientRequest.ts';
 import { SCENARIO_COMPLETED, SCENARIO_SELECTED } from '../core/decidedOutcomes.ts';
-import { RunEventBus, type WorkerResult } from '../core/events.ts';
+import type { WorkerResult } from '../core/events.ts';
 import type { Exchange } from '../core/exchange.ts';
-import { sealed } from '../core/integrity.ts';
 import { Redactor } from '../core/redact.ts';
 import type { ExchangeRecord } from '../core/results.ts';
-import { exitCodeOf } from '../core/results.ts';
 import { suiteVersion } from '../core/suiteVersion.ts';
 import { resolveOperation } from '../pacts/resolveOperation.ts';
-import { subscribeReportFolder } from '../reports/writeReports.ts';
 import type { ServedExchange } from '../server/http.ts';
 import { DISCOVERY_PATHS } from '../server/router/addresses.ts';
 import { operations } from '../spec/operations.ts';
@@ -202,31 +198,23 @@ export async function startCertification(options: CertificationOptions = {}): Pr
               status: 'omit',
               message: `Not judged: scenario ${other.id} was not selected (${f.check.id})`,
             });
-      const bus = new RunEventBus();
-      const reportPaths = subscribeReportFolder(bus, resolve(reportDir));
-      const sealedResults = sealed(
-        aggregate({
-          suite: suiteVersion(),
-          target: `certify-client: ${runs.map((r) => r.scenario.id).join(', ')}`,
-          configDigest: '',
-          attestation: {},
-          evidence: 'masked',
-          seed: 0,
-          runs: 0,
-          allowDestructive: true,
-          startedAt,
-          finishedAt: new Date().toISOString(),
-          operations: operations.filter((o) => inScope.has(o.id)).map((o) => o.id),
-          events: [],
-          runnerExchanges: records,
-          runnerResults: results,
-          party: 'client',
-        }),
-      );
-      await bus.emit({ type: 'run-finished', results: sealedResults });
-      const reports = reportPaths();
-      if (!reports) throw new Error('The report folder was not written');
-      return { exitCode: exitCodeOf(sealedResults.verdict), results: sealedResults, reports };
+      return writeSealedReport(reportDir, {
+        suite: suiteVersion(),
+        target: `certify-client: ${runs.map((r) => r.scenario.id).join(', ')}`,
+        configDigest: '',
+        attestation: {},
+        evidence: 'masked',
+        seed: 0,
+        runs: 0,
+        allowDestructive: true,
+        startedAt,
+        finishedAt: new Date().toISOString(),
+        operations: operations.filter((o) => inScope.has(o.id)).map((o) => o.id),
+        events: [],
+        runnerExchanges: records,
+        runnerResults: results,
+        party: 'client',
+      });
     },
     close: async () => {
       await Promise.all(runs.map((r) => r.workspace.close()));

@@ -13,11 +13,11 @@
  *   which pact-core resolves on success and rejects with on failure): `interactionResults` and
  *   the `errors` with their mismatches.
  */
+import { writeSealedReport } from '../app/sealedReport.ts';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { Verifier } from '@pact-foundation/pact';
-import { aggregate } from '../core/aggregate.ts';
 import { allSecretsOf, ConfigError, loadConfig, type ResolvedConfig } from '../core/config.ts';
 import {
   DESTRUCTIVE_STEP,
@@ -26,16 +26,14 @@ import {
   PACT_INTERACTION_VERIFIED,
 } from '../core/decidedOutcomes.ts';
 import { addressOf, discover, TargetUnreachableError } from '../core/discovery.ts';
-import { RunEventBus, type WorkerResult } from '../core/events.ts';
+import type { WorkerResult } from '../core/events.ts';
 import { HttpClient } from '../core/http.ts';
-import { sealed } from '../core/integrity.ts';
 import { Redactor } from '../core/redact.ts';
 import type { ExchangeRecord } from '../core/results.ts';
-import { EXIT, exitCodeOf } from '../core/results.ts';
+import { EXIT } from '../core/results.ts';
 import { suiteVersion } from '../core/suiteVersion.ts';
 import { obtainToken, obtainTokens } from '../core/token.ts';
 import type { RunOutcome } from '../app/runConformance.ts';
-import { subscribeReportFolder } from '../reports/writeReports.ts';
 import { addressOf as referenceAddressOf } from '../server/router/addresses.ts';
 import { operations } from '../spec/operations.ts';
 import { loadRequirements } from '../spec/requirements.ts';
@@ -385,32 +383,23 @@ export async function verifyPacts(opts: VerifyOptions): Promise<RunOutcome> {
   const { verifyInChild } = await import('./verifyInChild.ts');
   const v = await verifyInChild(opts);
   if ('problem' in v) return { exitCode: EXIT.usage, problem: v.problem };
-  const bus = new RunEventBus();
-  const reportPaths = subscribeReportFolder(bus, resolve(opts.reportDir));
-  await bus.emit({ type: 'run-started', target: v.target, operations: v.operations, seed: 0, runs: 0 });
-  const results = sealed(
-    aggregate({
-      suite: suiteVersion(),
-      target: v.target,
-      configDigest: v.configDigest,
-      attestation: v.attestation,
-      evidence: 'masked',
-      seed: 0,
-      runs: 0,
-      allowDestructive: v.allowDestructive,
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      operations: v.operations,
-      events: [],
-      runnerExchanges: new Map(v.exchanges),
-      runnerResults: v.results,
-      minCoverage: opts.minCoverage ?? 0,
-    }),
-  );
-  await bus.emit({ type: 'run-finished', results });
-  const reports = reportPaths();
-  if (!reports) throw new Error('The report folder was not written');
-  return { exitCode: exitCodeOf(results.verdict), results, reports };
+  return writeSealedReport(opts.reportDir, {
+    suite: suiteVersion(),
+    target: v.target,
+    configDigest: v.configDigest,
+    attestation: v.attestation,
+    evidence: 'masked',
+    seed: 0,
+    runs: 0,
+    allowDestructive: v.allowDestructive,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    operations: v.operations,
+    events: [],
+    runnerExchanges: new Map(v.exchanges),
+    runnerResults: v.results,
+    minCoverage: opts.minCoverage ?? 0,
+  });
 }
 
 /** The Verifier's judgement of one interaction. */

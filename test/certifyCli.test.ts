@@ -7,16 +7,10 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { main } from '../bin/cli.ts';
 import { type ClientConfig, ReferenceClient } from '../examples/reference-client/referenceClient.ts';
-import { type CliResult, readResults, runCli } from './support/cli.ts';
+import { readResults, runCli, runInProcess } from './support/cli.ts';
 
-async function inProcess(args: string[]): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { out: (l) => (stdout += `${l}\n`), err: (l) => (stderr += `${l}\n`) });
-  return { code, stdout, stderr };
-}
+const inProcess = runInProcess;
 
 const dir = mkdtempSync(join(tmpdir(), 'certify-cli-'));
 

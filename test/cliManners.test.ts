@@ -11,21 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { main } from '../bin/cli.ts';
 import { operations } from '../spec/operations.ts';
-import { type CliResult, readResults, reportDir, ROOT, runCli } from './support/cli.ts';
+import { readResults, reportDir, ROOT, runCli, runInProcess } from './support/cli.ts';
 
-/**
- * The command's own entry point called in this process, for the cases that end before a run
- * starts (help, version, the operation list, option checks): the same code as the binary without
- * a Node start per case. The binary itself is run for one of each below and for every run.
- */
-async function inProcess(args: string[]): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { out: (l) => (stdout += `${l}\n`), err: (l) => (stderr += `${l}\n`) });
-  return { code, stdout, stderr };
-}
+const inProcess = runInProcess;
 
 const COMMANDS = [
   'run',

@@ -8,17 +8,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { main } from '../bin/cli.ts';
 import { writePartnerPact } from '../examples/partner-consumer/writePartnerPact.ts';
 import { type RunningSandbox, startSandbox } from '../server/http.ts';
-import { type CliResult, readResults, runCli } from './support/cli.ts';
+import { readResults, runCli, runInProcess } from './support/cli.ts';
 
-async function inProcess(args: string[]): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(args, { out: (l) => (stdout += `${l}\n`), err: (l) => (stderr += `${l}\n`) });
-  return { code, stdout, stderr };
-}
+const inProcess = runInProcess;
 
 const dir = mkdtempSync(join(tmpdir(), 'pact-cli-'));
 let sandbox: RunningSandbox;

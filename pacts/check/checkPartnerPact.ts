@@ -5,17 +5,14 @@
  * the requirement table as client obligations (pacts/check/judgeInteractions.ts), and (c) by
  * verifying it with Pact's own Verifier against a fresh sandbox with provider states.
  */
-import { resolve } from 'node:path';
-import { aggregate } from '../../core/aggregate.ts';
-import { RunEventBus, type WorkerResult } from '../../core/events.ts';
-import { sealed } from '../../core/integrity.ts';
+import { writeSealedReport } from '../../app/sealedReport.ts';
+import type { WorkerResult } from '../../core/events.ts';
 import { Redactor } from '../../core/redact.ts';
 import type { ExchangeRecord } from '../../core/results.ts';
-import { EXIT, exitCodeOf } from '../../core/results.ts';
+import { EXIT } from '../../core/results.ts';
 import { suiteVersion } from '../../core/suiteVersion.ts';
 import type { RunOutcome } from '../../app/runConformance.ts';
 import { buildOpenApiDocument } from '../../openapi/buildOpenApi.ts';
-import { subscribeReportFolder } from '../../reports/writeReports.ts';
 import { operations } from '../../spec/operations.ts';
 import { resolveOperation } from '../resolveOperation.ts';
 import { compareWithOpenApi } from './compareWithOpenApi.ts';
@@ -63,31 +60,23 @@ export async function checkPartnerPact(options: PactCheckOptions): Promise<RunOu
     for (const [id, x] of verification.exchanges) exchanges.set(id, x);
   }
   const used = new Set(judged.flatMap((j) => (j.operation ? [j.operation.id] : [])));
-  const bus = new RunEventBus();
-  const reportPaths = subscribeReportFolder(bus, resolve(options.reportDir));
-  const sealedResults = sealed(
-    aggregate({
-      suite: suiteVersion(),
-      target: `pact ${pact.consumer} -> ${pact.provider} (${options.pactFile})`,
-      configDigest: '',
-      attestation: {},
-      evidence: 'masked',
-      seed: 0,
-      runs: 0,
-      allowDestructive: false,
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      operations: operations.filter((o) => used.has(o.id)).map((o) => o.id),
-      events: [],
-      runnerExchanges: exchanges,
-      runnerResults: results,
-      // The pact, not the documents, sets what a partner's client consumes: the share of the
-      // documents' requirements it reaches says nothing of its conformance (shown, not gated).
-      minCoverage: 0,
-    }),
-  );
-  await bus.emit({ type: 'run-finished', results: sealedResults });
-  const reports = reportPaths();
-  if (!reports) throw new Error('The report folder was not written');
-  return { exitCode: exitCodeOf(sealedResults.verdict), results: sealedResults, reports };
+  return writeSealedReport(options.reportDir, {
+    suite: suiteVersion(),
+    target: `pact ${pact.consumer} -> ${pact.provider} (${options.pactFile})`,
+    configDigest: '',
+    attestation: {},
+    evidence: 'masked',
+    seed: 0,
+    runs: 0,
+    allowDestructive: false,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    operations: operations.filter((o) => used.has(o.id)).map((o) => o.id),
+    events: [],
+    runnerExchanges: exchanges,
+    runnerResults: results,
+    // The pact, not the documents, sets what a partner's client consumes: the share of the
+    // documents' requirements it reaches says nothing of its conformance (shown, not gated).
+    minCoverage: 0,
+  });
 }

@@ -52,3 +52,15 @@ export function reportDir(): string {
 export function readResults(dir: string): RunResults {
   return JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as RunResults;
 }
+
+/**
+ * The command's entry point called in this process, for the cases that end before a run starts
+ * (help, option checks): the same code as the binary without a Node start per case.
+ */
+export async function runInProcess(args: string[]): Promise<CliResult> {
+  const { main } = await import('../../bin/cli.ts');
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, { out: (l) => (stdout += `${l}\n`), err: (l) => (stderr += `${l}\n`) });
+  return { code, stdout, stderr };
+}
