@@ -5,10 +5,18 @@
  * the operator's products, no deprecated version. Each result takes the level of the rows it
  * cites and never a stricter one (the creed: never MUST on a point the documents leave open).
  */
-import { clientAvoidsDeprecated, clientAvoidsReserved, clientEncodesPipe, clientSendsHeader } from '../checks/index.ts';
+import {
+  clientAvoidsDeprecated,
+  clientAvoidsReserved,
+  clientBodyMatchesSchema,
+  clientEncodesPipe,
+  clientSendsDocumentedParameters,
+  clientSendsHeader,
+} from '../checks/index.ts';
 import type { Check, Finding } from '../core/check.ts';
 import type { ClientRequest } from '../core/clientRequest.ts';
 import type { Status } from '../core/results.ts';
+import { REQUEST_BODY_SCHEMAS } from '../spec/requestBodies.ts';
 import { loadRequirements, type Requirement } from '../spec/requirements.ts';
 import type { HeaderRequirement, Level, Operation } from '../spec/types.ts';
 
@@ -94,6 +102,20 @@ export function judgeClientRequest(request: ClientRequest, options: ClientReques
       rowsOf(op, (r) => mentionsHeader(r, header)),
     );
     out.push(judge(clientSendsHeader(header), request, b.level, b.requirements));
+  }
+  const params = binding(
+    'MUST',
+    rowsOf(op, (r) => /\b(required|mandatory)\b|YYYY-MM-DD/i.test(r.text)),
+  );
+  if (op.parameters.some((p) => p.in === (request.method === 'GET' ? 'query' : 'form')))
+    out.push(judge(clientSendsDocumentedParameters, request, params.level, params.requirements));
+  const schema = REQUEST_BODY_SCHEMAS[op.id];
+  if (schema && request.method !== 'GET' && request.method !== 'DELETE') {
+    const body = binding(
+      'MUST',
+      rowsOf(op, (r) => r.party === 'client' && /\b(body|Patient|Condition|Contract)\b/.test(r.text)),
+    );
+    out.push(judge(clientBodyMatchesSchema(schema), request, body.level, body.requirements));
   }
   const pipeRows = rowsOf(op, (r) => r.text.includes('%7C'));
   const pipe = binding(pipeRows.length ? 'MUST' : 'INFO', pipeRows);

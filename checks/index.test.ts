@@ -12,6 +12,7 @@ const factoryArgs: Record<string, unknown[]> = {
   batchBelongsToSite: ['SITE1'],
   bundleHasEntries: [],
   bundleTypeIs: ['searchset'],
+  clientBodyMatchesSchema: ['patient-create-request.schema.json'],
   clientSendsHeader: [{ name: 'SU-SiteId', value: '{siteId}', enforced: true }],
   coverageMatchesSearch: [{ lastName: 'Smith' }],
   entriesMatchFilter: ['anything', () => true],

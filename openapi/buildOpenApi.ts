@@ -22,6 +22,7 @@ import { readFileSync } from 'node:fs';
 import { addressOf, DISCOVERY_PATHS } from '../server/router/addresses.ts';
 import { operations } from '../spec/operations.ts';
 import { loadRequirements } from '../spec/requirements.ts';
+import { REQUEST_BODY_SCHEMAS } from '../spec/requestBodies.ts';
 import type { FeatureName, HeaderRequirement, HttpMethod, Operation, Parameter, ServiceId } from '../spec/types.ts';
 import { componentRef, type Json, type JsonObject, schemaComponentsFor } from './schemaComponents.ts';
 
@@ -53,17 +54,7 @@ export const FHIR_JSON_SERVICES: ReadonlySet<ServiceId> = new Set([
   'contracts',
 ]);
 
-/** The schema file of each JSON request body (the table names the body, not its schema). */
-export const REQUEST_BODY_SCHEMAS: Readonly<Record<string, string>> = {
-  'create-patient': 'patient-create-request.schema.json',
-  'update-patient': 'patient.schema.json',
-  'create-condition': 'condition-create-request.schema.json',
-  'upsert-payor': 'contract-payor-request.schema.json',
-  'upsert-contact-payor': 'contract-payor-request.schema.json',
-  'set-contract-service': 'contract-price-request.schema.json',
-  'set-contract-service-with-procedure': 'contract-price-request.schema.json',
-  'set-contract-price': 'contract-price-request.schema.json',
-};
+export { REQUEST_BODY_SCHEMAS } from '../spec/requestBodies.ts';
 
 const TITLE = 'Membership, claims, reference data and accounts API family';
 const METHOD_ORDER: readonly HttpMethod[] = ['GET', 'PUT', 'POST', 'DELETE'];

@@ -88,7 +88,13 @@ export function judgeInteractions(
       operation,
       method: i.request.method,
       rawPath: i.request.path,
-      rawQuery: i.request.rawQuery ?? '',
+      // A decoded query (specification 3 and 4) is encoded again for the parameter checks; how `|`
+      // was sent is then not shown (the pipe check says so).
+      rawQuery:
+        i.request.rawQuery ??
+        new URLSearchParams(
+          Object.entries(i.request.query ?? {}).flatMap(([k, vs]) => vs.map((v) => [k, v])),
+        ).toString(),
       headers,
       ...(i.request.body !== undefined ? { body: i.request.body } : {}),
     };
