@@ -84,7 +84,10 @@ export function judge<S>(
  * consume them" is untestable against a server precisely because it binds the client).
  */
 export function rowsOf(op: Operation, test: (r: Requirement) => boolean): Requirement[] {
-  return loadRequirements().filter((r) => r.operations.includes(op.id) && test(r));
+  const rows = loadRequirements().filter((r) => r.operations.includes(op.id) && test(r));
+  // A client row states the obligation in the client's terms: cited alone where there is one.
+  const client = rows.filter((r) => r.party === 'client');
+  return client.length > 0 ? client : rows;
 }
 
 /** A row names the header (in backticks) for the operation: `SU-SiteId`, `Authorization: Bearer ...`. */

@@ -107,6 +107,7 @@ export function aggregate(input: AggregateInput): RunResults {
     decisions,
     appliedDecisions: loadDecisions().filter((d) => decisions.includes(d.id)),
     requirements,
+    ...(input.party === 'client' ? { party: 'client' as const } : {}),
     ...(input.shard ? { shard: input.shard } : {}),
     ...(input.mergedFrom ? { mergedFrom: input.mergedFrom } : {}),
     ...(input.interrupted ? { interrupted: input.interrupted } : {}),

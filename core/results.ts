@@ -115,6 +115,8 @@ export interface RunResults {
   appliedDecisions: Decision[];
   /** The requirement table of the suite version that ran (spec/requirements.csv), for traceability. */
   requirements: Requirement[];
+  /** Whose conformance the report judges: absent for a server, `client` for a partner's client (certify-client, pact check). */
+  party?: 'client';
   /** This run judged one shard of the operations (`--shard I/N`); `conformance merge` joins the parts. */
   shard?: { index: number; count: number };
   /** Merged by `conformance merge` from this many shard runs. */

@@ -23,12 +23,17 @@ function integrityText(state: IntegrityState): string {
 export function overviewSection(ctx: ReportContext): string {
   const r = ctx.results;
   const duration = Date.parse(r.finishedAt) - Date.parse(r.startedAt);
+  const client = r.party === 'client';
   const facts: [string, string][] = [
-    ['Target', r.target],
+    [client ? 'Client judged' : 'Target', r.target],
     ['Suite', `${r.suite.name} ${r.suite.version}`],
-    ['Config digest', r.configDigest],
-    ['Seed', String(r.seed)],
-    ['Runs per property', String(r.runs)],
+    ...(client
+      ? []
+      : ([
+          ['Config digest', r.configDigest],
+          ['Seed', String(r.seed)],
+          ['Runs per property', String(r.runs)],
+        ] as [string, string][])),
     ['Started', r.startedAt],
     ['Finished', r.finishedAt],
     ['Duration', formatDuration(duration)],
@@ -59,7 +64,7 @@ export function overviewSection(ctx: ReportContext): string {
   return [
     '<header id="overview">',
     '<a class="skip-link" href="#findings">Skip to failures, warnings and errors</a>',
-    `<p class="eyebrow">Conformance report · ${esc(r.suite.name)} ${esc(r.suite.version)}</p>`,
+    `<p class="eyebrow">${client ? "Client conformance report (the client's requirement rows)" : 'Conformance report'} · ${esc(r.suite.name)} ${esc(r.suite.version)}</p>`,
     banner,
     `<h1 id="verdict" class="verdict verdict-${esc(r.verdict)}" data-verdict="${esc(r.verdict)}">${esc(VERDICT_LABEL[r.verdict] ?? r.verdict)}</h1>`,
     `<p class="verdict-explanation">${esc(VERDICT_EXPLANATION[r.verdict] ?? '')}</p>`,
