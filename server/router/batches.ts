@@ -50,6 +50,7 @@ export async function getRemittanceDetails(req: SandboxRequest, ctx: SandboxCont
 export async function ackRemittance(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   const { id, batch } = await pendingBatchOf(req, ctx, ACK_OP);
   if (!batch) throw new InvalidIdError(id);
-  await ctx.repo.removeBatch(batch.id);
+  // The removal decides, not the read before it: of two acknowledgements at once, one wins.
+  if (!(await ctx.repo.removeBatch(batch.id))) throw new InvalidIdError(id);
   return { status: 200 };
 }

@@ -218,7 +218,8 @@ export async function updatePatient(req: SandboxRequest, ctx: SandboxContext): P
 export async function deletePatient(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   const { siteId, id, record } = await storedPatient(req, ctx, DELETE_OP);
   if (!record) throw notFound('patient', id);
-  await ctx.repo.removePatient(siteId, id);
+  // The removal decides, not the read before it: of two deletes at once, one wins.
+  if (!(await ctx.repo.removePatient(siteId, id))) throw notFound('patient', id);
   return ok(deletedParameters());
 }
 
