@@ -12,6 +12,7 @@ import { CLIENT_FAULTS, type ClientFault, ReferenceClient } from '../examples/re
 import { verifyReportDir } from '../reports/writeReports.ts';
 import { stricterThanCited } from '../test/support/levels.ts';
 import { type Certification, startCertification } from './certification.ts';
+import { SCENARIOS } from './scenarios.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'certify-'));
 // The reference client has finished before the wait starts, so a short time-out only ends the
@@ -34,6 +35,17 @@ async function certify(scenarios: string[], faults: ClientFault[] = [], reportNa
   }
 }
 
+const ALL_SCENARIOS = [
+  'find-member-two-step',
+  'batch-cycle',
+  'patient-create',
+  'patient-lifecycle',
+  'address-drill-down',
+  'register-paging',
+  'token-revoke-and-logout',
+  'expired-token',
+];
+
 /** The fault, the scenario that shows it, the check that must catch it and at which level. */
 const FAULT_CASES: [ClientFault, string, string, 'fail' | 'warn'][] = [
   ['no-site-id', 'find-member-two-step', 'client-sends-header', 'fail'],
@@ -42,16 +54,21 @@ const FAULT_CASES: [ClientFault, string, string, 'fail' | 'warn'][] = [
   ['ack-before-get', 'batch-cycle', 'client-acknowledges-after-get', 'fail'],
   ['hard-coded-addresses', 'find-member-two-step', 'client-uses-discovered-address', 'fail'],
   ['blind-retry', 'expired-token', 'client-no-blind-retry', 'warn'],
+  ['wrong-patient-id', 'patient-lifecycle', 'client-uses-created-patient-id', 'fail'],
+  ['pipe-not-encoded', 'address-drill-down', 'client-encodes-pipe', 'fail'],
+  ['retrieves-without-drill-down', 'address-drill-down', 'client-retrieves-address-item', 'fail'],
+  ['stops-at-first-page', 'register-paging', 'client-pages-to-last-page', 'warn'],
+  ['bearer-on-token-details', 'token-revoke-and-logout', 'client-sends-header', 'fail'],
 ];
 
 describe('certify-client with the reference client', () => {
   test('the clean client is certified on every scenario, into a sealed report', async () => {
-    const o = await certify(['find-member-two-step', 'batch-cycle', 'patient-create', 'expired-token'], [], 'all');
+    const o = await certify(ALL_SCENARIOS, [], 'all');
     const bad = o.results!.results.filter((r) => r.level === 'MUST' && r.status !== 'pass' && r.status !== 'skip');
     expect(bad.map((r) => `${r.test} ${r.operation} ${r.check}: ${r.message}`)).toEqual([]);
     expect([o.exitCode, o.results?.verdict]).toEqual([0, 'conformant']);
     const ends = o.results!.results.filter((r) => r.check === 'scenario-completed').map((r) => r.status);
-    expect(ends).toEqual(['pass', 'pass', 'pass', 'pass']);
+    expect(ends).toEqual(ALL_SCENARIOS.map(() => 'pass'));
     expect(o.results!.results.filter((r) => r.status === 'warn').map((r) => r.check)).not.toContain(
       'client-no-blind-retry',
     );
@@ -94,6 +111,10 @@ describe('certify-client with the reference client', () => {
     } finally {
       await cert.close();
     }
+  });
+
+  test('the clean run names every scenario', () => {
+    expect([...ALL_SCENARIOS].sort()).toEqual(SCENARIOS.map((s) => s.id).sort());
   });
 
   test('every client fault is named and has a case', () => {

@@ -5,9 +5,16 @@
  * per-request checks (app/judgeClientRequest.ts). A scenario may make the workspace answer as
  * the documents allow but a client must cope with (a 401).
  */
-import { clientAcknowledgesAfterGet, clientNoBlindRetry, clientRefinesAfterMultipleMatch } from '../checks/index.ts';
+import {
+  clientAcknowledgesAfterGet,
+  clientNoBlindRetry,
+  clientPagesToLastPage,
+  clientRefinesAfterMultipleMatch,
+  clientRetrievesAddressItem,
+  clientUsesCreatedPatientId,
+} from '../checks/index.ts';
 import type { Check } from '../core/check.ts';
-import type { ClientExchange } from '../core/clientRequest.ts';
+import { type ClientExchange, jsonOf } from '../core/clientRequest.ts';
 import { operationOutcome } from '../server/router/errors.ts';
 import type { ActiveModifiers, Modifier } from '../server/router/types.ts';
 import type { OperationId } from '../spec/operations.ts';
@@ -41,6 +48,22 @@ export interface Scenario {
 }
 
 const of = (exchanges: readonly ClientExchange[], id: OperationId) => exchanges.filter((x) => x.operation?.id === id);
+
+/**
+ * True once a search answered its last page (DEC-C-04): fewer entries than its `count` tag, or no
+ * match beyond it by `total` or the `maxCount` tag.
+ */
+function lastPageReached(xs: readonly ClientExchange[]): boolean {
+  return xs.some((x) => {
+    const body = jsonOf(x.responseBody) as
+      | { total?: number; entry?: unknown[]; meta?: { tag?: { code?: string; display?: string }[] } }
+      | undefined;
+    const tag = (code: string) => Number(body?.meta?.tag?.find((t) => t.code === code)?.display);
+    const entries = body?.entry?.length ?? 0;
+    const matches = Math.max(body?.total ?? 0, tag('maxCount') || 0);
+    return x.status === 200 && (entries < tag('count') || tag('page') * tag('count') >= matches);
+  });
+}
 
 /** Modifiers of one scenario: answer the first request of an operation with a 401. */
 function firstRefused(operation: OperationId): () => ActiveModifiers {
@@ -106,6 +129,85 @@ export const SCENARIOS: readonly Scenario[] = [
     ],
     operations: ['create-patient'],
     complete: (xs) => of(xs, 'create-patient').some((x) => x.status === 201 || x.status === 200),
+    flow: [],
+  },
+  {
+    id: 'patient-lifecycle',
+    title: 'A patient from create to delete, with a condition (Document 3, 4.4)',
+    instructions: [
+      'Sign the user in (password grant with the user below) and create a patient: Mrs Priya Patel, female, born 1984-07-19.',
+      'Read the patient by the id the create answered, update it (the body carries that id; add a phone number), add a condition whose note names the patient (patient/<id>), delete the condition, then delete the patient.',
+    ],
+    operations: [
+      'create-patient',
+      'get-patient',
+      'update-patient',
+      'create-condition',
+      'delete-condition',
+      'delete-patient',
+    ],
+    complete: (xs) => of(xs, 'delete-patient').some((x) => x.status >= 200 && x.status < 300),
+    flow: [
+      {
+        check: clientUsesCreatedPatientId,
+        level: 'MUST',
+        requirements: ['D3-4.4-22'],
+        // Filed under the create (whose answered id it is), so that a certification of
+        // patient-create alone reports the row as left out by choice, not as never judged.
+        operation: 'create-patient',
+      },
+    ],
+  },
+  {
+    id: 'address-drill-down',
+    title: 'Address search, drill-down and retrieve by key (Document 2, 4.6 and 4.7)',
+    instructions: [
+      'With a client-credentials token, search addresses with the text "Downing Street".',
+      'Drill down: repeat the search with the key of a non-Address item (as `container`) until an item of type Address appears, then retrieve that item by its key, sending each | as %7C.',
+    ],
+    operations: ['search-address', 'retrieve-address'],
+    complete: (xs) => of(xs, 'retrieve-address').length > 0,
+    flow: [
+      {
+        check: clientRetrievesAddressItem,
+        level: 'MUST',
+        requirements: ['D2-4.6-07'],
+        operation: 'retrieve-address',
+      },
+    ],
+  },
+  {
+    id: 'register-paging',
+    title: 'Page through a register practitioner search to its last page (Document 2, 2.1 and 4.9; DEC-C-04)',
+    instructions: [
+      'With a client-credentials token, search the private-practice register for practitioners with count=10 and collect every page: request page 1, 2, ... until the last page (the paging tags page, count, maxCount and the Bundle total tell), then stop.',
+    ],
+    operations: ['search-register-practitioners'],
+    complete: (xs) => lastPageReached(of(xs, 'search-register-practitioners')),
+    // A client that stops early stops: judged once it has been quiet.
+    mayStop: (xs) => of(xs, 'search-register-practitioners').length > 0,
+    flow: [
+      {
+        check: clientPagesToLastPage,
+        level: 'SHOULD',
+        requirements: ['D2-4.9-18'],
+        operation: 'search-register-practitioners',
+      },
+    ],
+  },
+  {
+    id: 'token-revoke-and-logout',
+    title: 'Token details, revoke and logout (Document 3, 4.2 and 5)',
+    instructions: [
+      'Sign the user in (password grant with the user below).',
+      'Ask for the token details of an identity-provider sign-in (idp nhs, redirect_uri https://app.example/callback) with Basic client authentication, never a bearer token.',
+      "Revoke the user's refresh token (Basic client authentication, headers ClientId and secret, form field token, token_type_hint refresh_token); sign the user in again and log out.",
+    ],
+    operations: ['get-idp-token-details', 'revoke-token', 'logout'],
+    complete: (xs) =>
+      of(xs, 'get-idp-token-details').length > 0 &&
+      of(xs, 'revoke-token').some((x) => x.status === 200) &&
+      of(xs, 'logout').some((x) => x.status === 200),
     flow: [],
   },
   {

@@ -65,3 +65,13 @@ export function answerCode(x: Pick<ClientExchange, 'responseBody'>): string | un
     return undefined;
   }
 }
+
+/** A body or an answer parsed as JSON; undefined when absent or not JSON (a malformed answer). */
+export function jsonOf(text: string | undefined): unknown {
+  if (text === undefined || text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

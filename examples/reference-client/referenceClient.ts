@@ -24,6 +24,12 @@ export const CLIENT_FAULTS = {
   'ack-before-get': 'acknowledges a batch before fetching it',
   'hard-coded-addresses': "calls the sandbox's reference addresses instead of the discovered ones",
   'blind-retry': 'repeats a request refused with 401 with the same token',
+  'wrong-patient-id': 'reads, updates and deletes a patient by an id of its own instead of the id the create answered',
+  'pipe-not-encoded': 'sends the | of an address key literally instead of as %7C',
+  'retrieves-without-drill-down':
+    'retrieves the key of the first search item (a street) without drilling down to an Address',
+  'stops-at-first-page': 'stops after the first page of a paged search',
+  'bearer-on-token-details': 'sends its bearer token to token details instead of Basic client authentication',
 } as const;
 
 export type ClientFault = keyof typeof CLIENT_FAULTS;
@@ -45,6 +51,10 @@ const PATIENT = {
   gender: 'female',
   birthDate: '1984-07-19',
 };
+
+const CONDITION_NOTE = 'Sprained left ankle, seen in clinic';
+/** The workspace's identity-provider sign-in (Document 3, 4.2): provider name and registered redirect URI. */
+const IDP = { name: 'nhs', redirectUri: 'https://app.example/callback' };
 
 interface Answer {
   status: number;
@@ -101,6 +111,11 @@ export class ReferenceClient {
   }
 
   async #userToken(): Promise<string> {
+    return (await this.#userTokens()).access;
+  }
+
+  /** A password-grant sign-in: the user's access token and refresh token. */
+  async #userTokens(): Promise<{ access: string; refresh: string }> {
     const form = new URLSearchParams({
       grant_type: 'password',
       client_id: this.config.clientId,
@@ -113,7 +128,14 @@ export class ReferenceClient {
       headers: { 'Content-Type': FORM },
       body: form.toString(),
     });
-    return String((answer.body as { access_token?: string }).access_token);
+    const tokens = answer.body as { access_token?: string; refresh_token?: string };
+    return { access: String(tokens.access_token), refresh: String(tokens.refresh_token) };
+  }
+
+  /** `Authorization: Basic` with the client id and secret (Document 3, 4.2 and 5). */
+  #basic(): string {
+    const credentials = `${this.config.clientId}:${this.config.clientSecret}`;
+    return `Basic ${Buffer.from(credentials).toString('base64')}`;
   }
 
   #headers(extra: Record<string, string> = {}): Record<string, string> {
@@ -179,6 +201,131 @@ export class ReferenceClient {
     });
   }
 
+  #patientHeaders(): Record<string, string> {
+    return this.#headers({ 'Content-Type': 'application/fhir+json', 'SVC-API-Version': '1' });
+  }
+
+  /** Create a patient, read, update it by the id the create answered, add and delete a condition, delete it. */
+  async patientLifecycle(): Promise<void> {
+    this.#token = await this.#userToken();
+    const create = await this.address('patients', 'create_patient_endpoint', '/patients/patient');
+    const get = await this.address('patients', 'get_patienet_endpoint', '/patients/patient');
+    const update = await this.address('patients', 'update_patient_endpoint', '/patients');
+    const remove = await this.address('patients', 'delete_patient_endpoint', '/patients/patient');
+    const addCondition = await this.address('patients', 'create_condition_endpoint', '/patients/patient/condition');
+    const removeCondition = await this.address(
+      'patients',
+      'delete_patient_condition_endpoint',
+      '/patients/patient/condition',
+    );
+    const created = await this.#call(create, {
+      method: 'POST',
+      headers: this.#patientHeaders(),
+      body: JSON.stringify(PATIENT),
+    });
+    const answered = (created.body as { id?: string } | undefined)?.id;
+    if (!answered) return;
+    // The id the create answered is stored (Document 3, 4.4); the fault keeps a local one instead.
+    const id = this.#faults.has('wrong-patient-id') ? 'local-1' : answered;
+    const one = encodeURIComponent(id);
+    await this.#call(`${get}/${one}`, { headers: this.#headers({ 'SVC-API-Version': '1' }) });
+    await this.#call(`${update}/${one}`, {
+      method: 'PUT',
+      headers: this.#patientHeaders(),
+      body: JSON.stringify({ ...PATIENT, id, telecom: [{ system: 'phone', value: '07700 900123', use: 'home' }] }),
+    });
+    const condition = await this.#call(addCondition, {
+      method: 'POST',
+      headers: this.#patientHeaders(),
+      body: JSON.stringify({
+        resourceType: 'Condition',
+        note: [{ text: CONDITION_NOTE, authorReference: { reference: `patient/${id}` } }],
+      }),
+    });
+    const conditionId = (condition.body as { id?: string } | undefined)?.id;
+    if (conditionId)
+      await this.#call(`${removeCondition}/${encodeURIComponent(conditionId)}`, {
+        method: 'DELETE',
+        headers: this.#headers({ 'SVC-API-Version': '1' }),
+      });
+    await this.#call(`${remove}/${one}`, { method: 'DELETE', headers: this.#headers({ 'SVC-API-Version': '1' }) });
+  }
+
+  /** A query with each value percent-encoded (`|` as %7C), or with `|` left literal under the fault. */
+  #query(fields: Record<string, string>): string {
+    const query = new URLSearchParams(fields).toString();
+    return this.#faults.has('pipe-not-encoded') ? query.replaceAll('%7C', '|') : query;
+  }
+
+  /** Search addresses, drill down until an Address item appears, retrieve it by its key. */
+  async addressDrillDown(): Promise<void> {
+    this.#token = await this.#clientToken();
+    const search = await this.address('address', 'search_address_endpoint', '/address/search');
+    const retrieve = await this.address('address', 'retrieve_address_endpoint', '/address/retrieve');
+    const text = 'Downing Street';
+    type Item = { key?: string; addressType?: string };
+    const first = await this.#call(`${search}?${this.#query({ text })}`, { headers: this.#headers() });
+    let items = Array.isArray(first.body) ? (first.body as Item[]) : [];
+    let found = items.find((i) => i.addressType === 'Address');
+    if (this.#faults.has('retrieves-without-drill-down')) found = items[0];
+    // At most five steps down (DEC-D2-12): the documents do not bound the drill-down.
+    for (let step = 0; !found && step < 5; step++) {
+      const container = items.find((i) => i.addressType !== 'Address' && i.key)?.key;
+      if (!container) return;
+      const answer = await this.#call(`${search}?${this.#query({ text, container })}`, { headers: this.#headers() });
+      items = Array.isArray(answer.body) ? (answer.body as Item[]) : [];
+      found = items.find((i) => i.addressType === 'Address');
+    }
+    if (!found?.key) return;
+    await this.#call(`${retrieve}?${this.#query({ id: found.key })}`, { headers: this.#headers() });
+  }
+
+  /** Collect every page of a register practitioner search: stop at a page short of `count` or at `maxCount`. */
+  async registerPaging(): Promise<void> {
+    this.#token = await this.#clientToken();
+    const search = await this.address('register', 'search_practitioner_endpoint', '/register/practitioner');
+    const count = 10;
+    for (let page = 1; ; page++) {
+      const answer = await this.#call(
+        `${search}?${new URLSearchParams({ page: String(page), count: String(count) })}`,
+        {
+          headers: this.#headers(),
+        },
+      );
+      const bundle = answer.body as { entry?: unknown[]; meta?: { tag?: { code?: string; display?: string }[] } };
+      const matches = Number(bundle?.meta?.tag?.find((t) => t.code === 'maxCount')?.display ?? Number.NaN);
+      const entries = bundle?.entry?.length ?? 0;
+      if (answer.status !== 200 || entries < count || page * count >= matches) return;
+      if (this.#faults.has('stops-at-first-page')) return;
+    }
+  }
+
+  /** Token details with Basic client authentication, revoke the refresh token, sign in again and log out. */
+  async tokenRevokeAndLogout(): Promise<void> {
+    const auth = await this.address('auth', 'auth_url', '/auth');
+    const tokens = await this.#userTokens();
+    const details = `${auth}/oauth/${IDP.name}/token-details?${new URLSearchParams({ redirect_uri: IDP.redirectUri })}`;
+    await this.#call(details, {
+      headers: {
+        Authorization: this.#faults.has('bearer-on-token-details') ? `Bearer ${tokens.access}` : this.#basic(),
+      },
+    });
+    // The token was generated with a client id: ClientId and secret go with the Basic credentials (Document 3, 4.2).
+    await this.#call(`${auth}/revoke`, {
+      method: 'POST',
+      headers: {
+        Authorization: this.#basic(),
+        ClientId: this.config.clientId,
+        secret: this.config.clientSecret,
+        'Content-Type': FORM,
+      },
+      body: new URLSearchParams({ token: tokens.refresh, token_type_hint: 'refresh_token' }).toString(),
+    });
+    // Revoking the refresh token revoked its access token too: a new sign-in has a session to log out of.
+    const again = await this.#userTokens();
+    await this.#call(`${auth}/logout`, { headers: { Authorization: `Bearer ${again.access}` } });
+  }
+
   /** A search refused with 401: a new token before the one retry (or, with the fault, the same request again). */
   async expiredToken(): Promise<void> {
     this.#token = await this.#clientToken();
@@ -200,6 +347,14 @@ export class ReferenceClient {
         return this.createPatient();
       case 'expired-token':
         return this.expiredToken();
+      case 'patient-lifecycle':
+        return this.patientLifecycle();
+      case 'address-drill-down':
+        return this.addressDrillDown();
+      case 'register-paging':
+        return this.registerPaging();
+      case 'token-revoke-and-logout':
+        return this.tokenRevokeAndLogout();
       default:
         throw new Error(`The reference client knows no scenario ${this.config.scenario}`);
     }

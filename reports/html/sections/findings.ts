@@ -2,6 +2,7 @@
 import { attrs, esc } from '../escape.ts';
 import { statusBadge } from '../format.ts';
 import { type ReportContext, resultAnchor, section } from '../context.ts';
+import { CLIENT_ADVICE } from '../clientAdvice.ts';
 import { evidenceBlock, replayBlock, resultFacts } from './evidence.ts';
 
 export function findingsSection(ctx: ReportContext): string {
@@ -12,10 +13,26 @@ export function findingsSection(ctx: ReportContext): string {
       `<article class="finding status-${esc(r.status)}"${attrs({ id: resultAnchor(index), 'data-status': r.status, 'data-level': r.level, 'data-document': ctx.documentOf.get(r.operation) ?? '', 'data-operation': r.operation })} data-filterable>`,
       `<h3>${statusBadge(r.status)} <code class="check-id">${esc(r.check)}</code> <span class="check-summary">${esc(r.summary)}</span></h3>`,
       resultFacts(r),
+      requirementQuotes(ctx, r.requirements),
+      ctx.results.party === 'client' && CLIENT_ADVICE[r.check]
+        ? `<p class="advice"><strong>What to change:</strong> ${esc(CLIENT_ADVICE[r.check])}</p>`
+        : '',
       replayBlock(ctx, r),
       evidenceBlock(ctx, r),
       '</article>',
     ].join('\n'),
   );
   return section('findings', `Failures, warnings and errors (${ctx.findings.length})`, items.join('\n'));
+}
+
+/** The rows a result cites, quoted from the requirement table (the documents' words). */
+function requirementQuotes(ctx: ReportContext, ids: readonly string[]): string {
+  const text = new Map(ctx.results.requirements.map((q) => [q.id, q]));
+  const quoted = ids.flatMap((id) => {
+    const q = text.get(id);
+    return q
+      ? [`<li><code>${esc(id)}</code> (${esc(q.level)}, ${esc(q.document)} ${esc(q.section)}): ${esc(q.text)}</li>`]
+      : [];
+  });
+  return quoted.length > 0 ? `<ul class="requirement-quotes">\n${quoted.join('\n')}\n</ul>` : '';
 }

@@ -1,0 +1,72 @@
+import { fail, pass, show, skip, type Check } from '../core/check.ts';
+import { type ClientExchange, jsonOf } from '../core/clientRequest.ts';
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The last path segment, percent-decoded: the patient id of get, update and delete. */
+function pathId(x: ClientExchange): string {
+  const last = x.rawPath.split('/').filter(Boolean).pop() ?? '';
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
+/** The patient ids a Condition's notes name (`note[].authorReference.reference` = `patient/<id>`, 2.5). */
+function notedPatients(body: unknown): string[] {
+  if (!isRecord(body) || !Array.isArray(body.note)) return [];
+  return body.note.flatMap((n: unknown) => {
+    const reference = isRecord(n) && isRecord(n.authorReference) ? n.authorReference.reference : undefined;
+    const id = typeof reference === 'string' ? /^patient\/([^/]+)$/i.exec(reference.trim())?.[1] : undefined;
+    return id === undefined ? [] : [id];
+  });
+}
+
+const ABOUT_THE_PATIENT = new Set(['get-patient', 'update-patient', 'delete-patient', 'create-condition']);
+
+/**
+ * Document 3, 4.4: create answers the Patient "with its new `id` (to be stored by the caller)";
+ * get, update and delete address the patient by `{patient_id}`, and update sends the Patient body
+ * "with `id`". Judged on the client's patient requests after a successful create: each get,
+ * update and delete names an id a create answered, each update body carries the id of its path,
+ * and each condition's note names a created patient (`patient/<id>`, 2.5).
+ */
+export const clientUsesCreatedPatientId: Check<readonly ClientExchange[]> = {
+  id: 'client-uses-created-patient-id',
+  summary: 'The client reads, updates and deletes the patient by the id its create answered',
+  run: (exchanges) => {
+    const created = new Set<string>();
+    const wrong: string[] = [];
+    let judged = 0;
+    for (const x of exchanges) {
+      const op = x.operation?.id;
+      if (op === 'create-patient' && x.status >= 200 && x.status < 300) {
+        const answer = jsonOf(x.responseBody);
+        if (isRecord(answer) && typeof answer.id === 'string') created.add(answer.id);
+        continue;
+      }
+      // Requests before any create cannot use its id: they are not this flow.
+      if (created.size === 0 || op === undefined || !ABOUT_THE_PATIENT.has(op)) continue;
+      judged++;
+      if (op === 'create-condition') {
+        const named = notedPatients(jsonOf(x.body));
+        if (!named.some((id) => created.has(id))) wrong.push(`a condition naming ${show(named)}`);
+        continue;
+      }
+      const id = pathId(x);
+      if (!created.has(id)) wrong.push(`${x.method} of patient ${show(id)}`);
+      if (op === 'update-patient') {
+        const body = jsonOf(x.body);
+        const bodyId = isRecord(body) ? body.id : undefined;
+        if (bodyId !== id) wrong.push(`an update body with id ${show(bodyId)} for patient ${show(id)}`);
+      }
+    }
+    if (created.size === 0) return skip('The client created no patient');
+    if (judged === 0) return skip('The client made no request about the patient it created');
+    const ids = [...created].join(', ');
+    return wrong.length === 0
+      ? pass(`${judged} request(s) used the id the create answered (${ids})`, { created: [...created] })
+      : fail(`Expected the id the create answered (${ids}), received ${wrong.join('; ')}`, { wrong });
+  },
+};

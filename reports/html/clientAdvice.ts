@@ -1,0 +1,31 @@
+/**
+ * What a partner changes in their client when a client check fails: one sentence per check of a
+ * client certification or pact check, shown under the failure in report.html.
+ */
+export const CLIENT_ADVICE: Readonly<Record<string, string>> = {
+  'client-uses-discovered-address':
+    "Read every operation's address from the service's discovery document by its key at start-up; do not build addresses from a base URL or keep them in configuration.",
+  'client-sends-header':
+    "Send every header the operation's row lists (Document section 4), with the documented value or scheme: SU-SiteId on site-dependent operations, SVC-API-Version with the exact version meant, Authorization with the documented scheme.",
+  'client-sends-documented-parameters':
+    'Send every required field of the operation, each in its documented form (dates as YYYY-MM-DD, insurer codes of the operation list, positive counts).',
+  'client-body-matches-schema':
+    'Send the resource the operation describes (for example a Patient without id to create one); the report quotes what the schema refused.',
+  'client-encodes-pipe': "Percent-encode `|` as %7C in paths and query values (use your HTTP library's URL encoding).",
+  'client-avoids-reserved':
+    "Remove calls to operations reserved for the operator's own products; if your product is one of them, certify with --operator-product.",
+  'client-avoids-deprecated':
+    'Move from Find Member version 1 to version 2 (SVC-API-Version: 2 and its two-step flow).',
+  'client-refines-after-multiple-match':
+    'On MULTIPLE_MATCH_FOUND, repeat the search once with sex, postCode and policyActiveOn added (step 2); do not resend step 1.',
+  'client-acknowledges-after-get':
+    'Acknowledge (DELETE) a remittance batch only after you have fetched and imported it; never acknowledge a batch you have not read.',
+  'client-no-blind-retry':
+    'After a refusal, change the request or stop; after a 401, obtain a new token before trying again.',
+  'agrees-with-open-api':
+    'Align the interaction with the exported OpenAPI document (conformance openapi): the path, parameters, headers and body it allows, and only the answers it documents.',
+  'pact-interaction-verified':
+    'Expect only what the provider answers per the documents: relax the pact to the members and statuses the documents fix.',
+  'scenario-completed':
+    "Run the scenario's flow in your application within the time-out (conformance certify-client --list shows what each scenario asks).",
+};
