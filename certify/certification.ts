@@ -177,7 +177,7 @@ export async function startCertification(options: CertificationOptions = {}): Pr
             ending === 'completed'
               ? `${run.scenario.title}: completed (${xs.length} requests)`
               : ending === 'stopped'
-                ? `${run.scenario.title}: the client stopped after the refusal (allowed; ${xs.length} requests)`
+                ? `${run.scenario.title}: the client stopped where the scenario allows it to (${xs.length} requests)`
                 : `Expected the client to run "${run.scenario.title}" within ${Math.round(timeoutMs / 1000)} s, received ${xs.length} request(s) and no end`,
           test,
         });

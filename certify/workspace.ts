@@ -5,6 +5,7 @@
  * Every request the partner's client makes is recorded with its answer.
  */
 import { randomBytes } from 'node:crypto';
+import { ALICE } from '../server/fixtures/accounts.ts';
 import { SITE_1 } from '../server/fixtures/clients.ts';
 import { SEED } from '../server/fixtures/seed.ts';
 import { type RunningSandbox, type ServedExchange, startSandbox } from '../server/http.ts';
@@ -24,7 +25,11 @@ export interface WorkspaceConfig {
   siteId: string;
   /** The user whose token the patient and account operations take (the sandbox's demo user). */
   user: { username: string; password: string };
+  /** The identity-provider sign-in of the workspace's client (token details, Document 3, 4.2). */
+  idp: { name: string; redirectUri: string };
 }
+
+const IDP_REDIRECT_URI = 'https://app.example/callback';
 
 export interface Workspace {
   config: WorkspaceConfig;
@@ -54,6 +59,11 @@ export async function startWorkspace(opts: {
         features: ['Advanced_Search_1_0', 'Advanced_Filtering_And_Sorting_1_0'] as const,
       },
     ],
+    // The workspace's client has the demo user's identity-provider sign-in (token details, D3 4.2).
+    idpSignIns: [
+      ...SEED.idpSignIns,
+      { clientId, idp: 'nhs', redirectUri: IDP_REDIRECT_URI, outcome: 'linked', userId: ALICE },
+    ],
   } as typeof SEED;
   const exchanges: ServedExchange[] = [];
   const listeners: (() => void)[] = [];
@@ -82,6 +92,7 @@ export async function startWorkspace(opts: {
       clientSecret,
       siteId: SITE_1,
       user: { username: user.username, password: user.password },
+      idp: { name: 'nhs', redirectUri: IDP_REDIRECT_URI },
     },
     exchanges,
     onExchange: (l) => listeners.push(l),

@@ -15,6 +15,8 @@ export interface ClientConfig {
   clientSecret: string;
   siteId: string;
   user: { username: string; password: string };
+  /** The identity-provider sign-in of the workspace's client (token details). */
+  idp?: { name: string; redirectUri: string };
 }
 
 export const CLIENT_FAULTS = {
@@ -53,8 +55,8 @@ const PATIENT = {
 };
 
 const CONDITION_NOTE = 'Sprained left ankle, seen in clinic';
-/** The workspace's identity-provider sign-in (Document 3, 4.2): provider name and registered redirect URI. */
-const IDP = { name: 'nhs', redirectUri: 'https://app.example/callback' };
+/** The identity-provider sign-in when the workspace names none (Document 3, 4.2). */
+const DEFAULT_IDP = { name: 'nhs', redirectUri: 'https://app.example/callback' };
 
 interface Answer {
   status: number;
@@ -304,7 +306,8 @@ export class ReferenceClient {
   async tokenRevokeAndLogout(): Promise<void> {
     const auth = await this.address('auth', 'auth_url', '/auth');
     const tokens = await this.#userTokens();
-    const details = `${auth}/oauth/${IDP.name}/token-details?${new URLSearchParams({ redirect_uri: IDP.redirectUri })}`;
+    const idp = this.config.idp ?? DEFAULT_IDP;
+    const details = `${auth}/oauth/${idp.name}/token-details?${new URLSearchParams({ redirect_uri: idp.redirectUri })}`;
     await this.#call(details, {
       headers: {
         Authorization: this.#faults.has('bearer-on-token-details') ? `Bearer ${tokens.access}` : this.#basic(),
