@@ -44,6 +44,7 @@ const ALL_SCENARIOS = [
   'register-paging',
   'token-revoke-and-logout',
   'expired-token',
+  'malformed-answer',
 ];
 
 /** The fault, the scenario that shows it, the check that must catch it and at which level. */
@@ -59,6 +60,9 @@ const FAULT_CASES: [ClientFault, string, string, 'fail' | 'warn'][] = [
   ['retrieves-without-drill-down', 'address-drill-down', 'client-retrieves-address-item', 'fail'],
   ['stops-at-first-page', 'register-paging', 'client-pages-to-last-page', 'warn'],
   ['bearer-on-token-details', 'token-revoke-and-logout', 'client-sends-header', 'fail'],
+  ['acks-after-malformed-list', 'malformed-answer', 'client-no-action-on-malformed-answer', 'warn'],
+  ['date-not-iso', 'find-member-two-step', 'client-sends-documented-parameters', 'fail'],
+  ['patient-body-invalid', 'patient-create', 'client-body-matches-schema', 'fail'],
 ];
 
 describe('certify-client with the reference client', () => {

@@ -7,6 +7,7 @@
  */
 import {
   clientAcknowledgesAfterGet,
+  clientNoActionOnMalformedAnswer,
   clientNoBlindRetry,
   clientPagesToLastPage,
   clientRefinesAfterMultipleMatch,
@@ -63,6 +64,22 @@ function lastPageReached(xs: readonly ClientExchange[]): boolean {
     const matches = Math.max(body?.total ?? 0, tag('maxCount') || 0);
     return x.status === 200 && (entries < tag('count') || tag('page') * tag('count') >= matches);
   });
+}
+
+/** Modifiers of one scenario: answer every request of an operation with its body cut short (not JSON). */
+function truncatedAnswers(operation: OperationId): () => ActiveModifiers {
+  return () => {
+    const modifier: Modifier = {
+      wire: (wire) =>
+        wire.status < 300 && wire.payload
+          ? { ...wire, payload: wire.payload.slice(0, Math.floor(wire.payload.length / 2)) }
+          : wire,
+    };
+    return {
+      for: (operations) => (operations.includes(operation) ? [modifier] : []),
+      list: () => [`${operation} answered with a truncated body`],
+    };
+  };
 }
 
 /** Modifiers of one scenario: answer the first request of an operation with a 401. */
@@ -222,6 +239,25 @@ export const SCENARIOS: readonly Scenario[] = [
     complete: (xs) => of(xs, 'find-member-v2').length >= 2,
     mayStop: (xs) => of(xs, 'find-member-v2').length === 1,
     flow: [{ check: clientNoBlindRetry, level: 'SHOULD', requirements: ['D1-7-25'], operation: 'find-member-v2' }],
+  },
+  {
+    id: 'malformed-answer',
+    title: 'An unreadable answer: the pending batch list arrives cut short (DEC-C-05)',
+    instructions: [
+      'Run the batch cycle (list the pending batches, fetch one, acknowledge it). The list arrives with a body cut short: the client must not act as if it had read it (stopping is allowed).',
+    ],
+    operations: ['list-pending-remittances', 'ack-remittance'],
+    modifiers: truncatedAnswers('list-pending-remittances'),
+    complete: (xs) => of(xs, 'ack-remittance').length > 0,
+    mayStop: (xs) => of(xs, 'list-pending-remittances').length > 0,
+    flow: [
+      {
+        check: clientNoActionOnMalformedAnswer,
+        level: 'SHOULD',
+        requirements: ['D1-4.6-07'],
+        operation: 'ack-remittance',
+      },
+    ],
   },
 ];
 

@@ -13,6 +13,7 @@ export { clientAvoidsDeprecated } from './clientAvoidsDeprecated.ts';
 export { clientBodyMatchesSchema } from './clientBodyMatchesSchema.ts';
 export { clientAvoidsReserved } from './clientAvoidsReserved.ts';
 export { clientEncodesPipe } from './clientEncodesPipe.ts';
+export { clientNoActionOnMalformedAnswer } from './clientNoActionOnMalformedAnswer.ts';
 export { clientNoBlindRetry } from './clientNoBlindRetry.ts';
 export { clientPagesToLastPage } from './clientPagesToLastPage.ts';
 export { clientRefinesAfterMultipleMatch } from './clientRefinesAfterMultipleMatch.ts';

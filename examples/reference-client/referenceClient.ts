@@ -31,6 +31,9 @@ export const CLIENT_FAULTS = {
   'retrieves-without-drill-down':
     'retrieves the key of the first search item (a street) without drilling down to an Address',
   'stops-at-first-page': 'stops after the first page of a paged search',
+  'acks-after-malformed-list': 'acknowledges a batch it has not read when the pending list does not parse',
+  'date-not-iso': 'sends the date of birth as 30/09/1975 instead of YYYY-MM-DD',
+  'patient-body-invalid': 'sends a patient whose name is a string instead of a HumanName list',
   'bearer-on-token-details': 'sends its bearer token to token details instead of Basic client authentication',
 } as const;
 
@@ -163,7 +166,8 @@ export class ReferenceClient {
   async findMemberTwoStep(): Promise<void> {
     this.#token = await this.#clientToken();
     const url = await this.address('membership', 'find_member_endpoint', '/membership/find-member');
-    const first = await this.#findMember(url, MEMBER);
+    const member = this.#faults.has('date-not-iso') ? { ...MEMBER, dateOfBirth: '30/09/1975' } : MEMBER;
+    const first = await this.#findMember(url, member);
     if (first.status !== 400 || !JSON.stringify(first.body).includes('MULTIPLE_MATCH_FOUND')) return;
     await this.#findMember(url, this.#faults.has('no-refinement') ? MEMBER : { ...MEMBER, ...REFINE });
   }
@@ -175,6 +179,10 @@ export class ReferenceClient {
     const get = await this.address('claims', 'get_remittance_details_endpoint', '/claims/claimresponse/$batch');
     const ack = await this.address('claims', 'ack_remittance_endpoint', '/claims/claimresponse/$batch');
     const pending = await this.#call(list, { headers: this.#headers() });
+    if (typeof pending.body === 'string' && this.#faults.has('acks-after-malformed-list')) {
+      await this.#call(`${ack}/BATCH-1002`, { method: 'DELETE', headers: this.#headers() });
+      return;
+    }
     const ids = ((pending.body as { entry?: { resource?: { id?: string } }[] })?.entry ?? []).flatMap((e) =>
       e.resource?.id ? [e.resource.id] : [],
     );
@@ -199,7 +207,7 @@ export class ReferenceClient {
     await this.#call(url, {
       method: 'POST',
       headers: this.#headers({ 'Content-Type': 'application/fhir+json', 'SVC-API-Version': '1' }),
-      body: JSON.stringify(PATIENT),
+      body: JSON.stringify(this.#faults.has('patient-body-invalid') ? { ...PATIENT, name: 'Priya Patel' } : PATIENT),
     });
   }
 
@@ -345,6 +353,7 @@ export class ReferenceClient {
       case 'find-member-two-step':
         return this.findMemberTwoStep();
       case 'batch-cycle':
+      case 'malformed-answer':
         return this.batchCycle();
       case 'patient-create':
         return this.createPatient();
