@@ -60,6 +60,7 @@ const FAULT_CASES: [ClientFault, string, string, 'fail' | 'warn'][] = [
   ['retrieves-without-drill-down', 'address-drill-down', 'client-retrieves-address-item', 'fail'],
   ['stops-at-first-page', 'register-paging', 'client-pages-to-last-page', 'warn'],
   ['bearer-on-token-details', 'token-revoke-and-logout', 'client-sends-header', 'fail'],
+  ['revoke-without-client-headers', 'token-revoke-and-logout', 'client-revoke-names-client', 'fail'],
   ['acks-after-malformed-list', 'malformed-answer', 'client-no-action-on-malformed-answer', 'warn'],
   ['date-not-iso', 'find-member-two-step', 'client-sends-documented-parameters', 'fail'],
   ['patient-body-invalid', 'patient-create', 'client-body-matches-schema', 'fail'],

@@ -9,6 +9,7 @@ import {
   clientAcknowledgesAfterGet,
   clientNoActionOnMalformedAnswer,
   clientNoBlindRetry,
+  clientRevokeNamesClient,
   clientPagesToLastPage,
   clientRefinesAfterMultipleMatch,
   clientRetrievesAddressItem,
@@ -225,7 +226,7 @@ export const SCENARIOS: readonly Scenario[] = [
       of(xs, 'get-idp-token-details').length > 0 &&
       of(xs, 'revoke-token').some((x) => x.status === 200) &&
       of(xs, 'logout').some((x) => x.status === 200),
-    flow: [],
+    flow: [{ check: clientRevokeNamesClient, level: 'MUST', requirements: ['D3-5-05'], operation: 'revoke-token' }],
   },
   {
     id: 'expired-token',

@@ -18,6 +18,7 @@ export { clientNoBlindRetry } from './clientNoBlindRetry.ts';
 export { clientPagesToLastPage } from './clientPagesToLastPage.ts';
 export { clientRefinesAfterMultipleMatch } from './clientRefinesAfterMultipleMatch.ts';
 export { clientRetrievesAddressItem } from './clientRetrievesAddressItem.ts';
+export { clientRevokeNamesClient } from './clientRevokeNamesClient.ts';
 export { clientSendsDocumentedParameters } from './clientSendsDocumentedParameters.ts';
 export { clientSendsHeader } from './clientSendsHeader.ts';
 export { clientUsesCreatedPatientId } from './clientUsesCreatedPatientId.ts';

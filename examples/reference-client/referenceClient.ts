@@ -30,6 +30,7 @@ export const CLIENT_FAULTS = {
   'pipe-not-encoded': 'sends the | of an address key literally instead of as %7C',
   'retrieves-without-drill-down':
     'retrieves the key of the first search item (a street) without drilling down to an Address',
+  'revoke-without-client-headers': 'revokes a token without the ClientId and secret headers',
   'stops-at-first-page': 'stops after the first page of a paged search',
   'acks-after-malformed-list': 'acknowledges a batch it has not read when the pending list does not parse',
   'date-not-iso': 'sends the date of birth as 30/09/1975 instead of YYYY-MM-DD',
@@ -326,8 +327,9 @@ export class ReferenceClient {
       method: 'POST',
       headers: {
         Authorization: this.#basic(),
-        ClientId: this.config.clientId,
-        secret: this.config.clientSecret,
+        ...(this.#faults.has('revoke-without-client-headers')
+          ? {}
+          : { ClientId: this.config.clientId, secret: this.config.clientSecret }),
         'Content-Type': FORM,
       },
       body: new URLSearchParams({ token: tokens.refresh, token_type_hint: 'refresh_token' }).toString(),
