@@ -4,7 +4,7 @@
  * makes certification fail on its own check (a SHOULD rule: warned); a client that does nothing
  * leaves the certification inconclusive; two certifications at once never see each other's data.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -80,6 +80,10 @@ describe('certify-client with the reference client', () => {
     expect(stricterThanCited(o.results!)).toEqual([]);
     expect(o.results!.coverage?.overall.judged).toBeGreaterThan(0);
     expect((await verifyReportDir(o.reports!.resultsJson.replace(/results\.json$/, ''))).intact).toBe(true);
+    // The report names every scenario with its outcome (report.html, Scenarios).
+    const html = readFileSync(o.reports!.reportHtml, 'utf8');
+    for (const id of ALL_SCENARIOS) expect(html).toContain(`<tr data-scenario="${id}">`);
+    expect(html).toContain('id="scenarios-table"');
   });
 
   test('an external integrator that consumes the reserved batch cycle is refused for it', async () => {

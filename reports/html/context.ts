@@ -26,6 +26,8 @@ export interface ReportSection {
   /** Label in the page's table of contents. */
   title: string;
   render: (ctx: ReportContext) => string;
+  /** False when the section has nothing to say for this run (left out of the page and its contents). */
+  applies?: (ctx: ReportContext) => boolean;
 }
 
 export const FINDING_ORDER: Partial<Record<Status, number>> = { fail: 0, error: 1, warn: 2 };

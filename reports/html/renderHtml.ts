@@ -22,6 +22,7 @@ import { filtersSection } from './sections/filters.ts';
 import { findingsSection } from './sections/findings.ts';
 import { operationsSection } from './sections/operations.ts';
 import { overviewSection } from './sections/overview.ts';
+import { hasScenarios, scenariosSection } from './sections/scenarios.ts';
 import { summarySection } from './sections/summary.ts';
 import { traceabilitySection } from './sections/traceability.ts';
 
@@ -38,6 +39,7 @@ const SCRIPT = asset('report.js');
 export const DEFAULT_SECTIONS: readonly ReportSection[] = [
   { id: 'overview', title: 'Verdict', render: overviewSection },
   { id: 'summary', title: 'Summary', render: summarySection },
+  { id: 'scenarios', title: 'Scenarios', render: scenariosSection, applies: hasScenarios },
   { id: 'documents', title: 'Documents', render: documentsSection },
   { id: 'operations', title: 'Operations', render: operationsSection },
   { id: 'filters', title: 'Filters', render: filtersSection },
@@ -62,7 +64,7 @@ function nav(sections: readonly ReportSection[]): string {
 
 export function renderHtml(results: RunResults, sections: readonly ReportSection[] = DEFAULT_SECTIONS): string {
   const ctx = reportContext(results);
-  const [first, ...rest] = sections;
+  const [first, ...rest] = sections.filter((s) => s.applies?.(ctx) ?? true);
   const title = `Conformance report: ${VERDICT_LABEL[results.verdict] ?? results.verdict} · ${results.suite.name} ${results.suite.version} · ${results.target}`;
   return [
     '<!DOCTYPE html>',
