@@ -10,6 +10,7 @@
  * workspaces. Exit code 1 when one of them is broken, 0 otherwise. Bounded: every request stops at
  * the hard stop (the load time plus 30 s), and every workspace is closed.
  */
+import { answerCode, jsonOf } from '../core/clientRequest.ts';
 import { setMaxListeners } from 'node:events';
 import { cpus } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -162,17 +163,11 @@ function percentile(sorted: readonly number[], p: number): number {
   return Math.round(sorted[i] * 10) / 10;
 }
 
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
+const parse = jsonOf;
 
+/** The error code of an answer: an OperationOutcome's, or a top-level `code` (InvalidId). */
 function errorCodeOf(text: string): string | undefined {
-  const body = parse(text) as { code?: string; issue?: { details?: { coding?: { code?: string }[] } }[] } | undefined;
-  return body?.issue?.[0]?.details?.coding?.[0]?.code ?? body?.code;
+  return answerCode({ responseBody: text }) ?? (parse(text) as { code?: string } | undefined)?.code;
 }
 
 /** Every field the client sent is stored as sent (the sandbox adds id, active, deceasedBoolean). */
