@@ -169,7 +169,12 @@ describe('the export', () => {
         expect(response, id).toBeDefined();
         const mediaType = FHIR_JSON_SERVICES.has(row.service) ? 'application/fhir+json' : 'application/json';
         if (row.responseMediaType === 'none') expect(response.content, id).toBeUndefined();
-        else expect(Object.keys(response.content as JsonObject), id).toEqual([mediaType]);
+        else {
+          // The documented media type first; the other JSON one accepted too (DEC-D2-26).
+          const listed = Object.keys(response.content as JsonObject);
+          expect(listed[0], id).toBe(mediaType);
+          expect([...listed].sort(), id).toEqual(['application/fhir+json', 'application/json']);
+        }
         if (row.responseSchema) expect(JSON.stringify(response.content), id).toContain('#/components/schemas/');
       }
     }

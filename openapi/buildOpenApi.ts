@@ -322,6 +322,47 @@ const SHAPE_SCHEMAS: Readonly<Record<Exclude<ErrorShape, 'empty'>, JsonObject>> 
   'invalid-id': { $ref: '#/components/schemas/InvalidId' },
 };
 
+/**
+ * Error bodies whose shape the documents do not fix, by operation, with the decision that says so:
+ * the exported document then shows the expected shape but accepts any JSON object, as the suite
+ * does (never stricter than the suite's own judgement).
+ */
+const OPEN_ERROR_BODIES: Readonly<Record<string, string>> = {
+  'search-remittance-summary': 'DEC-D1-14',
+  'search-remittance-detail': 'DEC-D1-14',
+  'lookup-practitioners': 'DEC-D2-07',
+  'lookup-locations': 'DEC-D2-07',
+  'diary-post-auth': 'DEC-D3-10',
+};
+
+/** The error body of an operation: its documented shape, or any object where the shape is open. */
+function errorBody(op: Operation, shape: ErrorShape): JsonObject | undefined {
+  if (shape === 'empty') return undefined;
+  const decision = OPEN_ERROR_BODIES[op.id];
+  return decision
+    ? {
+        description: `The documents do not fix this body (${decision}); the shape below is the expected one.`,
+        anyOf: [SHAPE_SCHEMAS[shape], { type: 'object' }],
+      }
+    : SHAPE_SCHEMAS[shape];
+}
+
+/**
+ * Success bodies a conforming server may answer besides the documented one, by operation, with the
+ * decision that allows them.
+ */
+const OTHER_SUCCESS_BODIES: Readonly<Record<string, { decision: string; schema: JsonObject }>> = {
+  'geocode-postcode': {
+    decision: 'DEC-D2-51',
+    schema: {
+      description: 'An unknown or invalid postcode answered 200 without a position (DEC-D2-51).',
+      type: 'object',
+      required: ['latitude', 'longitude'],
+      properties: { latitude: { type: 'null' }, longitude: { type: 'null' } },
+    },
+  },
+};
+
 const mediaTypeOf = (op: Operation) =>
   FHIR_JSON_SERVICES.has(op.service) ? 'application/fhir+json' : 'application/json';
 
@@ -344,7 +385,8 @@ const AUTH_DECISIONS: Readonly<Record<Operation['document'], string>> = {
 
 function answersOf(op: Operation): Answer[] {
   const answers: Answer[] = [];
-  const body = (shape: ErrorShape) => (shape === 'empty' ? undefined : SHAPE_SCHEMAS[shape]);
+  const body = (shape: ErrorShape) => errorBody(op, shape);
+  const other = OTHER_SUCCESS_BODIES[op.id];
   answers.push({
     key: op.successStatus === undefined ? '2XX' : String(op.successStatus),
     op,
@@ -356,7 +398,9 @@ function answersOf(op: Operation): Answer[] {
       op.responseMediaType === 'none'
         ? undefined
         : op.responseSchema
-          ? { $ref: componentRef(op.responseSchema) }
+          ? other
+            ? { anyOf: [{ $ref: componentRef(op.responseSchema) }, other.schema] }
+            : { $ref: componentRef(op.responseSchema) }
           : { description: 'The documents do not show this body.' },
     codes: [],
   });
@@ -391,10 +435,28 @@ function answersOf(op: Operation): Answer[] {
     op,
     description:
       'Any other refusal: the documents require a 4xx status where they leave the status or code open (a missing or wrong SU-SiteId or version header, an unknown id, a value outside a list; see spec/decisions.md).',
-    schema: body(errorShapeOf(op, 400)),
+    // Any of the operation's error bodies: a refusal whose status is open may carry any of them
+    // (an unknown batch id answered 400 with InvalidId, DEC-D1-11).
+    schema: anyBody(
+      distinct(
+        [400, ...statuses].flatMap((status) => [
+          errorShapeOf(op, status),
+          ...op.errors.filter((e) => e.status === status).map((e) => errorShapeOf(op, status, e.code)),
+        ]),
+      ).flatMap((shape): JsonObject[] => {
+        const b = body(shape);
+        return b ? [b] : [];
+      }),
+    ),
     codes: [],
   });
   return answers;
+}
+
+/** One schema, or the union of several (undefined when there is none: no body). */
+function anyBody(schemas: readonly JsonObject[]): JsonObject | undefined {
+  const unique = schemas.filter((x, i) => schemas.findIndex((y) => JSON.stringify(y) === JSON.stringify(x)) === i);
+  return unique.length === 0 ? undefined : unique.length === 1 ? unique[0] : { anyOf: unique };
 }
 
 function responsesOf(ops: readonly Operation[]): JsonObject {
@@ -413,6 +475,14 @@ function responsesOf(ops: readonly Operation[]): JsonObject {
       const schemas = withBody.filter((a) => mediaTypeOf(a.op) === mediaType).map((a) => a.schema as JsonObject);
       content[mediaType] = { schema: union(schemas) };
     }
+    // Any JSON media type conforms (DEC-D2-26: the specific one is SHOULD): the documented one
+    // first, the other JSON one with the same schema, so a tool reading this document does not
+    // refuse a server that answers a FHIR-style operation as `application/json`, or the reverse.
+    for (const [documented, other] of [
+      ['application/fhir+json', 'application/json'],
+      ['application/json', 'application/fhir+json'],
+    ] as const)
+      if (content[documented] && !content[other]) content[other] = content[documented];
     responses[key] = {
       description,
       ...(withBody.length ? { content } : {}),

@@ -18,35 +18,67 @@ const dir = mkdtempSync(join(tmpdir(), 'pact-lesson-'));
 const send = (url: string) =>
   fetch(`${url}/membership/find-member`, { method: 'POST', headers: { 'Content-Type': FORM }, body: 'a=1&b=2' });
 
+/**
+ * Up to three tries, the outcome of the last one: Pact's native mock servers of two processes
+ * running at once were seen sharing a port (pacts/generate.ts), which fails a try for another reason.
+ */
+async function outcomeOf(attempt: () => Promise<unknown>, wanted: (e: unknown) => boolean): Promise<unknown> {
+  let last: unknown;
+  for (let i = 0; i < 3; i++) {
+    try {
+      await attempt();
+      last = undefined;
+    } catch (e) {
+      last = e;
+    }
+    if (wanted(last)) return last;
+  }
+  return last;
+}
+
 describe('Pact 16.5 and form bodies', () => {
   test('V4: the body builder refuses the form body it was given', async () => {
-    const pact = new PactV4({ consumer: 'lesson', provider: 'v4', dir, logLevel: 'error' });
-    const run = pact
-      .addInteraction()
-      .uponReceiving('a form body through the V4 builder')
-      .withRequest('POST', '/membership/find-member', (b) =>
-        b.headers({ 'Content-Type': FORM }).body(FORM, Buffer.from('a=1&b=2')),
-      )
-      .willRespondWith(200)
-      .executeTest(async (server) => {
-        await send(server.url);
-      });
-    await expect(run).rejects.toThrow(/detected contents was 'application\/json'/);
+    const detected = /detected contents was 'application\/json'/;
+    const error = await outcomeOf(
+      () => v4FormBody(),
+      (e) => e instanceof Error && detected.test(e.message),
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(detected);
   });
 
   test('V3: the same form body is matched as form text', async () => {
-    const pact = new PactV3({ consumer: 'lesson', provider: 'v3', dir, logLevel: 'error' });
-    pact
-      .uponReceiving('a form body through V3')
-      .withRequest({
-        method: 'POST',
-        path: '/membership/find-member',
-        headers: { 'Content-Type': FORM },
-        body: 'a=1&b=2',
-      })
-      .willRespondWith({ status: 200 });
-    await pact.executeTest(async (server) => {
-      expect((await send(server.url)).status).toBe(200);
-    });
+    expect(await outcomeOf(v3FormBody, (e) => e === undefined)).toBeUndefined();
   });
 });
+
+function v4FormBody(): Promise<unknown> {
+  const pact = new PactV4({ consumer: 'lesson', provider: 'v4', dir, logLevel: 'error' });
+  return pact
+    .addInteraction()
+    .uponReceiving('a form body through the V4 builder')
+    .withRequest('POST', '/membership/find-member', (b) =>
+      b.headers({ 'Content-Type': FORM }).body(FORM, Buffer.from('a=1&b=2')),
+    )
+    .willRespondWith(200)
+    .executeTest(async (server) => {
+      await send(server.url);
+    });
+}
+
+async function v3FormBody(): Promise<void> {
+  const pact = new PactV3({ consumer: 'lesson', provider: 'v3', dir, logLevel: 'error' });
+  pact
+    .uponReceiving('a form body through V3')
+    .withRequest({
+      method: 'POST',
+      path: '/membership/find-member',
+      headers: { 'Content-Type': FORM },
+      body: 'a=1&b=2',
+    })
+    .willRespondWith({ status: 200 });
+  await pact.executeTest(async (server) => {
+    const status = (await send(server.url)).status;
+    if (status !== 200) throw new Error(`Expected 200 from the V3 mock server, received ${status}`);
+  });
+}
