@@ -40,6 +40,7 @@ import { loadRequirements } from '../spec/requirements.ts';
 import type { Operation, ServiceId } from '../spec/types.ts';
 import { CREDENTIAL_PLACEHOLDER, generateReferencePacts } from './generate.ts';
 import { providerState, stateFromFixtures } from './providerStates.ts';
+import { normaliseHeaders } from '../core/clientRequest.ts';
 import { isObject as isRecord, PactFileError, readPact as readPactFile } from './readPact.ts';
 import { resolveOperation } from './resolveOperation.ts';
 
@@ -85,9 +86,7 @@ function requestParts(r: PactRequest): { path: string; headers: Record<string, s
   if (typeof r.query === 'string') for (const [k, v] of new URLSearchParams(r.query)) q.append(k, v);
   else if (isRecord(r.query))
     for (const [k, v] of Object.entries(r.query)) for (const x of Array.isArray(v) ? v : [v]) q.append(k, String(x));
-  const headers = Object.fromEntries(
-    Object.entries(r.headers ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
-  );
+  const headers = normaliseHeaders(r.headers);
   const body = r.body === undefined ? undefined : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
   return { path: `${r.path}${q.size > 0 ? `?${q}` : ''}`, headers, body };
 }
