@@ -33,6 +33,7 @@ export default defineConfig({
   test: {
     include: [
       '{app,core,checks,generators,server,reports,spec,bin,test,scripts,openapi,pacts,certify,examples}/**/*.test.ts',
+      'suites/common/*.test.ts',
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,

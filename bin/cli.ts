@@ -252,7 +252,7 @@ function reportDirOption(value: string | undefined): string {
 async function runOptions(values: Values, target: string | undefined): Promise<RunOptions> {
   if (!target) throw new UsageError('run needs --target URL');
   const path = values.path as string | undefined;
-  if (path !== undefined && !/^\d+(:\d+)*$/.test(path)) {
+  if (path !== undefined && !/^\d+(:\d+)*(#[A-Za-z0-9+/:]*)?$/.test(path)) {
     throw new UsageError(
       `--path must be a replay path such as 0:1:3 (printed beside a failure), received ${JSON.stringify(path)}`,
     );

@@ -7,6 +7,8 @@ import { CHECK_REGISTRY, HELPER_EXPORTS } from './registry.ts';
 
 /** Sample arguments to call each factory once (ids must not depend on them). */
 const factoryArgs: Record<string, unknown[]> = {
+  invalidRequestAnswered: [{ refusal: 'any-4xx', errors: [], mayServe: false, basis: [] }],
+  validRequestServed: [{}],
   acknowledgedBatchGone: ['b1'],
   agreesWithOpenApi: ['request'],
   batchBelongsToSite: ['SITE1'],

@@ -77,7 +77,8 @@ export async function verifyProperty<T>(spec: PropertySpec<T>): Promise<void> {
         (j, i) => (j.level ?? spec.level) !== 'INFO' && (outcomes[i] === 'fail' || outcomes[i] === 'error'),
       );
     }),
-    { seed: ctx.seed, numRuns: ctx.runs, ...(ctx.path ? { path: ctx.path } : {}) },
+    // A path with `#` replays a stateful sequence (suites/common/stateSequences.ts), not a property.
+    { seed: ctx.seed, numRuns: ctx.runs, ...(ctx.path && !ctx.path.includes('#') ? { path: ctx.path } : {}) },
   );
   if (!details.failed) {
     const shown = informative ?? last;

@@ -44,6 +44,21 @@ export interface BodyOptions {
   optionalMembers?: 'sometimes' | 'always' | 'never';
   /** Items per array beyond the required ones, at most (default 3; `maxItems` still rules). */
   maxItems?: number;
+  /**
+   * At most this many items of the array at a dotted path: a cardinality the documents give where
+   * the schema shows a list (`{ name: 1, 'name.given': 1 }`, DEC-D3-32).
+   */
+  itemLimits?: Readonly<Record<string, number>>;
+  /** Items of the array at a dotted path differ in this member (`{ telecom: 'system' }`, DEC-D3-32). */
+  uniqueBy?: Readonly<Record<string, string>>;
+  /** Optional members never sent, by dotted path (the table's spelling beside the prose's, DEC-D3-31). */
+  omit?: readonly string[];
+  /**
+   * No empty text (a string without pattern or format has a character at least) and no empty
+   * list: whether a server keeps an empty one is left open (DEC-D3-64, DEC-D3-66), so a round trip
+   * sends none.
+   */
+  nonEmpty?: boolean;
 }
 
 /** Why a negative case is refused. */
@@ -377,6 +392,12 @@ class Derivation {
   readonly #overrides: ReadonlyMap<string, Arb>;
   readonly #optional: 'sometimes' | 'always' | 'never';
   readonly #maxItems: number;
+  readonly #itemLimits: ReadonlyMap<string, number>;
+  readonly #uniqueBy: ReadonlyMap<string, string>;
+  readonly #omit: ReadonlySet<string>;
+  readonly #nonEmpty: boolean;
+  /** Every dotted path an option names: a member there is built for its own path. */
+  readonly #named: readonly string[];
 
   constructor(options: BodyOptions) {
     this.#overrides = new Map(
@@ -387,6 +408,11 @@ class Derivation {
     );
     this.#optional = options.optionalMembers ?? 'sometimes';
     this.#maxItems = options.maxItems ?? 3;
+    this.#itemLimits = new Map(Object.entries(options.itemLimits ?? {}));
+    this.#uniqueBy = new Map(Object.entries(options.uniqueBy ?? {}));
+    this.#omit = new Set(options.omit ?? []);
+    this.#nonEmpty = options.nonEmpty ?? false;
+    this.#named = [...this.#overrides.keys(), ...this.#itemLimits.keys(), ...this.#uniqueBy.keys(), ...this.#omit];
   }
 
   merged(uris: readonly string[]): Merged {
@@ -401,8 +427,8 @@ class Derivation {
 
   /** An arbitrary satisfying every schema at `uris` together, or null when none can. */
   gen(uris: readonly string[], depth: number, resolved: ReadonlySet<string>, path: string): Arb | null {
-    // The member path matters only where an override lies at or below it.
-    const pinned = [...this.#overrides.keys()].some((k) => path === '' || k === path || k.startsWith(`${path}.`));
+    // The member path matters only where an option names it or a member below it.
+    const pinned = this.#named.some((k) => path === '' || k === path || k.startsWith(`${path}.`));
     const key = `${[...new Set(uris)].sort().join(' ')}|${[...resolved].sort().join(' ')}|${depth}|${pinned ? path : ''}`;
     if (this.#cache.has(key)) return this.#cache.get(key) ?? null;
     const arb = this.#build(uris, depth, resolved, path);
@@ -469,7 +495,7 @@ class Derivation {
     }
     switch (m.type ?? 'string') {
       case 'string':
-        return stringArb(m);
+        return stringArb(this.#nonEmpty ? { ...m, minLength: Math.max(1, m.minLength) } : m);
       case 'number': {
         // Cents: money and decimals read back unchanged, without float noise.
         const min = Math.ceil((m.minimum ?? 0) * 100);
@@ -513,6 +539,7 @@ class Derivation {
         continue;
       }
       const required = m.required.has(name);
+      if (!required && this.#omit.has(memberPath(name))) continue;
       const leadsToPin = [...this.#overrides.keys()].some((k) => k.startsWith(`${memberPath(name)}.`));
       if (!required && !leadsToPin) {
         if (this.#optional === 'never' || depth >= MAX_DEPTH || m.discriminators.has(name)) continue;
@@ -537,15 +564,26 @@ class Derivation {
       if (!arb) return null;
       containsArbs.push(arb);
     }
-    const ceiling = m.maxItems ?? Number.POSITIVE_INFINITY;
+    const ceiling = Math.min(
+      m.maxItems ?? Number.POSITIVE_INFINITY,
+      this.#itemLimits.get(path) ?? Number.POSITIVE_INFINITY,
+    );
     if (containsArbs.length > ceiling || m.minItems > ceiling) return null;
-    const minBase = Math.max(0, m.minItems - containsArbs.length);
+    const atLeast = this.#nonEmpty && ceiling > 0 && depth < MAX_DEPTH ? 1 : 0;
+    const minBase = Math.max(0, Math.max(atLeast, m.minItems) - containsArbs.length);
     const wanted = depth >= MAX_DEPTH ? minBase : Math.max(minBase, this.#maxItems);
     const maxBase = Math.min(wanted, ceiling - containsArbs.length);
     let base: fc.Arbitrary<unknown[]> = fc.constant([]);
     if (maxBase > 0) {
       const item = m.items.length > 0 ? this.gen(m.items, depth + 1, new Set(), path) : stringArb(merge([]));
-      if (item) base = fc.array(item, { minLength: minBase, maxLength: maxBase });
+      const by = this.#uniqueBy.get(path);
+      if (item && by !== undefined)
+        base = fc.uniqueArray(item, {
+          minLength: minBase,
+          maxLength: maxBase,
+          selector: (v) => (isObject(v) ? v[by] : v),
+        });
+      else if (item) base = fc.array(item, { minLength: minBase, maxLength: maxBase });
       else if (minBase > 0) return null;
     }
     if (containsArbs.length === 0) return base;

@@ -72,6 +72,8 @@ function sampleValue(p: Parameter): string {
       return pagingRole(p) === 'count' ? String(Math.min(10, integerBounds(p).max)) : '1';
     case 'near':
       return '51.5074:-0.1278:10:km';
+    case 'distance':
+      return '10';
   }
 }
 
@@ -111,6 +113,8 @@ function exercises(p: Parameter, options: RequestOptions): Exercise[] {
       ];
     case 'comparator-decimal':
       return ['le', 'ge', 'eq'].map((c) => at('comparator', `${c}100.50`));
+    case 'distance':
+      return ['', ...NEAR_UNITS].map((u) => at('field', `10${u}`, u === '' ? ' (default unit)' : ` (unit ${u})`));
     case 'datetime-range':
       return [at('field', '2026-01-01T00:00'), at('field', sampleOf(p, options))];
     case 'date-time':

@@ -16,7 +16,7 @@ export type NearUnit = (typeof NEAR_UNITS)[number];
 
 /** Half the Earth's circumference in km: a radius that reaches every point (the widest edge of `near`). */
 export const WIDEST_RADIUS_KM = 20_038;
-const KM_PER_UNIT: Readonly<Record<NearUnit, number>> = { km: 1, mi: 1.609344, m: 0.001 };
+export const KM_PER_UNIT: Readonly<Record<NearUnit, number>> = { km: 1, mi: 1.609344, m: 0.001 };
 
 /** The radius, in the unit, that reaches every point of the Earth. */
 export const widestRadius = (unit: NearUnit): number => Math.ceil(WIDEST_RADIUS_KM / KM_PER_UNIT[unit]);
@@ -136,6 +136,12 @@ export const nearValue = (): fc.Arbitrary<string> =>
         `${decimalText(lat / 1000, 3)}:${decimalText(lon / 1000, 3)}:${decimalText(tenths / 10, 1)}:${unit}`,
     );
 
+/** A radius: tenths of a unit above zero, with a unit or without (DEC-D2-16: km by default). */
+export const distanceValue = (): fc.Arbitrary<string> =>
+  fc
+    .record({ tenths: fc.integer({ min: 1, max: 10_000 }), unit: fc.constantFrom('', ...NEAR_UNITS) })
+    .map(({ tenths, unit }) => `${decimalText(tenths / 10, 1)}${unit}`);
+
 /** Free text: letters and digits only, so the value means the same raw, form- and URL-encoded. */
 export const textValue = (): fc.Arbitrary<string> => TEXT;
 // Built once: compiling the pattern is most of the cost of building a request arbitrary.
@@ -170,5 +176,7 @@ export function parameterValue(p: Parameter): fc.Arbitrary<string> {
       return fc.integer(integerBounds(p)).map(String);
     case 'near':
       return nearValue();
+    case 'distance':
+      return distanceValue();
   }
 }

@@ -41,7 +41,7 @@ export interface InvalidValue {
 }
 
 /** Codes Documents 1 and 2 use for request parameters; a table with one of them answers bad input with its codes. */
-const PARAMETER_CODES = new Set([
+export const PARAMETER_CODES: ReadonlySet<string> = new Set([
   'MSG_MISSING_MANDATORY_PARAM',
   'MSG_PARAM_INVALID',
   'MSG_PARAM_EMPTY',
@@ -184,6 +184,7 @@ const FORMAT_VALUES: Partial<Record<Parameter['format'], readonly string[]>> = {
   boolean: BAD_BOOLEANS,
   'positive-integer': BAD_INTEGERS,
   near: BAD_NEARS,
+  distance: ['far', 'x', '10ft', '-5', '1,5'],
 };
 
 const of = (kind: InvalidKind, values: readonly (string | undefined)[], reason: string): InvalidValue[] =>

@@ -81,6 +81,13 @@ export interface RequestOptions {
   fixtures?: Readonly<Record<string, string | readonly string[]>>;
   /** How often a parameter with fixtures takes one of them rather than a generated value, 0 to 1 (default 0.5). */
   fixtureWeight?: number;
+  /**
+   * The optional parameters a property concerns: when given, other optional parameters are never
+   * sent (required ones always are). Default: every optional parameter, sometimes.
+   */
+  optional?: readonly string[];
+  /** At most this many optional parameters per request (a search property keeps its results non-empty). */
+  maxOptional?: number;
 }
 
 /** Whether the caller holds every feature the parameter needs. */

@@ -65,6 +65,10 @@ function validForm(p: Parameter, v: string): boolean {
       const m = /^(-?\d+(?:\.\d+)?):(-?\d+(?:\.\d+)?):(\d+(?:\.\d+)?):(km|mi|m)$/.exec(v);
       return !!m && Math.abs(Number(m[1])) <= 90 && Math.abs(Number(m[2])) <= 180 && Number(m[3]) > 0;
     }
+    case 'distance': {
+      const m = /^(\d+(?:\.\d+)?)(km|mi|m)?$/.exec(v);
+      return !!m && Number(m[1]) > 0;
+    }
   }
 }
 

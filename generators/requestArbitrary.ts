@@ -63,7 +63,25 @@ function validValues(
     const value = valueWithFixtures(p, options);
     members[p.name] = p.required ? value : fc.option(value, { nil: undefined, freq: 2 });
   }
-  return fc.record(members).map((values) => {
+  const optional = parameters.filter((p) => !p.required).map((p) => p.name);
+  const limit = options.maxOptional;
+  // At most `maxOptional` optional parameters: which ones are drawn first (shrinking towards
+  // fewer), then the values of those.
+  const drawn =
+    limit === undefined || limit >= optional.length
+      ? fc.record(members)
+      : fc
+          .uniqueArray(fc.constantFrom(...optional), { maxLength: limit })
+          .chain((chosen) =>
+            fc.record(
+              Object.fromEntries(
+                parameters
+                  .filter((p) => p.required || chosen.includes(p.name))
+                  .map((p) => [p.name, valueWithFixtures(p, options)] as const),
+              ),
+            ),
+          );
+  return drawn.map((values) => {
     const out: Record<string, string | undefined> = { ...values };
     for (const [name, v] of Object.entries(values)) {
       if (v === undefined) continue;
@@ -87,7 +105,9 @@ function validValues(
  *   features: ['Advanced_Search_1_0'], fixtures: { insurerIdentifier: 'ppp' } }), async (r) => ...));
  */
 export function validRequest(op: Operation, options: RequestOptions = {}): fc.Arbitrary<ParameterRequest> {
-  const parameters = requestParameters(op).filter((p) => featuresHeld(p, options.features));
+  const parameters = requestParameters(op).filter(
+    (p) => featuresHeld(p, options.features) && (p.required || !options.optional || options.optional.includes(p.name)),
+  );
   return validValues(op, parameters, options).map((values) => parameterValueRequest(op, values));
 }
 

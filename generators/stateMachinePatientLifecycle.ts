@@ -1,14 +1,19 @@
 /**
  * The patient lifecycle (Document 3, 4.4; DEC-D3-07, DEC-D3-08) as a state machine: create a
- * patient (generated schema-valid bodies), read it, update it (the body carries the id), delete
- * it, after which reading it is 404 `MSG_ENTITY_NOT_FOUND_IN_DATABASE`; add a condition to a
- * patient (an unknown or deleted patient is 422 `MSG_REFERENCE_ID_NOT_FOUND`) and delete it.
+ * patient (generated schema-valid bodies), read it, update it (the body carries the id) and read
+ * it back (D3-4.4-12), delete it, after which reading it is 404 `MSG_ENTITY_NOT_FOUND_IN_DATABASE`
+ * (read back at once, D3-3-05);
+ * add a condition to a patient (an unknown one is 422 `MSG_REFERENCE_ID_NOT_FOUND`) and delete it.
+ * Requests about a deleted patient or condition whose answer the documents do not show (an
+ * update, a second delete, a new condition: DEC-D3-38) need only not be a 5xx.
  * Model: the live patients with the last data sent, the deleted ones, the conditions.
  */
 import fc from 'fast-check';
 import { type JsonBody, validBody } from './bodyArbitrary.ts';
+import { patientBody } from './patientBody.ts';
 import {
   command,
+  expectNotServerError,
   expectRefused,
   expectSuccess,
   isRecord,
@@ -42,6 +47,7 @@ const NO_REFERENCE = ['MSG_REFERENCE_ID_NOT_FOUND'];
 const PATIENT_PLACEHOLDER = 'patient/{sm-patient}';
 
 type Pick = 'live' | 'deleted' | 'unknown';
+const patientPath = (id: string) => `/patients/patient/${encodeURIComponent(id)}`;
 // Deleted patients are where the documented state shows (DEC-D3-08): picked twice as often.
 const pickArb = fc.constantFrom<Pick>('live', 'deleted', 'deleted', 'unknown');
 
@@ -62,17 +68,85 @@ const brief = (body: unknown) => {
   return text.length > 100 ? `${text.slice(0, 97)}...` : text;
 };
 
-/** The family names and gender sent, compared with the answer (members a server stores as sent). */
-function sameData(sent: JsonBody, got: unknown): string | undefined {
+/** A sent value worth comparing: a non-empty string (whether a server keeps an empty one is open, DEC-D3-64). */
+const filled = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+
+/**
+ * The one item of a 0-1 member that was sent as a list (name, address, a telecom system, an
+ * extension url), or undefined when several were sent: which one a server keeps is open (DEC-D3-32).
+ */
+function single<T>(items: readonly T[]): T | undefined {
+  return items.length === 1 ? items[0] : undefined;
+}
+
+const records = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isRecord) : []);
+const texts = (v: unknown): string[] => (Array.isArray(v) ? v.filter(filled) : []);
+const show = (v: unknown) => JSON.stringify(v) ?? 'undefined';
+
+/** The sent item's filled members (and its single-item lists) equal the returned item's. */
+function holds(sent: Record<string, unknown>, got: Record<string, unknown>, members: readonly string[]): boolean {
+  return members.every((m) => {
+    if (filled(sent[m])) return got[m] === sent[m];
+    const list = texts(sent[m]);
+    if (list.length === 0) return true;
+    // DEC-D3-32: first name and title are 0-1; a list of several is compared only as a whole when sent alone.
+    return JSON.stringify(texts(got[m])) === JSON.stringify(list);
+  });
+}
+
+/** The members of 2.4 compared in a read-back, and the item members compared (as checks/patientRoundTrip.ts). */
+const ITEM_MEMBERS = {
+  name: ['family', 'given', 'prefix'],
+  telecom: ['system', 'value', 'use'],
+  address: ['type', 'text', 'line', 'city', 'postalCode'],
+} as const;
+
+/** The extension's name: its url after `/extension/patient/` (the prefix is the target's, DEC-D3-30). */
+const extensionName = (e: Record<string, unknown>) =>
+  typeof e.url === 'string' ? /\/extension\/patient\/([^/]+)$/.exec(e.url)?.[1] : undefined;
+
+/**
+ * Where the returned Patient differs from the last body sent (DEC-D3-33: every member sent comes
+ * back with the same value), or undefined. Compared by meaning and only where the documents fix
+ * it: `gender` and the birth date (under either name, DEC-D3-31); the one `name`, `address`,
+ * telecom per `system` and extension per url that was sent (DEC-D3-32), found among the returned
+ * items in any order. Members the server owns or may add (`id`, `meta`, `text`, `active`,
+ * `deceasedBoolean`, item ids) and empty values are not judged.
+ */
+export function readBackDifference(sent: JsonBody, got: unknown): string | undefined {
   if (!isRecord(got)) return 'no Patient';
-  if (sent.gender !== undefined && got.gender !== sent.gender)
-    return `gender ${JSON.stringify(got.gender)} for ${JSON.stringify(sent.gender)}`;
-  const families = (b: Record<string, unknown>) =>
-    Array.isArray(b.name) ? b.name.map((n) => (isRecord(n) ? n.family : undefined)) : undefined;
-  const want = families(sent);
-  if (want !== undefined && JSON.stringify(families(got)) !== JSON.stringify(want))
-    return `name families ${JSON.stringify(families(got))} for ${JSON.stringify(want)}`;
+  if (filled(sent.gender) && got.gender !== sent.gender) return `gender ${show(got.gender)} for ${show(sent.gender)}`;
+  const born = got.birthDate ?? got.birthdate;
+  if (filled(sent.birthDate) && born !== sent.birthDate) return `birth date ${show(born)} for ${show(sent.birthDate)}`;
+  for (const [member, members] of Object.entries(ITEM_MEMBERS)) {
+    const sentItems = records(sent[member]);
+    // One telecom per system (DEC-D3-32); one name and one address.
+    const groups =
+      member === 'telecom'
+        ? [...new Set(sentItems.map((t) => t.system))].map((sys) => sentItems.filter((t) => t.system === sys))
+        : [sentItems];
+    for (const group of groups) {
+      const item = single(group);
+      if (item === undefined || !members.some((m) => filled(item[m]) || texts(item[m]).length > 0)) continue;
+      if (!records(got[member]).some((g) => holds(item, g, members)))
+        return `${member} without ${show(item)} (received ${show(got[member])})`;
+    }
+  }
+  const sentExtensions = records(sent.extension);
+  for (const name of new Set(sentExtensions.map(extensionName))) {
+    const item = single(sentExtensions.filter((e) => extensionName(e) === name));
+    if (name === undefined || item === undefined || !filled(item.valueString)) continue;
+    const back = records(got.extension).filter((e) => extensionName(e) === name);
+    if (!back.some((e) => e.valueString === item.valueString))
+      return `extension ${name} ${show(back.map((e) => e.valueString))} for ${show(item.valueString)}`;
+  }
   return undefined;
+}
+
+/** The read Patient is the one asked for and holds the last body sent, or what differs. */
+function sameAsSent(id: string, sent: JsonBody, got: unknown): string | undefined {
+  if (!isRecord(got) || got.id !== id) return `id ${show(isRecord(got) ? got.id : undefined)}`;
+  return readBackDifference(sent, got);
 }
 
 export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {}): StateMachine<PatientLifecycleModel> {
@@ -83,17 +157,10 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
     headers: { 'su-siteid': site, 'svc-api-version': '1', 'content-type': 'application/fhir+json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  // The documented extensions only (D3 2.4; DEC-D3-63 leaves another one open), and `active`
-  // true: an inactive patient's update is a further state the documents barely describe.
-  const patientBody = validBody('patient-create-request.schema.json', {
-    overrides: {
-      'extension.url': fc.constantFrom(
-        ...['insurer', 'registrationid', 'authorizationno'].map((n) => `${refUrl}/extension/patient/${n}`),
-      ),
-      active: true,
-    },
-    maxItems: 2,
-  });
+  // The documented extensions only (D3 2.4; DEC-D3-63 leaves another one open), `active` true
+  // (an inactive patient's update is a further state the documents barely describe) and the
+  // decisions' choices (generators/patientBody.ts).
+  const patientBodies = patientBody(refUrl);
   // The schema lets these mandatory members be empty; the sandbox reads an empty one as missing
   // (400 MSG_MISSING_MANDATORY_PARAM), a reading the documents leave open: the machine judges
   // state, not that point, so it sends them non-empty.
@@ -110,7 +177,7 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
     maxItems: 2,
   });
 
-  const create = patientBody.map((body) =>
+  const create = patientBodies.map((body) =>
     command<PatientLifecycleModel>(
       `create patient ${brief(body)}`,
       () => true,
@@ -133,29 +200,34 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
       (m) => available(m, pick),
       async (m, real) => {
         const id = patientIdOf(m, pick, n);
-        const a = await real.call('GET', `/patients/patient/${encodeURIComponent(id)}`, init());
+        const a = await real.call('GET', patientPath(id), init());
         if (pick !== 'live') return expectRefused(`get of ${pick} patient ${id}`, a, NOT_FOUND, 404);
         expectSuccess(`get of patient ${id}`, a);
-        const sent = m.live.get(id) as JsonBody;
-        const differs =
-          isRecord(a.json) && a.json.id === id
-            ? sameData(sent, a.json)
-            : `id ${JSON.stringify(isRecord(a.json) ? a.json.id : undefined)}`;
+        const differs = sameAsSent(id, m.live.get(id) as JsonBody, a.json);
         if (differs) throw new ModelMismatch(`Expected patient ${id} as last sent, received ${differs}`);
       },
     ),
   );
-  const update = fc.tuple(fc.constantFrom<Pick>('live', 'deleted'), fc.nat(20), patientBody).map(([pick, n, body]) =>
+  const update = fc.tuple(fc.constantFrom<Pick>('live', 'deleted'), fc.nat(20), patientBodies).map(([pick, n, body]) =>
     command<PatientLifecycleModel>(
       `update ${pick}[${n}] with ${brief(body)}`,
       (m) => available(m, pick),
       async (m, real) => {
         const id = patientIdOf(m, pick, n);
         const a = await real.call('PUT', `/patients/${encodeURIComponent(id)}`, init({ ...body, id }));
-        // The update table (7) has several codes for an unknown patient; any refusal will do.
-        if (pick !== 'live') return expectRefused(`update of deleted patient ${id}`, a);
+        if (pick !== 'live') {
+          expectNotServerError(`update of deleted patient ${id}`, a);
+          // Accepted: whether it brought the patient back is not shown, so it is judged no further.
+          if (a.status < 300) m.deleted = m.deleted.filter((d) => d !== id);
+          return;
+        }
         expectSuccess(`update of patient ${id}`, a);
         m.live.set(id, body);
+        // D3-4.4-12: after an update, get returns the updated values.
+        const back = await real.call('GET', patientPath(id), init());
+        expectSuccess(`get of patient ${id} after its update`, back);
+        const differs = sameAsSent(id, body, back.json);
+        if (differs) throw new ModelMismatch(`Expected patient ${id} as updated, received ${differs}`);
       },
     ),
   );
@@ -168,9 +240,12 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
         (m) => available(m, pick),
         async (m, real) => {
           const id = patientIdOf(m, pick, n);
-          const a = await real.call('DELETE', `/patients/patient/${encodeURIComponent(id)}`, init());
-          if (pick !== 'live') return expectRefused(`delete of ${pick} patient ${id}`, a);
+          const a = await real.call('DELETE', patientPath(id), init());
+          if (pick !== 'live') return expectNotServerError(`delete of ${pick} patient ${id}`, a);
           expectSuccess(`delete of patient ${id}`, a);
+          // D3-3-05, DEC-D3-08: after a delete, get of the patient is 404 MSG_ENTITY_NOT_FOUND_IN_DATABASE.
+          const back = await real.call('GET', patientPath(id), init());
+          expectRefused(`get of deleted patient ${id}`, back, NOT_FOUND, 404);
           m.live.delete(id);
           m.deleted = [...m.deleted, id];
           for (const [c, p] of m.conditions)
@@ -182,7 +257,7 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
       ),
     );
   const addCondition = fc
-    .tuple(fc.constantFrom<Pick>('live', 'deleted'), fc.nat(20), conditionBody)
+    .tuple(fc.constantFrom<Pick>('live', 'deleted', 'unknown'), fc.nat(20), conditionBody)
     .map(([pick, n, body]) =>
       command<PatientLifecycleModel>(
         `add condition to ${pick}[${n}]`,
@@ -191,7 +266,14 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
           const id = patientIdOf(m, pick, n);
           const named = JSON.parse(JSON.stringify(body).split(PATIENT_PLACEHOLDER).join(`patient/${id}`));
           const a = await real.call('POST', '/patients/patient/condition', init(named));
-          if (pick !== 'live') return expectRefused(`condition of deleted patient ${id}`, a, NO_REFERENCE);
+          // D3-4.4-17: a patient that never existed is 422 MSG_REFERENCE_ID_NOT_FOUND; a deleted one is not shown (DEC-D3-38).
+          if (pick === 'unknown') return expectRefused(`condition of unknown patient ${id}`, a, NO_REFERENCE, 422);
+          if (pick === 'deleted') {
+            expectNotServerError(`condition of deleted patient ${id}`, a);
+            const orphan = a.status < 300 && isRecord(a.json) ? a.json.id : undefined;
+            if (typeof orphan === 'string') m.orphaned = [...m.orphaned, orphan];
+            return;
+          }
           expectSuccess(`condition of patient ${id}`, a);
           const cid = isRecord(a.json) ? a.json.id : undefined;
           if (typeof cid !== 'string' || cid === '')
@@ -209,7 +291,7 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
         const ids = pick === 'live' ? [...m.conditions.keys()] : pick === 'gone' ? m.goneConditions : m.orphaned;
         const id = ids[n % ids.length];
         const a = await real.call('DELETE', `/patients/patient/condition/${encodeURIComponent(id)}`, init());
-        if (pick === 'gone') return expectRefused(`delete of deleted condition ${id}`, a);
+        if (pick === 'gone') return expectNotServerError(`second delete of condition ${id}`, a);
         // What a patient's delete does to its conditions is not documented: either answer.
         if (pick === 'orphaned' && a.status >= 400) return;
         expectSuccess(`delete of condition ${id}`, a);

@@ -119,6 +119,12 @@ export function expectSuccess(what: string, a: MachineAnswer): void {
     throw new ModelMismatch(`Expected ${what} to succeed (2xx), received ${describeAnswer(a)}`);
 }
 
+/** Fails on a server error (5xx): where the documents leave the answer open (DEC-D3-38, DEC-D3-59). */
+export function expectNotServerError(what: string, a: MachineAnswer): void {
+  if (a.status >= 500 || a.status < 100)
+    throw new ModelMismatch(`Expected ${what} not to be a server error, received ${describeAnswer(a)}`);
+}
+
 /**
  * Fails unless the answer is a refusal (4xx other than 401/403, which would mean the credentials,
  * not the state) with one of the documented codes (any code when none is given).

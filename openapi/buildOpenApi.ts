@@ -160,6 +160,8 @@ function parameterSchema(p: Parameter): JsonObject {
       return { type: 'integer', minimum: 1 };
     case 'near':
       return { type: 'string', pattern: '^-?\\d+(\\.\\d+)?:-?\\d+(\\.\\d+)?(:\\d+(\\.\\d+)?(:(km|mi|m))?)?$' };
+    case 'distance':
+      return { type: 'string', pattern: '^\\d+(\\.\\d+)?(km|mi|m)?$' };
     default:
       return { type: 'string' };
   }

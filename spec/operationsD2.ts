@@ -298,7 +298,7 @@ export const operationsD2 = [
       q('location', 'Location id'),
       q('ages-treated', 'Ages-treated code'),
       q('near', 'lat:lon:distance:units', { format: 'near' }),
-      q('near-distance', 'Radius; near takes precedence when it holds a distance'),
+      q('near-distance', 'Radius; near takes precedence when it holds a distance', { format: 'distance' }),
       q('address-postalcode', 'Location postal code'),
       q('specialty', 'Specialty code'),
       q('subspecialty', 'Subspecialty code'),

@@ -467,7 +467,7 @@ export const operationsD3 = [
     parameters: [
       path('site', 'Site id'),
       q('payorId', 'Organization/<payor> (example: payerId)', { required: true }),
-      q('payorType', 'I (example: payerType)', { required: true }),
+      q('payorType', 'I (example: payerType)', { required: true, format: 'enum', values: ['I'] }),
       q('providerGroup', 'Contract id of the payor', { required: true }),
     ],
     responseSchema: deletedOutcome,
@@ -490,7 +490,7 @@ export const operationsD3 = [
       parameters: [
         path('site', 'Site id'),
         q('payorId', 'Person/<contact>', { required: true }),
-        q('payorType', 'C', { required: true }),
+        q('payorType', 'C', { required: true, format: 'enum', values: ['C'] }),
         q('providerGroup', 'Contract id of the payor', { required: true }),
       ],
       responseSchema: deletedOutcome,

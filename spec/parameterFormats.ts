@@ -17,6 +17,7 @@ const FORMS: Readonly<Record<Exclude<ParameterFormat, 'enum' | 'string'>, RegExp
   boolean: /^(true|false)$/i,
   'positive-integer': /^[1-9]\d*$/,
   near: /^-?\d+(\.\d+)?:-?\d+(\.\d+)?:\d+(\.\d+)?(:(km|mi|m))?$/,
+  distance: /^\d+(\.\d+)?(km|mi|m)?$/,
 };
 
 /** Why a value is not of the parameter's documented form, or undefined when it is. */

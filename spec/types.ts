@@ -35,7 +35,8 @@ export type ParameterFormat =
   | 'boolean'
   | 'positive-integer'
   | 'enum'
-  | 'near'; // lat:lon:distance:units (units km, mi, m; default km)
+  | 'near' // lat:lon:distance:units (units km, mi, m; default km)
+  | 'distance'; // a radius: a non-negative decimal, optionally followed by km, mi or m (DEC-D2-16)
 
 export type FeatureName = 'Advanced_Search_1_0' | 'Advanced_Filtering_And_Sorting_1_0';
 

@@ -30,6 +30,7 @@ import type { CallOptions } from '../core/suite.ts';
 import { call, describeOperation, runContext, tokenFor } from '../core/suite.ts';
 import { operation } from '../spec/operations.ts';
 import { verifySuccess } from './common/steps.ts';
+import { describeDerivedRequests, fixturesFrom } from './common/derivedRequests.ts';
 
 const A = () => runContext().fixtures.accounts ?? {};
 
@@ -579,4 +580,19 @@ describeOperation('get-site-users', () => {
       }
     }
   });
+});
+
+/** Accounts operations are called with the user's token, as their tests do. */
+const asUser = async (id: OperationId, options: CallOptions): Promise<Exchange> =>
+  call(id, { ...options, values: { ...options.values, token: (await tokenFor('user')) ?? runContext().token } });
+
+describeDerivedRequests({
+  // A user-info code may be single-use (DEC-D3-43): the configured one is not sent here.
+  'get-user-info': { send: asUser },
+  'list-authorised-sites-v2': {
+    send: asUser,
+    fixtures: fixturesFrom({ search: runContext().fixtures.accounts?.siteSearch }),
+  },
+  'get-event-info': { send: asUser, fixtures: fixturesFrom({ sns_id: runContext().fixtures.accounts?.snsId }) },
+  'get-site-users': { send: asUser, fixtures: { siteId: runContext().siteId } },
 });

@@ -22,6 +22,7 @@ import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, runContext } from '../core/suite.ts';
 import { verifySuccess } from './common/steps.ts';
+import { describeDerivedRequests, fixturesFrom } from './common/derivedRequests.ts';
 
 const SEARCH = 'search-address';
 const RETRIEVE = 'retrieve-address';
@@ -214,4 +215,11 @@ describeOperation(VALIDATE, () => {
       .under('DEC-D2-07')
       .check(await call(VALIDATE, { query: {} }), statusIs(400));
   });
+});
+
+describeDerivedRequests({
+  [SEARCH]: { fixtures: fixturesFrom({ text: runContext().fixtures.address?.searchText }) },
+  [RETRIEVE]: {},
+  [GEO]: { fixtures: fixturesFrom({ postcode: runContext().fixtures.address?.postcode }) },
+  [VALIDATE]: { fixtures: fixturesFrom({ postcode: runContext().fixtures.address?.postcode }) },
 });

@@ -18,6 +18,7 @@ import { bodyOf, bundleResources, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, runContext } from '../core/suite.ts';
 import { contained, extensionValue } from './common/readers.ts';
 import { verifySuccess } from './common/steps.ts';
+import { describeDerivedRequests, fixturesFrom } from './common/derivedRequests.ts';
 
 const SEARCH = 'search-bills';
 /** 2.8: the extensions both bill forms carry (presence SHOULD, DEC-D1-54). */
@@ -193,4 +194,14 @@ describeOperation(GET, () => {
     });
     on(GET).must('D1-5-04').under('DEC-D1-21').check(x, requestRefused);
   });
+});
+
+describeDerivedRequests({
+  [SEARCH]: { fixtures: fixturesFrom(runContext().fixtures.bills) },
+  [GET]: {
+    fixtures: fixturesFrom({
+      claimId: runContext().fixtures.bills?.billId,
+      isArchived: runContext().fixtures.bills?.isArchived,
+    }),
+  },
 });

@@ -21,8 +21,9 @@ import {
 import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
 import { judge } from '../core/property.ts';
 import { call, describeOperation, runContext } from '../core/suite.ts';
-import type { FilterDef } from '../generators/filterQuery.ts';
-import { filterQuery } from '../generators/filterQuery.ts';
+import { validRequest } from '../generators/requestArbitrary.ts';
+import { operation } from '../spec/operations.ts';
+import { candidateValues, type FilterDef } from './common/filterCandidates.ts';
 import {
   bookingPractitionerFilters,
   roleFilters,
@@ -30,6 +31,7 @@ import {
   verifyDocumentedRefusal,
 } from './common/registerFilters.ts';
 import { collectIds, verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+import { describeDerivedRequests, fixturesFrom } from './common/derivedRequests.ts';
 
 const GET_P = 'get-booking-practitioner';
 const SEARCH_P = 'search-booking-practitioners';
@@ -219,7 +221,17 @@ function searchSuite(id: OperationId, reqs: typeof R.practitioner, filters: () =
         .must(...Object.values(reqs.filter))
         .under('DEC-D2-21', 'DEC-D2-59', 'DEC-D2-60')
         .property({
-          arbitrary: filterQuery(sample, Object.values(defs), { maxFilters: 2 }),
+          // One or two filters of their documented forms, values of returned records mixed in.
+          arbitrary: validRequest(operation(id), {
+            optional: [...Object.keys(defs), 'page', 'count'],
+            maxOptional: 3,
+            fixtures: candidateValues(sample, Object.values(defs)),
+            fixtureWeight: 0.8,
+          }).map(({ query: { page, count, ...filters } }) => ({
+            filters,
+            page: Number(page ?? '1'),
+            count: Number(count ?? '20'),
+          })),
           exercise: async (q) => {
             const x = await call(id, { query: { ...q.filters, page: String(q.page), count: String(q.count) } });
             return [
@@ -362,4 +374,15 @@ describeOperation(SEARCH_P, () => {
         .check(x, unmatchedValueGivesNothing(`${param}=${value}`), { [param]: value });
     }
   });
+});
+
+describeDerivedRequests({
+  'get-booking-practitioner': {
+    fixtures: fixturesFrom({ practitionerId: runContext().fixtures.booking?.practitionerId }),
+  },
+  'search-booking-practitioners': {},
+  'get-booking-practitioner-role': {
+    fixtures: fixturesFrom({ practitionerRoleId: runContext().fixtures.booking?.practitionerRoleId }),
+  },
+  'search-booking-practitioner-roles': {},
 });

@@ -23,6 +23,7 @@ import { bodyOf, hasResponse, isRecord } from '../core/exchange.ts';
 import { call, describeOperation } from '../core/suite.ts';
 import { CODE_SET_NAMES } from '../spec/operationsD2.ts';
 import { extension, timeOf } from './common/readers.ts';
+import { describeDerivedRequests } from './common/derivedRequests.ts';
 import { valueSetItems, verifySuccess, walkPages } from './common/steps.ts';
 
 const ID = 'get-code-set';
@@ -264,3 +265,5 @@ describeOperation(ID, () => {
       .check(x, requestRefused);
   });
 });
+
+describeDerivedRequests({ [ID]: { fixtures: { set_name: CODE_SET_NAMES } } });

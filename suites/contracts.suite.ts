@@ -32,6 +32,8 @@ import type { CallOptions } from '../core/suite.ts';
 import { call, describeFlow, describeOperation, runContext, tokenFor } from '../core/suite.ts';
 import { omitUnlessDestructive } from './common/destructive.ts';
 import { verifySuccess } from './common/steps.ts';
+import { STATE_SEQUENCE_OPERATIONS, verifyStateSequence } from './common/stateSequences.ts';
+import { describeDerivedRequests, fixturesFrom } from './common/derivedRequests.ts';
 
 const C = () => runContext().fixtures.contracts ?? {};
 const REF = 'https://ref.example';
@@ -622,4 +624,35 @@ describeOperation('get-effective-prices', () => {
       .under('DEC-D3-30')
       .check(x, contractItemSystems);
   });
+});
+
+describeDerivedRequests({
+  'get-effective-prices': {
+    send: contractCall,
+    fixtures: fixturesFrom({
+      site: C().freshSiteId,
+      location: C().location,
+      payor: C().payor,
+      'service-code': C().serviceCode,
+    }),
+  },
+  'list-site-payors': { send: contractCall, fixtures: { siteId: runContext().siteId } },
+  // The payor ids are of the documented form only as fixtures (`Organization/<payor>`, `Person/<contact>`).
+  'delete-payor': {
+    send: contractCall,
+    fixtures: fixturesFrom({ site: runContext().siteId, payorId: `Organization/${C().payor ?? 'unknown'}` }),
+    fixtureWeight: 1,
+  },
+  'delete-contact-payor': {
+    send: contractCall,
+    fixtures: fixturesFrom({ site: runContext().siteId, payorId: 'Person/unknown-contact' }),
+    fixtureWeight: 1,
+  },
+  'delete-contract-service': { send: contractCall },
+  'delete-contract-service-with-procedure': { send: contractCall },
+});
+
+describeFlow('payor maintenance as generated sequences', STATE_SEQUENCE_OPERATIONS['payor-maintenance'], () => {
+  test('list, upsert and delete payors and services in generated orders keep the documented state', () =>
+    verifyStateSequence('payor-maintenance'));
 });

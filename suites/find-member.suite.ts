@@ -6,7 +6,6 @@ import type { OperationId } from '../spec/operations.ts';
 import { on } from '../core/suite.ts';
 import { FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
-import fc from 'fast-check';
 import {
   coverageExtensionUrls,
   coverageMatchesSearch,
@@ -27,6 +26,8 @@ import type { MemberSearch } from '../core/config.ts';
 import { judge } from '../core/property.ts';
 import { call, describeOperation, runContext, type CallOptions } from '../core/suite.ts';
 import { operation } from '../spec/operations.ts';
+import { validRequest } from '../generators/requestArbitrary.ts';
+import { describeDerivedRequests, fixturesFrom } from './common/derivedRequests.ts';
 import { extension } from './common/readers.ts';
 import { verifyError, verifyHeadersEnforced, verifySuccess } from './common/steps.ts';
 
@@ -36,6 +37,10 @@ function fields(search: MemberSearch, refined = false): Record<string, string> {
   for (const [k, v] of Object.entries(search)) if (typeof v === 'string') out[k] = v;
   return refined ? { ...out, ...search.refine } : out;
 }
+
+/** The values of configured member searches, by field (the refinements included). */
+const memberFixtures = (...searches: (MemberSearch | undefined)[]) =>
+  fixturesFrom(...searches.flatMap((m) => (m ? [m, m.refine ?? {}] : [])));
 
 function fixtureMissing(operationId: OperationId, name: string, requirements: string[]): void {
   on(operationId)
@@ -302,10 +307,6 @@ describeOperation('find-member-v2', () => {
   test('property: every well-formed search gets one of the three documented outcomes', async () => {
     const s = fx().single;
     if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-4.2-07']);
-    const name = fc.stringMatching(/^[A-Z][a-z]{1,11}$/);
-    const day = fc
-      .date({ min: new Date('1920-01-01'), max: new Date('2020-12-31'), noInvalidDate: true })
-      .map((d) => d.toISOString().slice(0, 10));
     const outcomes = errorStatusAndCode([
       { status: 400, code: 'NO_MATCH_FOUND' },
       { status: 400, code: 'MULTIPLE_MATCH_FOUND' },
@@ -313,12 +314,8 @@ describeOperation('find-member-v2', () => {
     await on(id)
       .must('D1-4.2-07', 'D1-4.2-08', 'D1-4.2-09', 'D1-7-16')
       .property({
-        arbitrary: fc.record({
-          insurerIdentifier: fc.constantFrom(...(operation(id).parameters[0].values ?? [])),
-          firstInitial: fc.constantFrom(...'ABCDEFGHJKLMNPRSTW'),
-          lastName: fc.oneof(name, fc.constant(String(s.lastName ?? 'Smith'))),
-          dateOfBirth: fc.oneof(day, fc.constant(String(s.dateOfBirth ?? '1980-04-12'))),
-        }),
+        // Every required field of its documented form; the configured member's values mixed in.
+        arbitrary: validRequest(operation(id), { fixtures: memberFixtures(s), optional: [] }).map((r) => r.form),
         exercise: async (form) => {
           const x = await call(id, { form });
           const ok = x.response !== undefined && x.response.status >= 200 && x.response.status < 300;
@@ -393,4 +390,15 @@ describeOperation('find-member-v1', () => {
     );
     await recordWithoutFormContentType(id, { form: fields(s) });
   });
+});
+
+describeDerivedRequests({
+  'find-member-v2': async () => {
+    const f = runContext().fixtures.findMemberV2 ?? {};
+    return { fixtures: memberFixtures(f.single, f.none, f.multipleResolvedByRefine, f.multipleAfterRefine) };
+  },
+  'find-member-v1': async () => {
+    const f = runContext().fixtures.findMemberV1 ?? {};
+    return { fixtures: memberFixtures(f.single, f.multiple, f.none) };
+  },
 });

@@ -16,6 +16,7 @@ import { bodyOf, bundleResources, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, runContext } from '../core/suite.ts';
 import { containsText } from './common/readers.ts';
 import { verifySuccess } from './common/steps.ts';
+import { describeDerivedRequests, fixturesFrom } from './common/derivedRequests.ts';
 
 const LIST = 'list-hospital-claims';
 const SEARCH = 'search-hospital-claims';
@@ -133,4 +134,9 @@ describeOperation(SEARCH, () => {
     on(SEARCH).info('D1-4.10-03').under('DEC-D1-62').check(bad, notServerError);
     on(SEARCH).info('D1-4.10-03', 'D1-7-23').under('DEC-D1-62').check(bad, requestRefused);
   });
+});
+
+describeDerivedRequests({
+  [LIST]: { fixtures: fixturesFrom(runContext().fixtures.hospitalClaims) },
+  [SEARCH]: { fixtures: fixturesFrom(runContext().fixtures.hospitalClaims?.search) },
 });

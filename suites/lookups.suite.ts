@@ -25,6 +25,7 @@ import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange
 import { call, describeOperation, runContext } from '../core/suite.ts';
 import { extensionValue } from './common/readers.ts';
 import { collectIds, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+import { describeDerivedRequests, fixturesFrom } from './common/derivedRequests.ts';
 
 const paging = { tags: ['D2-2.1-08'], match: ['D2-2.1-09'], bounds: ['D2-2.1-10'], total: ['D2-2.1-11'] };
 const R = {
@@ -325,4 +326,16 @@ describeOperation('get-insurer-control-parameters', () => {
       .must(...R.auth)
       .check(x, requestRefused);
   });
+});
+
+describeDerivedRequests({
+  'lookup-practitioners': { fixtures: fixturesFrom({ text: runContext().fixtures.lookups?.practitionerText }) },
+  'lookup-locations': {
+    fixtures: fixturesFrom({
+      text: runContext().fixtures.lookups?.locationText,
+      type: runContext().fixtures.lookups?.locationType,
+    }),
+  },
+  'list-insurers': {},
+  'get-insurer-control-parameters': { fixtures: fixturesFrom({ insurerId: runContext().fixtures.lookups?.insurerId }) },
 });

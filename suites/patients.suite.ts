@@ -25,10 +25,12 @@ import { bodyOf, hasResponse, isRecord } from '../core/exchange.ts';
 import { judge } from '../core/property.ts';
 import type { CallOptions } from '../core/suite.ts';
 import { call, describeFlow, describeOperation, runContext, tokenFor } from '../core/suite.ts';
-import { patientArbitrary } from '../generators/patientArbitrary.ts';
+import { patientBody } from '../generators/patientBody.ts';
 import { operation } from '../spec/operations.ts';
 import { omitUnlessDestructive } from './common/destructive.ts';
 import { verifyError, verifySuccess } from './common/steps.ts';
+import { STATE_SEQUENCE_OPERATIONS, verifyStateSequence } from './common/stateSequences.ts';
+import { describeDerivedRequests } from './common/derivedRequests.ts';
 
 /** Patient calls carry the user's token and the configured version header (DEC-D3-07). */
 async function patientCall(id: string, options: CallOptions = {}): Promise<Exchange> {
@@ -48,6 +50,8 @@ async function patientCall(id: string, options: CallOptions = {}): Promise<Excha
 }
 
 const json = (v: unknown) => JSON.stringify(v);
+/** The `{ref_url}` of the generated patients' extensions (D3 2.4, DEC-D3-30). */
+const REF_URL = 'https://ref.example';
 
 /** Patient schema requirements: the typed members of 2.4 on every Patient answer. */
 const PATIENT_SCHEMA = ['D3-2.4-01', 'D3-2.4-02', 'D3-2.4-05', 'D3-2.4-06', 'D3-2.4-08', 'D3-2.4-09'];
@@ -107,7 +111,7 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
       )
     )
       return;
-    const [sent] = (await import('fast-check')).default.sample(patientArbitrary(), {
+    const [sent] = (await import('fast-check')).default.sample(patientBody(REF_URL), {
       seed: runContext().seed,
       numRuns: 1,
     });
@@ -228,7 +232,7 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
     await on('create-patient')
       .must('D3-4.4-04', 'D3-4.4-08')
       .property({
-        arbitrary: patientArbitrary(),
+        arbitrary: patientBody(REF_URL),
         exercise: async (sent) => {
           let got: Exchange | undefined;
           const created = await withPatient(sent, async (id) => {
@@ -339,7 +343,7 @@ describeFlow('conditions', ['create-condition', 'delete-condition'], () => {
       ['D3-4.4-15', 'D3-4.4-17', 'D3-7-30', 'D3-7-42'],
       { ...errorShape, decisions: ['DEC-D3-08'] },
     );
-    const [sent] = (await import('fast-check')).default.sample(patientArbitrary(), {
+    const [sent] = (await import('fast-check')).default.sample(patientBody(REF_URL), {
       seed: runContext().seed + 1,
       numRuns: 1,
     });
@@ -380,4 +384,15 @@ describeFlow('conditions', ['create-condition', 'delete-condition'], () => {
         on('delete-condition').must('D3-4.4-18').check(del, deletedStatusParameters);
     });
   });
+});
+
+describeDerivedRequests({
+  'get-patient': { send: patientCall },
+  'delete-patient': { send: patientCall },
+  'delete-condition': { send: patientCall },
+});
+
+describeFlow('patient lifecycle as generated sequences', STATE_SEQUENCE_OPERATIONS['patient-lifecycle'], () => {
+  test('create, get, update, delete and conditions in generated orders keep the documented state', () =>
+    verifyStateSequence('patient-lifecycle'));
 });

@@ -6,7 +6,6 @@
 import { on } from '../core/suite.ts';
 import { FIXTURE_CONFIGURED, PRECONDITION } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
-import fc from 'fast-check';
 import {
   bundleHasEntries,
   coversAll,
@@ -35,7 +34,8 @@ import { pagingTags } from '../core/exchange.ts';
 import type { Judgement } from '../core/property.ts';
 import { judge } from '../core/property.ts';
 import { call, describeOperation, runContext } from '../core/suite.ts';
-import { filterQuery } from '../generators/filterQuery.ts';
+import { KM_PER_UNIT as KM_PER, type NearUnit, parameterValue } from '../generators/parameterValue.ts';
+import { validRequest } from '../generators/requestArbitrary.ts';
 import { operation } from '../spec/operations.ts';
 import {
   includedIndex,
@@ -46,7 +46,9 @@ import {
   rolePractitionerRef,
   verifyDocumentedRefusal,
 } from './common/registerFilters.ts';
+import { candidateValues } from './common/filterCandidates.ts';
 import { collectIds, verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+import { describeDerivedRequests, fixturesFrom } from './common/derivedRequests.ts';
 
 const PRACTITIONERS = 'search-register-practitioners';
 const PHOTO = 'get-practitioner-photo';
@@ -143,6 +145,12 @@ const R = {
   auth: ['D2-5-01'],
 };
 const KM_PER_MILE = 1.609344;
+/** The `near` parameter of the role search, whose derived values the radius property sends. */
+const nearParameter = (() => {
+  const p = operation('search-register-practitioner-roles').parameters.find((pp) => pp.name === 'near');
+  if (!p) throw new Error('Suite bug: the role search has no near parameter');
+  return p;
+})();
 
 /** Codings of every (nested) extension whose URL ends with `/<name>`, in either form (DEC-D2-43). */
 function nestedCodings(resource: Record<string, unknown>, name: string): Record<string, unknown>[] {
@@ -312,7 +320,17 @@ describeOperation(PRACTITIONERS, () => {
       .must(...Object.values(R.practitioners.filter))
       .under('DEC-D2-21')
       .property({
-        arbitrary: filterQuery(sample, Object.values(registerPractitionerFilters), { maxFilters: 2 }),
+        // One or two filters of their documented forms, values of returned practitioners mixed in.
+        arbitrary: validRequest(operation(id), {
+          optional: [...Object.keys(registerPractitionerFilters), 'page', 'count'],
+          maxOptional: 3,
+          fixtures: candidateValues(sample, Object.values(registerPractitionerFilters)),
+          fixtureWeight: 0.8,
+        }).map(({ query: { page, count, ...filters } }) => ({
+          filters,
+          page: Number(page ?? '1'),
+          count: Number(count ?? '20'),
+        })),
         exercise: async (q) => {
           const x = await call(id, { query: { ...q.filters, page: String(q.page), count: String(q.count) } });
           const js = [judge(x, successStatus(200)), judge(x, pageWithinCount(q.count))];
@@ -450,15 +468,15 @@ describeOperation(ROLES, () => {
       .must(...R.roles.near.km, ...R.roles.near.mi, ...R.roles.near.m, ...R.roles.near.default)
       .under('DEC-D2-16')
       .property({
-        arbitrary: fc.record({ km: fc.integer({ min: 1, max: 80 }), unit: fc.constantFrom('km', 'mi', 'm', '') }),
-        exercise: async ({ km, unit }) => {
-          const distance =
-            unit === 'mi' ? (km / KM_PER_MILE).toFixed(6) : unit === 'm' ? String(km * 1000) : String(km);
+        // Radius and unit of the derived `near` value, around the configured centre (the default unit: its own test).
+        arbitrary: parameterValue(nearParameter).map((v) => {
+          const [, , distance, unit] = v.split(':');
+          return { distance, unit: unit as NearUnit };
+        }),
+        exercise: async ({ distance, unit }) => {
+          const km = Number(distance) * KM_PER[unit];
           const x = await call(id, {
-            query: {
-              near: `${c.lat}:${c.lon}:${distance}${unit ? `:${unit}` : ''}`,
-              _include: 'practitioner:location',
-            },
+            query: { near: `${c.lat}:${c.lon}:${distance}:${unit}`, _include: 'practitioner:location' },
           });
           return [judge(x, successStatus(200)), judge(x, withinRadius({ lat: c.lat, lon: c.lon, radiusKm: km }))];
         },
@@ -622,7 +640,13 @@ describeOperation(ROLES, () => {
       .must(...Object.values(R.roles.filter))
       .under('DEC-D2-21', 'DEC-D2-57')
       .property({
-        arbitrary: filterQuery(roles, Object.values(roleFilters(includedIndex(sampleBody))), { maxFilters: 2 }),
+        // One or two filters of their documented forms, values of returned roles mixed in.
+        arbitrary: validRequest(operation(id), {
+          optional: Object.keys(roleFilters(includedIndex(sampleBody))),
+          maxOptional: 2,
+          fixtures: candidateValues(roles, Object.values(roleFilters(includedIndex(sampleBody)))),
+          fixtureWeight: 0.8,
+        }).map(({ query: filters }) => ({ filters })),
         exercise: async (q) => {
           const x = await call(id, { query: { ...q.filters, _include: 'practitioner:location' } });
           return [judge(x, successStatus(200)), ...roleJudgements(x, q.filters)];
@@ -663,4 +687,14 @@ describeOperation(ROLES, () => {
       .must(...R.auth)
       .check(await call(id, { omitHeaders: ['Authorization'] }), requestRefused);
   });
+});
+
+describeDerivedRequests({
+  [PRACTITIONERS]: {},
+  [PHOTO]: { fixtures: fixturesFrom({ practitionerId: runContext().fixtures.register?.photoPractitionerId }) },
+  [ROLES]: {
+    fixtures: fixturesFrom({
+      near: ((c) => c && `${c.lat}:${c.lon}:${c.distanceKm}:km`)(runContext().fixtures.register?.near),
+    }),
+  },
 });

@@ -23,8 +23,10 @@ import {
 } from '../checks/index.ts';
 import type { Exchange, RespondedExchange } from '../core/exchange.ts';
 import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
-import { call, describeOperation, runContext } from '../core/suite.ts';
+import { call, describeFlow, describeOperation, runContext } from '../core/suite.ts';
 import { verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
+import { STATE_SEQUENCE_OPERATIONS, verifyStateSequence } from './common/stateSequences.ts';
+import { describeDerivedRequests } from './common/derivedRequests.ts';
 
 const LIST = 'list-pending-remittances';
 const GET = 'get-remittance-details';
@@ -267,4 +269,16 @@ describeOperation(ACK, () => {
     const x = await call(ACK, { path: { id: unknownId() }, omitHeaders: ['Authorization'] });
     on(ACK).must('D1-5-04').under('DEC-D1-21').check(x, requestRefused);
   });
+});
+
+describeDerivedRequests({
+  [LIST]: {},
+  [GET]: async () => ({ fixtures: { id: (await pendingIds()).ids.slice(0, 5) } }),
+  // Acknowledging is destructive: sent only with --allow-destructive, and never with a pending id.
+  [ACK]: {},
+});
+
+describeFlow('batch cycle as generated sequences', STATE_SEQUENCE_OPERATIONS['batch-cycle'], () => {
+  test('list, get and acknowledge in generated orders keep the documented state', () =>
+    verifyStateSequence('batch-cycle'));
 });

@@ -9,7 +9,6 @@
 import { on } from '../core/suite.ts';
 import { PRECONDITION } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
-import fc from 'fast-check';
 import {
   bundleHasEntries,
   entriesMatchFilter,
@@ -26,6 +25,8 @@ import { hasResponse } from '../core/exchange.ts';
 import { judge } from '../core/property.ts';
 import { call, describeOperation, runContext } from '../core/suite.ts';
 import { operation } from '../spec/operations.ts';
+import { validRequest } from '../generators/requestArbitrary.ts';
+import { describeDerivedRequests, fixturesFrom } from './common/derivedRequests.ts';
 import { extensionValue, lastUpdated, timeOf } from './common/readers.ts';
 import { collectIds, verifyHeadersEnforced, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 
@@ -311,18 +312,21 @@ describeOperation(ID, () => {
   });
 
   test('property: generated filter combinations and paging are honoured', async () => {
-    const filter = fc.record({
-      insurerIdentifier: fc.option(fc.constantFrom(...valuesOf('insurerIdentifier')), { nil: undefined }),
-      preAuthStatus: fc.option(fc.constantFrom(...valuesOf('preAuthStatus')), { nil: undefined }),
-      actionStatus: fc.option(fc.constantFrom(...valuesOf('actionStatus')), { nil: undefined }),
-    });
+    const configured = runContext().fixtures.authorisation;
     await on(ID)
       .must('D1-4.3-03', 'D1-4.3-08', 'D1-4.3-09', 'D1-2.1-07', 'D1-2.1-08')
       .under(...FILTER_DECISIONS)
       .property({
-        arbitrary: fc.record({ filter, page: fc.integer({ min: 1, max: 3 }), count: fc.integer({ min: 1, max: 20 }) }),
-        exercise: async ({ filter: f, page, count }) => {
-          const x = await call(ID, { form: { ...f, page: String(page), count: String(count) } });
+        // The filters this property judges, of their documented forms, the configured values mixed in.
+        arbitrary: validRequest(operation(ID), {
+          optional: [...Object.keys(VISIBLE), 'page', 'count'],
+          fixtures: fixturesFrom(configured),
+        }).map((r) => r.form),
+        exercise: async (form) => {
+          const page = Number(form.page ?? '1');
+          const count = Number(form.count ?? '20');
+          const f = Object.fromEntries(Object.entries(form).filter(([k]) => k !== 'page' && k !== 'count'));
+          const x = await call(ID, { form: { ...form, page: String(page), count: String(count) } });
           const judgements = [judge(x, successStatus(200))];
           if (!hasResponse(x) || x.response.status !== 200) return judgements;
           judgements.push(
@@ -348,3 +352,5 @@ describeOperation(ID, () => {
     on(ID).info('D1-4-02').under('DEC-D1-73').check(x, requestRefused, { omittedHeader: 'Content-Type' });
   });
 });
+
+describeDerivedRequests({ [ID]: { fixtures: fixturesFrom(runContext().fixtures.authorisation) } });

@@ -12,6 +12,7 @@ import {
   entriesSorted,
   entryExtensionCardinality,
   errorStatusAndCode,
+  invalidRequestAnswered,
   filterExcludesAll,
   filteredSubset,
   notServerError,
@@ -25,9 +26,9 @@ import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange
 import type { Judgement } from '../core/property.ts';
 import { judge } from '../core/property.ts';
 import { call, describeOperation, hasFeatures, runContext } from '../core/suite.ts';
-import type { FilterDef, Resource } from '../generators/filterQuery.ts';
-import { filterQuery } from '../generators/filterQuery.ts';
-import { invalidParameterValue } from '../generators/invalidParameterValue.ts';
+import fc from 'fast-check';
+import { invalidRequests, validRequest } from '../generators/requestArbitrary.ts';
+import { candidateValues, type FilterDef, type Resource } from './common/filterCandidates.ts';
 import { operation } from '../spec/operations.ts';
 import type { Parameter } from '../spec/types.ts';
 import { contained, extension, extensionValue, identifierValues, numberOf } from './common/readers.ts';
@@ -40,6 +41,7 @@ import {
   verifySuccess,
   walkPages,
 } from './common/steps.ts';
+import { describeDerivedRequests } from './common/derivedRequests.ts';
 
 interface Surface {
   id: 'search-remittance-summary' | 'search-remittance-detail';
@@ -416,7 +418,16 @@ function suiteFor(s: Surface): void {
         .must(s.sortReq, 'D1-2.1-07', 'D1-2.1-08')
         .under('DEC-D1-12', 'DEC-D1-70', 'DEC-D1-71', 'DEC-D1-72')
         .property({
-          arbitrary: filterQuery(records, usableFilters(s), { sortValues: operation(s.id).sortValues }),
+          // The filters this property judges, of their documented forms, values of returned records mixed in.
+          arbitrary: validRequest(operation(s.id), {
+            features: runContext().features,
+            optional: [...usableFilters(s).map((f) => f.param), '_sort', 'page', 'count'],
+            fixtures: candidateValues(records, usableFilters(s)),
+            fixtureWeight: 0.8,
+          }).map((r) => {
+            const { _sort: sort, page, count, ...filters } = r.form;
+            return { filters, sort, page: Number(page ?? '1'), count: Number(count ?? '20') };
+          }),
           exercise: async (q) => {
             const x = await call(s.id, {
               path: p,
@@ -524,6 +535,8 @@ function suiteFor(s: Surface): void {
       if (!p) return missingPath();
       const usable = operation(s.id).parameters.filter((pp) => pp.in === 'form' && hasFeatures(pp.features ?? []));
       const reqFor = { empty: s.errors.empty, format: s.errors.format, content: s.errors.content } as const;
+      /** The row of each invalid kind: a value out of range is a value of the wrong form here (D1 4.4, 4.5). */
+      const KIND_ROW = { empty: 'empty', format: 'format', range: 'format', enum: 'content' } as const;
       for (const probe of [
         {
           parameter: usable.find((pp) => pp.format === 'date-range')?.name,
@@ -571,12 +584,16 @@ function suiteFor(s: Surface): void {
         .must(s.errors.empty, s.errors.format, s.errors.content, 'D1-7-16')
         .under('DEC-D1-24')
         .property({
-          arbitrary: invalidParameterValue(usable),
+          // Every invalid family of the derivation (generators/requestArbitrary.ts), the summary id kept valid.
+          arbitrary: fc.oneof(
+            ...invalidRequests(operation(s.id), { features: runContext().features })
+              .filter((f) => f.parameter !== 'remittance_summary_id' && f.kind in KIND_ROW && hasFeatures(f.features))
+              .map((f) => f.arbitrary),
+          ),
           exercise: async (v) => {
-            const x = await call(s.id, { path: p, form: { [v.parameter]: v.value } });
-            return [
-              judge(x, errorStatusAndCode(operation(s.id).errors), { requirements: [reqFor[v.kind], 'D1-7-16'] }),
-            ];
+            const x = await call(s.id, { path: p, form: v.request.form });
+            const row = reqFor[KIND_ROW[v.kind as keyof typeof KIND_ROW]];
+            return [judge(x, invalidRequestAnswered(v.allowed), { requirements: [row, 'D1-7-16'] })];
           },
         });
     });
@@ -646,4 +663,11 @@ describeOperation('search-remittance-summary', () => {
     const sorted = await call(id, { form: { _sort: 'providerName', count: '10' } });
     on(id).info('D1-4.4-17').under('DEC-D1-04').check(sorted, successStatus(200));
   });
+});
+
+describeDerivedRequests({
+  'search-remittance-summary': {},
+  'search-remittance-detail': async () => ({
+    fixtures: { remittance_summary_id: runContext().fixtures.remittance?.summaryId ?? [] },
+  }),
 });

@@ -19,6 +19,7 @@ import { HttpClient } from '../core/http.ts';
 import { basicFor, call, describeOperation, freshTokens, runContext } from '../core/suite.ts';
 import { omitUnlessDestructive } from './common/destructive.ts';
 import { verifySuccess } from './common/steps.ts';
+import { describeDerivedRequests, fixturesFrom } from './common/derivedRequests.ts';
 
 /** A step that needs the Basic credential "client" is skipped, never sent without it (DEC-D3-06, DEC-D3-48). */
 function basicConfigured(id: OperationId, requirements: string[]): boolean {
@@ -267,4 +268,14 @@ describeOperation('get-idp-token-details', () => {
         .check(await ask(uri), notServerError, { redirectUri: uri });
     }
   });
+});
+
+describeDerivedRequests({
+  'revoke-token': {},
+  'get-idp-token-details': {
+    fixtures: fixturesFrom({
+      idp: runContext().fixtures.tokenDetails?.idp,
+      redirect_uri: runContext().fixtures.tokenDetails?.redirectUri,
+    }),
+  },
 });

@@ -16,6 +16,7 @@ import { type ReportSection, reportContext } from './context.ts';
 import { esc } from './escape.ts';
 import { VERDICT_LABEL } from './format.ts';
 import { allResultsSection } from './sections/allResults.ts';
+import { coveragePhaseSection, hasCoveragePhase } from './sections/coveragePhase.ts';
 import { decisionsSection } from './sections/decisions.ts';
 import { documentsSection } from './sections/documents.ts';
 import { filtersSection } from './sections/filters.ts';
@@ -42,6 +43,7 @@ export const DEFAULT_SECTIONS: readonly ReportSection[] = [
   { id: 'scenarios', title: 'Scenarios', render: scenariosSection, applies: hasScenarios },
   { id: 'documents', title: 'Documents', render: documentsSection },
   { id: 'operations', title: 'Operations', render: operationsSection },
+  { id: 'coverage-phase', title: 'Coverage phase', render: coveragePhaseSection, applies: hasCoveragePhase },
   { id: 'filters', title: 'Filters', render: filtersSection },
   { id: 'findings', title: 'Failures, warnings and errors', render: findingsSection },
   { id: 'traceability', title: 'Requirement traceability', render: traceabilitySection },

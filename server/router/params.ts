@@ -8,7 +8,7 @@ import type { Parameter, ParameterFormat } from '../../spec/types.ts';
 import type { Client } from '../repo/model.ts';
 import { requireFeatures } from './auth.ts';
 import { ApiError } from './errors.ts';
-import { isNear } from './geo.ts';
+import { isDistance, isNear } from './geo.ts';
 import type { SandboxContext } from './types.ts';
 
 type Refusal = { status: number; code: string };
@@ -194,6 +194,7 @@ export const FORMATS: Readonly<Record<ParameterFormat, (v: string) => boolean>> 
   boolean: (v) => v === 'true' || v === 'false',
   'positive-integer': (v) => /^[1-9]\d{0,8}$/.test(v),
   near: isNear,
+  distance: isDistance,
 };
 
 const FORMAT_TEXT: Record<ParameterFormat, string> = {
@@ -207,6 +208,7 @@ const FORMAT_TEXT: Record<ParameterFormat, string> = {
   boolean: 'true or false',
   'positive-integer': 'a positive integer',
   near: 'lat:lon[:distance[:units]] with units km, mi or m',
+  distance: 'a non-negative decimal, optionally followed by km, mi or m',
 };
 
 /** Milliseconds of a date or date-time; without an offset the value is read as UTC. */

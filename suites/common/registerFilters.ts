@@ -8,7 +8,7 @@ import { on } from '../../core/suite.ts';
 import { errorStatusAndCode, operationOutcomeShape } from '../../checks/index.ts';
 import { isRecord, type Exchange } from '../../core/exchange.ts';
 import { operation } from '../../spec/operations.ts';
-import type { FilterDef, Resource } from '../../generators/filterQuery.ts';
+import type { FilterDef, Resource } from './filterCandidates.ts';
 import { lastUpdated, timeOf } from './readers.ts';
 
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);

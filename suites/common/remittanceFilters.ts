@@ -3,7 +3,7 @@
  * 4.5; DEC-D1-25, -26, -27, -69 to -72). Values are proposed from records the target returned.
  */
 import { isRecord } from '../../core/exchange.ts';
-import type { FilterDef, Resource } from '../../generators/filterQuery.ts';
+import type { FilterDef, Resource } from './filterCandidates.ts';
 import {
   containsText,
   dayOf,
@@ -97,7 +97,9 @@ export const summaryFilters: Record<string, FilterDef> = {
   hasShortFall: {
     param: 'hasShortFall',
     valuesFrom: () => ['true'],
-    matches: (r) => {
+    // DEC-D1-25: `false` does not restrict.
+    matches: (r, v) => {
+      if (v.toLowerCase() !== 'true') return undefined;
       const s = amountOf(r, 'totalShortfall');
       return s === undefined ? false : s > 0;
     },
@@ -105,7 +107,9 @@ export const summaryFilters: Record<string, FilterDef> = {
   excludeExported: {
     param: 'excludeExported',
     valuesFrom: () => ['true'],
-    matches: (r) => {
+    // DEC-D1-25: `false` does not restrict.
+    matches: (r, v) => {
+      if (v.toLowerCase() !== 'true') return undefined;
       const e = extensionValue(r, 'isExported');
       return typeof e === 'boolean' ? !e : undefined;
     },
@@ -164,7 +168,9 @@ export const detailFilters: Record<string, FilterDef> = {
   hasShortFall: {
     param: 'hasShortFall',
     valuesFrom: () => ['true'],
-    matches: (r) => {
+    // DEC-D1-25: `false` does not restrict.
+    matches: (r, v) => {
+      if (v.toLowerCase() !== 'true') return undefined;
       const s = amountOf(r, 'shortAmount');
       return s === undefined ? false : s > 0;
     },

@@ -1,0 +1,36 @@
+/**
+ * Patients as a caller creates them (Document 3, 2.4, 4.4), derived from the request schema
+ * (`patient-create-request.schema.json`) with the choices of the decisions pinned: FHIR codes for
+ * `gender`, name `use`, telecom `system`/`use` and address `use`/`type`, where the documents list
+ * none (DEC-D3-32); one name with one given name and one title, at most one telecom per system
+ * and one address (the table's 0-1, DEC-D3-32); one extension per documented url under the
+ * target's `{ref_url}` (DEC-D3-30); `birthDate`, never the table's `birthdate` beside it
+ * (DEC-D3-31); no empty text or list (DEC-D3-66); and never the server-owned `id`, `meta` and item
+ * ids (create has no id, D3-4.4-03; item ids are returned on read, D3-2.4-07). The stateful sequences and the patients suite send these bodies.
+ */
+import fc from 'fast-check';
+import { type JsonBody, validBody } from './bodyArbitrary.ts';
+
+/** The documented Patient extensions (`{ref_url}/extension/patient/<name>`, D3 2.4). */
+export const PATIENT_EXTENSIONS = ['insurer', 'registrationid', 'authorizationno'] as const;
+
+/** An arbitrary of create-patient bodies for a target whose `{ref_url}` is `refUrl`. */
+export function patientBody(refUrl: string): fc.Arbitrary<JsonBody> {
+  return validBody('patient-create-request.schema.json', {
+    overrides: {
+      'extension.url': fc.constantFrom(...PATIENT_EXTENSIONS.map((n) => `${refUrl}/extension/patient/${n}`)),
+      active: true,
+      gender: fc.constantFrom('male', 'female', 'other', 'unknown'),
+      'name.use': fc.constantFrom('official', 'usual'),
+      'telecom.system': fc.constantFrom('phone', 'email', 'sms'),
+      'telecom.use': fc.constantFrom('home', 'mobile'),
+      'address.use': fc.constantFrom('home', 'work'),
+      'address.type': fc.constantFrom('postal', 'physical', 'both'),
+    },
+    itemLimits: { name: 1, 'name.given': 1, 'name.prefix': 1, 'name.suffix': 1, address: 1 },
+    uniqueBy: { telecom: 'system', extension: 'url' },
+    omit: ['id', 'meta', 'birthdate', 'extension.id', 'telecom.id', 'address.id'],
+    nonEmpty: true,
+    maxItems: 2,
+  });
+}

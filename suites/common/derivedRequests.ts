@@ -1,0 +1,328 @@
+/**
+ * The requests every operation gets from the one derivation (issue 14; generators/requestArbitrary.ts):
+ * first the deterministic coverage phase (every enum value, every boundary, every feature-gated
+ * parameter with and without its feature, one sample of every invalid-request family), then the
+ * random phase (valid requests, then invalid ones, each a property with the run's seed and runs).
+ * A suite states only what the target holds (fixtures) and what a request needs beside its
+ * parameters (header values); it never builds a request arbitrary itself.
+ *
+ * What is judged, never stricter than the documents (spec/decisions.md DEC-D1-76, DEC-D2-65,
+ * DEC-D3-65):
+ * - a request of documented form is served or answered with a data-dependent outcome, never a
+ *   5xx nor a refusal of its parameters (SHOULD: D1-4-03, D2-4-04, D3-4-06);
+ * - a success answer has the operation's documented body (MUST: D1-4-04, D2-4-05, D3-4-07);
+ * - an invalid request gets an answer the error table allows for its reason: MUST where the table
+ *   answers bad parameters or ties the trigger (D1-7-26, D2-7-31, D3-7-45), SHOULD (any 4xx)
+ *   where it names nothing for it (D1-7-27, D2-7-32, D3-7-46).
+ */
+import fc from 'fast-check';
+import {
+  type CoveragePhaseEntry,
+  coveragePhaseServed,
+  invalidRequestAnswered,
+  matchesSchema,
+  validRequestServed,
+} from '../../checks/index.ts';
+import type { Check } from '../../core/check.ts';
+import type { Exchange, RespondedExchange } from '../../core/exchange.ts';
+import { hasResponse } from '../../core/exchange.ts';
+import { MASK, personalParameter } from '../../core/personalData.ts';
+import { judge } from '../../core/property.ts';
+import { type CallOptions, call, describeOperation, evaluate, hasFeatures, on, runContext } from '../../core/suite.ts';
+import {
+  type AllowedAnswers,
+  anyInvalidRequest,
+  coveragePhase,
+  type InvalidRequest,
+  invalidRequests,
+  type ParameterRequest,
+  type RequestOptions,
+  validRequest,
+} from '../../generators/requestArbitrary.ts';
+import { fixturesOf, requestParameters, valuesOf } from '../../generators/parameterValueRequest.ts';
+import { type OperationId, operation } from '../../spec/operations.ts';
+import { REQUEST_BODY_SCHEMAS } from '../../spec/requestBodies.ts';
+import type { DocumentId, FeatureName, Level, Operation, Parameter } from '../../spec/types.ts';
+
+/** The rows the derived requests judge, per document. */
+const ROWS: Record<DocumentId, { served: string; body: string; tied: string; open: string }> = {
+  D1: { served: 'D1-4-03', body: 'D1-4-04', tied: 'D1-7-26', open: 'D1-7-27' },
+  D2: { served: 'D2-4-04', body: 'D2-4-05', tied: 'D2-7-31', open: 'D2-7-32' },
+  D3: { served: 'D3-4-06', body: 'D3-4-07', tied: 'D3-7-45', open: 'D3-7-46' },
+};
+
+const DECISION: Record<DocumentId, string> = { D1: 'DEC-D1-76', D2: 'DEC-D2-65', D3: 'DEC-D3-65' };
+
+/** What a suite tells the derivation about one operation. */
+export interface DerivedOptions {
+  /** Values the target holds, by parameter name (mixed into valid requests, first in the coverage phase). */
+  fixtures?: RequestOptions['fixtures'];
+  /** How often a parameter with fixtures takes one (0 to 1, default 0.5). */
+  fixtureWeight?: number;
+  /** What every request carries beside its parameters: header placeholder values, extra headers. */
+  base?: Pick<CallOptions, 'values' | 'headers' | 'omitHeaders'>;
+  /** How the suite sends a request of the operation (its credentials: a user token ...); default `call`. */
+  send?: (id: OperationId, options: CallOptions) => Promise<Exchange>;
+}
+
+/**
+ * Fixture values by parameter name from records of the config or of the target's answers: every
+ * string (or number) member of each record is a value of the parameter of that name.
+ */
+export function fixturesFrom(
+  ...records: readonly (Readonly<Record<string, unknown>> | undefined)[]
+): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const r of records)
+    for (const [name, v] of Object.entries(r ?? {})) {
+      if (typeof v !== 'string' && typeof v !== 'number') continue;
+      const value = String(v);
+      const list = out[name] ?? [];
+      if (value !== '' && !list.includes(value)) out[name] = [...list, value];
+    }
+  return out;
+}
+
+/** Whether the operation has parameters this derivation generates and can send (multipart is not sent). */
+export function derivable(op: Operation): boolean {
+  const parameters = requestParameters(op);
+  return (
+    parameters.length > 0 && !parameters.some((p) => p.in === 'multipart') && REQUEST_BODY_SCHEMAS[op.id] === undefined
+  );
+}
+
+/** The level and row an invalid request is judged at: MUST where the table answers it, else SHOULD. */
+function invalidRule(op: Operation, allowed: AllowedAnswers): { level: Level; requirements: string[] } {
+  const rows = ROWS[op.document];
+  return allowed.refusal === 'any-4xx'
+    ? { level: 'SHOULD', requirements: [rows.open] }
+    : { level: 'MUST', requirements: [rows.tied] };
+}
+
+const sendOf = (options: DerivedOptions) => options.send ?? call;
+
+/** The call options of a derived request. */
+function callOptions(request: ParameterRequest, options: DerivedOptions): CallOptions {
+  return { ...options.base, path: { ...request.path }, query: { ...request.query }, form: { ...request.form } };
+}
+
+/** The label of a coverage entry as the report shows it: values of personal parameters masked. */
+function masked(label: string, parameter: string | undefined, value: string | undefined): string {
+  if (parameter === undefined || value === undefined || value === '' || personalParameter(parameter) === undefined)
+    return label;
+  return label.split(`${parameter}=${value}`).join(`${parameter}=${MASK}`);
+}
+
+type Judged = { level: Level; requirements: string[]; check: Check<RespondedExchange> };
+
+/** A parameter whose value names a record of the target: a path segment or an id. */
+const naming = (p: Parameter) => p.in === 'path' || /id$/i.test(p.name);
+
+/**
+ * Whether every value of the request that names a record is one the target holds (a fixture) or
+ * a listed value. Otherwise the answer may say the record is unknown in a shape of its own, or
+ * refuse the value as invalid (the documents leave both open, DEC-D1-76, DEC-D2-41, DEC-D2-50).
+ */
+function namesHeldRecords(op: Operation, request: ParameterRequest, options: DerivedOptions): boolean {
+  const values = valuesOf(request);
+  return requestParameters(op)
+    .filter(naming)
+    .every((p) => {
+      const v = values[p.name];
+      return v === undefined || fixturesOf(p, options).includes(v) || (p.values ?? []).includes(v);
+    });
+}
+
+/**
+ * The judgements of an answer to a valid request: served (SHOULD), and its body when a success
+ * and every record it names is held (MUST; an unknown record's answer is open, DEC-D2-41, -50).
+ */
+function validJudgements(op: Operation, x: Exchange, request: ParameterRequest, options: DerivedOptions): Judged[] {
+  const rows = ROWS[op.document];
+  const held = namesHeldRecords(op, request, options);
+  const requiredOpen = op.parameters.some((p) => !p.required && /depends on/i.test(p.description));
+  const out: Judged[] = [
+    {
+      level: 'SHOULD',
+      requirements: [rows.served],
+      check: validRequestServed({ requiredOpen, unknownRecord: !held }),
+    },
+  ];
+  if (held && hasResponse(x) && x.response.status >= 200 && x.response.status < 300 && op.responseSchema)
+    out.push({ level: 'MUST', requirements: [rows.body], check: matchesSchema(op.responseSchema) });
+  return out;
+}
+
+/** Judges one answer without recording it; the first failing judgement, if any. */
+function firstFailure(x: Exchange, judged: readonly Judged[]): { j: Judged; message: string } | undefined {
+  for (const j of judged) {
+    const e = evaluate(x, j.check, x);
+    if (e.outcome === 'fail' || e.outcome === 'error') return { j, message: e.message };
+  }
+  return undefined;
+}
+
+interface Planned {
+  label: string;
+  aspect: string;
+  parameter?: string;
+  value?: string;
+  request?: ParameterRequest;
+  /** Why it is not sent, when it is not. */
+  notSent?: string;
+  judged: (x: Exchange) => Judged[];
+}
+
+/** The coverage phase of one operation: valid entries, then one sample of every invalid family. */
+function plan(op: Operation, options: DerivedOptions): Planned[] {
+  const ctx = runContext();
+  const lacking = (features: readonly FeatureName[]) => {
+    const missing = features.filter((f) => !hasFeatures([f]));
+    return missing.length > 0 ? `needs feature ${missing.join(' and ')}` : undefined;
+  };
+  const destructive = op.destructive && !ctx.allowDestructive ? 'needs --allow-destructive' : undefined;
+  const requestOptions = { features: ctx.features, fixtures: options.fixtures };
+  const valid = coveragePhase(op, requestOptions).map(
+    (e): Planned => ({
+      label: masked(e.label, e.parameter, e.value),
+      aspect: e.aspect,
+      parameter: e.parameter,
+      value: e.value,
+      request: e.request,
+      notSent: destructive ?? lacking(e.features),
+      judged: (x) => validJudgements(op, x, e.request, options),
+    }),
+  );
+  const invalid = invalidRequests(op, requestOptions).map((f): Planned => {
+    const [c] = fc.sample(f.arbitrary, { seed: 1, numRuns: 1 });
+    const rule = invalidRule(op, f.allowed);
+    return {
+      label: `invalid: ${masked(c.reason, f.parameter, c.value)} (${f.kind})`,
+      aspect: `invalid-${f.kind}`,
+      parameter: f.parameter,
+      value: c.value,
+      request: c.request,
+      notSent: destructive ?? lacking(f.features),
+      judged: () => [{ ...rule, check: invalidRequestAnswered(f.allowed) }],
+    };
+  });
+  return [...valid, ...invalid];
+}
+
+/**
+ * The coverage phase: every planned request sent in order and judged, one `coverage-phase-served`
+ * result listing them all (the report's "Coverage phase" section), its exchange the first one
+ * that failed at MUST; a failure of a SHOULD rule is also recorded on its own, as a warning.
+ */
+async function runCoveragePhase(op: Operation, options: DerivedOptions): Promise<void> {
+  const entries: CoveragePhaseEntry[] = [];
+  const rows = ROWS[op.document];
+  let firstMust: Exchange | undefined;
+  const requirements = new Set<string>();
+  for (const p of plan(op, options)) {
+    const shown = { label: p.label, aspect: p.aspect, ...(p.parameter ? { parameter: p.parameter } : {}) };
+    if (p.notSent !== undefined || p.request === undefined) {
+      entries.push({ ...shown, outcome: 'not-sent', why: p.notSent ?? 'no request' });
+      continue;
+    }
+    const x = await sendOf(options)(op.id as OperationId, callOptions(p.request, options));
+    const judged = p.judged(x);
+    for (const j of judged) if (j.level === 'MUST') for (const r of j.requirements) requirements.add(r);
+    const failure = firstFailure(x, judged);
+    const status = hasResponse(x) ? { status: x.response.status } : {};
+    if (!failure) {
+      entries.push({ ...shown, level: judged[0].level, outcome: 'pass', ...status });
+      continue;
+    }
+    entries.push({ ...shown, level: failure.j.level, outcome: 'fail', ...status, why: failure.message });
+    if (failure.j.level === 'MUST') firstMust ??= x;
+    else
+      on(op.id as OperationId)
+        .at(failure.j.level, ...failure.j.requirements)
+        .under(DECISION[op.document])
+        .check(x, failure.j.check, { coverage: p.label });
+  }
+  const cited = requirements.size > 0 ? [...requirements] : [rows.body];
+  on(op.id as OperationId)
+    .must(...cited)
+    .under(DECISION[op.document])
+    .with(firstMust ? { exchange: firstMust } : {})
+    .check({ entries }, coveragePhaseServed);
+}
+
+/** The random phase of valid requests: a property judged as the coverage phase judges them. */
+async function randomValid(op: Operation, options: DerivedOptions): Promise<void> {
+  const ctx = runContext();
+  if (op.destructive && !ctx.allowDestructive) return;
+  const rows = ROWS[op.document];
+  await on(op.id as OperationId)
+    .should(rows.served)
+    .under(DECISION[op.document])
+    .property({
+      arbitrary: validRequest(op, {
+        features: ctx.features,
+        fixtures: options.fixtures,
+        fixtureWeight: options.fixtureWeight,
+      }),
+      exercise: async (r) => {
+        const x = await sendOf(options)(op.id as OperationId, callOptions(r, options));
+        return validJudgements(op, x, r, options).map((j) =>
+          judge(x, j.check, { level: j.level, requirements: j.requirements }),
+        );
+      },
+    });
+}
+
+/** The random phase of invalid requests: any family whose parameter the run may send. */
+async function randomInvalid(op: Operation, options: DerivedOptions): Promise<void> {
+  const ctx = runContext();
+  if (op.destructive && !ctx.allowDestructive) return;
+  const requestOptions = { features: ctx.features, fixtures: options.fixtures };
+  const families = invalidRequests(op, requestOptions).filter((f) => hasFeatures(f.features));
+  if (families.length === 0) return;
+  const arbitrary: fc.Arbitrary<InvalidRequest> =
+    families.length === invalidRequests(op, requestOptions).length
+      ? (anyInvalidRequest(op, requestOptions) as fc.Arbitrary<InvalidRequest>)
+      : fc.oneof(...families.map((f) => f.arbitrary));
+  const rows = ROWS[op.document];
+  await on(op.id as OperationId)
+    .must(rows.tied)
+    .under(DECISION[op.document])
+    .property({
+      arbitrary,
+      exercise: async (c) => {
+        const x = await sendOf(options)(op.id as OperationId, callOptions(c.request, options));
+        const rule = invalidRule(op, c.allowed);
+        return [judge(x, invalidRequestAnswered(c.allowed), rule)];
+      },
+    });
+}
+
+/** Every derived request of one operation: the coverage phase, then the random phase. */
+export async function verifyDerivedRequests(id: OperationId, options: DerivedOptions = {}): Promise<void> {
+  const op = operation(id);
+  if (!derivable(op)) throw new Error(`Suite bug: ${id} has no parameters this derivation sends`);
+  await runCoveragePhase(op, options);
+  await randomValid(op, options);
+  await randomInvalid(op, options);
+}
+
+/** What a suite gives per operation: options, or a function that gathers them from the target first. */
+export type DerivedPlan = Partial<Record<OperationId, DerivedOptions | (() => Promise<DerivedOptions>)>>;
+
+/**
+ * One test per operation of the plan, inside its operation's describe block: "derived requests"
+ * (coverage phase, then random valid and invalid requests). The suite's other tests state the
+ * operation's own properties.
+ */
+export function describeDerivedRequests(plan: DerivedPlan): void {
+  for (const [id, given] of Object.entries(plan) as [OperationId, DerivedPlan[OperationId]][]) {
+    describeOperation(id, () => {
+      const { test } = on(id);
+      test('derived requests: coverage phase, then generated valid and invalid requests', async () => {
+        const options = typeof given === 'function' ? await given() : (given ?? {});
+        await verifyDerivedRequests(id, options);
+      });
+    });
+  }
+}
