@@ -142,6 +142,33 @@ describe('validBody', () => {
     expect(bodies.every((b) => !('id' in b) && !('active' in b) && 'gender' in b)).toBe(true);
   });
 
+  test('itemLimits, uniqueBy, omit and nonEmpty shape the bodies and keep them valid', () => {
+    const bodies = fc.sample(
+      validBody('patient-create-request.schema.json', {
+        optionalMembers: 'always',
+        itemLimits: { name: 1, 'name.given': 1 },
+        uniqueBy: { telecom: 'system' },
+        omit: ['meta', 'telecom.id'],
+        nonEmpty: true,
+      }),
+      { seed: 12, numRuns: 300 },
+    );
+    for (const b of bodies) {
+      expect(validateAgainst('patient-create-request.schema.json', b).valid).toBe(true);
+      const names = b.name as { given?: string[] }[];
+      expect(names).toHaveLength(1);
+      expect(names[0].given).toHaveLength(1);
+      const telecom = b.telecom as { system?: string; id?: string }[];
+      expect(new Set(telecom.map((t) => t.system)).size).toBe(telecom.length);
+      expect(telecom.every((t) => !('id' in t))).toBe(true);
+      expect('meta' in b).toBe(false);
+      const strings = JSON.stringify(b).match(/"[^"]*"/g) ?? [];
+      expect(strings).not.toContain('""');
+      // Lists are non-empty above the depth limit (a recursive extension ends empty there).
+      for (const list of [b.name, b.telecom, b.address, names[0].given]) expect(list).not.toEqual([]);
+    }
+  });
+
   test('formats, patterns, maxItems and oneOf exclusivity of a schema outside the registry', () => {
     const schema: JsonSchema = {
       $schema: 'https://json-schema.org/draft/2020-12/schema',

@@ -148,6 +148,24 @@ describe('validRequest', () => {
     expect(onlyAs.has('excludeExported')).toBe(false);
     expect(seen(ALL_FEATURES).has('provider')).toBe(true);
   });
+
+  test('optional limits the optional parameters to those a property concerns; maxOptional caps how many', () => {
+    const op = operation('search-remittance-summary');
+    const only = fc.sample(validRequest(op, { features: ALL_FEATURES, optional: ['insurerIdentifier', 'count'] }), {
+      seed: 8,
+      numRuns: 300,
+    });
+    const keys = new Set(only.flatMap((r) => Object.keys(r.form)));
+    expect([...keys].sort()).toEqual(['count', 'insurerIdentifier']);
+    const capped = fc.sample(validRequest(op, { features: ALL_FEATURES, maxOptional: 2 }), { seed: 9, numRuns: 300 });
+    expect(capped.every((r) => Object.keys(r.form).length <= 2)).toBe(true);
+    expect(capped.some((r) => Object.keys(r.form).length === 2)).toBe(true);
+    for (const r of capped)
+      for (const [name, v] of Object.entries(r.form)) {
+        const p = op.parameters.find((pp) => pp.name === name);
+        expect(p && validForm(p, v), `${name}=${v}`).toBe(true);
+      }
+  });
 });
 
 describe('invalidRequests', () => {

@@ -21,9 +21,8 @@ import {
 import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
 import { judge } from '../core/property.ts';
 import { call, describeOperation, runContext } from '../core/suite.ts';
-import { validRequest } from '../generators/requestArbitrary.ts';
 import { operation } from '../spec/operations.ts';
-import { candidateValues, type FilterDef } from './common/filterCandidates.ts';
+import { type FilterDef, filterSearches } from './common/filterCandidates.ts';
 import {
   bookingPractitionerFilters,
   roleFilters,
@@ -222,16 +221,7 @@ function searchSuite(id: OperationId, reqs: typeof R.practitioner, filters: () =
         .under('DEC-D2-21', 'DEC-D2-59', 'DEC-D2-60')
         .property({
           // One or two filters of their documented forms, values of returned records mixed in.
-          arbitrary: validRequest(operation(id), {
-            optional: [...Object.keys(defs), 'page', 'count'],
-            maxOptional: 3,
-            fixtures: candidateValues(sample, Object.values(defs)),
-            fixtureWeight: 0.8,
-          }).map(({ query: { page, count, ...filters } }) => ({
-            filters,
-            page: Number(page ?? '1'),
-            count: Number(count ?? '20'),
-          })),
+          arbitrary: filterSearches(operation(id), Object.values(defs), sample, { maxFilters: 3 }),
           exercise: async (q) => {
             const x = await call(id, { query: { ...q.filters, page: String(q.page), count: String(q.count) } });
             return [

@@ -75,14 +75,7 @@ const idOf = (x: Exchange) => {
   return isRecord(b) && typeof b.id === 'string' && b.id !== '' ? b.id : undefined;
 };
 
-const LIFECYCLE = [
-  'create-patient',
-  'get-patient',
-  'update-patient',
-  'delete-patient',
-  'create-condition',
-  'delete-condition',
-] as const;
+const LIFECYCLE = STATE_SEQUENCE_OPERATIONS['patient-lifecycle'];
 /** Without --allow-destructive: one `omit` per selected operation of the flow (suites/common/destructive.ts). */
 const destructiveOmitted = (operations: readonly OperationId[], what: string): boolean =>
   omitUnlessDestructive(operations, what);

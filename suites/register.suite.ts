@@ -35,7 +35,6 @@ import type { Judgement } from '../core/property.ts';
 import { judge } from '../core/property.ts';
 import { call, describeOperation, runContext } from '../core/suite.ts';
 import { KM_PER_UNIT as KM_PER, type NearUnit, parameterValue } from '../generators/parameterValue.ts';
-import { validRequest } from '../generators/requestArbitrary.ts';
 import { operation } from '../spec/operations.ts';
 import {
   includedIndex,
@@ -46,9 +45,9 @@ import {
   rolePractitionerRef,
   verifyDocumentedRefusal,
 } from './common/registerFilters.ts';
-import { candidateValues } from './common/filterCandidates.ts';
 import { collectIds, verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 import { describeDerivedRequests, fixturesFrom } from './common/derivedRequests.ts';
+import { filterSearches } from './common/filterCandidates.ts';
 
 const PRACTITIONERS = 'search-register-practitioners';
 const PHOTO = 'get-practitioner-photo';
@@ -321,16 +320,7 @@ describeOperation(PRACTITIONERS, () => {
       .under('DEC-D2-21')
       .property({
         // One or two filters of their documented forms, values of returned practitioners mixed in.
-        arbitrary: validRequest(operation(id), {
-          optional: [...Object.keys(registerPractitionerFilters), 'page', 'count'],
-          maxOptional: 3,
-          fixtures: candidateValues(sample, Object.values(registerPractitionerFilters)),
-          fixtureWeight: 0.8,
-        }).map(({ query: { page, count, ...filters } }) => ({
-          filters,
-          page: Number(page ?? '1'),
-          count: Number(count ?? '20'),
-        })),
+        arbitrary: filterSearches(operation(id), Object.values(registerPractitionerFilters), sample, { maxFilters: 3 }),
         exercise: async (q) => {
           const x = await call(id, { query: { ...q.filters, page: String(q.page), count: String(q.count) } });
           const js = [judge(x, successStatus(200)), judge(x, pageWithinCount(q.count))];
@@ -641,12 +631,10 @@ describeOperation(ROLES, () => {
       .under('DEC-D2-21', 'DEC-D2-57')
       .property({
         // One or two filters of their documented forms, values of returned roles mixed in.
-        arbitrary: validRequest(operation(id), {
-          optional: Object.keys(roleFilters(includedIndex(sampleBody))),
-          maxOptional: 2,
-          fixtures: candidateValues(roles, Object.values(roleFilters(includedIndex(sampleBody)))),
-          fixtureWeight: 0.8,
-        }).map(({ query: filters }) => ({ filters })),
+        arbitrary: filterSearches(operation(id), Object.values(roleFilters(includedIndex(sampleBody))), roles, {
+          maxFilters: 2,
+          paging: false,
+        }),
         exercise: async (q) => {
           const x = await call(id, { query: { ...q.filters, _include: 'practitioner:location' } });
           return [judge(x, successStatus(200)), ...roleJudgements(x, q.filters)];

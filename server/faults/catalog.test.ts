@@ -52,6 +52,12 @@ describe('fault catalogue', () => {
       'booking-practitioner-filters-ignored': ['unmatched-value-gives-nothing', 'search-booking-practitioners'],
       'control-parameters-other-insurer': ['control-parameters-for-insurer', 'get-insurer-control-parameters'],
       'distinct-by-not-first': ['distinct-by-first', 'search-register-practitioner-roles'],
+      'codeset-past-last-page-malformed': ['coverage-phase-served', 'get-code-set'],
+      'booking-refusal-server-error': [
+        'invalid-request-answered',
+        'search-booking-practitioners',
+        'search-booking-practitioner-roles',
+      ],
     });
   });
 
@@ -89,6 +95,7 @@ describe('fault catalogue', () => {
       ],
       'effective-prices-first-payor-only': ['every-payor-answered', 'get-effective-prices'],
       'refresh-revoke-keeps-refresh': ['refresh-token-refused', 'revoke-token'],
+      'patient-id-reused-after-delete': ['state-sequence-holds', 'create-patient', 'delete-patient'],
     });
   });
 

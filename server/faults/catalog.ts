@@ -19,6 +19,11 @@ export interface FaultInfo {
   description: string;
   operations: string[];
   expectedCheck: string;
+  /**
+   * Where the expected check is bound at SHOULD (it records `warn`, never a MUST failure): the
+   * fault is caught by a warning of that check. Absent: MUST, caught by a failure.
+   */
+  expectedLevel?: 'SHOULD';
 }
 
 const ALL_D1 = operations.filter((o) => o.document === 'D1').map((o) => o.id);
@@ -99,6 +104,10 @@ export const FAULT_NAMES = [
   'contract-item-system-other',
   'effective-prices-first-payor-only',
   'refresh-revoke-keeps-refresh',
+  'codeset-past-last-page-malformed',
+  'documented-value-refused',
+  'booking-refusal-server-error',
+  'patient-id-reused-after-delete',
 ] as const;
 
 export type FaultName = (typeof FAULT_NAMES)[number];
@@ -717,6 +726,40 @@ const entries: Entry[] = [
       "Revoking a refresh token ends its session's access tokens, but the refresh token still gives new tokens.",
     operations: ['revoke-token'],
     expectedCheck: 'refresh-token-refused',
+  },
+  {
+    name: 'codeset-past-last-page-malformed',
+    kind: 'shape',
+    rule: 'D2 2.2, 4 / DEC-D2-65: every success answer, a page past the last included, is a ValueSet with its expansion',
+    description: 'A code-set page past the last is answered 200 with a ValueSet without `expansion`.',
+    operations: ['get-code-set'],
+    expectedCheck: 'coverage-phase-served',
+  },
+  {
+    name: 'documented-value-refused',
+    kind: 'validation',
+    rule: 'D1 4, 4.1 / DEC-D1-76: a request with a listed value is served, not refused as invalid (SHOULD)',
+    description: 'Find Member version 1 refuses its listed insurer `tih` with 422 MSG_PARAM_INVALID.',
+    operations: ['find-member-v1'],
+    expectedCheck: 'valid-request-served',
+    expectedLevel: 'SHOULD',
+  },
+  {
+    name: 'booking-refusal-server-error',
+    kind: 'server-error',
+    rule: 'D2 7 / DEC-D2-30, -58, -65: a booking search with a bad parameter is refused with a code of its table',
+    description:
+      'The booking searches answer every request they should refuse for a bad parameter (empty, malformed such as `page=abc` or `count=1.5`, out of range, unlisted) with HTTP 500 MSG_INTERNAL_ERROR.',
+    operations: ['search-booking-practitioners', 'search-booking-practitioner-roles'],
+    expectedCheck: 'invalid-request-answered',
+  },
+  {
+    name: 'patient-id-reused-after-delete',
+    kind: 'state',
+    rule: 'D3 3, 4.4 / DEC-D3-08: a create gives a new id; a deleted patient stays 404 MSG_ENTITY_NOT_FOUND_IN_DATABASE',
+    description: 'The next created patient gets the id of the most recently deleted one, which so reads 200 again.',
+    operations: ['create-patient', 'delete-patient'],
+    expectedCheck: 'state-sequence-holds',
   },
 ];
 

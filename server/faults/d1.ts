@@ -81,6 +81,18 @@ export const D1_FAULTS = {
             ),
           },
   },
+  // Version 1 no longer serves the listed insurer `tih`: it refuses it as an unknown value.
+  'documented-value-refused': {
+    served: (op) =>
+      op.id !== 'find-member-v1'
+        ? op
+        : {
+            ...op,
+            parameters: op.parameters.map((p) =>
+              p.name === 'insurerIdentifier' ? { ...p, values: (p.values ?? []).filter((v) => v !== 'tih') } : p,
+            ),
+          },
+  },
   'optional-fields-ignored': {
     request: (req) => (isVersion2(req) ? withoutParameters(req, STEP_TWO_FIELDS) : req),
   },

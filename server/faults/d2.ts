@@ -5,6 +5,7 @@
  */
 import {
   arr,
+  errorCodeOf,
   isObject,
   mapObjects,
   parameterOf,
@@ -30,6 +31,14 @@ function withRadius(
   const r = withParameter(req, 'near', (v) => near(v.split(':')).join(':'));
   return withParameter(r, 'near-distance', nearDistance);
 }
+
+/** The codes the booking searches refuse a bad parameter with (Document 2, 7; DEC-D2-30, -58). */
+const PARAMETER_REFUSALS = new Set([
+  'MSG_MISSING_MANDATORY_PARAM',
+  'MSG_PARAM_INVALID',
+  'MSG_INVALID_FORMAT',
+  'MSG_DATE_FORMAT',
+]);
 
 const DISTANCE = /^(\d+(?:\.\d+)?)(km|mi|m)?$/i;
 
@@ -152,6 +161,16 @@ export const D2_FAULTS = {
       return withBody(tagged, { ...body, expansion: { ...body.expansion, contains: [] } });
     },
   },
+  // A page past the last is answered without its `expansion` (nothing left to expand).
+  'codeset-past-last-page-malformed': {
+    reply: (reply) => {
+      if (!isSuccess(reply)) return reply;
+      const { expansion, ...body } = reply.body as JsonObject;
+      const past =
+        isObject(expansion) && Number(expansion.offset) > 0 && Number(expansion.offset) >= Number(expansion.total);
+      return past ? withBody(reply, body) : reply;
+    },
+  },
   'insurer-type-filter-ignored': { request: (req) => withoutParameters(req, ['type']) },
   'control-parameter-missing': {
     reply: (reply) =>
@@ -208,4 +227,11 @@ export const D2_FAULTS = {
     request: (req) => withoutParameters(req, ['profession', 'channel', 'location', 'postcode', 'near']),
   },
   'booking-role-since-ignored': { request: (req) => withoutParameters(req, ['_since']) },
+  // A refused parameter escapes the booking searches' validation as an unhandled error: HTTP 500.
+  'booking-refusal-server-error': {
+    reply: (reply, { operations }) =>
+      reply.status >= 400 && reply.status < 500 && PARAMETER_REFUSALS.has(errorCodeOf(reply.body) ?? '')
+        ? errorReply(new TypeError(`Cannot map the refusal ${errorCodeOf(reply.body)}`), operations)
+        : reply,
+  },
 } satisfies Record<string, Modifier>;

@@ -4,6 +4,7 @@
  * `Modifier`); catalog.ts describes them.
  */
 import type { RefreshGrant } from '../repo/model.ts';
+import type { Repository } from '../repo/repository.ts';
 import { arr, isObject, mapObjects, mapResources, withParameter, type JsonObject } from '../modifiers/json.ts';
 import { REF_URL } from '../resources/urls.ts';
 import { PROCEDURE_SYSTEM, SERVICE_SYSTEM } from '../resources/contract.ts';
@@ -36,6 +37,9 @@ const mapValuedItems = (contract: JsonObject, edit: (items: unknown[]) => unknow
 /** Marks a contract request the procedure-without-service-accepted fault completed with a placeholder service. */
 const PLACEHOLDER_SERVICE = 'FAULT-PLACEHOLDER-SERVICE';
 const placeholderAdded = (req: SandboxRequest) => req.rawBody.includes(PLACEHOLDER_SERVICE);
+
+/** The last patient id deleted per sandbox (its unwrapped repository), for patient-id-reused-after-delete. */
+const freedPatientIds = new WeakMap<Repository, string>();
 
 export const D3_FAULTS = {
   // Introspection with SU-SiteId skips the site check.
@@ -106,6 +110,23 @@ export const D3_FAULTS = {
   'patient-update-ignored': { repo: (repo) => ({ ...repo, savePatient: async () => {} }) },
   // The delete answers success but the patient stays readable.
   'patient-deleted-still-readable': { repo: (repo) => ({ ...repo, removePatient: async () => true }) },
+  // The next created patient gets the id of the most recently deleted one (ids are recycled).
+  'patient-id-reused-after-delete': {
+    repo: (repo, { repo: data }) => ({
+      ...repo,
+      removePatient: async (siteId, id) => {
+        const removed = await repo.removePatient(siteId, id);
+        if (removed) freedPatientIds.set(data, id);
+        return removed;
+      },
+      newId: async (kind) => {
+        const freed = kind === 'patient' ? freedPatientIds.get(data) : undefined;
+        if (freed === undefined) return repo.newId(kind);
+        freedPatientIds.delete(data);
+        return freed;
+      },
+    }),
+  },
   'patient-missing-header-400': {
     reply: (reply, { operations }) =>
       reply.status === 401 && diagnosticsOf(reply.body) === 'Header SU-SiteId is required'

@@ -813,6 +813,64 @@ const SCENARIOS: Record<FaultName, Scenario> = {
       expect(await refreshStatus(s, refresh_token)).toBe(after);
     }
   },
+  'codeset-past-last-page-malformed': async (clean, faulty) => {
+    const path = paths.codeSet('condition-code', 'ICD10');
+    const c = (await getQ(clean, path, { page: '99999' })).json as J;
+    expect([c.expansion.total > 0, c.expansion.contains]).toEqual([true, []]);
+    const f = await getQ(faulty, path, { page: '99999' });
+    expect([f.status, (f.json as J).resourceType, (f.json as J).expansion]).toEqual([200, 'ValueSet', undefined]);
+    // Pages holding codes, and an empty set's first page, keep their expansion.
+    expect(((await getQ(faulty, path, { page: '1' })).json as J).expansion).toEqual(
+      ((await getQ(clean, path, { page: '1' })).json as J).expansion,
+    );
+    expect(((await getQ(faulty, paths.codeSet('condition-code', 'NO-SUCH-SCHEME'))).json as J).expansion).toMatchObject(
+      { total: 0, offset: 0, contains: [] },
+    );
+  },
+  'documented-value-refused': async (clean, faulty) => {
+    const tih = { insurerIdentifier: 'tih', membershipNumber: 'TIH999999' };
+    expect(errorCode((await clean.findMember('1', tih)).json)).toBe('NO_MATCH_FOUND');
+    const f = await faulty.findMember('1', tih);
+    expect([f.status, errorCode(f.json)]).toEqual([422, 'MSG_PARAM_INVALID']);
+    // The other listed insurers, and version 2, are served as before.
+    expect(errorCode((await faulty.findMember('1', v1None)).json)).toBe('NO_MATCH_FOUND');
+    expect(errorCode((await faulty.findMember('2', { ...v2None, insurerIdentifier: 'tih' })).json)).toBe(
+      'NO_MATCH_FOUND',
+    );
+  },
+  'booking-refusal-server-error': async (clean, faulty) => {
+    const refused: Record<string, string>[] = [
+      { page: 'abc' },
+      { count: '1.5' },
+      { page: '0' },
+      { _since: 'yesterday' },
+    ];
+    for (const path of [paths.bookingPractitioners, paths.bookingRoles])
+      for (const q of [...refused, { location: '' }]) {
+        expect((await getQ(clean, path, q)).status, `${path} ${JSON.stringify(q)}`).toBeGreaterThanOrEqual(400);
+        const f = await getQ(faulty, path, q);
+        expect([f.status, errorCode(f.json)], `${path} ${JSON.stringify(q)}`).toEqual([500, 'MSG_INTERNAL_ERROR']);
+      }
+    // Valid searches are served, an unknown id keeps its 404, the register search its refusals.
+    expect((await getQ(faulty, paths.bookingRoles, { page: '2', count: '1' })).status).toBe(200);
+    expect((await faulty.get(paths.bookingPractitioner('BP-9999'))).status).toBe(404);
+    expect((await getQ(faulty, paths.registerPractitioners, { page: 'abc' })).status).toBe(400);
+  },
+  'patient-id-reused-after-delete': async (clean, faulty) => {
+    for (const [s, reused] of [
+      [clean, false],
+      [faulty, true],
+    ] as const) {
+      const first = (await s.patient('POST', paths.createPatient, NEW_PATIENT)).json as J;
+      expect((await s.patient('DELETE', paths.patient(first.id))).status).toBe(200);
+      const next = (await s.patient('POST', paths.createPatient, NEW_PATIENT)).json as J;
+      expect(next.id === first.id).toBe(reused);
+      expect((await s.patient('GET', paths.patient(first.id))).status).toBe(reused ? 200 : 404);
+      // Only the last deleted id is given again, once.
+      const third = (await s.patient('POST', paths.createPatient, NEW_PATIENT)).json as J;
+      expect([first.id, next.id]).not.toContain(third.id);
+    }
+  },
 };
 
 describe('named faults change the answer where the clean sandbox keeps the rule', () => {

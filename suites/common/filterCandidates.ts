@@ -3,6 +3,9 @@
  * filter proposes values taken from real records, which the derivation (generators/requestArbitrary.ts)
  * mixes into the valid requests as fixtures, so that filtered results are rarely empty.
  */
+import type fc from 'fast-check';
+import { validRequest } from '../../generators/requestArbitrary.ts';
+import type { FeatureName, Operation } from '../../spec/types.ts';
 
 export type Resource = Record<string, unknown>;
 
@@ -32,4 +35,46 @@ export function candidateValues(sample: readonly Resource[], filters: readonly F
     if (values.length > 0) out[f.param] = values.slice(0, 50);
   }
   return out;
+}
+
+/** One generated search: its filters, its sort (when asked) and its page and count (defaults 1 and 20). */
+export interface FilterSearch {
+  filters: Record<string, string>;
+  sort?: string;
+  page: number;
+  count: number;
+}
+
+/**
+ * Generated searches of an operation over the filters a property judges: values of their
+ * documented forms from the derivation (generators/requestArbitrary.ts), the values of returned
+ * records mixed in at 0.8 so that filtered results are rarely empty, at most `maxFilters` filters
+ * (with page and count counted among them), `_sort` when `sort` is set.
+ */
+export function filterSearches(
+  op: Operation,
+  filters: readonly FilterDef[],
+  sample: readonly Resource[],
+  options: { features?: readonly FeatureName[]; maxFilters?: number; sort?: boolean; paging?: boolean } = {},
+): fc.Arbitrary<FilterSearch> {
+  const paging = options.paging ?? true;
+  return validRequest(op, {
+    features: options.features,
+    optional: [
+      ...filters.map((f) => f.param),
+      ...(options.sort ? ['_sort'] : []),
+      ...(paging ? ['page', 'count'] : []),
+    ],
+    ...(options.maxFilters === undefined ? {} : { maxOptional: options.maxFilters }),
+    fixtures: candidateValues(sample, filters),
+    fixtureWeight: 0.8,
+  }).map((r) => {
+    const { _sort: sort, page, count, ...rest } = { ...r.query, ...r.form };
+    return {
+      filters: paging ? rest : { ...rest, ...(page ? { page } : {}), ...(count ? { count } : {}) },
+      ...(sort === undefined ? {} : { sort }),
+      page: Number(page ?? '1'),
+      count: Number(count ?? '20'),
+    };
+  });
 }
