@@ -86,17 +86,17 @@ describe.each(CAUGHT)('%s catches %s', (name, fault, why) => {
 // The read-back after an update compares every member the update set (gender, birth date, the
 // name, address, telecoms and extensions sent), so an update the server answers but does not keep
 // is caught on nearly every seed: 39 of seeds 1-40 (before: 9 of 40, when only the family names
-// and gender of a later get were compared).
+// and gender of a later get were compared); the test runs seeds 1-12 (each is deterministic).
 describe('patient-lifecycle catches patient-update-ignored', () => {
   const sandbox = sandboxWith(['patient-update-ignored']);
-  test('on at least 36 of 40 seeds, with the update and its read-back as counterexample', async () => {
+  test('on at least 11 of seeds 1-12, with the update and its read-back as counterexample', async () => {
     let caught = 0;
-    for (let seed = 1; seed <= 40; seed++) {
+    for (let seed = 1; seed <= 12; seed++) {
       const run = await runStateMachine('patient-lifecycle', sandbox(), { ...RUNS, seed });
       if (run.ok) continue;
       caught += 1;
       expect(run.failure).toMatch(/as updated, received/);
     }
-    expect(caught).toBeGreaterThanOrEqual(36);
+    expect(caught).toBeGreaterThanOrEqual(11);
   }, 120_000);
 });
