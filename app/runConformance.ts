@@ -51,6 +51,12 @@ export interface RunOptions {
   progress?: ProgressSink;
   /** Aborted by Ctrl-C: suites not yet started are not run, and the report says the run was interrupted. */
   signal?: AbortSignal;
+  /**
+   * What the report folder holds: every file (default), or results.json alone, sealed as ever,
+   * for callers that read only the results (the self-test's fault and variant batches, where the
+   * other files cost a second of each run and are tested on their own).
+   */
+  artefacts?: 'all' | 'results';
 }
 
 /** Where a run's wall time went, in milliseconds (the benchmark prints them: npm run bench). */
@@ -91,7 +97,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     const selected = selectOperations(options.only).filter((op) => !shard || suiteInShard(op.suite, shard));
     // Reporters subscribe to the run's events; the report folder is written when the run finishes.
     const bus = new RunEventBus();
-    const reportPaths = subscribeReportFolder(bus, resolve(options.reportDir));
+    const reportPaths = subscribeReportFolder(bus, resolve(options.reportDir), options.artefacts);
     options.subscribe?.(bus);
     client = new HttpClient(config.http);
     const runnerExchanges = new Map<string, ExchangeRecord>();
@@ -171,6 +177,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     const engine = await runSuites(suites, ctx, options.reportDir, {
       shard,
       signal: options.signal,
+      allure: options.artefacts !== 'results',
       onSuiteStarted: (suite) => options.progress?.suiteStarted(suite),
       onSuiteFinished: (suite) => options.progress?.suiteFinished(suite),
     }).finally(() => options.progress?.stop());

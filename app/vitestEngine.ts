@@ -61,6 +61,8 @@ export interface EngineOptions {
   onSuiteFinished?: (suite: string) => void;
   /** Aborting cancels the run: suites not yet started are not run (Ctrl-C). */
   signal?: AbortSignal;
+  /** False: no allure-results (a run whose only reader is results.json: the self-test's batches). */
+  allure?: boolean;
 }
 
 const suiteOf = (moduleId: string): string => moduleId.split('/').pop()?.replace('.suite.ts', '') ?? 'unknown';
@@ -143,7 +145,7 @@ export async function runSuites(
     ...SUITES_TEST_OPTIONS,
     root: ROOT,
     watch: false,
-    reporters: [collector, allure, lifecycle],
+    reporters: options.allure === false ? [collector, lifecycle] : [collector, allure, lifecycle],
     ...(shard ? { shard: `${shard.index}/${shard.count}`, sequence: { sequencer: CoupledGroupSequencer } } : {}),
     // allure-vitest skips every test missing from an Allure test plan named by this variable (set
     // by Allure TestOps in CI): what the suite judges is chosen by --only, never by the environment.

@@ -14,8 +14,40 @@ import { type JsonBody, validBody } from './bodyArbitrary.ts';
 /** The documented Patient extensions (`{ref_url}/extension/patient/<name>`, D3 2.4). */
 export const PATIENT_EXTENSIONS = ['insurer', 'registrationid', 'authorizationno'] as const;
 
+// Deriving an arbitrary from the schemas costs a few hundred milliseconds: each is built once.
+const patients = new Map<string, fc.Arbitrary<JsonBody>>();
+let conditions: fc.Arbitrary<JsonBody> | undefined;
+
 /** An arbitrary of create-patient bodies for a target whose `{ref_url}` is `refUrl`. */
 export function patientBody(refUrl: string): fc.Arbitrary<JsonBody> {
+  const built = patients.get(refUrl) ?? derivePatientBody(refUrl);
+  patients.set(refUrl, built);
+  return built;
+}
+
+/** Where a generated Condition names its patient (`note[].authorReference.reference`); see {@link conditionFor}. */
+export const CONDITION_PATIENT_PLACEHOLDER = 'patient/{patient}';
+
+/**
+ * An arbitrary of create-condition bodies (Document 3, 2.5, 4.4) derived from the request schema,
+ * with no empty text or list (DEC-D3-64) and the patient reference left as
+ * {@link CONDITION_PATIENT_PLACEHOLDER}: ids are known only when the patient exists.
+ */
+export function conditionBody(): fc.Arbitrary<JsonBody> {
+  conditions ??= validBody('condition-create-request.schema.json', {
+    overrides: { 'note.authorReference.reference': CONDITION_PATIENT_PLACEHOLDER },
+    nonEmpty: true,
+    maxItems: 2,
+  });
+  return conditions;
+}
+
+/** The generated Condition naming patient `patientId` (`patient/<id>`, DEC-D3-33). */
+export function conditionFor(body: JsonBody, patientId: string): JsonBody {
+  return JSON.parse(JSON.stringify(body).split(CONDITION_PATIENT_PLACEHOLDER).join(`patient/${patientId}`));
+}
+
+function derivePatientBody(refUrl: string): fc.Arbitrary<JsonBody> {
   return validBody('patient-create-request.schema.json', {
     overrides: {
       'extension.url': fc.constantFrom(...PATIENT_EXTENSIONS.map((n) => `${refUrl}/extension/patient/${n}`)),

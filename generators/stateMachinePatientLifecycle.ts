@@ -9,8 +9,8 @@
  * Model: the live patients with the last data sent, the deleted ones, the conditions.
  */
 import fc from 'fast-check';
-import { type JsonBody, validBody } from './bodyArbitrary.ts';
-import { patientBody } from './patientBody.ts';
+import type { JsonBody } from './bodyArbitrary.ts';
+import { conditionBody, conditionFor, patientBody } from './patientBody.ts';
 import {
   command,
   expectNotServerError,
@@ -43,8 +43,6 @@ export interface PatientLifecycleFixtures {
 
 const NOT_FOUND = ['MSG_ENTITY_NOT_FOUND_IN_DATABASE'];
 const NO_REFERENCE = ['MSG_REFERENCE_ID_NOT_FOUND'];
-/** Replaced at run time by the patient the condition names (ids are known only then). */
-const PATIENT_PLACEHOLDER = 'patient/{sm-patient}';
 
 type Pick = 'live' | 'deleted' | 'unknown';
 const patientPath = (id: string) => `/patients/patient/${encodeURIComponent(id)}`;
@@ -161,21 +159,8 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
   // (an inactive patient's update is a further state the documents barely describe) and the
   // decisions' choices (generators/patientBody.ts).
   const patientBodies = patientBody(refUrl);
-  // The schema lets these mandatory members be empty; the sandbox reads an empty one as missing
-  // (400 MSG_MISSING_MANDATORY_PARAM), a reading the documents leave open: the machine judges
-  // state, not that point, so it sends them non-empty.
-  const text = fc.stringMatching(/^[A-Za-z0-9]{1,8}$/);
-  const conditionBody = validBody('condition-create-request.schema.json', {
-    overrides: {
-      'note.authorReference.reference': PATIENT_PLACEHOLDER,
-      'note.text': text,
-      'evidence.detail.display': text,
-      'evidence.detail.identifier.id': text,
-      'evidence.detail.identifier.system': text,
-      'evidence.detail.identifier.value': text,
-    },
-    maxItems: 2,
-  });
+  // Non-empty text (DEC-D3-64: whether an empty one is missing is open; the machine judges state).
+  const conditions = conditionBody();
 
   const create = patientBodies.map((body) =>
     command<PatientLifecycleModel>(
@@ -257,14 +242,14 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
       ),
     );
   const addCondition = fc
-    .tuple(fc.constantFrom<Pick>('live', 'deleted', 'unknown'), fc.nat(20), conditionBody)
+    .tuple(fc.constantFrom<Pick>('live', 'deleted', 'unknown'), fc.nat(20), conditions)
     .map(([pick, n, body]) =>
       command<PatientLifecycleModel>(
         `add condition to ${pick}[${n}]`,
         (m) => available(m, pick),
         async (m, real) => {
           const id = patientIdOf(m, pick, n);
-          const named = JSON.parse(JSON.stringify(body).split(PATIENT_PLACEHOLDER).join(`patient/${id}`));
+          const named = conditionFor(body, id);
           const a = await real.call('POST', '/patients/patient/condition', init(named));
           // D3-4.4-17: a patient that never existed is 422 MSG_REFERENCE_ID_NOT_FOUND; a deleted one is not shown (DEC-D3-38).
           if (pick === 'unknown') return expectRefused(`condition of unknown patient ${id}`, a, NO_REFERENCE, 422);

@@ -40,12 +40,12 @@ const pathsOf = (root: string): ReportPaths => ({
   coverageCsv: resolve(root, 'requirements-coverage.csv'),
 });
 
-async function writeAll(results: RunResults, dir: string): Promise<ReportPaths> {
+async function writeAll(results: RunResults, dir: string, artefacts: 'all' | 'results' = 'all'): Promise<ReportPaths> {
   const root = resolve(dir);
   await mkdir(root, { recursive: true });
   // Render everything before writing anything, so a rendering bug leaves no half-written set.
   const json = `${JSON.stringify(results, null, 2)}\n`;
-  const derived = renderDerived(results);
+  const derived: Record<string, string> = artefacts === 'all' ? renderDerived(results) : {};
   await writeFile(join(root, RESULTS_JSON), json, 'utf8');
   for (const [name, text] of Object.entries(derived)) await writeFile(join(root, name), text, 'utf8');
   return pathsOf(root);
@@ -55,18 +55,26 @@ async function writeAll(results: RunResults, dir: string): Promise<ReportPaths> 
  * Seals the results of a run (SHA-256 of their canonical content) and writes results.json,
  * junit.xml, report.html and requirements-coverage.csv into `dir` (created if needed).
  */
-export async function writeReports(results: RunResults, dir: string): Promise<ReportPaths> {
-  return writeAll(sealed(results), dir);
+export async function writeReports(
+  results: RunResults,
+  dir: string,
+  artefacts: 'all' | 'results' = 'all',
+): Promise<ReportPaths> {
+  return writeAll(sealed(results), dir, artefacts);
 }
 
 /**
  * The report folder as a subscriber of the run's events: written when the run finishes. The
  * returned function gives the paths written (undefined before).
  */
-export function subscribeReportFolder(bus: RunEventBus, dir: string): () => ReportPaths | undefined {
+export function subscribeReportFolder(
+  bus: RunEventBus,
+  dir: string,
+  artefacts: 'all' | 'results' = 'all',
+): () => ReportPaths | undefined {
   let written: ReportPaths | undefined;
   bus.on('run-finished', async ({ results }) => {
-    written = await writeReports(results, dir);
+    written = await writeReports(results, dir, artefacts);
   });
   return () => written;
 }

@@ -25,7 +25,7 @@ import { bodyOf, hasResponse, isRecord } from '../core/exchange.ts';
 import { judge } from '../core/property.ts';
 import type { CallOptions } from '../core/suite.ts';
 import { call, describeFlow, describeOperation, runContext, tokenFor } from '../core/suite.ts';
-import { patientBody } from '../generators/patientBody.ts';
+import { conditionBody, conditionFor, patientBody } from '../generators/patientBody.ts';
 import { operation } from '../spec/operations.ts';
 import { omitUnlessDestructive } from './common/destructive.ts';
 import { verifyError, verifySuccess } from './common/steps.ts';
@@ -314,20 +314,12 @@ describeFlow('conditions', ['create-condition', 'delete-condition'], () => {
       )
     )
       return;
-    const condition = (patientId: string) => ({
-      resourceType: 'Condition',
-      evidence: [
-        {
-          detail: [
-            {
-              display: 'referral.pdf',
-              identifier: { id: 'attachment', system: 'https://files.example', value: 'files/referral.pdf' },
-            },
-          ],
-        },
-      ],
-      note: [{ text: 'Conformance note', authorReference: { reference: `patient/${patientId}` } }],
+    // A Condition derived from its request schema (generators/patientBody.ts), naming the patient.
+    const [generated] = (await import('fast-check')).default.sample(conditionBody(), {
+      seed: runContext().seed + 2,
+      numRuns: 1,
     });
+    const condition = (patientId: string) => conditionFor(generated, patientId);
     const orphan = await patientCall('create-condition', { body: json(condition('NO-SUCH-PATIENT-000')) });
     verifyError(
       orphan,
