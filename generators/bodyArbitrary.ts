@@ -165,7 +165,8 @@ export function validBody(schema: string | JsonSchema, options: BodyOptions = {}
  * An arbitrary of negative cases for a request schema: a valid body (see {@link validBody}) with
  * one member missing, of the wrong type, outside its enum or const, not matching its pattern, or
  * the whole body not an object. The reason is drawn first, so a shrunk case keeps its reason.
- * Every case is refused by Ajv for its reason and at its place only.
+ * Every case is refused by Ajv for its reason and at its place only. `base`: the valid bodies to
+ * mutate (a caller's pinned form, e.g. generators/patientBody.ts), instead of {@link validBody}'s.
  *
  * @example
  * fc.assert(fc.asyncProperty(invalidBodies('patient-create-request.schema.json'), async (c) => {
@@ -175,11 +176,11 @@ export function validBody(schema: string | JsonSchema, options: BodyOptions = {}
  */
 export function invalidBodies(
   schema: string | JsonSchema,
-  options: BodyOptions & { reasons?: readonly InvalidReason[] } = {},
+  options: BodyOptions & { reasons?: readonly InvalidReason[]; base?: fc.Arbitrary<JsonBody> } = {},
 ): fc.Arbitrary<InvalidBody> {
   const reasons = options.reasons ?? INVALID_REASONS;
   return fc
-    .tuple(fc.constantFrom(...reasons), validBody(schema, options), fc.nat())
+    .tuple(fc.constantFrom(...reasons), options.base ?? validBody(schema, options), fc.nat())
     .map(([reason, body, pick]) => {
       const cases = invalidCasesOf(schema, body, [reason]);
       return cases.length === 0 ? undefined : cases[pick % cases.length];

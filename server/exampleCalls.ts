@@ -177,7 +177,8 @@ const payorRequest = (authority: string) => ({
   subject: [{ reference: 'Site/SITE001' }],
   authority: [{ reference: authority, display: authority }],
 });
-const priceRequest = (items: { system: string; code: string; fee?: number }[]) => ({
+/** A Contract of the documented price-request shape (D3 4.5) for site SITE001 and payor bup. */
+export const priceRequest = (items: { system: string; code: string; fee?: number }[]) => ({
   resourceType: 'Contract',
   subject: [{ reference: 'Site/SITE001' }],
   term: [

@@ -650,6 +650,12 @@ describeDerivedRequests({
   },
   'delete-contract-service': { send: contractCall },
   'delete-contract-service-with-procedure': { send: contractCall },
+  // Negative cases of the Contract bodies, mutated from schema-valid ones (DEC-D3-67).
+  'upsert-payor': { send: contractCall },
+  'upsert-contact-payor': { send: contractCall },
+  'set-contract-service': { send: contractCall },
+  'set-contract-service-with-procedure': { send: contractCall },
+  'set-contract-price': { send: contractCall },
 });
 
 describeFlow('payor maintenance as generated sequences', STATE_SEQUENCE_OPERATIONS['payor-maintenance'], () => {

@@ -371,10 +371,47 @@ describeFlow('conditions', ['create-condition', 'delete-condition'], () => {
   });
 });
 
+/** Deletes the patient or condition a create answered (what a lenient target took from an invalid body). */
+const undoCreate = (remove: 'delete-patient' | 'delete-condition') => async (taken: Exchange) => {
+  const id = idOf(taken);
+  if (id) await patientCall(remove, { path: remove === 'delete-patient' ? { patient_id: id } : { condition_id: id } });
+};
+
+/** A patient of the suite's own for the negative cases that need one (DEC-D3-13: deleted after). */
+async function ownPatient(): Promise<string | undefined> {
+  if (!runContext().allowDestructive) return undefined;
+  const [sent] = (await import('fast-check')).default.sample(patientBody(REF_URL), {
+    seed: runContext().seed + 3,
+    numRuns: 1,
+  });
+  return idOf(await patientCall('create-patient', { body: json(sent) }));
+}
+const deletePatient = (id: string | undefined) => async () => {
+  if (id) await patientCall('delete-patient', { path: { patient_id: id } });
+};
+
 describeDerivedRequests({
   'get-patient': { send: patientCall },
   'delete-patient': { send: patientCall },
   'delete-condition': { send: patientCall },
+  // Negative cases of the bodies (DEC-D3-67), mutated from the bodies the suite sends.
+  'create-patient': { send: patientCall, body: { base: patientBody(REF_URL), undo: undoCreate('delete-patient') } },
+  'update-patient': async () => {
+    const id = await ownPatient();
+    return {
+      send: patientCall,
+      body: { base: patientBody(REF_URL).map((b) => ({ ...b, id: id ?? 'none' })), path: { patient_id: id ?? 'none' } },
+      after: deletePatient(id),
+    };
+  },
+  'create-condition': async () => {
+    const id = await ownPatient();
+    return {
+      send: patientCall,
+      body: { base: conditionBody().map((b) => conditionFor(b, id ?? 'none')), undo: undoCreate('delete-condition') },
+      after: deletePatient(id),
+    };
+  },
 });
 
 describeFlow('patient lifecycle as generated sequences', STATE_SEQUENCE_OPERATIONS['patient-lifecycle'], () => {

@@ -96,6 +96,7 @@ describe('fault catalogue', () => {
       'effective-prices-first-payor-only': ['every-payor-answered', 'get-effective-prices'],
       'refresh-revoke-keeps-refresh': ['refresh-token-refused', 'revoke-token'],
       'patient-id-reused-after-delete': ['state-sequence-holds', 'create-patient', 'delete-patient'],
+      'patient-body-shape-unchecked': ['invalid-request-answered', 'create-patient'],
     });
   });
 

@@ -108,6 +108,7 @@ export const FAULT_NAMES = [
   'documented-value-refused',
   'booking-refusal-server-error',
   'patient-id-reused-after-delete',
+  'patient-body-shape-unchecked',
 ] as const;
 
 export type FaultName = (typeof FAULT_NAMES)[number];
@@ -760,6 +761,16 @@ const entries: Entry[] = [
     description: 'The next created patient gets the id of the most recently deleted one, which so reads 200 again.',
     operations: ['create-patient', 'delete-patient'],
     expectedCheck: 'state-sequence-holds',
+  },
+  {
+    name: 'patient-body-shape-unchecked',
+    kind: 'validation',
+    rule: 'D3 2.4, 4.4, 7 / DEC-D3-67: a Patient body of the wrong documented shape is refused with a 4xx (SHOULD)',
+    description:
+      'Create patient answers 201 with an id to a body its documented shape refuses (a member missing, of the wrong type, outside its values).',
+    operations: ['create-patient'],
+    expectedCheck: 'invalid-request-answered',
+    expectedLevel: 'SHOULD',
   },
 ];
 

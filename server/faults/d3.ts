@@ -111,6 +111,24 @@ export const D3_FAULTS = {
   // The delete answers success but the patient stays readable.
   'patient-deleted-still-readable': { repo: (repo) => ({ ...repo, removePatient: async () => true }) },
   // The next created patient gets the id of the most recently deleted one (ids are recycled).
+  // A body of the wrong shape is answered as if created (nothing is stored).
+  'patient-body-shape-unchecked': {
+    reply: (reply, { received }) => {
+      if (!isError(reply) || !diagnosticsOf(reply.body).startsWith('The body is not of the documented shape'))
+        return reply;
+      let sent: unknown;
+      try {
+        sent = JSON.parse(received.rawBody);
+      } catch {
+        return reply;
+      }
+      return {
+        ...reply,
+        status: 201,
+        body: { ...(isObject(sent) ? sent : {}), resourceType: 'Patient', id: 'PAT-UNCHECKED' },
+      };
+    },
+  },
   'patient-id-reused-after-delete': {
     repo: (repo, { repo: data }) => ({
       ...repo,
@@ -174,7 +192,9 @@ export const D3_FAULTS = {
       );
       if (priced || !orphaned) return req;
       const placeholder = {
-        entityCodeableConcept: { coding: [{ system: SERVICE_SYSTEM, code: PLACEHOLDER_SERVICE }] },
+        entityCodeableConcept: {
+          coding: [{ system: SERVICE_SYSTEM, code: PLACEHOLDER_SERVICE, display: PLACEHOLDER_SERVICE }],
+        },
       };
       const completed = mapValuedItems(body as JsonObject, (valued) =>
         valued.some(isProcedure) && !valued.some(isService) ? [placeholder, ...valued] : valued,

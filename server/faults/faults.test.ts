@@ -20,6 +20,7 @@ import {
   type Answer,
 } from '../testSupport.ts';
 import { FAULTS, type FaultName } from './catalog.ts';
+import { priceRequest } from '../exampleCalls.ts';
 
 type J = any;
 
@@ -80,23 +81,6 @@ const orphanCondition = {
   resourceType: 'Condition',
   note: [{ text: 'x', authorReference: { reference: 'patient/PAT-9999' } }],
 };
-const priceRequest = (items: { system: string; code: string; fee?: number }[]) => ({
-  resourceType: 'Contract',
-  subject: [{ reference: 'Site/SITE001' }],
-  term: [
-    {
-      asset: [
-        {
-          context: [{ reference: { reference: 'Payor/I-bup' } }],
-          valuedItem: items.map((i) => ({
-            entityCodeableConcept: { coding: [{ system: i.system, code: i.code }] },
-            ...(i.fee === undefined ? {} : { net: { value: i.fee } }),
-          })),
-        },
-      ],
-    },
-  ],
-});
 /** Assets of effective-price Contracts that hold a procedure entry but no service entry. */
 const orphanAssets = (a: Answer) =>
   (resources(a.json) as J[])
@@ -870,6 +854,16 @@ const SCENARIOS: Record<FaultName, Scenario> = {
       const third = (await s.patient('POST', paths.createPatient, NEW_PATIENT)).json as J;
       expect([first.id, next.id]).not.toContain(third.id);
     }
+  },
+  'patient-body-shape-unchecked': async (clean, faulty) => {
+    const wrong = { ...NEW_PATIENT, telecom: [{ system: 'phone', use: 'home' }] };
+    const c = await clean.patient('POST', paths.createPatient, wrong);
+    expect([c.status, errorCode(c.json)]).toEqual([400, 'MSG_MISSING_MANDATORY_PARAM']);
+    const f = await faulty.patient('POST', paths.createPatient, wrong);
+    expect(f.status).toBe(201);
+    // Nothing was stored, and documented bodies are created as before.
+    expect((await faulty.patient('GET', paths.patient((f.json as J).id))).status).toBe(404);
+    expect((await faulty.patient('POST', paths.createPatient, NEW_PATIENT)).status).toBe(201);
   },
 };
 

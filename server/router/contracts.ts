@@ -34,10 +34,12 @@ import {
 import { contractsUrl } from '../resources/urls.ts';
 import { valueSetOf } from '../resources/valueSet.ts';
 import { authorise } from './auth.ts';
+import { REQUEST_BODY_SCHEMAS } from '../../spec/requestBodies.ts';
 import { ApiError } from './errors.ts';
 import { arr, isObject, isText, type JsonObject } from './json.ts';
 import { expansionPage, pagedBundle, pagingOf } from './paging.ts';
 import { CLEARING_PROFILE, QUERY_PAGING, readParameters, since, type ParameterProfile } from './params.ts';
+import { requireShape, type ShapeRefusals } from './requestShape.ts';
 import { ok, type SandboxContext, type SandboxReply, type SandboxRequest } from './types.ts';
 
 const EFFECTIVE_PRICES_OP = 'get-effective-prices';
@@ -59,6 +61,12 @@ export const RESERVED_PAYORS: readonly { payorId: string; display: string }[] = 
   { payorId: 'slf', display: 'Self-Pay' },
   { payorId: 'na', display: 'All Others' },
 ];
+
+/** A Contract body of the wrong shape (DEC-D3-67), with the clearing codes the contract operations use (7). */
+const CONTRACT_SHAPE: ShapeRefusals = {
+  missing: [400, 'MSG_MISSING_MANDATORY_PARAM'],
+  invalid: [400, 'MSG_INVALID_FORMAT'],
+};
 
 const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');
 const missing = (diagnostics: string) => new ApiError(400, 'MSG_MISSING_MANDATORY_PARAM', diagnostics);
@@ -172,6 +180,7 @@ export async function upsertPayor(req: SandboxRequest, ctx: SandboxContext): Pro
   const authorityDisplay = member(authority, 'display');
   const type: PayorType = m[1] === 'Organization' ? 'I' : 'C';
   const payorId = m[2];
+  requireShape(REQUEST_BODY_SCHEMAS[UPSERT_PAYOR_OP], body, CONTRACT_SHAPE);
   const payors = await ctx.repo.payors(siteId);
   let target: Payor | undefined;
   const contractId = body.id;
@@ -431,6 +440,7 @@ export async function setContractPrice(req: SandboxRequest, ctx: SandboxContext)
       );
     }
   }
+  requireShape(REQUEST_BODY_SCHEMAS[SET_SERVICE_OP], body, CONTRACT_SHAPE);
   let first: PriceContract | undefined;
   for (const a of assets) {
     const target = await targetContract(ctx, siteId, a, practitionerId);

@@ -13,13 +13,17 @@
  */
 import type { StoredResource } from '../repo/model.ts';
 import { reachableSites } from './accounts.ts';
+import { REQUEST_BODY_SCHEMAS } from '../../spec/requestBodies.ts';
 import { ApiError } from './errors.ts';
 import { isObject, isText, objects, type JsonObject } from './json.ts';
 import { isDate, readParameters, type ParameterProfile } from './params.ts';
+import { requireShape, type ShapeRefusals } from './requestShape.ts';
 import { ok, type SandboxContext, type SandboxReply, type SandboxRequest } from './types.ts';
 
 const GET_OP = 'get-patient';
 const UPDATE_OP = 'update-patient';
+const CREATE_OP = 'create-patient';
+const CONDITION_OP = 'create-condition';
 const DELETE_OP = 'delete-patient';
 const DELETE_CONDITION_OP = 'delete-condition';
 
@@ -61,6 +65,13 @@ async function patientSite(req: SandboxRequest, ctx: SandboxContext): Promise<st
   if (!allowed) throw new ApiError(403, 'MSG_FORBIDDEN', `The access token may not act for site ${siteId}`);
   return siteId;
 }
+
+/** A body of the wrong shape (DEC-D3-67): create and condition use their 400 codes, update its 422 ones (7). */
+const CREATE_SHAPE: ShapeRefusals = {
+  missing: [400, 'MSG_MISSING_MANDATORY_PARAM'],
+  invalid: [400, 'MSG_INVALID_FORMAT'],
+};
+const UPDATE_SHAPE: ShapeRefusals = { missing: [422, 'MISSING_MANDATORY_ELEMENT'], invalid: [422, 'INVALID_RESOURCE'] };
 
 function parseBody(req: SandboxRequest): unknown {
   try {
@@ -157,6 +168,7 @@ export async function createPatient(req: SandboxRequest, ctx: SandboxContext): P
   const siteId = await patientSite(req, ctx);
   const body = parseBody(req);
   validatePatient(body, CREATE_REFUSALS);
+  requireShape(REQUEST_BODY_SCHEMAS[CREATE_OP], body, CREATE_SHAPE);
   const id = await ctx.repo.newId('patient');
   const resource = {
     ...(await withEntryIds(ctx, body)),
@@ -200,6 +212,7 @@ export async function updatePatient(req: SandboxRequest, ctx: SandboxContext): P
   if (!isText(body.id)) throw new ApiError(422, 'MISSING_MANDATORY_ELEMENT', 'Patient.id is required on update');
   if (body.id !== id)
     throw new ApiError(422, 'INVALID_RESOURCE', `Patient.id ${body.id} differs from the path id ${id}`);
+  requireShape(REQUEST_BODY_SCHEMAS[UPDATE_OP], body, UPDATE_SHAPE);
   const record = await ctx.repo.patient(siteId, id);
   if (!record) throw new ApiError(422, 'REFERENCE_NOT_FOUND', `No patient ${id} at this site`);
   if (!record.resource.active)
@@ -277,6 +290,7 @@ const referencedEvidence = (condition: JsonObject) =>
 export async function createCondition(req: SandboxRequest, ctx: SandboxContext): Promise<SandboxReply> {
   const siteId = await patientSite(req, ctx);
   const { condition, patientIds } = validateCondition(parseBody(req));
+  requireShape(REQUEST_BODY_SCHEMAS[CONDITION_OP], condition, CREATE_SHAPE);
   for (const patientId of patientIds) {
     const patient = await ctx.repo.patient(siteId, patientId);
     if (!patient) {

@@ -37,6 +37,14 @@ import {
   type RequestOptions,
   validRequest,
 } from '../../generators/requestArbitrary.ts';
+import {
+  INVALID_REASONS,
+  type InvalidBody,
+  invalidBodies,
+  invalidCasesOf,
+  type JsonBody,
+  validBody,
+} from '../../generators/bodyArbitrary.ts';
 import { fixturesOf, requestParameters, valuesOf } from '../../generators/parameterValueRequest.ts';
 import { type OperationId, operation } from '../../spec/operations.ts';
 import { REQUEST_BODY_SCHEMAS } from '../../spec/requestBodies.ts';
@@ -62,7 +70,27 @@ export interface DerivedOptions {
   base?: Pick<CallOptions, 'values' | 'headers' | 'omitHeaders'>;
   /** How the suite sends a request of the operation (its credentials: a user token ...); default `call`. */
   send?: (id: OperationId, options: CallOptions) => Promise<Exchange>;
+  /**
+   * An operation with a JSON body (spec/requestBodies.ts): the valid bodies its negative cases
+   * mutate (default: the request schema's own), the path parameters of the address (a patient the
+   * suite created), and what to undo when the target took an invalid body anyway.
+   */
+  body?: {
+    base?: fc.Arbitrary<JsonBody>;
+    path?: Record<string, string>;
+    undo?: (taken: Exchange) => Promise<void>;
+  };
+  /** Run after the operation's derived requests, passed or not (deleting what the plan created). */
+  after?: () => Promise<void>;
 }
+
+/** The answers allowed to a body the request schema refuses: a 4xx (SHOULD, DEC-D3-67). */
+const INVALID_BODY: AllowedAnswers = {
+  refusal: 'any-4xx',
+  errors: [],
+  mayServe: false,
+  basis: ['D3 7', 'DEC-D3-67'],
+};
 
 /**
  * Fixture values by parameter name from records of the config or of the target's answers: every
@@ -82,12 +110,15 @@ export function fixturesFrom(
   return out;
 }
 
-/** Whether the operation has parameters this derivation generates and can send (multipart is not sent). */
+/**
+ * Whether the derivation sends the operation requests: parameters of its own (multipart is not
+ * sent), or a JSON body of a request schema (its negative cases; its valid bodies are the suite's
+ * own properties).
+ */
 export function derivable(op: Operation): boolean {
   const parameters = requestParameters(op);
-  return (
-    parameters.length > 0 && !parameters.some((p) => p.in === 'multipart') && REQUEST_BODY_SCHEMAS[op.id] === undefined
-  );
+  if (REQUEST_BODY_SCHEMAS[op.id] !== undefined) return true;
+  return parameters.length > 0 && !parameters.some((p) => p.in === 'multipart');
 }
 
 /** The level and row an invalid request is judged at: MUST where the table answers it, else SHOULD. */
@@ -165,15 +196,55 @@ interface Planned {
   label: string;
   aspect: string;
   parameter?: string;
-  value?: string;
-  request?: ParameterRequest;
+  /** Sends the request (absent when it is not sent). */
+  send?: () => Promise<Exchange>;
   /** Why it is not sent, when it is not. */
   notSent?: string;
   judged: (x: Exchange) => Judged[];
 }
 
+/** A request of the operation with a JSON body (its path parameters from the options). */
+function bodyCall(body: unknown, options: DerivedOptions): CallOptions {
+  return { ...options.base, path: { ...options.body?.path }, body: JSON.stringify(body) };
+}
+
+/**
+ * The coverage phase of an operation with a JSON body: negative cases of one valid body, one per
+ * reason and top-level member (every member the body has is made missing, of the wrong type ...).
+ */
+function planBodies(op: Operation, options: DerivedOptions): Planned[] {
+  const schema = REQUEST_BODY_SCHEMAS[op.id];
+  if (schema === undefined) return [];
+  const [base] = fc.sample(options.body?.base ?? validBody(schema), { seed: 1, numRuns: 1 });
+  const rule = invalidRule(op, INVALID_BODY);
+  // One case per reason and top-level member, the deepest of its site (a nested member is where a
+  // server that reads only what it needs stops judging the shape).
+  const chosen = new Map<string, InvalidBody>();
+  for (const c of invalidCasesOf(schema, base, INVALID_REASONS)) {
+    const key = `${c.reason} ${c.path.split('/')[1] ?? ''}`;
+    const held = chosen.get(key);
+    if (!held || c.path.split('/').length > held.path.split('/').length) chosen.set(key, c);
+  }
+  return [...chosen.values()].map((c) => ({
+    label: `invalid body: ${c.reason} at ${c.path === '' ? 'the body' : c.path}`,
+    aspect: `invalid-body-${c.reason}`,
+    send: async () => {
+      const x = await sendOf(options)(op.id as OperationId, bodyCall(c.body, options));
+      await undoIfTaken(x, options);
+      return x;
+    },
+    judged: () => [{ ...rule, check: invalidRequestAnswered(INVALID_BODY) }],
+  }));
+}
+
+/** An invalid body the target took anyway (2xx) is undone where the suite says how. */
+async function undoIfTaken(x: Exchange, options: DerivedOptions): Promise<void> {
+  if (hasResponse(x) && x.response.status >= 200 && x.response.status < 300) await options.body?.undo?.(x);
+}
+
 /** The coverage phase of one operation: valid entries, then one sample of every invalid family. */
 function plan(op: Operation, options: DerivedOptions): Planned[] {
+  if (REQUEST_BODY_SCHEMAS[op.id] !== undefined) return planBodies(op, options);
   const ctx = runContext();
   const lacking = (features: readonly FeatureName[]) => {
     const missing = features.filter((f) => !hasFeatures([f]));
@@ -185,8 +256,7 @@ function plan(op: Operation, options: DerivedOptions): Planned[] {
       label: masked(e.label, e.parameter, e.value),
       aspect: e.aspect,
       parameter: e.parameter,
-      value: e.value,
-      request: e.request,
+      send: () => sendOf(options)(op.id as OperationId, callOptions(e.request, options)),
       notSent: lacking(e.features),
       judged: (x) => validJudgements(op, x, e.request, options),
     }),
@@ -198,8 +268,7 @@ function plan(op: Operation, options: DerivedOptions): Planned[] {
       label: `invalid: ${masked(c.reason, f.parameter, c.value)} (${f.kind})`,
       aspect: `invalid-${f.kind}`,
       parameter: f.parameter,
-      value: c.value,
-      request: c.request,
+      send: () => sendOf(options)(op.id as OperationId, callOptions(c.request, options)),
       notSent: lacking(f.features),
       judged: () => [{ ...rule, check: invalidRequestAnswered(f.allowed) }],
     };
@@ -219,11 +288,11 @@ async function runCoveragePhase(op: Operation, options: DerivedOptions): Promise
   const requirements = new Set<string>();
   for (const p of plan(op, options)) {
     const shown = { label: p.label, aspect: p.aspect, ...(p.parameter ? { parameter: p.parameter } : {}) };
-    if (p.notSent !== undefined || p.request === undefined) {
+    if (p.notSent !== undefined || p.send === undefined) {
       entries.push({ ...shown, outcome: 'not-sent', why: p.notSent ?? 'no request' });
       continue;
     }
-    const x = await sendOf(options)(op.id as OperationId, callOptions(p.request, options));
+    const x = await p.send();
     const judged = p.judged(x);
     for (const j of judged) if (j.level === 'MUST') for (const r of j.requirements) requirements.add(r);
     const failure = firstFailure(x, judged);
@@ -240,9 +309,11 @@ async function runCoveragePhase(op: Operation, options: DerivedOptions): Promise
         .under(DECISION[op.document])
         .check(x, failure.j.check, { coverage: p.label });
   }
-  const cited = requirements.size > 0 ? [...requirements] : [rows.body];
+  // Nothing judged at MUST (a body operation: every case is a SHOULD): the phase is a SHOULD too.
+  const body = REQUEST_BODY_SCHEMAS[op.id] !== undefined && requirements.size === 0;
+  const cited = requirements.size > 0 ? [...requirements] : [body ? rows.open : rows.body];
   on(op.id as OperationId)
-    .must(...cited)
+    .at(body ? 'SHOULD' : 'MUST', ...cited)
     .under(DECISION[op.document])
     .with(firstMust ? { exchange: firstMust } : {})
     .check({ entries }, coveragePhaseServed);
@@ -296,6 +367,24 @@ async function randomInvalid(op: Operation, options: DerivedOptions): Promise<vo
   }
 }
 
+/** The random phase of invalid bodies: any negative case of the valid bodies (SHOULD, DEC-D3-67). */
+async function randomInvalidBodies(op: Operation, options: DerivedOptions): Promise<void> {
+  const schema = REQUEST_BODY_SCHEMAS[op.id];
+  if (schema === undefined) return;
+  const rule = invalidRule(op, INVALID_BODY);
+  await on(op.id as OperationId)
+    .at(rule.level, ...rule.requirements)
+    .under('DEC-D3-67')
+    .property({
+      arbitrary: invalidBodies(schema, { ...(options.body?.base ? { base: options.body.base } : {}) }),
+      exercise: async (c) => {
+        const x = await sendOf(options)(op.id as OperationId, bodyCall(c.body, options));
+        await undoIfTaken(x, options);
+        return [judge(x, invalidRequestAnswered(INVALID_BODY))];
+      },
+    });
+}
+
 /** Every derived request of one operation: the coverage phase, then the random phase. */
 export async function verifyDerivedRequests(id: OperationId, options: DerivedOptions = {}): Promise<void> {
   const op = operation(id);
@@ -303,6 +392,8 @@ export async function verifyDerivedRequests(id: OperationId, options: DerivedOpt
   // Operations that change data: only with --allow-destructive (their MUST rows are left out otherwise).
   if (op.destructive && omitUnlessDestructive([id], 'would send generated valid and invalid requests')) return;
   await runCoveragePhase(op, options);
+  // A body operation's parameters are its path (the suite's record): its requests are the bodies.
+  if (REQUEST_BODY_SCHEMAS[id] !== undefined) return randomInvalidBodies(op, options);
   await randomValid(op, options);
   await randomInvalid(op, options);
 }
@@ -321,7 +412,11 @@ export function describeDerivedRequests(plan: DerivedPlan): void {
       const { test } = on(id);
       test('derived requests: coverage phase, then generated valid and invalid requests', async () => {
         const options = typeof given === 'function' ? await given() : (given ?? {});
-        await verifyDerivedRequests(id, options);
+        try {
+          await verifyDerivedRequests(id, options);
+        } finally {
+          await options.after?.();
+        }
       });
     });
   }
