@@ -8,7 +8,8 @@
  * operations lie in disjoint groups of coupled suites share one sandbox and one run, so every step
  * that judges a variant's operations sees only that variant, exactly as in a run of its own.
  * Variants that concern every operation (serialisation, protocol) touch every group and so run
- * alone.
+ * alone, except those of one composing group (COMPOSING below), which change independent parts
+ * of every answer and run together.
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { TestSandbox, type Answer } from '../server/testSupport.ts';
@@ -32,7 +33,31 @@ const RUN_TIMEOUT_MS = 420_000;
 
 type Batchable = VariantInfo & { operations: string[] };
 const BATCHABLE: Batchable[] = VARIANTS.map((v) => ({ ...v, operations: variantOperations(v) }));
-const BATCHES = batchFaults(BATCHABLE, suiteGroups());
+
+/**
+ * Variants that change independent parts of every answer: the JSON text's white space, member
+ * order and string escapes, further header fields; the media type's letter case and its charset
+ * parameter. None undoes another, so whatever fails under one of a group alone still fails with
+ * the whole group on: one run judges each of them as a run of its own would, and saves a full run
+ * per variant (each of these concerns every operation, so none shares a batch otherwise).
+ */
+const COMPOSING: readonly (readonly string[])[] = [
+  ['json-pretty-printed', 'json-members-reversed', 'json-unicode-escaped', 'cache-and-trace-headers'],
+  ['media-type-without-charset', 'media-type-upper-case'],
+];
+const composed = new Set(COMPOSING.flat());
+const BATCHES: FaultBatch<Batchable>[] = [
+  ...COMPOSING.map((names) => names.map((n) => BATCHABLE.find((v) => v.name === n) as Batchable)),
+  ...batchFaults(
+    BATCHABLE.filter((v) => !composed.has(v.name)),
+    suiteGroups(),
+  ).map((b) => b.faults),
+].map((faults, i) => ({
+  index: i + 1,
+  faults,
+  operations: [...new Set(faults.flatMap((f) => f.operations))],
+  groups: new Set<string>(),
+}));
 
 type Run = PoolRun;
 
@@ -93,6 +118,15 @@ describe('the variant catalogue', () => {
     expect(badOps).toEqual([]);
   });
 
+  test('the composing groups name known variants that concern every operation, each in one group', () => {
+    for (const name of COMPOSING.flat()) {
+      const v = VARIANTS.find((x) => x.name === name);
+      expect(v, name).toBeDefined();
+      expect(v?.operations, name).toBe('all');
+    }
+    expect(new Set(COMPOSING.flat()).size).toBe(COMPOSING.flat().length);
+  });
+
   test('every variant has a probe, and every probe a variant', () => {
     expect(VARIANTS.map((v) => v.name).filter((n) => !(n in PROBES))).toEqual([]);
     expect(Object.keys(PROBES).filter((n) => !VARIANTS.some((v) => v.name === n))).toEqual([]);
@@ -122,7 +156,7 @@ describe('every variant changes what the sandbox answers', () => {
   });
 });
 
-describe('the sandbox under each variant alone is conformant', () => {
+describe('the sandbox under each variant alone (or with the variants it composes with) is conformant', () => {
   test.concurrent.each(BATCHES.map((b) => [b.index, b.faults.map((v) => v.name).join(', '), b] as const))(
     'batch %i: %s',
     async (_index, names, batch: FaultBatch<Batchable>) => {
