@@ -2,6 +2,7 @@
  * Requests as the documents describe them: the operation's address from discovery, its path
  * parameters, query or form fields, and its documented headers with their placeholders filled.
  */
+import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import { expect } from 'vitest';
 import { operation } from '../spec/operations.ts';
@@ -22,12 +23,21 @@ export interface CallOptions {
   omitHeaders?: readonly string[];
   /** A raw body instead of the form encoding. */
   body?: string;
+  /** multipart/form-data fields (Document 3, 4.3); undefined values are left out. */
+  multipart?: Record<string, string | undefined>;
   /** Values of header placeholders (`{token}`, `{basic}`, `{userId}`, `{diaryToken}` ...). */
   values?: Record<string, string>;
 }
 
 function defined(fields: Record<string, string | undefined> | undefined): [string, string][] {
   return Object.entries(fields ?? {}).filter((kv): kv is [string, string] => kv[1] !== undefined);
+}
+
+/** A multipart/form-data body of the fields, with its Content-Type (boundary included). */
+export function multipartBody(fields: readonly (readonly [string, string])[]): { body: string; contentType: string } {
+  const boundary = `conformance-${randomUUID()}`;
+  const parts = fields.map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
+  return { body: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 /** Builds the request of an operation as the document describes it. */
@@ -58,6 +68,12 @@ export function buildRequest(op: Operation, options: CallOptions = {}): Exchange
     for (const existing of Object.keys(headers))
       if (existing.toLowerCase() === k.toLowerCase()) delete headers[existing];
     headers[k] = v;
+  }
+  const parts = defined(options.multipart);
+  if (options.body === undefined && parts.length > 0) {
+    const m = multipartBody(parts);
+    headers['Content-Type'] = m.contentType;
+    return { method: op.method, url: url.toString(), headers, body: m.body };
   }
   const body =
     options.body ??

@@ -2,7 +2,6 @@
  * Diary (Document 3, 2.3, 4.3, 7): post-auth outcomes 1/2/3, refresh, the three lists, and 401
  * with no body when unauthorised.
  */
-import { randomUUID } from 'node:crypto';
 import {
   diaryListShape,
   diaryResponseCode,
@@ -18,22 +17,14 @@ import { FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, isRecord } from '../core/exchange.ts';
 import { describeOperation, type FixturePath, fixture, on, type OperationBinder, runContext } from '../core/suite.ts';
+import { describeDerivedRequests } from './common/derivedRequests.ts';
 import { verifySuccess } from './common/steps.ts';
 
 const postAuthOp = on('diary-post-auth');
 
-/** A multipart/form-data body (4.3: post authorisation takes `Code` and `StateToken`). */
-function multipart(fields: Record<string, string>): { body: string; contentType: string } {
-  const boundary = `conformance-${randomUUID()}`;
-  const parts = Object.entries(fields).map(
-    ([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`,
-  );
-  return { body: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
+/** Post authorisation takes `Code` and `StateToken` as multipart/form-data fields (4.3). */
 function postAuth(fields: Record<string, string>): Promise<Exchange> {
-  const m = multipart(fields);
-  return postAuthOp.call({ body: m.body, headers: { 'Content-Type': m.contentType } });
+  return postAuthOp.call({ multipart: fields });
 }
 
 const STATE = { StateToken: 'conformance-state' };
@@ -144,3 +135,7 @@ for (const [id, keys, req, itemReq, described] of [
     });
   });
 }
+
+// Codes of documented form that name no authorisation the target issued: served (response 1) or
+// refused, never a refusal of the form; the missing, empty and other negative cases derived.
+describeDerivedRequests({ 'diary-post-auth': {} });

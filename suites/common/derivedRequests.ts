@@ -111,14 +111,13 @@ export function fixturesFrom(
 }
 
 /**
- * Whether the derivation sends the operation requests: parameters of its own (multipart is not
- * sent), or a JSON body of a request schema (its negative cases; its valid bodies are the suite's
- * own properties).
+ * Whether the derivation sends the operation requests: parameters of its own (path, query, form
+ * or multipart), or a JSON body of a request schema (its negative cases; its valid bodies are the
+ * suite's own properties).
  */
 export function derivable(op: Operation): boolean {
   const parameters = requestParameters(op);
-  if (REQUEST_BODY_SCHEMAS[op.id] !== undefined) return true;
-  return parameters.length > 0 && !parameters.some((p) => p.in === 'multipart');
+  return REQUEST_BODY_SCHEMAS[op.id] !== undefined || parameters.length > 0;
 }
 
 /** The level and row an invalid request is judged at: MUST where the table answers it, else SHOULD. */
@@ -133,7 +132,13 @@ const sendOf = (options: DerivedOptions) => options.send ?? call;
 
 /** The call options of a derived request. */
 function callOptions(request: ParameterRequest, options: DerivedOptions): CallOptions {
-  return { ...options.base, path: { ...request.path }, query: { ...request.query }, form: { ...request.form } };
+  return {
+    ...options.base,
+    path: { ...request.path },
+    query: { ...request.query },
+    form: { ...request.form },
+    ...(Object.keys(request.multipart).length > 0 ? { multipart: { ...request.multipart } } : {}),
+  };
 }
 
 /** The label of a coverage entry as the report shows it: values of personal parameters masked. */
