@@ -54,9 +54,9 @@ export interface BodyOptions {
   /** Optional members never sent, by dotted path (the table's spelling beside the prose's, DEC-D3-31). */
   omit?: readonly string[];
   /**
-   * No empty text (a string without pattern or format has a character at least) and no empty
-   * list: whether a server keeps an empty one is left open (DEC-D3-64, DEC-D3-66), so a round trip
-   * sends none.
+   * No empty text (a string without pattern or format has a character at least), no empty list
+   * and no null: whether a server keeps an empty one is left open (DEC-D3-64, DEC-D3-66), and FHIR
+   * JSON has no null values (the schemas accept null in answers, DEC-D1-75), so a caller sends none.
    */
   nonEmpty?: boolean;
 }
@@ -511,7 +511,8 @@ class Derivation {
       case 'boolean':
         return fc.boolean();
       case 'null':
-        return fc.constant(null);
+        // FHIR JSON has no null values: a caller leaves the member out (nonEmpty).
+        return this.#nonEmpty ? null : fc.constant(null);
       case 'object':
         return this.#object(m, depth, path);
       case 'array':
