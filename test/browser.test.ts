@@ -87,6 +87,30 @@ const visible = (selector: string): Promise<number> =>
     );
 
 describe('report.html in Chromium', () => {
+  test('lists the coverage phase per operation: counts, and the values and boundaries exercised', async () => {
+    await page.locator('nav a[href="#coverage-phase"]').click();
+    const rows = page.locator('#coverage-phase-table > tbody > tr');
+    expect((await rows.evaluateAll((els) => els.map((el) => el.getAttribute('data-operation')))).sort()).toEqual([
+      'find-member-v2',
+      'search-bills',
+    ]);
+    const row = page.locator('#coverage-phase-table > tbody > tr[data-operation="search-bills"]');
+    const sent = Number(await row.locator('[data-count="sent"]').innerText());
+    expect(sent).toBeGreaterThan(3);
+    const details = row.locator('details');
+    await details.locator('summary').click();
+    expect(await details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    const entries = details.locator('tr[data-outcome]');
+    expect(await visible('#coverage-phase-table tr[data-operation="search-bills"] tr[data-outcome]')).toBe(
+      await entries.count(),
+    );
+    const labels = await entries.locator('td:first-child').allInnerTexts();
+    // The documented insurer of the search and the negative cases of its required parameter.
+    expect(labels.some((l) => /^insurerid=/.test(l))).toBe(true);
+    expect(labels.some((l) => /^invalid: required insurerid is missing/.test(l))).toBe(true);
+    expect(await details.locator('tbody[data-aspect]').count()).toBeGreaterThan(1);
+  });
+
   test('shows the verdict in large type, with the run facts', async () => {
     const verdict = page.locator('#verdict');
     await expect.poll(() => verdict.getAttribute('data-verdict')).toBe('not-conformant');
