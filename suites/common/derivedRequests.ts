@@ -13,7 +13,9 @@
  * - a success answer has the operation's documented body (MUST: D1-4-04, D2-4-05, D3-4-07);
  * - an invalid request gets an answer the error table allows for its reason: MUST where the table
  *   answers bad parameters or ties the trigger (D1-7-26, D2-7-31, D3-7-45), SHOULD (any 4xx)
- *   where it names nothing for it (D1-7-27, D2-7-32, D3-7-46).
+ *   where it names nothing for it (D1-7-27, D2-7-32, D3-7-46);
+ * - an operation with a JSON body gets negative cases of the bodies the suite sends, one per reason
+ *   and top-level member in the coverage phase, then generated: SHOULD a 4xx (DEC-D3-67).
  */
 import fc from 'fast-check';
 import {
