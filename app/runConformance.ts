@@ -57,6 +57,11 @@ export interface RunOptions {
    * other files cost a second of each run and are tested on their own).
    */
   artefacts?: 'all' | 'results';
+  /**
+   * Worker threads for the suite files (default 2). One spends less CPU (the workers' own set-up
+   * is paid once) and more wall time: for callers that run many runs at once on few cores.
+   */
+  workers?: number;
 }
 
 /** Where a run's wall time went, in milliseconds (the benchmark prints them: npm run bench). */
@@ -178,6 +183,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       shard,
       signal: options.signal,
       allure: options.artefacts !== 'results',
+      ...(options.workers ? { workers: options.workers } : {}),
       onSuiteStarted: (suite) => options.progress?.suiteStarted(suite),
       onSuiteFinished: (suite) => options.progress?.suiteFinished(suite),
     }).finally(() => options.progress?.stop());

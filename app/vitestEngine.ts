@@ -63,6 +63,8 @@ export interface EngineOptions {
   signal?: AbortSignal;
   /** False: no allure-results (a run whose only reader is results.json: the self-test's batches). */
   allure?: boolean;
+  /** Worker threads for the suite files (default: the suites' options, 2). */
+  workers?: number;
 }
 
 const suiteOf = (moduleId: string): string => moduleId.split('/').pop()?.replace('.suite.ts', '') ?? 'unknown';
@@ -143,6 +145,7 @@ export async function runSuites(
   const vitest = await startVitest('test', files, {
     config: false,
     ...SUITES_TEST_OPTIONS,
+    ...(options.workers ? { maxWorkers: options.workers } : {}),
     root: ROOT,
     watch: false,
     reporters: options.allure === false ? [collector, lifecycle] : [collector, allure, lifecycle],

@@ -39,6 +39,9 @@ async function handle(job: RunJob): Promise<RunAnswer> {
       minCoverage: job.minCoverage,
       // The batches read only results.json; the other files are tested by their own tests.
       artefacts: 'results',
+      // Three of these processes run at once on two cores: one worker thread per run costs ~0.9 s
+      // less CPU (its set-up is paid once), which the busy machine turns into wall time saved.
+      workers: 1,
     });
     return { id: job.id, exitCode: outcome.exitCode, ...(outcome.problem ? { problem: outcome.problem } : {}) };
   } finally {
