@@ -253,4 +253,11 @@ describe('every answer of the sandbox under every variant validates against the 
     expect(documented.length).toBeGreaterThan(0);
     expect(documented.flatMap(judge)).toEqual([]);
   });
+
+  test('the served documents are the export itself: no variant changes them (extra-members included)', async () => {
+    const a = await varied.request('GET', '/openapi.json');
+    expect(a.status).toBe(200);
+    expect(a.text).not.toContain('x-sandbox-note');
+    expect({ ...(a.json as JsonObject), servers: undefined }).toEqual({ ...family, servers: undefined });
+  });
 });

@@ -80,6 +80,11 @@ export interface Route {
   /** Content-Type of JSON answers (success and error). */
   mediaType: string;
   handler: Handler;
+  /**
+   * The sandbox's own documents (the OpenAPI export), not an answer of the documented API: no
+   * fault or variant changes them, so a tool reading them sees the same contract whatever is on.
+   */
+  unmodified?: boolean;
 }
 
 const HANDLERS: Readonly<Record<string, Handler>> = {
@@ -227,6 +232,7 @@ function buildRoutes(): Route[] {
         operations: [],
         mediaType: JSON_MEDIA_TYPE,
         handler,
+        unmodified: true,
       }),
     ),
   ];
@@ -314,6 +320,7 @@ export async function dispatch(request: Omit<SandboxRequest, 'params'>, setup: S
       }
     },
     route.mediaType,
+    route.unmodified !== true,
   );
 }
 
@@ -328,9 +335,10 @@ async function applyModifiers(
   received: SandboxRequest,
   handle: (request: SandboxRequest, ctx: SandboxContext) => Promise<SandboxReply>,
   mediaType: string,
+  modifiable = true,
 ): Promise<WireReply> {
-  const faults = setup.faults.for(operations);
-  const variants = setup.variants.for(operations);
+  const faults = modifiable ? setup.faults.for(operations) : [];
+  const variants = modifiable ? setup.variants.for(operations) : [];
   const inward = [...variants, ...faults];
   const outward = [...faults, ...variants];
   const base = { operations, repo: setup.repo };
