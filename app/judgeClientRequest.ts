@@ -1,14 +1,16 @@
 /**
  * One request of a client judged against the documents as a client obligation, wherever the
  * request comes from (a partner's pact, `pact check`; a live client in a certification workspace,
- * `certify-client`): the headers its operation lists, `|` sent as %7C, no operation reserved for
- * the operator's products, no deprecated version. Each result takes the level of the rows it
- * cites and never a stricter one (the creed: never MUST on a point the documents leave open).
+ * `certify-client`): the headers its operation lists, `|` sent as %7C, a create without an id of
+ * its own, no operation reserved for the operator's products, no deprecated version. Each result
+ * takes the level of the rows it cites and never a stricter one (the creed: never MUST on a point
+ * the documents leave open).
  */
 import {
   clientAvoidsDeprecated,
   clientAvoidsReserved,
   clientBodyMatchesSchema,
+  clientCreateWithoutId,
   clientEncodesPipe,
   clientSendsDocumentedParameters,
   clientSendsHeader,
@@ -31,7 +33,10 @@ export interface ClientJudgement {
 }
 
 export interface ClientRequestOptions {
-  /** The client is one of the operator's own products: reserved operations are its to call. */
+  /**
+   * The client is one of the operator's own products: reserved operations are its to call, and
+   * its use of a deprecated version is recorded (INFO), not failed.
+   */
   operatorProduct: boolean;
   /** Why how `|` is sent cannot be seen (a pact keeping query values decoded), if it cannot. */
   pipeNotShown?: string;
@@ -106,9 +111,10 @@ export function judgeClientRequest(request: ClientRequest, options: ClientReques
     );
     out.push(judge(clientSendsHeader(header), request, b.level, b.requirements));
   }
+  // The migration row (D1-4.1-16: "migration to version 2 is mandatory") states no parameter.
   const params = binding(
     'MUST',
-    rowsOf(op, (r) => /\b(required|mandatory)\b|YYYY-MM-DD/i.test(r.text)),
+    rowsOf(op, (r) => /\b(required|mandatory)\b|YYYY-MM-DD/i.test(r.text) && !/\bmigration\b/i.test(r.text)),
   );
   if (op.parameters.some((p) => p.in === (request.method === 'GET' ? 'query' : 'form')))
     out.push(judge(clientSendsDocumentedParameters, request, params.level, params.requirements));
@@ -119,6 +125,14 @@ export function judgeClientRequest(request: ClientRequest, options: ClientReques
       rowsOf(op, (r) => r.party === 'client' && /\b(body|Patient|Condition|Contract)\b/.test(r.text)),
     );
     out.push(judge(clientBodyMatchesSchema(schema), request, body.level, body.requirements));
+  }
+  if (clientCreateWithoutId.appliesTo?.(request) && request.method !== 'GET' && request.method !== 'DELETE') {
+    // D3 4.4: "Patient body (2.4) without id"; the request schema leaves `id` allowed.
+    const withoutId = binding(
+      'MUST',
+      rowsOf(op, (r) => /without `?id`?/.test(r.text)),
+    );
+    out.push(judge(clientCreateWithoutId, request, withoutId.level, withoutId.requirements));
   }
   const pipeRows = rowsOf(op, (r) => r.text.includes('%7C'));
   const pipe = binding(pipeRows.length ? 'MUST' : 'INFO', pipeRows);
@@ -138,10 +152,16 @@ export function judgeClientRequest(request: ClientRequest, options: ClientReques
         : undefined,
     ),
   );
-  const deprecated = binding(
-    'INFO',
-    rowsOf(op, (r) => /deprecated/i.test(r.text)),
-  );
+  // D1 4.1: "migration to version 2 is mandatory for new and existing integrations" (D1-4.1-16, a
+  // client row): a MUST for an external integrator. The operator's own products are excused as
+  // for reserved operations: their use of version 1 is recorded at INFO (D1-9-05), not failed.
+  const deprecatedRows = rowsOf(op, (r) => /deprecated/i.test(r.text));
+  const deprecated = options.operatorProduct
+    ? binding(
+        'INFO',
+        deprecatedRows.filter((r) => r.level === 'INFO'),
+      )
+    : binding('MUST', deprecatedRows);
   out.push(judge(clientAvoidsDeprecated, request, deprecated.level, deprecated.requirements));
   return out;
 }

@@ -64,6 +64,7 @@ const FAULT_CASES: [ClientFault, string, string, 'fail' | 'warn'][] = [
   ['acks-after-malformed-list', 'malformed-answer', 'client-no-action-on-malformed-answer', 'warn'],
   ['date-not-iso', 'find-member-two-step', 'client-sends-documented-parameters', 'fail'],
   ['patient-body-invalid', 'patient-create', 'client-body-matches-schema', 'fail'],
+  ['patient-with-own-id', 'patient-create', 'client-create-without-id', 'fail'],
 ];
 
 describe('certify-client with the reference client', () => {
@@ -117,6 +118,77 @@ describe('certify-client with the reference client', () => {
         /stopped where the scenario allows it to/,
       );
       expect(o.results!.results.filter((r) => r.status === 'warn')).toEqual([]);
+    } finally {
+      await cert.close();
+    }
+  });
+
+  test("a browser client's CORS preflights are answered and judged on their address alone (D3 4.2)", async () => {
+    const cert = await startCertification({ scenarios: ['token-revoke-and-logout', 'expired-token'] });
+    try {
+      await Promise.all(cert.runs.map((r) => new ReferenceClient(r.workspace.config, [], ['browser-preflight']).run()));
+      await cert.wait(TIMEOUT_MS, 300);
+      // Logout and revoke are reserved for the operator's own products (D3-1-10).
+      const o = await cert.finish({ reportDir: join(dir, 'browser'), timeoutMs: TIMEOUT_MS, operatorProduct: true });
+      const bad = o.results!.results.filter((r) => r.status === 'fail' || r.status === 'error');
+      expect(bad.map((r) => `${r.operation} ${r.check}: ${r.message}`)).toEqual([]);
+      expect([o.exitCode, o.results?.verdict]).toEqual([0, 'conformant']);
+      const logout = cert.runs[0].workspace.exchanges.findIndex(
+        (x) => x.method === 'OPTIONS' && x.rawUrl.endsWith('/logout'),
+      );
+      expect(logout).toBeGreaterThan(-1);
+      const served = cert.runs[0].workspace.exchanges[logout];
+      expect([served.status, served.responseHeaders['access-control-allow-methods']]).toEqual([204, 'GET, OPTIONS']);
+      // Each preflight is judged once, on its address: no header, parameter or reserved-operation check.
+      const r = o.results!;
+      const onPreflights = r.results.filter(
+        (x) => x.exchange !== undefined && r.exchanges[x.exchange].method === 'OPTIONS',
+      );
+      expect(new Set(onPreflights.map((x) => `${x.check} ${x.status}`))).toEqual(
+        new Set(['client-uses-discovered-address pass']),
+      );
+      const onLogout = onPreflights.filter((x) => r.exchanges[x.exchange ?? -1].url.endsWith('/logout'));
+      expect(onLogout.map((x) => [x.operation, x.check, x.status])).toEqual([
+        ['logout', 'client-uses-discovered-address', 'pass'],
+      ]);
+      const preflights = cert.runs.flatMap((r) => r.workspace.exchanges.filter((x) => x.method === 'OPTIONS'));
+      expect(preflights.length).toBeGreaterThanOrEqual(4);
+      expect(preflights.every((x) => x.status === 204)).toBe(true);
+    } finally {
+      await cert.close();
+    }
+  });
+
+  test('with its preflights in between, a blind retry is still caught (a preflight is no part of a flow)', async () => {
+    const cert = await startCertification({ scenarios: ['expired-token'] });
+    try {
+      await new ReferenceClient(cert.runs[0].workspace.config, ['blind-retry'], ['browser-preflight']).run();
+      await cert.wait(TIMEOUT_MS, 300);
+      const o = await cert.finish({ reportDir: join(dir, 'browser-blind'), timeoutMs: TIMEOUT_MS });
+      expect(cert.runs[0].workspace.exchanges.some((x) => x.method === 'OPTIONS')).toBe(true);
+      expect(o.results!.results.find((r) => r.check === 'client-no-blind-retry')?.status).toBe('warn');
+    } finally {
+      await cert.close();
+    }
+  });
+
+  test('a preflight outside the discovered addresses fails client-uses-discovered-address', async () => {
+    const cert = await startCertification({ scenarios: ['token-revoke-and-logout'] });
+    try {
+      const { tokenUrl } = cert.runs[0].workspace.config;
+      const answer = await fetch(`${new URL(tokenUrl).origin}/auth/logout`, {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET' },
+      });
+      expect(answer.status).toBe(404);
+      const o = await cert.finish({ reportDir: join(dir, 'preflight-outside'), timeoutMs: 100 });
+      const address = o.results!.results.filter((r) => r.check === 'client-uses-discovered-address');
+      expect(address.map((r) => [r.status, r.message])).toEqual([
+        [
+          'fail',
+          'Expected an address from the discovery documents, received a CORS preflight (for GET) at /auth/logout',
+        ],
+      ]);
     } finally {
       await cert.close();
     }

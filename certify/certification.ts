@@ -3,13 +3,15 @@
  * client runs the scenarios against them, and every request it made is judged against the
  * documents (app/judgeClientRequest.ts: headers, `|`, reserved and deprecated operations; the
  * discovered addresses), every flow by its scenario's checks, into the same sealed report folder,
- * verdict words and exit codes as a server run, counting the client's requirement rows.
+ * verdict words and exit codes as a server run, counting the client's requirement rows. A
+ * browser's CORS preflight is judged on its address alone: it is no request of an operation, and
+ * no part of a flow.
  */
 import { writeSealedReport } from '../app/sealedReport.ts';
 import { judge, judgeClientRequest } from '../app/judgeClientRequest.ts';
 import type { RunOutcome } from '../app/runConformance.ts';
 import { clientUsesDiscoveredAddress } from '../checks/index.ts';
-import type { ClientExchange } from '../core/clientRequest.ts';
+import { type ClientExchange, isPreflight } from '../core/clientRequest.ts';
 import { SCENARIO_COMPLETED, SCENARIO_SELECTED } from '../core/decidedOutcomes.ts';
 import type { WorkerResult } from '../core/events.ts';
 import type { Exchange } from '../core/exchange.ts';
@@ -21,6 +23,7 @@ import type { ServedExchange } from '../server/http.ts';
 import { DISCOVERY_PATHS } from '../server/router/addresses.ts';
 import { operations } from '../spec/operations.ts';
 import { loadRequirements } from '../spec/requirements.ts';
+import { methodsAt } from './cors.ts';
 import { type Scenario, SCENARIOS } from './scenarios.ts';
 import { startWorkspace, type Workspace } from './workspace.ts';
 
@@ -52,7 +55,8 @@ export interface Certification {
 
 export class UnknownScenarioError extends Error {}
 
-const OWN_ROUTES = new Set(Object.values(DISCOVERY_PATHS));
+/** The workspace's own routes: the discovery documents and the token endpoint. */
+const OWN_ROUTES_AND_TOKEN = new Set<string>([...Object.values(DISCOVERY_PATHS), '/oauth/token']);
 
 /** A served exchange as the client checks see it, its operation resolved by address, method and version. */
 export function clientExchangeOf(x: ServedExchange): ClientExchange {
@@ -60,10 +64,27 @@ export function clientExchangeOf(x: ServedExchange): ClientExchange {
   const headers = Object.fromEntries(
     Object.entries(x.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, v]])),
   ) as Record<string, string>;
+  const at = `${x.path}${rawQuery ? `?${rawQuery}` : ''}`;
+  if (isPreflight(x.method, headers)) {
+    // A preflight names its method, not its operation: that method's operation at the address,
+    // else any operation served there (the request that follows is judged on its own).
+    const asked = (headers['access-control-request-method'] ?? '').trim().toUpperCase();
+    const operation =
+      x.path === undefined
+        ? undefined
+        : [asked, ...methodsAt(x.path)].map((m) => resolveOperation(m, at, headers)).find((o) => o !== undefined);
+    return {
+      method: x.method,
+      rawPath,
+      rawQuery,
+      headers,
+      status: x.status,
+      preflight: { method: asked, ...(operation ? { operation } : {}) },
+      ...(x.path !== undefined && OWN_ROUTES_AND_TOKEN.has(x.path) ? { own: true } : {}),
+    };
+  }
   const operation =
-    x.path === undefined || x.operations.length === 0
-      ? undefined
-      : resolveOperation(x.method, `${x.path}${rawQuery ? `?${rawQuery}` : ''}`, headers, x.body);
+    x.path === undefined || x.operations.length === 0 ? undefined : resolveOperation(x.method, at, headers, x.body);
   return {
     ...(operation ? { operation } : {}),
     method: x.method,
@@ -73,9 +94,13 @@ export function clientExchangeOf(x: ServedExchange): ClientExchange {
     ...(x.body !== '' ? { body: x.body } : {}),
     status: x.status,
     ...(x.responseBody !== undefined ? { responseBody: x.responseBody } : {}),
-    ...(x.path === '/oauth/token' || (x.path !== undefined && OWN_ROUTES.has(x.path)) ? { own: true } : {}),
+    ...(x.path !== undefined && OWN_ROUTES_AND_TOKEN.has(x.path) ? { own: true } : {}),
   };
 }
+
+/** The client's own requests, as its flows see them: a browser's CORS preflights left out. */
+export const requestsOf = (served: readonly ServedExchange[]): ClientExchange[] =>
+  served.map(clientExchangeOf).filter((x) => !x.preflight);
 
 function quietFor(run: ScenarioRun): number {
   const last = run.workspace.exchanges.at(-1);
@@ -104,7 +129,7 @@ export async function startCertification(options: CertificationOptions = {}): Pr
 
   const waitFor = (run: ScenarioRun, timeoutMs: number, quietMs: number) =>
     new Promise<void>((done) => {
-      const exchanges = () => run.workspace.exchanges.map(clientExchangeOf);
+      const exchanges = () => requestsOf(run.workspace.exchanges);
       const settle = (ending: Ending) => {
         if (run.ending) return;
         run.ending = ending;
@@ -140,14 +165,15 @@ export async function startCertification(options: CertificationOptions = {}): Pr
         xs.forEach((x, i) => {
           const id = `${run.workspace.config.clientId}-${i}`;
           records.set(id, redactor.exchange(exchangeOf(id, served[i], x)));
+          const addressed = x.operation ?? x.preflight?.operation;
           const bind = (j: ReturnType<typeof judge>): WorkerResult => ({
             ...j,
-            operation: x.operation?.id ?? NOT_DISCOVERED,
+            operation: addressed?.id ?? NOT_DISCOVERED,
             exchange: id,
             test,
           });
           const discoveryRows = loadRequirements('client').filter(
-            (r) => /discovery document/.test(r.text) && (!x.operation || r.operations.includes(x.operation.id)),
+            (r) => /discovery document/.test(r.text) && (!addressed || r.operations.includes(addressed.id)),
           );
           if (!x.own)
             results.push(
@@ -160,11 +186,13 @@ export async function startCertification(options: CertificationOptions = {}): Pr
                 ),
               ),
             );
+          // A preflight is the browser's: it is not judged as a request of the operation.
           if (x.operation)
             results.push(...judgeClientRequest({ ...x, operation: x.operation }, { operatorProduct }).map(bind));
         });
+        const requests = xs.filter((x) => !x.preflight);
         for (const f of run.scenario.flow)
-          results.push({ ...judge(f.check, xs, f.level, f.requirements), operation: f.operation, test });
+          results.push({ ...judge(f.check, requests, f.level, f.requirements), operation: f.operation, test });
         const ending = run.ending ?? 'timed-out';
         results.push({
           check: SCENARIO_COMPLETED.id,
@@ -227,9 +255,10 @@ function exchangeOf(id: string, served: ServedExchange, x: ClientExchange): Exch
     Object.entries(served.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, v]])),
   ) as Record<string, string>;
   const body = served.responseBody ?? '';
+  const addressed = x.operation ?? x.preflight?.operation;
   return {
     id,
-    ...(x.operation ? { operation: x.operation.id } : {}),
+    ...(addressed ? { operation: addressed.id } : {}),
     startedAt: served.at,
     durationMs: 0,
     request: {

@@ -2,7 +2,8 @@
  * A certification workspace: a sandbox of its own for one partner's scenario, with its own base
  * address (a free port and a path of its own, `/w/<id>`, so that only what the discovery
  * documents publish reaches it), its own client credentials and a fresh copy of the seed data.
- * Every request the partner's client makes is recorded with its answer.
+ * Every request the partner's client makes is recorded with its answer. A browser client is
+ * answered its CORS preflights (certify/cors.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { ALICE } from '../server/fixtures/accounts.ts';
@@ -12,6 +13,7 @@ import { type RunningSandbox, type ServedExchange, startSandbox } from '../serve
 import { DISCOVERY_PATHS } from '../server/router/addresses.ts';
 import type { ActiveModifiers } from '../server/router/types.ts';
 import type { ServiceId } from '../spec/types.ts';
+import { withCors } from './cors.ts';
 
 /** What the partner configures their application with. */
 export interface WorkspaceConfig {
@@ -72,7 +74,7 @@ export async function startWorkspace(opts: {
     host: opts.host ?? '127.0.0.1',
     seed,
     pathPrefix: prefix,
-    ...(opts.modifiers ? { modifiers: opts.modifiers } : {}),
+    modifiers: withCors(opts.modifiers),
     onExchange: (x) => {
       exchanges.push(x);
       for (const l of listeners) l();

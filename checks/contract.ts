@@ -64,38 +64,5 @@ export function codingLabel(coding: Record<string, unknown>): string {
   return `${part(coding.system)}|${part(coding.code)}`;
 }
 
-/**
- * Whether a Contract names payor `payor` (DEC-D3-37): an `authority[].reference` `Organization/P`
- * or `Person/P` (a URL ending so too), an asset `context[].reference.reference` `I/P`, `C/P`,
- * `Payor/I-P` or `Payor/C-P`, or the Contract `id` P. Exact comparison of the id.
- */
-export function contractNamesPayor(
-  contract: Record<string, unknown>,
-  payor: string,
-  o: { contacts?: boolean } = {},
-): boolean {
-  const contacts = o.contacts ?? true;
-  if (contract.id === payor) return true;
-  const authority = contacts ? /(?:^|\/)(?:Organization|Person)\/([^/]+)$/ : /(?:^|\/)Organization\/([^/]+)$/;
-  for (const a of records(contract.authority)) {
-    if (typeof a.reference === 'string' && authority.exec(a.reference)?.[1] === payor) return true;
-  }
-  const terms: Record<string, unknown>[] = [];
-  const walk = (value: unknown, depth: number) => {
-    if (depth > MAX_TERM_DEPTH) return;
-    for (const t of records(value)) {
-      terms.push(t);
-      walk(t.group, depth + 1);
-    }
-  };
-  walk(contract.term, 0);
-  for (const t of terms)
-    for (const asset of records(t.asset))
-      for (const ctx of records(asset.context)) {
-        const ref = isRecord(ctx.reference) ? ctx.reference.reference : undefined;
-        if (typeof ref !== 'string') continue;
-        const m = (contacts ? /^(?:[IC]\/(.+)|Payor\/[IC]-(.+))$/ : /^(?:I\/(.+)|Payor\/I-(.+))$/).exec(ref.trim());
-        if (m && (m[1] ?? m[2]) === payor) return true;
-      }
-  return false;
-}
+/** Whether a Contract names a payor: read by the one payor reader (core/readers/payor.ts, DEC-D3-37). */
+export { contractNamesPayor } from '../core/readers/payor.ts';

@@ -1,6 +1,7 @@
 import { fail, pass, skip, type Check } from '../core/check.ts';
 import { jsonBody, type RespondedExchange } from '../core/exchange.ts';
-import { errorCodesOf, type StatusAndCode } from './errorStatusAndCode.ts';
+import { errorCodesOf } from '../core/readers/errorCode.ts';
+import type { StatusAndCode } from './errorStatusAndCode.ts';
 
 /**
  * Whenever an answer carries an error code of the operation's table, its HTTP status is the one

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorCodesOf, errorStatusAndCode } from './errorStatusAndCode.ts';
+import { errorStatusAndCode } from './errorStatusAndCode.ts';
 import { respondedExchange } from './testing.ts';
 
 const outcome = (code: string) => ({
@@ -12,33 +12,6 @@ const outcome = (code: string) => ({
       diagnostics: 'x',
     },
   ],
-});
-
-describe('errorCodesOf', () => {
-  it('reads OperationOutcome codings and top-level code / error', () => {
-    expect(errorCodesOf(outcome('NO_MATCH_FOUND'))).toEqual(['NO_MATCH_FOUND']);
-    expect(errorCodesOf({ code: 'InvalidId', type: 'id' })).toEqual(['InvalidId']);
-    expect(errorCodesOf({ error: 'MSG_PARAM_EMPTY' })).toEqual(['MSG_PARAM_EMPTY']);
-  });
-
-  it('never throws on odd shapes', () => {
-    for (const body of [
-      undefined,
-      null,
-      42,
-      'text',
-      [],
-      { issue: null },
-      { issue: [null, { details: { coding: 'x' } }] },
-      { code: 7 },
-    ]) {
-      expect(errorCodesOf(body)).toEqual([]);
-    }
-  });
-
-  it('does not take the issue type for an error code', () => {
-    expect(errorCodesOf({ resourceType: 'OperationOutcome', issue: [{ code: 'exception' }] })).toEqual([]);
-  });
 });
 
 describe('errorStatusAndCode', () => {

@@ -1,30 +1,10 @@
 import { fail, pass, type Check } from '../core/check.ts';
-import { isRecord, jsonBody } from '../core/exchange.ts';
+import { jsonBody } from '../core/exchange.ts';
+import { errorCodesOf } from '../core/readers/errorCode.ts';
 
 export interface StatusAndCode {
   status: number;
   code: string;
-}
-
-/**
- * The error codes a body carries: `issue[].details.coding[].code` of an OperationOutcome (2.3),
- * or a top-level `code` or `error` string member (DEC-D1-14). Never throws; unique, in order.
- */
-export function errorCodesOf(body: unknown): string[] {
-  const codes: string[] = [];
-  const add = (code: unknown): void => {
-    if (typeof code === 'string' && code !== '' && !codes.includes(code)) codes.push(code);
-  };
-  if (!isRecord(body)) return codes;
-  if (Array.isArray(body.issue)) {
-    for (const issue of body.issue) {
-      if (!isRecord(issue) || !isRecord(issue.details) || !Array.isArray(issue.details.coding)) continue;
-      for (const coding of issue.details.coding) if (isRecord(coding)) add(coding.code);
-    }
-  }
-  add(body.code);
-  add(body.error);
-  return codes;
 }
 
 const render = (pair: StatusAndCode): string => `HTTP ${pair.status} with code ${pair.code}`;
@@ -41,7 +21,7 @@ export function errorStatusAndCode(expected: StatusAndCode | readonly StatusAndC
     summary: `The error answer is ${wanted}`,
     run: (x) => {
       const status = x.response.status;
-      const codes = errorCodesOf(jsonBody(x));
+      const codes = errorCodesOf(jsonBody(x), x.response.bodyText);
       const evidence = { status, codes };
       const hit = pairs.find((p) => p.status === status && codes.includes(p.code));
       if (hit) return pass(render(hit), evidence);

@@ -1,4 +1,6 @@
 import { fail, pass, type Check } from '../core/check.ts';
+import { jsonBody } from '../core/exchange.ts';
+import { errorCodesOf, INVALID_ID } from '../core/readers/errorCode.ts';
 import { bodyStart } from './readJson.ts';
 
 /**
@@ -12,7 +14,8 @@ export const invalidIdAnswer: Check = {
   run: (x) => {
     const status = x.response.status;
     const refused = status >= 400 && status <= 499;
-    const named = x.response.bodyText.includes('InvalidId');
+    // Read as every part of the suite reads it (core/readers/errorCode.ts): a code, a member, a word.
+    const named = errorCodesOf(jsonBody(x), x.response.bodyText).includes(INVALID_ID);
     if (refused && named) return pass(`HTTP ${status} with InvalidId`, { status });
     const body = named
       ? 'InvalidId in the body'

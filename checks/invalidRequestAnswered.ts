@@ -1,7 +1,7 @@
 import { fail, pass, type Check } from '../core/check.ts';
 import { isRecord, jsonBody } from '../core/exchange.ts';
 import { type AllowedAnswers, answerAllowed } from '../generators/parameterValueInvalid.ts';
-import { errorCodesOf } from './errorStatusAndCode.ts';
+import { errorCodesOf } from '../core/readers/errorCode.ts';
 
 /** The answers of `allowed` in the words of a failure message. */
 function describeAllowed(allowed: AllowedAnswers): string {

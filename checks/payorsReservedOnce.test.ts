@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { payorIdsOf, payorsReservedOnce } from './payorsReservedOnce.ts';
+import { payorsReservedOnce } from './payorsReservedOnce.ts';
 import { bundle, respondedExchange } from './testing.ts';
 
 const payor = (reference: string, id = reference) => ({
@@ -10,31 +10,6 @@ const payor = (reference: string, id = reference) => ({
   subType: [{ coding: [{ code: 'I', display: 'FEE_SCHEDULE' }] }],
 });
 const run = (...contracts: unknown[]) => payorsReservedOnce.run(respondedExchange({ body: bundle(contracts) }));
-
-describe('payorIdsOf', () => {
-  it('reads Organization authority references of a Bundle or a Contract', () => {
-    expect(
-      payorIdsOf(
-        bundle([payor('Organization/slf'), payor('Person/p1'), payor('https://x.example/fhir/Organization/bup')]),
-      ),
-    ).toEqual(['slf', 'bup']);
-    expect(payorIdsOf(payor('Organization/na'))).toEqual(['na']);
-  });
-
-  it('never throws on odd shapes', () => {
-    for (const body of [
-      undefined,
-      null,
-      'x',
-      [],
-      { resourceType: 'Bundle', entry: 'x' },
-      bundle([null, { resourceType: 'Patient' }]),
-      { resourceType: 'Contract', authority: [null, { reference: 5 }, 'Organization/slf'] },
-    ]) {
-      expect(payorIdsOf(body)).toEqual([]);
-    }
-  });
-});
 
 describe('payorsReservedOnce', () => {
   it('passes when slf and na appear once each', () => {

@@ -3,28 +3,6 @@ import { isRecord, type RespondedExchange } from '../core/exchange.ts';
 import { contractNamesPayor, contractsOf } from './contract.ts';
 import { readBundle } from './readJson.ts';
 
-/** `Organization/<id>`, also at the end of an absolute reference. */
-const ORGANIZATION = /(?:^|\/)Organization\/([^/]+)$/;
-
-/**
- * The payor ids of a body's Contracts (document 3, 2.6): the `<payor>` of every `authority[]`
- * reference `Organization/<payor>`, in order and with repeats (contacts, `Person/<contact>`,
- * are not payor organisations and are left out). Takes a Bundle or a single Contract; never
- * throws.
- */
-export function payorIdsOf(body: unknown): string[] {
-  const ids: string[] = [];
-  for (const contract of contractsOf(body)) {
-    const authority = Array.isArray(contract.authority) ? contract.authority : [];
-    for (const a of authority) {
-      if (!isRecord(a) || typeof a.reference !== 'string') continue;
-      const m = ORGANIZATION.exec(a.reference);
-      if (m) ids.push(m[1]);
-    }
-  }
-  return ids;
-}
-
 const RESERVED = ['slf', 'na'] as const;
 
 /** The pages of one payor listing (the suite walks them all: the reserved payors may be on any page). */

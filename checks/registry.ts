@@ -10,13 +10,11 @@ import * as exported from './index.ts';
 
 /** Exported functions of ./index.ts that are helpers, not checks. */
 export const HELPER_EXPORTS: ReadonlySet<string> = new Set([
-  'errorCodesOf',
   'resourceKey',
   'codeKey',
   'haversineKm',
   'referenceId',
   'roleReferences',
-  'payorIdsOf',
 ]);
 
 export interface RegisteredCheck {

@@ -1,7 +1,7 @@
 import { fail, pass, type Check } from '../core/check.ts';
 import { jsonBody } from '../core/exchange.ts';
 import { PARAMETER_CODES } from '../generators/parameterValueInvalid.ts';
-import { errorCodesOf } from './errorStatusAndCode.ts';
+import { errorCodesOf } from '../core/readers/errorCode.ts';
 
 /**
  * A request whose every parameter has its documented form and value (the derivation of

@@ -49,6 +49,19 @@ export interface ClientExchange {
   responseBody?: string;
   /** The request was to the workspace's own routes (the token endpoint, a discovery document), not an operation. */
   own?: boolean;
+  /**
+   * The request is a CORS preflight (`OPTIONS` with `Access-Control-Request-Method`), which a
+   * browser sends on its own before a cross-origin request (D3 4.2: logout is "Executed from a
+   * browser"): the method it asks leave for, and the operation at its address (undefined when the
+   * address is none the discovery documents publish). A preflight is no request of an operation:
+   * `operation` stays undefined, and only its address is judged.
+   */
+  preflight?: { method: string; operation?: Operation };
+}
+
+/** True for a CORS preflight: an `OPTIONS` request naming the method it asks leave for. */
+export function isPreflight(method: string, headers: Readonly<Record<string, string | undefined>>): boolean {
+  return method.toUpperCase() === 'OPTIONS' && (headers['access-control-request-method'] ?? '').trim() !== '';
 }
 
 /** The form fields of a form request, or the query parameters of a GET. */

@@ -72,6 +72,16 @@ describe('mustCoverage', () => {
     expect(reasonsLabel({ b: 1, a: 3 })).toBe('3 a, 1 b');
   });
 
+  test('a fixture the target does not hold counts against the share, with its own reason', () => {
+    const notHeld = mustCoverage([req('K', ['op1'])], ['op1'], [res('fixture-held', 'op1', ['K'], 'skip')], 0.9);
+    expect(notHeld.overall).toMatchObject({
+      inScope: 1,
+      judged: 0,
+      notJudged: { 'fixture not held by the target': 1 },
+    });
+    expect(coverageShortfall(notHeld)).toMatch(/not judged: 1 fixture not held by the target$/);
+  });
+
   test('nothing in scope claims nothing and falls short of nothing', () => {
     const none = mustCoverage(REQS, ['op9'], [], 0.9);
     expect(shareLabel(none.overall)).toBe('n/a');

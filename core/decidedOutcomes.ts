@@ -1,8 +1,9 @@
 /**
  * Outcomes the harness decides itself rather than a check judging an exchange: a missing
- * fixture, credential or flag (decided by a suite step), an operation out of scope, a discovery
- * key, suites that never ran (decided by the runner). One table, read by the suites' steps, the
- * check registry, coverage (DEC-R-02) and the reports, so an id is never spelled twice.
+ * fixture, credential or flag, a fixture the target does not hold (decided by a suite step), an
+ * operation out of scope, a discovery key, suites that never ran (decided by the runner). One
+ * table, read by the suites' steps, the check registry, coverage (DEC-R-02) and the reports, so an
+ * id is never spelled twice.
  */
 
 /**
@@ -34,6 +35,20 @@ export const FIXTURE_CONFIGURED = outcome('fixture-configured', 'The config name
   standing: 'wanting',
   reason: 'fixture not configured',
 });
+/**
+ * The config names a value the target answers it does not know (HTTP 404 or a not-found code of
+ * the operation's error table): the data is wanting, not the server (issue 22). Decided only when
+ * the target has not shown it holds the value (core/fixtureHeld.ts).
+ */
+export const FIXTURE_HELD = outcome(
+  'fixture-held',
+  'The target holds the data the config names for this step',
+  'suite',
+  {
+    standing: 'wanting',
+    reason: 'fixture not held by the target',
+  },
+);
 export const CREDENTIAL_CONFIGURED = outcome(
   'credential-configured',
   'The config names the credential this step needs',
@@ -104,6 +119,7 @@ export const SCENARIO_SELECTED = outcome(
 
 export const DECIDED_OUTCOMES: readonly DecidedOutcome[] = [
   FIXTURE_CONFIGURED,
+  FIXTURE_HELD,
   CREDENTIAL_CONFIGURED,
   DESTRUCTIVE_STEP,
   FEATURE_AVAILABLE,

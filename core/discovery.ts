@@ -12,6 +12,20 @@ export class TargetUnreachableError extends Error {
   override name = 'TargetUnreachableError';
 }
 
+/**
+ * The discovery document of a service the run needs is not at the address the config gives (HTTP
+ * 404, or a body that is not JSON). The documents do not show where a discovery document is
+ * published (DEC-D1-08, DEC-D2-01, DEC-D3-01, DEC-D3-02): the address is the config's, so this is
+ * a config problem to check, never a failure of the target's operations. Like an unreachable
+ * target, the CLI exits 2 with this one-line message naming the config key.
+ */
+export class DiscoveryDocumentNotFoundError extends TargetUnreachableError {
+  override name = 'DiscoveryDocumentNotFoundError';
+}
+
+/** The config key that gives a service's discovery document (core/config.schema.json). */
+export const discoveryConfigKey = (service: ServiceId): string => `services.${service}.discovery`;
+
 export interface ServiceDiscovery {
   service: ServiceId;
   url: string;
@@ -41,6 +55,15 @@ export async function discover(
     const entry: ServiceDiscovery = { service, url, exchange: x };
     const res = { ...x, response: x.response };
     const parsed = parseJson(res);
+    const misplaced = misplacedDocument(service, url, res, parsed);
+    if (misplaced !== undefined) {
+      // Not needed by the selection: no address, no verdict, and nothing to stop the run for.
+      if (optional.includes(service)) {
+        found.set(service, { ...entry, problem: misplaced });
+        continue;
+      }
+      throw new DiscoveryDocumentNotFoundError(misplaced);
+    }
     if (x.response.status !== 200)
       entry.problem = `Expected HTTP 200 for the discovery document ${url}, received HTTP ${x.response.status}`;
     else if (!parsed.ok)
@@ -55,6 +78,26 @@ export async function discover(
     found.set(service, entry);
   }
   return found;
+}
+
+/**
+ * Why the configured address holds no discovery document (HTTP 404, or a body that does not parse
+ * as JSON: a web page, a wrong path), naming the config key to check; undefined otherwise.
+ */
+function misplacedDocument(
+  service: ServiceId,
+  url: string,
+  x: Exchange & { response: NonNullable<Exchange['response']> },
+  parsed: ReturnType<typeof parseJson>,
+): string | undefined {
+  const check = `check config \`${discoveryConfigKey(service)}\``;
+  const status = x.response.status;
+  if (status === 404) return `discovery document of service ${service} not found at ${url} (HTTP 404): ${check}`;
+  if (status === 200 && !parsed.ok && !x.response.truncated) {
+    const type = x.response.headers['content-type'];
+    return `discovery document of service ${service} at ${url} is not JSON (HTTP 200${type ? `, ${type}` : ''}): ${check}`;
+  }
+  return undefined;
 }
 
 /** The absolute address of an operation, or a reason why there is none. */

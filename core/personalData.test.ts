@@ -1,10 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import {
+  FREE_TEXT_MINIMUM,
   isPublicOperation,
   MASK,
   maskEmails,
   maskParameters,
   maskPersonalJson,
+  maskPersonalMembers,
   maskUrlParameters,
   personalParameter,
   PersonalValues,
@@ -587,6 +589,66 @@ describe('learned values and free text', () => {
     expect(values.has('Mrs') || values.has('London') || values.has('Al') || values.has('1234')).toBe(false);
     expect(values.mask('Jones, Alice lives in London, page 1234 of 12345')).toBe(
       `${MASK}, ${MASK} lives in London, page 1234 of ${MASK}`,
+    );
+  });
+
+  test('a learned value is masked only as a whole token, never as a piece of a word (issue 22, item 7)', () => {
+    const values = new PersonalValues();
+    // Generated names and numbers (letters and digits, as the random phase sends them) that are
+    // pieces of the words of the suite's own messages, and one member's real name.
+    for (const v of ['alid', 'ceive', 'Expec', 'nown', 'efuse', 'onten', 'Smith', 'nvalidI']) values.learn(v, 'name');
+    const message =
+      'Parameter content invalid; status read is not a known value; to be refused; valid InvalidId; ' +
+      'Expected HTTP 200, received HTTP 404; the Smithsonian, Goldsmith';
+    expect(values.mask(message)).toBe(message);
+    // The same values standing alone are masked, whatever punctuation surrounds them.
+    expect(values.mask('Smith, (alid) "ceive" [nown] Smith.')).toBe(`${MASK}, (${MASK}) "${MASK}" [${MASK}] ${MASK}.`);
+  });
+
+  test('where a token ends: punctuation, a URL or JSON escape; a digit edge needs only no digit beside it', () => {
+    const values = new PersonalValues();
+    values.learn('Smith', 'name');
+    values.learn('1980-04-12');
+    values.learn('BUP100001');
+    // An escaped space or comma ends a token; an escaped letter (é is %C3%A9) does not.
+    expect(values.mask('given=John%20Smith&x=%2CSmith&y=Jos%C3%A9Smith')).toBe(
+      `given=John%20${MASK}&x=%2C${MASK}&y=Jos%C3%A9Smith`,
+    );
+    expect(values.mask('"Dear\\nSmith\\tSmith"')).toBe(`"Dear\\n${MASK}\\t${MASK}"`);
+    // A birth date inside a date-time or after a comparator is still masked; not inside a longer number.
+    expect(values.mask('born 1980-04-12T09:30:00Z, birthdate=eq1980-04-12, 11980-04-123')).toBe(
+      `born ${MASK}T09:30:00Z, birthdate=eq${MASK}, 11980-04-123`,
+    );
+    expect(values.mask('member BUP100001 (not XBUP100001, nor BUP1000012)')).toBe(
+      `member ${MASK} (not XBUP100001, nor BUP1000012)`,
+    );
+  });
+
+  test(`values of fewer than ${FREE_TEXT_MINIMUM} characters are masked only in their field, never in free text`, () => {
+    const values = new PersonalValues();
+    values.learn('Ian Scott', 'name');
+    values.learn('val', 'name');
+    values.learn('ref');
+    expect([
+      values.has('Ian Scott'),
+      values.has('Scott'),
+      values.has('Ian'),
+      values.has('val'),
+      values.has('ref'),
+    ]).toEqual([true, true, false, false, false]);
+    expect(values.mask('Ian Scott; Ian; a val; the ref')).toBe(`${MASK}; Ian; a val; the ref`);
+    // In their field they are masked as any other personal value.
+    const { out } = masked({ resourceType: 'Patient', name: [{ family: 'val', given: ['Ian'] }], lastName: 'ref' });
+    expect(out).toEqual({ resourceType: 'Patient', name: [{ family: MASK, given: [MASK] }], lastName: MASK });
+  });
+
+  test('a body masked as text (malformed, cut) keeps its personal members masked in place, short values too', () => {
+    const cut =
+      '{"resourceType":"Patient","id":"PAT-9","name":[{"family":"Li","given":["Ian", "Jo"],"text":"x"}],' +
+      '"birthDate":"1980-04-12","lastName":"","status":"val","membershipNumber":12345,"note":"Li\\"s","firstName":"Ia';
+    expect(maskPersonalMembers(cut)).toBe(
+      `{"resourceType":"Patient","id":"PAT-9","name":[{"family":"${MASK}","given":["${MASK}", "${MASK}"],"text":"x"}],` +
+        `"birthDate":"${MASK}","lastName":"","status":"val","membershipNumber":"${MASK}","note":"Li\\"s","firstName":"Ia`,
     );
   });
 

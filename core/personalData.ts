@@ -381,6 +381,43 @@ export function maskPersonalJson<T>(value: T, options: JsonMasking = {}): T {
   return walk(value, 'neutral', undefined, undefined, options) as T;
 }
 
+/**
+ * Members whose values are personal data by their name alone, for a body masked as text, where no
+ * structure tells a Patient from an Organization: the members of {@link PERSONAL_MEMBERS} and the
+ * parts of a person's name and address. Only exchanges of operations that carry personal data are
+ * masked so, where `family` and `given` name patients and members (as `humanNames` assumes for
+ * exchange bodies). `name`, `text` and `title` are left out: organisations, notes and features
+ * have them too.
+ */
+const MEMBERS_IN_TEXT = [
+  ...Object.keys(PERSONAL_MEMBERS).filter((k) => typeof PERSONAL_MEMBERS[k] === 'string'),
+  ...Object.keys(NAME_PARTS).filter((k) => !['text', 'title'].includes(k)),
+  'postalCode',
+  'line',
+];
+const JSON_STRING = String.raw`"(?:[^"\\]|\\.)*"`;
+const JSON_NUMBER = String.raw`-?\d[\d.eE+-]*`;
+/** A personal member and its value: a string, a number or a list of strings. */
+const MEMBER_IN_TEXT = new RegExp(
+  String.raw`("(?:${[...new Set(MEMBERS_IN_TEXT)].join('|')})"\s*:\s*)(${JSON_STRING}|${JSON_NUMBER}|\[(?:\s*${JSON_STRING}\s*,)*\s*${JSON_STRING}\s*\])`,
+  'g',
+);
+/** Each value of a member's value (the one, or each string of a list). */
+const MEMBER_VALUE = new RegExp(`${JSON_STRING}|^${JSON_NUMBER}$`, 'g');
+
+/**
+ * A body that could not be walked as JSON (malformed, cut at the size cap, nested too deep) with the
+ * values of personal members masked in place, as the walker masks them: the only masking, in such a
+ * body, of a value too short to be masked in free text (`"family": "Li"`). Strings of a list
+ * (`"given": ["Li", "Ann"]`) are masked one by one; an empty string stays (evidence, not data).
+ */
+export function maskPersonalMembers(text: string): string {
+  return text.replace(
+    MEMBER_IN_TEXT,
+    (_, member: string, value: string) => member + value.replace(MEMBER_VALUE, (v) => (v === '""' ? v : `"${MASK}"`)),
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Free text
 
@@ -399,8 +436,17 @@ export function maskEmails(text: string): string {
 /** Titles are never learned: they are masked in place but identify nobody and are common words. */
 const TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'mx', 'dr', 'prof', 'sir', 'lady', 'lord', 'rev', 'dame']);
 
+/**
+ * The fewest characters a personal value needs to be masked in free text. Shorter ones (`Li`,
+ * `Ian`, or the `val` and `ref` a generator sends as a name) are masked only where they stand, in
+ * their field: as words they are everywhere (`the`, `not`, `ref`), and alone they identify nobody.
+ */
+export const FREE_TEXT_MINIMUM = 4;
+
 function learnable(value: string): boolean {
-  if (value.length < 3 || value.includes(MASK)) return false;
+  if (value.length < FREE_TEXT_MINIMUM || value.includes(MASK)) return false;
+  // A value of punctuation alone would be masked inside any text that holds the same punctuation.
+  if (!/[\p{L}\p{N}]/u.test(value)) return false;
   // Short numbers (counts, years, amounts) are everywhere in a report; a number identifies only when long.
   return !(/^\d+$/.test(value) && value.length < 5);
 }
@@ -408,9 +454,30 @@ function learnable(value: string): boolean {
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
+ * What ends a token before a value, besides a character that is neither a letter nor a digit: an
+ * escape of an ASCII character, URL (`%20Smith`, `%2CSmith`) or JSON (`\nSmith`). A UTF-8 byte
+ * above `%7F` is part of a letter (`%C3%A9`), so it does not end a token.
+ */
+const ESCAPE_BEFORE = String.raw`%[0-7][0-9A-Fa-f]|\\[bfnrt]`;
+
+/**
+ * Where a masked value may begin and end: only at the edge of a whole token, never `val` inside
+ * `invalid`, nor `Smith` inside `Smithson`. A value whose edge is a letter needs no letter or digit
+ * beside it; one whose edge is a digit needs only no digit beside it, so that a birth date inside
+ * a date-time (`1980-04-12T09:00`) or after a comparator (`eq1980-04-12`) is still masked; an edge
+ * that is punctuation (`+44 ...`) bounds itself. Written once for every value (the value's own
+ * edge is read by a look-ahead at its first character and a look-behind at its last), so that the
+ * pattern of a run's values grows by the values alone.
+ */
+const TOKEN_START = String.raw`(?:(?<![\p{L}\p{N}])|(?<=${ESCAPE_BEFORE})|(?<=\p{L})(?=\p{N})|(?=[^\p{L}\p{N}]))`;
+const TOKEN_END = String.raw`(?:(?![\p{L}\p{N}])|(?<=\p{N})(?=\p{L})|(?<=[^\p{L}\p{N}]))`;
+
+/**
  * The personal values seen in a run (and the configured ones), masked wherever they appear in
- * text afterwards, in every form a value takes in text: raw, URL-encoded (`%20` and `+`) and
- * JSON-escaped. Redactors derived with `with()` share one store.
+ * text afterwards as a whole token (see {@link TOKEN_START}), in every form a value takes in text:
+ * raw, URL-encoded (`%20` and `+`) and JSON-escaped. Redactors derived with `with()` share one
+ * store. Masking by value, never by a piece of a word, keeps messages readable: a name `val` sent
+ * in a search must not turn `invalid` into `in****id`.
  */
 export class PersonalValues {
   private readonly values = new Set<string>();
@@ -451,8 +518,9 @@ export class PersonalValues {
       forms.add(JSON.stringify(v).slice(1, -1));
     }
     // Longest first, so that a value containing another is masked whole.
+    // Should the longest not end a token, the alternation backtracks to the next one that does.
     const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
-    return new RegExp(alternatives.join('|'), 'g');
+    return new RegExp(`${TOKEN_START}(?:${alternatives.join('|')})${TOKEN_END}`, 'gu');
   }
 }
 

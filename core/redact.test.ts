@@ -330,6 +330,176 @@ describe('Redactor: personal data', () => {
   });
 });
 
+describe('Redactor: personal data is masked by value, so messages stay readable (issue 22, item 7)', () => {
+  // Fixtures of the sandbox's demo config (server/demo-config.json), the personal values a run
+  // against the sandbox masks from its start (core cannot import the sandbox: quoted here).
+  const fixtures = {
+    findMemberV2: {
+      single: { insurerIdentifier: 'ppp', firstInitial: 'J', lastName: 'Smith', dateOfBirth: '1980-04-12' },
+    },
+    findMemberV1: { multiple: { insurerIdentifier: 'bup', lastName: 'Taylor', dateOfBirth: '1985-05-05' } },
+    bills: { insurerid: 'bup', membershipNumber: 'BUP100001' },
+  };
+  const SECRETS = ['sandbox-secret', 'alice-password'];
+  const run = () => Redactor.forRun({ secrets: SECRETS, evidence: 'masked', fixtures });
+  const outcome = (diagnostics: string) =>
+    JSON.stringify({
+      resourceType: 'OperationOutcome',
+      issue: [
+        {
+          severity: 'error',
+          code: 'exception',
+          details: { coding: [{ code: 'MSG_PARAM_INVALID', display: 'Parameter content invalid' }] },
+          diagnostics,
+        },
+      ],
+    });
+  /** The random phase's Search Authorisation: a generated membership number (1 to 12 letters and digits) and `status=read`. */
+  const searchAuthorisation = (membershipNumber: string): Exchange => ({
+    id: 'a1',
+    operation: 'search-authorisation',
+    startedAt: '',
+    durationMs: 1,
+    request: {
+      method: 'POST',
+      url: 'http://h/authorisations',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Authorization: 'Bearer tok-1' },
+      body: `insurerIdentifier=nuh&membershipNumber=${membershipNumber}&status=read`,
+    },
+    response: {
+      status: 422,
+      headers: { 'content-type': 'application/fhir+json' },
+      bodyText: outcome('status read is not a known value'),
+      size: 300,
+      truncated: false,
+    },
+  });
+  /** The patient lifecycle's create: a generated name. */
+  const createPatient = (family: string, given: string): Exchange => {
+    const body = JSON.stringify({
+      resourceType: 'Patient',
+      name: [{ family, given: [given] }],
+      birthDate: '1931-02-03',
+    });
+    return {
+      id: 'p1',
+      operation: 'create-patient',
+      startedAt: '',
+      durationMs: 1,
+      request: { method: 'POST', url: 'http://h/patients/patient/', headers: {}, body },
+      response: {
+        status: 201,
+        headers: { 'content-type': 'application/fhir+json' },
+        bodyText: body,
+        size: 99,
+        truncated: false,
+      },
+    };
+  };
+  /** Find Member v2 with a generated last name and the fixture's birth date. */
+  const findMember = (lastName: string): Exchange => ({
+    id: 'f1',
+    operation: 'find-member-v2',
+    startedAt: '',
+    durationMs: 1,
+    request: {
+      method: 'POST',
+      url: 'http://h/membership/v2',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `insurerIdentifier=ppp&firstInitial=J&lastName=${lastName}&dateOfBirth=1980-04-12`,
+    },
+    response: {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      bodyText: '{"total":0}',
+      size: 11,
+      truncated: false,
+    },
+  });
+
+  test('the three over-masked messages of the review read whole again; the generated values are still masked in their fields', () => {
+    const r = run();
+    // `val` was sent as a membership number, `ref` as a patient's family name: both were learned and,
+    // as pieces of words, masked `invalid`, `value` and `refused` in every later message.
+    const auth = r.exchange(searchAuthorisation('val'));
+    const patient = r.exchange(createPatient('ref', 'Inval'));
+    for (const message of [
+      'Parameter content invalid',
+      'status read is not a known value',
+      'Expected deleted patient 1001 to be refused with 404, received HTTP 200',
+    ])
+      expect(r.text(message)).toBe(message);
+    const issue = (JSON.parse(auth.response?.body ?? '{}') as { issue: Record<string, unknown>[] }).issue[0];
+    expect(issue.diagnostics).toBe('status read is not a known value');
+    expect(issue.details).toEqual({ coding: [{ code: 'MSG_PARAM_INVALID', display: 'Parameter content invalid' }] });
+    expect(r.value({ display: 'Parameter content invalid', text: 'to be refused' })).toEqual({
+      display: 'Parameter content invalid',
+      text: 'to be refused',
+    });
+    // The values themselves: masked where they stand.
+    expect(auth.request.body).toBe(`insurerIdentifier=nuh&membershipNumber=${MASK}&status=read`);
+    expect(JSON.parse(patient.request.body ?? '{}')).toEqual({
+      resourceType: 'Patient',
+      name: [{ family: MASK, given: [MASK] }],
+      birthDate: MASK,
+    });
+    expect(r.value({ membershipNumber: 'val', note: 'val' })).toEqual({ membershipNumber: MASK, note: 'val' });
+  });
+
+  test("common words survive in messages while the run's personal values are masked in them", () => {
+    const r = run();
+    // Generated values that are pieces of the words below (and whole tokens in the last message).
+    r.exchange(searchAuthorisation('val'));
+    r.exchange(createPatient('Inval', 'ceived'));
+    r.exchange(findMember('Expec'));
+    const words = [
+      'Parameter content invalid',
+      'status read is not a known value',
+      'to be refused',
+      'received',
+      'valid',
+      'InvalidId',
+      'Expected HTTP 200, received HTTP 404',
+    ];
+    for (const w of words) expect(r.text(w)).toBe(w);
+    expect(r.value({ messages: words })).toEqual({ messages: words });
+    // Configured (fixtures) and learned (generated) personal values, each a whole token: masked.
+    expect(
+      r.text('Expected patient Inval ceived (Smith, born 1980-04-12, member BUP100001) as Expec; received HTTP 404'),
+    ).toBe(`Expected patient ${MASK} ${MASK} (${MASK}, born ${MASK}, member ${MASK}) as ${MASK}; received HTTP 404`);
+    expect(r.text('Taylor 1985-05-05 1931-02-03')).toBe(`${MASK} ${MASK} ${MASK}`);
+  });
+
+  test('secrets are still masked everywhere, inside a word and in free text too', () => {
+    const r = run().with(['tok-obtained-1234']);
+    expect(r.text('client sandbox-secret; xsandbox-secretx; alice-password.; Bearer tok-obtained-1234')).toBe(
+      `client ${MASK}; x${MASK}x; ${MASK}.; Bearer ${MASK}`,
+    );
+    expect(r.value({ note: 'invalid alice-password', valid: true })).toEqual({ note: `invalid ${MASK}`, valid: true });
+    const out = r.exchange(searchAuthorisation('val'));
+    expect(out.request.headers.Authorization).toBe(`Bearer ${MASK}`);
+  });
+
+  test('a body masked as text (cut at the size cap) masks its personal members in place, short values too', () => {
+    const r = run();
+    const text =
+      '{"resourceType":"Patient","name":[{"family":"Li","given":["Ian"]}],"birthDate":"1931-02-03","note":"valid';
+    const out = r.exchange({
+      ...createPatient('x', 'y'),
+      response: {
+        status: 200,
+        headers: { 'content-type': 'application/fhir+json' },
+        bodyText: text,
+        size: 9_000_000,
+        truncated: true,
+      },
+    });
+    expect(out.response?.body).toBe(
+      `{"resourceType":"Patient","name":[{"family":"${MASK}","given":["${MASK}"]}],"birthDate":"${MASK}","note":"valid`,
+    );
+  });
+});
+
 describe('Redactor: evidence cap per exchange', () => {
   const capped = (bodyText: string, truncated = false, size = Buffer.byteLength(bodyText)) =>
     new Redactor(['tok-very-secret'], { personalData: true, maxEvidenceBytes: 64 }).exchange(

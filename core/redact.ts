@@ -7,8 +7,12 @@
  * Personal data of patients, members and account users, unless the run keeps it (`--evidence
  * full`): personal fields of JSON bodies, form bodies and query strings are masked by structure and
  * name (core/personalData.ts); the values masked are learned and masked again wherever free text
- * repeats them (messages, evidence, counterexamples), as are email addresses. Masking happens
- * after the checks judged the unmasked exchange, so it never changes an outcome.
+ * repeats them as a whole token (messages, evidence, counterexamples), as are email addresses.
+ * Personal data is masked by value, never by a piece of a word: `invalid` stays readable after a
+ * search for the name `val`, and values too short to tell from words are masked only in their
+ * field. Secrets are masked wherever they appear, inside a word too: no reading of a report may
+ * recover one. Masking happens after the checks judged the unmasked exchange, so it never changes
+ * an outcome.
  *
  * Bodies are then cut to the evidence cap per exchange (core/evidenceCap.ts), after masking, so
  * that no secret or personal value is ever cut in half and left readable.
@@ -21,6 +25,7 @@ import {
   maskEmails,
   maskParameters,
   maskPersonalJson,
+  maskPersonalMembers,
   maskUrlParameters,
   MASK,
   PersonalValues,
@@ -197,8 +202,12 @@ export class Redactor {
       if (response?.kind === 'json' && responseJson === TOO_DEEP) response = { kind: 'text' };
     }
     const limit = this.options.maxEvidenceBytes;
-    const asText = (text: string, masked: boolean): string =>
-      this.masked(limit === undefined ? text : utf8Prefix(text, limit + MASKING_MARGIN), masked);
+    // A body masked as text keeps the structural masking of its personal members: the only masking
+    // of values too short to be masked in free text.
+    const asText = (text: string, masked: boolean): string => {
+      const cut = limit === undefined ? text : utf8Prefix(text, limit + MASKING_MARGIN);
+      return masked ? this.text(maskPersonalMembers(cut)) : this.secretsOnly(cut);
+    };
     const masked = (text: string, parsed: Body | undefined, structured: unknown): string => {
       if (!personal || parsed?.kind !== 'json') return asText(text, personal);
       const out = deepSafe(() => {

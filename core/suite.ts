@@ -4,9 +4,13 @@
  * requirement ids a judgement cites, `.under(...decisions)` the decisions it applies, and
  * `.check(subject, check)` judges and records. Tests declare the fixtures and credentials they
  * need (`op.test(name, { fixtures, cites }, fn)`): when one is missing the binder records one
- * `fixture-configured` skip citing the requirements and the test body does not run.
+ * `fixture-configured` skip citing the requirements and the test body does not run. While the body
+ * runs, the binder knows the fixtures it declared, so a shared step can tell that the target
+ * answered "not found" to a request naming one it has not shown it holds (`fixturesNotHeld`):
+ * the config's data is wanting, not the server (issue 22).
  */
-import { describe, test } from 'vitest';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { describe, expect, test } from 'vitest';
 import { type OperationId, operation } from '../spec/operations.ts';
 import type { FeatureName, Level } from '../spec/types.ts';
 import type { Check } from './check.ts';
@@ -14,13 +18,13 @@ import type { Fixtures } from './config.ts';
 import { CREDENTIAL_CONFIGURED, type DecidedOutcome, FIXTURE_CONFIGURED } from './decidedOutcomes.ts';
 import type { WorkerResult } from './events.ts';
 import type { Exchange, RespondedExchange } from './exchange.ts';
+import { type ConfiguredFixture, carries, HeldFixtures, requestValues } from './fixtureHeld.ts';
 import { type AnyCheck, type Binding, record, verify } from './judgement.ts';
 import { type PropertySpec, verifyProperty } from './property.ts';
-import { type CallOptions, call } from './request.ts';
+import { type CallOptions, call as send } from './request.ts';
 import { runContext } from './worker.ts';
 
 export type { CallOptions } from './request.ts';
-export { call } from './request.ts';
 export { basicFor, freshTokens, tokenFor } from './suiteCredentials.ts';
 export { runContext } from './worker.ts';
 export { evaluate, record, verify } from './judgement.ts';
@@ -48,6 +52,68 @@ export function fixture<P extends FixturePath>(path: P): FixtureAt<P> | undefine
   const [section, name] = path.split('.') as [keyof Fixtures, string];
   const value = (runContext().fixtures[section] as Record<string, unknown> | undefined)?.[name];
   return (value ?? undefined) as FixtureAt<P> | undefined;
+}
+
+/** The fixtures and requirement ids the running test declared (`op.test(name, needs, fn)`, `op.need`). */
+interface Declared {
+  fixtures: Set<FixturePath>;
+  cites: readonly string[];
+}
+const declared = new AsyncLocalStorage<Declared>();
+
+/** Every fixture the config names, as `section.name` and value (memoised per fixtures object). */
+const configuredCache = new WeakMap<object, ConfiguredFixture[]>();
+function configuredFixtures(): ConfiguredFixture[] {
+  const fixtures = runContext().fixtures;
+  let list = configuredCache.get(fixtures);
+  if (!list) {
+    list = Object.entries(fixtures).flatMap(([section, names]) =>
+      Object.entries((names ?? {}) as Record<string, unknown>)
+        .filter(([, value]) => value !== undefined && value !== null)
+        .map(([name, value]) => ({ path: `${section}.${name}`, value })),
+    );
+    configuredCache.set(fixtures, list);
+  }
+  return list;
+}
+
+/**
+ * What the target has shown it holds, per suite file: suite files share their worker's modules
+ * (isolate: false), and a file's results must not depend on which files ran before it.
+ */
+const heldByFile = new Map<string, HeldFixtures>();
+const heldHere = (): HeldFixtures => {
+  const file = expect.getState().testPath ?? '';
+  let held = heldByFile.get(file);
+  if (!held) {
+    held = new HeldFixtures();
+    heldByFile.set(file, held);
+  }
+  return held;
+};
+
+/** Sends one request of the operation (never throws for the target's behaviour), learning which fixtures the target holds. */
+export async function call(id: string, options: CallOptions = {}): Promise<Exchange> {
+  const x = await send(id, options);
+  heldHere().note(x, configuredFixtures());
+  return x;
+}
+
+/**
+ * The fixtures the running test declared whose value the exchange's request carried and that the
+ * target has not shown it holds, with the requirement ids the test cites; undefined when there is
+ * none. Whether the answer says "not found" is the caller's to judge (suites/common/steps.ts).
+ */
+export function fixturesNotHeld(x: Exchange): { paths: FixturePath[]; cites: readonly string[] } | undefined {
+  const running = declared.getStore();
+  if (!running || running.fixtures.size === 0) return undefined;
+  const sent = requestValues(x.request);
+  const held = heldHere();
+  const paths = [...running.fixtures].filter((p) => {
+    const value = fixture(p);
+    return value !== undefined && !held.isHeld(p) && carries(sent, value);
+  });
+  return paths.length > 0 ? { paths, cites: running.cites } : undefined;
 }
 
 /** Status a suite may record itself: pass and fail come only from checks. */
@@ -142,6 +208,7 @@ export function on(id: OperationId): OperationBinder {
     const value = fixture(path);
     if (value === undefined)
       at('MUST', ...cites).decided(FIXTURE_CONFIGURED, 'skip', `No fixture ${path} in the config`);
+    else declared.getStore()?.fixtures.add(path);
     return value;
   };
   /** Records the missing inputs once; true when every input is there. */
@@ -173,7 +240,8 @@ export function on(id: OperationId): OperationBinder {
       const needs = needsOrFn;
       test(name, async () => {
         if (!inputsPresent(needs)) return;
-        await fn?.((needs.fixtures ?? []).map((p) => fixture(p)));
+        const running: Declared = { fixtures: new Set(needs.fixtures ?? []), cites: needs.cites };
+        await declared.run(running, () => fn?.((needs.fixtures ?? []).map((p) => fixture(p))));
       });
     },
   } as OperationBinder;

@@ -88,6 +88,9 @@ const OVERRIDES: readonly Override[] = [
   { operation: 'diary-post-auth', kinds: ['missing', 'empty'], mayServe: true, basis: 'DEC-D3-51' },
   // An empty value on booking searches must be refused, though the booking table has no empty code.
   { service: 'booking', kinds: ['empty'], mayServe: false, basis: 'DEC-D2-30' },
+  // An empty required Find Member field must be refused with one of Find Member's codes.
+  { operation: 'find-member-v2', kinds: ['empty'], mayServe: false, basis: 'DEC-D1-17' },
+  { operation: 'find-member-v1', kinds: ['empty'], mayServe: false, basis: 'DEC-D1-17' },
 ];
 
 const overrideFor = (op: Operation, p: Parameter, kind: InvalidKind) =>
@@ -115,8 +118,9 @@ export function allowedAnswers(op: Operation, p: Parameter, kind: InvalidKind): 
     return { refusal: 'any-4xx', errors: [], mayServe: true, basis: [...basis, 'path segment'] };
 
   // Absence tied to a status or a message by the table: "HTTP 400 when the search parameter is
-  // absent" (DEC-D2-07, -31), "redirect_uri is required" (Document 3, 7).
-  const absence = kind === 'missing' || (kind === 'empty' && p.required);
+  // absent" (DEC-D2-07, -31), "redirect_uri is required" (Document 3, 7). Empty is not absent:
+  // no sentence of the documents makes a present, empty value the same as an absent one.
+  const absence = kind === 'missing';
   const namesAbsence = new RegExp(`\\b${p.name.replace(/[^A-Za-z0-9_]/g, '\\$&')}\\b.*\\b(required|missing)\\b`, 'i');
   const tied = absence ? documented.filter((e) => e.code === '' || namesAbsence.test(e.code)) : [];
   const parameterCodes = documented.filter((e) => PARAMETER_CODES.has(e.code));
@@ -137,9 +141,10 @@ export function allowedAnswers(op: Operation, p: Parameter, kind: InvalidKind): 
     errors = [];
   }
 
-  // An empty optional value: refused where the table names the trigger ("Parameter null or
-  // empty", DEC-D1-24, DEC-D2-30); elsewhere the documents do not say it differs from absent.
-  let mayServe = kind === 'empty' && !p.required && !documented.some((e) => e.code === 'MSG_PARAM_EMPTY');
+  // An empty value: refused where the table names the trigger ("Parameter null or empty",
+  // DEC-D1-24, DEC-D2-30); elsewhere the documents say nothing of it, so an answer that serves it
+  // (a postcode validated as false, D2 4.8; no address for an empty key, DEC-D2-50) passes too.
+  let mayServe = kind === 'empty' && !documented.some((e) => e.code === 'MSG_PARAM_EMPTY');
   if (override) mayServe = override.mayServe;
 
   const expected = EXPECTED[kind].map((c) => errors.find((e) => e.code === c)).find((e) => e !== undefined);

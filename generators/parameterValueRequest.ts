@@ -88,7 +88,18 @@ export interface RequestOptions {
   optional?: readonly string[];
   /** At most this many optional parameters per request (a search property keeps its results non-empty). */
   maxOptional?: number;
+  /** Parameters that always take one of their fixtures (the held records of an invalid request's rest). */
+  held?: readonly string[];
 }
+
+/**
+ * A parameter whose value names a record of the target: a path segment, an id (`siteId`,
+ * `patient_id`, `insurerid`, `cuid`; not `datePaid`) or one the table marks (a postcode to
+ * geo-code). A value of it that is no fixture may name nothing the target holds, and the answer to
+ * an unknown record is open (DEC-D1-76, DEC-D2-41, DEC-D2-50).
+ */
+export const namesRecord = (p: Parameter): boolean =>
+  p.in === 'path' || p.namesRecord === true || /(^id|Id|_id|insurerid|cuid)$/.test(p.name);
 
 /** Whether the caller holds every feature the parameter needs. */
 export const featuresHeld = (p: Parameter, held: readonly FeatureName[] = []): boolean =>

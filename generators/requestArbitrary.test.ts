@@ -254,9 +254,35 @@ describe('invalidRequests', () => {
     expect(allowed('search-booking-practitioners', 'family', 'empty').mayServe).toBe(false);
     // DEC-D3-43: a missing user-info code, any 4xx ('Secret code not found' is another trigger).
     expect(allowed('get-user-info', 'code', 'missing').refusal).toBe('any-4xx');
-    // Document 3, 7: 'redirect_uri is required' names its trigger.
-    const redirect = allowed('get-idp-token-details', 'redirect_uri', 'missing');
-    expect(redirect.errors.map((e) => e.code)).toEqual(['redirect_uri is required']);
+    // Document 3, 7: 'redirect_uri is required' names its trigger, when the identity provider is one
+    // the target holds; with an unknown one, it may be refused first (no order of checking is documented).
+    const heldIdp = invalidRequests(operation('get-idp-token-details'), { fixtures: { idp: 'okta' } }).find(
+      (f) => f.parameter === 'redirect_uri' && f.kind === 'missing',
+    )!;
+    expect(heldIdp.allowed.errors.map((e) => e.code)).toEqual(['redirect_uri is required']);
+    const unknownIdp = allowed('get-idp-token-details', 'redirect_uri', 'missing');
+    expect(unknownIdp.refusal).toBe('any-4xx');
+    expect(answerAllowed(unknownIdp, 404)).toBe(true);
+    // Empty is not absent: an empty postcode may be validated as false (D2 4.8), not tied to the absence code.
+    const emptyPostcode = allowed('validate-postcode', 'postcode', 'empty');
+    expect(emptyPostcode.mayServe).toBe(true);
+    expect(allowed('validate-postcode', 'postcode', 'missing').mayServe).toBe(false);
+    expect(allowed('retrieve-address', 'id', 'empty').mayServe).toBe(true);
+  });
+
+  test('an invalid request is invalid for one reason: every other record it names is held', () => {
+    const op = operation('get-idp-token-details');
+    const families = invalidRequests(op, { fixtures: { idp: ['okta', 'azure'] } });
+    const redirect = families.find((f) => f.parameter === 'redirect_uri' && f.kind === 'missing')!;
+    for (const c of fc.sample(redirect.arbitrary, { seed: 7, numRuns: 200 }))
+      expect(['okta', 'azure']).toContain(c.request.path.idp);
+    // An optional id without a fixture is left out of another parameter's invalid request.
+    const bills = invalidRequests(operation('search-bills'), { fixtures: { insurerid: 'bup' } });
+    const missing = bills.find((f) => f.parameter === 'membershipNumber' && f.kind === 'empty')!;
+    for (const c of fc.sample(missing.arbitrary, { seed: 3, numRuns: 200 })) {
+      expect(c.request.query.insurerid).toBe('bup');
+      expect(c.request.query.cuid).toBeUndefined();
+    }
   });
 });
 

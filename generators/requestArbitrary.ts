@@ -19,6 +19,7 @@ import {
   coRequiredParameter,
   featuresHeld,
   fixturesOf,
+  namesRecord,
   type ParameterRequest,
   parameterValueRequest,
   type RequestOptions,
@@ -37,7 +38,7 @@ export {
 /** A valid value of the parameter, taking one of its fixtures at the given weight. */
 function valueWithFixtures(p: Parameter, options: RequestOptions): fc.Arbitrary<string> {
   const fixtures = fixturesOf(p, options);
-  const weight = Math.min(1, Math.max(0, options.fixtureWeight ?? 0.5));
+  const weight = options.held?.includes(p.name) ? 1 : Math.min(1, Math.max(0, options.fixtureWeight ?? 0.5));
   if (fixtures.length === 0 || weight === 0) return parameterValue(p);
   if (weight === 1) return fc.constantFrom(...fixtures);
   // Fixtures first: fc.oneof shrinks towards its first branch's values only within a branch, so
@@ -154,11 +155,28 @@ export function invalidRequests(op: Operation, options: RequestOptions = {}): re
   const all = requestParameters(op);
   for (const p of all) {
     const held = [...(options.features ?? []), ...(p.features ?? [])];
-    const rest = all.filter((o) => o.name !== p.name && featuresHeld(o, held));
+    // Invalid for one reason only: every other parameter valid, and every one that names a record
+    // naming one the target holds (a fixture); an optional one without a fixture is left out.
+    const naming = all.filter((o) => o.name !== p.name && namesRecord(o));
+    const heldRecords = naming.filter((o) => fixturesOf(o, options).length > 0).map((o) => o.name);
+    const unheld = naming.filter((o) => !heldRecords.includes(o.name));
+    const rest = all.filter((o) => o.name !== p.name && featuresHeld(o, held) && (o.required || !unheld.includes(o)));
+    const restOptions = { ...options, held: [...(options.held ?? []), ...heldRecords] };
+    // A required record the run holds no fixture for: the target may refuse the unknown record
+    // first (no order of checking is documented), so any refusal is all the documents allow.
+    const unknownRecord = unheld.find((o) => o.required && rest.includes(o));
     for (const [kind, values] of parameterValueInvalid(p)) {
-      const allowed = allowedAnswers(op, p, kind);
+      const documented = allowedAnswers(op, p, kind);
+      const allowed: AllowedAnswers = unknownRecord
+        ? {
+            refusal: 'any-4xx',
+            errors: [],
+            mayServe: documented.mayServe,
+            basis: [...documented.basis, `${unknownRecord.name} names no record the target is known to hold`],
+          }
+        : documented;
       const arbitrary = fc
-        .record({ bad: fc.constantFrom<InvalidValue>(...values), rest: validValues(op, rest, options) })
+        .record({ bad: fc.constantFrom<InvalidValue>(...values), rest: validValues(op, rest, restOptions) })
         .map(
           ({ bad, rest: others }): InvalidRequest => ({
             operationId: op.id,

@@ -162,7 +162,7 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
   // Non-empty text (DEC-D3-64: whether an empty one is missing is open; the machine judges state).
   const conditions = conditionBody();
 
-  const create = patientBodies.map((body) =>
+  const createCommand = (body: JsonBody) =>
     command<PatientLifecycleModel>(
       `create patient ${brief(body)}`,
       () => true,
@@ -177,9 +177,9 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
         real.trace.push(`  (id ${id})`);
         m.live.set(id, body);
       },
-    ),
-  );
-  const get = fc.tuple(pickArb, fc.nat(20)).map(([pick, n]) =>
+    );
+  const create = patientBodies.map(createCommand);
+  const getCommand = (pick: Pick, n: number) =>
     command<PatientLifecycleModel>(
       `get ${pick}[${n}]`,
       (m) => available(m, pick),
@@ -191,8 +191,8 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
         const differs = sameAsSent(id, m.live.get(id) as JsonBody, a.json);
         if (differs) throw new ModelMismatch(`Expected patient ${id} as last sent, received ${differs}`);
       },
-    ),
-  );
+    );
+  const get = fc.tuple(pickArb, fc.nat(20)).map(([pick, n]) => getCommand(pick, n));
   const update = fc.tuple(fc.constantFrom<Pick>('live', 'deleted'), fc.nat(20), patientBodies).map(([pick, n, body]) =>
     command<PatientLifecycleModel>(
       `update ${pick}[${n}] with ${brief(body)}`,
@@ -217,57 +217,53 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
     ),
   );
   // Mostly live ones: a delete that does nothing shows only once something was deleted.
+  const removeCommand = (pick: Pick, n: number) =>
+    command<PatientLifecycleModel>(
+      `delete ${pick}[${n}]`,
+      (m) => available(m, pick),
+      async (m, real) => {
+        const id = patientIdOf(m, pick, n);
+        const a = await real.call('DELETE', patientPath(id), init());
+        if (pick !== 'live') return expectNotServerError(`delete of ${pick} patient ${id}`, a);
+        expectSuccess(`delete of patient ${id}`, a);
+        // D3-3-05, DEC-D3-08: after a delete, get of the patient is 404 MSG_ENTITY_NOT_FOUND_IN_DATABASE.
+        const back = await real.call('GET', patientPath(id), init());
+        expectRefused(`get of deleted patient ${id}`, back, NOT_FOUND, 404);
+        m.live.delete(id);
+        m.deleted = [...m.deleted, id];
+        for (const [c, p] of m.conditions)
+          if (p === id) {
+            m.conditions.delete(c);
+            m.orphaned = [...m.orphaned, c];
+          }
+      },
+    );
   const remove = fc
     .tuple(fc.constantFrom<Pick>('live', 'live', 'live', 'deleted', 'unknown'), fc.nat(20))
-    .map(([pick, n]) =>
-      command<PatientLifecycleModel>(
-        `delete ${pick}[${n}]`,
-        (m) => available(m, pick),
-        async (m, real) => {
-          const id = patientIdOf(m, pick, n);
-          const a = await real.call('DELETE', patientPath(id), init());
-          if (pick !== 'live') return expectNotServerError(`delete of ${pick} patient ${id}`, a);
-          expectSuccess(`delete of patient ${id}`, a);
-          // D3-3-05, DEC-D3-08: after a delete, get of the patient is 404 MSG_ENTITY_NOT_FOUND_IN_DATABASE.
-          const back = await real.call('GET', patientPath(id), init());
-          expectRefused(`get of deleted patient ${id}`, back, NOT_FOUND, 404);
-          m.live.delete(id);
-          m.deleted = [...m.deleted, id];
-          for (const [c, p] of m.conditions)
-            if (p === id) {
-              m.conditions.delete(c);
-              m.orphaned = [...m.orphaned, c];
-            }
-        },
-      ),
+    .map(([pick, n]) => removeCommand(pick, n));
+  const addConditionCommand = (pick: Pick, n: number, body: JsonBody) =>
+    command<PatientLifecycleModel>(
+      `add condition to ${pick}[${n}]`,
+      (m) => available(m, pick),
+      async (m, real) => {
+        const id = patientIdOf(m, pick, n);
+        const named = conditionFor(body, id);
+        const a = await real.call('POST', '/patients/patient/condition', init(named));
+        // D3-4.4-17: a patient that never existed is 422 MSG_REFERENCE_ID_NOT_FOUND. D3 4.4: "the
+        // patient must already exist", so a deleted one is refused too; its code is not shown (DEC-D3-38).
+        if (pick === 'unknown') return expectRefused(`condition of unknown patient ${id}`, a, NO_REFERENCE, 422);
+        if (pick === 'deleted') return expectRefused(`condition of deleted patient ${id}`, a);
+        expectSuccess(`condition of patient ${id}`, a);
+        const cid = isRecord(a.json) ? a.json.id : undefined;
+        if (typeof cid !== 'string' || cid === '')
+          throw new ModelMismatch(`Expected the created Condition with an id, received ${a.text?.slice(0, 80)}`);
+        real.trace.push(`  (condition ${cid})`);
+        m.conditions.set(cid, id);
+      },
     );
   const addCondition = fc
     .tuple(fc.constantFrom<Pick>('live', 'deleted', 'unknown'), fc.nat(20), conditions)
-    .map(([pick, n, body]) =>
-      command<PatientLifecycleModel>(
-        `add condition to ${pick}[${n}]`,
-        (m) => available(m, pick),
-        async (m, real) => {
-          const id = patientIdOf(m, pick, n);
-          const named = conditionFor(body, id);
-          const a = await real.call('POST', '/patients/patient/condition', init(named));
-          // D3-4.4-17: a patient that never existed is 422 MSG_REFERENCE_ID_NOT_FOUND; a deleted one is not shown (DEC-D3-38).
-          if (pick === 'unknown') return expectRefused(`condition of unknown patient ${id}`, a, NO_REFERENCE, 422);
-          if (pick === 'deleted') {
-            expectNotServerError(`condition of deleted patient ${id}`, a);
-            const orphan = a.status < 300 && isRecord(a.json) ? a.json.id : undefined;
-            if (typeof orphan === 'string') m.orphaned = [...m.orphaned, orphan];
-            return;
-          }
-          expectSuccess(`condition of patient ${id}`, a);
-          const cid = isRecord(a.json) ? a.json.id : undefined;
-          if (typeof cid !== 'string' || cid === '')
-            throw new ModelMismatch(`Expected the created Condition with an id, received ${a.text?.slice(0, 80)}`);
-          real.trace.push(`  (condition ${cid})`);
-          m.conditions.set(cid, id);
-        },
-      ),
-    );
+    .map(([pick, n, body]) => addConditionCommand(pick, n, body));
   const removeCondition = fc.tuple(fc.constantFrom('live', 'gone', 'orphaned'), fc.nat(20)).map(([pick, n]) =>
     command<PatientLifecycleModel>(
       `delete condition ${pick}[${n}]`,
@@ -291,5 +287,20 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
     setup: async () => ({ live: new Map(), deleted: [], conditions: new Map(), goneConditions: [], orphaned: [] }),
     // Create twice: every other command needs a patient made by the sequence.
     commands: [create, create, get, update, remove, addCondition, removeCondition],
+    // Every documented transition once, whatever the seed: create, read, delete, read the deleted
+    // one, create again (a new id, never the freed one), a condition for the deleted patient.
+    opening: () => {
+      const [first, second] = fc.sample(patientBodies, { seed: 1, numRuns: 2 });
+      const [condition] = fc.sample(conditions, { seed: 1, numRuns: 1 });
+      return [
+        createCommand(first),
+        getCommand('live', 0),
+        removeCommand('live', 0),
+        getCommand('deleted', 0),
+        createCommand(second),
+        addConditionCommand('live', 0, condition),
+        addConditionCommand('deleted', 0, condition),
+      ];
+    },
   };
 }

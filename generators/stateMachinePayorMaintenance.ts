@@ -8,6 +8,7 @@
  * the services it set (code -> payors holding it).
  */
 import fc from 'fast-check';
+import { payorOf } from '../core/readers/payor.ts';
 import {
   command,
   expectNotServerError,
@@ -48,17 +49,10 @@ type PayorType = keyof typeof PREFIX;
 const keyOf = (type: PayorType, id: string) => `${type}/${id}`;
 const parseKey = (key: string) => ({ type: key.slice(0, 1) as PayorType, id: key.slice(2) });
 
-/** The payor a listed Contract stands for (its authority `Organization/<id>` or `Person/<id>`), as a key. */
+/** The payor a listed Contract stands for, as a key: read by the one payor reader (DEC-D3-37). */
 function listedKey(contract: Record<string, unknown>): string | undefined {
-  const authority = Array.isArray(contract.authority) ? contract.authority : [];
-  for (const a of authority) {
-    const m =
-      isRecord(a) && typeof a.reference === 'string'
-        ? /(?:^|\/)(Organization|Person)\/([^/]+)$/.exec(a.reference)
-        : null;
-    if (m) return keyOf(m[1] === 'Organization' ? 'I' : 'C', m[2]);
-  }
-  return undefined;
+  const payor = payorOf(contract);
+  return payor === undefined ? undefined : keyOf(payor.type, payor.id);
 }
 
 export function payorMaintenanceMachine(fixtures: PayorMaintenanceFixtures = {}): StateMachine<PayorMaintenanceModel> {
@@ -76,8 +70,10 @@ export function payorMaintenanceMachine(fixtures: PayorMaintenanceFixtures = {})
     authority: [{ reference: `${PREFIX[type]}/${id}`, display }],
     type: { coding: [{ system: `${refUrl}/valueset/contract-type`, code: 'PRICING', display: 'Pricing' }] },
   });
-  const priceContract = (payorId: string, code: string) => ({
+  // 4.5 Set contract service: "Contract with `id`": the payor's Contract (DEC-D3-60).
+  const priceContract = (contractId: string, payorId: string, code: string) => ({
     resourceType: 'Contract',
+    id: contractId,
     subject: [{ reference: `Site/${site}` }],
     term: [
       {
@@ -177,7 +173,7 @@ export function payorMaintenanceMachine(fixtures: PayorMaintenanceFixtures = {})
         const a = await real.call(
           'POST',
           '/contracts/contract/PRICING/$contract-price',
-          init(priceContract(parseKey(key).id, code)),
+          init(priceContract(m.payors.get(key) as string, parseKey(key).id, code)),
         );
         expectSuccess(`set contract service ${code} for ${key}`, a);
         m.services.set(code, new Set([...(m.services.get(code) ?? []), key]));

@@ -214,7 +214,8 @@ export const operationsD2 = [
     discoveryKey: 'geo_coding_endpoint',
     documentedPath: '{geo_coding_endpoint}',
     headers: [bearer, plainJson],
-    parameters: [q('postcode', 'Postcode', { required: true })],
+    // An unknown postcode may be answered 200 with a null position (DEC-D2-51).
+    parameters: [q('postcode', 'Postcode', { required: true, namesRecord: true })],
     responseSchema: 'geocode.schema.json',
     errors: searchTextMissing,
     reservedForOperator: true,

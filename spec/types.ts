@@ -49,6 +49,11 @@ export interface Parameter {
   values?: readonly string[];
   /** Features the caller needs for this parameter (all of them). */
   features?: readonly FeatureName[];
+  /**
+   * The value names a record of the target beside a path segment or an id (the postcode to
+   * geo-code): a value the target is not known to hold may be answered in a shape of its own.
+   */
+  namesRecord?: boolean;
   description: string;
 }
 

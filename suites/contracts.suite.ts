@@ -26,6 +26,7 @@ import {
   successStatus,
 } from '../checks/index.ts';
 import { contractNamesPayor, contractsOf } from '../checks/contract.ts';
+import { payorsNamedBy } from '../core/readers/payor.ts';
 import type { Exchange, RespondedExchange } from '../core/exchange.ts';
 import { bodyOf, bundleResources, hasResponse, isRecord, pagingTags } from '../core/exchange.ts';
 import type { CallOptions } from '../core/suite.ts';
@@ -71,10 +72,14 @@ function payorContract(authority: string, subType: { code: string; display: stri
   };
 }
 
-/** A price-group Contract holding the given valued items (4.5 set-contract-* operations). */
-function priceContract(items: { system: string; code: string; net?: number }[]) {
+/**
+ * A price-group Contract holding the given valued items (4.5 set-contract-* operations), with the
+ * `id` 4.5 lists ("Contract with `id`"): the payor's Contract from the site's listing (DEC-D3-60).
+ */
+function priceContract(id: string, items: { system: string; code: string; net?: number }[]) {
   return {
     resourceType: 'Contract',
+    id,
     subject: [{ reference: `Site/${runContext().siteId}` }],
     term: [
       {
@@ -134,15 +139,14 @@ async function payorPages(site: string): Promise<{ pages: RespondedExchange[]; b
   return { pages };
 }
 
-/**
- * The payor ids a listed Contract names (DEC-D3-37): authority `Organization/P` or `Person/P`, asset context
- * `I/P`, `C/P`, `Payor/I-P`, `Payor/C-P`.
- */
-function payorsNamedBy(c: Record<string, unknown>): string[] {
-  const text = JSON.stringify({ authority: c.authority, term: c.term });
-  return [...text.matchAll(/"(?:[^"]*\/)?(?:Organization|Person)\/([^"/]+)"|"(?:[IC]\/|Payor\/[IC]-)([^"/]+)"/g)].map(
-    (m) => m[1] ?? m[2],
-  );
+/** The id of the Contract of the configured payor in the site's payor listing (DEC-D3-60), or undefined. */
+async function payorContractId(site: string): Promise<string | undefined> {
+  const payor = C().payor ?? 'bup';
+  const { pages } = await payorPages(site);
+  const held = pages
+    .flatMap((p) => contractsOf(bodyOf(p)))
+    .find((c) => typeof c.id === 'string' && c.id !== '' && contractNamesPayor(c, payor, { contacts: false }));
+  return held?.id as string | undefined;
 }
 
 /** The payors a site's payor listing names over all its pages (DEC-D3-37, DEC-D3-58), or the failed exchange. */
@@ -150,7 +154,10 @@ async function listedContractIds(site: string): Promise<{ x: Exchange; ids?: str
   const walk = await payorPages(site);
   const last = walk.broken ?? walk.pages[walk.pages.length - 1];
   if (walk.broken || !last) return { x: last };
-  return { x: last, ids: walk.pages.flatMap((p) => contractsOf(bodyOf(p)).flatMap(payorsNamedBy)) };
+  return {
+    x: last,
+    ids: walk.pages.flatMap((p) => contractsOf(bodyOf(p)).flatMap((c) => payorsNamedBy(c).map((n) => n.id))),
+  };
 }
 
 function verifyListed(
@@ -390,7 +397,19 @@ describeFlow(
       )
         return;
       const site = runContext().siteId;
-      const service = await contractCall('set-contract-service', { body: JSON.stringify(priceContract([SERVICE])) });
+      const holder = await payorContractId(site);
+      if (holder === undefined)
+        return on('set-contract-service')
+          .must('D3-4.5-26')
+          .decided(
+            PRECONDITION,
+            'skip',
+            `The payor listing of site ${site} names no Contract of payor ${C().payor ?? 'bup'}: ` +
+              'the Contract `id` 4.5 lists cannot be sent (DEC-D3-60)',
+          );
+      const service = await contractCall('set-contract-service', {
+        body: JSON.stringify(priceContract(holder, [SERVICE])),
+      });
       if (
         verifySuccess(service, 'set-contract-service', { success: ['D3-4.5-26', 'D3-4.5-40'], schema: CONTRACT_SCHEMA })
       ) {
@@ -402,7 +421,7 @@ describeFlow(
         await verifyServiceInEffectivePrices(true);
       }
       const withProcedure = await contractCall('set-contract-service-with-procedure', {
-        body: JSON.stringify(priceContract([SERVICE, PROCEDURE])),
+        body: JSON.stringify(priceContract(holder, [SERVICE, PROCEDURE])),
       });
       if (
         verifySuccess(withProcedure, 'set-contract-service-with-procedure', {
@@ -417,7 +436,7 @@ describeFlow(
           .check(withProcedure, contractItemSystems);
       }
       const price = await contractCall('set-contract-price', {
-        body: JSON.stringify(priceContract([SERVICE, PROCEDURE, { ...PROCEDURE, net: 123.45 }])),
+        body: JSON.stringify(priceContract(holder, [SERVICE, PROCEDURE, { ...PROCEDURE, net: 123.45 }])),
       });
       if (
         verifySuccess(price, 'set-contract-price', { success: ['D3-4.5-34', 'D3-4.5-40'], schema: CONTRACT_SCHEMA })
@@ -431,7 +450,7 @@ describeFlow(
           .check(price, contractItemSystems);
       }
       const orphan = await contractCall('set-contract-service-with-procedure', {
-        body: JSON.stringify(priceContract([PROCEDURE])),
+        body: JSON.stringify(priceContract(holder, [PROCEDURE])),
       });
       on('set-contract-service-with-procedure').must('D3-4.5-31').under('DEC-D3-15').check(orphan, requestRefused);
       const delProcedure = await contractCall('delete-contract-service-with-procedure', {

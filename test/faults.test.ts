@@ -16,6 +16,7 @@ import { CHECK_REGISTRY } from '../checks/registry.ts';
 import { FAULTS, type FaultInfo } from '../server/faults/catalog.ts';
 import { batchFaults, groupsOf, suiteGroups, type FaultBatch } from './support/faultBatches.ts';
 import { type PoolRun, RunPool } from './support/runPool.ts';
+import { creditsOf } from './support/selfTestPlan.ts';
 
 /**
  * A fixed seed keeps `npm test` reproducible; CONFORMANCE_FAULTS_SEED lets one re-check that
@@ -117,13 +118,7 @@ describe('every named fault is caught', () => {
       const { results } = await runBatch(batch);
       // A fault of a SHOULD rule is caught by a warning of its check at SHOULD.
       const level = fault.expectedLevel ?? 'MUST';
-      const caught = results.results.filter(
-        (r) =>
-          r.level === level &&
-          r.status === (level === 'MUST' ? 'fail' : 'warn') &&
-          r.check === fault.expectedCheck &&
-          fault.operations.includes(r.operation),
-      );
+      const caught = creditsOf(results, fault);
       // Other faults of the batch fail other operations; only this fault's are worth showing. Suite
       // errors are shown wherever they are, since a crashed step may be named after its flow.
       const own = results.results

@@ -7,6 +7,9 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
+import type { Fixtures } from '../core/configTypes.ts';
+import { MASK, Redactor } from '../core/redact.ts';
+import type { RunResults } from '../core/results.ts';
 import { DEMO_CONFIG_FILE } from '../server/demoConfig.ts';
 
 import { startSandbox, type RunningSandbox } from '../server/http.ts';
@@ -145,10 +148,98 @@ describe('personal data and secrets in the artefacts of a run', () => {
     expect(occurrences([...PERSONAL, ...SECRETS], masked.texts)).toEqual([]);
   });
 
+  test('masked: messages stay readable, a mask never stands inside a word (masking by value, issue 22, item 7)', () => {
+    const results = JSON.parse(masked.texts['results.json']) as RunResults;
+    // A masked birth date may stand before the time of a date-time (`****T09:30`): a whole token.
+    const glued = results.results
+      .map((r) => r.message)
+      .filter((m) => /\p{L}\*{4}|\*{4}\p{L}/u.test(m.replace(/\*{4}T\d{2}:/g, '')));
+    expect(glued).toEqual([]);
+  });
+
   test('full: the personal values are there (the scan can find them), the secrets still are not', () => {
     expect(full.cli.code, full.cli.stderr).toBe(0);
     const results = full.texts['results.json'];
     expect(PERSONAL.filter((v) => !results.includes(v))).toEqual([]);
     expect(occurrences(SECRETS, full.texts)).toEqual([]);
+  });
+});
+
+/**
+ * The over-masking the review found ("Parameter content in****id", "status read is not a known
+ * ****ue", "to be ****used"), in the context of a run against the sandbox: its demo config's
+ * fixtures and secrets, and generated values the random phase and the patient lifecycle send
+ * (`val` as a membership number, `ref` as a family name). No sandbox needed: the redactor alone.
+ */
+describe('masking by value in the context of a sandbox run', () => {
+  const fixtures = DEMO_CONFIG.fixtures as Fixtures;
+  const redactor = () => Redactor.forRun({ secrets: SECRETS, evidence: 'masked', fixtures });
+  const outcome = JSON.stringify({
+    resourceType: 'OperationOutcome',
+    issue: [
+      {
+        severity: 'error',
+        code: 'exception',
+        details: { coding: [{ code: 'MSG_PARAM_INVALID', display: 'Parameter content invalid' }] },
+        diagnostics: 'status read is not a known value',
+      },
+    ],
+  });
+  const learn = (r: Redactor) => {
+    r.exchange({
+      id: 'a',
+      operation: 'search-authorisation',
+      startedAt: '',
+      durationMs: 1,
+      request: {
+        method: 'POST',
+        url: 'http://h/authorisations',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'insurerIdentifier=nuh&membershipNumber=val&status=read',
+      },
+      response: {
+        status: 422,
+        headers: { 'content-type': 'application/json' },
+        bodyText: outcome,
+        size: 1,
+        truncated: false,
+      },
+    });
+    const patient = JSON.stringify({ resourceType: 'Patient', name: [{ family: 'ref', given: ['Inval'] }] });
+    r.exchange({
+      id: 'p',
+      operation: 'create-patient',
+      startedAt: '',
+      durationMs: 1,
+      request: { method: 'POST', url: 'http://h/patients/patient/', headers: {}, body: patient },
+      response: {
+        status: 201,
+        headers: { 'content-type': 'application/json' },
+        bodyText: patient,
+        size: 1,
+        truncated: false,
+      },
+    });
+  };
+
+  test("the three messages of the review read whole; the run's personal values are masked in the same messages", () => {
+    const r = redactor();
+    learn(r);
+    const messages = [
+      'Parameter content invalid',
+      'status read is not a known value',
+      'Expected deleted patient 1001 to be refused with 404, received HTTP 200',
+      'received',
+      'valid',
+      'InvalidId',
+      'Expected HTTP 200, received HTTP 404',
+    ];
+    for (const m of messages) expect(r.text(m)).toBe(m);
+    expect(r.text('Expected Smith born 1980-04-12 (BUP100001, Inval) to be refused, received HTTP 200')).toBe(
+      `Expected ${MASK} born ${MASK} (${MASK}, ${MASK}) to be refused, received HTTP 200`,
+    );
+    expect(r.text(`client ${ENV.CONFORMANCE_CLIENT_SECRET}, x${ENV.CONFORMANCE_USER_PASSWORD}x`)).toBe(
+      `client ${MASK}, x${MASK}x`,
+    );
   });
 });

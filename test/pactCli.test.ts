@@ -68,11 +68,42 @@ describe('conformance pact', () => {
 
   test('check accepts the partner example for an operator product and refuses it for an external integrator', async () => {
     const ok = await inProcess(['pact', 'check', partnerPact, '--operator-product', '--report-dir', join(dir, 'c1')]);
+    expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/^Verdict: CONFORMANT/m);
     const external = await inProcess(['pact', 'check', partnerPact, '--quiet', '--report-dir', join(dir, 'c2')]);
     expect(external.code).toBe(1);
     expect(external.stdout).toMatch(/^Verdict: NOT CONFORMANT/m);
+  });
+
+  test('check of a pact calling Find Member version 1 fails for a partner (D1-4.1-16) and passes for an operator product', async () => {
+    // The partner example's Find Member interactions, sent as version 1.
+    const example = JSON.parse(readFileSync(partnerPact, 'utf8')) as {
+      interactions: { description: string; request: { path: string; headers: Record<string, string> } }[];
+    };
+    const interactions = example.interactions
+      .filter((i) => i.request.path === '/membership/find-member')
+      .map((i) => ({
+        ...i,
+        description: `${i.description} (version 1)`,
+        request: { ...i.request, headers: { ...i.request.headers, 'SVC-API-Version': '1' } },
+      }));
+    expect(interactions.length).toBe(2);
+    const v1 = join(dir, 'partner-v1.json');
+    writeFileSync(v1, JSON.stringify({ ...example, interactions }));
+    const partner = await inProcess(['pact', 'check', v1, '--report-dir', join(dir, 'c3')]);
+    expect(partner.stderr).toBe('');
+    expect(partner.code).toBe(1);
+    expect(partner.stdout).toMatch(/^Verdict: NOT CONFORMANT/m);
+    const failed = readResults(join(dir, 'c3')).results.filter((x) => x.status === 'fail');
+    expect(new Set(failed.map((x) => `${x.check} ${x.requirements.join(' ')}`))).toEqual(
+      new Set(['client-avoids-deprecated D1-4.1-16']),
+    );
+    expect(partner.stdout).toContain('D1-4.1-16');
+    const operator = await inProcess(['pact', 'check', v1, '--operator-product', '--report-dir', join(dir, 'c4')]);
+    expect(operator.code).toBe(0);
+    const recorded = readResults(join(dir, 'c4')).results.filter((x) => x.check === 'client-avoids-deprecated');
+    expect(new Set(recorded.map((x) => `${x.status} ${x.level}`))).toEqual(new Set(['warn INFO']));
   });
 
   test.each([

@@ -36,6 +36,7 @@ export const CLIENT_FAULTS = {
   'date-not-iso': 'sends the date of birth as 30/09/1975 instead of YYYY-MM-DD',
   'patient-body-invalid': 'sends a patient whose name is a string instead of a HumanName list',
   'bearer-on-token-details': 'sends its bearer token to token details instead of Basic client authentication',
+  'patient-with-own-id': 'creates a patient whose body carries an id of its own (the documents: "without id")',
 } as const;
 
 export type ClientFault = keyof typeof CLIENT_FAULTS;
@@ -43,6 +44,8 @@ export type ClientFault = keyof typeof CLIENT_FAULTS;
 /** Choices a conforming client may make where the documents leave it open (the mirror of the faults). */
 export const CLIENT_CHOICES = {
   'stop-after-refusal': 'stops after a request refused with 401 instead of taking a new token (DEC-C-01)',
+  'browser-preflight':
+    'runs as a browser app of another origin would (Document 3, 4.2: logout is "Executed from a browser"): sends Origin, a CORS preflight before each request that is not simple, and reads no answer the workspace does not allow it to',
 } as const;
 
 export type ClientChoice = keyof typeof CLIENT_CHOICES;
@@ -62,10 +65,20 @@ const CONDITION_NOTE = 'Sprained left ankle, seen in clinic';
 /** The identity-provider sign-in when the workspace names none (Document 3, 4.2). */
 const DEFAULT_IDP = { name: 'nhs', redirectUri: 'https://app.example/callback' };
 
+/** The origin of the browser app (choice `browser-preflight`). */
+const BROWSER_ORIGIN = 'https://app.example';
+/** What a browser sends without a preflight (the Fetch standard's simple requests). */
+const SIMPLE_METHODS = new Set(['GET', 'HEAD', 'POST']);
+const SAFELISTED_HEADERS = new Set(['accept', 'accept-language', 'content-language']);
+const SIMPLE_CONTENT_TYPE = /^(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)\b/i;
+
 interface Answer {
   status: number;
   body: unknown;
 }
+
+/** True when an `Access-Control-Allow-Origin` value lets the browser app read the answer. */
+const allows = (value: string | null): boolean => value === '*' || value === BROWSER_ORIGIN;
 
 export class ReferenceClient {
   readonly #faults: ReadonlySet<ClientFault>;
@@ -82,8 +95,12 @@ export class ReferenceClient {
   }
 
   async #call(url: string, init: RequestInit = {}): Promise<Answer> {
-    const res = await fetch(url, init);
+    const browser = this.#choices.has('browser-preflight');
+    const res = await fetch(url, browser ? await this.#asBrowser(url, init) : init);
     const text = await res.text();
+    // A browser hands the app no answer the server did not allow its origin to read.
+    if (browser && !allows(res.headers.get('access-control-allow-origin')))
+      throw new Error(`CORS: the answer of ${url} does not allow the origin ${BROWSER_ORIGIN}`);
     let body: unknown = text;
     try {
       body = text === '' ? undefined : JSON.parse(text);
@@ -91,6 +108,43 @@ export class ReferenceClient {
       // not JSON: kept as text
     }
     return { status: res.status, body };
+  }
+
+  /**
+   * The request as a browser app of another origin sends it: with `Origin`, after a CORS
+   * preflight when it is not a simple request (a method other than GET, HEAD or POST, or a header
+   * beyond the safelisted ones, such as Authorization); a refused preflight stops the request.
+   */
+  async #asBrowser(url: string, init: RequestInit): Promise<RequestInit> {
+    const method = (init.method ?? 'GET').toUpperCase();
+    const headers = new Headers(init.headers);
+    const unsafe = [...headers]
+      .filter(([name, value]) =>
+        name === 'content-type' ? !SIMPLE_CONTENT_TYPE.test(value) : !SAFELISTED_HEADERS.has(name),
+      )
+      .map(([name]) => name);
+    if (!SIMPLE_METHODS.has(method) || unsafe.length > 0) {
+      const preflight = await fetch(url, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: BROWSER_ORIGIN,
+          'Access-Control-Request-Method': method,
+          ...(unsafe.length > 0 ? { 'Access-Control-Request-Headers': unsafe.sort().join(',') } : {}),
+        },
+      });
+      await preflight.text();
+      const methods = (preflight.headers.get('access-control-allow-methods') ?? '').toUpperCase().split(/\s*,\s*/);
+      const allowed = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/\s*,\s*/);
+      if (
+        !preflight.ok ||
+        !allows(preflight.headers.get('access-control-allow-origin')) ||
+        (!SIMPLE_METHODS.has(method) && !methods.includes(method)) ||
+        unsafe.some((h) => !allowed.includes(h) && !allowed.includes('*'))
+      )
+        throw new Error(`CORS: the preflight of ${method} ${url} was refused (${preflight.status})`);
+    }
+    headers.set('Origin', BROWSER_ORIGIN);
+    return { ...init, headers };
   }
 
   /** The address of an operation: from its service's discovery document, by key. */
@@ -208,7 +262,13 @@ export class ReferenceClient {
     await this.#call(url, {
       method: 'POST',
       headers: this.#headers({ 'Content-Type': 'application/fhir+json', 'SVC-API-Version': '1' }),
-      body: JSON.stringify(this.#faults.has('patient-body-invalid') ? { ...PATIENT, name: 'Priya Patel' } : PATIENT),
+      body: JSON.stringify(
+        this.#faults.has('patient-body-invalid')
+          ? { ...PATIENT, name: 'Priya Patel' }
+          : this.#faults.has('patient-with-own-id')
+            ? { ...PATIENT, id: 'local-1' }
+            : PATIENT,
+      ),
     });
   }
 

@@ -172,10 +172,65 @@ describe('judging a pact', () => {
     expect([version?.status, version?.level]).toEqual(['warn', 'INFO']);
   });
 
-  test('version 1 of Find Member is recorded as deprecated, never failed', async () => {
+  test('version 1 of Find Member fails for a partner (migration is mandatory, D1 4.1) and is recorded for an operator product', async () => {
     const v1 = findMember({ Authorization: `Bearer ${SECRET}`, 'SU-SiteId': 'SITE001', 'SVC-API-Version': '1' });
-    const o = await checkPartnerPact({ pactFile: file(v('3.0.0', [v1])), reportDir: join(dir, 'report-7') });
-    const deprecated = o.results!.results.find((x) => x.check === 'client-avoids-deprecated');
-    expect([deprecated?.operation, deprecated?.status, deprecated?.level]).toEqual(['find-member-v1', 'warn', 'INFO']);
+    const pactFile = file(v('3.0.0', [v1]));
+    const o = await checkPartnerPact({ pactFile, reportDir: join(dir, 'report-7') });
+    expect(o.exitCode).toBe(1);
+    const failed = o.results!.results.filter((x) => x.status === 'fail');
+    expect(failed.map((x) => [x.operation, x.check, x.level, x.requirements])).toEqual([
+      ['find-member-v1', 'client-avoids-deprecated', 'MUST', ['D1-4.1-16']],
+    ]);
+    // The row cites the documents' sentence verbatim.
+    const row = loadRequirements().find((r) => r.id === 'D1-4.1-16');
+    expect([row?.party, row?.level]).toEqual(['client', 'MUST']);
+    expect(row?.text).toContain(
+      'Version 1 is deprecated and stays functional until further notice; no sunset date is set; migration to version 2 is mandatory for new and existing integrations.',
+    );
+    // The parameters are judged against the rows on parameters, not the migration row.
+    const params = o.results!.results.find((x) => x.check === 'client-sends-documented-parameters');
+    expect(params?.requirements).not.toContain('D1-4.1-16');
+    const operator = await checkPartnerPact({ pactFile, reportDir: join(dir, 'report-7o'), operatorProduct: true });
+    expect(operator.exitCode).toBe(0);
+    const deprecated = operator.results!.results.find((x) => x.check === 'client-avoids-deprecated');
+    expect([deprecated?.operation, deprecated?.status, deprecated?.level, deprecated?.requirements]).toEqual([
+      'find-member-v1',
+      'warn',
+      'INFO',
+      ['D1-9-05'],
+    ]);
+    expect(stricterThanCited(o.results!)).toEqual([]);
+    expect(stricterThanCited(operator.results!)).toEqual([]);
+  });
+
+  test('a patient created with an id of its own fails client-create-without-id (D3 4.4: "without id")', async () => {
+    const create = (body: Record<string, unknown>) => ({
+      description: 'create a patient',
+      request: {
+        method: 'POST',
+        path: '/patients/patient',
+        headers: {
+          Authorization: `Bearer ${SECRET}`,
+          'SU-SiteId': 'SITE001',
+          'Content-Type': 'application/fhir+json',
+          'SVC-API-Version': '1',
+        },
+        body,
+      },
+      response: { status: 201 },
+    });
+    const patient = { resourceType: 'Patient', name: [{ family: 'Patel', given: ['Priya'] }] };
+    const o = await checkPartnerPact({
+      pactFile: file(v('3.0.0', [create({ ...patient, id: 'local-1' })])),
+      reportDir: join(dir, 'report-9'),
+    });
+    const withId = o.results!.results.find((x) => x.check === 'client-create-without-id');
+    expect([withId?.status, withId?.level, withId?.requirements]).toEqual(['fail', 'MUST', ['D3-4.4-21']]);
+    expect(o.exitCode).toBe(1);
+    const clean = await checkPartnerPact({
+      pactFile: file(v('3.0.0', [create(patient)])),
+      reportDir: join(dir, 'report-10'),
+    });
+    expect(clean.results!.results.find((x) => x.check === 'client-create-without-id')?.status).toBe('pass');
   });
 });

@@ -109,6 +109,7 @@ export const FAULT_NAMES = [
   'booking-refusal-server-error',
   'patient-id-reused-after-delete',
   'patient-body-shape-unchecked',
+  'condition-for-deleted-patient-stored',
 ] as const;
 
 export type FaultName = (typeof FAULT_NAMES)[number];
@@ -760,6 +761,14 @@ const entries: Entry[] = [
     rule: 'D3 3, 4.4 / DEC-D3-08: a create gives a new id; a deleted patient stays 404 MSG_ENTITY_NOT_FOUND_IN_DATABASE',
     description: 'The next created patient gets the id of the most recently deleted one, which so reads 200 again.',
     operations: ['create-patient', 'delete-patient'],
+    expectedCheck: 'state-sequence-holds',
+  },
+  {
+    name: 'condition-for-deleted-patient-stored',
+    kind: 'state',
+    rule: 'D3 4.4: Add condition, "the patient must already exist"; a deleted patient does not (D3 3, DEC-D3-08)',
+    description: 'A condition naming a deleted patient is created (201) as if the patient still existed.',
+    operations: ['create-condition', 'delete-patient'],
     expectedCheck: 'state-sequence-holds',
   },
   {

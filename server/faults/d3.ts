@@ -3,7 +3,7 @@
  * contract pricing). Each is a modifier around the reference handlers (server/router/types.ts
  * `Modifier`); catalog.ts describes them.
  */
-import type { RefreshGrant } from '../repo/model.ts';
+import type { PatientRecord, RefreshGrant } from '../repo/model.ts';
 import type { Repository } from '../repo/repository.ts';
 import { arr, isObject, mapObjects, mapResources, withParameter, type JsonObject } from '../modifiers/json.ts';
 import { REF_URL } from '../resources/urls.ts';
@@ -37,6 +37,14 @@ const mapValuedItems = (contract: JsonObject, edit: (items: unknown[]) => unknow
 /** Marks a contract request the procedure-without-service-accepted fault completed with a placeholder service. */
 const PLACEHOLDER_SERVICE = 'FAULT-PLACEHOLDER-SERVICE';
 const placeholderAdded = (req: SandboxRequest) => req.rawBody.includes(PLACEHOLDER_SERVICE);
+
+/** The patients deleted per sandbox (its unwrapped repository), for condition-for-deleted-patient-stored. */
+const deletedPatients = new WeakMap<Repository, Map<string, PatientRecord>>();
+const deletedOf = (data: Repository) => {
+  let map = deletedPatients.get(data);
+  if (!map) deletedPatients.set(data, (map = new Map()));
+  return map;
+};
 
 /** The last patient id deleted per sandbox (its unwrapped repository), for patient-id-reused-after-delete. */
 const freedPatientIds = new WeakMap<Repository, string>();
@@ -143,6 +151,19 @@ export const D3_FAULTS = {
         freedPatientIds.delete(data);
         return freed;
       },
+    }),
+  },
+  // A deleted patient still takes conditions (D3 4.4: "the patient must already exist").
+  'condition-for-deleted-patient-stored': {
+    repo: (repo, { repo: data }) => ({
+      ...repo,
+      removePatient: async (siteId, id) => {
+        const before = await repo.patient(siteId, id);
+        const removed = await repo.removePatient(siteId, id);
+        if (removed && before) deletedOf(data).set(`${siteId}|${id}`, before);
+        return removed;
+      },
+      patient: async (siteId, id) => (await repo.patient(siteId, id)) ?? deletedOf(data).get(`${siteId}|${id}`),
     }),
   },
   'patient-missing-header-400': {

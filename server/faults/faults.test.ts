@@ -855,6 +855,24 @@ const SCENARIOS: Record<FaultName, Scenario> = {
       expect([first.id, next.id]).not.toContain(third.id);
     }
   },
+  'condition-for-deleted-patient-stored': async (clean, faulty) => {
+    for (const [s, stored] of [
+      [clean, false],
+      [faulty, true],
+    ] as const) {
+      const patient = (await s.patient('POST', paths.createPatient, NEW_PATIENT)).json as J;
+      expect((await s.patient('DELETE', paths.patient(patient.id))).status).toBe(200);
+      const condition = {
+        ...orphanCondition,
+        note: [{ text: 'x', authorReference: { reference: `patient/${patient.id}` } }],
+      };
+      const c = await s.patient('POST', paths.condition, condition);
+      expect(c.status === 201).toBe(stored);
+      // The patient itself stays deleted, and a patient that never existed is still refused.
+      expect((await s.patient('GET', paths.patient(patient.id))).status).toBe(404);
+      expect((await s.patient('POST', paths.condition, orphanCondition)).status).toBe(422);
+    }
+  },
   'patient-body-shape-unchecked': async (clean, faulty) => {
     const wrong = { ...NEW_PATIENT, telecom: [{ system: 'phone', use: 'home' }] };
     const c = await clean.patient('POST', paths.createPatient, wrong);

@@ -224,6 +224,18 @@ export const D1_MEMBERSHIP_VARIANTS: readonly Variant[] = [
         : reply,
   },
   {
+    name: 'invalid-id-object',
+    kind: 'serialisation',
+    allowedBy: ['DEC-D1-11', 'D1 7 ("`InvalidId` (an object of type `id` plus the id)")'],
+    description:
+      '`InvalidId` is written as the object D1 7 describes, `{"InvalidId":{"type":"id","id":"<id>"}}`, with no `code` member.',
+    operations: [GET, ACK],
+    reply: (reply) =>
+      reply.status === 404 && isObject(reply.body) && reply.body.code === 'InvalidId'
+        ? { ...reply, body: { InvalidId: { type: 'id', id: reply.body.id } } }
+        : reply,
+  },
+  {
     name: 'form-content-type-optional',
     kind: 'protocol',
     allowedBy: [

@@ -349,6 +349,27 @@ export const D3_VARIANTS: readonly Variant[] = [
         : reply,
   },
   {
+    name: 'contract-price-id-required',
+    kind: 'validation',
+    allowedBy: [
+      'DEC-D3-60',
+      'D3 4.5 (Set contract service: input "Contract with `id`, `subject` (site), `term[].asset[]`")',
+    ],
+    description:
+      'The three set-contract operations refuse a Contract without `id` with 400 `MSG_MISSING_MANDATORY_PARAM`, as 4.5 lists the `id` among the input.',
+    operations: ['set-contract-service', 'set-contract-service-with-procedure', 'set-contract-price'],
+    reply: (reply, scope) => {
+      let body: unknown;
+      try {
+        body = JSON.parse(scope.request.rawBody);
+      } catch {
+        return reply;
+      }
+      if (!isObject(body) || (typeof body.id === 'string' && body.id.trim() !== '')) return reply;
+      return { status: 400, body: operationOutcome('MSG_MISSING_MANDATORY_PARAM', 'Contract.id is required') };
+    },
+  },
+  {
     name: 'revoke-unknown-token-refused',
     kind: 'error-code',
     allowedBy: ['DEC-D3-47'],

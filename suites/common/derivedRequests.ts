@@ -47,11 +47,11 @@ import {
   type JsonBody,
   validBody,
 } from '../../generators/bodyArbitrary.ts';
-import { fixturesOf, requestParameters, valuesOf } from '../../generators/parameterValueRequest.ts';
+import { fixturesOf, namesRecord, requestParameters, valuesOf } from '../../generators/parameterValueRequest.ts';
 import { type OperationId, operation } from '../../spec/operations.ts';
 import { REQUEST_BODY_SCHEMAS } from '../../spec/requestBodies.ts';
 import { omitUnlessDestructive } from './destructive.ts';
-import type { DocumentId, FeatureName, Level, Operation, Parameter } from '../../spec/types.ts';
+import type { DocumentId, FeatureName, Level, Operation } from '../../spec/types.ts';
 
 /** The rows the derived requests judge, per document. */
 const ROWS: Record<DocumentId, { served: string; body: string; tied: string; open: string }> = {
@@ -152,9 +152,6 @@ function masked(label: string, parameter: string | undefined, value: string | un
 
 type Judged = { level: Level; requirements: string[]; check: Check<RespondedExchange> };
 
-/** A parameter whose value names a record of the target: a path segment or an id. */
-const naming = (p: Parameter) => p.in === 'path' || /id$/i.test(p.name);
-
 /**
  * Whether every value of the request that names a record is one the target holds (a fixture) or
  * a listed value. Otherwise the answer may say the record is unknown in a shape of its own, or
@@ -163,7 +160,7 @@ const naming = (p: Parameter) => p.in === 'path' || /id$/i.test(p.name);
 function namesHeldRecords(op: Operation, request: ParameterRequest, options: DerivedOptions): boolean {
   const values = valuesOf(request);
   return requestParameters(op)
-    .filter(naming)
+    .filter(namesRecord)
     .every((p) => {
       const v = values[p.name];
       return v === undefined || fixturesOf(p, options).includes(v) || (p.values ?? []).includes(v);

@@ -19,10 +19,12 @@ import {
   successStatus,
   totalConsistent,
 } from '../../checks/index.ts';
+import { FIXTURE_HELD } from '../../core/decidedOutcomes.ts';
 import type { Exchange, RespondedExchange } from '../../core/exchange.ts';
+import { notFoundAnswer } from '../../core/fixtureHeld.ts';
 import { bundleResources, hasResponse, isRecord, jsonBody } from '../../core/exchange.ts';
 import type { CallOptions } from '../../core/suite.ts';
-import { call, on } from '../../core/suite.ts';
+import { call, fixturesNotHeld, on } from '../../core/suite.ts';
 import { operation } from '../../spec/operations.ts';
 import type { ErrorEntry, Level } from '../../spec/types.ts';
 
@@ -37,6 +39,7 @@ export {
   DESTRUCTIVE_STEP as DESTRUCTIVE_CHECK,
   FEATURE_AVAILABLE as FEATURE_CHECK,
   FIXTURE_CONFIGURED as FIXTURE_CHECK,
+  FIXTURE_HELD as FIXTURE_HELD_CHECK,
 } from '../../core/decidedOutcomes.ts';
 
 export interface Reqs {
@@ -44,6 +47,29 @@ export interface Reqs {
   success?: readonly string[];
   schema?: readonly string[];
   json?: readonly string[];
+}
+
+/**
+ * A success step whose request named a fixture the running test declared, answered "not found" by
+ * a target that has not shown it holds the value: the config's data is wanting, not the server
+ * (issue 22). Records one `fixture-held` skip citing every requirement the step and its test
+ * judge, and returns true; false otherwise (nothing recorded).
+ */
+function fixtureNotHeldSkip(x: Exchange, id: OperationId, cited: readonly string[]): boolean {
+  const how = notFoundAnswer(x, operation(id).errors);
+  if (how === undefined) return false;
+  const unheld = fixturesNotHeld(x);
+  if (!unheld) return false;
+  const names = unheld.paths.map((p) => `fixtures.${p}`);
+  on(id)
+    .must(...new Set([...cited, ...unheld.cites]))
+    .with({ exchange: x, evidence: { fixtures: names, answer: how } })
+    .decided(
+      FIXTURE_HELD,
+      'skip',
+      `fixture not held by the target: ${names.join(', ')} (answered ${how} to a request naming it; check the config)`,
+    );
+  return true;
 }
 
 /** Status, JSON media type, JSON body and documented schema of a successful answer. */
@@ -55,6 +81,12 @@ export function verifySuccess(
 ): boolean {
   const op = operation(id);
   const b = on(id);
+  const cited = [
+    ...(reqs.success ?? []),
+    ...(op.responseMediaType === 'json' ? (reqs.json ?? JSON_RULE[op.document]) : []),
+    ...(op.responseSchema ? (reqs.schema ?? []) : []),
+  ];
+  if (fixtureNotHeldSkip(x, id, cited)) return false;
   const status = b
     .must(...(reqs.success ?? []))
     .under(...(opts.decisions ?? []))

@@ -39,6 +39,7 @@ export const PROBES: Probes = {
   'batch-msgid-not-sequential': batch1001,
   'pending-list-order-varies': (s) => s.get(paths.batches),
   'invalid-id-status-400': (s) => s.get(paths.batch('NO-SUCH-BATCH')),
+  'invalid-id-object': (s) => s.get(paths.batch('NO-SUCH-BATCH')),
   'form-content-type-optional': formWithoutContentType,
   'unsupported-insurer-no-match': (s) => s.findMember('2', { ...v2Single, insurerIdentifier: 'bup' }),
   'multiple-match-other-wording': (s) => s.findMember('2', v2Multiple),

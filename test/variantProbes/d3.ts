@@ -30,6 +30,22 @@ export const PROBES: Probes = {
   'introspect-client-token-success': async (s) => s.accounts(paths.introspect, { token: await s.token() }),
   'writes-other-2xx': (s) => s.patient('POST', paths.createPatient, { resourceType: 'Patient', gender: 'female' }),
   'token-details-redirect-checked-first': (s) => s.request('GET', paths.tokenDetails('nhs')),
+  'contract-price-id-required': (s) =>
+    s.contract('POST', paths.contractPrice, {
+      resourceType: 'Contract',
+      subject: [{ reference: 'Site/SITE001' }],
+      term: [
+        {
+          asset: [
+            {
+              type: [{ coding: [{ code: 'PriceGroupAssignment' }] }],
+              context: [{ reference: { reference: 'Payor/I-bup' } }],
+              valuedItem: [{ entityCodeableConcept: { coding: [{ system: 'ISC', code: 'FUCONS', display: 'x' }] } }],
+            },
+          ],
+        },
+      ],
+    }),
   'revoke-unknown-token-refused': (s) =>
     s.request('POST', paths.revoke, {
       headers: { authorization: basicAuth(), 'content-type': 'application/x-www-form-urlencoded' },
