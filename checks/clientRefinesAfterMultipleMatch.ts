@@ -1,5 +1,5 @@
 import { fail, pass, skip, type Check } from '../core/check.ts';
-import { answerCode, type ClientExchange, fieldsOf } from '../core/clientRequest.ts';
+import { answerCodes, type ClientExchange, fieldsOf } from '../core/clientRequest.ts';
 
 const OPTIONAL = ['sex', 'postCode', 'policyActiveOn'];
 
@@ -15,7 +15,7 @@ export const clientRefinesAfterMultipleMatch: Check<readonly ClientExchange[]> =
   run: (exchanges) => {
     const searches = exchanges.filter((x) => x.operation?.id === 'find-member-v2');
     const at = searches.findIndex(
-      (x) => answerCode(x) === 'MULTIPLE_MATCH_FOUND' && !OPTIONAL.some((f) => fieldsOf(x).has(f)),
+      (x) => answerCodes(x).includes('MULTIPLE_MATCH_FOUND') && !OPTIONAL.some((f) => fieldsOf(x).has(f)),
     );
     if (at === -1) return skip('The client made no step-1 search that was answered MULTIPLE_MATCH_FOUND');
     const next = searches[at + 1];

@@ -1,5 +1,6 @@
 import { fail, pass, show, type Check } from '../core/check.ts';
 import { isRecord } from '../core/exchange.ts';
+import { issueCodes } from '../core/readers/errorCode.ts';
 import { describe, readObject } from './readJson.ts';
 import { briefValue } from './valueKind.ts';
 
@@ -24,16 +25,14 @@ export const deletedIdOutcome: Check = {
         `Expected issue[0], received ${Array.isArray(issues) ? (issues.length === 0 ? 'no issue' : `issue[0] ${show(issues[0], 40)}`) : `issue ${describe(issues)}`}`,
       );
     }
-    const carries = (i: unknown) =>
-      isRecord(i) &&
-      isRecord(i.details) &&
-      Array.isArray(i.details.coding) &&
-      i.details.coding.some((c) => isRecord(c) && c.code === 'MSG_DELETED_ID');
-    const index = Math.max(0, issues.findIndex(carries));
+    // The issue carrying MSG_DELETED_ID, read as every part of the suite reads codes (core/readers).
+    const index = Math.max(
+      0,
+      issues.findIndex((i) => issueCodes(i).includes('MSG_DELETED_ID')),
+    );
     const issue = issues[index] as Record<string, unknown>;
     const { severity, code, location, expression } = issue;
-    const coding = isRecord(issue.details) && Array.isArray(issue.details.coding) ? issue.details.coding : [];
-    const codes = coding.filter(isRecord).map((c) => c.code);
+    const codes = issueCodes(issue);
     const evidence = {
       severity: briefValue(severity, 40),
       code: briefValue(code, 40),

@@ -25,14 +25,24 @@ describe('operationOutcomeShape', () => {
   it('fails an empty code', () => {
     const finding = operationOutcomeShape.run(respondedExchange({ status: 400, body: outcome('') }));
     expect(finding.outcome).toBe('fail');
-    expect(finding.message).toMatch(/issue\[0\]\.details\.coding\[0\]\.code is ""$/);
+    expect(finding.message).toMatch(/no issue\[\]\.details\.coding\[\]\.code$/);
+  });
+
+  it('reads the code in any coding of any issue (DEC-D1-46)', () => {
+    const body = outcome('NO_MATCH_FOUND');
+    const second = { severity: 'error', code: 'exception', details: { coding: [{ code: 'NO_MATCH_FOUND' }] } };
+    const finding = operationOutcomeShape.run(
+      respondedExchange({ status: 400, body: { ...body, issue: [{ ...body.issue[0], details: { coding: [] } }, second] } }),
+    );
+    expect(finding.outcome).toBe('fail');
+    expect(finding.message).not.toMatch(/no issue\[\]\.details\.coding\[\]\.code/);
   });
 
   it('fails a top-level code object', () => {
     const finding = operationOutcomeShape.run(respondedExchange({ status: 400, body: { code: 'MSG_PARAM_INVALID' } }));
     expect(finding.outcome).toBe('fail');
     expect(finding.message).toMatch(
-      /^Expected an OperationOutcome with an error code \(2\.3\), received .*issue\[0\]\.details\.coding\[0\]\.code is <absent>$/,
+      /^Expected an OperationOutcome with an error code \(2\.3\), received .*no issue\[\]\.details\.coding\[\]\.code$/,
     );
   });
 

@@ -16,21 +16,26 @@ describe('outcomeHasDiagnostics', () => {
 
   it('fails on empty, blank, missing and mistyped diagnostics', () => {
     expect(outcomeHasDiagnostics.run(respondedExchange({ body: outcome('') })).message).toBe(
-      'Expected issue[0].diagnostics to be non-empty text, received ""',
+      'Expected an issue with non-empty diagnostics text, received ""',
     );
     expect(outcomeHasDiagnostics.run(respondedExchange({ body: outcome('   ') })).outcome).toBe('fail');
     expect(outcomeHasDiagnostics.run(respondedExchange({ body: outcome(undefined) })).message).toBe(
-      'Expected issue[0].diagnostics to be non-empty text, received <absent>',
+      'Expected an issue with non-empty diagnostics text, received <absent>',
     );
     expect(outcomeHasDiagnostics.run(respondedExchange({ body: outcome(12) })).outcome).toBe('fail');
   });
 
+  it('reads any issue, not only the first (which issue comes first is not fixed)', () => {
+    const body = { resourceType: 'OperationOutcome', issue: [{ severity: 'warning' }, { diagnostics: 'Refine' }] };
+    expect(outcomeHasDiagnostics.run(respondedExchange({ body })).outcome).toBe('pass');
+  });
+
   it('fails without issues', () => {
     expect(outcomeHasDiagnostics.run(respondedExchange({ body: { resourceType: 'OperationOutcome' } })).message).toBe(
-      'Expected issue[0].diagnostics to be non-empty text, received no issue[]',
+      'Expected an issue with non-empty diagnostics text, received no issue[]',
     );
     expect(outcomeHasDiagnostics.run(respondedExchange({ body: { issue: [] } })).message).toMatch(
-      /received no issue\[0\]$/,
+      /received no issue$/,
     );
   });
 

@@ -1,10 +1,11 @@
 import { fail, pass, show, type Check } from '../core/check.ts';
-import { isRecord } from '../core/exchange.ts';
+import { issuesOf } from '../core/readers/errorCode.ts';
 import { readObject } from './readJson.ts';
 
 /**
- * The OperationOutcome explains itself: `issue[0].diagnostics` is non-empty text (document 1,
- * 2.3 and 4.2; DEC-D1-34: the wording is recorded, not judged).
+ * The OperationOutcome explains itself: an issue carries non-empty `diagnostics` text (document 1,
+ * 2.3 and 4.2; DEC-D1-34: the wording is recorded, not judged). Any issue, as every reading of an
+ * OperationOutcome (core/readers/errorCode.ts): which one comes first is not fixed.
  */
 export const outcomeHasDiagnostics: Check = {
   id: 'outcome-has-diagnostics',
@@ -12,14 +13,14 @@ export const outcomeHasDiagnostics: Check = {
   run: (x) => {
     const body = readObject(x);
     if (!body.ok) return body.finding;
-    const issue = Array.isArray(body.value.issue) ? body.value.issue[0] : undefined;
-    const diagnostics = isRecord(issue) ? issue.diagnostics : undefined;
-    if (typeof diagnostics === 'string' && diagnostics.trim() !== '') return pass(show(diagnostics), { diagnostics });
-    const received = Array.isArray(body.value.issue)
-      ? isRecord(issue)
-        ? show(diagnostics)
-        : 'no issue[0]'
-      : 'no issue[]';
-    return fail(`Expected issue[0].diagnostics to be non-empty text, received ${received}`);
+    const issues = issuesOf(body.value);
+    const diagnostics = issues.map((i) => i.diagnostics).find((d) => typeof d === 'string' && d.trim() !== '');
+    if (typeof diagnostics === 'string') return pass(show(diagnostics), { diagnostics });
+    const received = !Array.isArray(body.value.issue)
+      ? 'no issue[]'
+      : issues.length === 0
+        ? 'no issue'
+        : issues.map((i) => show(i.diagnostics)).join(', ');
+    return fail(`Expected an issue with non-empty diagnostics text, received ${received}`);
   },
 };

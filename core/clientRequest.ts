@@ -3,6 +3,7 @@
  * of the table it addresses: the subject of the client-side checks (checks/client*.ts). The raw
  * path and query are kept as sent, so that percent-encoding can be judged.
  */
+import { errorCodesOf } from './readers/errorCode.ts';
 import type { Operation } from '../spec/types.ts';
 
 export interface ClientRequest {
@@ -69,14 +70,14 @@ export function fieldsOf(x: Pick<ClientExchange, 'method' | 'body' | 'rawQuery'>
   return new URLSearchParams(x.method === 'GET' ? x.rawQuery : (x.body ?? ''));
 }
 
-/** The first OperationOutcome error code of an answer, when it is one. */
+/** The error codes of an answer, read as every part of the suite reads them (core/readers/errorCode.ts). */
+export function answerCodes(x: Pick<ClientExchange, 'responseBody'>): string[] {
+  return errorCodesOf(jsonOf(x.responseBody), x.responseBody);
+}
+
+/** The first error code of an answer, when it carries one. */
 export function answerCode(x: Pick<ClientExchange, 'responseBody'>): string | undefined {
-  try {
-    const body = JSON.parse(x.responseBody ?? '') as { issue?: { details?: { coding?: { code?: string }[] } }[] };
-    return body.issue?.[0]?.details?.coding?.[0]?.code;
-  } catch {
-    return undefined;
-  }
+  return answerCodes(x)[0];
 }
 
 /** A body or an answer parsed as JSON; undefined when absent or not JSON (a malformed answer). */

@@ -165,9 +165,9 @@ function percentile(sorted: readonly number[], p: number): number {
 
 const parse = jsonOf;
 
-/** The error code of an answer: an OperationOutcome's, or a top-level `code` (InvalidId). */
+/** The first error code of an answer, read by the one reader (core/readers/errorCode.ts). */
 function errorCodeOf(text: string): string | undefined {
-  return answerCode({ responseBody: text }) ?? (parse(text) as { code?: string } | undefined)?.code;
+  return answerCode({ responseBody: text });
 }
 
 /** Every field the client sent is stored as sent (the sandbox adds id, active, deceasedBoolean). */

@@ -1,3 +1,6 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadDecisions, parseDecisions } from './decisions.ts';
 
@@ -24,5 +27,44 @@ describe('decisions table', () => {
 describe('escaped bars', () => {
   it('keeps an escaped bar inside a cell', () => {
     expect(parseDecisions('| DEC-X1-02 | a `\\|` b | does | MUST |')[0]?.documentSays).toBe('a `|` b');
+  });
+});
+
+/**
+ * A decision rests on the documents' own words (issue 22): every quotation of three words or more
+ * in its "document says" column stands verbatim in the documents (spec/documents/, a copy of
+ * ../shared/spec; letter case, code marks and line breaks aside), so a decision never rests on a
+ * sentence the documents do not say.
+ */
+describe('decisions quote the documents verbatim', () => {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const documentsDir = join(here, 'documents');
+  const read = (dir: string) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => [f, readFileSync(join(dir, f), 'utf8')] as const);
+  const normal = (t: string) => t.replace(/`/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
+  const documents = normal(read(documentsDir).map(([, text]) => text).join('\n'));
+
+  it('every quotation in "document says" stands in the documents', () => {
+    const missing = loadDecisions().flatMap((d) =>
+      [...d.documentSays.matchAll(/"([^"]+)"/g)]
+        .map((m) => m[1])
+        .filter((q) => normal(q).split(' ').length >= 3 && !documents.includes(normal(q)))
+        .map((q) => `${d.id}: "${q}"`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('the test can fail: a sentence the documents do not say is not found', () => {
+    expect(documents.includes(normal('Version 1 is deprecated without sunset date'))).toBe(true);
+    expect(documents.includes(normal('always clean up'))).toBe(false);
+  });
+
+  it('spec/documents is the copy of ../shared/spec (where that folder is present)', () => {
+    const shared = join(here, '..', '..', 'shared', 'spec');
+    if (!existsSync(shared)) return;
+    expect(read(documentsDir)).toEqual(read(shared));
   });
 });

@@ -47,6 +47,30 @@ describe('house rules', () => {
     expect(direct.map((f) => relative(ROOT, f))).toEqual([]);
   });
 
+  test('documented shapes are read by their one reader: no suite, generator, state machine, judge or pact check parses an error code or a payor itself', () => {
+    // core/readers/ holds the readers (DESIGN.md): an error code (any coding, top level, InvalidId),
+    // a payor's identity. A JSON path in a string (`issue[].details.coding[]`) is a path, not parsing.
+    const readers = join(ROOT, 'core', 'readers');
+    const dirs = ['suites', 'generators', 'app', 'certify', 'pacts', 'scripts', 'core', 'reports', 'checks'];
+    const files = dirs
+      .flatMap((d) => filesUnder(join(ROOT, d), '.ts'))
+      .filter((f) => !f.startsWith(readers) && !f.endsWith('.test.ts'));
+    const SHAPES: [RegExp, string][] = [
+      [/[\w)]\??\.details\??\.coding/, 'an OperationOutcome coding (core/readers/errorCode.ts)'],
+      [/\.issue\??\.?\[0\]/, 'the first issue of an OperationOutcome (core/readers/errorCode.ts)'],
+      [/includes\(['"]InvalidId/, 'InvalidId (core/readers/errorCode.ts)'],
+      [/Organization\|Person|Payor\\\/\[IC\]/, "a payor's identity (core/readers/payor.ts)"],
+    ];
+    const found = files.flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .flatMap((line, i) =>
+          SHAPES.filter(([re]) => re.test(line)).map(([, what]) => `${relative(ROOT, f)}:${i + 1} reads ${what}`),
+        ),
+    );
+    expect(found).toEqual([]);
+  });
+
   test('no comment silences a linter the project does not run (Biome is the linter)', () => {
     const silenced = sourceFiles.filter(
       (f) => !f.endsWith('houseRules.test.ts') && readFileSync(f, 'utf8').includes('eslint-disable'),

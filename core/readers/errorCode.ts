@@ -39,17 +39,28 @@ export function errorCodesOf(body: unknown, text?: string): string[] {
   return codes;
 }
 
+/** The issues of an OperationOutcome that are objects, in order (none when `issue` is not a list). */
+export function issuesOf(body: unknown): Rec[] {
+  return isRec(body) && Array.isArray(body.issue) ? body.issue.filter(isRec) : [];
+}
+
+/** The codes of one issue: `details.coding[].code`, non-empty strings, in order. */
+export function issueCodes(issue: unknown): string[] {
+  if (!isRec(issue) || !isRec(issue.details) || !Array.isArray(issue.details.coding)) return [];
+  return issue.details.coding
+    .filter(isRec)
+    .map((c) => c.code)
+    .filter((c): c is string => typeof c === 'string' && c.trim() !== '');
+}
+
 /** The codes of an OperationOutcome: `issue[].details.coding[].code`, any coding of any issue, in order. */
 export function outcomeCodesOf(body: unknown): string[] {
-  const codes: string[] = [];
-  if (!isRec(body) || !Array.isArray(body.issue)) return codes;
-  for (const issue of body.issue) {
-    if (!isRec(issue) || !isRec(issue.details) || !Array.isArray(issue.details.coding)) continue;
-    for (const coding of issue.details.coding)
-      if (isRec(coding) && typeof coding.code === 'string' && coding.code.trim() !== '' && !codes.includes(coding.code))
-        codes.push(coding.code);
-  }
-  return codes;
+  return [...new Set(issuesOf(body).flatMap(issueCodes))];
+}
+
+/** The first issue whose codings carry `code`, or undefined. */
+export function issueCarrying(body: unknown, code: string): Rec | undefined {
+  return issuesOf(body).find((i) => issueCodes(i).includes(code));
 }
 
 /** The first error code of an answer, or undefined. */
