@@ -32,7 +32,10 @@ describe('operationOutcomeShape', () => {
     const body = outcome('NO_MATCH_FOUND');
     const second = { severity: 'error', code: 'exception', details: { coding: [{ code: 'NO_MATCH_FOUND' }] } };
     const finding = operationOutcomeShape.run(
-      respondedExchange({ status: 400, body: { ...body, issue: [{ ...body.issue[0], details: { coding: [] } }, second] } }),
+      respondedExchange({
+        status: 400,
+        body: { ...body, issue: [{ ...body.issue[0], details: { coding: [] } }, second] },
+      }),
     );
     expect(finding.outcome).toBe('fail');
     expect(finding.message).not.toMatch(/no issue\[\]\.details\.coding\[\]\.code/);

@@ -1,4 +1,4 @@
-import { fail, pass, show, type Check } from '../core/check.ts';
+import { fail, pass, type Check } from '../core/check.ts';
 import { outcomeCodesOf } from '../core/readers/errorCode.ts';
 import { validateAgainst } from '../core/schemaRegistry.ts';
 import { readJson } from './readJson.ts';

@@ -34,9 +34,7 @@ describe('outcomeHasDiagnostics', () => {
     expect(outcomeHasDiagnostics.run(respondedExchange({ body: { resourceType: 'OperationOutcome' } })).message).toBe(
       'Expected an issue with non-empty diagnostics text, received no issue[]',
     );
-    expect(outcomeHasDiagnostics.run(respondedExchange({ body: { issue: [] } })).message).toMatch(
-      /received no issue$/,
-    );
+    expect(outcomeHasDiagnostics.run(respondedExchange({ body: { issue: [] } })).message).toMatch(/received no issue$/);
   });
 
   it('fails on empty and non-JSON bodies', () => {

@@ -1,5 +1,5 @@
 import { fail, pass, type Check } from '../core/check.ts';
-import { isRecord, type RespondedExchange } from '../core/exchange.ts';
+import type { RespondedExchange } from '../core/exchange.ts';
 import { contractNamesPayor, contractsOf } from './contract.ts';
 import { readBundle } from './readJson.ts';
 

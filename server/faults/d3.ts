@@ -41,8 +41,8 @@ const placeholderAdded = (req: SandboxRequest) => req.rawBody.includes(PLACEHOLD
 /** The patients deleted per sandbox (its unwrapped repository), for condition-for-deleted-patient-stored. */
 const deletedPatients = new WeakMap<Repository, Map<string, PatientRecord>>();
 const deletedOf = (data: Repository) => {
-  let map = deletedPatients.get(data);
-  if (!map) deletedPatients.set(data, (map = new Map()));
+  const map = deletedPatients.get(data) ?? new Map<string, PatientRecord>();
+  deletedPatients.set(data, map);
   return map;
 };
 
