@@ -12,6 +12,7 @@ const LONGEST_FIRST = [
   'test/variants.test.ts',
   'test/faults.test.ts',
   'test/hostile.test.ts',
+  'test/gateway.test.ts',
   'test/cliManners.test.ts',
   'test/cli.test.ts',
   'test/shard.test.ts',

@@ -10,7 +10,8 @@ import { aggregate } from '../core/aggregate.ts';
 import { allSecretsOf, ConfigError, loadConfig } from '../core/config.ts';
 import { addressOf, discover, TargetUnreachableError } from '../core/discovery.ts';
 import { RunEventBus, readEvents, type WorkerResult } from '../core/events.ts';
-import { HttpClient } from '../core/http.ts';
+import { RunRetryBudget } from '../core/breaker.ts';
+import { HttpClient, type LoadRetryTotals, Pacer } from '../core/http.ts';
 import { sealed } from '../core/integrity.ts';
 import { type EvidenceMode, Redactor } from '../core/redact.ts';
 import type { ExchangeRecord, RunResults } from '../core/results.ts';
@@ -62,6 +63,10 @@ export interface RunOptions {
    * is paid once) and more wall time: for callers that run many runs at once on few cores.
    */
   workers?: number;
+  /** Requests the run starts per second at most, over every worker (overrides config `http.maxRequestsPerSecond`). */
+  maxRequestsPerSecond?: number;
+  /** Calls the run has in flight at once at most, over every worker (overrides config `http.concurrency`). */
+  concurrency?: number;
 }
 
 /** Where a run's wall time went, in milliseconds (the benchmark prints them: npm run bench). */
@@ -83,6 +88,8 @@ export interface RunOutcome {
   reports?: ReportPaths;
   /** One-line reason when the run could not start (exit 2). */
   problem?: string;
+  /** What the run spent on load refusals (HTTP 429, or 503 with Retry-After), runner and workers together. */
+  load?: LoadRetryTotals;
 }
 
 export async function runConformance(options: RunOptions): Promise<RunOutcome> {
@@ -92,19 +99,37 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const runs = options.runs ?? 25;
   let client: HttpClient | undefined;
   let runDir: string | undefined;
+  let budget: RunRetryBudget | undefined;
   try {
-    const config = loadConfig({
+    const loaded = loadConfig({
       file: options.config,
       target: options.target,
       fallbacks: options.environmentFallbacks,
     });
+    // The run options' pacing overrides the config's.
+    const config = {
+      ...loaded,
+      http: {
+        ...loaded.http,
+        ...(options.maxRequestsPerSecond !== undefined ? { maxRequestsPerSecond: options.maxRequestsPerSecond } : {}),
+        ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+      },
+    };
     const shard = options.shard;
     const selected = selectOperations(options.only).filter((op) => !shard || suiteInShard(op.suite, shard));
     // Reporters subscribe to the run's events; the report folder is written when the run finishes.
     const bus = new RunEventBus();
     const reportPaths = subscribeReportFolder(bus, resolve(options.reportDir), options.artefacts);
     options.subscribe?.(bus);
-    client = new HttpClient(config.http);
+    // The run folder holds what the workers share (the breaker, the retry budget); the runner's own
+    // calls (discovery, the token) take from the same retry budget, at the run's whole rate (no
+    // worker runs yet).
+    runDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
+    budget = new RunRetryBudget(runDir, config.http);
+    client = new HttpClient(config.http, undefined, {
+      budget,
+      pacer: new Pacer(config.http.maxRequestsPerSecond, config.http.concurrency),
+    });
     const runnerExchanges = new Map<string, ExchangeRecord>();
     const runnerResults: WorkerResult[] = [];
     const evidence: EvidenceMode = options.evidence ?? 'masked';
@@ -145,7 +170,6 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       runnerResults.push(addressedByKey(op, a, exchange));
     }
 
-    runDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
     const ctx: RunContext = {
       target: config.target,
       addresses,
@@ -165,6 +189,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       ...(options.path ? { path: options.path } : {}),
       selected: active.map((op) => op.id),
       runDir,
+      ...(config.http.maxRequestsPerSecond !== undefined ? { pacedFrom: Date.now() + 1000 } : {}),
     };
     const suites = [...new Set(active.filter((op) => addresses[op.id]).map((op) => op.suite))];
     marks.discovered = performance.now();
@@ -228,7 +253,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       suites: marks.suitesDone - marks.discovered,
       report: performance.now() - marks.suitesDone,
     };
-    return { exitCode: exitCodeOf(results.verdict), results, reports, timings };
+    return { exitCode: exitCodeOf(results.verdict), results, reports, timings, load: budget.totals() };
   } catch (e) {
     if (e instanceof ConfigError || e instanceof TargetUnreachableError)
       return { exitCode: EXIT.usage, problem: e.message };

@@ -3,6 +3,13 @@
  * to the workers, Allure results written through allure-vitest (masked), and suite crashes (a test
  * that threw for a reason other than a recorded MUST failure) turned into `error` results, so that
  * a broken suite never looks conformant.
+ *
+ * The run's pacing (config `http.maxRequestsPerSecond`, `http.concurrency`) holds for the run as a
+ * whole: each worker thread paces itself at an equal share of it (core/http.ts, Pacer). Dividing is
+ * the simplest thing that is correct whatever the pool (threads or processes): the shares never add
+ * up to more than the limit, and no state is shared per request. The price is a slower tail when
+ * one worker has nothing left to run. With a concurrency below the number of workers, fewer
+ * workers run.
  */
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -65,6 +72,22 @@ export interface EngineOptions {
   allure?: boolean;
   /** Worker threads for the suite files (default: the suites' options, 2). */
   workers?: number;
+}
+
+/** Worker threads that may run at once: never more than the suite files, nor than the calls allowed in flight. */
+export function workerCount(files: number, http: Pick<RunContext['http'], 'concurrency'>, workers?: number): number {
+  const wanted = workers ?? SUITES_TEST_OPTIONS.maxWorkers;
+  const most = typeof wanted === 'number' ? wanted : 2;
+  return Math.max(1, Math.min(most, files, http.concurrency ?? most));
+}
+
+/** One worker's share of the run's pacing, when `workers` run at once. */
+export function workerShare(http: RunContext['http'], workers: number): RunContext['http'] {
+  return {
+    ...http,
+    ...(http.maxRequestsPerSecond !== undefined ? { maxRequestsPerSecond: http.maxRequestsPerSecond / workers } : {}),
+    ...(http.concurrency !== undefined ? { concurrency: Math.max(1, Math.floor(http.concurrency / workers)) } : {}),
+  };
 }
 
 const suiteOf = (moduleId: string): string => moduleId.split('/').pop()?.replace('.suite.ts', '') ?? 'unknown';
@@ -139,13 +162,14 @@ export async function runSuites(
     ],
   });
   const files = suites.map((s) => join(ROOT, 'suites', `${s}.suite.ts`));
+  const workers = workerCount(files.length, ctx.http, options.workers);
   const previousExitCode = process.exitCode;
   const onAbort = () => cancel?.();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const vitest = await startVitest('test', files, {
     config: false,
     ...SUITES_TEST_OPTIONS,
-    ...(options.workers ? { maxWorkers: options.workers } : {}),
+    maxWorkers: workers,
     root: ROOT,
     watch: false,
     reporters: options.allure === false ? [collector, lifecycle] : [collector, allure, lifecycle],
@@ -153,7 +177,7 @@ export async function runSuites(
     // allure-vitest skips every test missing from an Allure test plan named by this variable (set
     // by Allure TestOps in CI): what the suite judges is chosen by --only, never by the environment.
     env: { ALLURE_TESTPLAN_PATH: '' },
-    provide: { conformance: ctx },
+    provide: { conformance: { ...ctx, http: workerShare(ctx.http, workers) } },
   });
   options.signal?.removeEventListener('abort', onAbort);
   await vitest.close();

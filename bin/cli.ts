@@ -31,6 +31,11 @@ const RUN_OPTIONS: [string, string][] = [
   ['--evidence masked|full', 'masked (default) masks personal data in every artefact; full keeps it'],
   ['--min-coverage PERCENT', 'least share of the testable MUST requirements judged for a verdict (default 90)'],
   ['--shard I/N', 'judge part I of N (coupled suites stay together); join the parts with conformance merge'],
+  [
+    '--max-requests-per-second N',
+    'start at most N requests a second, over the whole run (1 to 100000; default: the config, else no limit)',
+  ],
+  ['--concurrency N', 'have at most N calls in flight at once, over the whole run (1 to 1000; default: no limit)'],
   ['--quiet', 'print only the verdict and where the report is'],
 ];
 
@@ -46,7 +51,10 @@ const COMMANDS: Record<string, CommandHelp> = {
     options: [
       ...RUN_OPTIONS.filter(([flag]) => !['--config FILE', '--allow-destructive'].includes(flag)),
       ['--fault NAME', 'switch on a named fault in the sandbox (see conformance faults)'],
-      ['--variant NAME', 'switch on a named variant, a choice the documents allow (see conformance variants)'],
+      [
+        '--variant NAME',
+        'switch on a named variant, a choice the documents allow (see conformance variants; `all` for every one)',
+      ],
     ],
   },
   serve: {
@@ -232,6 +240,8 @@ const runFlags = {
   'min-coverage': { type: 'string' },
   shard: { type: 'string' },
   quiet: { type: 'boolean' },
+  'max-requests-per-second': { type: 'string' },
+  concurrency: { type: 'string' },
 } as const;
 
 /** A folder the report can be written into: absent (it is created) or a directory. */
@@ -285,6 +295,13 @@ async function runOptions(values: Values, target: string | undefined): Promise<R
     evidence: evidenceMode(values.evidence as string | undefined),
     minCoverage: percent('min-coverage', values['min-coverage'] as string | undefined),
     shard,
+    maxRequestsPerSecond: integer(
+      'max-requests-per-second',
+      values['max-requests-per-second'] as string | undefined,
+      1,
+      100000,
+    ),
+    concurrency: integer('concurrency', values.concurrency as string | undefined, 1, 1000),
   };
 }
 
@@ -356,6 +373,12 @@ async function run(options: RunOptions, io: Out, quiet: boolean, replay: string)
     for (const line of quiet ? lines.filter((l) => /^(Verdict|Report|Inconclusive):/.test(l)) : lines) {
       io.out(colour && line.startsWith('Verdict:') ? colouredVerdict(line, outcome.results.verdict) : line);
     }
+    const load = outcome.load;
+    if (!quiet && load && load.retries + load.gaveUp > 0) {
+      io.out(
+        `Load refusals: ${load.retries + load.gaveUp} answers HTTP 429 or 503 with Retry-After; ${load.retries} waited out (${Math.round(load.waitedMs / 1000)} s in all) and sent again, ${load.gaveUp} left unjudged`,
+      );
+    }
     return outcome.results.interrupted ? EXIT.interrupted : outcome.exitCode;
   } finally {
     process.off('SIGINT', interrupt);
@@ -381,6 +404,8 @@ async function variantNames(values: Values): Promise<string[]> {
   const names = (values.variant as string[] | undefined) ?? [];
   if (names.length === 0) return names;
   const { VARIANTS } = await import('../server/variants/catalog.ts');
+  // `--variant all`: every variant at once, as the self-test and the soak run them.
+  if (names.includes('all')) return VARIANTS.map((v) => v.name);
   const known = new Set(VARIANTS.map((v) => v.name));
   for (const n of names) if (!known.has(n)) throw new UsageError(`Unknown variant ${n} (see \`conformance variants\`)`);
   return names;

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { Breaker, type BreakerKey } from './breaker.ts';
+import { Breaker, type BreakerKey, RunRetryBudget } from './breaker.ts';
 import type { ErrorKind, Exchange, ExchangeRequest } from './exchange.ts';
 
 const runDir = () => mkdtempSync(join(tmpdir(), 'breaker-'));
@@ -119,11 +119,46 @@ describe('Breaker', () => {
     expect(breaker.refusal(req(B), 'op')).toBeUndefined();
   });
 
+  test('a call left unjudged after load refusals is an answer: the target is there, and busy', () => {
+    const breaker = new Breaker(runDir(), 2, keyOf);
+    breaker.sent(exchange(A, 'time-out'));
+    breaker.sent(exchange(A, 'load-refused'));
+    breaker.sent(exchange(A, 'time-out'));
+    expect(breaker.refusal(req(A), 'op')).toBeUndefined();
+    breaker.sent(exchange(A, 'load-refused'));
+    breaker.sent(exchange(A, 'load-refused'));
+    expect(breaker.refusal(req(A), 'op')).toBeUndefined();
+  });
+
   test('a threshold of 0 never stops a service and writes nothing', () => {
     const dir = runDir();
     const breaker = new Breaker(dir, 0, keyOf);
     for (let i = 0; i < 5; i++) breaker.sent(exchange(A, 'time-out'));
     expect(breaker.refusal(req(A), 'op')).toBeUndefined();
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('RunRetryBudget', () => {
+  test('one budget of resends and of waiting for the whole run, shared through the run folder', () => {
+    const dir = runDir();
+    const one = new RunRetryBudget(dir, { loadRetries: 3, loadRetryWaitMs: 10_000 });
+    const other = new RunRetryBudget(dir, { loadRetries: 3, loadRetryWaitMs: 10_000 });
+    expect(one.totals()).toEqual({ retries: 0, waitedMs: 0, gaveUp: 0 });
+    expect(one.take(1000)).toBeUndefined();
+    expect(other.take(2000)).toBeUndefined();
+    expect(one.take(1000)).toBeUndefined();
+    expect(other.take(0)).toBe("the run's budget of 3 resends is spent");
+    other.gaveUp();
+    expect(one.totals()).toEqual({ retries: 3, waitedMs: 4000, gaveUp: 1 });
+  });
+
+  test('a wait beyond the budget of waiting is not taken; a budget of 0 resends takes none', () => {
+    const waiting = new RunRetryBudget(runDir(), { loadRetries: 100, loadRetryWaitMs: 1500 });
+    expect(waiting.take(1000)).toBeUndefined();
+    expect(waiting.take(1000)).toBe("the run's budget of 1.5 s of waiting is spent");
+    expect(waiting.take(500)).toBeUndefined();
+    const none = new RunRetryBudget(runDir(), { loadRetries: 0, loadRetryWaitMs: 1500 });
+    expect(none.take(0)).toBe('resending is off: http.loadRetries is 0');
   });
 });

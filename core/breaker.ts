@@ -11,13 +11,19 @@
  * Suites run in several worker threads, so the state lives in files of the run folder: a file of
  * consecutive failures per (origin, service), removed by an answer, a marker per stopped service
  * and one per stopped origin, which every worker checks before sending. A stop is final for the run.
+ *
+ * A load refusal (HTTP 429, or 503 with Retry-After; core/http.ts) is an answer: the target is
+ * there and busy. It resets the count even when the call was left unjudged after its retries.
+ *
+ * The run's retry budget lives in the run folder too (RunRetryBudget): every resend after a load
+ * refusal, in any worker or in the runner, takes from the one budget of the run.
  */
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import type { Exchange, ExchangeRequest } from './exchange.ts';
-import type { CallGuard } from './http.ts';
+import { type CallGuard, type LoadRetryTotals, overBudget, type RetryBudget, type RetryLimits } from './http.ts';
 
 /** Consecutive failures after which a service's calls are no longer sent (config `http.stopAfterConsecutiveFailures`). */
 export const DEFAULT_STOP_AFTER_FAILURES = 3;
@@ -68,7 +74,7 @@ export class Breaker implements CallGuard {
     const key = this.threshold > 0 ? this.keyOf(req, x.operation) : undefined;
     if (!key || x.errorKind === 'not-sent') return;
     const failures = this.serviceFile(key, FAILURES);
-    if (x.response !== undefined || x.error === undefined) {
+    if (x.response !== undefined || x.error === undefined || x.errorKind === 'load-refused') {
       if (existsSync(failures)) rmSync(failures, { force: true });
       return;
     }
@@ -135,4 +141,50 @@ function write(file: string, reason: string): void {
   const temporary = `${file}.${process.pid}-${threadId}.tmp`;
   writeFileSync(temporary, reason);
   renameSync(temporary, file);
+}
+
+const RETRIES_FILE = 'load-retries';
+
+/**
+ * The run's budget of resends after load refusals, shared by every worker and the runner through a
+ * file of the run folder: a line per resend (`R <ms waited>`) and per call left unjudged (`G`).
+ * Two workers taking the last resend at the same moment may both get it: the budget is kept to
+ * within one resend per worker.
+ */
+export class RunRetryBudget implements RetryBudget {
+  private readonly file: string;
+
+  constructor(
+    dir: string,
+    private readonly limits: RetryLimits,
+  ) {
+    this.file = join(dir, RETRIES_FILE);
+  }
+
+  take(waitMs: number): string | undefined {
+    const why = overBudget(this.totals(), this.limits, waitMs);
+    if (why === undefined) appendFileSync(this.file, `R ${Math.round(waitMs)}\n`);
+    return why;
+  }
+
+  gaveUp(): void {
+    appendFileSync(this.file, 'G\n');
+  }
+
+  totals(): LoadRetryTotals {
+    const totals: LoadRetryTotals = { retries: 0, waitedMs: 0, gaveUp: 0 };
+    let text = '';
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch {
+      return totals; // nothing spent yet
+    }
+    for (const line of text.split('\n')) {
+      if (line.startsWith('R ')) {
+        totals.retries += 1;
+        totals.waitedMs += Number(line.slice(2)) || 0;
+      } else if (line === 'G') totals.gaveUp += 1;
+    }
+    return totals;
+  }
 }

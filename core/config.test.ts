@@ -27,6 +27,9 @@ describe('loadConfig', () => {
       stopAfterConsecutiveFailures: 3,
       maxEvidenceBytes: 64 * 1024,
       maxRunEvidenceBytes: 32 * 1024 * 1024,
+      loadRetries: 1000,
+      loadRetryWaitMs: 600_000,
+      maxRetryAfterMs: 30_000,
     });
     expect(c.fixtures).toEqual({});
   });
@@ -43,6 +46,23 @@ describe('loadConfig', () => {
       stopAfterConsecutiveFailures: 0,
       maxEvidenceBytes: 1024,
     });
+  });
+
+  test('load refusals are resent within a budget by default; pacing is off unless the config sets it', () => {
+    const defaults = loadConfig({
+      file: file(minimal),
+      target: 'http://127.0.0.1:1',
+      environment: { CID: 'i', CS: 's' },
+    });
+    expect(defaults.http).toMatchObject({ loadRetries: 1000, loadRetryWaitMs: 600_000, maxRetryAfterMs: 30_000 });
+    expect(defaults.http.maxRequestsPerSecond).toBeUndefined();
+    expect(defaults.http.concurrency).toBeUndefined();
+    const paced = loadConfig({
+      file: file({ ...minimal, http: { maxRequestsPerSecond: 50, concurrency: 4, loadRetries: 0 } }),
+      target: 'http://127.0.0.1:1',
+      environment: { CID: 'i', CS: 's' },
+    });
+    expect(paced.http).toEqual({ ...HTTP_DEFAULTS, maxRequestsPerSecond: 50, concurrency: 4, loadRetries: 0 });
   });
 
   test('fallbacks stand in for unset variables only', () => {
@@ -87,6 +107,11 @@ describe('loadConfig', () => {
     [{ http: { timeoutMs: 5 } }, /invalid at \/http\/timeoutMs/],
     [{ http: { stopAfterConsecutiveFailures: -1 } }, /invalid at \/http\/stopAfterConsecutiveFailures/],
     [{ http: { maxRunEvidenceBytes: 2 ** 30 } }, /invalid at \/http\/maxRunEvidenceBytes/],
+    [{ http: { maxRequestsPerSecond: 0 } }, /invalid at \/http\/maxRequestsPerSecond/],
+    [{ http: { maxRequestsPerSecond: 2.5 } }, /invalid at \/http\/maxRequestsPerSecond/],
+    [{ http: { concurrency: 0 } }, /invalid at \/http\/concurrency/],
+    [{ http: { loadRetries: -1 } }, /invalid at \/http\/loadRetries/],
+    [{ http: { maxRetryAfterMs: 2 * 3600_000 } }, /invalid at \/http\/maxRetryAfterMs/],
   ])('rejects %j with a one-line ConfigError', (content, message) => {
     const run = () => loadConfig({ file: file(content), target: 'https://x.example', environment: {} });
     expect(run).toThrow(ConfigError);

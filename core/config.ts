@@ -11,6 +11,7 @@ import type { FeatureName, ServiceId } from '../spec/types.ts';
 import { DEFAULT_STOP_AFTER_FAILURES } from './breaker.ts';
 import type { Auth, ConformanceRunConfiguration, Fixtures } from './configTypes.ts';
 import { EVIDENCE_DEFAULTS } from './evidenceCap.ts';
+import { LOAD_RETRY_DEFAULTS } from './http.ts';
 import type { Attestation } from './results.ts';
 
 export type { Fixtures, MemberSearch } from './configTypes.ts';
@@ -36,6 +37,16 @@ export interface HttpSettings {
   maxEvidenceBytes: number;
   /** Bytes of body text the run keeps as evidence in all. */
   maxRunEvidenceBytes: number;
+  /** Requests the whole run starts per second at most (no limit when absent). */
+  maxRequestsPerSecond?: number;
+  /** Calls the whole run has in flight at once at most (no limit when absent). */
+  concurrency?: number;
+  /** Resends the run may make after load refusals (HTTP 429, or 503 with Retry-After; 0: none). */
+  loadRetries: number;
+  /** Milliseconds the run may wait in all before those resends. */
+  loadRetryWaitMs: number;
+  /** Longest single wait after a load refusal. */
+  maxRetryAfterMs: number;
 }
 
 /** The defaults of the config's `http` section. */
@@ -44,6 +55,7 @@ export const HTTP_DEFAULTS: Readonly<HttpSettings> = {
   maxResponseBytes: 5 * 1024 * 1024,
   stopAfterConsecutiveFailures: DEFAULT_STOP_AFTER_FAILURES,
   ...EVIDENCE_DEFAULTS,
+  ...LOAD_RETRY_DEFAULTS,
 };
 
 export interface ResolvedConfig {

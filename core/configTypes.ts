@@ -83,6 +83,26 @@ export interface ConformanceRunConfiguration {
      * Bytes of body text the whole run keeps as evidence; once used up, further bodies are dropped from the evidence with a note (default 33554432, 32 MiB).
      */
     maxRunEvidenceBytes?: number;
+    /**
+     * Requests the whole run starts per second at most, evenly spaced and shared among the suite workers (default: no limit). Also --max-requests-per-second.
+     */
+    maxRequestsPerSecond?: number;
+    /**
+     * Calls the whole run has in flight at once at most, shared among the suite workers (default: no limit). Also --concurrency.
+     */
+    concurrency?: number;
+    /**
+     * Times the whole run may send a call again after the target refused it for load (HTTP 429, or 503 with Retry-After), having waited what Retry-After asks; a call still refused when none is left is recorded as error, never judged (default 1000; 0 never sends again; at most 10 per call).
+     */
+    loadRetries?: number;
+    /**
+     * Milliseconds the whole run may wait in all before sending calls again after load refusals, summed over the calls (default 600000, 10 minutes).
+     */
+    loadRetryWaitMs?: number;
+    /**
+     * Longest single wait after a load refusal; a longer Retry-After is waited only this long before the call is sent again (default 30000).
+     */
+    maxRetryAfterMs?: number;
   };
   fixtures?: Fixtures;
 }

@@ -31,12 +31,29 @@ export interface Exchange {
   /**
    * What kind of failure `error` is: `time-out` (no complete answer within the call's time budget),
    * `transport` (refused, reset, closed early), `not-sent` (the run's breaker stopped the service,
-   * core/breaker.ts), `size-cap` or `redirects` (an answer arrived, and is judged as it is).
+   * core/breaker.ts), `size-cap` or `redirects` (an answer arrived, and is judged as it is),
+   * `load-refused` (below).
    */
   errorKind?: ErrorKind;
+  /**
+   * Load refusals (HTTP 429, or 503 with Retry-After) waited out before this exchange: how many
+   * times the request was sent again (core/http.ts). Absent when the first answer was kept.
+   */
+  retries?: number;
+  /** Milliseconds waited in all before those resends (outside the call's `timeoutMs`). */
+  waitedMs?: number;
+  /**
+   * With `errorKind` `load-refused`: the refusal the target still gave when the run stopped
+   * retrying (the answer itself is not kept: it says nothing about the operation).
+   */
+  loadRefusal?: { status: number; retryAfter?: string };
 }
 
-export type ErrorKind = 'time-out' | 'transport' | 'not-sent' | 'size-cap' | 'redirects';
+/**
+ * `load-refused`: the target still refused the call for load (HTTP 429, or 503 with Retry-After)
+ * when the retries allowed were used up; there is no answer to judge and the result is `error`.
+ */
+export type ErrorKind = 'time-out' | 'transport' | 'not-sent' | 'size-cap' | 'redirects' | 'load-refused';
 
 /** An exchange that has a response: what a check's `run` receives. */
 export type RespondedExchange = Exchange & { response: ExchangeResponse };

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Exchange } from './exchange.ts';
-import { type CallGuard, HttpClient } from './http.ts';
+import { type CallGuard, HttpClient, type HttpOptions, LocalRetryBudget, loadRefusalOf, retryAfterMs } from './http.ts';
 
 const seen: { url: string; headers: Record<string, string | string[] | undefined> }[] = [];
 const timers = new Set<NodeJS.Timeout>();
@@ -142,5 +142,234 @@ describe('HttpClient', () => {
   test('a redirect loop stops with an error', async () => {
     const x = await client().send({ method: 'GET', url: `${A}/loop`, headers: {} });
     expect(x.error).toMatch(/Too many redirects/);
+  });
+});
+
+describe('Retry-After and load refusals', () => {
+  const now = Date.parse('2026-03-01T12:00:00Z');
+
+  test.each([
+    ['0', 0],
+    ['1', 1000],
+    [' 120 ', 120_000],
+    ['Sun, 01 Mar 2026 12:00:05 GMT', 5000],
+    ['Sunday, 01-Mar-26 12:00:07 GMT', 7000],
+    ['Sun Mar  1 12:00:09 2026', 9000],
+    ['Sun, 01 Mar 2026 11:59:00 GMT', 0],
+  ])('Retry-After %j asks to wait %i ms (delay-seconds or any HTTP-date; a past date, none)', (value, ms) => {
+    expect(retryAfterMs(value, now)).toBe(ms);
+  });
+
+  test.each([['soon'], ['1.5'], ['-1'], ['2026-03-01T12:00:05Z'], ['']])('Retry-After %j is not valid', (value) => {
+    expect(retryAfterMs(value, now)).toBeUndefined();
+  });
+
+  const answer = (status: number, headers: Record<string, string> = {}) => ({
+    status,
+    headers,
+    bodyText: '',
+    size: 0,
+    truncated: false,
+  });
+
+  test('429 is a load refusal with or without Retry-After; 503 only with a valid one', () => {
+    expect(loadRefusalOf(answer(429, { 'retry-after': '2' }), now)).toEqual({
+      status: 429,
+      retryAfter: '2',
+      waitMs: 2000,
+    });
+    expect(loadRefusalOf(answer(429), now)).toEqual({ status: 429, waitMs: undefined });
+    expect(loadRefusalOf(answer(503, { 'retry-after': 'Sun, 01 Mar 2026 12:00:03 GMT' }), now)?.waitMs).toBe(3000);
+    expect(loadRefusalOf(answer(503), now)).toBeUndefined();
+    expect(loadRefusalOf(answer(503, { 'retry-after': 'later' }), now)).toBeUndefined();
+    expect(loadRefusalOf(answer(200, { 'retry-after': '1' }), now)).toBeUndefined();
+    expect(loadRefusalOf(answer(400), now)).toBeUndefined();
+    expect(loadRefusalOf(undefined, now)).toBeUndefined();
+  });
+});
+
+describe('HttpClient and a target refusing for load', () => {
+  /** Requests seen per path, with their method and body. */
+  const hits = new Map<string, { method: string; body: string; at: number }[]>();
+  let inFlight = 0;
+  let mostInFlight = 0;
+  let server: ReturnType<typeof createServer>;
+  let S = '';
+
+  /** `/refuse/<n>/<status>/<retry-after or ->/<name>`: the first n requests refused, then 200. */
+  beforeAll(async () => {
+    server = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const path = (req.url ?? '/').split('?')[0];
+      const seen = hits.get(path) ?? [];
+      seen.push({ method: req.method ?? '', body: Buffer.concat(chunks).toString(), at: performance.now() });
+      hits.set(path, seen);
+      const parts = path.split('/');
+      if (parts[1] === 'redirect') return res.writeHead(302, { location: `/${parts.slice(2).join('/')}` }).end();
+      if (parts[1] === 'slow') {
+        inFlight += 1;
+        mostInFlight = Math.max(mostInFlight, inFlight);
+        setTimeout(() => {
+          inFlight -= 1;
+          res.end('{}');
+        }, 60);
+        return;
+      }
+      if (parts[1] === 'refuse') {
+        const [n, status, retryAfter] = [Number(parts[2]), Number(parts[3]), decodeURIComponent(parts[4])];
+        if (seen.length <= n) {
+          res.writeHead(status, retryAfter === '-' ? {} : { 'retry-after': retryAfter });
+          return res.end('{"error":"busy"}');
+        }
+      }
+      res.setHeader('content-type', 'application/json');
+      res.end('{"ok":true}');
+    }).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    S = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  let n = 0;
+  /** A fresh address (its own count of refusals). */
+  const refusing = (times: number, status: number, retryAfter: string) =>
+    `/refuse/${times}/${status}/${encodeURIComponent(retryAfter)}/${n++}`;
+  const load = (o: Partial<HttpOptions> = {}) => new HttpClient({ timeoutMs: 400, maxResponseBytes: 1024, ...o });
+
+  test('a 429 is waited out and the same request sent again; the exchange says how often and how long', async () => {
+    const path = refusing(2, 429, '0');
+    const x = await load().send({ method: 'POST', url: `${S}${path}`, headers: { a: '1' }, body: 'x=1' }, 'op');
+    expect(x.response?.status).toBe(200);
+    expect(x.error).toBeUndefined();
+    expect(x.retries).toBe(2);
+    expect(x.waitedMs).toBeGreaterThanOrEqual(0);
+    expect(hits.get(path)?.map((h) => `${h.method} ${h.body}`)).toEqual(['POST x=1', 'POST x=1', 'POST x=1']);
+  });
+
+  test('a 503 with Retry-After is waited out for as long as it asks, outside the time budget of the call', async () => {
+    const path = refusing(1, 503, '1');
+    const t0 = performance.now();
+    const x = await load({ timeoutMs: 400 }).send({ method: 'GET', url: `${S}${path}`, headers: {} });
+    expect(x.response?.status).toBe(200);
+    expect(x.retries).toBe(1);
+    expect(x.waitedMs).toBeGreaterThanOrEqual(950);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(950);
+    const [first, second] = hits.get(path) ?? [];
+    expect(second.at - first.at).toBeGreaterThanOrEqual(950);
+    // The time budget is each attempt's: the answer took far less than 400 ms.
+    expect(x.durationMs).toBeLessThan(400);
+  });
+
+  test('a 503 without Retry-After is a server error: kept and judged, never sent again', async () => {
+    const path = refusing(1, 503, '-');
+    const x = await load().send({ method: 'GET', url: `${S}${path}`, headers: {} });
+    expect(x.response?.status).toBe(503);
+    expect(x.retries).toBeUndefined();
+    expect(hits.get(path)).toHaveLength(1);
+  });
+
+  test('a Retry-After longer than maxRetryAfterMs is waited that long; a 429 without one backs off', async () => {
+    const t0 = performance.now();
+    const long = await load({ maxRetryAfterMs: 150 }).send({
+      method: 'GET',
+      url: `${S}${refusing(1, 429, '3600')}`,
+      headers: {},
+    });
+    expect(long.response?.status).toBe(200);
+    const none = await load({ maxRetryAfterMs: 150 }).send({
+      method: 'GET',
+      url: `${S}${refusing(2, 429, '-')}`,
+      headers: {},
+    });
+    expect(none.response?.status).toBe(200);
+    expect(none.retries).toBe(2);
+    expect(performance.now() - t0).toBeLessThan(2000);
+  });
+
+  test('with a budget of 0 retries the refusal is not sent again: no answer, errorKind load-refused, the reason', async () => {
+    const path = refusing(5, 429, '1');
+    const x = await load({ loadRetries: 0 }).send({ method: 'GET', url: `${S}${path}`, headers: {} }, 'op');
+    expect(x.response).toBeUndefined();
+    expect(x.errorKind).toBe('load-refused');
+    expect(x.error).toBe(
+      'the target refused the call for load (HTTP 429, Retry-After 1) and it was not sent again (resending is off: http.loadRetries is 0); not judged',
+    );
+    expect(x.loadRefusal).toEqual({ status: 429, retryAfter: '1' });
+    expect(x.retries).toBe(0);
+    expect(hits.get(path)).toHaveLength(1);
+  });
+
+  test('one call is sent again at most 10 times; the run budget of resends and of waiting is shared', async () => {
+    const always = refusing(1000, 429, '0');
+    const x = await load().send({ method: 'GET', url: `${S}${always}`, headers: {} });
+    expect(x.errorKind).toBe('load-refused');
+    expect(x.error).toMatch(
+      /still refusing for load \(HTTP 429, Retry-After 0\) after 10 retries \(at most 10 per call\)/,
+    );
+    expect(hits.get(always)).toHaveLength(11);
+
+    const budget = new LocalRetryBudget({ loadRetries: 3, loadRetryWaitMs: 60_000 });
+    const one = new HttpClient({ timeoutMs: 400, maxResponseBytes: 1024 }, undefined, { budget });
+    const other = new HttpClient({ timeoutMs: 400, maxResponseBytes: 1024 }, undefined, { budget });
+    expect((await one.send({ method: 'GET', url: `${S}${refusing(2, 429, '0')}`, headers: {} })).retries).toBe(2);
+    const spent = await other.send({ method: 'GET', url: `${S}${refusing(2, 429, '0')}`, headers: {} });
+    expect(spent.error).toMatch(/after 1 retry \(the run's budget of 3 resends is spent\); not judged$/);
+    expect(budget.totals()).toEqual({ retries: 3, waitedMs: 0, gaveUp: 1 });
+
+    const waiting = load({ loadRetryWaitMs: 500 });
+    const tooLong = await waiting.send({ method: 'GET', url: `${S}${refusing(1, 503, '1')}`, headers: {} });
+    expect(tooLong.error).toMatch(/\(HTTP 503, Retry-After 1\).*\(the run's budget of 0.5 s of waiting is spent\)/);
+  });
+
+  test('a redirected call refused for load is sent again from its first address', async () => {
+    const target = refusing(1, 429, '0');
+    const x = await load().send({ method: 'GET', url: `${S}/redirect${target}`, headers: {} });
+    expect(x.response?.status).toBe(200);
+    expect(x.request.url).toBe(`${S}${target}`);
+    expect(hits.get(`/redirect${target}`)).toHaveLength(2);
+    expect(hits.get(target)).toHaveLength(2);
+  });
+
+  test('the guard sees the final exchange of a call once; a load refusal left unjudged included', async () => {
+    const seenByGuard: Exchange[] = [];
+    const guard: CallGuard = { refusal: () => undefined, sent: (x) => seenByGuard.push(x) };
+    const guarded = new HttpClient({ timeoutMs: 400, maxResponseBytes: 1024, loadRetries: 1 }, guard);
+    const ok = await guarded.send({ method: 'GET', url: `${S}${refusing(1, 429, '0')}`, headers: {} });
+    const left = await guarded.send({ method: 'GET', url: `${S}${refusing(5, 429, '0')}`, headers: {} });
+    expect(seenByGuard).toEqual([ok, left]);
+    expect(left.errorKind).toBe('load-refused');
+  });
+
+  test('maxRequestsPerSecond spaces the starts evenly; concurrency bounds the calls in flight', async () => {
+    const paced = load({ maxRequestsPerSecond: 20 });
+    const path = `/paced/${n++}`;
+    await Promise.all(Array.from({ length: 6 }, () => paced.send({ method: 'GET', url: `${S}${path}`, headers: {} })));
+    const at = (hits.get(path) ?? []).map((h) => h.at).sort((p, q) => p - q);
+    expect(at).toHaveLength(6);
+    for (let i = 1; i < at.length; i++) expect(at[i] - at[i - 1]).toBeGreaterThanOrEqual(40); // 50 ms apart, timers' slack
+
+    mostInFlight = 0;
+    const narrow = load({ concurrency: 2 });
+    const xs = await Promise.all(
+      Array.from({ length: 6 }, () => narrow.send({ method: 'GET', url: `${S}/slow/${n++}`, headers: {} })),
+    );
+    expect(xs.every((x) => x.response?.status === 200)).toBe(true);
+    expect(mostInFlight).toBe(2);
+  });
+
+  test('while a call waits out a refusal, the client starts no other call', async () => {
+    const client = load();
+    const refused = client.send({ method: 'GET', url: `${S}${refusing(1, 429, '1')}`, headers: {} });
+    await new Promise((r) => setTimeout(r, 100));
+    const t0 = performance.now();
+    const other = await client.send({ method: 'GET', url: `${S}/json`, headers: {} });
+    expect(other.response?.status).toBe(200);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(700);
+    expect((await refused).retries).toBe(1);
   });
 });

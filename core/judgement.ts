@@ -4,8 +4,10 @@
  * is recorded once: masked, emitted as a run event, reported to Allure, and made a soft vitest
  * failure when a MUST fails. A check of an exchange without a response (a time-out, a broken
  * connection, a call the run's breaker did not send) records `error` with the exchange's reason,
- * never a pass or a failure. A recorded exchange keeps its bodies within the evidence caps
- * (core/evidenceCap.ts).
+ * never a pass or a failure; so does one the target still refused for load (HTTP 429, or 503 with
+ * Retry-After) when the run stopped resending it (core/http.ts): a statement about load says
+ * nothing about the operation, so the check does not run on it. A recorded exchange keeps its
+ * bodies within the evidence caps (core/evidenceCap.ts).
  */
 import { expect } from 'vitest';
 import type { Level } from '../spec/types.ts';
@@ -48,6 +50,7 @@ export function evaluate(subject: Exchange, check: Check<RespondedExchange>, exc
 export function evaluate<S>(subject: S, check: Check<S>, exchange?: Exchange): Evaluation;
 export function evaluate(subject: unknown, check: AnyCheck, exchange?: Exchange): Evaluation {
   const x = exchange ?? (isExchange(subject) ? subject : undefined);
+  if (x?.errorKind === 'load-refused') return { outcome: 'error', message: x.error ?? 'refused for load; not judged' };
   if (x && !hasResponse(x))
     return { outcome: 'error', message: `No response to judge: ${x.error ?? 'unknown transport error'}` };
   const s = subject as never;

@@ -8,7 +8,7 @@ import type { Level } from '../spec/types.ts';
 import type { Check } from './check.ts';
 import type { Exchange, RespondedExchange } from './exchange.ts';
 import { PROPERTY } from './decidedOutcomes.ts';
-import { type AnyCheck, evaluate, record, verify } from './judgement.ts';
+import { type AnyCheck, evaluate, isExchange, record, verify } from './judgement.ts';
 import { runContext } from './worker.ts';
 
 /** One check applied to one subject inside a property case. */
@@ -35,6 +35,10 @@ export interface PropertySpec<T> {
   /** Sends the generated request(s) and says what to judge. */
   exercise: (value: T) => Promise<Judgement[]>;
 }
+
+/** Whether the judgement's exchange was still refused for load when the retry budget was spent. */
+const refusedForLoad = (j: Judgement): boolean =>
+  (j.exchange ?? (isExchange(j.subject) ? j.subject : undefined))?.errorKind === 'load-refused';
 
 const failing = (j: Judgement) => {
   const o = evaluate(j.subject as never, j.check, j.exchange).outcome;
@@ -73,8 +77,12 @@ export async function verifyProperty<T>(spec: PropertySpec<T>): Promise<void> {
       last = { value, judgements };
       const outcomes = judgements.map((j) => evaluate(j.subject as never, j.check, j.exchange).outcome);
       if (!outcomes.includes('skip')) informative = last;
+      // A case the target refused for load (429, 503 with Retry-After, after the run's retry budget)
+      // was not judged: it neither fails the property nor blames the target (DEC-R-05).
       return !judgements.some(
-        (j, i) => (j.level ?? spec.level) !== 'INFO' && (outcomes[i] === 'fail' || outcomes[i] === 'error'),
+        (j, i) =>
+          (j.level ?? spec.level) !== 'INFO' &&
+          (outcomes[i] === 'fail' || (outcomes[i] === 'error' && !refusedForLoad(j))),
       );
     }),
     // A path with `#` replays a stateful sequence (suites/common/stateSequences.ts), not a property.

@@ -21,7 +21,16 @@ export interface RunContext {
   siteId: string;
   features: FeatureName[];
   fixtures: Fixtures;
+  /**
+   * The config's `http` section; in a suite worker, `maxRequestsPerSecond` and `concurrency` are
+   * that worker's share of the run's (app/vitestEngine.ts).
+   */
   http: HttpSettings;
+  /**
+   * With pacing: the time (epoch ms) before which no worker starts a call, a second after the
+   * runner's own last call, so that no second holds the runner's calls and the workers' together.
+   */
+  pacedFrom?: number;
   allowDestructive: boolean;
   /** Whether personal data is masked in evidence (`masked`, the default) or kept (`full`). */
   evidence: EvidenceMode;

@@ -1,17 +1,19 @@
 /**
  * The state of one vitest worker running suites: the run context the runner provided, one HTTP
  * client guarded by the run's breaker (core/breaker.ts: a service that stopped answering is not
- * called again), the redactor (which learns secrets obtained during the run), the run's evidence
+ * called again), paced at this worker's share of the run's rate and concurrency (the runner
+ * divides them among the workers, app/vitestEngine.ts) and resending load refusals within the
+ * run's one retry budget (core/breaker.ts, RunRetryBudget), the redactor (which learns secrets obtained during the run), the run's evidence
  * budget (core/evidenceCap.ts), the event file and the exchanges already recorded. Created on
  * first use; suites run only through `conformance run`.
  */
 import { inject } from 'vitest';
 import { isOperationId, operation } from '../spec/operations.ts';
-import { Breaker, type BreakerKey } from './breaker.ts';
+import { Breaker, type BreakerKey, RunRetryBudget } from './breaker.ts';
 import { EventFile } from './events.ts';
 import { EvidenceBudget } from './evidenceCap.ts';
 import type { ExchangeRequest } from './exchange.ts';
-import { HttpClient } from './http.ts';
+import { HttpClient, Pacer } from './http.ts';
 import { Redactor } from './redact.ts';
 import type { ExchangeRecord } from './results.ts';
 import type { RunContext } from './runContext.ts';
@@ -46,9 +48,14 @@ export function worker(): WorkerState {
     const ctx = inject('conformance');
     if (!ctx) throw new Error('Suites run only through `conformance run` (no run context was provided)');
     const breaker = new Breaker(ctx.runDir, ctx.http.stopAfterConsecutiveFailures, breakerKeyOf);
+    const pacer = new Pacer(ctx.http.maxRequestsPerSecond, ctx.http.concurrency);
+    if (ctx.pacedFrom !== undefined) pacer.holdUntil(performance.now() + (ctx.pacedFrom - Date.now()));
     state = {
       ctx,
-      client: new HttpClient(ctx.http, breaker),
+      client: new HttpClient(ctx.http, breaker, {
+        budget: new RunRetryBudget(ctx.runDir, ctx.http),
+        pacer,
+      }),
       redactor: Redactor.forRun({ ...ctx, secrets: [ctx.token, ...ctx.secrets] }),
       events: new EventFile(ctx.runDir),
       evidenceBudget: new EvidenceBudget(ctx.http.maxRunEvidenceBytes, ctx.runDir),

@@ -15,7 +15,7 @@ import {
   tokenDetailsErrorAnswer,
 } from '../checks/index.ts';
 import type { Exchange } from '../core/exchange.ts';
-import { HttpClient } from '../core/http.ts';
+import { worker } from '../core/worker.ts';
 import { basicFor, call, describeOperation, freshTokens, runContext } from '../core/suite.ts';
 import { omitUnlessDestructive } from './common/destructive.ts';
 import { verifySuccess } from './common/steps.ts';
@@ -48,7 +48,8 @@ async function refreshGrant(refreshToken: string): Promise<Exchange | undefined>
     client_id: user.clientId,
     client_secret: user.clientSecret,
   });
-  return new HttpClient(runContext().http).send(
+  // The worker's client: the run's pacing and load-retry budget hold for this call too.
+  return worker().client.send(
     {
       method: 'POST',
       url: user.tokenUrl,

@@ -16,6 +16,8 @@ export const CLIENT_ADVICE: Readonly<Record<string, string>> = {
     "Remove calls to operations reserved for the operator's own products; if your product is one of them, certify with --operator-product.",
   'client-avoids-deprecated':
     'Move from Find Member version 1 to version 2 (SVC-API-Version: 2 and its two-step flow).',
+  'client-create-without-id':
+    'Send the Patient to create without `id`: the server answers the new id, which you store and use from then on (Document 3, 4.4).',
   'client-refines-after-multiple-match':
     'On MULTIPLE_MATCH_FOUND, repeat the search once with sex, postCode and policyActiveOn added (step 2); do not resend step 1.',
   'client-acknowledges-after-get':

@@ -297,6 +297,11 @@ async function runCoveragePhase(op: Operation, options: DerivedOptions): Promise
       continue;
     }
     const x = await p.send();
+    // Refused for load after the run's retry budget: not judged, never a failure (DEC-R-05).
+    if (x.errorKind === 'load-refused') {
+      entries.push({ ...shown, outcome: 'not-sent', why: x.error ?? 'refused for load; not judged' });
+      continue;
+    }
     const judged = p.judged(x);
     for (const j of judged) if (j.level === 'MUST') for (const r of j.requirements) requirements.add(r);
     const failure = firstFailure(x, judged);
