@@ -5,6 +5,7 @@
  * per-request checks (app/judgeClientRequest.ts). A scenario may make the workspace answer as
  * the documents allow but a client must cope with (a 401).
  */
+import { isLastPage } from '../core/readers/paging.ts';
 import {
   clientAcknowledgesAfterGet,
   clientNoActionOnMalformedAnswer,
@@ -56,15 +57,7 @@ const of = (exchanges: readonly ClientExchange[], id: OperationId) => exchanges.
  * match beyond it by `total` or the `maxCount` tag.
  */
 function lastPageReached(xs: readonly ClientExchange[]): boolean {
-  return xs.some((x) => {
-    const body = jsonOf(x.responseBody) as
-      | { total?: number; entry?: unknown[]; meta?: { tag?: { code?: string; display?: string }[] } }
-      | undefined;
-    const tag = (code: string) => Number(body?.meta?.tag?.find((t) => t.code === code)?.display);
-    const entries = body?.entry?.length ?? 0;
-    const matches = Math.max(body?.total ?? 0, tag('maxCount') || 0);
-    return x.status === 200 && (entries < tag('count') || tag('page') * tag('count') >= matches);
-  });
+  return xs.some((x) => x.status === 200 && isLastPage(jsonOf(x.responseBody)));
 }
 
 /** Modifiers of one scenario: answer every request of an operation with its body cut short (not JSON). */

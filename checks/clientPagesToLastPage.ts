@@ -1,5 +1,6 @@
 import { fail, pass, skip, type Check } from '../core/check.ts';
 import { type ClientExchange, fieldsOf, jsonOf } from '../core/clientRequest.ts';
+import { isLastPage, pagingTagNumber } from '../core/readers/paging.ts';
 
 interface Page {
   page: number;
@@ -9,17 +10,10 @@ interface Page {
 
 /** What one answered page of a paged Bundle (Document 2, 2.1) says about the pages after it. */
 function pageOf(x: ClientExchange): Page | undefined {
-  const bundle = jsonOf(x.responseBody) as
-    | { total?: unknown; entry?: unknown; meta?: { tag?: { code?: unknown; display?: unknown }[] } }
-    | undefined;
+  const bundle = jsonOf(x.responseBody);
   if (x.status !== 200 || typeof bundle !== 'object' || bundle === null) return undefined;
-  const tag = (code: string) => Number(bundle.meta?.tag?.find((t) => t.code === code)?.display ?? Number.NaN);
-  const page = Number(fieldsOf(x).get('page') ?? tag('page')) || 1;
-  const count = tag('count');
-  const entries = Array.isArray(bundle.entry) ? bundle.entry.length : 0;
-  const matches = Math.max(typeof bundle.total === 'number' ? bundle.total : 0, tag('maxCount') || 0);
-  const last = !(entries > 0 && entries >= count && matches > page * count);
-  return { page, last };
+  const page = Number(fieldsOf(x).get('page') ?? pagingTagNumber(bundle, 'page')) || 1;
+  return { page, last: isLastPage(bundle, page) };
 }
 
 /** The query without `page`: requests for pages of one search share it. */

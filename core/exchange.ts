@@ -101,13 +101,8 @@ export function bundleResources(body: unknown): Record<string, unknown>[] {
     .filter((r): r is Record<string, unknown> => r !== undefined);
 }
 
-/** Paging tags of a bundle as code -> display (display kept raw, it may be mistyped). */
-export function pagingTags(body: unknown): Map<string, unknown> {
-  const tags = new Map<string, unknown>();
-  if (!isRecord(body) || !isRecord(body.meta) || !Array.isArray(body.meta.tag)) return tags;
-  for (const t of body.meta.tag) if (isRecord(t) && typeof t.code === 'string') tags.set(t.code, t.display);
-  return tags;
-}
+/** The paging tags of a Bundle: read by the one paging reader (core/readers/paging.ts). */
+export { pagingTags } from './readers/paging.ts';
 
 /** The JSON body of any exchange; undefined without a response or with a non-JSON body. */
 export function bodyOf(x: Exchange): unknown {

@@ -86,8 +86,6 @@ const OVERRIDES: readonly Override[] = [
   { operation: 'list-authorised-sites-v2', kinds: ['range', 'format'], mayServe: true, basis: 'DEC-D3-45' },
   // Post authorisation without Code: not a 5xx, recorded.
   { operation: 'diary-post-auth', kinds: ['missing', 'empty'], mayServe: true, basis: 'DEC-D3-51' },
-  // An empty value on booking searches must be refused, though the booking table has no empty code.
-  { service: 'booking', kinds: ['empty'], mayServe: false, basis: 'DEC-D2-30' },
   // An empty required Find Member field must be refused with one of Find Member's codes.
   { operation: 'find-member-v2', kinds: ['empty'], mayServe: false, basis: 'DEC-D1-17' },
   { operation: 'find-member-v1', kinds: ['empty'], mayServe: false, basis: 'DEC-D1-17' },

@@ -251,7 +251,8 @@ describe('invalidRequests', () => {
     expect(allowed('get-code-set', 'count', 'range').mayServe).toBe(true);
     // DEC-D2-30: an empty register value must be refused (the table names "null or empty").
     expect(allowed('search-register-practitioners', 'family', 'empty').mayServe).toBe(false);
-    expect(allowed('search-booking-practitioners', 'family', 'empty').mayServe).toBe(false);
+    // DEC-R-03: the booking table names no emptiness, so an empty booking value may be served.
+    expect(allowed('search-booking-practitioners', 'family', 'empty').mayServe).toBe(true);
     // DEC-D3-43: a missing user-info code, any 4xx ('Secret code not found' is another trigger).
     expect(allowed('get-user-info', 'code', 'missing').refusal).toBe('any-4xx');
     // Document 3, 7: 'redirect_uri is required' names its trigger, when the identity provider is one

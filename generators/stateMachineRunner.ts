@@ -10,6 +10,7 @@
  * fast-check finds a failing order and shrinks it to the shortest one.
  */
 import { carriesErrorCode, errorCodesOf } from '../core/readers/errorCode.ts';
+import { pagingTags } from '../core/readers/paging.ts';
 import fc from 'fast-check';
 
 /** One answer of the target, as much of it as the machines judge. */
@@ -166,17 +167,10 @@ export async function listAllPages(
     const fresh = keys.filter((k) => !seen.has(k));
     all.push(...resources);
     for (const k of keys) seen.add(k);
-    const declared = Number(tagOf(a.json, totalTag) ?? (isRecord(a.json) ? a.json.total : undefined));
+    const declared = Number(pagingTags(a.json).get(totalTag) ?? (isRecord(a.json) ? a.json.total : undefined));
     if (resources.length === 0 || fresh.length === 0 || !Number.isFinite(declared) || all.length >= declared) break;
   }
   return all;
-}
-
-function tagOf(body: unknown, code: string): unknown {
-  const meta = isRecord(body) ? body.meta : undefined;
-  const tags = isRecord(meta) && Array.isArray(meta.tag) ? meta.tag : [];
-  const tag = tags.find((t) => isRecord(t) && t.code === code);
-  return isRecord(tag) ? tag.display : undefined;
 }
 
 /** A command whose run is traced and whose text is its own description (no commas: the list is split on them). */

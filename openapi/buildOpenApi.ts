@@ -335,6 +335,8 @@ const OPEN_ERROR_BODIES: Readonly<Record<string, string>> = {
   'lookup-practitioners': 'DEC-D2-07',
   'lookup-locations': 'DEC-D2-07',
   'diary-post-auth': 'DEC-D3-10',
+  // An unknown address id may be refused with a body of the target's own (DEC-D2-50: "a 4xx ... passes").
+  'retrieve-address': 'DEC-D2-50',
 };
 
 /** The error body of an operation: its documented shape, or any object where the shape is open. */
@@ -354,6 +356,20 @@ function errorBody(op: Operation, shape: ErrorShape): JsonObject | undefined {
  * decision that allows them.
  */
 const OTHER_SUCCESS_BODIES: Readonly<Record<string, { decision: string; schema: JsonObject }>> = {
+  'get-insurer-control-parameters': {
+    decision: 'DEC-D2-41',
+    schema: {
+      description:
+        'An unknown insurer: D2 7, "an empty result set is returned when nothing matches" (DEC-D2-41): a Bundle without entries.',
+      type: 'object',
+      required: ['resourceType'],
+      properties: { resourceType: { const: 'Bundle' }, entry: { type: 'array', maxItems: 0 } },
+    },
+  },
+  'retrieve-address': {
+    decision: 'DEC-D2-50',
+    schema: { description: 'An id that names no address: an empty array (DEC-D2-50).', type: 'array', maxItems: 0 },
+  },
   'geocode-postcode': {
     decision: 'DEC-D2-51',
     schema: {

@@ -19,7 +19,7 @@ import {
   SUCCESS_D3,
   tokenDetailsErrorCall,
 } from '../server/exampleCalls.ts';
-import { basicAuth, paths, type Answer, TestSandbox } from '../server/testSupport.ts';
+import { basicAuth, paths, type Answer, TestSandbox, withQuery } from '../server/testSupport.ts';
 import { VARIANTS } from '../server/variants/catalog.ts';
 import { operations } from '../spec/operations.ts';
 import type { JsonObject } from './buildOpenApi.ts';
@@ -50,6 +50,18 @@ const MORE_CALLS: [operationId: string, label: string, call: Call][] = [
   ['revoke-token', 'without client credentials', (s) => s.request('POST', paths.revoke, { body: '' })],
   ['list-episode-types', 'without token (401, no body)', (s) => s.get(paths.episodeTypes, { token: null })],
   ['find-member-v1', 'no match', (s) => s.findMember('1', { insurerIdentifier: 'bup', membershipNumber: 'NOPE' })],
+  // Answers to records the target does not hold, which the suite does not judge against the success
+  // schema (DEC-R-04): the export must allow them too (issue 22).
+  [
+    'get-insurer-control-parameters',
+    'an unknown insurer (empty Bundle, D2 7)',
+    (s) => s.get(withQuery(paths.controlParameters, { insurerId: 'NO-SUCH-INSURER' })),
+  ],
+  [
+    'retrieve-address',
+    'an id naming nothing (empty array, DEC-D2-50)',
+    (s) => s.get(withQuery(paths.addressRetrieve, { id: 'GB|RM|A|NOPE' })),
+  ],
 ];
 
 const TOKEN_DETAILS: [string, string, Call][] = ['https://app.example/unlinked', ''].map((uri) => [

@@ -45,7 +45,11 @@ describe('decisions quote the documents verbatim', () => {
       .sort()
       .map((f) => [f, readFileSync(join(dir, f), 'utf8')] as const);
   const normal = (t: string) => t.replace(/`/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
-  const documents = normal(read(documentsDir).map(([, text]) => text).join('\n'));
+  const documents = normal(
+    read(documentsDir)
+      .map(([, text]) => text)
+      .join('\n'),
+  );
 
   it('every quotation in "document says" stands in the documents', () => {
     const missing = loadDecisions().flatMap((d) =>
@@ -55,6 +59,50 @@ describe('decisions quote the documents verbatim', () => {
         .map((q) => `${d.id}: "${q}"`),
     );
     expect(missing).toEqual([]);
+  });
+
+  /**
+   * Issue 22, item 4: a decision that makes the suite stricter or more lenient than a literal
+   * reading (its level names MUST or SHOULD) quotes the sentences it rests on. A report row
+   * (DEC-R-) may rest on no sentence, and then says so in its "document says" cell.
+   */
+  const longQuotes = (says: string) =>
+    [...says.matchAll(/"([^"]+)"/g)].map((m) => m[1]).filter((q) => normal(q).split(' ').length >= 3);
+  const NO_SENTENCE = /rests on no sentence of the documents/i;
+
+  it('every MUST or SHOULD decision quotes the documents at least once', () => {
+    const unquoted = loadDecisions()
+      .filter((d) => /\b(MUST|SHOULD)\b/.test(d.level))
+      .filter((d) => longQuotes(d.documentSays).length === 0)
+      .filter((d) => !(d.id.startsWith('DEC-R-') && NO_SENTENCE.test(d.documentSays)))
+      .map((d) => d.id);
+    expect(unquoted).toEqual([]);
+  });
+
+  it('a report row that rests on no sentence says why, and only report rows may', () => {
+    for (const d of loadDecisions().filter((x) => NO_SENTENCE.test(x.documentSays))) {
+      expect(d.id).toMatch(/^DEC-R-/);
+      expect(d.documentSays).toMatch(/rests on no sentence of the documents: \S/i);
+    }
+  });
+
+  it('double quotes in "document says" delimit quotations only: they pair, and even a short one is verbatim', () => {
+    const odd = loadDecisions()
+      .filter((d) => (d.documentSays.match(/"/g) ?? []).length % 2 !== 0)
+      .map((d) => d.id);
+    expect(odd).toEqual([]);
+    const notQuoted = loadDecisions().flatMap((d) =>
+      [...d.documentSays.matchAll(/"([^"]+)"/g)]
+        .map((m) => m[1])
+        .filter((q) => !documents.includes(normal(q)))
+        .map((q) => `${d.id}: "${q}"`),
+    );
+    expect(notQuoted).toEqual([]);
+  });
+
+  it('the quotation rule can fail: a row without a quotation of three words is found', () => {
+    expect(longQuotes('4.4: `_since` is a "Last-updated date-time".')).toEqual([]);
+    expect(longQuotes('4.6: "The site is read from the token".')).toHaveLength(1);
   });
 
   it('the test can fail: a sentence the documents do not say is not found', () => {

@@ -261,7 +261,20 @@ function searchSuite(id: OperationId, reqs: typeof R.practitioner, filters: () =
     });
 
     test('malformed and empty values and non-integer paging are refused with a documented code', async () => {
-      const probes: Record<string, string>[] = [{ [Object.keys(filters())[0]]: '' }, { page: 'abc' }, { count: 'ten' }];
+      // An empty value: the booking table names no emptiness (no MSG_PARAM_EMPTY) and no sentence makes
+      // it the same as absent (DEC-R-03): refused with a documented code where refused, served at SHOULD.
+      const empty = await call(id, { query: { [Object.keys(filters())[0]]: '' } });
+      if (hasResponse(empty) && empty.response.status >= 200 && empty.response.status < 300)
+        on(id)
+          .should(...R.invalidFormat)
+          .under('DEC-D2-30', 'DEC-R-03')
+          .check(empty, requestRefused);
+      else
+        verifyDocumentedRefusal(empty, id, 'MSG_INVALID_FORMAT', R.invalidFormat, {
+          shapeRequirements: R.errorShape,
+          decisions: ['DEC-D2-30'],
+        });
+      const probes: Record<string, string>[] = [{ page: 'abc' }, { count: 'ten' }];
       if (id === SEARCH_P) probes.push({ near: 'north:west' });
       for (const q of probes) {
         verifyDocumentedRefusal(await call(id, { query: q }), id, 'MSG_INVALID_FORMAT', R.invalidFormat, {

@@ -589,7 +589,7 @@ describeOperation('get-effective-prices', () => {
         .check(paged, successStatus(), { sent: 'page, count, _since' }).status === 'pass'
     ) {
       const body = bodyOf(paged);
-      if (isRecord(body) && isRecord(body.meta) && Array.isArray(body.meta.tag))
+      if (pagingTags(body).size > 0)
         on('get-effective-prices')
           .must('D3-4.5-07')
           .under('DEC-D1-12', 'DEC-D3-56')

@@ -59,6 +59,7 @@ describe('house rules', () => {
       [/[\w)]\??\.details\??\.coding/, 'an OperationOutcome coding (core/readers/errorCode.ts)'],
       [/\.issue\??\.?\[0\]/, 'the first issue of an OperationOutcome (core/readers/errorCode.ts)'],
       [/includes\(['"]InvalidId/, 'InvalidId (core/readers/errorCode.ts)'],
+      [/\.meta\??\.tag\b/, 'the paging tags (core/readers/paging.ts)'],
       [/Organization\|Person|Payor\\\/\[IC\]/, "a payor's identity (core/readers/payor.ts)"],
     ];
     const found = files.flatMap((f) =>

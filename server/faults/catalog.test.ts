@@ -82,6 +82,7 @@ describe('fault catalogue', () => {
       'patient-deleted-still-readable': ['error-status-and-code', 'delete-patient', 'get-patient'],
       'patient-missing-header-400': ['status-is', 'create-patient', 'get-patient'],
       'condition-orphan-accepted': ['error-status-and-code', 'create-condition'],
+      'condition-for-deleted-patient-stored': ['state-sequence-holds', 'create-condition', 'delete-patient'],
       'payors-duplicated': ['payors-reserved-once', 'list-site-payors'],
       'procedure-without-service-accepted': ['request-refused', 'set-contract-service-with-procedure'],
       'delete-outcome-severity-error': ['matches-schema', 'delete-payor', 'delete-contact-payor'],

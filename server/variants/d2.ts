@@ -75,6 +75,20 @@ export const D2_VARIANTS: readonly Variant[] = [
         : reply,
   },
   {
+    name: 'booking-empty-value-served',
+    kind: 'validation',
+    allowedBy: ['DEC-R-03', 'DEC-D2-30', 'D2 7 (the booking table names no `MSG_PARAM_EMPTY`)'],
+    description:
+      'The booking searches serve a filter sent empty (`family=`) as if it were not sent, instead of refusing it: the booking table names no emptiness.',
+    operations: BOOKING_SEARCHES,
+    request: (req) =>
+      [...req.query.values()].some((v) => v === '')
+        ? withQuery(req, (q) => {
+            for (const [k, v] of [...q.entries()]) if (v === '') q.delete(k);
+          })
+        : req,
+  },
+  {
     name: 'booking-invalid-value-param-invalid',
     kind: 'error-code',
     allowedBy: ['D2 7', 'DEC-D2-30', 'DEC-D2-58'],
@@ -521,5 +535,31 @@ export const D2_VARIANTS: readonly Variant[] = [
               return o;
             }),
           },
+  },
+  {
+    name: 'postcode-empty-validated-false',
+    kind: 'validation',
+    allowedBy: [
+      'DEC-R-03',
+      'D2 4.8 (`status` "false when the postcode is invalid")',
+      'D2 7 (HTTP 400 "when the `text` parameter is absent")',
+    ],
+    description:
+      'Validate postcode answers a present but empty `postcode=` with 200 `{"postcode":"","status":false}` (an invalid postcode) instead of 400.',
+    operations: ['validate-postcode'],
+    reply: (reply, { request }) =>
+      request.query.has('postcode') && (request.query.get('postcode') ?? '').trim() === ''
+        ? { status: 200, body: { postcode: request.query.get('postcode') ?? '', status: false } }
+        : reply,
+  },
+  {
+    name: 'address-empty-id-empty-list',
+    kind: 'validation',
+    allowedBy: ['DEC-R-03', 'DEC-D2-50'],
+    description:
+      'Retrieve address answers a present but empty `id=` with 200 and an empty array (no address has that key) instead of 400.',
+    operations: ['retrieve-address'],
+    reply: (reply, { request }) =>
+      request.query.has('id') && (request.query.get('id') ?? '').trim() === '' ? { status: 200, body: [] } : reply,
   },
 ];

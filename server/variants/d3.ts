@@ -4,7 +4,16 @@
 import { operationOutcome } from '../router/errors.ts';
 import { DEFAULT_COUNT } from '../router/paging.ts';
 import type { SandboxReply } from '../router/types.ts';
-import { isObject, mapObjects, mapResources, nullMembers, type JsonObject } from '../modifiers/json.ts';
+import type { Repository } from '../repo/repository.ts';
+import {
+  arr,
+  errorCodeOf,
+  isObject,
+  mapObjects,
+  mapResources,
+  nullMembers,
+  type JsonObject,
+} from '../modifiers/json.ts';
 import type { Variant } from './types.ts';
 
 const SITES_V1 = 'list-authorised-sites-v1';
@@ -64,6 +73,14 @@ const diagnosticsOf = (reply: SandboxReply): string => {
 /** Paging of the payor listing as the request asked it (the variant pages itself). */
 const PAGING_HEADER = 'x-variant-payor-paging';
 const VARIANT_PAYOR_PAGE_SIZE = 2;
+
+/** Patients deleted per sandbox (its unwrapped repository), for condition-deleted-patient-404. */
+const deletedPatientIds = new WeakMap<Repository, Set<string>>();
+const deletedIdsOf = (data: Repository): Set<string> => {
+  const ids = deletedPatientIds.get(data) ?? new Set<string>();
+  deletedPatientIds.set(data, ids);
+  return ids;
+};
 
 export const D3_VARIANTS: readonly Variant[] = [
   {
@@ -349,6 +366,45 @@ export const D3_VARIANTS: readonly Variant[] = [
         : reply,
   },
   {
+    name: 'condition-deleted-patient-404',
+    kind: 'error-code',
+    allowedBy: [
+      'DEC-D3-38',
+      'D3 4.4 ("the patient must already exist")',
+      'D3 7 (404 MSG_ENTITY_NOT_FOUND_IN_DATABASE is a code of "Patient create, get, condition operations")',
+    ],
+    description:
+      'A condition for a deleted patient is refused with 404 `MSG_ENTITY_NOT_FOUND_IN_DATABASE` (a patient that never existed keeps 422 `MSG_REFERENCE_ID_NOT_FOUND`).',
+    operations: ['create-condition', 'delete-patient'],
+    repo: (repo, { repo: data }) => ({
+      ...repo,
+      removePatient: async (siteId, id) => {
+        const removed = await repo.removePatient(siteId, id);
+        if (removed) deletedIdsOf(data).add(id);
+        return removed;
+      },
+    }),
+    reply: (reply, scope) => {
+      if (reply.status !== 422 || errorCodeOf(reply.body) !== 'MSG_REFERENCE_ID_NOT_FOUND') return reply;
+      let body: unknown;
+      try {
+        body = JSON.parse(scope.request.rawBody);
+      } catch {
+        return reply;
+      }
+      const named = arr(isObject(body) ? body.note : undefined)
+        .map((n) => (isObject(n) && isObject(n.authorReference) ? n.authorReference.reference : undefined))
+        .filter((r): r is string => typeof r === 'string')
+        .map((r) => r.replace(/^patient\//i, ''));
+      return named.some((id) => deletedIdsOf(scope.repo).has(id))
+        ? {
+            status: 404,
+            body: operationOutcome('MSG_ENTITY_NOT_FOUND_IN_DATABASE', 'Patient not found', ['Condition']),
+          }
+        : reply;
+    },
+  },
+  {
     name: 'contract-price-id-required',
     kind: 'validation',
     allowedBy: [
@@ -368,6 +424,18 @@ export const D3_VARIANTS: readonly Variant[] = [
       if (!isObject(body) || (typeof body.id === 'string' && body.id.trim() !== '')) return reply;
       return { status: 400, body: operationOutcome('MSG_MISSING_MANDATORY_PARAM', 'Contract.id is required') };
     },
+  },
+  {
+    name: 'token-details-unknown-idp-first',
+    kind: 'order',
+    allowedBy: ['DEC-R-04', 'D3 7 (the order of the token-details checks is not shown)', 'DEC-D3-48'],
+    description:
+      'Token details refuses an identity provider it does not know (any `<idp>` but `nhs`) with 404 before it looks at `redirect_uri`.',
+    operations: ['get-idp-token-details'],
+    reply: (reply, scope) =>
+      scope.request.headers.authorization !== undefined && (scope.request.params.idp ?? '') !== 'nhs'
+        ? { status: 404, body: { status: 'fail', message: 'Unknown identity provider', code: 404 } }
+        : reply,
   },
   {
     name: 'revoke-unknown-token-refused',

@@ -30,6 +30,17 @@ export const PROBES: Probes = {
   'introspect-client-token-success': async (s) => s.accounts(paths.introspect, { token: await s.token() }),
   'writes-other-2xx': (s) => s.patient('POST', paths.createPatient, { resourceType: 'Patient', gender: 'female' }),
   'token-details-redirect-checked-first': (s) => s.request('GET', paths.tokenDetails('nhs')),
+  'token-details-unknown-idp-first': (s) =>
+    s.request('GET', paths.tokenDetails('okta'), { headers: { authorization: basicAuth() } }),
+  'condition-deleted-patient-404': async (s) => {
+    const created = await s.patient('POST', paths.createPatient, { resourceType: 'Patient', gender: 'female' });
+    const id = (created.json as { id: string }).id;
+    await s.patient('DELETE', paths.patient(id));
+    return s.patient('POST', paths.condition, {
+      ...condition,
+      note: [{ text: 'Variant probe', authorReference: { reference: `patient/${id}` } }],
+    });
+  },
   'contract-price-id-required': (s) =>
     s.contract('POST', paths.contractPrice, {
       resourceType: 'Contract',
