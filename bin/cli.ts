@@ -96,9 +96,12 @@ const COMMANDS: Record<string, CommandHelp> = {
     ],
   },
   faults: {
-    usage: ['conformance faults [--describe]'],
+    usage: ['conformance faults [--describe]', 'conformance faults --unproven'],
     summary: "list the sandbox's named faults (each breaks one documented rule)",
-    options: [['--describe', 'add what each fault breaks']],
+    options: [
+      ['--describe', 'add what each fault breaks'],
+      ['--unproven', 'list the testable MUST rows no fault proves, each with why (spec/evidence/power.json)'],
+    ],
   },
   variants: {
     usage: ['conformance variants [--describe]'],
@@ -394,9 +397,9 @@ function colouredVerdict(line: string, verdict: string): string {
 async function faultNames(values: Values): Promise<string[]> {
   const names = (values.fault as string[] | undefined) ?? [];
   if (names.length === 0) return names;
-  const { FAULTS } = await import('../server/faults/catalog.ts');
-  const known = new Set(FAULTS.map((f) => f.name));
-  for (const n of names) if (!known.has(n)) throw new UsageError(`Unknown fault ${n} (see \`conformance faults\`)`);
+  // A hand-written fault, or a shape fault derived from a response schema (`shape:...`, scripts/power.ts).
+  const { isFaultName } = await import('../server/faults/catalog.ts');
+  for (const n of names) if (!isFaultName(n)) throw new UsageError(`Unknown fault ${n} (see \`conformance faults\`)`);
   return names;
 }
 
@@ -872,7 +875,12 @@ export async function main(argv: string[], io: Out = stdio): Promise<number> {
       case 'run':
         return await runCommand(rest, io);
       case 'faults': {
-        const { values } = parse(rest, { describe: { type: 'boolean' } });
+        const { values } = parse(rest, { describe: { type: 'boolean' }, unproven: { type: 'boolean' } });
+        if (values.unproven) {
+          const { formatUnproven, unprovenRows } = await import('../app/power.ts');
+          for (const line of formatUnproven(unprovenRows())) io.out(line);
+          return 0;
+        }
         const { FAULTS } = await import('../server/faults/catalog.ts');
         for (const f of FAULTS) io.out(values.describe ? `${f.name}\t${f.description}` : f.name);
         return 0;

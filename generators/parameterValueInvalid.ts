@@ -67,6 +67,8 @@ interface Override {
   service?: Operation['service'];
   parameter?: string;
   kinds: readonly InvalidKind[];
+  /** Only for required parameters (an empty optional one keeps the general rule, DEC-R-03). */
+  requiredOnly?: boolean;
   mayServe: boolean;
   basis: string;
 }
@@ -87,8 +89,8 @@ const OVERRIDES: readonly Override[] = [
   // Post authorisation without Code: not a 5xx, recorded.
   { operation: 'diary-post-auth', kinds: ['missing', 'empty'], mayServe: true, basis: 'DEC-D3-51' },
   // An empty required Find Member field must be refused with one of Find Member's codes.
-  { operation: 'find-member-v2', kinds: ['empty'], mayServe: false, basis: 'DEC-D1-17' },
-  { operation: 'find-member-v1', kinds: ['empty'], mayServe: false, basis: 'DEC-D1-17' },
+  { operation: 'find-member-v2', kinds: ['empty'], requiredOnly: true, mayServe: false, basis: 'DEC-D1-17' },
+  { operation: 'find-member-v1', kinds: ['empty'], requiredOnly: true, mayServe: false, basis: 'DEC-D1-17' },
 ];
 
 const overrideFor = (op: Operation, p: Parameter, kind: InvalidKind) =>
@@ -97,6 +99,7 @@ const overrideFor = (op: Operation, p: Parameter, kind: InvalidKind) =>
       (o.operation === undefined || o.operation === op.id) &&
       (o.service === undefined || o.service === op.service) &&
       (o.parameter === undefined || o.parameter === p.name) &&
+      (o.requiredOnly !== true || p.required) &&
       o.kinds.includes(kind),
   );
 

@@ -24,7 +24,7 @@ const evidenceDir = join(ROOT, 'spec', 'evidence');
 const EVIDENCE: Record<string, Evidence> = Object.assign(
   {},
   ...readdirSync(evidenceDir)
-    .filter((f) => f.endsWith('.json'))
+    .filter((f) => f.endsWith('.json') && f !== 'power.json')
     .map((f) => JSON.parse(readFileSync(join(evidenceDir, f), 'utf8')) as Record<string, Evidence>),
 );
 const citedByVariant = new Set(

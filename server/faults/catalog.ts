@@ -10,6 +10,7 @@ import type { ActiveModifiers, Modifier } from '../router/types.ts';
 import { D1_FAULTS } from './d1.ts';
 import { D2_FAULTS } from './d2.ts';
 import { D3_FAULTS } from './d3.ts';
+import { derivedFaultInfo, derivedFaultModifier } from './derived.ts';
 import { PROTOCOL_FAULTS } from './protocol.ts';
 
 export interface FaultInfo {
@@ -764,14 +765,6 @@ const entries: Entry[] = [
     expectedCheck: 'state-sequence-holds',
   },
   {
-    name: 'condition-for-deleted-patient-stored',
-    kind: 'state',
-    rule: 'D3 4.4: Add condition, "the patient must already exist"; a deleted patient does not (D3 3, DEC-D3-08)',
-    description: 'A condition naming a deleted patient is created (201) as if the patient still existed.',
-    operations: ['create-condition', 'delete-patient'],
-    expectedCheck: 'state-sequence-holds',
-  },
-  {
     name: 'patient-body-shape-unchecked',
     kind: 'validation',
     rule: 'D3 2.4, 4.4, 7 / DEC-D3-67: a Patient body of the wrong documented shape is refused with a 4xx (SHOULD)',
@@ -780,6 +773,14 @@ const entries: Entry[] = [
     operations: ['create-patient'],
     expectedCheck: 'invalid-request-answered',
     expectedLevel: 'SHOULD',
+  },
+  {
+    name: 'condition-for-deleted-patient-stored',
+    kind: 'state',
+    rule: 'D3 4.4: Add condition, "the patient must already exist"; a deleted patient does not (D3 3, DEC-D3-08)',
+    description: 'A condition naming a deleted patient is created (201) as if the patient still existed.',
+    operations: ['create-condition', 'delete-patient'],
+    expectedCheck: 'state-sequence-holds',
   },
 ];
 
@@ -803,20 +804,50 @@ const MODIFIERS = { ...PROTOCOL_FAULTS, ...D1_FAULTS, ...D2_FAULTS, ...D3_FAULTS
 for (const name of Object.keys(MODIFIERS))
   if (!isKnownFault(name)) throw new Error(`Fault modifier ${name} has no catalogue entry`);
 
+export {
+  DERIVED_FAULT_PREFIX,
+  derivedFaultInfo,
+  derivedFaults,
+  isDerivedFault,
+  type DerivedFaultInfo,
+} from './derived.ts';
+
+/**
+ * True for a name the sandbox can switch on: a catalogued fault, or a shape fault derived from
+ * the response schemas (derived.ts; listed apart, never in FAULTS: the self-test and `conformance
+ * faults` list the hand-written ones).
+ */
+export function isFaultName(name: string): boolean {
+  return isKnownFault(name) || derivedFaultInfo(name) !== undefined;
+}
+
+/** The operations and modifier of a catalogued or derived fault (undefined for an unknown name). */
+function resolveFault(name: string): { operations: readonly string[]; modifier: Modifier } | undefined {
+  if (isKnownFault(name)) return { operations: byName.get(name)?.operations ?? [], modifier: MODIFIERS[name] };
+  const derived = derivedFaultInfo(name);
+  return derived ? { operations: derived.operations, modifier: derivedFaultModifier(derived) } : undefined;
+}
+
 /** The faults switched on for one sandbox instance. */
 export class ActiveFaults implements ActiveModifiers {
-  readonly #on: readonly FaultName[];
+  readonly #on: readonly string[];
+  readonly #resolved = new Map<string, { operations: readonly string[]; modifier: Modifier }>();
 
   constructor(names: readonly string[] = []) {
-    for (const n of names) if (!isKnownFault(n)) throw new Error(`Unknown fault ${n}`);
-    this.#on = [...new Set(names as readonly FaultName[])];
+    for (const n of names) {
+      const fault = resolveFault(n);
+      if (!fault) throw new Error(`Unknown fault ${n}`);
+      this.#resolved.set(n, fault);
+    }
+    this.#on = [...new Set(names)];
   }
 
   /** The modifiers of the active faults that concern one of the route's operations. */
   for(routeOperations: readonly string[]): readonly Modifier[] {
-    return this.#on
-      .filter((name) => byName.get(name)?.operations.some((o) => routeOperations.includes(o)))
-      .map((name) => MODIFIERS[name]);
+    return this.#on.flatMap((name) => {
+      const fault = this.#resolved.get(name);
+      return fault?.operations.some((o) => routeOperations.includes(o)) ? [fault.modifier] : [];
+    });
   }
 
   list(): string[] {

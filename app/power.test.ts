@@ -1,0 +1,85 @@
+import { describe, expect, test } from 'vitest';
+import {
+  formatUnproven,
+  type PowerEvidence,
+  readPowerEvidence,
+  staleRows,
+  testableMustRows,
+  unprovenRows,
+} from './power.ts';
+
+const REASONS = [
+  'hole',
+  'caught-without-citing',
+  'presence-unchecked',
+  'unobservable',
+  'needs-hand-fault',
+  'no-success-body',
+];
+
+describe('spec/evidence/power.json', () => {
+  const evidence = readPowerEvidence();
+
+  test('is consistent with the current requirement rows: each testable MUST row proven or listed with a reason', () => {
+    const rows = testableMustRows();
+    expect(rows.length).toBeGreaterThan(500);
+    const missing = rows.filter((r) => evidence.rows[r.id] === undefined).map((r) => r.id);
+    expect(missing, 'rows newer than the evidence: recompute it with npx tsx scripts/power.ts').toEqual([]);
+    expect(staleRows(evidence), 'rows the evidence names that are no longer testable MUST rows').toEqual([]);
+    for (const [id, row] of Object.entries(evidence.rows)) {
+      if (row.proven) expect(row.faults.length, id).toBeGreaterThan(0);
+      else {
+        expect(REASONS, id).toContain(row.reason);
+        expect(row.detail, id).not.toBe('');
+      }
+    }
+  });
+
+  test('its summary agrees with its rows', () => {
+    const proven = Object.values(evidence.rows).filter((r) => r.proven).length;
+    expect(evidence.summary.proven).toBe(proven);
+    expect(evidence.summary.testableMustRows).toBe(Object.keys(evidence.rows).length);
+    expect(evidence.summary.share).toBeCloseTo(proven / evidence.summary.testableMustRows, 3);
+  });
+
+  test('D2-2.2-04 (each code-set item carries `display`) is proven by the derived fault that drops it', () => {
+    const row = evidence.rows['D2-2.2-04'];
+    expect(row?.proven).toBe(true);
+  });
+});
+
+describe('unprovenRows and formatUnproven', () => {
+  const [first, second, third] = testableMustRows();
+  const evidence: PowerEvidence = {
+    generated: '2026-11-26',
+    seed: 1,
+    runs: 1,
+    command: 'npx tsx scripts/power.ts --seed 1 --runs 1',
+    summary: { testableMustRows: 2, proven: 1, share: 0.5 },
+    rows: {
+      [first.id]: { proven: true, faults: ['ack-returns-204'] },
+      [second.id]: {
+        proven: false,
+        reason: 'hole',
+        detail: 'a derived fault breaking this member is not caught',
+        faults: ['shape:x:/a:missing'],
+      },
+    },
+  };
+
+  test('lists the unproven rows with their reason, and the rows the file predates as not computed', () => {
+    const rows = unprovenRows(evidence);
+    expect(rows[0]).toMatchObject({ id: second.id, reason: 'hole', faults: ['shape:x:/a:missing'], text: second.text });
+    expect(rows[1]).toMatchObject({ id: third.id, reason: 'not-computed', faults: [] });
+    expect(rows.map((r) => r.id)).not.toContain(first.id);
+    expect(rows).toHaveLength(testableMustRows().length - 1);
+  });
+
+  test('one tab-separated line per row, then a summary line', () => {
+    const lines = formatUnproven(unprovenRows(evidence), evidence);
+    expect(lines[0]).toBe(`${second.id}\thole\ta derived fault breaking this member is not caught\tshape:x:/a:missing`);
+    expect(lines[lines.length - 1]).toMatch(
+      /^\d+ of \d+ testable MUST rows proven by no fault \(\d+\.\d% proven; computed 2026-11-26 by `npx tsx scripts\/power\.ts --seed 1 --runs 1`\)$/,
+    );
+  });
+});

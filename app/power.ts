@@ -1,0 +1,91 @@
+/**
+ * Power per requirement, read back (issue 22, item 9): spec/evidence/power.json, written by
+ * scripts/power.ts, says per testable MUST row (server party) which faults of the sandbox prove it
+ * or why none does. `conformance faults --unproven` lists the rows no fault proves, with the reason.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadRequirements, type Requirement } from '../spec/requirements.ts';
+
+export const POWER_EVIDENCE_URL = new URL('../spec/evidence/power.json', import.meta.url);
+
+/** Why no fault proves a row (scripts/power.ts `UnprovenReason`), plus rows the file predates. */
+export type UnprovenReason =
+  | 'hole'
+  | 'caught-without-citing'
+  | 'presence-unchecked'
+  | 'unobservable'
+  | 'needs-hand-fault'
+  | 'no-success-body'
+  | 'not-computed';
+
+export type PowerRow =
+  | { proven: true; faults: string[]; more?: number }
+  | { proven: false; reason: Exclude<UnprovenReason, 'not-computed'>; detail: string; faults?: string[] };
+
+/** The part of spec/evidence/power.json this module reads. */
+export interface PowerEvidence {
+  generated: string;
+  seed: number;
+  runs: number;
+  command: string;
+  summary: { testableMustRows: number; proven: number; share: number } & Record<string, number>;
+  rows: Record<string, PowerRow>;
+}
+
+export interface UnprovenRow {
+  id: string;
+  document: Requirement['document'];
+  section: string;
+  text: string;
+  reason: UnprovenReason;
+  /** One sentence: what the reason means for this row. */
+  detail: string;
+  /** Derived faults concerned (those missed, or caught without citing the row); at most five. */
+  faults: string[];
+}
+
+/** The testable MUST rows a server is judged on: the rows power is computed for. */
+export function testableMustRows(): Requirement[] {
+  return loadRequirements('server').filter((r) => r.level === 'MUST' && r.notTestedReason === '');
+}
+
+export function readPowerEvidence(url: URL = POWER_EVIDENCE_URL): PowerEvidence {
+  return JSON.parse(readFileSync(fileURLToPath(url), 'utf8')) as PowerEvidence;
+}
+
+const NOT_COMPUTED =
+  'the row is newer than spec/evidence/power.json: recompute it (npx tsx scripts/power.ts) to know whether a fault proves it';
+
+/**
+ * Every testable MUST row that no fault is known to prove, in requirement-table order, with its
+ * reason: as spec/evidence/power.json records it, or `not-computed` for a row the file predates.
+ */
+export function unprovenRows(evidence: PowerEvidence = readPowerEvidence()): UnprovenRow[] {
+  return testableMustRows().flatMap((r): UnprovenRow[] => {
+    const row = evidence.rows[r.id];
+    const base = { id: r.id, document: r.document, section: r.section, text: r.text };
+    if (row === undefined) return [{ ...base, reason: 'not-computed', detail: NOT_COMPUTED, faults: [] }];
+    if (row.proven) return [];
+    return [{ ...base, reason: row.reason, detail: row.detail, faults: row.faults ?? [] }];
+  });
+}
+
+/** Rows the evidence names that are no longer testable MUST rows (removed, or changed in level). */
+export function staleRows(evidence: PowerEvidence = readPowerEvidence()): string[] {
+  const current = new Set(testableMustRows().map((r) => r.id));
+  return Object.keys(evidence.rows).filter((id) => !current.has(id));
+}
+
+/**
+ * The listing of `conformance faults --unproven`: one tab-separated line per row, `id`, reason,
+ * detail and the faults concerned (comma-separated, possibly empty), then one summary line.
+ */
+export function formatUnproven(rows: readonly UnprovenRow[], evidence: PowerEvidence = readPowerEvidence()): string[] {
+  const total = testableMustRows().length;
+  const proven = total - rows.length;
+  return [
+    ...rows.map((r) => [r.id, r.reason, r.detail, r.faults.join(', ')].join('\t')),
+    `${rows.length} of ${total} testable MUST rows proven by no fault (${((proven / Math.max(1, total)) * 100).toFixed(1)}% proven; computed ${evidence.generated} by \`${evidence.command}\`)`,
+  ];
+}
