@@ -351,7 +351,9 @@ describe('HttpClient and a target refusing for load', () => {
     await Promise.all(Array.from({ length: 6 }, () => paced.send({ method: 'GET', url: `${S}${path}`, headers: {} })));
     const at = (hits.get(path) ?? []).map((h) => h.at).sort((p, q) => p - q);
     expect(at).toHaveLength(6);
-    for (let i = 1; i < at.length; i++) expect(at[i] - at[i - 1]).toBeGreaterThanOrEqual(40); // 50 ms apart, timers' slack
+    // Starts are scheduled 50 ms apart from the first: the span of six is at least five intervals
+    // (a lower bound, which a busy machine only lengthens; single gaps may bunch after a late one).
+    expect(at[5] - at[0]).toBeGreaterThanOrEqual(5 * 50 - 10);
 
     mostInFlight = 0;
     const narrow = load({ concurrency: 2 });

@@ -164,7 +164,8 @@ async function runThrough(g: RateLimitingGateway, http: Record<string, number> =
 /** Discovery is left alone: a run whose discovery documents are refused stops at once (exit 2), by design. */
 const exempt = (path: string) => path.endsWith(DISCOVERY);
 
-describe('conformance run behind a gateway at 10 requests a second', () => {
+// The three runs wait on their gateways more than they compute: run at once, each with its own gateway.
+describe.concurrent('conformance run behind a gateway at 10 requests a second', () => {
   test(
     'unpaced: the gateway refuses calls, the run waits them out and is conformant (exit 0)',
     async () => {
