@@ -10,6 +10,7 @@ import { defineConfig } from 'vitest/config';
  */
 const LONGEST_FIRST = [
   'test/variants.test.ts',
+  'test/variantProbes.test.ts',
   'test/faults.test.ts',
   'test/hostile.test.ts',
   'test/gateway.test.ts',

@@ -12,7 +12,6 @@
  * of every answer and run together.
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import { TestSandbox, type Answer } from '../server/testSupport.ts';
 import { VARIANTS } from '../server/variants/catalog.ts';
 import { loadDecisions } from '../spec/decisions.ts';
 import { loadRequirements } from '../spec/requirements.ts';
@@ -28,13 +27,7 @@ import {
   variantBatchOnly,
 } from './support/selfTestPlan.ts';
 import { selfTestSeeds } from './support/seeds.ts';
-import { PROBES as D1_CLAIMS } from './variantProbes/d1Claims.ts';
-import { PROBES as D1_MEMBERSHIP } from './variantProbes/d1Membership.ts';
-import { PROBES as D2 } from './variantProbes/d2.ts';
-import { PROBES as D3 } from './variantProbes/d3.ts';
-import { PROBES as PROTOCOL } from './variantProbes/protocol.ts';
 
-const PROBES = { ...PROTOCOL, ...D1_MEMBERSHIP, ...D1_CLAIMS, ...D2, ...D3 };
 /**
  * Fairness is a property over seeds: all variants together at the fixed, the date's and the random
  * seed, and every variant alone at the date's seed (another every day, the same all day), so that
@@ -120,34 +113,6 @@ describe('the variant catalogue', () => {
       expect(v?.operations, name).toBe('all');
     }
     expect(new Set(COMPOSING.flat()).size).toBe(COMPOSING.flat().length);
-  });
-
-  test('every variant has a probe, and every probe a variant', () => {
-    expect(VARIANTS.map((v) => v.name).filter((n) => !(n in PROBES))).toEqual([]);
-    expect(Object.keys(PROBES).filter((n) => !VARIANTS.some((v) => v.name === n))).toEqual([]);
-  });
-});
-
-describe('every variant changes what the sandbox answers', () => {
-  let clean: TestSandbox;
-  const signature = (a: Answer) =>
-    `${a.status}\n${a.headers.get('content-type') ?? ''}\n${[...a.headers.keys()].sort().join(',')}\n${a.text}`;
-
-  test.each(VARIANTS.map((v) => [v.name] as const))('%s', async (name) => {
-    clean ??= await TestSandbox.start();
-    const varied = await TestSandbox.start([], [name]);
-    try {
-      const [before, after] = [await PROBES[name](clean), await PROBES[name](varied)];
-      expect(signature(after), `${name}: the probe's answer is the same with and without the variant`).not.toBe(
-        signature(before),
-      );
-    } finally {
-      await varied.close();
-    }
-  });
-
-  afterAll(async () => {
-    await clean?.close();
   });
 });
 
