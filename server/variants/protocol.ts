@@ -3,6 +3,7 @@
  * leave free, for every operation: white space, member order, added members, media type
  * parameters, extra response headers.
  */
+import type { Repository } from '../repo/repository.ts';
 import type { Variant } from './types.ts';
 import { isObject, mapObjects, reverseMembers } from '../modifiers/json.ts';
 
@@ -14,6 +15,9 @@ const jsonPayload = (payload: string | undefined): unknown => {
     return undefined;
   }
 };
+
+/** GET requests seen per sandbox (its unwrapped repository), for load-shed-429. */
+const shed = new WeakMap<Repository, number>();
 
 export const PROTOCOL_VARIANTS: readonly Variant[] = [
   {
@@ -114,5 +118,29 @@ export const PROTOCOL_VARIANTS: readonly Variant[] = [
         vary: 'Accept',
       },
     }),
+  },
+  {
+    name: 'load-shed-429',
+    kind: 'protocol',
+    allowedBy: [
+      'RFC 6585 4 (429 Too Many Requests, with Retry-After)',
+      'DEC-R-05',
+      'D1 8 ("Rate limits, maximum page size and maximum result size for these operations: not shown.")',
+    ],
+    description:
+      'Like a gateway under load, every tenth GET is answered 429 Too Many Requests with `Retry-After: 0` (read requests only: a refused request must not have been acted on).',
+    operations: 'all',
+    wire: (wire, { request, repo }) => {
+      if (request.method !== 'GET') return wire;
+      const n = (shed.get(repo) ?? 0) + 1;
+      shed.set(repo, n);
+      return n % 10 === 1
+        ? {
+            status: 429,
+            headers: { 'content-type': 'application/json', 'retry-after': '0' },
+            payload: JSON.stringify({ error: 'too_many_requests' }),
+          }
+        : wire;
+    },
   },
 ];

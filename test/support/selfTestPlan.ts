@@ -20,7 +20,7 @@ export type Batchable = VariantInfo & { operations: string[] };
  * per variant (each of these concerns every operation, so none shares a batch otherwise).
  */
 export const COMPOSING: readonly (readonly string[])[] = [
-  ['json-pretty-printed', 'json-members-reversed', 'json-unicode-escaped', 'cache-and-trace-headers'],
+  ['json-pretty-printed', 'json-members-reversed', 'json-unicode-escaped', 'cache-and-trace-headers', 'load-shed-429'],
   ['media-type-without-charset', 'media-type-upper-case'],
 ];
 

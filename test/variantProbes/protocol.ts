@@ -4,6 +4,8 @@ import type { Probe, Probes } from './types.ts';
 const discovery: Probe = (s) => s.get('/.well-known/api-configuration', { token: null, site: null });
 
 export const PROBES: Probes = {
+  // The first GET a fresh sandbox sees is shed.
+  'load-shed-429': discovery,
   'json-pretty-printed': discovery,
   'json-members-reversed': discovery,
   'json-unicode-escaped': discovery,
