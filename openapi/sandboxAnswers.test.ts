@@ -254,7 +254,9 @@ describe('every sandbox answer validates against the served OpenAPI document', (
 describe('every answer of the sandbox under every variant validates against the exported document', () => {
   let varied: TestSandbox;
   beforeAll(async () => {
-    varied = await recorded(VARIANTS.map((v) => v.name));
+    // Not load-shed-429: a 429 is load, not an answer of the operation (DEC-R-05); the documents
+    // list none and neither does the export.
+    varied = await recorded(VARIANTS.map((v) => v.name).filter((n) => n !== 'load-shed-429'));
   });
   afterAll(() => varied?.close());
 
