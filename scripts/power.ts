@@ -41,6 +41,7 @@
  * schema check cites every shape row of its answer at once, and crediting them all would prove
  * D2-2.2-04 (`display`) with a fault that drops `expansion.total`.
  */
+import type { UnprovenReason as ReadReason } from '../app/power.ts';
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -352,13 +353,8 @@ export function catchingResults(
 // ---------------------------------------------------------------------------------------------
 // The evidence file (its reader is app/power.ts).
 
-export type UnprovenReason =
-  | 'hole'
-  | 'caught-without-citing'
-  | 'presence-unchecked'
-  | 'unobservable'
-  | 'needs-hand-fault'
-  | 'no-success-body';
+/** Why no fault proves a row: the reader's reasons (app/power.ts) but the one it adds itself. */
+export type UnprovenReason = Exclude<ReadReason, 'not-computed'>;
 
 export interface PowerFile {
   generated: string;
