@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesSchema } from './matchesSchema.ts';
+import { failedMembers, matchesSchema } from './matchesSchema.ts';
 import { respondedExchange } from './testing.ts';
 
 const outcome = {
@@ -23,6 +23,24 @@ describe('matchesSchema', () => {
     const finding = check.run(respondedExchange({ status: 400, body: outcome }));
     expect(finding.message).toBe('valid against operation-outcome.schema.json');
     expect(finding.outcome).toBe('pass');
+  });
+
+  it('leads with the cause and names the failing members; the alternatives stay in the evidence (issue 24)', () => {
+    const bundle = matchesSchema('bundle.schema.json');
+    const body = { resourceType: 'Bundle', type: 'searchset', total: 0, meta: { tag: [{ code: 'page', display: 1 }] } };
+    const finding = bundle.run(respondedExchange({ body }));
+    expect(finding.outcome).toBe('fail');
+    expect(finding.message).toBe(
+      'Expected a body valid against bundle.schema.json, received /meta/tag/0/display must be string, received 1',
+    );
+    expect(finding.members).toEqual(['/meta/tag/0/display']);
+    expect(String(finding.evidence?.errors)).toContain('anyOf');
+  });
+
+  it('names a missing required member below its parent', () => {
+    expect(
+      failedMembers(["/ must have required property 'issue'", "/entry/0 must have required property 'resource'"]),
+    ).toEqual(['/issue', '/entry/0/resource']);
   });
 
   it('fails an invalid body, listing schema errors', () => {

@@ -12,6 +12,12 @@ export interface Finding {
   /** For failures: `Expected X, received Y`. For passes: what was seen. */
   message: string;
   evidence?: Record<string, unknown>;
+  /**
+   * For a failure about members of a body (a schema failure): the JSON pointers of the members
+   * that failed. The result then also cites the operation's rows about those members at its level
+   * (spec/memberRows.ts), so a shape failure names the requirement it breaks (issue 24).
+   */
+  members?: readonly string[];
 }
 
 export interface Check<S = RespondedExchange> {

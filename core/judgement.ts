@@ -10,6 +10,7 @@
  * bodies within the evidence caps (core/evidenceCap.ts).
  */
 import { expect } from 'vitest';
+import { rowsAboutMember } from '../spec/memberRows.ts';
 import type { Level } from '../spec/types.ts';
 import { reportToAllure } from './allure.ts';
 import type { Check, Finding } from './check.ts';
@@ -134,5 +135,19 @@ export function verify(subject: unknown, check: AnyCheck, binding: Binding): Wor
   const exchange = binding.exchange ?? (isExchange(subject) ? subject : undefined);
   const finding = evaluate(subject as never, check, exchange);
   const evidence = finding.evidence || binding.evidence ? { ...binding.evidence, ...finding.evidence } : undefined;
-  return record(check, statusOf(finding.outcome, binding.level), finding.message, { ...binding, exchange, evidence });
+  const requirements =
+    finding.outcome === 'fail' && 'members' in finding && finding.members !== undefined
+      ? [
+          ...new Set([
+            ...binding.requirements,
+            ...finding.members.flatMap((m) => rowsAboutMember(binding.operation, m, binding.level)),
+          ]),
+        ]
+      : binding.requirements;
+  return record(check, statusOf(finding.outcome, binding.level), finding.message, {
+    ...binding,
+    requirements,
+    exchange,
+    evidence,
+  });
 }

@@ -119,6 +119,19 @@ describe('validateAgainst error lines', () => {
     ]);
   });
 
+  it('leads with the cause: a wrong type comes before the anyOf and if/then lines it explains (issue 24)', () => {
+    const tags = [
+      { code: 'page', display: 1 },
+      { code: 'count', display: '5' },
+    ];
+    const result = validateAgainst('bundle.schema.json', { type: 'searchset', total: 1, meta: { tag: tags } });
+    expect(result.valid).toBe(false);
+    expect(result.errors[0]).toBe('/meta/tag/0/display must be string, received 1');
+    const composite = result.errors.findIndex((l) => /anyOf|"then"/.test(l));
+    // The alternatives are still listed (on demand, in the evidence), after the cause.
+    expect(composite).toBeGreaterThan(0);
+  });
+
   it('caps the lines at MAX_ERRORS and keeps each on one line', () => {
     const tags = Array.from({ length: 40 }, (_, i) => ({ code: 'page', display: i }));
     const result = validateAgainst('bundle.schema.json', { type: 'searchset', total: -1, meta: { tag: tags } });

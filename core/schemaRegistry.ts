@@ -26,8 +26,13 @@ export const MAX_ERRORS = 20;
 
 export interface ValidationResult {
   valid: boolean;
-  /** One line per problem: `<instancePath or /> <message>`. Empty when valid. */
+  /** One line per problem: `<instancePath or /> <message>`, the causes first. Empty when valid. */
   errors: string[];
+  /**
+   * How many of `errors` are causes; the rest are failed alternatives (anyOf, oneOf, if/then)
+   * that a cause already explains, shown on demand (evidence), not in a message.
+   */
+  causes?: number;
 }
 
 /** A JSON Schema as stored on disk (an object; the registry never holds boolean schemas). */
@@ -177,26 +182,53 @@ export function compileAll(): void {
 export function validateAgainst(schemaFile: string, data: unknown): ValidationResult {
   const validate = validatorFor(schemaFile);
   if (validate(data)) return { valid: true, errors: [] };
-  return { valid: false, errors: formatErrors(validate.errors ?? []) };
+  const lines = errorLines(validate.errors ?? []);
+  return { valid: false, errors: [...lines.causes, ...lines.explained].slice(0, MAX_ERRORS), causes: lines.causes.length };
 }
 
 /**
- * Readable lines from Ajv errors. When a oneOf, anyOf or contains fails, the errors raised inside
- * it are folded into its one line, which names what was expected (those inner errors are mostly
- * "must have required property" or "must match pattern" noise, one per array item); duplicate
- * lines are dropped.
+ * Readable lines from Ajv errors, the causes first. When a oneOf, anyOf or contains fails, the
+ * errors raised inside it are folded into its one line, which names what was expected (those inner
+ * errors are mostly "must have required property" or "must match pattern" noise, one per array
+ * item); duplicate lines are dropped.
+ *
+ * A failed composite (anyOf, oneOf, if/then, not, contains) says only that no alternative fitted;
+ * where a plain error (a wrong type, a missing member, an unlisted value) was raised at the same
+ * member or inside it, that error is the cause and comes first: "/meta/tag/0/display must be
+ * string, received 1" before "/meta/tag/0/display must match a schema in anyOf: display, or null
+ * when absent". The composite's line follows among the details (issue 24: messages lead with the
+ * cause; the alternatives follow on demand).
  */
 export function formatErrors(errors: readonly ErrorObject[]): string[] {
+  const { causes, explained } = errorLines(errors);
+  return [...causes, ...explained].slice(0, MAX_ERRORS);
+}
+
+/** The lines of {@link formatErrors}, the causes apart from the failed alternatives they explain. */
+export function errorLines(errors: readonly ErrorObject[]): { causes: string[]; explained: string[] } {
   const composites = errors.filter((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf' || e.keyword === 'contains');
-  const lines: string[] = [];
+  const causes: string[] = [];
+  const explained: string[] = [];
   for (const e of errors) {
     if (composites.some((c) => c !== e && isBranchError(e, c))) continue;
     const line = `${e.instancePath || '/'} ${describe(e)}`;
-    if (!lines.includes(line)) lines.push(line);
-    if (lines.length === MAX_ERRORS) break;
+    const composite = COMPOSITE_KEYWORDS.has(e.keyword);
+    const hasCause =
+      composite &&
+      errors.some(
+        (o) =>
+          !COMPOSITE_KEYWORDS.has(o.keyword) &&
+          (o.instancePath === e.instancePath || o.instancePath.startsWith(`${e.instancePath}/`)) &&
+          !composites.some((c) => c !== o && isBranchError(o, c)),
+      );
+    const list = hasCause ? explained : causes;
+    if (!causes.includes(line) && !explained.includes(line)) list.push(line);
   }
-  return lines;
+  return { causes, explained };
 }
+
+/** Keywords whose failure says only that no alternative or condition held. */
+const COMPOSITE_KEYWORDS = new Set(['oneOf', 'anyOf', 'contains', 'if', 'not', 'allOf']);
 
 /** True when `e` was raised inside a branch of the failed composite `c`. */
 function isBranchError(e: ErrorObject, c: ErrorObject): boolean {

@@ -1,0 +1,206 @@
+/**
+ * Findings: the results of a run grouped by cause (issue 24). A run against a server with one
+ * broken rule records the same failure many times, once per request that shows it; a person acts
+ * on the cause, not on each repetition. Results that fail (or err, or warn) the same check at the
+ * same level for the same reason form one finding, whatever the operation: the reason is the
+ * result's message with values, ids, counts and array indexes abstracted (`causeOf`), so "page is
+ * the number 3" and "page is the number 7" are one cause, and a schema error at
+ * `/entry/4/resource/id` is the same as at `/entry/0/resource/id`.
+ *
+ * A finding keeps every result (their indexes in `RunResults.results`), the operations it touches,
+ * the union of the requirements they cite, its shortest example and one sentence on what the
+ * target must do differently, taken from the failure's "Expected ..." and the rows it cites.
+ * Findings are ordered as a person should read them: MUST failures, then errors, then SHOULD and
+ * INFO; within a level by how many operations they touch, then by how many results they hold.
+ *
+ * A finding's `key` is stable across runs of the same suite version (it is made of the check,
+ * the level, the status and the cause), so that a baseline (core/baseline.ts) can tell new
+ * findings from those still failing and those fixed.
+ */
+import { createHash } from 'node:crypto';
+import { namedMembers } from '../spec/memberRows.ts';
+import type { Level } from '../spec/types.ts';
+import type { CheckResult, RunResults, Status } from './results.ts';
+
+export type FindingStatus = Extract<Status, 'fail' | 'error' | 'warn'>;
+
+export interface Finding {
+  /** Stable id of the cause: sha-256 (first 12 hex digits) of level, status, check and cause. */
+  key: string;
+  check: string;
+  level: Level;
+  status: FindingStatus;
+  /** The normalised reason: the message with values, ids, counts and indexes abstracted. */
+  cause: string;
+  /** Operation ids the finding touches, in the order first met. */
+  operations: string[];
+  /** Every requirement the finding's results cite, sorted. */
+  requirements: string[];
+  /** Indexes into `RunResults.results`, in run order. */
+  results: number[];
+  /** Index of the example: the result with the shortest message (the first such). */
+  example: number;
+  /** One sentence: what the target must do differently. */
+  change: string;
+}
+
+const STATUS_ORDER: Record<FindingStatus, number> = { fail: 0, error: 1, warn: 2 };
+const LEVEL_ORDER: Record<Level, number> = { MUST: 0, SHOULD: 1, INFO: 2 };
+
+export function isFindingStatus(s: Status): s is FindingStatus {
+  return s === 'fail' || s === 'error' || s === 'warn';
+}
+
+/**
+ * The reason of a message with what varies from one request to the next abstracted: quoted and
+ * backticked values, schema file names, ISO dates and times, UUIDs and long hex, array indexes of
+ * JSON pointers and every other number but an HTTP status (`HTTP 404`) and a requirement id
+ * (`D1-2.1-04`). Runs of white space become one space.
+ */
+export function causeOf(message: string): string {
+  return (
+    message
+      // Values in quotes: a body, a member value, an id.
+      .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
+      .replace(/'(?:[^'\\\n]|\\.)*'/g, "'…'")
+      // A schema file names the operation, which the finding lists apart.
+      .replace(/\b[\w-]+\.schema\.json\b/g, '<schema>')
+      .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>')
+      .replace(/\b\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?\b/g, '<date>')
+      .replace(/\b[0-9a-f]{16,}\b/gi, '<hex>')
+      // JSON pointer and bracket indexes.
+      .replace(/\/\d+(?=\/|\b)/g, '/*')
+      .replace(/\[\d+\]/g, '[*]')
+      // Numbers, except an HTTP status and the numbers inside a requirement or decision id.
+      .replace(
+        /(\bHTTP |\b(?:D\d|DEC-[A-Z]\d?)-[\d.]+-|\bDEC-[A-Z]\d?-)?(?<![A-Za-z_])(\d+(?:\.\d+)?)(?![A-Za-z_\d])/g,
+        (m, keep: string | undefined) => (keep !== undefined ? m : 'N'),
+      )
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
+}
+
+/** The key of a cause: stable across runs of one suite version. */
+export function findingKey(r: Pick<CheckResult, 'check' | 'level' | 'status' | 'message'>): string {
+  return createHash('sha256')
+    .update(`${r.level}\u0000${r.status}\u0000${r.check}\u0000${causeOf(r.message)}`)
+    .digest('hex')
+    .slice(0, 12);
+}
+
+/** The "Expected X" part of a message, without the "received" part: what the target should have done. */
+export function expectedPart(message: string): string | undefined {
+  const m = /^Expected (.+?)(?:, received |; received | but received | received )/s.exec(message);
+  return m?.[1]?.trim();
+}
+
+const joinOps = (ops: readonly string[]): string =>
+  ops.length <= 3 ? ops.join(', ') : `${ops.slice(0, 3).join(', ')} and ${ops.length - 3} more`;
+
+/**
+ * What the target must do differently, in one sentence: the expectation of the example's message
+ * on the operations the finding touches, and the first cited requirement in the documents' words.
+ */
+export function changeOf(
+  check: string,
+  level: Level,
+  operations: readonly string[],
+  example: Pick<CheckResult, 'message' | 'summary'>,
+  requirements: readonly string[],
+  rows: ReadonlyMap<string, { text: string; level: Level }>,
+): string {
+  const schemaCause = /^Expected a body valid against \S+, received (\/\S*) must (.+?)(?:, received |; |$)/.exec(
+    example.message,
+  );
+  const change = level === 'MUST' ? 'Change' : level === 'SHOULD' ? 'Consider changing' : 'Look at';
+  const outcome = schemaCause
+    ? `${causeOf(schemaCause[1] as string)} ${indicative(schemaCause[2] as string)}`
+    : `${check} sees ${lowerFirst(expectedPart(example.message) ?? example.summary.replace(/\.$/, ''))}`;
+  // The row most about the cause: the one naming most of the members the message names.
+  const words = new Set(example.message.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []);
+  const score = (text: string) => [...namedMembers(text)].filter((w) => words.has(w)).length;
+  const candidates = requirements
+    .map((id) => ({ id, row: rows.get(id) }))
+    .filter((c): c is { id: string; row: { text: string; level: Level } } => c.row !== undefined)
+    .map((c, i) => ({ ...c, i, s: score(c.row.text) + (c.row.level === level ? 0.5 : 0) }))
+    .sort((a, b) => b.s - a.s || a.i - b.i);
+  const row = candidates[0];
+  const because = row ? ` (${row.id}: “${row.row.text.replace(/\s+/g, ' ').trim()}”)` : '';
+  return `${change} ${joinOps(operations)} so that ${outcome}${because}.`;
+}
+
+/** "must be string" -> "is string": a schema error's demand as a statement of the fixed answer. */
+function indicative(demand: string): string {
+  return demand
+    .replace(/^be /, 'is ')
+    .replace(/^have /, 'has ')
+    .replace(/^match /, 'matches ')
+    .replace(/^NOT have /, 'does not have ')
+    .replace(/^NOT be /, 'is not ')
+    .replace(/^contain /, 'contains ');
+}
+
+const lowerFirst = (s: string): string => (/^[A-Z][a-z]/.test(s) ? s[0].toLowerCase() + s.slice(1) : s);
+
+/** The findings of a run: its fail, error and warn results grouped by cause, worst first. */
+export function findingsOf(results: Pick<RunResults, 'results' | 'requirements'>): Finding[] {
+  const rows = new Map(results.requirements.map((r) => [r.id, r]));
+  const byKey = new Map<string, { key: string; first: CheckResult; cause: string; indexes: number[] }>();
+  results.results.forEach((r, index) => {
+    if (!isFindingStatus(r.status)) return;
+    const key = findingKey(r);
+    const group = byKey.get(key);
+    if (group) group.indexes.push(index);
+    else byKey.set(key, { key, first: r, cause: causeOf(r.message), indexes: [index] });
+  });
+  const findings: Finding[] = [];
+  for (const g of byKey.values()) {
+    const members = g.indexes.map((i) => results.results[i] as CheckResult);
+    const operations = [...new Set(members.map((r) => r.operation))];
+    const requirements = [...new Set(members.flatMap((r) => r.requirements))].sort();
+    let example = g.indexes[0] as number;
+    for (const i of g.indexes)
+      if ((results.results[i] as CheckResult).message.length < (results.results[example] as CheckResult).message.length)
+        example = i;
+    const status = g.first.status as FindingStatus;
+    findings.push({
+      key: g.key,
+      check: g.first.check,
+      level: g.first.level,
+      status,
+      cause: g.cause,
+      operations,
+      requirements,
+      results: g.indexes,
+      example,
+      change: changeOf(
+        g.first.check,
+        g.first.level,
+        operations,
+        results.results[example] as CheckResult,
+        requirements,
+        rows,
+      ),
+    });
+  }
+  return findings.sort(compareFindings);
+}
+
+/** MUST failures first, then errors, then SHOULD and INFO; then by operations touched, results held, check. */
+export function compareFindings(a: Finding, b: Finding): number {
+  const weight = (f: Finding) =>
+    f.level === 'MUST' ? STATUS_ORDER[f.status] : 3 + LEVEL_ORDER[f.level] * 3 + STATUS_ORDER[f.status];
+  return (
+    weight(a) - weight(b) ||
+    b.operations.length - a.operations.length ||
+    b.results.length - a.results.length ||
+    a.check.localeCompare(b.check) ||
+    a.key.localeCompare(b.key)
+  );
+}
+
+/** True for a finding that decides the verdict: a MUST failure or a MUST error. */
+export function isBlocking(f: Pick<Finding, 'level' | 'status'>): boolean {
+  return f.level === 'MUST' && (f.status === 'fail' || f.status === 'error');
+}
