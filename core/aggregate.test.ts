@@ -87,7 +87,11 @@ describe('aggregate', () => {
     const lines = formatSummary(results, '/r/report.html');
     expect(lines[0]).toMatch(/^Verdict: NOT CONFORMANT/);
     expect(lines.some((l) => l.startsWith('get-bill') && l.endsWith('not-conformant'))).toBe(true);
-    expect(lines.join('\n')).toContain('FAIL get-bill c2 [R]: Expected a, received b');
+    const text = lines.join('\n');
+    expect(text).toContain('MUST findings: 1 cause of 1 failure or error:');
+    expect(text).toContain(
+      '  1. FAIL c2 once on get-bill [R]\n     get-bill: Expected a, received b\n     what to change: Change get-bill so that c2 sees a',
+    );
     expect(lines.slice(-2)).toEqual([
       'Report: /r/report.html',
       'Also: results.json, junit.xml, requirements-coverage.csv beside it',

@@ -2,6 +2,7 @@
  * The one-screen summary printed at the end of a run.
  */
 import { reasonsLabel, shareLabel } from './coverage.ts';
+import { type Finding, findingsOf, isBlocking } from './findings.ts';
 import type { RunResults } from './results.ts';
 import { STATUSES } from './results.ts';
 
@@ -18,6 +19,30 @@ export interface SummaryOptions {
    * --only), so that a replay hint is a whole command; `conformance run --target <target>` otherwise.
    */
   replayCommand?: string;
+  /** The findings of the run, when already computed (core/findings.ts). */
+  findings?: Finding[];
+  /** A baseline's mark per finding key (core/baseline.ts): shown before each finding. */
+  baseline?: ReadonlyMap<string, string>;
+}
+
+/** One finding: what failed and how often, an example, what to change, and how to replay it. */
+function findingLines(results: RunResults, f: Finding, n: number, replayCommand: string, mark?: string): string[] {
+  const example = results.results[f.example];
+  const times = f.results.length === 1 ? 'once' : `×${f.results.length}`;
+  const ops =
+    f.operations.length === 1 ? f.operations[0] : `${f.operations.length} operations (${f.operations.join(', ')})`;
+  const lines = [
+    `  ${n}. ${mark ? `[${mark}] ` : ''}${f.status.toUpperCase()} ${f.check} ${times} on ${ops} [${f.requirements.length > 8 ? `${f.requirements.slice(0, 8).join(' ')} and ${f.requirements.length - 8} more` : f.requirements.join(' ')}]`,
+  ];
+  if (example) {
+    lines.push(`     ${example.operation}: ${example.message}`);
+    lines.push(`     what to change: ${f.change}`);
+    if (example.replay)
+      lines.push(
+        `     replay: ${replayCommand} --seed ${example.replay.seed}${example.replay.path ? ` --path ${shellWord(example.replay.path)}` : ''} --only ${example.operation}`,
+      );
+  }
+  return lines;
 }
 
 /** Quotes a command-line word for a POSIX shell when it needs it. */
@@ -36,7 +61,10 @@ export function formatSummary(results: RunResults, reportPath: string, options: 
   lines.push('');
   const width = Math.max(...results.operations.map((o) => o.id.length), 9);
   lines.push(`${'operation'.padEnd(width)}  doc  sect   pass fail warn skip omit  err  MUST judged     verdict`);
+  // Operations with requirements not judged (they count against coverage) come before those whose
+  // requirements were only left out by choice (issue 24: what is not judged, ordered by its cost).
   const notes: string[] = [];
+  const choices: string[] = [];
   for (const o of results.operations) {
     const c = o.counts;
     const n = (v: number) => String(v).padStart(4);
@@ -50,7 +78,7 @@ export function formatSummary(results: RunResults, reportPath: string, options: 
         Object.keys(cov.notJudged).length > 0 ? `not judged: ${reasonsLabel(cov.notJudged)}` : '',
         Object.keys(cov.leftOut).length > 0 ? `left out: ${reasonsLabel(cov.leftOut)}` : '',
       ].filter(Boolean);
-      notes.push(`  ${o.id}: ${parts.join('; ')}`);
+      (Object.keys(cov.notJudged).length > 0 ? notes : choices).push(`  ${o.id}: ${parts.join('; ')}`);
     }
   }
   if (results.coverage) {
@@ -60,28 +88,33 @@ export function formatSummary(results: RunResults, reportPath: string, options: 
       `Coverage: ${shareLabel(c.overall)} of the testable MUST requirements in scope were judged (minimum ${Math.round(100 * c.minimum)}%)` +
         `${Object.keys(c.overall.leftOut).length > 0 ? `; left out by choice: ${reasonsLabel(c.overall.leftOut)}` : ''}`,
     );
-    if (notes.length > 0) {
+    const listed = [...notes, ...choices];
+    if (listed.length > 0) {
       lines.push(
-        `Requirements not judged, per operation (${notes.length}${notes.length > maxProblems ? `, first ${maxProblems}` : ''}):`,
+        `Requirements not judged, per operation, those counting against coverage first (${listed.length}${listed.length > maxProblems ? `, first ${maxProblems}` : ''}):`,
       );
-      lines.push(...notes.slice(0, maxProblems));
+      lines.push(...listed.slice(0, maxProblems));
     }
   }
   if (results.verdictReason) lines.push(`Inconclusive: ${results.verdictReason}`);
-  const problems = results.results.filter((r) => r.level === 'MUST' && (r.status === 'fail' || r.status === 'error'));
-  if (problems.length > 0) {
+  const findings = options.findings ?? findingsOf(results);
+  const blocking = findings.filter(isBlocking);
+  if (blocking.length > 0) {
+    const count = blocking.reduce((n, f) => n + f.results.length, 0);
     lines.push('');
     lines.push(
-      `MUST failures and errors (${problems.length}${problems.length > maxProblems ? `, first ${maxProblems}` : ''}):`,
+      `MUST findings: ${blocking.length} ${blocking.length === 1 ? 'cause' : 'causes'} of ${count} ${count === 1 ? 'failure or error' : 'failures and errors'}${blocking.length > maxProblems ? `, first ${maxProblems}` : ''}:`,
     );
-    for (const r of problems.slice(0, maxProblems)) {
-      lines.push(`  ${r.status.toUpperCase()} ${r.operation} ${r.check} [${r.requirements.join(' ')}]: ${r.message}`);
-      if (r.replay)
-        lines.push(
-          `       replay: ${replayCommand} --seed ${r.replay.seed}${r.replay.path ? ` --path ${shellWord(r.replay.path)}` : ''} --only ${r.operation}`,
-        );
-    }
+    blocking.slice(0, maxProblems).forEach((f, i) => {
+      lines.push(...findingLines(results, f, i + 1, replayCommand, options.baseline?.get(f.key)));
+    });
   }
+  const lesser = findings.length - blocking.length;
+  if (lesser > 0)
+    lines.push(
+      '',
+      `Also ${lesser} SHOULD or INFO ${lesser === 1 ? 'finding' : 'findings'} (warnings), listed in the report.`,
+    );
   lines.push('');
   if (results.evidence === 'full')
     lines.push('Evidence: FULL (personal data is not masked in the artefacts; do not share them)');
