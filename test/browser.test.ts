@@ -157,6 +157,27 @@ describe('report.html in Chromium', () => {
     expect(await page.locator('#filter-text').inputValue()).toBe('');
   });
 
+  test('opens the findings by cause, expands one and follows it to one of its results (issue 24)', async () => {
+    const causes = page.locator('#causes li.cause');
+    expect(await causes.count()).toBeGreaterThan(0);
+    // The findings are the first section after the verdict, MUST failures first.
+    const order = await page.locator('main > section').evaluateAll((els) => els.map((el) => el.id));
+    expect(order[0]).toBe('causes');
+    const first = causes.first();
+    expect([await first.getAttribute('data-level'), await first.getAttribute('data-status')]).toEqual(['MUST', 'fail']);
+    const details = first.locator('details.cause-details');
+    expect(await first.locator('.cause-change').isVisible()).toBe(false);
+    await details.locator('summary').click();
+    expect(await details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    expect(await first.locator('.cause-change').innerText()).toMatch(/^What to change: Change \S/);
+    const link = first.locator('ul.cause-results a').first();
+    const target = (await link.getAttribute('href')) ?? '';
+    expect(target).toMatch(/^#result-\d+$/);
+    await link.click();
+    expect(await page.evaluate(() => location.hash)).toBe(target);
+    expect(await page.locator(`article${target}`).isVisible()).toBe(true);
+  });
+
   test('expands a failure and reads its curl command, with the token replaced', async () => {
     const first = page.locator('article.finding[data-status="fail"]').first();
     const details = first.locator('details.evidence');

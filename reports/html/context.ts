@@ -1,3 +1,4 @@
+import { type Finding, findingsOf } from '../../core/findings.ts';
 import type { CheckResult, RunResults, Status } from '../../core/results.ts';
 import { integrityOf, type IntegrityState } from '../../core/integrity.ts';
 import { operationRows, type OperationRow } from '../operationRows.ts';
@@ -13,6 +14,10 @@ export interface ReportContext {
   operationOrder: Map<string, number>;
   /** fail, error and warn results (with their index in `results.results`), worst first. */
   findings: { index: number; result: CheckResult }[];
+  /** The findings grouped by cause (core/findings.ts), worst first. */
+  causes: Finding[];
+  /** With a baseline: its mark (new, still failing) per finding key. */
+  baselineMarks?: ReadonlyMap<string, string>;
   /** Every requirement of the table with the results citing it. */
   trace: TraceRow[];
   /** Operation id -> document, for filtering results by document. */
@@ -32,7 +37,7 @@ export interface ReportSection {
 
 export const FINDING_ORDER: Partial<Record<Status, number>> = { fail: 0, error: 1, warn: 2 };
 
-export function reportContext(results: RunResults): ReportContext {
+export function reportContext(results: RunResults, baselineMarks?: ReadonlyMap<string, string>): ReportContext {
   const operations = operationRows(results);
   const operationOrder = new Map(operations.map((o, i) => [o.id, i]));
   const findings = results.results
@@ -50,6 +55,8 @@ export function reportContext(results: RunResults): ReportContext {
     operations,
     operationOrder,
     findings,
+    causes: findingsOf(results),
+    ...(baselineMarks ? { baselineMarks } : {}),
     trace: traceability(results),
     documentOf,
     integrity: integrityOf(results),

@@ -114,6 +114,23 @@ describe('renderHtml', () => {
     ]);
   });
 
+  it('opens with the findings by cause, each expandable to links to its results (issue 24)', () => {
+    const run = loadFixture('failing');
+    const causes = elementById(failing, 'causes');
+    const items = [...causes.matchAll(/<li class="cause status-(\w+)" id="cause-([0-9a-f]{12})" data-level="(\w+)"/g)];
+    expect(items.length).toBeGreaterThan(0);
+    // MUST failures first.
+    expect(items[0]?.[1]).toBe('fail');
+    expect(items[0]?.[3]).toBe('MUST');
+    // Every failing, erring or warning result is linked from exactly one cause.
+    const linked = [...causes.matchAll(/<a href="#result-(\d+)">/g)].map((m) => Number(m[1])).sort((a, b) => a - b);
+    const expected = run.results.flatMap((r, i) => (['fail', 'warn', 'error'].includes(r.status) ? [i] : []));
+    expect(linked).toEqual(expected);
+    expect(causes).toContain('<strong>What to change:</strong> Change ');
+    // The findings come right after the verdict.
+    expect(failing.indexOf('<section id="causes">')).toBeLessThan(failing.indexOf('<section id="summary">'));
+  });
+
   it('lists every fail, warn and error result with its message and requirements', () => {
     const run = loadFixture('failing');
     const findings = run.results

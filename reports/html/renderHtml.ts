@@ -16,6 +16,7 @@ import { type ReportSection, reportContext } from './context.ts';
 import { esc } from './escape.ts';
 import { VERDICT_LABEL } from './format.ts';
 import { allResultsSection } from './sections/allResults.ts';
+import { causesSection } from './sections/causes.ts';
 import { coveragePhaseSection, hasCoveragePhase } from './sections/coveragePhase.ts';
 import { decisionsSection } from './sections/decisions.ts';
 import { documentsSection } from './sections/documents.ts';
@@ -39,6 +40,7 @@ const SCRIPT = asset('report.js');
 
 export const DEFAULT_SECTIONS: readonly ReportSection[] = [
   { id: 'overview', title: 'Verdict', render: overviewSection },
+  { id: 'causes', title: 'Findings', render: causesSection },
   { id: 'summary', title: 'Summary', render: summarySection },
   { id: 'scenarios', title: 'Scenarios', render: scenariosSection, applies: hasScenarios },
   { id: 'documents', title: 'Documents', render: documentsSection },

@@ -1,0 +1,51 @@
+/**
+ * report.html section: the findings grouped by cause (core/findings.ts), the page's first read
+ * after the verdict (issue 24). Each cause is one expandable entry: how often and on which
+ * operations it failed, the requirements it breaks, what to change, its shortest example, and, on
+ * demand, every result it holds (links to their cards in "Failures, warnings and errors", which
+ * keep the evidence).
+ */
+import type { Finding } from '../../../core/findings.ts';
+import { attrs, esc } from '../escape.ts';
+import { statusBadge } from '../format.ts';
+import { type ReportContext, resultAnchor, section } from '../context.ts';
+
+export const causeAnchor = (f: Pick<Finding, 'key'>): string => `cause-${f.key}`;
+
+export function causesSection(ctx: ReportContext): string {
+  if (ctx.causes.length === 0) return section('causes', 'Findings', '<p class="muted">None.</p>');
+  const total = ctx.causes.reduce((n, f) => n + f.results.length, 0);
+  const intro = `<p class="causes-intro">${ctx.causes.length} ${ctx.causes.length === 1 ? 'cause' : 'causes'} of ${total} ${total === 1 ? 'result' : 'results'} that failed, erred or warned: MUST failures first, then by how many operations each touches. A result repeated on many requests is one finding.</p>`;
+  const items = ctx.causes.map((f, i) => causeItem(ctx, f, i + 1));
+  return section(
+    'causes',
+    `Findings (${ctx.causes.length})`,
+    [intro, '<ol class="causes">', ...items, '</ol>'].join('\n'),
+  );
+}
+
+function causeItem(ctx: ReportContext, f: Finding, n: number): string {
+  const example = ctx.results.results[f.example];
+  const times = f.results.length === 1 ? 'once' : `${f.results.length} times`;
+  const mark = ctx.baselineMarks?.get(f.key);
+  const results = f.results
+    .map((i) => {
+      const r = ctx.results.results[i];
+      return r ? `<li><a href="#${esc(resultAnchor(i))}">${esc(r.operation)}</a>: ${esc(r.message)}</li>` : '';
+    })
+    .join('\n');
+  return [
+    `<li class="cause status-${esc(f.status)}"${attrs({ id: causeAnchor(f), 'data-level': f.level, 'data-status': f.status, 'data-key': f.key })}>`,
+    '<details class="cause-details">',
+    `<summary>${statusBadge(f.status)} <span class="level">${esc(f.level)}</span> <code class="check-id">${esc(f.check)}</code> ${esc(times)} on ${esc(f.operations.join(', '))}${mark ? ` <span class="baseline-mark baseline-${esc(mark.replace(/\s+/g, '-'))}">${esc(mark)}</span>` : ''}</summary>`,
+    `<p class="cause-change"><strong>What to change:</strong> ${esc(f.change)}</p>`,
+    example
+      ? `<p class="cause-example"><strong>Example</strong> (${esc(example.operation)}): ${esc(example.message)}</p>`
+      : '',
+    `<p class="cause-requirements"><strong>Requirements:</strong> ${f.requirements.map((id) => `<code>${esc(id)}</code>`).join(' ') || '(none)'}</p>`,
+    `<p class="cause-results-label">${n}. The ${f.results.length === 1 ? 'result' : `${f.results.length} results`} of this cause:</p>`,
+    `<ul class="cause-results">\n${results}\n</ul>`,
+    '</details>',
+    '</li>',
+  ].join('\n');
+}
