@@ -123,7 +123,38 @@ export interface RunResults {
   mergedFrom?: number;
   /** The run was stopped (Ctrl-C) before every suite had run; `notRun`: the operations with no result judged. */
   interrupted?: { notRun: string[] };
+  /** The run was compared with a baseline (`--baseline`): which, and each finding new, still failing or fixed. */
+  baseline?: BaselineRecord;
   integrity?: Integrity;
+}
+
+/** What a report records about the baseline it was compared with. */
+export interface BaselineRecord {
+  /** The baseline as given (a report folder or a results.json), and what it was. */
+  source: string;
+  startedAt: string;
+  verdict: Verdict;
+  /** The baseline's integrity digest, when it had one. */
+  digest?: string;
+  /** `new`: the exit code counts only new MUST findings. */
+  failOn: 'any' | 'new';
+  /** Keys of the run's findings that the baseline did not have. */
+  new: string[];
+  /** Keys of the run's findings that the baseline had too. */
+  still: string[];
+  /** The baseline's findings the run no longer has. */
+  fixed: FindingDigest[];
+}
+
+/** A finding as a comparison lists it: enough to name it without the run it came from. */
+export interface FindingDigest {
+  key: string;
+  check: string;
+  level: Level;
+  status: 'fail' | 'error' | 'warn';
+  operations: string[];
+  count: number;
+  cause: string;
 }
 
 export function emptyCounts(): Record<Status, number> {

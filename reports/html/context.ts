@@ -1,3 +1,4 @@
+import { baselineMarks as marksOf } from '../../core/baseline.ts';
 import { type Finding, findingsOf } from '../../core/findings.ts';
 import type { CheckResult, RunResults, Status } from '../../core/results.ts';
 import { integrityOf, type IntegrityState } from '../../core/integrity.ts';
@@ -37,7 +38,8 @@ export interface ReportSection {
 
 export const FINDING_ORDER: Partial<Record<Status, number>> = { fail: 0, error: 1, warn: 2 };
 
-export function reportContext(results: RunResults, baselineMarks?: ReadonlyMap<string, string>): ReportContext {
+export function reportContext(results: RunResults): ReportContext {
+  const baselineMarks = results.baseline ? marksOf(results.baseline) : undefined;
   const operations = operationRows(results);
   const operationOrder = new Map(operations.map((o, i) => [o.id, i]));
   const findings = results.results

@@ -76,6 +76,7 @@ export function overviewSection(ctx: ReportContext): string {
         `${Object.keys(r.coverage.overall.notJudged).length ? `; not judged: ${esc(reasonsLabel(r.coverage.overall.notJudged))}` : ''}` +
         `${Object.keys(r.coverage.overall.leftOut).length ? `; left out by choice: ${esc(reasonsLabel(r.coverage.overall.leftOut))}` : ''}.</p>`
       : '',
+    baselineParagraph(r),
     '<div class="header-grid">',
     `<div><h2 class="header-title">Run</h2><dl class="facts run-facts">\n${dl}\n</dl></div>`,
     `<div><h2 class="header-title">Attestation</h2><dl class="facts attestation">\n${attestation}\n</dl>${attestationNote}</div>`,
@@ -84,4 +85,18 @@ export function overviewSection(ctx: ReportContext): string {
       'Check the folder with <code>npx conformance verify-report DIR</code>. The digest shows the files were not altered after the run; it is not a signature.</p>',
     '</header>',
   ].join('\n');
+}
+
+/** The baseline the run was compared with (`--baseline`), and what it changed. */
+function baselineParagraph(r: RunResults): string {
+  const b = r.baseline;
+  if (b === undefined) return '';
+  const fixed = b.fixed.length
+    ? `<ul class="baseline-fixed">${b.fixed.map((f) => `<li>fixed: <code>${esc(f.check)}</code> ${esc(f.level)} on ${esc(f.operations.join(', '))}: ${esc(f.cause)}</li>`).join('')}</ul>`
+    : '';
+  return (
+    `<p id="baseline" class="baseline"><strong>Baseline applied:</strong> <code>${esc(b.source)}</code> (run started ${esc(b.startedAt)}, ${esc(b.verdict)}${b.digest ? `, SHA-256 ${esc(b.digest.slice(0, 16))}…` : ''}): ` +
+    `${b.new.length} new, ${b.still.length} still failing, ${b.fixed.length} fixed. ` +
+    `${b.failOn === 'new' ? 'The exit code counts only new MUST findings (--fail-on new); the verdict above is the whole run\'s.' : 'The exit code follows the verdict.'}</p>${fixed}`
+  );
 }
