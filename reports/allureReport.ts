@@ -80,22 +80,52 @@ export function withoutAnalytics(html: string): string {
   return html.slice(0, start) + html.slice(secondEnd + '</script>'.length);
 }
 
+export interface AllureBuildOptions {
+  /**
+   * Allure 3's history file (JSON Lines, one line per build): read so the report shows trends and
+   * each test's earlier outcomes, then this build is appended to it. Keep the file between CI runs
+   * (a cache or an artefact) to keep the history; it is created when missing.
+   */
+  historyFile?: string;
+}
+
 /**
  * Builds the Allure report of `resultsDir` into `outDir` (created if needed; files of an earlier
  * build are overwritten, other files are left alone). Throws an `AllureReportError` with a
  * one-line message when there are no results or Allure fails.
  */
-export async function buildAllureReport(resultsDir: string, outDir: string): Promise<{ index: string }> {
+export async function buildAllureReport(
+  resultsDir: string,
+  outDir: string,
+  options: AllureBuildOptions = {},
+): Promise<{ index: string; historyFile?: string }> {
   const results = resolve(resultsDir);
   const out = resolve(outDir);
   checkResults(results);
+  const history = options.historyFile === undefined ? undefined : resolve(options.historyFile);
+  if (history !== undefined) {
+    if (existsSync(history) && !statSync(history).isFile())
+      fail(`Expected an Allure history file at ${history}, received a folder (--allure-history FILE)`);
+    mkdirSync(dirname(history), { recursive: true });
+  }
   mkdirSync(out, { recursive: true });
   // Allure reads an allurerc from its working directory: an empty one keeps a stray config of the
   // caller's folder (plugins, history, uploads) out of the build.
   const cwd = mkdtempSync(join(tmpdir(), 'conformance-allure-'));
   try {
     const { code, output } = await runAllure(
-      ['awesome', results, '--output', out, '--single-file', '--name', 'API conformance', '--cwd', cwd],
+      [
+        'awesome',
+        results,
+        '--output',
+        out,
+        '--single-file',
+        '--name',
+        'API conformance',
+        '--cwd',
+        cwd,
+        ...(history !== undefined ? ['--history-path', history] : []),
+      ],
       cwd,
     );
     const index = join(out, 'index.html');
@@ -109,7 +139,7 @@ export async function buildAllureReport(resultsDir: string, outDir: string): Pro
       fail(`Expected Allure to build the report in ${out}, received exit code ${code}: ${reason}`);
     }
     writeFileSync(index, withoutAnalytics(readFileSync(index, 'utf8')));
-    return { index };
+    return { index, ...(history !== undefined ? { historyFile: history } : {}) };
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }

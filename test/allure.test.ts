@@ -156,4 +156,20 @@ describe('allure results of a run', () => {
     expect(index).toBe(join(dir, 'allure-report', 'index.html'));
     expect(readFileSync(index, 'utf8')).toMatch(/<html/);
   }, 30_000);
+
+  test('with a history file, each build reads the earlier ones and appends itself, so trends show (issue 24)', async () => {
+    const history = join(dir, 'ci-cache', 'allure-history.jsonl');
+    const lines = () => readFileSync(history, 'utf8').split('\n').filter(Boolean);
+    const first = await buildAllureReport(allureDir, join(dir, 'allure-report-1'), { historyFile: history });
+    expect(first.historyFile).toBe(history);
+    expect(lines()).toHaveLength(1);
+    await buildAllureReport(allureDir, join(dir, 'allure-report-2'), { historyFile: history });
+    expect(lines()).toHaveLength(2);
+    // Each line is one build's data point, naming the tests it saw.
+    const point = JSON.parse(lines()[1] as string) as Record<string, unknown>;
+    expect(Object.keys(point)).toEqual(expect.arrayContaining(['uuid', 'timestamp']));
+    await expect(buildAllureReport(allureDir, join(dir, 'allure-report-3'), { historyFile: dir })).rejects.toThrow(
+      /received a folder/,
+    );
+  }, 60_000);
 });
