@@ -10,10 +10,12 @@ import { test } from 'vitest';
 import {
   conditionRoundTrip,
   deletedStatusParameters,
+  documentedCodeHasItsStatus,
   errorStatusAndCode,
   membersPresent,
   newIdAssigned,
   notServerError,
+  operationOutcomeShape,
   patientRoundTrip,
   requestRefused,
   resourceUnchanged,
@@ -28,7 +30,7 @@ import { call, describeFlow, describeOperation, runContext, tokenFor } from '../
 import { conditionBody, conditionFor, patientBody } from '../generators/patientBody.ts';
 import { operation } from '../spec/operations.ts';
 import { omitUnlessDestructive } from './common/destructive.ts';
-import { verifyError, verifySuccess } from './common/steps.ts';
+import { verifySuccess } from './common/steps.ts';
 import { STATE_SEQUENCE_OPERATIONS, verifyStateSequence } from './common/stateSequences.ts';
 import { describeDerivedRequests } from './common/derivedRequests.ts';
 
@@ -57,8 +59,37 @@ const REF_URL = 'https://ref.example';
 const PATIENT_SCHEMA = ['D3-2.4-01', 'D3-2.4-02', 'D3-2.4-05', 'D3-2.4-06', 'D3-2.4-08', 'D3-2.4-09'];
 /** Condition schema requirements: note, evidence details, and the reference added on responses. */
 const CONDITION_SCHEMA = ['D3-2.5-01', 'D3-2.5-02', 'D3-2.5-04', 'D3-2.5-05'];
-/** Patient error answers: the code is in the body (MUST) of an OperationOutcome (SHOULD, DEC-D3-55). */
-const errorShape = { shapeLevel: 'SHOULD' as const, shapeRequirements: ['D3-7-43'] };
+/**
+ * A patient refusal. The table of D3 7 lists its codes with a status and no condition, so no code
+ * is tied to the request that provokes it (DEC-D3-08, DEC-D3-53): the request must be refused with
+ * a 4xx carrying a code of the operation's table at that code's status (MUST, the rows of the
+ * case; the code is in the body, D3-7-42; a documented code comes with its status, D3-7-39); the
+ * code or codes whose name states the case are SHOULD; an OperationOutcome is SHOULD (DEC-D3-55).
+ */
+function verifyPatientRefusal(
+  x: Exchange,
+  id: OperationId,
+  named: readonly string[],
+  rows: { must: readonly string[]; should: readonly string[] },
+  decisions: readonly string[],
+): void {
+  const table = operation(id).errors.filter((e) => e.code !== '');
+  const fitting = table.filter((e) => named.includes(e.code));
+  if (fitting.length !== named.length) throw new Error(`Suite bug: ${id} has no documented error ${named.join('/')}`);
+  on(id)
+    .must(...rows.must, 'D3-7-42')
+    .under(...decisions)
+    .check(x, errorStatusAndCode(table));
+  on(id).must('D3-7-39').check(x, documentedCodeHasItsStatus(table));
+  on(id)
+    .should(...rows.should)
+    .under(...decisions)
+    .check(x, errorStatusAndCode(fitting));
+  on(id)
+    .should('D3-7-43')
+    .under('DEC-D3-55', ...decisions)
+    .check(x, operationOutcomeShape);
+}
 
 /** Members returned on read (2.4): `active`, `deceasedBoolean`, and an id on each telecom and address. */
 function verifyReadMembers(x: Exchange): void {
@@ -154,32 +185,38 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
     if (verifySuccess(deleted, 'delete-patient', { success: ['D3-4.4-14', 'D3-4.4-19'], schema: ['D3-4.4-14'] })) {
       on('delete-patient').must('D3-4.4-14').check(deleted, deletedStatusParameters);
     }
+    // The deleted patient is not served (D3-3-05); 404 MSG_ENTITY_NOT_FOUND_IN_DATABASE names the case (DEC-D3-08).
     const gone = await patientCall('get-patient', { path: { patient_id: id } });
-    verifyError(gone, 'delete-patient', 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', ['D3-7-28', 'D3-3-05', 'D3-7-42'], {
-      ...errorShape,
-      decisions: ['DEC-D3-08'],
-    });
+    verifyPatientRefusal(
+      gone,
+      'delete-patient',
+      ['MSG_ENTITY_NOT_FOUND_IN_DATABASE'],
+      { must: ['D3-3-05', 'D3-7-28'], should: ['D3-7-47'] },
+      ['DEC-D3-08'],
+    );
     // Requests about the deleted patient are refused or answered, never a server error (DEC-D3-38).
+    const orphanNote = [{ text: 'Conformance note', authorReference: { reference: `patient/${id}` } }];
     for (const [operationId, options] of [
       ['update-patient', { path: { patient_id: id }, body: json(changed) }],
       ['delete-patient', { path: { patient_id: id } }],
-      [
-        'create-condition',
-        {
-          body: json({
-            resourceType: 'Condition',
-            note: [{ text: 'Conformance note', authorReference: { reference: `patient/${id}` } }],
-          }),
-        },
-      ],
+      ['create-condition', { body: json({ resourceType: 'Condition', note: orphanNote }) }],
       ['delete-condition', { path: { condition_id: 'NO-SUCH-CONDITION-000' } }],
       ['delete-patient', { path: { patient_id: 'NO-SUCH-PATIENT-000' } }],
     ] as const) {
       if (!runContext().addresses[operationId]) continue;
-      on(operationId)
-        .must('D3-3-06')
-        .under('DEC-D3-38')
-        .check(await patientCall(operationId, options), notServerError);
+      const x = await patientCall(operationId, options);
+      on(operationId).must('D3-3-06').under('DEC-D3-38').check(x, notServerError);
+      if (operationId !== 'create-condition') continue;
+      // "the patient must already exist" (4.4): a condition for the deleted patient is refused (DEC-D3-08).
+      verifyPatientRefusal(
+        x,
+        'create-condition',
+        ['MSG_REFERENCE_ID_NOT_FOUND'],
+        { must: ['D3-4.4-17', 'D3-7-30'], should: ['D3-7-48'] },
+        ['DEC-D3-08', 'DEC-D3-38'],
+      );
+      const stored = idOf(x);
+      if (stored) await patientCall('delete-condition', { path: { condition_id: stored } });
     }
   });
 
@@ -196,18 +233,21 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
     const badDate = await patientCall('create-patient', {
       body: json({ resourceType: 'Patient', birthDate: '31/12/1999' }),
     });
-    verifyError(
+    verifyPatientRefusal(
       badDate,
       'create-patient',
       ['MSG_INVALID_FORMAT', 'MSG_DATE_FORMAT'],
-      ['D3-7-25', 'D3-7-31', 'D3-7-42'],
-      { ...errorShape, decisions: ['DEC-D3-53'] },
+      { must: ['D3-7-25', 'D3-7-31'], should: ['D3-7-50'] },
+      ['DEC-D3-53'],
     );
     const other = await patientCall('create-patient', { body: json({ resourceType: 'Condition' }) });
-    verifyError(other, 'create-patient', ['INVALID_RESOURCE', 'MSG_PARAM_INVALID'], ['D3-7-26', 'D3-7-29', 'D3-7-42'], {
-      ...errorShape,
-      decisions: ['DEC-D3-53'],
-    });
+    verifyPatientRefusal(
+      other,
+      'create-patient',
+      ['INVALID_RESOURCE', 'MSG_PARAM_INVALID'],
+      { must: ['D3-7-26', 'D3-7-29'], should: ['D3-7-51'] },
+      ['DEC-D3-53'],
+    );
     for (const x of [badDate, other]) {
       const id = idOf(x);
       if (id) await patientCall('delete-patient', { path: { patient_id: id } });
@@ -252,19 +292,24 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
     )
       return;
     const x = await patientCall('create-patient', { body: '{"resourceType": "Patient", ' });
-    verifyError(x, 'create-patient', 'MSG_CANT_PARSE_CONTENT', ['D3-7-23', 'D3-7-42'], errorShape);
+    verifyPatientRefusal(x, 'create-patient', ['MSG_CANT_PARSE_CONTENT'], { must: ['D3-7-23'], should: ['D3-7-49'] }, [
+      'DEC-D3-53',
+    ]);
     const id = idOf(x);
     if (id) await patientCall('delete-patient', { path: { patient_id: id } });
   });
 });
 
 describeOperation('get-patient', () => {
-  test('an unknown id is 404 MSG_ENTITY_NOT_FOUND_IN_DATABASE; a fixture patient is read unchanged', async () => {
+  test('an unknown id is refused (404 MSG_ENTITY_NOT_FOUND_IN_DATABASE names it); a fixture patient is read unchanged', async () => {
     const unknown = await patientCall('get-patient', { path: { patient_id: 'NO-SUCH-PATIENT-000' } });
-    verifyError(unknown, 'get-patient', 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', ['D3-7-28', 'D3-7-42'], {
-      ...errorShape,
-      decisions: ['DEC-D3-53'],
-    });
+    verifyPatientRefusal(
+      unknown,
+      'get-patient',
+      ['MSG_ENTITY_NOT_FOUND_IN_DATABASE'],
+      { must: ['D3-7-28'], should: ['D3-7-47'] },
+      ['DEC-D3-08', 'DEC-D3-53'],
+    );
     const fixture = runContext().fixtures.patients?.inactivePatientId;
     if (!fixture)
       return on('get-patient')
@@ -288,7 +333,8 @@ describeOperation('update-patient', () => {
       });
       on('update-patient').must('D3-3-02').under('DEC-D3-08').check(x, requestRefused);
       on('update-patient')
-        .info('D3-3-02')
+        .info('D3-3-04')
+        .under('DEC-D3-08')
         .check(x, errorStatusAndCode(operation('update-patient').errors));
       const after = await patientCall('get-patient', { path: { patient_id: inactive } });
       if (!hasResponse(before) || before.response.status >= 300) {
@@ -306,7 +352,7 @@ describeOperation('update-patient', () => {
 });
 
 describeFlow('conditions', ['create-condition', 'delete-condition'], () => {
-  test('a condition needs an existing patient; it is created and deleted', async () => {
+  test('a condition needs an existing patient (refused otherwise); it is created and deleted', async () => {
     if (
       destructiveOmitted(
         ['create-condition', 'delete-condition', 'create-patient', 'delete-patient'],
@@ -321,13 +367,15 @@ describeFlow('conditions', ['create-condition', 'delete-condition'], () => {
     });
     const condition = (patientId: string) => conditionFor(generated, patientId);
     const orphan = await patientCall('create-condition', { body: json(condition('NO-SUCH-PATIENT-000')) });
-    verifyError(
+    verifyPatientRefusal(
       orphan,
       'create-condition',
-      'MSG_REFERENCE_ID_NOT_FOUND',
-      ['D3-4.4-15', 'D3-4.4-17', 'D3-7-30', 'D3-7-42'],
-      { ...errorShape, decisions: ['DEC-D3-08'] },
+      ['MSG_REFERENCE_ID_NOT_FOUND'],
+      { must: ['D3-4.4-15', 'D3-4.4-17', 'D3-7-30'], should: ['D3-7-48'] },
+      ['DEC-D3-08'],
     );
+    const orphanId = idOf(orphan);
+    if (orphanId) await patientCall('delete-condition', { path: { condition_id: orphanId } });
     const [sent] = (await import('fast-check')).default.sample(patientBody(REF_URL), {
       seed: runContext().seed + 1,
       numRuns: 1,
@@ -351,12 +399,12 @@ describeFlow('conditions', ['create-condition', 'delete-condition'], () => {
       const noNote = await patientCall('create-condition', {
         body: json({ resourceType: 'Condition', evidence: sent.evidence }),
       });
-      verifyError(
+      verifyPatientRefusal(
         noNote,
         'create-condition',
         ['MSG_MISSING_MANDATORY_PARAM', 'MSG_PARAM_INVALID', 'INVALID_RESOURCE'],
-        ['D3-7-24', 'D3-7-42'],
-        { ...errorShape, decisions: ['DEC-D3-53'] },
+        { must: ['D3-7-24'], should: ['D3-7-52'] },
+        ['DEC-D3-53'],
       );
       const conditionId = idOf(x);
       if (

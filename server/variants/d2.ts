@@ -553,6 +553,25 @@ export const D2_VARIANTS: readonly Variant[] = [
         : reply,
   },
   {
+    name: 'address-search-without-formatted-address',
+    kind: 'null-optional',
+    allowedBy: ['DEC-D2-49', 'D2 4.6 ("The operation does not return formatted addresses.")', 'D2-4.6-06'],
+    description:
+      'Address search items carry `key` and `addressType` only, without `formattedAddress`: 4.6 says the search "does not return formatted addresses" while 2.3 lists the member, so its presence is open.',
+    operations: ['search-address'],
+    reply: (reply) =>
+      reply.status !== 200 || !Array.isArray(reply.body)
+        ? reply
+        : {
+            ...reply,
+            body: reply.body.map((item) =>
+              isObject(item)
+                ? Object.fromEntries(Object.entries(item).filter(([k]) => k !== 'formattedAddress'))
+                : item,
+            ),
+          },
+  },
+  {
     name: 'address-empty-id-empty-list',
     kind: 'validation',
     allowedBy: ['DEC-R-03', 'DEC-D2-50'],

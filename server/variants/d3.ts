@@ -74,13 +74,27 @@ const diagnosticsOf = (reply: SandboxReply): string => {
 const PAGING_HEADER = 'x-variant-payor-paging';
 const VARIANT_PAYOR_PAGE_SIZE = 2;
 
-/** Patients deleted per sandbox (its unwrapped repository), for condition-deleted-patient-404. */
+/** Patients deleted per sandbox (its unwrapped repository), for the variants that answer them apart. */
 const deletedPatientIds = new WeakMap<Repository, Set<string>>();
 const deletedIdsOf = (data: Repository): Set<string> => {
   const ids = deletedPatientIds.get(data) ?? new Set<string>();
   deletedPatientIds.set(data, ids);
   return ids;
 };
+
+/** The patient ids a Condition body's notes name (`patient/<id>`, D3 2.5), none when it is not JSON. */
+function conditionPatients(rawBody: string): string[] {
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody);
+  } catch {
+    return [];
+  }
+  return arr(isObject(body) ? body.note : undefined)
+    .map((n) => (isObject(n) && isObject(n.authorReference) ? n.authorReference.reference : undefined))
+    .filter((r): r is string => typeof r === 'string')
+    .map((r) => r.replace(/^patient\//i, ''));
+}
 
 export const D3_VARIANTS: readonly Variant[] = [
   {
@@ -386,17 +400,69 @@ export const D3_VARIANTS: readonly Variant[] = [
     }),
     reply: (reply, scope) => {
       if (reply.status !== 422 || errorCodeOf(reply.body) !== 'MSG_REFERENCE_ID_NOT_FOUND') return reply;
-      let body: unknown;
-      try {
-        body = JSON.parse(scope.request.rawBody);
-      } catch {
-        return reply;
-      }
-      const named = arr(isObject(body) ? body.note : undefined)
-        .map((n) => (isObject(n) && isObject(n.authorReference) ? n.authorReference.reference : undefined))
-        .filter((r): r is string => typeof r === 'string')
-        .map((r) => r.replace(/^patient\//i, ''));
+      const named = conditionPatients(scope.request.rawBody);
       return named.some((id) => deletedIdsOf(scope.repo).has(id))
+        ? {
+            status: 404,
+            body: operationOutcome('MSG_ENTITY_NOT_FOUND_IN_DATABASE', 'Patient not found', ['Condition']),
+          }
+        : reply;
+    },
+  },
+  {
+    name: 'patient-deleted-get-reference-id-not-found',
+    kind: 'error-code',
+    allowedBy: [
+      'DEC-D3-08',
+      'D3-7-47',
+      'D3 7 (422 MSG_REFERENCE_ID_NOT_FOUND is a code of "Patient create, get, condition operations", tied to no request)',
+    ],
+    description:
+      'Get of a deleted patient is refused with 422 `MSG_REFERENCE_ID_NOT_FOUND` (the path names an id no longer held) instead of 404 `MSG_ENTITY_NOT_FOUND_IN_DATABASE`; an id never held keeps the 404.',
+    operations: ['get-patient', 'delete-patient'],
+    repo: (repo, { repo: data }) => ({
+      ...repo,
+      removePatient: async (siteId, id) => {
+        const removed = await repo.removePatient(siteId, id);
+        if (removed) deletedIdsOf(data).add(id);
+        return removed;
+      },
+    }),
+    reply: (reply, scope) => {
+      if (!scope.operations.includes('get-patient') || scope.request.method !== 'GET') return reply;
+      if (reply.status !== 404 || errorCodeOf(reply.body) !== 'MSG_ENTITY_NOT_FOUND_IN_DATABASE') return reply;
+      const id = scope.request.params.patient_id;
+      return id !== undefined && deletedIdsOf(scope.repo).has(id)
+        ? {
+            status: 422,
+            body: operationOutcome('MSG_REFERENCE_ID_NOT_FOUND', `Patient ${id} was deleted`, ['Patient']),
+          }
+        : reply;
+    },
+  },
+  {
+    name: 'condition-unknown-patient-entity-not-found',
+    kind: 'error-code',
+    allowedBy: [
+      'DEC-D3-08',
+      'D3-7-48',
+      'D3 7 (404 MSG_ENTITY_NOT_FOUND_IN_DATABASE is a code of "Patient create, get, condition operations", tied to no request)',
+    ],
+    description:
+      'A condition naming a patient the sandbox never held is refused with 404 `MSG_ENTITY_NOT_FOUND_IN_DATABASE` instead of 422 `MSG_REFERENCE_ID_NOT_FOUND` (a deleted patient keeps the 422).',
+    operations: ['create-condition', 'delete-patient'],
+    repo: (repo, { repo: data }) => ({
+      ...repo,
+      removePatient: async (siteId, id) => {
+        const removed = await repo.removePatient(siteId, id);
+        if (removed) deletedIdsOf(data).add(id);
+        return removed;
+      },
+    }),
+    reply: (reply, scope) => {
+      if (reply.status !== 422 || errorCodeOf(reply.body) !== 'MSG_REFERENCE_ID_NOT_FOUND') return reply;
+      const named = conditionPatients(scope.request.rawBody);
+      return named.length > 0 && !named.some((id) => deletedIdsOf(scope.repo).has(id))
         ? {
             status: 404,
             body: operationOutcome('MSG_ENTITY_NOT_FOUND_IN_DATABASE', 'Patient not found', ['Condition']),
