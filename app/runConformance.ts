@@ -19,6 +19,12 @@ import { EXIT, exitCodeOf } from '../core/results.ts';
 import type { RunContext } from '../core/runContext.ts';
 import { suiteVersion } from '../core/suiteVersion.ts';
 import { obtainToken } from '../core/token.ts';
+import {
+  claimReportFolder,
+  heldReportFolder,
+  ReportFolderError,
+  type ReportFolderClaim,
+} from '../reports/reportFolder.ts';
 import { type ReportPaths, subscribeReportFolder } from '../reports/writeReports.ts';
 import { operations } from '../spec/operations.ts';
 import type { ServiceId } from '../spec/types.ts';
@@ -35,6 +41,12 @@ export interface RunOptions {
   /** Values standing in for unset environment variables (the demo config's public credentials). */
   environmentFallbacks?: Readonly<Record<string, string>>;
   only?: string;
+  /**
+   * The report folder. The run claims it (reports/reportFolder.ts) unless this process holds it
+   * already (the command claims it before anything else), writes into its staging folder and moves
+   * the whole report into place at the end; a folder in use by another run, or one that cannot be
+   * written, ends the run before any request (exit 2).
+   */
   reportDir: string;
   allowDestructive: boolean;
   seed?: number;
@@ -50,7 +62,12 @@ export interface RunOptions {
   shard?: Shard;
   /** Progress output while the suites run (app/progress.ts). */
   progress?: ProgressSink;
-  /** Aborted by Ctrl-C: suites not yet started are not run, and the report says the run was interrupted. */
+  /** Told when a suite file starts: from then on an interruption has judged results to report. */
+  onSuiteStarted?: (suite: string) => void;
+  /**
+   * Aborted by Ctrl-C: suites not yet started are not run (none, when aborted before they start),
+   * and the report says the run was interrupted.
+   */
   signal?: AbortSignal;
   /**
    * What the report folder holds: every file (default), or results.json alone, sealed as ever,
@@ -92,6 +109,18 @@ export interface RunOutcome {
   load?: LoadRetryTotals;
 }
 
+/** Run folders of the runs in progress: removed when the process ends at once (a second Ctrl-C). */
+const runDirs = new Set<string>();
+let runDirExitHook = false;
+function removedOnExit(dir: string): void {
+  runDirs.add(dir);
+  if (runDirExitHook) return;
+  runDirExitHook = true;
+  process.on('exit', () => {
+    for (const d of runDirs) rmSync(d, { recursive: true, force: true });
+  });
+}
+
 export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const startedAt = new Date().toISOString();
   const marks = { start: performance.now(), discovered: 0, suitesDone: 0 };
@@ -100,7 +129,15 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   let client: HttpClient | undefined;
   let runDir: string | undefined;
   let budget: RunRetryBudget | undefined;
+  let ownClaim: ReportFolderClaim | undefined;
   try {
+    // The report folder first: a folder in use or unwritable stops the run before any request.
+    const reportRoot = resolve(options.reportDir);
+    let folder = heldReportFolder(reportRoot);
+    if (!folder) {
+      ownClaim = claimReportFolder(reportRoot, options.reportDir);
+      folder = ownClaim;
+    }
     const loaded = loadConfig({
       file: options.config,
       target: options.target,
@@ -119,12 +156,13 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     const selected = selectOperations(options.only).filter((op) => !shard || suiteInShard(op.suite, shard));
     // Reporters subscribe to the run's events; the report folder is written when the run finishes.
     const bus = new RunEventBus();
-    const reportPaths = subscribeReportFolder(bus, resolve(options.reportDir), options.artefacts);
+    const reportPaths = subscribeReportFolder(bus, folder.dir, options.artefacts);
     options.subscribe?.(bus);
     // The run folder holds what the workers share (the breaker, the retry budget); the runner's own
     // calls (discovery, the token) take from the same retry budget, at the run's whole rate (no
     // worker runs yet).
     runDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
+    removedOnExit(runDir);
     budget = new RunRetryBudget(runDir, config.http);
     client = new HttpClient(config.http, undefined, {
       budget,
@@ -204,12 +242,17 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       seed,
       runs,
     });
-    const engine = await runSuites(suites, ctx, options.reportDir, {
+    // Allure results go to the staging folder with the rest of the report; aborted before the
+    // suites start, none is started.
+    const engine = await runSuites(options.signal?.aborted ? [] : suites, ctx, folder.staging, {
       shard,
       signal: options.signal,
       allure: options.artefacts !== 'results',
       ...(options.workers ? { workers: options.workers } : {}),
-      onSuiteStarted: (suite) => options.progress?.suiteStarted(suite),
+      onSuiteStarted: (suite) => {
+        options.onSuiteStarted?.(suite);
+        options.progress?.suiteStarted(suite);
+      },
       onSuiteFinished: (suite) => options.progress?.suiteFinished(suite),
     }).finally(() => options.progress?.stop());
     const crashes = engine.crashes;
@@ -257,9 +300,14 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   } catch (e) {
     if (e instanceof ConfigError || e instanceof TargetUnreachableError)
       return { exitCode: EXIT.usage, problem: e.message };
+    if (e instanceof ReportFolderError) return { exitCode: EXIT.usage, problem: `Report folder ${e.message}` };
     throw e;
   } finally {
+    ownClaim?.release();
     await client?.close();
-    if (runDir) rmSync(runDir, { recursive: true, force: true });
+    if (runDir) {
+      rmSync(runDir, { recursive: true, force: true });
+      runDirs.delete(runDir);
+    }
   }
 }

@@ -11,6 +11,7 @@ import { STATUSES, type RunResults } from '../core/results.ts';
 import { suiteVersion } from '../core/suiteVersion.ts';
 import { renderHtml } from './html/renderHtml.ts';
 import { renderJunit } from './junitReport.ts';
+import { heldReportFolder } from './reportFolder.ts';
 import { renderCoverageCsv } from './traceability.ts';
 
 export const RESULTS_JSON = 'results.json';
@@ -33,7 +34,8 @@ export function renderDerived(
   };
 }
 
-const pathsOf = (root: string): ReportPaths => ({
+/** The paths of the report files in a report folder. */
+export const reportPathsIn = (root: string): ReportPaths => ({
   resultsJson: resolve(root, RESULTS_JSON),
   junitXml: resolve(root, 'junit.xml'),
   reportHtml: resolve(root, 'report.html'),
@@ -48,19 +50,25 @@ async function writeAll(results: RunResults, dir: string, artefacts: 'all' | 're
   const derived: Record<string, string> = artefacts === 'all' ? renderDerived(results) : {};
   await writeFile(join(root, RESULTS_JSON), json, 'utf8');
   for (const [name, text] of Object.entries(derived)) await writeFile(join(root, name), text, 'utf8');
-  return pathsOf(root);
+  return reportPathsIn(root);
 }
 
 /**
  * Seals the results of a run (SHA-256 of their canonical content) and writes results.json,
- * junit.xml, report.html and requirements-coverage.csv into `dir` (created if needed).
+ * junit.xml, report.html and requirements-coverage.csv into `dir` (created if needed). When this
+ * process has claimed `dir` for a run (reports/reportFolder.ts), they are written into the claim's
+ * staging folder and moved into place with what the run staged there (allure-results).
  */
 export async function writeReports(
   results: RunResults,
   dir: string,
   artefacts: 'all' | 'results' = 'all',
 ): Promise<ReportPaths> {
-  return writeAll(sealed(results), dir, artefacts);
+  const claim = heldReportFolder(dir);
+  if (!claim) return writeAll(sealed(results), dir, artefacts);
+  await writeAll(sealed(results), claim.staging, artefacts);
+  claim.commit();
+  return reportPathsIn(claim.dir);
 }
 
 /**

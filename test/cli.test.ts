@@ -64,7 +64,15 @@ describe('conformance command', () => {
   test('an invalid config file is named with the place of the problem', async () => {
     const file = join(reportDir(), 'bad.json');
     writeFileSync(file, JSON.stringify({ auth: { type: 'bearer' }, features: ['Nope'] }));
-    const { code, stderr } = await runCli(['run', '--target', 'http://127.0.0.1:9', '--config', file]);
+    const { code, stderr } = await runCli([
+      'run',
+      '--target',
+      'http://127.0.0.1:9',
+      '--config',
+      file,
+      '--report-dir',
+      reportDir(),
+    ]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/Config file .*bad\.json is invalid at \//);
   });
@@ -75,13 +83,21 @@ describe('conformance command', () => {
       file,
       JSON.stringify({ auth: { type: 'bearer', tokenEnv: 'CONFORMANCE_TEST_UNSET_TOKEN' }, siteId: 'SITE001' }),
     );
-    const { code, stderr } = await runCli(['run', '--target', 'http://127.0.0.1:9', '--config', file]);
+    const { code, stderr } = await runCli([
+      'run',
+      '--target',
+      'http://127.0.0.1:9',
+      '--config',
+      file,
+      '--report-dir',
+      reportDir(),
+    ]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/CONFORMANCE_TEST_UNSET_TOKEN is not set/);
   });
 
   test('an unreachable target exits 2 with one line', async () => {
-    const { code, stderr } = await runCli(['run', '--target', 'http://127.0.0.1:9']);
+    const { code, stderr } = await runCli(['run', '--target', 'http://127.0.0.1:9', '--report-dir', reportDir()]);
     expect(code).toBe(2);
     expect(oneLine(stderr)).toEqual([
       expect.stringMatching(/Target unreachable: Connection refused by 127\.0\.0\.1:9/),
@@ -101,7 +117,7 @@ describe('conformance command', () => {
         http: { timeoutMs: 500 },
       }),
     );
-    const { code, stderr } = await runCli(['run', '--target', url, '--config', file], {
+    const { code, stderr } = await runCli(['run', '--target', url, '--config', file, '--report-dir', reportDir()], {
       env: { CONFORMANCE_TOKEN: 'tok-123456789' },
     });
     server.closeAllConnections();

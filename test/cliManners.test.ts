@@ -44,7 +44,8 @@ describe.concurrent('help and version', () => {
     const { code, stdout, stderr } = await inProcess([command, '--help']);
     expect(code).toBe(0);
     expect(stderr).toBe('');
-    expect(stdout).toMatch(new RegExp(`^Usage:\n  conformance ${command}`));
+    // Run from a clone, a printed command starts with `npx conformance` (core/commandName.ts).
+    expect(stdout).toMatch(new RegExp(`^Usage:\n  npx conformance ${command}`));
     const help = await inProcess(['help', command]);
     expect(help.stdout).toBe(stdout);
   });
@@ -138,7 +139,7 @@ describe('conformance init', () => {
     const schema = JSON.parse(readFileSync(join(dir, config.$schema as string), 'utf8')) as { $id: string };
     expect(schema.$id).toMatch(/config\.schema\.json$/);
     // The config is valid: the run gets past loading it and stops at the unreachable target.
-    const run = await runCli(['run', '--target', 'http://127.0.0.1:9', '--config', file], {
+    const run = await runCli(['run', '--target', 'http://127.0.0.1:9', '--config', file, '--report-dir', dir], {
       // Every variable the starter names, set to a value (the demo config's own are public).
       env: Object.fromEntries(
         [...readFileSync(file, 'utf8').matchAll(/"\w+Env": "([A-Z0-9_]+)"/g)].map((m) => [m[1], `value-of-${m[1]}`]),
@@ -212,11 +213,11 @@ describe.concurrent('output of a run', () => {
       dir,
     ]);
     expect(first.code).toBe(1);
-    const hint = /replay: (conformance .*)$/m.exec(first.stdout)?.[1];
+    const hint = /replay: (npx conformance .*)$/m.exec(first.stdout)?.[1];
     expect(hint, first.stdout).toMatch(
-      /^conformance start --fault radius-leak --runs 3 --seed 7 (--path \S+ )?--only search-register-practitioner-roles$/,
+      /^npx conformance start --fault radius-leak --runs 3 --seed 7 (--path \S+ )?--only search-register-practitioner-roles$/,
     );
-    const words = (hint as string).split(' ').slice(1);
+    const words = (hint as string).split(' ').slice(2);
     const again = await runCli([...words, '--report-dir', reportDir()]);
     expect(again.code).toBe(1);
     expect(again.stdout).toContain(`replay: ${hint}`);

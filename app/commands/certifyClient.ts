@@ -1,0 +1,128 @@
+/** `conformance certify-client`: workspaces per scenario, the partner's client runs, every request judged. */
+import {
+  type Command,
+  claimReportDir,
+  integer,
+  parse,
+  printOutcome,
+  reportDirOption,
+  stdio,
+  UsageError,
+} from './command.ts';
+import { onInterrupt } from './interrupt.ts';
+
+export const certifyClient: Command = {
+  help: {
+    usage: [
+      'certify-client [--scenarios LIST] [--timeout SECONDS] [--operator-product] [--config-out FILE] [--report-dir DIR] [--quiet]',
+      'certify-client --list',
+    ],
+    summary: "judge a partner's client: a sandbox workspace per scenario records and judges every request it makes",
+    options: [
+      ['--scenarios LIST', 'scenario ids, comma-separated (default: every scenario; --list shows them)'],
+      ['--timeout SECONDS', 'how long the client has to run the scenarios (default 300)'],
+      ['--operator-product', "the client is one of the operator's own products (reserved operations are its to call)"],
+      [
+        '--config-out FILE',
+        "write each workspace's addresses and credentials as JSON (for a client started by a script)",
+      ],
+      ['--host H', 'address the workspaces listen on (default 127.0.0.1)'],
+      ['--report-dir DIR', 'where the report folder is written (default conformance-report)'],
+      ['--quiet', 'print only the verdict and where the report is'],
+      ['--list', 'list the scenarios with what the client must do, and exit'],
+    ],
+  },
+  async run(argv, io) {
+    const { values } = parse(argv, {
+      scenarios: { type: 'string' },
+      timeout: { type: 'string' },
+      'operator-product': { type: 'boolean' },
+      'config-out': { type: 'string' },
+      host: { type: 'string' },
+      'report-dir': { type: 'string' },
+      quiet: { type: 'boolean' },
+      list: { type: 'boolean' },
+    });
+    const [{ SCENARIOS }, { operation }] = await Promise.all([
+      import('../../certify/scenarios.ts'),
+      import('../../spec/operations.ts'),
+    ]);
+    if (values.list) {
+      for (const s of SCENARIOS) {
+        io.out(`${s.id}  ${s.title}`);
+        for (const line of s.instructions) io.out(`    ${line}`);
+      }
+      return 0;
+    }
+    const scenarios = (values.scenarios as string | undefined)
+      ?.split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
+    const known = new Set(SCENARIOS.map((s) => s.id));
+    for (const id of scenarios ?? [])
+      if (!known.has(id)) throw new UsageError(`Unknown scenario ${id} (see conformance certify-client --list)`);
+    const timeoutMs = (integer('timeout', values.timeout as string | undefined, 1, 86400) ?? 300) * 1000;
+    const reportDir = reportDirOption(values['report-dir'] as string | undefined);
+    const configOut = values['config-out'] as string | undefined;
+    const folder = claimReportDir(reportDir);
+    try {
+      const { startCertification } = await import('../../certify/certification.ts');
+      const cert = await startCertification({
+        ...(scenarios ? { scenarios } : {}),
+        ...(values.host ? { host: values.host as string } : {}),
+      });
+      try {
+        const configs = cert.runs.map((r) => r.workspace.config);
+        if (configOut) {
+          const { renameSync, writeFileSync } = await import('node:fs');
+          try {
+            // Written whole, then renamed: a script waiting for the file never reads half of it.
+            writeFileSync(`${configOut}.part`, `${JSON.stringify(configs, null, 2)}\n`, { mode: 0o600 });
+            renameSync(`${configOut}.part`, configOut);
+          } catch (e) {
+            throw new UsageError(
+              `cannot write ${configOut}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+            );
+          }
+        }
+        // The workspace's client secret is shown on a terminal (the partner types it in), never in a log.
+        const showSecret = process.stdout.isTTY === true && io === stdio;
+        if (!values.quiet) {
+          for (const run of cert.runs) {
+            const c = run.workspace.config;
+            io.out(`Scenario ${run.scenario.id}: ${run.scenario.title}`);
+            for (const line of run.scenario.instructions) io.out(`  ${line}`);
+            const services = new Set<string>(run.scenario.operations.map((id) => operation(id).service));
+            for (const [service, url] of Object.entries(c.discovery))
+              if (services.has(service)) io.out(`  discovery (${service}): ${url}`);
+            io.out(`  token endpoint: ${c.tokenUrl}`);
+            io.out(
+              `  client id: ${c.clientId}  client secret: ${showSecret ? c.clientSecret : `**** (${configOut ? `in ${configOut}` : 'shown on a terminal, or give --config-out'})`}`,
+            );
+            io.out(`  site id: ${c.siteId}  user: ${c.user.username} / ${showSecret ? c.user.password : '****'}`);
+          }
+          io.out(`Waiting up to ${timeoutMs / 1000} s for the client (Ctrl-C judges what it has done so far)...`);
+        }
+        let stopWaiting: () => void = () => undefined;
+        const interrupted = new Promise<void>((resolve) => {
+          stopWaiting = onInterrupt(resolve);
+        });
+        try {
+          await Promise.race([cert.wait(timeoutMs), interrupted]);
+        } finally {
+          stopWaiting();
+        }
+        const outcome = await cert.finish({
+          reportDir,
+          timeoutMs,
+          operatorProduct: values['operator-product'] === true,
+        });
+        return await printOutcome(outcome, io, values.quiet === true);
+      } finally {
+        await cert.close();
+      }
+    } finally {
+      folder.release();
+    }
+  },
+};
