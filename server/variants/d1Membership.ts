@@ -351,6 +351,33 @@ export const D1_MEMBERSHIP_VARIANTS: readonly Variant[] = [
         : reply,
   },
   {
+    name: 'outcome-location-expression-absent',
+    kind: 'null-optional',
+    allowedBy: [
+      'DEC-D1-46',
+      'D1-2.3-06',
+      'D1 2.3 (no cardinality for the issue members)',
+      'FHIR R4 JSON (no empty arrays)',
+    ],
+    description:
+      'Find Member error answers leave out `location` and `expression` in every issue (their presence is SHOULD; FHIR JSON writes no empty list).',
+    operations: FIND_MEMBER,
+    reply: (reply) =>
+      reply.status >= 400 && isObject(reply.body) && reply.body.resourceType === 'OperationOutcome'
+        ? {
+            ...reply,
+            body: {
+              ...reply.body,
+              issue: (Array.isArray(reply.body.issue) ? reply.body.issue : []).map((i) =>
+                isObject(i)
+                  ? Object.fromEntries(Object.entries(i).filter(([k]) => k !== 'location' && k !== 'expression'))
+                  : i,
+              ),
+            },
+          }
+        : reply,
+  },
+  {
     name: 'coverage-period-date-only',
     kind: 'date-form',
     allowedBy: ['DEC-D1-57', 'FHIR R4 dateTime'],
@@ -406,6 +433,23 @@ export const D1_MEMBERSHIP_VARIANTS: readonly Variant[] = [
         ? {
             status: 422,
             body: operationOutcome('MSG_PARAM_INVALID', `status ${request.form.get('status')} is not a known value`),
+          }
+        : reply,
+  },
+  {
+    name: 'preauth-claim-without-id',
+    kind: 'null-optional',
+    allowedBy: ['DEC-D1-22', 'D1 4.3 ("The fields of each returned Claim: not shown.")', 'D1-4.3-16'],
+    description:
+      'Search Authorisation answers its pre-authorisation Claims without `id` (no field of the Claim is shown; only `use` is named).',
+    operations: [AUTH],
+    reply: (reply) =>
+      reply.status === 200 && isObject(reply.body) && reply.body.resourceType === 'Bundle'
+        ? {
+            ...reply,
+            body: mapObjects(reply.body, (o) =>
+              o.resourceType === 'Claim' ? Object.fromEntries(Object.entries(o).filter(([k]) => k !== 'id')) : o,
+            ),
           }
         : reply,
   },
