@@ -2,7 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadDecisions, parseDecisions } from './decisions.ts';
+import { type Decision, loadDecisions, parseDecisions } from './decisions.ts';
+import { loadRequirements, type Requirement } from './requirements.ts';
 
 describe('decisions table', () => {
   it('parses every DEC row of spec/decisions.md with its four cells', () => {
@@ -114,5 +115,50 @@ describe('decisions quote the documents verbatim', () => {
     const shared = join(here, '..', '..', 'shared', 'spec');
     if (!existsSync(shared)) return;
     expect(read(documentsDir)).toEqual(read(shared));
+  });
+});
+
+/**
+ * Issue 22, item 4: a decision never contradicts a sentence it quotes. Where a decision says the
+ * documents give codes with no condition (a code tied to no request: D3 7's patient table,
+ * DEC-D3-08, DEC-D3-53), no MUST row resting on it may require one code for a request: the rule
+ * (refused, with a code of the table at its status) is MUST, the code whose name states the case
+ * SHOULD at most.
+ */
+describe('decisions agree with the sentences they quote', () => {
+  const UNTIED = /\bno conditions?\b|\btied to no\b|\bnone is tied\b/i;
+  /** A row that ties a request to one status and code: "refused with HTTP 422 `CODE`", "answers HTTP 404 `CODE`". */
+  const TIES_A_CODE = /\b(?:refused with|answers?|answered with) HTTP \d{3} `[A-Z_]+`/;
+  const untiedRowsAtMust = (decisions: readonly Decision[], requirements: readonly Requirement[]) => {
+    const untied = decisions.filter((d) => UNTIED.test(d.documentSays)).map((d) => d.id);
+    return requirements
+      .filter((r) => r.level === 'MUST' && untied.some((id) => r.text.includes(id)) && TIES_A_CODE.test(r.text))
+      .map((r) => r.id);
+  };
+
+  it('no MUST row resting on a decision whose codes are tied to no request requires one code for it', () => {
+    expect(
+      loadDecisions()
+        .filter((d) => UNTIED.test(d.documentSays))
+        .map((d) => d.id),
+    ).toEqual(expect.arrayContaining(['DEC-D3-08', 'DEC-D3-53']));
+    expect(untiedRowsAtMust(loadDecisions(), loadRequirements())).toEqual([]);
+  });
+
+  it('the test can fail: the MUST row DEC-D3-08 once had is found', () => {
+    const decision: Decision = {
+      id: 'DEC-X9-01',
+      documentSays: '7: codes with a status and no condition.',
+      suiteDoes: 'x',
+      level: 'MUST',
+    };
+    const row = (level: Requirement['level']): Requirement => ({
+      ...loadRequirements()[0],
+      id: 'D9-1-01',
+      level,
+      text: 'After a delete, get of the patient answers HTTP 404 `MSG_ENTITY_NOT_FOUND_IN_DATABASE` (DEC-X9-01).',
+    });
+    expect(untiedRowsAtMust([decision], [row('MUST')])).toEqual(['D9-1-01']);
+    expect(untiedRowsAtMust([decision], [row('SHOULD')])).toEqual([]);
   });
 });
