@@ -117,12 +117,12 @@ export function makeFolder(dir: string, shown: string = dir): void {
       isDirectory = statSync(at).isDirectory();
     } catch (e) {
       const code = codeOf(e);
-      if (code === 'ENOENT' && dirname(at) !== at) {
+      // Missing, or under a file (ENOTDIR): the parent says which.
+      if ((code === 'ENOENT' || code === 'ENOTDIR') && dirname(at) !== at) {
         missing.unshift(at);
         at = dirname(at);
         continue;
       }
-      if (code === 'ENOTDIR') throw new ReportFolderError(`${shown} lies under a file, not a folder`);
       throw new ReportFolderError(`${shown} cannot be used: ${reason(e)}`);
     }
     if (!isDirectory) {
