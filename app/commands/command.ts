@@ -5,6 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { commandName } from '../../core/commandName.ts';
 import type { RunOutcome } from '../runConformance.ts';
 import type { EvidenceMode } from '../../core/redact.ts';
 import {
@@ -151,8 +152,10 @@ export async function printOutcome(outcome: RunOutcome, io: Out, quiet: boolean)
     return outcome.exitCode;
   }
   if (!outcome.results || !outcome.reports) throw new Error('A pact run without a problem returned no results');
-  const { formatSummary } = await import('../../core/summary.ts');
-  const lines = formatSummary(outcome.results, outcome.reports.reportHtml);
+  const { formatSummary, shellWord } = await import('../../core/summary.ts');
+  const lines = formatSummary(outcome.results, outcome.reports.reportHtml, {
+    replayCommand: `${commandName()} run --target ${shellWord(outcome.results.target)}`,
+  });
   for (const line of quiet ? quietLines(lines) : lines) io.out(line);
   return outcome.exitCode;
 }

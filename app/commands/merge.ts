@@ -1,4 +1,5 @@
 /** `conformance merge DIR...`: one sealed report from the report folders of a sharded run. */
+import { commandName } from '../../core/commandName.ts';
 import { type Command, claimReportDir, EXIT, parse, quietLines, reportDirOption, UsageError } from './command.ts';
 
 export const merge: Command = {
@@ -14,7 +15,7 @@ export const merge: Command = {
     const { values, positionals } = parse(argv, { 'report-dir': { type: 'string' }, quiet: { type: 'boolean' } }, true);
     if (positionals.length === 0) throw new UsageError('merge needs the report folders of the shards');
     const out = reportDirOption(values['report-dir'] as string | undefined);
-    const [{ mergeParts, MergeError }, { formatSummary }, { exitCodeOf }] = await Promise.all([
+    const [{ mergeParts, MergeError }, { formatSummary, shellWord }, { exitCodeOf }] = await Promise.all([
       import('../merge.ts'),
       import('../../core/summary.ts'),
       import('../../core/results.ts'),
@@ -30,7 +31,9 @@ export const merge: Command = {
     } finally {
       folder.release();
     }
-    const lines = formatSummary(merged.results, merged.reports.reportHtml);
+    const lines = formatSummary(merged.results, merged.reports.reportHtml, {
+      replayCommand: `${commandName()} run --target ${shellWord(merged.results.target)}`,
+    });
     for (const line of values.quiet ? quietLines(lines) : lines) io.out(line);
     return merged.results.interrupted ? EXIT.interrupted : exitCodeOf(merged.results.verdict);
   },
