@@ -1,3 +1,4 @@
+import { commandName } from '../core/commandName.ts';
 import { ConfigError } from '../core/config.ts';
 import { operations } from '../spec/operations.ts';
 import type { Operation } from '../spec/types.ts';
@@ -15,6 +16,7 @@ export function selectOperations(only: string | undefined): Operation[] {
   const regexes = patterns.map((p) => new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*')}$`));
   const documents = patterns.filter((p) => /^d[1-3]$/i.test(p)).map((p) => p.toUpperCase());
   const picked = operations.filter((op) => documents.includes(op.document) || regexes.some((r) => r.test(op.id)));
-  if (picked.length === 0) throw new ConfigError(`--only ${only} matches no operation (see conformance operations)`);
+  if (picked.length === 0)
+    throw new ConfigError(`--only ${only} matches no operation (see ${commandName()} operations)`);
   return picked;
 }

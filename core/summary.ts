@@ -1,6 +1,7 @@
 /**
  * The one-screen summary printed at the end of a run.
  */
+import { commandName } from './commandName.ts';
 import { reasonsLabel, shareLabel } from './coverage.ts';
 import { type Finding, findingsOf, isBlocking } from './findings.ts';
 import type { RunResults } from './results.ts';
@@ -52,7 +53,7 @@ export function shellWord(word: string): string {
 
 export function formatSummary(results: RunResults, reportPath: string, options: SummaryOptions = {}): string[] {
   const maxProblems = options.maxProblems ?? 10;
-  const replayCommand = options.replayCommand ?? `conformance run --target ${shellWord(results.target)}`;
+  const replayCommand = options.replayCommand ?? `${commandName()} run --target ${shellWord(results.target)}`;
   const lines: string[] = [];
   lines.push(
     `Verdict: ${VERDICT_TEXT[results.verdict]} (${results.verdict})  target ${results.target}  seed ${results.seed}`,

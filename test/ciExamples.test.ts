@@ -8,7 +8,7 @@
  *
  * Why a misspelling fails here: each `conformance SUBCOMMAND ...` in a script is extracted with its
  * `--options`; `conformance SUBCOMMAND --help` is run for real, and an unknown subcommand exits 2
- * with no "Usage:\n  conformance SUBCOMMAND" (reported as "unknown command X"), while an option
+ * with no "Usage:\n  [npx ]conformance SUBCOMMAND" (reported as "unknown command X"), while an option
  * absent from that help text is reported as "SUBCOMMAND --option". Every check expects no problem,
  * and the first test shows both reports on a script with a misspelt command and option.
  */
@@ -57,7 +57,7 @@ async function problems(script: string): Promise<string[]> {
   const found: string[] = [];
   for (const { command, options } of invocations(script)) {
     const help = await helpOf(command);
-    if (help.code !== 0 || !help.stdout.startsWith(`Usage:\n  conformance ${command}`)) {
+    if (help.code !== 0 || !new RegExp(`^Usage:\\n {2}(npx )?conformance ${command}\\b`).test(help.stdout)) {
       found.push(`unknown command ${command}`);
       continue;
     }

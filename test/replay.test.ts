@@ -34,7 +34,7 @@ test('a shrunk counterexample is replayed by --seed and --path', async () => {
   expect(failed?.replay?.path).toBeTruthy();
   // The hint is a whole command: the target (the default demo config is implied) and the case.
   expect(run1.stdout).toContain(
-    `replay: conformance run --target ${sandbox.url} --seed 99 --path ${failed!.replay!.path} --only search-remittance-summary`,
+    `replay: npx conformance run --target ${sandbox.url} --seed 99 --path ${failed!.replay!.path} --only search-remittance-summary`,
   );
 
   const second = reportDir();

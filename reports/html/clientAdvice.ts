@@ -25,9 +25,9 @@ export const CLIENT_ADVICE: Readonly<Record<string, string>> = {
   'client-no-blind-retry':
     'After a refusal, change the request or stop; after a 401, obtain a new token before trying again.',
   'agrees-with-open-api':
-    'Align the interaction with the exported OpenAPI document (conformance openapi): the path, parameters, headers and body it allows, and only the answers it documents.',
+    'Align the interaction with the exported OpenAPI document (npx conformance openapi): the path, parameters, headers and body it allows, and only the answers it documents.',
   'pact-interaction-verified':
     'Expect only what the provider answers per the documents: relax the pact to the members and statuses the documents fix.',
   'scenario-completed':
-    "Run the scenario's flow in your application within the time-out (conformance certify-client --list shows what each scenario asks).",
+    "Run the scenario's flow in your application within the time-out (npx conformance certify-client --list shows what each scenario asks).",
 };
