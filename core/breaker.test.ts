@@ -1,8 +1,10 @@
+import { once } from 'node:events';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
-import { Breaker, type BreakerKey, RunRetryBudget } from './breaker.ts';
+import { Worker } from 'node:worker_threads';
+import { describe, expect, test, vi } from 'vitest';
+import { Breaker, type BreakerKey, interruptRun, loadRetryTotals, RunRetryBudget, runInterruption } from './breaker.ts';
 import type { ErrorKind, Exchange, ExchangeRequest } from './exchange.ts';
 
 const runDir = () => mkdtempSync(join(tmpdir(), 'breaker-'));
@@ -160,5 +162,61 @@ describe('RunRetryBudget', () => {
     expect(waiting.take(500)).toBeUndefined();
     const none = new RunRetryBudget(runDir(), { loadRetries: 0, loadRetryWaitMs: 1500 });
     expect(none.take(0)).toBe('resending is off: http.loadRetries is 0');
+  });
+
+  test('a resend whose wait an interruption cut short is given back: not a retry, its unwaited time returned, the call left unjudged', () => {
+    const dir = runDir();
+    const budget = new RunRetryBudget(dir, { loadRetries: 3, loadRetryWaitMs: 100_000 });
+    expect(budget.take(1000)).toBeUndefined();
+    expect(budget.take(30_000)).toBeUndefined();
+    budget.interrupted(29_000);
+    expect(budget.totals()).toEqual({ retries: 1, waitedMs: 2000, gaveUp: 1 });
+    // What the runner reads at the end of the run, workers and runner together.
+    expect(loadRetryTotals(dir)).toEqual({ retries: 1, waitedMs: 2000, gaveUp: 1 });
+    expect(loadRetryTotals(runDir())).toEqual({ retries: 0, waitedMs: 0, gaveUp: 0 });
+  });
+});
+
+describe("the run's interruption", () => {
+  test('reaches a suite worker thread at once; a thread started after it finds it already aborted', async () => {
+    const dir = runDir();
+    // A worker thread as vitest's: it loads core/breaker.ts and reports when its signal aborts.
+    const worker = new Worker(
+      `const { parentPort, workerData } = require('node:worker_threads');
+       import(workerData.tsx)
+         .then(({ register }) => register())
+         .then(() => import(workerData.module))
+         .then(({ runInterruption }) => {
+           // The channel keeps no thread alive; a vitest worker lives on its own port, this one on a timer.
+           const alive = setInterval(() => {}, 1000);
+           const signal = runInterruption(workerData.dir);
+           signal.addEventListener('abort', () => {
+             clearInterval(alive);
+             parentPort.postMessage('aborted');
+           });
+           parentPort.postMessage('listening');
+         });`,
+      {
+        eval: true,
+        workerData: {
+          dir,
+          tsx: import.meta.resolve('tsx/esm/api'),
+          module: new URL('./breaker.ts', import.meta.url).href,
+        },
+      },
+    );
+    try {
+      expect((await once(worker, 'message'))[0]).toBe('listening');
+      const here = runInterruption(dir);
+      expect(here.aborted).toBe(false);
+      interruptRun(dir);
+      expect((await once(worker, 'message'))[0]).toBe('aborted');
+      await vi.waitFor(() => expect(here.aborted).toBe(true));
+      expect(runInterruption(dir).aborted).toBe(true);
+      // Another run is not interrupted.
+      expect(runInterruption(runDir()).aborted).toBe(false);
+    } finally {
+      await worker.terminate();
+    }
   });
 });

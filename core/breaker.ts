@@ -16,12 +16,16 @@
  * there and busy. It resets the count even when the call was left unjudged after its retries.
  *
  * The run's retry budget lives in the run folder too (RunRetryBudget): every resend after a load
- * refusal, in any worker or in the runner, takes from the one budget of the run.
+ * refusal, in any worker or in the runner, takes from the one budget of the run; its totals are
+ * read back by loadRetryTotals(runDir).
+ *
+ * So does the run's interruption (interruptRun, runInterruption): the runner's Ctrl-C reaches the
+ * HTTP clients of every worker at once, so that none goes on waiting for a Retry-After.
  */
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { BroadcastChannel, threadId } from 'node:worker_threads';
 import type { Exchange, ExchangeRequest } from './exchange.ts';
 import { type CallGuard, type LoadRetryTotals, overBudget, type RetryBudget, type RetryLimits } from './http.ts';
 
@@ -147,7 +151,8 @@ const RETRIES_FILE = 'load-retries';
 
 /**
  * The run's budget of resends after load refusals, shared by every worker and the runner through a
- * file of the run folder: a line per resend (`R <ms waited>`) and per call left unjudged (`G`).
+ * file of the run folder: a line per resend (`R <ms waited>`), per call left unjudged (`G`) and per
+ * resend whose wait an interruption cut short (`I <ms not waited>`: not made, the call left unjudged).
  * Two workers taking the last resend at the same moment may both get it: the budget is kept to
  * within one resend per worker.
  */
@@ -171,20 +176,74 @@ export class RunRetryBudget implements RetryBudget {
     appendFileSync(this.file, 'G\n');
   }
 
-  totals(): LoadRetryTotals {
-    const totals: LoadRetryTotals = { retries: 0, waitedMs: 0, gaveUp: 0 };
-    let text = '';
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch {
-      return totals; // nothing spent yet
-    }
-    for (const line of text.split('\n')) {
-      if (line.startsWith('R ')) {
-        totals.retries += 1;
-        totals.waitedMs += Number(line.slice(2)) || 0;
-      } else if (line === 'G') totals.gaveUp += 1;
-    }
-    return totals;
+  interrupted(unwaitedMs: number): void {
+    appendFileSync(this.file, `I ${Math.round(unwaitedMs)}\n`);
   }
+
+  totals(): LoadRetryTotals {
+    return loadRetryTotals(join(this.file, '..'));
+  }
+}
+
+/**
+ * What the run whose folder is `runDir` spent on load refusals so far, runner and every worker
+ * together: resends, milliseconds waited before them, and calls left unjudged.
+ */
+export function loadRetryTotals(runDir: string): LoadRetryTotals {
+  const totals: LoadRetryTotals = { retries: 0, waitedMs: 0, gaveUp: 0 };
+  let text = '';
+  try {
+    text = readFileSync(join(runDir, RETRIES_FILE), 'utf8');
+  } catch {
+    return totals; // nothing spent yet
+  }
+  for (const line of text.split('\n')) {
+    if (line.startsWith('R ')) {
+      totals.retries += 1;
+      totals.waitedMs += Number(line.slice(2)) || 0;
+    } else if (line === 'G') totals.gaveUp += 1;
+    else if (line.startsWith('I ')) {
+      totals.retries -= 1;
+      totals.waitedMs -= Number(line.slice(2)) || 0;
+      totals.gaveUp += 1;
+    }
+  }
+  return totals;
+}
+
+const INTERRUPTED_FILE = 'interrupted';
+const channelOf = (runDir: string): string => `conformance-run-interrupted:${runDir}`;
+
+/**
+ * Tells every HTTP client of the run that it is interrupted (Ctrl-C): the runner calls it when its
+ * own signal aborts. Worker threads hear it at once; one started later finds the run folder's marker.
+ */
+export function interruptRun(runDir: string): void {
+  try {
+    writeFileSync(join(runDir, INTERRUPTED_FILE), '');
+  } catch {
+    // the run folder is gone: the run has ended anyway
+  }
+  const channel = new BroadcastChannel(channelOf(runDir));
+  channel.postMessage('interrupted');
+  channel.close();
+}
+
+/**
+ * An AbortSignal of this thread aborted when the run is interrupted (interruptRun), for the HTTP
+ * client of a suite worker. It keeps no thread alive.
+ */
+export function runInterruption(runDir: string): AbortSignal {
+  const controller = new AbortController();
+  if (existsSync(join(runDir, INTERRUPTED_FILE))) {
+    controller.abort();
+    return controller.signal;
+  }
+  const channel = new BroadcastChannel(channelOf(runDir));
+  channel.unref();
+  channel.onmessage = () => {
+    controller.abort();
+    channel.close();
+  };
+  return controller.signal;
 }

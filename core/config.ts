@@ -4,14 +4,21 @@
  * variables named in the config. Nothing here knows the sandbox: its demo config is a config file
  * it owns (server/demo-config.json), which the application layer loads when none is given.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { dirname, resolve as resolvePath } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FeatureName, ServiceId } from '../spec/types.ts';
 import { DEFAULT_STOP_AFTER_FAILURES } from './breaker.ts';
 import type { Auth, ConformanceRunConfiguration, Fixtures } from './configTypes.ts';
 import { EVIDENCE_DEFAULTS } from './evidenceCap.ts';
-import { LOAD_RETRY_DEFAULTS } from './http.ts';
+import {
+  LOAD_RETRY_DEFAULTS,
+  type ProxyChoice,
+  type ProxySettings,
+  secureContextOf,
+  type TlsSettings,
+} from './http.ts';
 import type { Attestation } from './results.ts';
 
 export type { Fixtures, MemberSearch } from './configTypes.ts';
@@ -47,6 +54,10 @@ export interface HttpSettings {
   loadRetryWaitMs: number;
   /** Longest single wait after a load refusal. */
   maxRetryAfterMs: number;
+  /** Trusted CA and client certificate of the target's TLS (config `http.caFile`, `http.clientCertFile` ...), read. */
+  tls?: TlsSettings;
+  /** Proxies (config `http.proxy`, else the environment's HTTPS_PROXY, HTTP_PROXY and NO_PROXY). */
+  proxy?: ProxySettings;
 }
 
 /** The defaults of the config's `http` section. */
@@ -197,12 +208,181 @@ export function loadConfig(options: {
     siteId: file.siteId,
     features: (file.features ?? []) as FeatureName[],
     reservedOperations: file.reservedOperations ?? 'include',
-    http: { ...HTTP_DEFAULTS, ...file.http },
+    http: httpSettings(file.http, dirname(resolvePath(options.file)), variable, environment),
     fixtures: file.fixtures ?? {},
     attestation: file.attestation ?? {},
     digest: createHash('sha256').update(JSON.stringify(file)).digest('hex'),
     source: options.file,
   };
+}
+
+type HttpSection = NonNullable<ConfigFile['http']>;
+
+/**
+ * The `http` section with its defaults, its files read and checked (paths relative to the config
+ * file's folder) and its proxy chosen: every problem is a ConfigError naming the setting, before
+ * any request.
+ */
+function httpSettings(
+  section: HttpSection | undefined,
+  base: string,
+  variable: (name: string) => string,
+  environment: NodeJS.ProcessEnv,
+): HttpSettings {
+  const { caFile, clientCertFile, clientKeyFile, clientKeyPassphraseEnv, proxy, ...limits } = section ?? {};
+  const tls: TlsSettings = {};
+  if (caFile !== undefined) {
+    const ca = settingFile('http.caFile', caFile, base);
+    const blocks = pemBlocks(ca.text, 'CERTIFICATE');
+    if (blocks.length === 0) throw new ConfigError(`http.caFile (${ca.file}) holds no PEM certificate`);
+    for (const block of blocks) certificateOf('http.caFile', ca.file, block);
+    tls.ca = { pem: blocks.join('\n'), file: ca.file };
+  }
+  if (clientCertFile !== undefined && clientKeyFile !== undefined) {
+    const cert = settingFile('http.clientCertFile', clientCertFile, base);
+    const blocks = pemBlocks(cert.text, 'CERTIFICATE');
+    if (blocks.length === 0) throw new ConfigError(`http.clientCertFile (${cert.file}) holds no PEM certificate`);
+    const leaf = certificateOf('http.clientCertFile', cert.file, blocks[0]);
+    const key = settingFile('http.clientKeyFile', clientKeyFile, base);
+    const passphrase = clientKeyPassphraseEnv !== undefined ? variable(clientKeyPassphraseEnv) : undefined;
+    const keyObject = privateKeyOf(key, passphrase, clientKeyPassphraseEnv);
+    if (!leaf.checkPrivateKey(keyObject))
+      throw new ConfigError(
+        `http.clientKeyFile (${key.file}) is not the key of the certificate of http.clientCertFile (${cert.file})`,
+      );
+    tls.client = {
+      cert: cert.text,
+      key: key.text,
+      ...(passphrase !== undefined ? { passphrase } : {}),
+      certFile: cert.file,
+      keyFile: key.file,
+    };
+  }
+  if (tls.ca || tls.client) {
+    try {
+      secureContextOf(tls);
+    } catch (e) {
+      throw new ConfigError(`The TLS settings (http.caFile, http.clientCertFile) do not load: ${firstLine(e)}`);
+    }
+  }
+  const proxies = proxySettings(proxy, environment);
+  return {
+    ...HTTP_DEFAULTS,
+    ...limits,
+    ...(tls.ca || tls.client ? { tls } : {}),
+    ...(proxies ? { proxy: proxies } : {}),
+  };
+}
+
+/** A file a setting names, read (a relative path is the config file's folder's). */
+function settingFile(setting: string, name: string, base: string): { file: string; text: string } {
+  const file = resolvePath(base, name);
+  try {
+    return { file, text: readFileSync(file, 'utf8') };
+  } catch (e) {
+    throw new ConfigError(
+      `${setting} names ${file}, which cannot be read (${(e as NodeJS.ErrnoException).code ?? firstLine(e)})`,
+    );
+  }
+}
+
+/** The PEM blocks of one label (CERTIFICATE) in a text, each whole. */
+function pemBlocks(text: string, label: string): string[] {
+  const pattern = new RegExp(`-----BEGIN ${label}-----[\\s\\S]*?-----END ${label}-----`, 'g');
+  return text.match(pattern) ?? [];
+}
+
+function certificateOf(setting: string, file: string, pem: string): X509Certificate {
+  try {
+    return new X509Certificate(pem);
+  } catch (e) {
+    throw new ConfigError(`${setting} (${file}) holds a certificate that does not parse: ${firstLine(e)}`);
+  }
+}
+
+function privateKeyOf(key: { file: string; text: string }, passphrase?: string, passphraseEnv?: string): KeyObject {
+  const encrypted = /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type:\s*4,ENCRYPTED/.test(key.text);
+  if (encrypted && passphrase === undefined)
+    throw new ConfigError(
+      `http.clientKeyFile (${key.file}) is encrypted: set http.clientKeyPassphraseEnv to the name of an environment variable holding its passphrase`,
+    );
+  try {
+    return createPrivateKey({ key: key.text, ...(passphrase !== undefined ? { passphrase } : {}) });
+  } catch (e) {
+    throw new ConfigError(
+      encrypted
+        ? `http.clientKeyFile (${key.file}) does not open with the passphrase of ${passphraseEnv} (http.clientKeyPassphraseEnv)`
+        : `http.clientKeyFile (${key.file}) holds no private key in PEM (${(e as NodeJS.ErrnoException).code ?? firstLine(e)})`,
+    );
+  }
+}
+
+function firstLine(e: unknown): string {
+  return (e instanceof Error ? e.message : String(e)).split('\n')[0];
+}
+
+/** The first of these environment variables set (not empty), as undici reads them: lower case first. */
+function fromEnvironment(
+  environment: NodeJS.ProcessEnv,
+  ...names: string[]
+): { name: string; value: string } | undefined {
+  for (const name of names) {
+    const value = environment[name];
+    if (value !== undefined && value.trim() !== '') return { name, value: value.trim() };
+  }
+  return undefined;
+}
+
+/** A proxy address as a URL (an address without a scheme, usual in the environment, is http://). */
+function proxyUrl(value: string, from: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '')
+    throw new ConfigError(`${from} is not the address of an http or https proxy (http://host:port)`);
+  return url;
+}
+
+/**
+ * The proxies of a run: `http.proxy` for every call when the config sets it, else the
+ * environment's HTTPS_PROXY (calls to https: addresses; HTTP_PROXY when it is not set, as undici
+ * does) and HTTP_PROXY (calls to http: addresses); NO_PROXY exempts hosts in both cases.
+ */
+function proxySettings(configured: string | undefined, environment: NodeJS.ProcessEnv): ProxySettings | undefined {
+  const noProxy = fromEnvironment(environment, 'no_proxy', 'NO_PROXY')?.value ?? '';
+  if (configured !== undefined) {
+    const url = proxyUrl(configured, 'http.proxy');
+    if (url.username !== '' || url.password !== '')
+      throw new ConfigError(
+        'http.proxy holds credentials, and a config file holds no secret: give the proxy with its credentials in HTTPS_PROXY and HTTP_PROXY instead',
+      );
+    const choice: ProxyChoice = { url: url.toString(), from: 'http.proxy' };
+    return { http: choice, https: choice, noProxy };
+  }
+  const choice = (v: { name: string; value: string } | undefined): ProxyChoice | undefined =>
+    v ? { url: proxyUrl(v.value, `Environment variable ${v.name}`).toString(), from: v.name } : undefined;
+  const http = choice(fromEnvironment(environment, 'http_proxy', 'HTTP_PROXY'));
+  const https = choice(fromEnvironment(environment, 'https_proxy', 'HTTPS_PROXY')) ?? http;
+  if (http === undefined && https === undefined) return undefined;
+  return { ...(http ? { http } : {}), ...(https ? { https } : {}), noProxy };
+}
+
+/** The secrets of the http section: the client key's passphrase and the proxies' credentials. */
+function httpSecretsOf(http: Pick<HttpSettings, 'tls' | 'proxy'> | undefined): string[] {
+  const secrets: string[] = [];
+  if (http?.tls?.client?.passphrase) secrets.push(http.tls.client.passphrase);
+  for (const choice of [http?.proxy?.http, http?.proxy?.https]) {
+    if (choice === undefined) continue;
+    const url = new URL(choice.url);
+    if (url.password === '') continue;
+    const user = decodeURIComponent(url.username);
+    const password = decodeURIComponent(url.password);
+    secrets.push(password, url.password, Buffer.from(`${user}:${password}`).toString('base64'));
+  }
+  return [...new Set(secrets)];
 }
 
 /** The secret values of credentials, for masking. */
@@ -214,8 +394,11 @@ export function secretsOf(credentials: Credentials): string[] {
 }
 
 /** Every secret a resolved config holds, for masking. */
-export function allSecretsOf(config: Pick<ResolvedConfig, 'credentials' | 'named' | 'basic'>): string[] {
+export function allSecretsOf(
+  config: Pick<ResolvedConfig, 'credentials' | 'named' | 'basic'> & { http?: Pick<HttpSettings, 'tls' | 'proxy'> },
+): string[] {
   return [
+    ...httpSecretsOf(config.http),
     ...secretsOf(config.credentials),
     ...Object.values(config.named).flatMap(secretsOf),
     ...Object.values(config.basic).flatMap((b) => [

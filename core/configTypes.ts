@@ -103,6 +103,26 @@ export interface ConformanceRunConfiguration {
      * Longest single wait after a load refusal; a longer Retry-After is waited only this long before the call is sent again (default 30000).
      */
     maxRetryAfterMs?: number;
+    /**
+     * PEM file of the CA certificates (one or more) that signed the target's certificate, trusted besides Node's default roots: for a staging server with a private or self-signed certificate. A relative path is read from the config file's folder. NODE_EXTRA_CA_CERTS also works, but only when this setting is absent.
+     */
+    caFile?: string;
+    /**
+     * PEM file of the client certificate presented to a target that demands one (mutual TLS); give http.clientKeyFile with it. A relative path is read from the config file's folder.
+     */
+    clientCertFile?: string;
+    /**
+     * PEM file of the private key of http.clientCertFile. When it is encrypted, http.clientKeyPassphraseEnv names the environment variable holding its passphrase (never written in this file). A relative path is read from the config file's folder.
+     */
+    clientKeyFile?: string;
+    /**
+     * Name of the environment variable holding the passphrase of an encrypted http.clientKeyFile.
+     */
+    clientKeyPassphraseEnv?: string;
+    /**
+     * Address of the http or https proxy every call goes through (http://host:port), in place of the environment's HTTPS_PROXY and HTTP_PROXY; NO_PROXY still exempts the hosts it lists. Without credentials: a proxy that wants them is given with them in HTTPS_PROXY and HTTP_PROXY instead. When absent, HTTPS_PROXY (calls to https addresses; HTTP_PROXY when it is not set), HTTP_PROXY (calls to http addresses) and NO_PROXY are honoured, lower-case names first.
+     */
+    proxy?: string;
   };
   fixtures?: Fixtures;
 }

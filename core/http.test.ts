@@ -1,11 +1,46 @@
-import { createServer } from 'node:http';
+import { once } from 'node:events';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Exchange } from './exchange.ts';
 import { type CallGuard, HttpClient, type HttpOptions, LocalRetryBudget, loadRefusalOf, retryAfterMs } from './http.ts';
 
 const seen: { url: string; headers: Record<string, string | string[] | undefined> }[] = [];
 const timers = new Set<NodeJS.Timeout>();
+
+/** A huge answer streamed to the client: the bytes written until the client left, and when it did. */
+const huge = { written: 0, left: Promise.resolve() as Promise<unknown> };
+const HUGE_BYTES = 100 * 1024 * 1024;
+
+/** Streams 100 MB ('{"padding":"aaaa...'), honouring back-pressure, until the client goes away. */
+function streamHuge(res: ServerResponse, announce: boolean): void {
+  huge.written = 0;
+  huge.left = once(res, 'close');
+  let closed = false;
+  res.on('close', () => {
+    closed = true;
+  });
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    ...(announce ? { 'content-length': String(HUGE_BYTES) } : {}),
+  });
+  const chunk = Buffer.alloc(64 * 1024, 'a');
+  const head = Buffer.from('{"padding":"');
+  res.write(head);
+  huge.written += head.length;
+  const pump = (): void => {
+    while (!closed && huge.written < HUGE_BYTES) {
+      const piece = chunk.subarray(0, Math.min(chunk.length, HUGE_BYTES - huge.written));
+      huge.written += piece.length;
+      if (!res.write(piece)) {
+        res.once('drain', pump);
+        return;
+      }
+    }
+    if (!closed) res.end();
+  };
+  pump();
+}
 let a: ReturnType<typeof createServer>;
 let b: ReturnType<typeof createServer>;
 let A = '';
@@ -34,6 +69,8 @@ beforeAll(async () => {
       return;
     }
     if (req.url === '/big') return res.end('x'.repeat(5000));
+    if (req.url === '/huge') return streamHuge(res, true);
+    if (req.url === '/huge-chunked') return streamHuge(res, false);
     if (req.url === '/same-origin') return res.writeHead(302, { location: '/json' }).end();
     if (req.url === '/other-origin') return res.writeHead(307, { location: `${B}/landing` }).end();
     if (req.url === '/loop') return res.writeHead(302, { location: '/loop' }).end();
@@ -118,6 +155,41 @@ describe('HttpClient', () => {
     expect(x.response?.truncated).toBe(true);
     expect(x.response?.bodyText.length).toBe(1024);
     expect(x.error).toMatch(/exceeded the cap of 1024 bytes/);
+  });
+
+  test.each([
+    ['/huge', 'announcing its Content-Length'],
+    ['/huge-chunked', 'in chunks of unknown total'],
+  ])(
+    'a 100 MB answer (%s, %s) is cut as it streams in: reading stops past the cap, only its evidence is kept',
+    async (path) => {
+      const cap = 1024 * 1024;
+      const capped = new HttpClient({ timeoutMs: 20_000, maxResponseBytes: cap, maxEvidenceBytes: 1024 });
+      const x = await capped.send({ method: 'GET', url: `${A}${path}`, headers: {} });
+      expect(x.errorKind).toBe('size-cap');
+      expect(x.error).toBe(`Response body exceeded the cap of ${cap} bytes`);
+      expect(x.response?.status).toBe(200);
+      expect(x.response?.truncated).toBe(true);
+      // Bytes received: the cap and at most the one chunk that passed it.
+      expect(x.response?.size).toBeGreaterThan(cap);
+      expect(x.response?.size).toBeLessThanOrEqual(cap + 1024 * 1024);
+      // Kept: the evidence's bytes and the redactor's margin, never the megabyte read.
+      expect(x.response?.bodyText).toBe(`{"padding":"${'a'.repeat(1024 + 64 * 1024 - 12)}`);
+      // The client hung up: the server stopped long before its 100 MB (what socket buffers took aside).
+      await huge.left;
+      expect(huge.written).toBeLessThan(HUGE_BYTES / 4);
+      await capped.close();
+    },
+  );
+
+  test('an answer within the cap is kept whole, however much beyond the evidence it is', async () => {
+    const x = await new HttpClient({ timeoutMs: 400, maxResponseBytes: 8192, maxEvidenceBytes: 16 }).send({
+      method: 'GET',
+      url: `${A}/big`,
+      headers: {},
+    });
+    expect(x.error).toBeUndefined();
+    expect(x.response?.bodyText).toBe('x'.repeat(5000));
   });
 
   test('a refused connection is a one-line error', async () => {
@@ -362,6 +434,65 @@ describe('HttpClient and a target refusing for load', () => {
     );
     expect(xs.every((x) => x.response?.status === 200)).toBe(true);
     expect(mostInFlight).toBe(2);
+  });
+
+  test('an interruption ends a wait for Retry-After at once: the call is left unjudged, the budget gets the unwaited time back', async () => {
+    const interrupt = new AbortController();
+    const budget = new LocalRetryBudget({ loadRetries: 10, loadRetryWaitMs: 3_600_000 });
+    const patient = new HttpClient({ timeoutMs: 400, maxResponseBytes: 1024, maxRetryAfterMs: 3_600_000 }, undefined, {
+      budget,
+      signal: interrupt.signal,
+    });
+    const path = refusing(1, 429, '600');
+    const call = patient.send({ method: 'GET', url: `${S}${path}`, headers: {} }, 'op');
+    // The wait asked for is ten minutes, far beyond this test's time-out: only the interruption ends it.
+    await vi.waitFor(() => expect(hits.get(path)).toHaveLength(1));
+    interrupt.abort();
+    const x = await call;
+    expect(x.response).toBeUndefined();
+    expect(x.errorKind).toBe('load-refused');
+    expect(x.error).toBe(
+      'the target refused the call for load (HTTP 429, Retry-After 600) and it was not sent again (the run was interrupted); not judged',
+    );
+    expect(x.retries).toBe(0);
+    const totals = budget.totals();
+    expect(totals).toMatchObject({ retries: 0, gaveUp: 1 });
+    expect(totals.waitedMs).toBeGreaterThanOrEqual(0);
+    expect(totals.waitedMs).toBeLessThan(600_000);
+    expect(hits.get(path)).toHaveLength(1);
+
+    // The client had been told to start nothing for ten minutes: after the interruption a call
+    // that would wait is not sent at all.
+    const held = await patient.send({ method: 'GET', url: `${S}/held/${n++}`, headers: {} }, 'op');
+    expect(held).toMatchObject({ errorKind: 'not-sent', error: 'not sent: the run was interrupted' });
+    expect(held.response).toBeUndefined();
+    // A refusal seen after the interruption is not waited for either.
+    const unpaced = new HttpClient({ timeoutMs: 400, maxResponseBytes: 1024 }, undefined, { signal: interrupt.signal });
+    const late = await unpaced.send({ method: 'GET', url: `${S}${refusing(1, 429, '600')}`, headers: {} });
+    expect(late.error).toMatch(/not sent again \(the run was interrupted\); not judged$/);
+    // A call that needs no wait is still sent: the suites already running finish what they can.
+    const plain = await unpaced.send({ method: 'GET', url: `${S}/plain/${n++}`, headers: {} });
+    expect(plain.response?.status).toBe(200);
+  });
+
+  test('an interruption ends a wait for a pacing turn at once; the call is not sent', async () => {
+    const interrupt = new AbortController();
+    const slowPace = new HttpClient(
+      { timeoutMs: 400, maxResponseBytes: 1024, maxRequestsPerSecond: 1 / 600 },
+      undefined,
+      {
+        signal: interrupt.signal,
+      },
+    );
+    const first = await slowPace.send({ method: 'GET', url: `${S}/paced-once/${n++}`, headers: {} });
+    expect(first.response?.status).toBe(200);
+    const path = `/paced-next/${n++}`;
+    // The next start is ten minutes away.
+    const next = slowPace.send({ method: 'GET', url: `${S}${path}`, headers: {} });
+    await new Promise((r) => setTimeout(r, 50));
+    interrupt.abort();
+    expect(await next).toMatchObject({ errorKind: 'not-sent', error: 'not sent: the run was interrupted' });
+    expect(hits.get(path)).toBeUndefined();
   });
 
   test('while a call waits out a refusal, the client starts no other call', async () => {

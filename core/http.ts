@@ -19,17 +19,63 @@
  * Pacing (a Pacer): at most `maxRequestsPerSecond` requests started per second, evenly spaced, and
  * at most `concurrency` calls in flight at once. Suite workers each get their share of both
  * (app/vitestEngine.ts), so that the whole run keeps to them.
+ *
+ * An interrupted run (the client's `signal`, Ctrl-C) waits for nothing more: a wait for Retry-After
+ * or for a pacing turn ends at once, and its call is left unjudged.
+ *
+ * Staging connections: the target's certificate is checked against the default roots plus
+ * `tls.ca` (config `http.caFile`), a client certificate is presented when the target asks
+ * (`http.clientCertFile`, mTLS), and calls go through `proxy` (config `http.proxy`, or the
+ * environment's HTTPS_PROXY, HTTP_PROXY and NO_PROXY) with undici's own proxy agent. A connection
+ * that fails on TLS or at the proxy is one line naming the setting to change.
+ *
+ * An answer past `maxResponseBytes` is cut as it streams in: no more is read once the count passes
+ * the cap, and of a cut answer only its first bytes are kept (what its evidence shows), never the
+ * whole; one that announces a Content-Length over the cap is never buffered beyond those bytes.
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request } from 'undici';
+import type { Socket } from 'node:net';
+import * as tls from 'node:tls';
+import { Agent, buildConnector, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
 import type { Exchange, ExchangeRequest, ExchangeResponse } from './exchange.ts';
+
+/** TLS material for the target's connections, read and checked when the config was loaded (core/config.ts). */
+export interface TlsSettings {
+  /** PEM certificates trusted besides the default roots (config `http.caFile`), and the file they came from. */
+  ca?: { pem: string; file: string };
+  /** The client certificate presented when the target asks for one (mTLS), its key and the key's passphrase. */
+  client?: { cert: string; key: string; passphrase?: string; certFile: string; keyFile: string };
+}
+
+/** A proxy, and the setting that names it (`http.proxy`, `HTTPS_PROXY`, `http_proxy` ...). */
+export interface ProxyChoice {
+  url: string;
+  from: string;
+}
+
+/** The proxies calls go through, resolved when the config was loaded. */
+export interface ProxySettings {
+  /** Proxy of calls to http: addresses. */
+  http?: ProxyChoice;
+  /** Proxy of calls to https: addresses. */
+  https?: ProxyChoice;
+  /** Hosts reached without a proxy (NO_PROXY: names, .domains, host:port, `*`); '' when none. */
+  noProxy: string;
+}
 
 export interface HttpOptions {
   /** Time budget of one call (of each attempt), from sending to the end of the body, redirects included. */
   timeoutMs: number;
+  /** Bytes of an answer read and judged; an answer past them is cut as it streams in. */
   maxResponseBytes: number;
+  /** Bytes of an answer's body kept as its evidence (core/redact.ts); a cut answer keeps only about this much. */
+  maxEvidenceBytes?: number;
+  /** The target's TLS: extra trusted certificates and a client certificate. */
+  tls?: TlsSettings;
+  /** The proxies calls go through (none when absent). */
+  proxy?: ProxySettings;
   maxRedirects?: number;
   /** Resends after load refusals, for a client given no shared budget (default 1000; 0 never resends). */
   loadRetries?: number;
@@ -48,6 +94,15 @@ export const LOAD_RETRY_DEFAULTS = { loadRetries: 1000, loadRetryWaitMs: 600_000
 
 /** Resends of one call at most, whatever the run's budget: a call refused this often is left unjudged. */
 export const MAX_RETRIES_PER_CALL = 10;
+
+/**
+ * Bytes of a cut answer kept beyond `maxEvidenceBytes`: the redactor masks the evidence from a
+ * prefix this much longer (core/redact.ts), so a value cut at the evidence limit is still masked.
+ */
+export const CUT_BODY_MARGIN = 64 * 1024;
+
+/** `maxEvidenceBytes` when the options give none (core/evidenceCap.ts). */
+const EVIDENCE_BYTES = 64 * 1024;
 
 /** First wait for a 429 without Retry-After; it doubles with each resend of the call. */
 const BACKOFF_MS = 1000;
@@ -82,6 +137,11 @@ export interface RetryBudget {
   take(waitMs: number): string | undefined;
   /** Counts a call left unjudged. */
   gaveUp(): void;
+  /**
+   * A resend taken whose wait the run's interruption cut short: it is not made, the part of the
+   * wait not waited is given back, and the call counts as left unjudged.
+   */
+  interrupted(unwaitedMs: number): void;
   totals(): LoadRetryTotals;
 }
 
@@ -110,6 +170,12 @@ export class LocalRetryBudget implements RetryBudget {
   }
 
   gaveUp(): void {
+    this.spent.gaveUp += 1;
+  }
+
+  interrupted(unwaitedMs: number): void {
+    this.spent.retries -= 1;
+    this.spent.waitedMs -= unwaitedMs;
     this.spent.gaveUp += 1;
   }
 
@@ -160,13 +226,23 @@ export class Pacer {
     };
   }
 
-  /** Waits for the next start the rate (and any hold) allows, and takes it. */
-  async turn(): Promise<void> {
+  /**
+   * Waits for the next start the rate (and any hold) allows, and takes it; rejects with an
+   * AbortError at once when `signal` is aborted during the wait (the start is then not taken).
+   */
+  async turn(signal?: AbortSignal): Promise<void> {
     const now = performance.now();
     const at = Math.max(now, this.next);
+    if (at > now) signal?.throwIfAborted();
     this.next = at + this.interval;
     if (at <= now) return;
-    await sleep(at - now);
+    try {
+      await sleep(at - now, undefined, signal ? { signal } : undefined);
+    } catch (e) {
+      // The start not taken is given back, unless a later one was taken meanwhile.
+      if (this.next === at + this.interval) this.next = at;
+      throw e;
+    }
     // A timer fires late, never early: the next start is counted from this one as it happened.
     this.next = Math.max(this.next, performance.now() + this.interval);
   }
@@ -242,26 +318,24 @@ const CREDENTIAL_HEADERS = [
 ];
 
 export class HttpClient {
-  private readonly agent: Agent;
+  private readonly dispatcher: Dispatcher;
+  private readonly alerts = new TlsAlerts();
   private readonly budget: RetryBudget;
   private readonly pacer: Pacer;
   private readonly maxRetryAfterMs: number;
+  private readonly signal?: AbortSignal;
 
   /**
-   * @param shared the run's retry budget and this worker's pacer; by default the client has its
-   *   own, from `options`
+   * @param shared the run's retry budget and this worker's pacer (by default the client has its
+   *   own, from `options`), and the run's interruption: once it is aborted the client waits for
+   *   nothing (a wait for Retry-After or for a pacing turn ends at once, its call left unjudged)
    */
   constructor(
     private readonly options: HttpOptions,
     private readonly guard?: CallGuard,
-    shared: { budget?: RetryBudget; pacer?: Pacer } = {},
+    shared: { budget?: RetryBudget; pacer?: Pacer; signal?: AbortSignal } = {},
   ) {
-    this.agent = new Agent({
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connectTimeout: Math.min(options.timeoutMs, 10000),
-      keepAliveTimeout: 1000,
-    });
+    this.dispatcher = dispatcherOf(options, this.alerts);
     this.budget =
       shared.budget ??
       new LocalRetryBudget({
@@ -270,10 +344,11 @@ export class HttpClient {
       });
     this.pacer = shared.pacer ?? new Pacer(options.maxRequestsPerSecond, options.concurrency);
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? LOAD_RETRY_DEFAULTS.maxRetryAfterMs;
+    this.signal = shared.signal;
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    await this.dispatcher.close();
   }
 
   /**
@@ -309,17 +384,24 @@ export class HttpClient {
         };
       } else {
         const waitMs = Math.min(load.waitMs ?? BACKOFF_MS * 2 ** retries, this.maxRetryAfterMs);
-        const stop =
-          retries >= MAX_RETRIES_PER_CALL ? `at most ${MAX_RETRIES_PER_CALL} per call` : this.budget.take(waitMs);
+        let stop = this.signal?.aborted
+          ? INTERRUPTED
+          : retries >= MAX_RETRIES_PER_CALL
+            ? `at most ${MAX_RETRIES_PER_CALL} per call`
+            : this.budget.take(waitMs);
         if (stop === undefined) {
           this.pacer.holdUntil(performance.now() + waitMs);
           const t = performance.now();
-          await sleep(waitMs);
-          waitedMs += performance.now() - t;
-          retries += 1;
-          continue;
-        }
-        this.budget.gaveUp();
+          const waited = await waitFor(waitMs, this.signal);
+          const spent = performance.now() - t;
+          waitedMs += spent;
+          if (waited) {
+            retries += 1;
+            continue;
+          }
+          this.budget.interrupted(Math.max(0, waitMs - spent));
+          stop = INTERRUPTED;
+        } else this.budget.gaveUp();
         x = {
           id: randomUUID(),
           operation,
@@ -352,7 +434,14 @@ export class HttpClient {
       const maxRedirects = this.options.maxRedirects ?? 5;
       // One budget for the whole call: every hop and every byte of the body (pacing turns excluded).
       for (let hop = 0; ; hop++) {
-        await this.pacer.turn();
+        try {
+          await this.pacer.turn(this.signal);
+        } catch (e) {
+          if (!this.signal?.aborted) throw e;
+          if (hop === 0) startedAt = new Date().toISOString();
+          result = { error: `not sent: ${INTERRUPTED}`, errorKind: 'not-sent' };
+          break;
+        }
         if (hop === 0) startedAt = new Date().toISOString();
         const remaining = this.options.timeoutMs - durationMs;
         if (remaining <= 0) {
@@ -383,31 +472,32 @@ export class HttpClient {
         method: req.method as 'GET',
         headers: req.headers,
         body: req.body,
-        dispatcher: this.agent,
+        dispatcher: this.dispatcher,
         signal,
       });
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) {
         if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
       }
-      const chunks: Buffer[] = [];
+      const cap = this.options.maxResponseBytes;
+      // A cut answer is never judged (core/exchange.ts): of it only its evidence is kept.
+      const kept = Math.min(cap, (this.options.maxEvidenceBytes ?? EVIDENCE_BYTES) + CUT_BODY_MARGIN);
+      const body = new BodyPrefix(announcedLength(headers) > cap ? kept : cap);
       let size = 0;
       let truncated = false;
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         size += chunk.length;
-        if (size > this.options.maxResponseBytes) {
+        body.add(chunk);
+        if (size > cap) {
           truncated = true;
-          const room = this.options.maxResponseBytes - (size - chunk.length);
-          if (room > 0) chunks.push(chunk.subarray(0, room));
           res.body.destroy();
           break;
         }
-        chunks.push(chunk);
       }
       const response = {
         status: res.statusCode,
         headers,
-        bodyText: Buffer.concat(chunks).toString('utf8'),
+        bodyText: body.text(truncated ? kept : cap),
         size,
         truncated,
       };
@@ -420,11 +510,144 @@ export class HttpClient {
         : { response };
     } catch (e) {
       return {
-        error: describeTransportError(e, req.url, this.options.timeoutMs),
+        error: describeTransportError(e, req.url, this.options.timeoutMs, {
+          tls: this.options.tls,
+          proxy: proxyOf(this.options.proxy, req.url),
+          alert: this.alerts.take(e),
+        }),
         errorKind: isTimeout(e) ? 'time-out' : 'transport',
       };
     }
   }
+}
+
+/** Why a wait ended early, and a call not sent. */
+const INTERRUPTED = 'the run was interrupted';
+
+/** Waits `ms`; false when `signal` was aborted first (the wait then ends at once). */
+async function waitFor(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  try {
+    await sleep(ms, undefined, signal ? { signal } : undefined);
+    return true;
+  } catch (e) {
+    if (signal?.aborted) return false;
+    throw e;
+  }
+}
+
+/** The Content-Length an answer announces, or -1. */
+function announcedLength(headers: Record<string, string>): number {
+  const value = headers['content-length'];
+  return value !== undefined && /^\d+$/.test(value.trim()) ? Number(value) : -1;
+}
+
+/** The first `limit` bytes of a body as it streams in; the rest is dropped as it arrives. */
+class BodyPrefix {
+  private chunks: Buffer[] = [];
+  private bytes = 0;
+
+  constructor(private readonly limit: number) {}
+
+  add(chunk: Buffer): void {
+    const room = this.limit - this.bytes;
+    if (room <= 0) return;
+    const piece = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    this.chunks.push(piece);
+    this.bytes += piece.length;
+  }
+
+  /** The text of the first `most` bytes kept. */
+  text(most: number): string {
+    const all = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.bytes);
+    this.chunks = [];
+    return all.subarray(0, Math.min(most, all.length)).toString('utf8');
+  }
+}
+
+/**
+ * The TLS alert each connection received, by its local address. TLS 1.3 sends a server's refusal
+ * of the client (no certificate, an unknown one) after the handshake, and undici then reports only
+ * "other side closed"; the alert is kept here for the call's error line. A few at most are kept.
+ */
+class TlsAlerts {
+  private readonly byAddress = new Map<string, string>();
+
+  watch(socket: Socket): void {
+    const key = `${socket.localAddress}:${socket.localPort}`;
+    socket.on('error', (e: NodeJS.ErrnoException) => {
+      if (!e.code?.startsWith('ERR_SSL_')) return;
+      if (this.byAddress.size >= 64) this.byAddress.delete(this.byAddress.keys().next().value as string);
+      this.byAddress.set(key, e.code);
+    });
+  }
+
+  /** The alert of the connection a transport error happened on, if it received one. */
+  take(e: unknown): string | undefined {
+    const socket = (e as { socket?: { localAddress?: string; localPort?: number } }).socket;
+    if (socket?.localPort === undefined) return undefined;
+    const key = `${socket.localAddress}:${socket.localPort}`;
+    const alert = this.byAddress.get(key);
+    this.byAddress.delete(key);
+    return alert;
+  }
+}
+
+/** The default trust roots: Node's bundled ones (and NODE_EXTRA_CA_CERTS where this Node can list them). */
+function defaultRoots(): readonly string[] {
+  const list = (tls as { getCACertificates?: (type: string) => string[] }).getCACertificates;
+  return list ? list('default') : tls.rootCertificates;
+}
+
+/**
+ * The secure context of the target's connections: the default roots plus `ca`, and the client
+ * certificate; undefined when the settings add nothing to Node's defaults. Throws Node's error for
+ * material that does not load (core/config.ts checks it first, naming the setting).
+ */
+export function secureContextOf(settings: TlsSettings | undefined): tls.SecureContext | undefined {
+  if (settings?.ca === undefined && settings?.client === undefined) return undefined;
+  const client = settings.client;
+  return tls.createSecureContext({
+    ...(settings.ca ? { ca: [...defaultRoots(), settings.ca.pem] } : {}),
+    ...(client
+      ? {
+          cert: client.cert,
+          key: client.key,
+          ...(client.passphrase !== undefined ? { passphrase: client.passphrase } : {}),
+        }
+      : {}),
+  });
+}
+
+/** The dispatcher of a client: undici's Agent, or its proxy agent when a proxy is set; TLS as the settings say. */
+function dispatcherOf(options: HttpOptions, alerts: TlsAlerts): Dispatcher {
+  const secureContext = secureContextOf(options.tls);
+  const connector = buildConnector({
+    ...(secureContext ? { secureContext } : {}),
+    timeout: Math.min(options.timeoutMs, 10000),
+  });
+  const connect: buildConnector.connector = (opts, callback) =>
+    connector(opts, (...args) => {
+      if (args[1]) alerts.watch(args[1]);
+      callback(...args);
+    });
+  const agent = { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, keepAliveTimeout: 1000, connect };
+  const proxy = options.proxy;
+  if (proxy?.http === undefined && proxy?.https === undefined) return new Agent(agent);
+  // Explicit values, never undici's own reading of the environment: the config resolved it.
+  const caOnly = options.tls?.ca ? secureContextOf({ ca: options.tls.ca }) : undefined;
+  return new EnvHttpProxyAgent({
+    ...agent,
+    httpProxy: proxy.http?.url ?? '',
+    httpsProxy: proxy.https?.url ?? '',
+    noProxy: proxy.noProxy,
+    ...(secureContext ? { requestTls: { secureContext } } : {}),
+    ...(caOnly ? { proxyTls: { secureContext: caOnly } } : {}),
+  });
+}
+
+/** The proxy a call to `url` goes through unless NO_PROXY exempts it (an error line names it only when the failure was its). */
+function proxyOf(proxy: ProxySettings | undefined, url: string): ProxyChoice | undefined {
+  return url.startsWith('https:') ? proxy?.https : proxy?.http;
 }
 
 type Outcome = Pick<Exchange, 'response' | 'error' | 'errorKind'>;
@@ -449,7 +672,16 @@ function redirected(req: ExchangeRequest, location: string, status: number): Exc
   };
 }
 
-type TransportError = { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+type TransportError = {
+  name?: string;
+  code?: string;
+  message?: string;
+  reason?: string;
+  address?: string;
+  port?: number;
+  hostname?: string;
+  cause?: TransportError;
+};
 
 const TIMEOUT_CODES = ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT'];
 
@@ -459,19 +691,134 @@ export function isTimeout(e: unknown): boolean {
   return err.name === 'TimeoutError' || TIMEOUT_CODES.includes(err.code ?? err.cause?.code ?? '');
 }
 
-/** One line saying why no response could be judged. */
-export function describeTransportError(e: unknown, url: string, timeoutMs: number): string {
+/** What a transport error line may name besides the error: the settings of the connection. */
+export interface TransportContext {
+  tls?: TlsSettings;
+  /** The proxy the call would go through (NO_PROXY aside). */
+  proxy?: ProxyChoice;
+  /** The TLS alert the connection received before it closed, if any. */
+  alert?: string;
+}
+
+/** One line saying why no response could be judged, naming the setting to change where one would help. */
+export function describeTransportError(
+  e: unknown,
+  url: string,
+  timeoutMs: number,
+  context: TransportContext = {},
+): string {
   const err = e as TransportError;
   const code = err.code ?? err.cause?.code;
   if (isTimeout(e)) return noCompleteResponse(url, timeoutMs);
-  if (code === 'ECONNREFUSED') return `Connection refused by ${new URL(url).host}`;
+  const host = new URL(url).host;
+  const tlsLine =
+    tlsProblem(code, err.reason ?? err.cause?.reason, host, context) ??
+    (context.alert !== undefined ? tlsProblem(context.alert, undefined, host, context) : undefined);
+  if (tlsLine !== undefined) return tlsLine;
+  const proxyLine = context.proxy ? proxyProblem(err, code, host, context.proxy) : undefined;
+  if (proxyLine !== undefined) return proxyLine;
+  if (code === 'ECONNREFUSED') return `Connection refused by ${host}`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `Host not found: ${new URL(url).hostname}`;
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')
-    return `Connection closed by ${new URL(url).host} before a complete response`;
+    return `Connection closed by ${host} before a complete response`;
   const message = (err.message ?? String(e)).split('\n')[0];
   return `Request to ${url} failed: ${code ? `${code} ` : ''}${message}`;
 }
 
 function noCompleteResponse(url: string, timeoutMs: number): string {
   return `No complete response from ${url} within ${timeoutMs} ms`;
+}
+
+/** Verification codes of a certificate no trusted root vouches for (OpenSSL's, as Node reports them). */
+const UNTRUSTED = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+]);
+
+/** TLS alerts by which a server refuses the client's certificate, or the lack of one. */
+const CLIENT_REFUSED = new Set([
+  'ERR_SSL_SSLV3_ALERT_BAD_CERTIFICATE',
+  'ERR_SSL_SSLV3_ALERT_UNSUPPORTED_CERTIFICATE',
+  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_REVOKED',
+  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_EXPIRED',
+  'ERR_SSL_SSLV3_ALERT_CERTIFICATE_UNKNOWN',
+  'ERR_SSL_TLSV1_ALERT_UNKNOWN_CA',
+  'ERR_SSL_TLSV1_ALERT_ACCESS_DENIED',
+]);
+
+/** What a client reads when the other side does not speak TLS (plain HTTP at an https: address). */
+const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST']);
+
+const CLIENT_FILES = 'set http.clientCertFile and http.clientKeyFile';
+
+/** The line of a TLS failure, naming the setting to change; undefined when `code` is no TLS failure. */
+function tlsProblem(
+  code: string | undefined,
+  reason: string | undefined,
+  host: string,
+  context: TransportContext,
+): string | undefined {
+  if (code === undefined) return undefined;
+  const certificate = `the certificate of ${host}${context.proxy?.url.startsWith('https:') ? ` (or of the proxy ${originOf(context.proxy.url)})` : ''}`;
+  const ca = context.tls?.ca;
+  const client = context.tls?.client;
+  if (UNTRUSTED.has(code))
+    return ca
+      ? `${certificate} is not trusted, the CA of http.caFile (${ca.file}) included (${code}): set http.caFile to the CA that signed it`
+      : `${certificate} is not trusted (${code}): set http.caFile to the CA that signed it`;
+  if (code === 'CERT_HAS_EXPIRED')
+    return `${certificate} has expired (${code}): it must be renewed on the target; no setting accepts an expired certificate`;
+  if (code === 'CERT_NOT_YET_VALID')
+    return `${certificate} is not valid yet (${code}): check the clock of this machine and of the target`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return `${certificate} is for other names (${code}${reason ? `: ${oneLine(reason, 160)}` : ''}): set target (or the services' discovery addresses) to a name the certificate holds`;
+  if (code === 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED')
+    return client
+      ? `${host} demands a client certificate and did not take the one of http.clientCertFile (${client.certFile}) (${code}): set http.clientCertFile to a certificate it accepts`
+      : `${host} demands a client certificate (${code}): ${CLIENT_FILES}`;
+  if (CLIENT_REFUSED.has(code))
+    return client
+      ? `${host} did not accept the client certificate of http.clientCertFile (${client.certFile}) (${code}): set http.clientCertFile to a certificate it accepts`
+      : `${host} refused the TLS handshake (${code}): if it demands a client certificate, ${CLIENT_FILES}`;
+  if (code === 'ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE')
+    return client
+      ? `${host} refused the TLS handshake (${code}): it may not accept the client certificate of http.clientCertFile (${client.certFile}), or share no TLS version or cipher with this client`
+      : `${host} refused the TLS handshake (${code}): if it demands a client certificate, ${CLIENT_FILES}`;
+  if (NOT_TLS.has(code))
+    return `${host} does not answer in TLS (${code}): if it serves plain HTTP, write its address with http:// in target (or the services' discovery addresses)`;
+  return undefined;
+}
+
+/** The line of a failure at the proxy, naming the setting that chose it; undefined when the proxy is not at fault. */
+function proxyProblem(
+  err: TransportError,
+  code: string | undefined,
+  host: string,
+  proxy: ProxyChoice,
+): string | undefined {
+  const at = new URL(proxy.url);
+  const origin = originOf(proxy.url);
+  const tunnel = /Proxy response \((\d+)\) !== 200/.exec(err.message ?? '');
+  if (tunnel) {
+    const credentials =
+      tunnel[1] === '407' ? '; it wants credentials, which go in the proxy address of HTTPS_PROXY or HTTP_PROXY' : '';
+    return `the proxy ${origin} (${proxy.from}) refused to open a connection to ${host} (HTTP ${tunnel[1]})${credentials}`;
+  }
+  const failed = err.code !== undefined ? err : err.cause;
+  const port = Number(at.port || (at.protocol === 'https:' ? 443 : 80));
+  const hostname = at.hostname.replace(/^\[|\]$/g, '');
+  if (code === 'ECONNREFUSED' && failed?.port === port && failed.address !== undefined)
+    return `Connection refused by the proxy ${origin}: check ${proxy.from}`;
+  if ((code === 'ENOTFOUND' || code === 'EAI_AGAIN') && failed?.hostname === hostname)
+    return `Proxy host not found: ${hostname}: check ${proxy.from}`;
+  return undefined;
+}
+
+/** The scheme, host and port of a proxy address, never its credentials. */
+function originOf(url: string): string {
+  return new URL(url).origin;
 }
