@@ -5,16 +5,30 @@
  * errors come back as one line.
  */
 import { fork } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, extname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Verified, VerifyOptions } from './verifyTypes.ts';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
+const OWN_FILE = fileURLToPath(import.meta.url);
+
+/**
+ * How the child runs verifyWorker: the compiled module of the installed package as it is; the
+ * TypeScript source (a clone) through tsx, resolved from this project and never from the working
+ * folder, which may hold no tsx at all.
+ */
+function workerLaunch(): { module: string; execArgv: string[] } {
+  const ext = extname(OWN_FILE);
+  const module = join(dirname(OWN_FILE), `verifyWorker${ext}`);
+  if (ext !== '.ts') return { module, execArgv: [] };
+  return { module, execArgv: ['--import', pathToFileURL(createRequire(OWN_FILE).resolve('tsx')).href] };
+}
 
 export function verifyInChild(opts: Omit<VerifyOptions, 'reportDir'>): Promise<Verified> {
   return new Promise((resolve) => {
-    const child = fork(join(HERE, 'verifyWorker.ts'), [], {
-      execArgv: ['--import', 'tsx'],
+    const launch = workerLaunch();
+    const child = fork(launch.module, [], {
+      execArgv: launch.execArgv,
       env: { ...process.env, PACT_DO_NOT_TRACK: 'true' },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
