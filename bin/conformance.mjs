@@ -1,6 +1,9 @@
 #!/usr/bin/env node
-// Entry point of the `conformance` command: loads the TypeScript CLI through tsx.
-import { register } from 'tsx/esm/api';
+// Entry point of the `conformance` command. The installed package runs the compiled CLI
+// (dist/bin/cli.js, built by `npm run build` before packing) and compiles nothing at run time.
+// A clone holds the TypeScript sources beside this file and runs them through tsx, so what runs
+// is always what is checked out (a dist/ left over from packing is never used there).
+import { existsSync } from 'node:fs';
 
 // A reader that goes away (`conformance faults | head`) is not an error of ours: stop quietly.
 for (const stream of [process.stdout, process.stderr]) {
@@ -10,6 +13,13 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-register();
-const { main } = await import('./cli.ts');
-process.exitCode = await main(process.argv.slice(2));
+const source = new URL('./cli.ts', import.meta.url);
+let cli;
+if (existsSync(source)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  cli = await import(source.href);
+} else {
+  cli = await import('../dist/bin/cli.js');
+}
+process.exitCode = await cli.main(process.argv.slice(2));
