@@ -1,11 +1,14 @@
 /**
  * Self-test, part 3 (fairness), its probes: every variant must really change what the sandbox
- * answers (a variant that changes nothing proves nothing). Apart from test/variants.test.ts so
- * that the probes run beside its runs rather than before them.
+ * answers (a variant that changes nothing proves nothing), and every variant of a composing group
+ * must still change it with the rest of its group on (test/support/selfTestPlan.ts, COMPOSING: a
+ * variant undone by another of its group would be judged by no run of its own). Apart from
+ * test/variants.test.ts so that the probes run beside its runs rather than before them.
  */
 import { afterAll, describe, expect, test } from 'vitest';
 import { type Answer, TestSandbox } from '../server/testSupport.ts';
 import { VARIANTS } from '../server/variants/catalog.ts';
+import { COMPOSING } from './support/selfTestPlan.ts';
 import { PROBES as D1_CLAIMS } from './variantProbes/d1Claims.ts';
 import { PROBES as D1_MEMBERSHIP } from './variantProbes/d1Membership.ts';
 import { PROBES as D2 } from './variantProbes/d2.ts';
@@ -13,6 +16,16 @@ import { PROBES as D3 } from './variantProbes/d3.ts';
 import { PROBES as PROTOCOL } from './variantProbes/protocol.ts';
 
 const PROBES = { ...PROTOCOL, ...D1_MEMBERSHIP, ...D1_CLAIMS, ...D2, ...D3 };
+
+/**
+ * What a probe's answer is compared by: status, media type, header names and body text, with the
+ * sandbox's own address written as `{sandbox}` (every sandbox listens on a port of its own, and
+ * answers that carry addresses, such as the discovery document, would otherwise always differ).
+ */
+function signature(a: Answer, sandbox: TestSandbox): string {
+  const text = `${a.status}\n${a.headers.get('content-type') ?? ''}\n${[...a.headers.keys()].sort().join(',')}\n${a.text}`;
+  return text.replaceAll(new URL(sandbox.url).host, '{sandbox}');
+}
 
 describe('the variant probes', () => {
   test('every variant has a probe, and every probe a variant', () => {
@@ -23,16 +36,14 @@ describe('the variant probes', () => {
 
 describe('every variant changes what the sandbox answers', () => {
   let clean: TestSandbox;
-  const signature = (a: Answer) =>
-    `${a.status}\n${a.headers.get('content-type') ?? ''}\n${[...a.headers.keys()].sort().join(',')}\n${a.text}`;
 
   test.each(VARIANTS.map((v) => [v.name] as const))('%s', async (name) => {
     clean ??= await TestSandbox.start();
     const varied = await TestSandbox.start([], [name]);
     try {
       const [before, after] = [await PROBES[name](clean), await PROBES[name](varied)];
-      expect(signature(after), `${name}: the probe's answer is the same with and without the variant`).not.toBe(
-        signature(before),
+      expect(signature(after, varied), `${name}: the probe's answer is the same with and without the variant`).not.toBe(
+        signature(before, clean),
       );
     } finally {
       await varied.close();
@@ -41,5 +52,42 @@ describe('every variant changes what the sandbox answers', () => {
 
   afterAll(async () => {
     await clean?.close();
+  });
+});
+
+describe('every variant of a composing group still changes what the sandbox answers with the rest of its group on', () => {
+  // The probe is sent twice to each sandbox (its first and second answers compared): a variant of
+  // the group may answer the first call in its own way (load-shed-429 refuses the first GET), and
+  // what the others change then shows in the second.
+  const twice = async (name: string, s: TestSandbox) =>
+    `${signature(await PROBES[name](s), s)}\n---\n${signature(await PROBES[name](s), s)}`;
+
+  /** Whether `name` still changes the probe's answers with the rest of `group` on, in the group's order. */
+  async function stillActs(name: string, group: readonly string[]): Promise<boolean> {
+    // The same order as the group's run (the sandbox applies variants in the order given).
+    const [all, others] = await Promise.all([
+      TestSandbox.start([], group),
+      TestSandbox.start(
+        [],
+        group.filter((n) => n !== name),
+      ),
+    ]);
+    try {
+      return (await twice(name, all)) !== (await twice(name, others));
+    } finally {
+      await Promise.all([all.close(), others.close()]);
+    }
+  }
+
+  test.each(COMPOSING.flatMap((group) => group.map((name) => [name, group] as const)))('%s', async (name, group) => {
+    expect(
+      await stillActs(name, group),
+      `${name} is undone by another variant of its group (${group.join(', ')}): reorder the group in test/support/selfTestPlan.ts or take it out`,
+    ).toBe(true);
+  });
+
+  test('an order that undoes a variant is noticed: json-members-reversed writes the JSON text anew after json-pretty-printed', async () => {
+    expect(await stillActs('json-pretty-printed', ['json-pretty-printed', 'json-members-reversed'])).toBe(false);
+    expect(await stillActs('json-pretty-printed', ['json-members-reversed', 'json-pretty-printed'])).toBe(true);
   });
 });

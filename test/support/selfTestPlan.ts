@@ -13,15 +13,36 @@ import { stricterThanCited } from './levels.ts';
 export type Batchable = VariantInfo & { operations: string[] };
 
 /**
- * Variants that change independent parts of every answer: the JSON text's white space, member
- * order and string escapes, further header fields; the media type's letter case and its charset
- * parameter. None undoes another, so whatever fails under one of a group alone still fails with
- * the whole group on: one run judges each of them as a run of its own would, and saves a full run
- * per variant (each of these concerns every operation, so none shares a batch otherwise).
+ * Variants that change independent parts of every answer, composed in one run: the members of
+ * JSON objects (one added), their order, the text's white space and string escapes; the media
+ * type's letter case; further header fields; a refusal for load now and then, waited out and
+ * sent again. None of them changes what another reads: the suite reads a body as JSON whatever
+ * its media type (only the media-type checks read Content-Type), and the body variants leave the
+ * parsed value as it was (extra-members adds one member the documents allow). So whatever fails
+ * under one of them alone still fails with the whole group on, and one run judges each as a run
+ * of its own would: one full run instead of one per variant (each of these concerns every
+ * operation, so none shares a batch otherwise).
+ *
+ * The order is the order the sandbox applies them in, and matters: a variant that writes the JSON
+ * text anew (extra-members, json-members-reversed) would undo the white space of
+ * json-pretty-printed and the escapes of json-unicode-escaped applied before it, and
+ * load-shed-429's refusal is left as it is by coming last. test/variantProbes.test.ts proves that
+ * each still changes what the sandbox answers with the rest of its group on.
+ *
+ * media-type-without-charset runs alone for now: the sandbox's transport (fastify) writes a JSON
+ * media type that has no charset anew, in lower case with `; charset=utf-8`, which would undo
+ * media-type-upper-case (and, alone, leaves the variant without effect).
  */
 export const COMPOSING: readonly (readonly string[])[] = [
-  ['json-pretty-printed', 'json-members-reversed', 'json-unicode-escaped', 'cache-and-trace-headers', 'load-shed-429'],
-  ['media-type-without-charset', 'media-type-upper-case'],
+  [
+    'extra-members',
+    'json-members-reversed',
+    'json-pretty-printed',
+    'json-unicode-escaped',
+    'media-type-upper-case',
+    'cache-and-trace-headers',
+    'load-shed-429',
+  ],
 ];
 
 /** The variant batches: the composing groups, then the rest batched like faults. */
