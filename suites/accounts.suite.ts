@@ -5,7 +5,7 @@
  */
 import type { OperationId } from '../spec/operations.ts';
 import { on } from '../core/suite.ts';
-import { CREDENTIAL_CONFIGURED, FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
+import { CREDENTIAL_CONFIGURED } from '../core/decidedOutcomes.ts';
 import { test } from 'vitest';
 import {
   accountsErrorAnswer,
@@ -87,7 +87,14 @@ function verifyAccountsSuccess(
 
 const SITE_MEMBERS = ['identifier'];
 
-describeOperation('introspect', () => {
+/**
+ * Fixtures are declared on the tests that need them (core/suite.ts `op.test(name, needs, fn)`):
+ * without one the test records one `fixture-configured` skip citing its rows, and a value the
+ * target answers it does not know (a 4xx "not found" of the table, e.g. `Secret code not found`)
+ * on a success step is a `fixture-held` skip naming it (suites/common/steps.ts), never a MUST
+ * failure of the server. Steps that need no fixture stay in tests of their own.
+ */
+describeOperation('introspect', (op) => {
   const id = 'introspect';
   test('a user token is introspected, with and without a site to switch to', async () => {
     for (const withSite of [false, true]) {
@@ -96,24 +103,24 @@ describeOperation('introspect', () => {
     }
   });
 
-  test('a site not connected to the user, and an inactive site, are refused with 403', async () => {
-    const { unconnectedSiteId, inactiveSiteId } = A();
-    if (unconnectedSiteId)
-      verifyAccountsError(
-        await as(id, 'user', { headers: { 'SU-SiteId': unconnectedSiteId } }, ['D3-7-06']),
-        id,
-        'The SU-Site <site_id> and SU-User <user_id> authorisation is invalid',
-        ['D3-7-06', 'D3-4.1-04'],
-      );
-    else on(id).must('D3-7-06').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture accounts.unconnectedSiteId');
-    if (inactiveSiteId)
-      verifyAccountsError(
-        await as(id, 'user', { headers: { 'SU-SiteId': inactiveSiteId } }, ['D3-7-07']),
-        id,
-        'The SU-Site <site_id> status should be ACTIVE',
-        ['D3-7-07'],
-      );
-    else on(id).must('D3-7-07').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture accounts.inactiveSiteId');
+  const unconnected = { fixtures: ['accounts.unconnectedSiteId'], cites: ['D3-7-06'] } as const;
+  op.test('a site not connected to the user is refused with 403', unconnected, async ([site]) => {
+    verifyAccountsError(
+      await as(id, 'user', { headers: { 'SU-SiteId': site } }, ['D3-7-06']),
+      id,
+      'The SU-Site <site_id> and SU-User <user_id> authorisation is invalid',
+      ['D3-7-06', 'D3-4.1-04'],
+    );
+  });
+
+  const inactive = { fixtures: ['accounts.inactiveSiteId'], cites: ['D3-7-07'] } as const;
+  op.test('an inactive site is refused with 403', inactive, async ([site]) => {
+    verifyAccountsError(
+      await as(id, 'user', { headers: { 'SU-SiteId': site } }, ['D3-7-07']),
+      id,
+      'The SU-Site <site_id> status should be ACTIVE',
+      ['D3-7-07'],
+    );
   });
 
   test('a client token with an active account: success, or 400 for a token without a user', async () => {
@@ -204,34 +211,35 @@ describeOperation('list-features', () => {
   });
 });
 
-describeOperation('get-user-info', () => {
+describeOperation('get-user-info', (op) => {
   const id = 'get-user-info';
-  test('a valid code gives the user info; an invalid one 422', async () => {
-    const code = A().userInfoCode;
-    if (code) {
-      const x = await as(id, 'user', { query: { code } }, ['D3-4.1-11']);
-      if (x)
-        verifyAccountsSuccess(x, id, ['D3-4.1-11'], ['D3-2.2-07', 'D3-2.2-08', 'D3-2.2-10', 'D3-2.1-10'], {
-          paths: [
-            'user.id',
-            'user.title',
-            'user.family',
-            'user.given',
-            'user.middlename',
-            'user.loginEmailAddress',
-            'user.manageSubscriptions',
-            'user.roles',
-            'user.creationdate',
-            'user.lastupdatedon',
-            'homesite.id',
-            'homesite.name',
-            'site.id',
-            'site.name',
-            'site.type',
-          ],
-          requirements: ['D3-2.2-11'],
-        });
-    } else on(id).must('D3-4.1-11').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture accounts.userInfoCode');
+  const needs = { fixtures: ['accounts.userInfoCode'], cites: ['D3-4.1-11'] } as const;
+  op.test('a valid code gives the user info', needs, async ([code]) => {
+    const x = await as(id, 'user', { query: { code } }, ['D3-4.1-11']);
+    if (x)
+      verifyAccountsSuccess(x, id, ['D3-4.1-11'], ['D3-2.2-07', 'D3-2.2-08', 'D3-2.2-10', 'D3-2.1-10'], {
+        paths: [
+          'user.id',
+          'user.title',
+          'user.family',
+          'user.given',
+          'user.middlename',
+          'user.loginEmailAddress',
+          'user.manageSubscriptions',
+          'user.roles',
+          'user.creationdate',
+          'user.lastupdatedon',
+          'homesite.id',
+          'homesite.name',
+          'site.id',
+          'site.name',
+          'site.type',
+        ],
+        requirements: ['D3-2.2-11'],
+      });
+  });
+
+  test('an unknown code is 422; a request without a code is refused', async () => {
     verifyAccountsError(
       await as(id, 'user', { query: { code: 'NO-SUCH-CODE-000' } }, ['D3-7-09']),
       id,
@@ -275,7 +283,7 @@ describeOperation('list-authorised-sites-v1', () => {
   });
 });
 
-describeOperation('list-authorised-sites-v2', () => {
+describeOperation('list-authorised-sites-v2', (op) => {
   const id = 'list-authorised-sites-v2';
   test('pagination: pages, counts and links agree; pages do not overlap', async () => {
     const max = 4;
@@ -314,7 +322,7 @@ describeOperation('list-authorised-sites-v2', () => {
         .check({ pages, complete }, sitesV2PagesDisjoint);
   });
 
-  test('every site version 1 lists is on a page of version 2', async () => {
+  op.test('every site version 1 lists is on a page of version 2', { cites: ['D3-4.1-27'] }, async () => {
     const v1 = runContext().addresses['list-authorised-sites-v1']
       ? await as('list-authorised-sites-v1', 'user', {}, ['D3-4.1-27'])
       : undefined;
@@ -337,16 +345,14 @@ describeOperation('list-authorised-sites-v2', () => {
       .under('DEC-D3-25')
       .with({ exchange: last })
       .check({ ids: v2 }, idsListed('every version-1 site in version 2', v1Ids));
-    const child = runContext().fixtures.accounts?.childSiteId;
-    if (child === undefined) {
-      on(id).must('D3-4.1-26').decided(FIXTURE_CONFIGURED, 'skip', 'No fixture accounts.childSiteId');
-    } else {
+    // Declared where it is needed (the rest of the test needs no fixture): a skip when absent.
+    const child = op.need('accounts.childSiteId', 'D3-4.1-26');
+    if (child !== undefined)
       on(id)
         .must('D3-4.1-26')
         .under('DEC-D3-25')
         .with({ exchange: last })
         .check({ ids: v2 }, idsListed('the configured child site on a page of version 2', [child]));
-    }
   });
 
   test('a page beyond the last and invalid paging values are not server errors', async () => {
@@ -363,16 +369,16 @@ describeOperation('list-authorised-sites-v2', () => {
   });
 
   const needs = { fixtures: ['accounts.siteSearch'], cites: ['D3-4.1-18'] } as const;
-  on(id).test('search keeps sites by id or name', needs, async ([search]) => {
+  op.test('search keeps sites by id or name', needs, async ([search]) => {
     const x = await as(id, 'user', { query: { search, maxRecordsPerPage: '50' } }, ['D3-4.1-18']);
     if (x && verifySuccess(x, id, { success: ['D3-4.1-16'] }, { status: 200 }))
       on(id).must('D3-4.1-24', 'D3-4.1-25').under('DEC-D3-05').check(x, sitesMatchSearch(search));
   });
 });
 
-describeOperation('list-site-subscriptions', () => {
+describeOperation('list-site-subscriptions', (op) => {
   const id = 'list-site-subscriptions';
-  test("the site's subscriptions; a site without access is 403", async () => {
+  test("the site's subscriptions; a request without SU-SiteId is refused", async () => {
     const x = await as(id, 'user', {}, ['D3-4.1-30']);
     if (x)
       verifyAccountsSuccess(x, id, ['D3-4.1-30'], ['D3-2.2-16', 'D3-2.2-17', 'D3-2.1-10'], {
@@ -400,14 +406,6 @@ describeOperation('list-site-subscriptions', () => {
           ),
         );
     }
-    const other = A().unconnectedSiteId;
-    if (other)
-      verifyAccountsError(
-        await as(id, 'user', { headers: { 'SU-SiteId': other } }, ['D3-7-10']),
-        id,
-        'Loggedin user does not have permission to perform this operation.',
-        ['D3-7-10'],
-      );
     on(id)
       .must('D3-4.1-31')
       .check(
@@ -418,9 +416,19 @@ describeOperation('list-site-subscriptions', () => {
         requestRefused,
       );
   });
+
+  const unconnected = { fixtures: ['accounts.unconnectedSiteId'], cites: ['D3-7-10'] } as const;
+  op.test('a site without access is 403', unconnected, async ([site]) => {
+    verifyAccountsError(
+      await as(id, 'user', { headers: { 'SU-SiteId': site } }, ['D3-7-10']),
+      id,
+      'Loggedin user does not have permission to perform this operation.',
+      ['D3-7-10'],
+    );
+  });
 });
 
-describeOperation('get-user-details', () => {
+describeOperation('get-user-details', (op) => {
   const id = 'get-user-details';
   test("a user token gives the user's details", async () => {
     const x = await as(id, 'user', { omitHeaders: ['SU-UserId'] }, ['D3-4.1-32']);
@@ -446,6 +454,7 @@ describeOperation('get-user-details', () => {
       })
     )
       return;
+    // optional fixture: a configured inactive site must not be listed; an id the target does not hold is not listed either.
     const inactive = A().inactiveSiteId;
     on(id)
       .must('D3-2.2-21')
@@ -460,15 +469,21 @@ describeOperation('get-user-details', () => {
         }),
       );
   });
-  test('client-credentials tokens: SU-UserId required, accessible user only, active account only', async () => {
-    const { userId, inaccessibleUserId } = A();
+  test('client-credentials tokens: SU-UserId is required', async () => {
     verifyAccountsError(
       await as(id, 'client', { omitHeaders: ['SU-UserId'] }, ['D3-7-11']),
       id,
       'SU-UserId is missing',
       ['D3-7-11', 'D3-5-03'],
     );
-    if (userId) {
+  });
+
+  // The account refusals name the configured user, so that the account is their one reason.
+  const user = { fixtures: ['accounts.userId'], cites: ['D3-4.1-33', 'D3-7-04', 'D3-7-05'] } as const;
+  op.test(
+    'client-credentials tokens: an accessible user is served, with an active account only',
+    user,
+    async ([userId]) => {
       const x = await as(id, 'client', { values: { userId } }, ['D3-4.1-33']);
       if (x)
         verifySuccess(
@@ -477,67 +492,71 @@ describeOperation('get-user-details', () => {
           { success: ['D3-4.1-33', 'D3-5-02'], schema: ['D3-2.2-20', 'D3-2.1-10'] },
           { status: 200 },
         );
-    }
-    if (inaccessibleUserId)
       verifyAccountsError(
-        await as(id, 'client', { values: { userId: inaccessibleUserId } }, ['D3-7-12']),
+        await as(id, 'clientWithoutAccount', { values: { userId } }, ['D3-7-04']),
         id,
-        'The client account <client_account> does not have access to this user <user_id>',
-        ['D3-7-12'],
+        'No account is associated for this client',
+        ['D3-7-04'],
       );
+      verifyAccountsError(
+        await as(id, 'clientInactive', { values: { userId } }, ['D3-7-05']),
+        id,
+        'The client account <client_account> status should be ACTIVE',
+        ['D3-7-05'],
+      );
+    },
+  );
+
+  const inaccessible = { fixtures: ['accounts.inaccessibleUserId'], cites: ['D3-7-12'] } as const;
+  op.test('client-credentials tokens: a user the client cannot access is refused', inaccessible, async ([userId]) => {
     verifyAccountsError(
-      await as(id, 'clientWithoutAccount', { values: { userId: userId ?? 'U-1' } }, ['D3-7-04']),
+      await as(id, 'client', { values: { userId } }, ['D3-7-12']),
       id,
-      'No account is associated for this client',
-      ['D3-7-04'],
-    );
-    verifyAccountsError(
-      await as(id, 'clientInactive', { values: { userId: userId ?? 'U-1' } }, ['D3-7-05']),
-      id,
-      'The client account <client_account> status should be ACTIVE',
-      ['D3-7-05'],
+      'The client account <client_account> does not have access to this user <user_id>',
+      ['D3-7-12'],
     );
   });
 });
 
-describeOperation('get-event-info', () => {
+describeOperation('get-event-info', (op) => {
   const id = 'get-event-info';
-  test('a known sns_id gives the event; an unknown one is 403', async () => {
-    const snsId = A().snsId;
-    if (snsId) {
-      const x = await as(id, 'user', { query: { sns_id: snsId } }, ['D3-4.1-35']);
-      if (x && verifyAccountsSuccess(x, id, ['D3-4.1-35', 'D3-6-01'], ['D3-2.2-25', 'D3-2.2-26', 'D3-2.1-10'])) {
-        const body = bodyOf(x);
-        if (isRecord(body) && typeof body.eventType === 'string' && body.eventType.startsWith('SITE_')) {
-          on(id)
-            .should('D3-2.2-27')
-            .under('DEC-D3-28')
-            .check(
-              x,
-              membersPresent(
-                [
-                  'id',
-                  'name',
-                  'creationDate',
-                  'createdBy',
-                  'isSyncWithCrm',
-                  'account.id',
-                  'account.name',
-                  'account.status',
-                  'account.isAccountManager',
-                  'account.isSyncWithCrm',
-                  'account.is2FaEnforced',
-                  'parentSite.id',
-                  'parentSite.name',
-                  'parentSite.status',
-                  'parentSite.type',
-                  'parentSite.isSyncWithCrm',
-                ].map((m) => `resource.${m}`),
-              ),
-            );
-        }
+  const needs = { fixtures: ['accounts.snsId'], cites: ['D3-4.1-35'] } as const;
+  op.test('a known sns_id gives the event', needs, async ([snsId]) => {
+    const x = await as(id, 'user', { query: { sns_id: snsId } }, ['D3-4.1-35']);
+    if (x && verifyAccountsSuccess(x, id, ['D3-4.1-35', 'D3-6-01'], ['D3-2.2-25', 'D3-2.2-26', 'D3-2.1-10'])) {
+      const body = bodyOf(x);
+      if (isRecord(body) && typeof body.eventType === 'string' && body.eventType.startsWith('SITE_')) {
+        on(id)
+          .should('D3-2.2-27')
+          .under('DEC-D3-28')
+          .check(
+            x,
+            membersPresent(
+              [
+                'id',
+                'name',
+                'creationDate',
+                'createdBy',
+                'isSyncWithCrm',
+                'account.id',
+                'account.name',
+                'account.status',
+                'account.isAccountManager',
+                'account.isSyncWithCrm',
+                'account.is2FaEnforced',
+                'parentSite.id',
+                'parentSite.name',
+                'parentSite.status',
+                'parentSite.type',
+                'parentSite.isSyncWithCrm',
+              ].map((m) => `resource.${m}`),
+            ),
+          );
       }
     }
+  });
+
+  test('an unknown sns_id is 403; a request without one is refused', async () => {
     verifyAccountsError(
       await as(id, 'user', { query: { sns_id: 'NO-SUCH-SNS-000' } }, ['D3-7-13']),
       id,
@@ -549,7 +568,7 @@ describeOperation('get-event-info', () => {
   });
 });
 
-describeOperation('get-site-users', () => {
+describeOperation('get-site-users', (op) => {
   const id = 'get-site-users';
   test('users of a site, and the two HTTP 200 quirks', async () => {
     const site = runContext().siteId;
@@ -572,12 +591,13 @@ describeOperation('get-site-users', () => {
     if (invalid && verifySuccess(invalid, id, { success: ['D3-4.1-38'] }, { status: 200 })) {
       on(id).must('D3-4.1-38').under('DEC-D3-44').check(invalid, messageIs('Siteid is invalid : NO-SUCH-SITE-000'));
     }
-    const empty = A().siteWithoutUsers;
-    if (empty) {
-      const e = await as(id, 'user', { path: { siteId: empty } }, ['D3-4.1-39']);
-      if (e && verifySuccess(e, id, { success: ['D3-4.1-39'] }, { status: 200 })) {
-        on(id).must('D3-4.1-39').under('DEC-D3-44').check(e, listMemberEmpty('users'));
-      }
+  });
+
+  const needs = { fixtures: ['accounts.siteWithoutUsers'], cites: ['D3-4.1-39'] } as const;
+  op.test('a site without users gives an empty list', needs, async ([empty]) => {
+    const e = await as(id, 'user', { path: { siteId: empty } }, ['D3-4.1-39']);
+    if (e && verifySuccess(e, id, { success: ['D3-4.1-39'] }, { status: 200 })) {
+      on(id).must('D3-4.1-39').under('DEC-D3-44').check(e, listMemberEmpty('users'));
     }
   });
 });

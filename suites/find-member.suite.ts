@@ -5,7 +5,6 @@
 import type { OperationId } from '../spec/operations.ts';
 import { on } from '../core/suite.ts';
 import { FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
-import { test } from 'vitest';
 import {
   coverageExtensionUrls,
   coverageMatchesSearch,
@@ -186,19 +185,24 @@ function verifyCoverage(
   }
 }
 
-describeOperation('find-member-v2', () => {
-  const id = 'find-member-v2';
-  const fx = () => runContext().fixtures.findMemberV2 ?? {};
+/**
+ * The fixtures each step needs, declared on its test (core/suite.ts `op.test(name, needs, fn)`):
+ * without one the test records one `fixture-configured` skip citing its rows; a member the target
+ * answers it does not know (NO_MATCH_FOUND to a search expected to match) is a `fixture-held` skip
+ * naming the fixture (suites/common/steps.ts), never a MUST failure of the server.
+ */
+const single = (version: 'findMemberV1' | 'findMemberV2', ...cites: string[]) =>
+  ({ fixtures: [`${version}.single`], cites }) as const;
 
-  test('step 1: a single match returns a Coverage', async () => {
-    const s = fx().single;
-    if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-4.2-07']);
+describeOperation('find-member-v2', (op) => {
+  const id = 'find-member-v2';
+
+  op.test('step 1: a single match returns a Coverage', single('findMemberV2', 'D1-4.2-07'), async ([s]) => {
     verifyCoverage(id, await call(id, { form: fields(s) }), s, ['D1-4.2-07', 'D1-1-01']);
   });
 
-  test('step 1: no match returns NO_MATCH_FOUND', async () => {
-    const s = fx().none;
-    if (!s) return fixtureMissing(id, 'findMemberV2.none', ['D1-4.2-08']);
+  const none = { fixtures: ['findMemberV2.none'], cites: ['D1-4.2-08'] } as const;
+  op.test('step 1: no match returns NO_MATCH_FOUND', none, async ([s]) => {
     const x = await call(id, { form: fields(s) });
     verifyError(x, id, 'NO_MATCH_FOUND', ['D1-4.2-08', 'D1-7-01', 'D1-7-16'], {
       shapeLevel: 'MUST',
@@ -207,9 +211,8 @@ describeOperation('find-member-v2', () => {
     verifyOutcomeValues(x, id);
   });
 
-  test('step 1: several matches return MULTIPLE_MATCH_FOUND asking to refine', async () => {
-    const s = fx().multipleResolvedByRefine ?? fx().multipleAfterRefine;
-    if (!s) return fixtureMissing(id, 'findMemberV2.multipleResolvedByRefine', ['D1-4.2-09']);
+  const multiple = { fixtures: ['findMemberV2.multipleResolvedByRefine'], cites: ['D1-4.2-09'] } as const;
+  op.test('step 1: several matches return MULTIPLE_MATCH_FOUND asking to refine', multiple, async ([s]) => {
     const x = await call(id, { form: fields(s) });
     verifyError(x, id, 'MULTIPLE_MATCH_FOUND', ['D1-4.2-09', 'D1-7-02', 'D1-7-16'], {
       shapeLevel: 'MUST',
@@ -218,26 +221,29 @@ describeOperation('find-member-v2', () => {
     on(id).must('D1-4.2-09', 'D1-2.3-04').under('DEC-D1-34').check(x, outcomeHasDiagnostics);
   });
 
-  test('step 2: the optional fields resolve several matches to one Coverage', async () => {
-    const s = fx().multipleResolvedByRefine;
-    if (!s?.refine) return fixtureMissing(id, 'findMemberV2.multipleResolvedByRefine.refine', ['D1-4.2-10']);
+  const resolved = (...cites: string[]) => ({ fixtures: ['findMemberV2.multipleResolvedByRefine'], cites }) as const;
+  op.test('step 2: the optional fields resolve several matches to one Coverage', resolved('D1-4.2-10'), async ([s]) => {
+    if (!s.refine) return fixtureMissing(id, 'findMemberV2.multipleResolvedByRefine.refine', ['D1-4.2-10']);
     verifyCoverage(id, await call(id, { form: fields(s, true) }), s, ['D1-4.2-10', 'D1-4.2-05']);
   });
 
-  test('step 2: still several matches return MULTIPLE_MATCH_FOUND advising to contact the insurer', async () => {
-    const s = fx().multipleAfterRefine;
-    if (!s?.refine) return fixtureMissing(id, 'findMemberV2.multipleAfterRefine.refine', ['D1-4.2-12']);
-    const x = await call(id, { form: fields(s, true) });
-    verifyError(x, id, 'MULTIPLE_MATCH_FOUND', ['D1-4.2-12', 'D1-7-02', 'D1-7-16'], {
-      shapeLevel: 'MUST',
-      shapeRequirements: outcomeShapeReqs,
-    });
-    on(id).must('D1-4.2-12').under('DEC-D1-34').check(x, outcomeHasDiagnostics);
-  });
+  const after = { fixtures: ['findMemberV2.multipleAfterRefine'], cites: ['D1-4.2-12'] } as const;
+  op.test(
+    'step 2: still several matches return MULTIPLE_MATCH_FOUND advising to contact the insurer',
+    after,
+    async ([s]) => {
+      if (!s.refine) return fixtureMissing(id, 'findMemberV2.multipleAfterRefine.refine', ['D1-4.2-12']);
+      const x = await call(id, { form: fields(s, true) });
+      verifyError(x, id, 'MULTIPLE_MATCH_FOUND', ['D1-4.2-12', 'D1-7-02', 'D1-7-16'], {
+        shapeLevel: 'MUST',
+        shapeRequirements: outcomeShapeReqs,
+      });
+      on(id).must('D1-4.2-12').under('DEC-D1-34').check(x, outcomeHasDiagnostics);
+    },
+  );
 
-  test('step 2: no match returns NO_MATCH_FOUND', async () => {
-    const s = fx().multipleResolvedByRefine;
-    if (!s?.refine) return fixtureMissing(id, 'findMemberV2.multipleResolvedByRefine.refine', ['D1-4.2-11']);
+  op.test('step 2: no match returns NO_MATCH_FOUND', resolved('D1-4.2-11'), async ([s]) => {
+    if (!s.refine) return fixtureMissing(id, 'findMemberV2.multipleResolvedByRefine.refine', ['D1-4.2-11']);
     const x = await call(id, { form: { ...fields(s, true), postCode: 'ZZ99 9ZZ' } });
     verifyError(x, id, 'NO_MATCH_FOUND', ['D1-4.2-11', 'D1-7-01'], {
       shapeLevel: 'MUST',
@@ -245,36 +251,38 @@ describeOperation('find-member-v2', () => {
     });
   });
 
-  test('each required field, missing or empty, is refused as documented', async () => {
-    const s = fx().single;
-    if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-4.2-03']);
-    for (const p of operation(id).parameters.filter((pp) => pp.required)) {
-      const missing = await call(id, { form: { ...fields(s), [p.name]: undefined } });
-      verifyError(missing, id, 'MSG_MISSING_MANDATORY_PARAM', ['D1-4.2-03', 'D1-7-03'], {
-        shapeLevel: 'MUST',
-        shapeRequirements: outcomeShapeReqs,
-      });
-      const empty = await call(id, { form: { ...fields(s), [p.name]: '' } });
-      verifyError(empty, id, ['MSG_MISSING_MANDATORY_PARAM', 'MSG_PARAM_INVALID'], ['D1-4.2-04'], {
-        decisions: ['DEC-D1-17'],
-      });
-    }
-  });
+  op.test(
+    'each required field, missing or empty, is refused as documented',
+    single('findMemberV2', 'D1-4.2-03'),
+    async ([s]) => {
+      for (const p of operation(id).parameters.filter((pp) => pp.required)) {
+        const missing = await call(id, { form: { ...fields(s), [p.name]: undefined } });
+        verifyError(missing, id, 'MSG_MISSING_MANDATORY_PARAM', ['D1-4.2-03', 'D1-7-03'], {
+          shapeLevel: 'MUST',
+          shapeRequirements: outcomeShapeReqs,
+        });
+        const empty = await call(id, { form: { ...fields(s), [p.name]: '' } });
+        verifyError(empty, id, ['MSG_MISSING_MANDATORY_PARAM', 'MSG_PARAM_INVALID'], ['D1-4.2-04'], {
+          decisions: ['DEC-D1-17'],
+        });
+      }
+    },
+  );
 
-  test('a malformed date and an insurer of version 1 only are refused', async () => {
-    const s = fx().single;
-    if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-4.2-06']);
-    const badDate = await call(id, { form: { ...fields(s), dateOfBirth: '12/04/1980' } });
-    verifyError(badDate, id, ['MSG_PARAM_INVALID', 'MSG_CANT_PARSE_CONTENT'], ['D1-4.2-06', 'D1-7-04'], {
-      decisions: ['DEC-D1-58'],
-    });
-    const v1Insurer = await call(id, { form: { ...fields(s), insurerIdentifier: 'bup' } });
-    verifyUnsupportedInsurer(v1Insurer, id, ['D1-4.2-02', 'D1-9-01']);
-  });
+  op.test(
+    'a malformed date and an insurer of version 1 only are refused',
+    single('findMemberV2', 'D1-4.2-06'),
+    async ([s]) => {
+      const badDate = await call(id, { form: { ...fields(s), dateOfBirth: '12/04/1980' } });
+      verifyError(badDate, id, ['MSG_PARAM_INVALID', 'MSG_CANT_PARSE_CONTENT'], ['D1-4.2-06', 'D1-7-04'], {
+        decisions: ['DEC-D1-58'],
+      });
+      const v1Insurer = await call(id, { form: { ...fields(s), insurerIdentifier: 'bup' } });
+      verifyUnsupportedInsurer(v1Insurer, id, ['D1-4.2-02', 'D1-9-01']);
+    },
+  );
 
-  test('a body that is not form-encoded is not served', async () => {
-    const s = fx().single;
-    if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-7-05']);
+  op.test('a body that is not form-encoded is not served', single('findMemberV2', 'D1-7-05'), async ([s]) => {
     const x = await call(id, { body: JSON.stringify(fields(s)) });
     on(id).must('D1-7-05', 'D1-4-02').under('DEC-D1-59').check(x, requestRefused);
     on(id)
@@ -283,30 +291,31 @@ describeOperation('find-member-v2', () => {
       .check(x, errorStatusAndCode(operation(id).errors));
   });
 
-  test('required headers are enforced and the version must be exact', async () => {
-    const s = fx().single;
-    if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-5-02']);
-    await verifyHeadersEnforced(
-      id,
-      { form: fields(s) },
-      (h) =>
-        h === 'SU-SiteId'
-          ? ['D1-5-02', 'D1-1-08', 'D1-4.2-01']
-          : h === 'SVC-API-Version'
-            ? ['D1-9-02', 'D1-4.2-01']
-            : h === 'Authorization'
-              ? ['D1-5-01', 'D1-4.2-01']
-              : ['D1-4-02', 'D1-4.2-01'],
-      ['DEC-D1-20', 'DEC-D1-21'],
-    );
-    await recordWithoutFormContentType(id, { form: fields(s) });
-    const unknownVersion = await call(id, { form: fields(s), headers: { 'SVC-API-Version': '3' } });
-    on(id).must('D1-9-02').under('DEC-D1-20').check(unknownVersion, requestRefused);
-  });
+  op.test(
+    'required headers are enforced and the version must be exact',
+    single('findMemberV2', 'D1-5-02'),
+    async ([s]) => {
+      await verifyHeadersEnforced(
+        id,
+        { form: fields(s) },
+        (h) =>
+          h === 'SU-SiteId'
+            ? ['D1-5-02', 'D1-1-08', 'D1-4.2-01']
+            : h === 'SVC-API-Version'
+              ? ['D1-9-02', 'D1-4.2-01']
+              : h === 'Authorization'
+                ? ['D1-5-01', 'D1-4.2-01']
+                : ['D1-4-02', 'D1-4.2-01'],
+        ['DEC-D1-20', 'DEC-D1-21'],
+      );
+      await recordWithoutFormContentType(id, { form: fields(s) });
+      const unknownVersion = await call(id, { form: fields(s), headers: { 'SVC-API-Version': '3' } });
+      on(id).must('D1-9-02').under('DEC-D1-20').check(unknownVersion, requestRefused);
+    },
+  );
 
-  test('property: every well-formed search gets one of the three documented outcomes', async () => {
-    const s = fx().single;
-    if (!s) return fixtureMissing(id, 'findMemberV2.single', ['D1-4.2-07']);
+  const property = single('findMemberV2', 'D1-4.2-07');
+  op.test('property: every well-formed search gets one of the three documented outcomes', property, async ([s]) => {
     const outcomes = errorStatusAndCode([
       { status: 400, code: 'NO_MATCH_FOUND' },
       { status: 400, code: 'MULTIPLE_MATCH_FOUND' },
@@ -325,56 +334,56 @@ describeOperation('find-member-v2', () => {
   });
 });
 
-describeOperation('find-member-v1', () => {
+describeOperation('find-member-v1', (op) => {
   const id = 'find-member-v1';
-  const fx = () => runContext().fixtures.findMemberV1 ?? {};
 
-  test('version 1 stays functional: a single match returns a Coverage', async () => {
-    const s = fx().single;
-    if (!s) return fixtureMissing(id, 'findMemberV1.single', ['D1-4.1-12']);
-    verifyCoverage(id, await call(id, { form: fields(s) }), s, ['D1-4.1-12', 'D1-4.1-03']);
-  });
+  op.test(
+    'version 1 stays functional: a single match returns a Coverage',
+    single('findMemberV1', 'D1-4.1-12'),
+    async ([s]) => {
+      verifyCoverage(id, await call(id, { form: fields(s) }), s, ['D1-4.1-12', 'D1-4.1-03']);
+    },
+  );
 
-  test('no match returns NO_MATCH_FOUND and several matches MULTIPLE_MATCH_FOUND', async () => {
-    const none = fx().none;
-    if (none) {
-      const x = await call(id, { form: fields(none) });
-      verifyError(x, id, 'NO_MATCH_FOUND', ['D1-4.1-13', 'D1-7-01', 'D1-7-16'], {
-        shapeLevel: 'MUST',
-        shapeRequirements: outcomeShapeReqs,
-      });
-      verifyOutcomeValues(x, id);
-    } else fixtureMissing(id, 'findMemberV1.none', ['D1-4.1-13']);
-    const multiple = fx().multiple;
-    if (multiple) {
-      const x = await call(id, { form: fields(multiple) });
-      verifyError(x, id, 'MULTIPLE_MATCH_FOUND', ['D1-4.1-14', 'D1-7-02', 'D1-7-16'], {
-        shapeLevel: 'MUST',
-        shapeRequirements: outcomeShapeReqs,
-      });
-    } else fixtureMissing(id, 'findMemberV1.multiple', ['D1-4.1-14']);
-  });
-
-  test('insurerIdentifier is required and limited to the version-1 list', async () => {
-    const s = fx().single;
-    if (!s) return fixtureMissing(id, 'findMemberV1.single', ['D1-4.1-06']);
-    const missing = await call(id, { form: { ...fields(s), insurerIdentifier: undefined } });
-    verifyError(missing, id, 'MSG_MISSING_MANDATORY_PARAM', ['D1-4.1-06', 'D1-7-03'], {
+  const none = { fixtures: ['findMemberV1.none'], cites: ['D1-4.1-13'] } as const;
+  op.test('no match returns NO_MATCH_FOUND', none, async ([s]) => {
+    const x = await call(id, { form: fields(s) });
+    verifyError(x, id, 'NO_MATCH_FOUND', ['D1-4.1-13', 'D1-7-01', 'D1-7-16'], {
       shapeLevel: 'MUST',
       shapeRequirements: outcomeShapeReqs,
-      decisions: ['DEC-D1-18'],
     });
-    const v2Only = await call(id, { form: { ...fields(s), insurerIdentifier: 'cin' } });
-    verifyUnsupportedInsurer(v2Only, id, ['D1-4.1-07', 'D1-9-01']);
-    const badDate = await call(id, { form: { ...fields(s), dateOfBirth: '12/04/1980' } });
-    verifyError(badDate, id, ['MSG_PARAM_INVALID', 'MSG_CANT_PARSE_CONTENT'], ['D1-4.1-09', 'D1-7-04'], {
-      decisions: ['DEC-D1-58'],
+    verifyOutcomeValues(x, id);
+  });
+
+  const multiple = { fixtures: ['findMemberV1.multiple'], cites: ['D1-4.1-14'] } as const;
+  op.test('several matches return MULTIPLE_MATCH_FOUND', multiple, async ([s]) => {
+    const x = await call(id, { form: fields(s) });
+    verifyError(x, id, 'MULTIPLE_MATCH_FOUND', ['D1-4.1-14', 'D1-7-02', 'D1-7-16'], {
+      shapeLevel: 'MUST',
+      shapeRequirements: outcomeShapeReqs,
     });
   });
 
-  test('required headers are enforced', async () => {
-    const s = fx().single;
-    if (!s) return fixtureMissing(id, 'findMemberV1.single', ['D1-5-02']);
+  op.test(
+    'insurerIdentifier is required and limited to the version-1 list',
+    single('findMemberV1', 'D1-4.1-06'),
+    async ([s]) => {
+      const missing = await call(id, { form: { ...fields(s), insurerIdentifier: undefined } });
+      verifyError(missing, id, 'MSG_MISSING_MANDATORY_PARAM', ['D1-4.1-06', 'D1-7-03'], {
+        shapeLevel: 'MUST',
+        shapeRequirements: outcomeShapeReqs,
+        decisions: ['DEC-D1-18'],
+      });
+      const v2Only = await call(id, { form: { ...fields(s), insurerIdentifier: 'cin' } });
+      verifyUnsupportedInsurer(v2Only, id, ['D1-4.1-07', 'D1-9-01']);
+      const badDate = await call(id, { form: { ...fields(s), dateOfBirth: '12/04/1980' } });
+      verifyError(badDate, id, ['MSG_PARAM_INVALID', 'MSG_CANT_PARSE_CONTENT'], ['D1-4.1-09', 'D1-7-04'], {
+        decisions: ['DEC-D1-58'],
+      });
+    },
+  );
+
+  op.test('required headers are enforced', single('findMemberV1', 'D1-5-02'), async ([s]) => {
     await verifyHeadersEnforced(
       id,
       { form: fields(s) },
