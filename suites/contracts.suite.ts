@@ -493,11 +493,11 @@ describeFlow(
       });
       if (
         verifySuccess(delService, 'delete-contract-service', {
-          success: ['D3-4.5-33', 'D3-4.5-40'],
-          schema: ['D3-4.5-33'],
+          success: ['D3-4.5-28', 'D3-4.5-40'],
+          schema: ['D3-4.5-28'],
         })
       )
-        on('delete-contract-service').must('D3-4.5-33').check(delService, deletedIdOutcome);
+        on('delete-contract-service').must('D3-4.5-28').check(delService, deletedIdOutcome);
       if (hasResponse(delService) && delService.response.status < 300) await verifyServiceInEffectivePrices(false);
     });
   },

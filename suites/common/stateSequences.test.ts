@@ -5,14 +5,21 @@
  * - a sandbox with the state faults `ack-keeps-batch`, `patient-deleted-still-readable` and
  *   `payors-duplicated`: each machine's verdict fails at MUST, naming its shortest failing
  *   sequence, with the seed and the machine path (`<fast-check path>#<hint>`) that replay it;
- * - without --allow-destructive: the machines send nothing and their operations are `omit`.
+ * - without --allow-destructive: the machines send nothing and their operations are `omit`;
+ * - the answers the machines receive are judged against their operation's documented body: on the
+ *   clean sandbox they pass, and a sandbox with the derived shape faults that gave a created
+ *   patient's `name[].given`, `birthDate` or `address[].postalCode` another type (holes of
+ *   spec/evidence/power.json before) fails `matches-schema` at MUST on an answer they changed.
  * Needs the hook lines of suites/common/stateSequences.ts in the three suite files. Also the
  * mapping of the machines' reference paths onto the operation table.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunResults } from '../../core/results.ts';
+import { DERIVED_FAULT_HEADER } from '../../server/faults/derived.ts';
 import { startSandbox } from '../../server/http.ts';
-import { resolveMachineRequest, STATE_SEQUENCE_OPERATIONS } from './stateSequences.ts';
+import { operation } from '../../spec/operations.ts';
+import { loadRequirements } from '../../spec/requirements.ts';
+import { resolveMachineRequest, SCHEMA_ROWS, STATE_SEQUENCE_OPERATIONS } from './stateSequences.ts';
 import { readResults, reportDir, runCli } from '../../test/support/cli.ts';
 import { stricterThanCited } from '../../test/support/levels.ts';
 
@@ -62,25 +69,46 @@ describe('resolveMachineRequest', () => {
   });
 });
 
+describe('SCHEMA_ROWS', () => {
+  test('covers every operation of the machines with a response schema, citing its own MUST rows only', () => {
+    const rows = new Map(loadRequirements('server').map((r) => [r.id, r]));
+    for (const id of Object.values(STATE_SEQUENCE_OPERATIONS).flat()) {
+      if (!operation(id).responseSchema) continue;
+      expect(SCHEMA_ROWS[id], id).toBeDefined();
+      for (const row of SCHEMA_ROWS[id] ?? []) {
+        expect(rows.get(row)?.level, `${id} ${row}`).toBe('MUST');
+        expect(rows.get(row)?.operations, `${id} ${row}`).toContain(id);
+      }
+    }
+  });
+});
+
 const TIMEOUT = 300_000;
 const ONLY = Object.values(STATE_SEQUENCE_OPERATIONS).flat().join(',');
 const FAULTS = ['ack-keeps-batch', 'patient-deleted-still-readable', 'payors-duplicated'];
+/** Derived shape faults no suite step sees: only the patient machine's generated patients carry these members. */
+const SHAPE_FAULTS = [
+  'shape:create-patient:/name/*/given:type',
+  'shape:create-patient:/birthDate:type',
+  'shape:create-patient:/address/*/postalCode:type',
+];
 
 let sandboxes: Awaited<ReturnType<typeof startSandbox>>[] = [];
 let clean: RunResults;
 let faulty: RunResults;
 let safe: RunResults;
+let shapes: RunResults;
 
 /** Seed and runs per run: seed 2 catches the three faults with 8 sequences; the others judge less. */
 const FAULTY_SEED = 2;
-async function run(target: string, extra: string[], runs: number, seed = 14): Promise<RunResults> {
+async function run(target: string, extra: string[], runs: number, seed = 14, only = ONLY): Promise<RunResults> {
   const dir = reportDir();
   const args = [
     'run',
     '--target',
     target,
     '--only',
-    ONLY,
+    only,
     '--seed',
     String(seed),
     '--runs',
@@ -93,14 +121,22 @@ async function run(target: string, extra: string[], runs: number, seed = 14): Pr
 }
 
 beforeAll(async () => {
-  sandboxes = await Promise.all([startSandbox(), startSandbox({ faults: FAULTS }), startSandbox()]);
+  sandboxes = await Promise.all([
+    startSandbox(),
+    startSandbox({ faults: FAULTS }),
+    startSandbox(),
+    startSandbox({ faults: SHAPE_FAULTS }),
+  ]);
   // Two at a time: the machine has two cores.
   [clean, faulty] = await Promise.all([
     run(sandboxes[0].url, ['--allow-destructive'], 5),
     run(sandboxes[1].url, ['--allow-destructive'], 8, FAULTY_SEED),
   ]);
-  safe = await run(sandboxes[2].url, [], 1);
-}, 3 * TIMEOUT);
+  [safe, shapes] = await Promise.all([
+    run(sandboxes[2].url, [], 1),
+    run(sandboxes[3].url, ['--allow-destructive'], 3, 14, STATE_SEQUENCE_OPERATIONS['patient-lifecycle'].join(',')),
+  ]);
+}, 4 * TIMEOUT);
 
 afterAll(async () => {
   await Promise.all(sandboxes.map((s) => s.close()));
@@ -149,5 +185,43 @@ describe('without --allow-destructive', () => {
       expect.arrayContaining(['ack-remittance', 'delete-patient', 'upsert-payor']),
     );
     for (const r of omitted) expect(r.message).toMatch(/^needs --allow-destructive: would /);
+  });
+});
+
+/** The schema judgements of the answers a machine received (their evidence names the machine). */
+const machineShapes = (results: RunResults) =>
+  results.results.filter((r) => r.check === 'matches-schema' && r.evidence?.machine !== undefined);
+
+describe('the answers the machines receive are judged against the documented body', () => {
+  test('on the clean sandbox: one passing matches-schema per operation answered, at MUST, for each machine', () => {
+    const found = machineShapes(clean);
+    expect(found.filter((r) => r.status !== 'pass').map((r) => `${r.operation}: ${r.message}`)).toEqual([]);
+    expect(new Set(found.map(machineOf))).toEqual(new Set(['batch-cycle', 'patient-lifecycle', 'payor-maintenance']));
+    expect(found.map((r) => r.operation)).toEqual(
+      expect.arrayContaining(['create-patient', 'get-patient', 'upsert-payor', 'list-pending-remittances']),
+    );
+    for (const r of found) {
+      expect(r.level).toBe('MUST');
+      expect(r.evidence?.answersJudged).toBeGreaterThan(0);
+      expect(r.evidence?.answersFailing).toBe(0);
+    }
+    // One result per operation and machine.
+    expect(new Set(found.map((r) => r.operation)).size).toBe(found.length);
+  });
+
+  test('a created patient with a member of another type fails matches-schema on an answer the fault changed', () => {
+    const failed = machineShapes(shapes).filter((r) => r.operation === 'create-patient');
+    expect(failed).toHaveLength(1);
+    const [r] = failed;
+    expect(r).toMatchObject({ status: 'fail', level: 'MUST', evidence: { machine: 'patient-lifecycle' } });
+    expect(r.message).toMatch(/^Expected a body valid against patient\.schema\.json, received /);
+    expect(r.message).toMatch(/\/name\/\d+\/given|\/birthDate|\/address\/\d+\/postalCode/);
+    expect(r.requirements).toEqual(expect.arrayContaining(['D3-2.4-05', 'D3-2.4-09']));
+    const marked = shapes.exchanges[r.exchange ?? -1]?.response?.headers[DERIVED_FAULT_HEADER] ?? '';
+    expect(
+      SHAPE_FAULTS.some((f) => marked.includes(f)),
+      marked,
+    ).toBe(true);
+    expect(Number(r.evidence?.answersFailing)).toBeGreaterThan(0);
   });
 });

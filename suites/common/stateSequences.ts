@@ -27,10 +27,18 @@
  *   its payors too, so the configured fresh site stays fresh for DEC-D3-12's first listing.
  * - Replay: a machine's path is `<fast-check path>#<commands hint>`. Only a `--path` holding `#`
  *   is handed to the machine; any other is an ordinary property's and the machine runs in full.
+ * - Every success answer the sequences receive is judged against its operation's documented body
+ *   with the suites' own schema judgement (check `matches-schema` on the operation's
+ *   `responseSchema`, at MUST, citing the rows the suites cite for it, SCHEMA_ROWS; a failure also
+ *   cites the rows about the member that failed, as every schema failure does). The machines send
+ *   what the suites do not (generated patients with `name[].given`, `birthDate`, `address[]`), so
+ *   their answers show members no suite step is served (issue 22: a `given` of the wrong type in a
+ *   created patient passed). One result per operation: the first answer that fails, else the last
+ *   that passed, with how many were judged. The answers to the clean-up at the end are not judged.
  */
-import { type StateSequenceRun, stateSequenceHolds } from '../../checks/index.ts';
-import { bodyOf, type Exchange, hasResponse, isRecord } from '../../core/exchange.ts';
-import { call, on, runContext, tokenFor } from '../../core/suite.ts';
+import { matchesSchema, type StateSequenceRun, stateSequenceHolds } from '../../checks/index.ts';
+import { bodyOf, bundleResources, type Exchange, hasResponse, isRecord } from '../../core/exchange.ts';
+import { call, evaluate, on, runContext, tokenFor } from '../../core/suite.ts';
 import { worker } from '../../core/worker.ts';
 import {
   type MachineAnswer,
@@ -90,6 +98,43 @@ const MACHINES: Readonly<
     decisions: ['DEC-D3-12', 'DEC-D3-37', 'DEC-D3-58'],
     what: "would create, list and delete payors and contract services of the run's site in generated orders",
   },
+};
+
+/**
+ * The rows the schema judgement of a machine's answers cites per operation: those the suites cite
+ * for the same operation's `matches-schema` (suites/patients.suite.ts PATIENT_SCHEMA and
+ * CONDITION_SCHEMA, suites/contracts.suite.ts CONTRACT_SCHEMA and its delete steps; the batch
+ * operations' schema is cited by no row of their own there, remittance-batches.suite.ts). A
+ * failure adds the rows about the member that failed (core/judgement.ts).
+ */
+const CONTRACT_ROWS = [
+  'D3-2.6-01',
+  'D3-2.6-04',
+  'D3-2.6-05',
+  'D3-2.6-06',
+  'D3-2.6-07',
+  'D3-2.6-08',
+  'D3-2.6-09',
+  'D3-2.6-11',
+];
+const PATIENT_ROWS = ['D3-2.4-01', 'D3-2.4-02', 'D3-2.4-05', 'D3-2.4-06', 'D3-2.4-08', 'D3-2.4-09'];
+export const SCHEMA_ROWS: Readonly<Partial<Record<OperationId, readonly string[]>>> = {
+  'create-patient': PATIENT_ROWS,
+  'get-patient': PATIENT_ROWS,
+  'update-patient': PATIENT_ROWS,
+  'delete-patient': ['D3-4.4-14'],
+  'create-condition': ['D3-2.5-01', 'D3-2.5-02', 'D3-2.5-04', 'D3-2.5-05'],
+  'delete-condition': ['D3-4.4-18'],
+  'list-site-payors': CONTRACT_ROWS,
+  'upsert-payor': CONTRACT_ROWS,
+  'upsert-contact-payor': CONTRACT_ROWS,
+  'set-contract-service': CONTRACT_ROWS,
+  'delete-payor': ['D3-4.5-37'],
+  'delete-contact-payor': ['D3-4.5-37'],
+  'delete-contract-service': ['D3-4.5-28'],
+  'list-pending-remittances': [],
+  'get-remittance-details': [],
+  'ack-remittance': [],
 };
 
 /** The `{ref_url}` the suite sends inside resources (as suites/contracts.suite.ts; DEC-D3-30). */
@@ -231,6 +276,11 @@ class CleanupLedger {
     }
   }
 
+  /** True while what `key` names (`patient:<id>`, `condition:<id>`, `payor:<ref>`, `service:<code>`) was created and not deleted. */
+  holds(key: string): boolean {
+    return this.#undo.has(key);
+  }
+
   /** The undo requests, dependants first (conditions before patients, services before payors). */
   take(): { method: string; path: string; init: MachineRequest }[] {
     const first = (k: string) => (k.startsWith('condition:') || k.startsWith('service:') ? 0 : 1);
@@ -284,8 +334,73 @@ class SuiteMachineTarget implements MachineTarget {
   /** An error of the suite itself (a request none of the machine's operations serves). */
   suiteBug: Error | undefined;
   readonly ledger = new CleanupLedger();
+  /** Per operation, the schema judgement of the success answers the sequences received. */
+  readonly shapes = new Map<OperationId, ShapeTally>();
+  /** False during the clean-up: its answers are not judged. */
+  #judging = true;
 
   constructor(readonly machine: StateMachineName) {}
+
+  /** The batch ids the last pending listing held, less those acknowledged since. */
+  readonly #pendingBatches = new Set<string>();
+
+  /**
+   * True when every record the request names is one the target is known to hold: created by the
+   * sequences and not deleted (the ledger), or listed pending and not acknowledged. Creations,
+   * listings and upserts name none. An answer about a record the target does not hold is open
+   * (DEC-D3-38, DEC-D3-59: only not a server error), so its body is not judged as a success body.
+   */
+  #namesHeld(r: ResolvedRequest, body: string | undefined): boolean {
+    switch (r.operation.id) {
+      case 'get-patient':
+      case 'update-patient':
+      case 'delete-patient':
+        return this.ledger.holds(`patient:${r.path.patient_id}`);
+      case 'create-condition': {
+        const named = [...(body ?? '').matchAll(/"reference"\s*:\s*"patient\/([^"]+)"/g)].map((m) => m[1]);
+        return named.length > 0 && named.every((id) => this.ledger.holds(`patient:${id}`));
+      }
+      case 'delete-condition':
+        return this.ledger.holds(`condition:${r.path.condition_id}`);
+      case 'delete-payor':
+      case 'delete-contact-payor':
+        return this.ledger.holds(`payor:${r.query.payorId}`);
+      case 'delete-contract-service':
+        return this.ledger.holds(`service:${r.query.indStdCode}`);
+      case 'get-remittance-details':
+      case 'ack-remittance':
+        return this.#pendingBatches.has(r.path.id ?? '');
+      default:
+        return true;
+    }
+  }
+
+  /** Notes the pending batches a listing shows and those an acknowledgement removes. */
+  #noteBatches(r: ResolvedRequest, x: Exchange): void {
+    if (!hasResponse(x) || x.response.status < 200 || x.response.status > 299) return;
+    if (r.operation.id === 'ack-remittance') this.#pendingBatches.delete(r.path.id ?? '');
+    if (r.operation.id !== 'list-pending-remittances') return;
+    // A first page starts a new listing (the machines walk pages 1, 2 ... in order).
+    if (!('page' in r.query) || r.query.page === '1') this.#pendingBatches.clear();
+    for (const resource of bundleResources(bodyOf(x)))
+      if (typeof resource.id === 'string') this.#pendingBatches.add(resource.id);
+  }
+
+  /** Judges a success answer against its operation's documented body, without recording it yet. */
+  #judgeShape(op: Operation, x: Exchange): void {
+    if (!this.#judging || !op.responseSchema || !hasResponse(x)) return;
+    if (x.response.status < 200 || x.response.status > 299) return;
+    const id = op.id as OperationId;
+    const tally = this.shapes.get(id) ?? { schema: op.responseSchema, judged: 0, failed: 0 };
+    this.shapes.set(id, tally);
+    const outcome = evaluate(x, matchesSchema(op.responseSchema), x).outcome;
+    tally.judged += 1;
+    if (outcome === 'fail') {
+      tally.failed += 1;
+      tally.firstFailing ??= x;
+    } else if (outcome === 'pass') tally.lastPassing = x;
+    tally.last = x;
+  }
 
   async call(method: string, path: string, init: MachineRequest): Promise<MachineAnswer> {
     const resolved = resolveMachineRequest(this.machine, method, path, init.body);
@@ -295,6 +410,7 @@ class SuiteMachineTarget implements MachineTarget {
       );
       throw this.suiteBug;
     }
+    const held = this.#namesHeld(resolved, init.body);
     let x: Exchange;
     try {
       x = await call(resolved.operation.id, await callOptions(resolved, init));
@@ -308,6 +424,8 @@ class SuiteMachineTarget implements MachineTarget {
       this.noAnswer ??= x;
       throw new NoAnswer(`No answer to ${method} ${path}: ${x.error ?? 'unknown transport error'}`);
     }
+    if (held) this.#judgeShape(resolved.operation, x);
+    this.#noteBatches(resolved, x);
     const json = bodyOf(x);
     if (x.response.status >= 200 && x.response.status < 300) this.ledger.note(resolved, init.body, json);
     return { status: x.response.status, json, text: x.response.bodyText };
@@ -326,10 +444,38 @@ class SuiteMachineTarget implements MachineTarget {
 
   /** Deletes what the sequences created and did not delete; answers are not judged. */
   async cleanUp(): Promise<void> {
+    this.#judging = false;
     for (const undo of this.ledger.take()) {
       if (this.noAnswer) return;
       await this.call(undo.method, undo.path, undo.init).catch(() => undefined);
     }
+  }
+}
+
+/** The schema judgement of one operation's success answers in the sequences. */
+interface ShapeTally {
+  schema: string;
+  judged: number;
+  failed: number;
+  firstFailing?: Exchange;
+  lastPassing?: Exchange;
+  last?: Exchange;
+}
+
+/**
+ * Records the schema judgement of the answers the sequences received, one result per operation of
+ * the run's selection: check `matches-schema` at MUST on the first answer that failed (with how
+ * many of how many failed), else on the last that passed; the rows are SCHEMA_ROWS's.
+ */
+function recordShapes(name: StateMachineName, target: SuiteMachineTarget): void {
+  const { selected } = runContext();
+  for (const [id, tally] of target.shapes) {
+    const x = tally.firstFailing ?? tally.lastPassing ?? tally.last;
+    if (x === undefined || !selected.includes(id)) continue;
+    on(id)
+      .must(...(SCHEMA_ROWS[id] ?? []))
+      .with({ evidence: { machine: name, answersJudged: tally.judged, answersFailing: tally.failed } })
+      .check(x, matchesSchema(tally.schema));
   }
 }
 
@@ -442,6 +588,7 @@ export async function verifyStateSequence(name: StateMachineName): Promise<void>
         evidence: { machine: name, ...(run.ok || reproduced ? {} : { replayedWithoutFailure: true }) },
       })
       .check(subject, stateSequenceHolds);
+    recordShapes(name, target);
   } finally {
     await target.cleanUp();
   }
