@@ -680,6 +680,11 @@ type TransportError = {
   address?: string;
   port?: number;
   hostname?: string;
+  /** With ERR_TLS_CERT_ALTNAME_INVALID: the name asked for, and the certificate received. */
+  host?: string;
+  cert?: { subjectaltname?: string };
+  /** undici's account of the connection a socket error happened on. */
+  socket?: { bytesRead?: number };
   cause?: TransportError;
 };
 
@@ -712,9 +717,11 @@ export function describeTransportError(
   if (isTimeout(e)) return noCompleteResponse(url, timeoutMs);
   const host = new URL(url).host;
   const tlsLine =
-    tlsProblem(code, err.reason ?? err.cause?.reason, host, context) ??
+    tlsProblem(code, err.code !== undefined ? err : err.cause, host, context) ??
     (context.alert !== undefined ? tlsProblem(context.alert, undefined, host, context) : undefined);
   if (tlsLine !== undefined) return tlsLine;
+  const closedLine = closedOverTls(err, code, url, context.tls);
+  if (closedLine !== undefined) return closedLine;
   const proxyLine = context.proxy ? proxyProblem(err, code, host, context.proxy) : undefined;
   if (proxyLine !== undefined) return proxyLine;
   if (code === 'ECONNREFUSED') return `Connection refused by ${host}`;
@@ -758,7 +765,7 @@ const CLIENT_FILES = 'set http.clientCertFile and http.clientKeyFile';
 /** The line of a TLS failure, naming the setting to change; undefined when `code` is no TLS failure. */
 function tlsProblem(
   code: string | undefined,
-  reason: string | undefined,
+  failed: TransportError | undefined,
   host: string,
   context: TransportContext,
 ): string | undefined {
@@ -774,8 +781,15 @@ function tlsProblem(
     return `${certificate} has expired (${code}): it must be renewed on the target; no setting accepts an expired certificate`;
   if (code === 'CERT_NOT_YET_VALID')
     return `${certificate} is not valid yet (${code}): check the clock of this machine and of the target`;
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
-    return `${certificate} is for other names (${code}${reason ? `: ${oneLine(reason, 160)}` : ''}): set target (or the services' discovery addresses) to a name the certificate holds`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    // Node's error carries the certificate's names and the name asked for.
+    const held = failed?.cert?.subjectaltname;
+    const names =
+      held && failed?.host
+        ? `for ${oneLine(held, 160)}, not ${failed.host}`
+        : `for other names${failed?.reason ? ` (${oneLine(failed.reason, 160)})` : ''}`;
+    return `${certificate} is ${names} (${code}): set target (or the services' discovery addresses) to a name the certificate holds`;
+  }
   if (code === 'ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED')
     return client
       ? `${host} demands a client certificate and did not take the one of http.clientCertFile (${client.certFile}) (${code}): set http.clientCertFile to a certificate it accepts`
@@ -790,6 +804,30 @@ function tlsProblem(
       : `${host} refused the TLS handshake (${code}): if it demands a client certificate, ${CLIENT_FILES}`;
   if (NOT_TLS.has(code))
     return `${host} does not answer in TLS (${code}): if it serves plain HTTP, write its address with http:// in target (or the services' discovery addresses)`;
+  return undefined;
+}
+
+/**
+ * The line of a TLS connection the target closed without a word: during the handshake, or, when a
+ * client certificate was presented, before any answer (a server may drop a certificate it does
+ * not accept without an alert). Hedged: a close says nothing of why.
+ */
+function closedOverTls(
+  err: TransportError,
+  code: string | undefined,
+  url: string,
+  settings?: TlsSettings,
+): string | undefined {
+  if (!url.startsWith('https:')) return undefined;
+  const host = new URL(url).host;
+  const client = settings?.client;
+  const hint = client
+    ? `it may not accept the client certificate of http.clientCertFile (${client.certFile})`
+    : `if it demands a client certificate, ${CLIENT_FILES}`;
+  if (/before secure TLS connection was established/.test(err.message ?? ''))
+    return `${host} closed the connection during the TLS handshake (${code ?? 'ECONNRESET'}): ${hint}`;
+  if (client && code === 'UND_ERR_SOCKET' && err.socket?.bytesRead === 0)
+    return `Connection closed by ${host} before any answer: ${hint}`;
   return undefined;
 }
 
