@@ -12,6 +12,7 @@ import { addressOf, discover, TargetUnreachableError } from '../core/discovery.t
 import { RunEventBus, readEvents, type WorkerResult } from '../core/events.ts';
 import { RunRetryBudget } from '../core/breaker.ts';
 import { HttpClient, type LoadRetryTotals, Pacer } from '../core/http.ts';
+import { applyBaseline, exitCodeUnderBaseline, incompatibility } from '../core/baseline.ts';
 import { sealed } from '../core/integrity.ts';
 import { type EvidenceMode, Redactor } from '../core/redact.ts';
 import type { ExchangeRecord, RunResults } from '../core/results.ts';
@@ -84,6 +85,12 @@ export interface RunOptions {
   maxRequestsPerSecond?: number;
   /** Calls the run has in flight at once at most, over every worker (overrides config `http.concurrency`). */
   concurrency?: number;
+  /**
+   * An earlier run to compare with (`--baseline`, core/baseline.ts): refused before any request
+   * when it is of another suite version, target or config; with `failOn: 'new'` the exit code
+   * counts only new MUST findings.
+   */
+  baseline?: { results: RunResults; source: string; failOn: 'any' | 'new' };
 }
 
 /** Where a run's wall time went, in milliseconds (the benchmark prints them: npm run bench). */
@@ -152,6 +159,14 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
         ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
       },
     };
+    if (options.baseline) {
+      const why = incompatibility(
+        { suite: suiteVersion(), target: config.target, configDigest: config.digest } as RunResults,
+        options.baseline.results,
+      );
+      if (why !== undefined)
+        return { exitCode: EXIT.usage, problem: `the baseline ${options.baseline.source} cannot be used: ${why}` };
+    }
     const shard = options.shard;
     const selected = selectOperations(options.only).filter((op) => !shard || suiteInShard(op.suite, shard));
     // Reporters subscribe to the run's events; the report folder is written when the run finishes.
@@ -265,28 +280,42 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     const silent = silentOperations(active, addresses, events, interrupted);
     runnerResults.push(...silent);
 
-    const results = sealed(
-      aggregate({
-        suite: suiteVersion(),
-        target: config.target,
-        configDigest: config.digest,
-        attestation: config.attestation,
-        evidence,
-        seed,
-        runs,
-        allowDestructive: options.allowDestructive,
-        only: options.only,
-        startedAt,
-        finishedAt: new Date().toISOString(),
-        operations: selected.map((op) => op.id),
-        events,
-        runnerExchanges,
-        runnerResults: [...runnerResults, ...crashes],
-        minCoverage: options.minCoverage,
-        ...(shard ? { shard } : {}),
-        ...(interrupted ? { interrupted: { notRun: silent.map((r) => r.operation) } } : {}),
-      }),
-    );
+    const aggregated = aggregate({
+      suite: suiteVersion(),
+      target: config.target,
+      configDigest: config.digest,
+      attestation: config.attestation,
+      evidence,
+      seed,
+      runs,
+      allowDestructive: options.allowDestructive,
+      only: options.only,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      operations: selected.map((op) => op.id),
+      events,
+      runnerExchanges,
+      runnerResults: [...runnerResults, ...crashes],
+      minCoverage: options.minCoverage,
+      ...(shard ? { shard } : {}),
+      ...(interrupted ? { interrupted: { notRun: silent.map((r) => r.operation) } } : {}),
+    });
+    const load = budget.totals();
+    const results = sealed({
+      ...aggregated,
+      // What load refusals cost the run (issue 22): retries waited out, and calls left unjudged.
+      ...(load.retries + load.gaveUp > 0 ? { load } : {}),
+      ...(options.baseline
+        ? {
+            baseline: applyBaseline(
+              aggregated,
+              options.baseline.results,
+              options.baseline.source,
+              options.baseline.failOn,
+            ),
+          }
+        : {}),
+    });
     await bus.emit({ type: 'run-finished', results });
     const reports = reportPaths();
     if (!reports) throw new Error('The report folder was not written');
@@ -296,7 +325,10 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       suites: marks.suitesDone - marks.discovered,
       report: performance.now() - marks.suitesDone,
     };
-    return { exitCode: exitCodeOf(results.verdict), results, reports, timings, load: budget.totals() };
+    const exitCode = results.baseline
+      ? exitCodeUnderBaseline(results, results.baseline, exitCodeOf(results.verdict))
+      : exitCodeOf(results.verdict);
+    return { exitCode, results, reports, timings, load };
   } catch (e) {
     if (e instanceof ConfigError || e instanceof TargetUnreachableError)
       return { exitCode: EXIT.usage, problem: e.message };

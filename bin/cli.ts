@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { certifyClient } from '../app/commands/certifyClient.ts';
 import { type Command, EXIT, type Out, SetupProblem, stdio, UsageError } from '../app/commands/command.ts';
+import { diff } from '../app/commands/diff.ts';
 import { faults } from '../app/commands/faults.ts';
 import { commandHelp, helpCommand, overview, usageLine } from '../app/commands/help.ts';
 import { init } from '../app/commands/init.ts';
@@ -36,6 +37,7 @@ const COMMANDS: Record<string, Command> = {
   merge,
   report,
   'verify-report': verifyReport,
+  diff,
   operations,
   faults,
   variants,

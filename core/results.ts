@@ -123,6 +123,8 @@ export interface RunResults {
   mergedFrom?: number;
   /** The run was stopped (Ctrl-C) before every suite had run; `notRun`: the operations with no result judged. */
   interrupted?: { notRun: string[] };
+  /** What answers refusing for load (HTTP 429, or 503 with Retry-After) cost the run: absent when none came. */
+  load?: { retries: number; waitedMs: number; gaveUp: number };
   /** The run was compared with a baseline (`--baseline`): which, and each finding new, still failing or fixed. */
   baseline?: BaselineRecord;
   integrity?: Integrity;

@@ -44,6 +44,14 @@ export const RUN_OPTIONS: [string, string][] = [
   ],
   ['--concurrency N', 'have at most N calls in flight at once, over the whole run (1 to 1000; default: no limit)'],
   ['--quiet', 'print only the verdict and where the report is'],
+  [
+    '--baseline DIR',
+    'compare with an earlier run of the same suite version, target and config (its report folder or results.json): each finding new, still failing or fixed',
+  ],
+  [
+    '--fail-on new|any',
+    'with --baseline: new exits 1 only for new MUST findings (the verdict still says what it is); default any',
+  ],
 ];
 
 export const runFlags = {
@@ -61,6 +69,8 @@ export const runFlags = {
   quiet: { type: 'boolean' },
   'max-requests-per-second': { type: 'string' },
   concurrency: { type: 'string' },
+  baseline: { type: 'string' },
+  'fail-on': { type: 'string' },
 } as const;
 
 /** Every option of run and start, checked before the run sends anything. */
@@ -91,8 +101,25 @@ export async function runOptions(values: Values, target: string | undefined): Pr
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
+  const failOn = values['fail-on'] as string | undefined;
+  if (failOn !== undefined && failOn !== 'new' && failOn !== 'any')
+    throw new UsageError(`--fail-on must be new or any, received ${JSON.stringify(failOn)}`);
+  if (failOn !== undefined && values.baseline === undefined)
+    throw new UsageError('--fail-on compares with a baseline: give --baseline DIR too');
+  let baseline: RunOptions['baseline'];
+  if (values.baseline !== undefined) {
+    const { BaselineError, readBaseline } = await import('../../core/baseline.ts');
+    const source = values.baseline as string;
+    try {
+      baseline = { results: readBaseline(source), source, failOn: failOn === 'new' ? 'new' : 'any' };
+    } catch (e) {
+      if (e instanceof BaselineError) throw new UsageError(e.message);
+      throw e;
+    }
+  }
   const { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } = await import('../../server/demoConfig.ts');
   return {
+    ...(baseline ? { baseline } : {}),
     target,
     // Without --config the sandbox's demo config applies, its demo credentials standing in for unset variables.
     ...(values.config
@@ -184,9 +211,19 @@ export async function judge(
       return outcome.exitCode;
     }
     if (!outcome.results || !outcome.reports) throw new Error('A run without a problem returned no results');
+    const b = outcome.results.baseline;
+    const { baselineMarks } = await import('../../core/baseline.ts');
     const lines = formatSummary(outcome.results, outcome.reports.reportHtml, {
       replayCommand: replay.replace('{target}', shellWord(options.target)),
+      ...(b ? { baseline: baselineMarks(b) } : {}),
     });
+    if (b)
+      lines.splice(
+        1,
+        0,
+        `Baseline: ${b.source} (run started ${b.startedAt}, ${b.verdict}): ${b.new.length} new, ${b.still.length} still failing, ${b.fixed.length} fixed${b.failOn === 'new' ? '; the exit code counts only new MUST findings (--fail-on new)' : ''}`,
+        ...b.fixed.map((f) => `  fixed: ${f.check} ${f.level} on ${f.operations.join(', ')}: ${f.cause}`),
+      );
     const colour = colourAllowed(process.stdout);
     for (const line of quiet ? quietLines(lines) : lines) {
       io.out(colour && line.startsWith('Verdict:') ? colouredVerdict(line, outcome.results.verdict) : line);
