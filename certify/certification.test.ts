@@ -61,7 +61,7 @@ const FAULT_CASES: [ClientFault, string, string, 'fail' | 'warn'][] = [
   ['stops-at-first-page', 'register-paging', 'client-pages-to-last-page', 'warn'],
   ['bearer-on-token-details', 'token-revoke-and-logout', 'client-sends-header', 'fail'],
   ['revoke-without-client-headers', 'token-revoke-and-logout', 'client-revoke-names-client', 'fail'],
-  ['acks-after-malformed-list', 'malformed-answer', 'client-no-action-on-malformed-answer', 'warn'],
+  ['acks-after-malformed-list', 'malformed-answer', 'client-acknowledges-after-get', 'fail'],
   ['date-not-iso', 'find-member-two-step', 'client-sends-documented-parameters', 'fail'],
   ['patient-body-invalid', 'patient-create', 'client-body-matches-schema', 'fail'],
   ['patient-with-own-id', 'patient-create', 'client-create-without-id', 'fail'],

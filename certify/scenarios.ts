@@ -245,6 +245,14 @@ export const SCENARIOS: readonly Scenario[] = [
     complete: (xs) => of(xs, 'ack-remittance').length > 0,
     mayStop: (xs) => of(xs, 'list-pending-remittances').length > 0,
     flow: [
+      // D1 1: the caller "fetches one batch, and acknowledges (receipts) it after import", whatever
+      // the list looked like (DEC-C-05): an acknowledgement without a get of that batch is a MUST failure.
+      {
+        check: clientAcknowledgesAfterGet,
+        level: 'MUST',
+        requirements: ['D1-4.8-04'],
+        operation: 'ack-remittance',
+      },
       {
         check: clientNoActionOnMalformedAnswer,
         level: 'SHOULD',

@@ -26,6 +26,7 @@ const factoryArgs: Record<string, unknown[]> = {
   invalidIdNamesId: ['b1'],
   matchesSchema: ['coverage.schema.json'],
   outcomeIssuesHave: [{ severity: 'error' }],
+  outcomeIssuesHaveWhenPresent: [{ location: ['Coverage'] }],
   pageWithinCount: [10],
   pagingTagsMatchRequest: [{ page: 1 }],
   pagingTagsPresent: [['page']],

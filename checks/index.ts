@@ -47,6 +47,7 @@ export { membersPresent } from './membersPresent.ts';
 export { operationOutcomeShape } from './operationOutcomeShape.ts';
 export { outcomeHasDiagnostics } from './outcomeHasDiagnostics.ts';
 export { outcomeIssuesHave } from './outcomeIssuesHave.ts';
+export { outcomeIssuesHaveWhenPresent } from './outcomeIssuesHaveWhenPresent.ts';
 export { pagesDoNotOverlap, type PageWalk } from './pagesDoNotOverlap.ts';
 export { pageWithinCount } from './pageWithinCount.ts';
 export { pagingTagsMatchRequest, type PagingRequest } from './pagingTagsMatchRequest.ts';

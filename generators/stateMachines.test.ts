@@ -39,7 +39,8 @@ describe('the clean sandbox', () => {
 
 // Variants that change what these operations answer in ways the documents allow: members in
 // another order, another 2xx on writes, InvalidId at 400, the reserved payors on a later page, the
-// birth date under the table's name, other fitting patient error codes, extra members.
+// birth date under the table's name, other fitting patient error codes, other codes of the patient
+// table for a deleted patient's get and a condition for an unknown or deleted patient, extra members.
 describe('legitimate variants stay green', () => {
   const sandbox = sandboxWith(
     [],
@@ -50,6 +51,9 @@ describe('legitimate variants stay green', () => {
       'payors-reserved-listed-last',
       'patient-birthdate-table-name',
       'patient-errors-other-fitting-codes',
+      'patient-deleted-get-reference-id-not-found',
+      'condition-unknown-patient-entity-not-found',
+      'condition-deleted-patient-404',
       'extra-members',
     ],
   );

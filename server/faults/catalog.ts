@@ -111,6 +111,7 @@ export const FAULT_NAMES = [
   'patient-id-reused-after-delete',
   'patient-body-shape-unchecked',
   'condition-for-deleted-patient-stored',
+  'outcome-location-not-coverage',
 ] as const;
 
 export type FaultName = (typeof FAULT_NAMES)[number];
@@ -594,7 +595,7 @@ const entries: Entry[] = [
   {
     name: 'patient-deleted-still-readable',
     kind: 'state',
-    rule: 'D3 4.4 / DEC-D3-08: get of a deleted patient is 404 MSG_ENTITY_NOT_FOUND_IN_DATABASE',
+    rule: 'D3 3, 4.4 / DEC-D3-08: a deleted patient is not served: get of it is refused with a code of the patient table',
     description: 'Delete answers DELETED, but the patient can still be read (200).',
     operations: ['delete-patient', 'get-patient'],
     expectedCheck: 'error-status-and-code',
@@ -610,7 +611,7 @@ const entries: Entry[] = [
   {
     name: 'condition-orphan-accepted',
     kind: 'validation',
-    rule: 'D3 4.4 / DEC-D3-08: a condition needs an existing patient (422 MSG_REFERENCE_ID_NOT_FOUND)',
+    rule: 'D3 4.4 / DEC-D3-08: a condition needs an existing patient (refused with a code of the patient table)',
     description: 'A condition whose authorReference names an unknown patient is created.',
     operations: ['create-condition'],
     expectedCheck: 'error-status-and-code',
@@ -759,7 +760,7 @@ const entries: Entry[] = [
   {
     name: 'patient-id-reused-after-delete',
     kind: 'state',
-    rule: 'D3 3, 4.4 / DEC-D3-08: a create gives a new id; a deleted patient stays 404 MSG_ENTITY_NOT_FOUND_IN_DATABASE',
+    rule: 'D3 3, 4.4 / DEC-D3-08: a create gives a new id; a deleted patient stays refused',
     description: 'The next created patient gets the id of the most recently deleted one, which so reads 200 again.',
     operations: ['create-patient', 'delete-patient'],
     expectedCheck: 'state-sequence-holds',
@@ -781,6 +782,14 @@ const entries: Entry[] = [
     description: 'A condition naming a deleted patient is created (201) as if the patient still existed.',
     operations: ['create-condition', 'delete-patient'],
     expectedCheck: 'state-sequence-holds',
+  },
+  {
+    name: 'outcome-location-not-coverage',
+    kind: 'shape',
+    rule: "D1 2.3 / DEC-D1-46: an issue's `location`, where present, is (`Coverage`)",
+    description: 'Find Member error answers name `location: ["Patient"]` in every issue.',
+    operations: ['find-member-v1', 'find-member-v2'],
+    expectedCheck: 'outcome-issues-have-when-present',
   },
 ];
 

@@ -57,6 +57,16 @@ export const D1_FAULTS = {
         ? withBody(reply, operationOutcome('NO_MATCH_FOUND', diagnosticsOf(reply.body), ['Coverage']))
         : reply,
   },
+  // Every issue of a Find Member error names another location than (`Coverage`).
+  'outcome-location-not-coverage': {
+    reply: (reply) =>
+      reply.status >= 400 && isObject(reply.body) && reply.body.resourceType === 'OperationOutcome'
+        ? withBody(reply, {
+            ...reply.body,
+            issue: arr(reply.body.issue).map((i) => (isObject(i) ? { ...i, location: ['Patient'] } : i)),
+          })
+        : reply,
+  },
   'error-body-not-outcome': {
     reply: (reply) => {
       const code = reply.status >= 400 ? errorCodeOf(reply.body) : undefined;

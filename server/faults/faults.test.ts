@@ -236,6 +236,11 @@ const SCENARIOS: Record<FaultName, Scenario> = {
     expect(((await clean.get(`${paths.bills}?insurerid=bup`)).json as J).type).toBe('searchset');
     expect(((await faulty.get(`${paths.bills}?insurerid=bup`)).json as J).type).toBe('collection');
   },
+  'outcome-location-not-coverage': async (clean, faulty) => {
+    const issue = async (s: typeof clean) => ((await s.findMember('2', v2None)).json as { issue: J[] }).issue[0];
+    expect((await issue(clean)).location).toEqual(['Coverage']);
+    expect((await issue(faulty)).location).toEqual(['Patient']);
+  },
   'error-body-not-outcome': async (clean, faulty) => {
     for (const [version, fields] of [
       ['2', v2None],

@@ -47,8 +47,10 @@ export const PROBES: Probes = {
   'find-member-success-201': (s) => s.findMember('2', v2Single),
   'coverage-gender-capitalised': (s) => s.findMember('2', v2Single),
   'outcome-other-code-system': (s) => s.findMember('2', { ...v2Single, lastName: 'Nobody' }),
+  'outcome-location-expression-absent': (s) => s.findMember('2', { ...v2Single, lastName: 'Nobody' }),
   'malformed-date-cant-parse': (s) => s.findMember('2', { ...v2Single, dateOfBirth: '12/04/1980' }),
   'authorisation-default-window': (s) => s.form(paths.authorisation, { count: '50' }),
   'authorisation-read-status-refused': (s) => s.form(paths.authorisation, { status: 'read' }),
   'authorisation-bundle-collection': (s) => s.form(paths.authorisation, { count: '1' }),
+  'preauth-claim-without-id': (s) => s.form(paths.authorisation, { count: '1' }),
 };

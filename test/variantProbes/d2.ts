@@ -6,6 +6,7 @@ export const PROBES: Probes = {
   'booking-empty-value-served': (s) => s.get(`${paths.bookingPractitioners}?family=`),
   'postcode-empty-validated-false': (s) => s.get(`${paths.validatePostcode}?postcode=`),
   'address-empty-id-empty-list': (s) => s.get(`${paths.addressRetrieve}?id=`),
+  'address-search-without-formatted-address': (s) => s.get(`${paths.addressSearch}?text=Downing%20Street`),
   'codeset-count-clamped': (s) => s.get(`${paths.codeSet('condition-code')}?count=0`),
   'codeset-sync-parameter-other-name': (s) =>
     s.get(`${paths.codeSet('condition-code')}?_since=2025-06-01T00:00:00Z&count=1000`),

@@ -41,6 +41,17 @@ export const PROBES: Probes = {
       note: [{ text: 'Variant probe', authorReference: { reference: `patient/${id}` } }],
     });
   },
+  'patient-deleted-get-reference-id-not-found': async (s) => {
+    const created = await s.patient('POST', paths.createPatient, { resourceType: 'Patient', gender: 'female' });
+    const id = (created.json as { id: string }).id;
+    await s.patient('DELETE', paths.patient(id));
+    return s.patient('GET', paths.patient(id));
+  },
+  'condition-unknown-patient-entity-not-found': (s) =>
+    s.patient('POST', paths.condition, {
+      ...condition,
+      note: [{ text: 'Variant probe', authorReference: { reference: 'patient/NO-SUCH-PATIENT-000' } }],
+    }),
   'contract-price-id-required': (s) =>
     s.contract('POST', paths.contractPrice, {
       resourceType: 'Contract',
