@@ -163,7 +163,10 @@ describe('allure results of a run', () => {
     const first = await buildAllureReport(allureDir, join(dir, 'allure-report-1'), { historyFile: history });
     expect(first.historyFile).toBe(history);
     expect(lines()).toHaveLength(1);
-    await buildAllureReport(allureDir, join(dir, 'allure-report-2'), { historyFile: history });
+    // The command a CI job runs: conformance report --allure --allure-history FILE.
+    const cliBuild = await runCli(['report', join(dir, 'results.json'), '--allure', '--allure-history', history]);
+    expect(cliBuild.code, cliBuild.stderr).toBe(0);
+    expect(cliBuild.stdout).toContain(`(history: ${history})`);
     expect(lines()).toHaveLength(2);
     // Each line is one build's data point, naming the tests it saw.
     const point = JSON.parse(lines()[1] as string) as Record<string, unknown>;
