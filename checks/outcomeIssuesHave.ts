@@ -1,8 +1,22 @@
 import { isDeepStrictEqual } from 'node:util';
-import { fail, pass, show, type Check } from '../core/check.ts';
+import { fail, pass, show, type Check, type Finding } from '../core/check.ts';
+import type { RespondedExchange } from '../core/exchange.ts';
 import { isRecord } from '../core/exchange.ts';
 import { listBrief } from './listBrief.ts';
 import { readObject } from './readJson.ts';
+
+/** The `issue` list of an OperationOutcome answer, or the failure when it has none. */
+export function readIssues(x: RespondedExchange): { ok: true; issues: unknown[] } | { ok: false; finding: Finding } {
+  const body = readObject(x);
+  if (!body.ok) return body;
+  const issues = body.value.issue;
+  if (!Array.isArray(issues) || issues.length === 0)
+    return {
+      ok: false,
+      finding: fail(`Expected a non-empty issue[], received ${Array.isArray(issues) ? 'an empty list' : show(issues)}`),
+    };
+  return { ok: true, issues };
+}
 
 /**
  * Every issue of an OperationOutcome carries the given members with the given values, compared as
@@ -16,11 +30,9 @@ export function outcomeIssuesHave(expected: Readonly<Record<string, unknown>>): 
     id: 'outcome-issues-have',
     summary: `Every OperationOutcome issue has ${describeWanted}`,
     run: (x) => {
-      const body = readObject(x);
-      if (!body.ok) return body.finding;
-      const issues = body.value.issue;
-      if (!Array.isArray(issues) || issues.length === 0)
-        return fail(`Expected a non-empty issue[], received ${Array.isArray(issues) ? 'an empty list' : show(issues)}`);
+      const read = readIssues(x);
+      if (!read.ok) return read.finding;
+      const issues = read.issues;
       const wrong: string[] = [];
       issues.forEach((issue, i) => {
         for (const [name, value] of wanted) {

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { fail, pass, show, type Check } from '../core/check.ts';
 import { isRecord } from '../core/exchange.ts';
 import { listBrief } from './listBrief.ts';
-import { readObject } from './readJson.ts';
+import { readIssues } from './outcomeIssuesHave.ts';
 
 /**
  * Every OperationOutcome issue that carries one of the given members carries it with the given
@@ -18,11 +18,9 @@ export function outcomeIssuesHaveWhenPresent(expected: Readonly<Record<string, u
     id: 'outcome-issues-have-when-present',
     summary: `Every OperationOutcome issue that carries them has ${describeWanted}`,
     run: (x) => {
-      const body = readObject(x);
-      if (!body.ok) return body.finding;
-      const issues = body.value.issue;
-      if (!Array.isArray(issues) || issues.length === 0)
-        return fail(`Expected a non-empty issue[], received ${Array.isArray(issues) ? 'an empty list' : show(issues)}`);
+      const read = readIssues(x);
+      if (!read.ok) return read.finding;
+      const issues = read.issues;
       const wrong: string[] = [];
       let carried = 0;
       issues.forEach((issue, i) => {

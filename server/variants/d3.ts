@@ -82,6 +82,16 @@ const deletedIdsOf = (data: Repository): Set<string> => {
   return ids;
 };
 
+/** A repository modifier that remembers the ids of the patients it deleted (deletedIdsOf). */
+const remembersDeletedPatients: NonNullable<Variant['repo']> = (repo, { repo: data }) => ({
+  ...repo,
+  removePatient: async (siteId, id) => {
+    const removed = await repo.removePatient(siteId, id);
+    if (removed) deletedIdsOf(data).add(id);
+    return removed;
+  },
+});
+
 /** The patient ids a Condition body's notes name (`patient/<id>`, D3 2.5), none when it is not JSON. */
 function conditionPatients(rawBody: string): string[] {
   let body: unknown;
@@ -390,14 +400,7 @@ export const D3_VARIANTS: readonly Variant[] = [
     description:
       'A condition for a deleted patient is refused with 404 `MSG_ENTITY_NOT_FOUND_IN_DATABASE` (a patient that never existed keeps 422 `MSG_REFERENCE_ID_NOT_FOUND`).',
     operations: ['create-condition', 'delete-patient'],
-    repo: (repo, { repo: data }) => ({
-      ...repo,
-      removePatient: async (siteId, id) => {
-        const removed = await repo.removePatient(siteId, id);
-        if (removed) deletedIdsOf(data).add(id);
-        return removed;
-      },
-    }),
+    repo: remembersDeletedPatients,
     reply: (reply, scope) => {
       if (reply.status !== 422 || errorCodeOf(reply.body) !== 'MSG_REFERENCE_ID_NOT_FOUND') return reply;
       const named = conditionPatients(scope.request.rawBody);
@@ -420,14 +423,7 @@ export const D3_VARIANTS: readonly Variant[] = [
     description:
       'Get of a deleted patient is refused with 422 `MSG_REFERENCE_ID_NOT_FOUND` (the path names an id no longer held) instead of 404 `MSG_ENTITY_NOT_FOUND_IN_DATABASE`; an id never held keeps the 404.',
     operations: ['get-patient', 'delete-patient'],
-    repo: (repo, { repo: data }) => ({
-      ...repo,
-      removePatient: async (siteId, id) => {
-        const removed = await repo.removePatient(siteId, id);
-        if (removed) deletedIdsOf(data).add(id);
-        return removed;
-      },
-    }),
+    repo: remembersDeletedPatients,
     reply: (reply, scope) => {
       if (!scope.operations.includes('get-patient') || scope.request.method !== 'GET') return reply;
       if (reply.status !== 404 || errorCodeOf(reply.body) !== 'MSG_ENTITY_NOT_FOUND_IN_DATABASE') return reply;
@@ -451,14 +447,7 @@ export const D3_VARIANTS: readonly Variant[] = [
     description:
       'A condition naming a patient the sandbox never held is refused with 404 `MSG_ENTITY_NOT_FOUND_IN_DATABASE` instead of 422 `MSG_REFERENCE_ID_NOT_FOUND` (a deleted patient keeps the 422).',
     operations: ['create-condition', 'delete-patient'],
-    repo: (repo, { repo: data }) => ({
-      ...repo,
-      removePatient: async (siteId, id) => {
-        const removed = await repo.removePatient(siteId, id);
-        if (removed) deletedIdsOf(data).add(id);
-        return removed;
-      },
-    }),
+    repo: remembersDeletedPatients,
     reply: (reply, scope) => {
       if (reply.status !== 422 || errorCodeOf(reply.body) !== 'MSG_REFERENCE_ID_NOT_FOUND') return reply;
       const named = conditionPatients(scope.request.rawBody);
