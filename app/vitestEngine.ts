@@ -20,7 +20,7 @@ import { Redactor } from '../core/redact.ts';
 import type { RunContext } from '../core/runContext.ts';
 import { suiteCrashed } from './runnerResults.ts';
 import { type Shard, suiteInShard } from './shard.ts';
-import { SUITES_TEST_OPTIONS } from './suitesConfig.ts';
+import { SUITE_SUFFIX, SUITES_TEST_OPTIONS } from './suitesConfig.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -90,7 +90,7 @@ export function workerShare(http: RunContext['http'], workers: number): RunConte
   };
 }
 
-const suiteOf = (moduleId: string): string => moduleId.split('/').pop()?.replace('.suite.ts', '') ?? 'unknown';
+const suiteOf = (moduleId: string): string => moduleId.split('/').pop()?.replace(SUITE_SUFFIX, '') ?? 'unknown';
 
 export interface EngineOutcome {
   crashes: WorkerResult[];
@@ -161,7 +161,7 @@ export async function runSuites(
       },
     ],
   });
-  const files = suites.map((s) => join(ROOT, 'suites', `${s}.suite.ts`));
+  const files = suites.map((s) => join(ROOT, 'suites', `${s}${SUITE_SUFFIX}`));
   const workers = workerCount(files.length, ctx.http, options.workers);
   const previousExitCode = process.exitCode;
   const onAbort = () => cancel?.();

@@ -90,8 +90,11 @@ export async function call(id: string, options: CallOptions = {}): Promise<Excha
   return worker().client.send(buildRequest(op, options), id);
 }
 
-/** The suite whose test is running (`suites/<name>.suite.ts`), if any. */
+/** A suite's file: `suites/<name>.suite.ts` in the sources, `.suite.js` compiled (the installed package). */
+const SUITE_FILE = /\.suite\.[jt]s$/;
+
+/** The suite whose test is running, if any. */
 function currentSuite(): string | undefined {
   const file = expect.getState().testPath;
-  return file?.endsWith('.suite.ts') ? basename(file, '.suite.ts') : undefined;
+  return file && SUITE_FILE.test(file) ? basename(file).replace(SUITE_FILE, '') : undefined;
 }

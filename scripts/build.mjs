@@ -26,14 +26,6 @@ export const DATA = [
   'reports/html/assets',
 ];
 
-/**
- * Suite files are `<name>.suite.ts` in the sources and `<name>.suite.js` compiled. The engine names
- * them (app/vitestEngine.ts, app/suitesConfig.ts) and a running suite knows itself by its file name
- * (core/request.ts); where the sources spell the suffix `.suite.ts`, the compiled module spells the
- * compiled name.
- */
-const SUITE_SUFFIX = /\.suite\.ts\b/g;
-
 function fail(message) {
   process.stderr.write(`build: ${message}\n`);
   process.exit(1);
@@ -58,11 +50,6 @@ function build() {
   });
   if (compiled.status !== 0) fail(`tsc -p tsconfig.build.json failed (exit ${compiled.status})`);
 
-  for (const file of jsFiles(DIST)) {
-    const text = readFileSync(file, 'utf8');
-    const next = text.replace(SUITE_SUFFIX, '.suite.js');
-    if (next !== text) writeFileSync(file, next);
-  }
   // A compiled module that still names a TypeScript file of ours by path would look for a file the
   // package does not hold.
   const stale = jsFiles(DIST).filter((f) =>

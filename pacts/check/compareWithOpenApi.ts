@@ -18,9 +18,9 @@ interface ComparatorResult {
   mockDetails?: { location: string; value?: unknown };
   specDetails?: { location: string };
 }
-type ComparatorClass = new (options: {
-  oas: object;
-}) => {
+type ComparatorClass = new (
+  oas: object,
+) => {
   compare(pact: object): AsyncGenerator<ComparatorResult>;
 };
 const { Comparator } = comparatorModule as unknown as { Comparator: ComparatorClass };
@@ -42,7 +42,7 @@ export interface OpenApiFinding {
 const INDEX = /interactions\[(\d+)\]/;
 
 export async function compareWithOpenApi(openapi: object, pact: Record<string, unknown>): Promise<OpenApiFinding[]> {
-  const comparator = new Comparator({ oas: openapi });
+  const comparator = new Comparator(openapi);
   const findings: OpenApiFinding[] = [];
   for await (const r of comparator.compare(pact)) {
     const location = r.mockDetails?.location;
