@@ -37,6 +37,9 @@ export default defineConfig({
       '{app,core,checks,generators,server,reports,spec,bin,test,scripts,openapi,pacts,certify,examples}/**/*.test.ts',
       'suites/common/*.test.ts',
     ],
+    // One pool of run processes for every test file's runs (the fault and variant batches, the
+    // gateway's and the fixtures' commands): the runner is loaded by a few processes once.
+    globalSetup: ['./test/support/runPoolService.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

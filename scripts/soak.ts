@@ -15,7 +15,8 @@ import { randomInt } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { FAULTS } from '../server/faults/catalog.ts';
 import { VARIANTS } from '../server/variants/catalog.ts';
-import { RunPool } from '../test/support/runPool.ts';
+import { operations } from '../spec/operations.ts';
+import { RunPool, type RunRequest, runWeight } from '../test/support/runPool.ts';
 import {
   creditsOf,
   falseAlarms,
@@ -90,6 +91,8 @@ async function main(): Promise<number> {
   );
   const deadline = Date.now() + opts.maxMinutes * 60_000;
   const pool = new RunPool(opts.processes);
+  // The longest runs first (the pool's queue takes the heaviest), so a seed does not end on one.
+  const runJob = (job: RunRequest) => pool.run(job, runWeight(job, operations.length));
   const falseAlarmsOf = new Map<string, Finding[]>(VARIANTS.map((v) => [v.name, []]));
   const missesOf = new Map<string, Finding[]>(FAULTS.map((f) => [f.name, []]));
   const judged: number[] = [];
@@ -109,7 +112,7 @@ async function main(): Promise<number> {
       for (const batch of faultBatches()) {
         const names = batch.faults.map((f) => f.name);
         jobs.push(
-          pool.run({ faults: names, only: batch.operations.join(','), seed, runs: opts.runs }).then((run) => {
+          runJob({ faults: names, only: batch.operations.join(','), seed, runs: opts.runs }).then((run) => {
             for (const fault of batch.faults)
               if (creditsOf(run.results, fault).length === 0)
                 missesOf.get(fault.name)?.push({
@@ -121,9 +124,8 @@ async function main(): Promise<number> {
         );
       }
       const variantRun = (names: string[], only: string[] | undefined, runs: number) =>
-        pool
-          .run({ variants: names, seed, runs, ...(only ? { only: only.join(','), minCoverage: 0 } : {}) })
-          .then((run) => {
+        runJob({ variants: names, seed, runs, ...(only ? { only: only.join(','), minCoverage: 0 } : {}) }).then(
+          (run) => {
             const bad = falseAlarms(run.results, run.code, run.stderr);
             if (bad.length === 0) return;
             // A batch names its variants; the finding goes to each (the replay runs them together).
@@ -141,7 +143,8 @@ async function main(): Promise<number> {
               });
               falseAlarmsOf.set(name, list);
             }
-          });
+          },
+        );
       for (const batch of variantBatches())
         jobs.push(
           variantRun(

@@ -11,12 +11,14 @@
  * failure can only come from that fault. A fault of a SHOULD rule (`expectedLevel`) is credited
  * by a warning of its check at SHOULD.
  */
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { CHECK_REGISTRY } from '../checks/registry.ts';
 import { FAULTS, type FaultInfo } from '../server/faults/catalog.ts';
 import { batchFaults, groupsOf, suiteGroups, type FaultBatch } from './support/faultBatches.ts';
-import { type PoolRun, RunPool } from './support/runPool.ts';
+import { operations } from '../spec/operations.ts';
+import { type PoolRun, runWeight } from './support/runPool.ts';
 import { creditsOf } from './support/selfTestPlan.ts';
+import { sharedRunPool } from './support/sharedRunPool.ts';
 
 /**
  * A fixed seed keeps `npm test` reproducible; CONFORMANCE_FAULTS_SEED lets one re-check that
@@ -37,10 +39,10 @@ const BATCHES = batchFaults(FAULTS, GROUPS);
 
 type BatchRun = PoolRun;
 
-// Runs go to three long-lived run processes (test/support/runPool.ts), each with its own sandbox
-// per batch over real HTTP; the command line itself is tested by test/cli*.test.ts.
-const pool = new RunPool(3);
-afterAll(() => pool.close());
+// Runs go to the long-lived run processes every self-test shares (test/support/runPool.ts), each
+// with its own sandbox per batch over real HTTP; the command line itself is tested by
+// test/cli*.test.ts.
+const pool = sharedRunPool();
 
 /**
  * One run per batch, started by whichever test asks first: the batch's own test normally, or a
@@ -50,12 +52,13 @@ const runs = new Map<number, Promise<BatchRun>>();
 function runBatch(batch: FaultBatch<FaultInfo>): Promise<BatchRun> {
   let run = runs.get(batch.index);
   if (!run) {
-    run = pool.run({
+    const job = {
       faults: batch.faults.map((f) => f.name),
       only: batch.operations.join(','),
       seed: Number(SEED),
       runs: Number(RUNS),
-    });
+    };
+    run = pool.run(job, runWeight(job, operations.length));
     runs.set(batch.index, run);
   }
   return run;

@@ -17,7 +17,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunResults } from '../core/results.ts';
 import { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } from '../server/demoConfig.ts';
 import { type RunningSandbox, startSandbox } from '../server/http.ts';
-import { type CliResult, readResults, reportDir, runCli } from './support/cli.ts';
+import { type CliResult, readResults, reportDir } from './support/cli.ts';
+import { sharedRunPool } from './support/sharedRunPool.ts';
 
 const TIMEOUT = 120_000;
 const DEMO = JSON.parse(readFileSync(DEMO_CONFIG_FILE, 'utf8')) as {
@@ -69,6 +70,11 @@ async function startForgetfulTarget(sandbox: string): Promise<{ url: string; ser
 
 type Run = CliResult & { results?: RunResults };
 
+// The command's runs go to the run processes every self-test shares (test/support/runPool.ts):
+// `conformance run`'s entry point with these arguments, its output and exit code as a child
+// process would give them, without a Node start and the command's modules per run.
+const pool = sharedRunPool();
+
 let sandbox: RunningSandbox;
 let forgetful: { url: string; server: Server };
 let notHeld: Run;
@@ -81,7 +87,7 @@ beforeAll(async () => {
   forgetful = await startForgetfulTarget(sandbox.url);
   const run = async (target: string, config: string, only: string, report = true): Promise<Run> => {
     const dir = reportDir();
-    const out = await runCli(
+    const out = await pool.command(
       [
         'run',
         '--target',
@@ -97,7 +103,7 @@ beforeAll(async () => {
         '--runs',
         '2',
       ],
-      { timeoutMs: TIMEOUT, env: DEMO_ENVIRONMENT },
+      { ...DEMO_ENVIRONMENT },
     );
     return { ...out, ...(report ? { results: readResults(dir) } : {}) };
   };

@@ -4,7 +4,7 @@
  * is still refused when the run's retry budget is spent is `error` (inconclusive), never `fail`;
  * and the run can pace itself (`--max-requests-per-second`) so that the gateway refuses nothing.
  * Real HTTP throughout: the sandbox, test/support/rateLimitingGateway.ts in front of it, and the
- * real command in a child process.
+ * command's entry point in a run process of the shared pool.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,12 +18,13 @@ import { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } from '../server/demoConfig.ts';
 import { TestSandbox } from '../server/testSupport.ts';
 import { workerCount, workerShare } from '../app/vitestEngine.ts';
 import { HTTP_DEFAULTS } from '../core/config.ts';
-import { readResults, reportDir, runCli, runInProcess } from './support/cli.ts';
+import { readResults, reportDir, runInProcess } from './support/cli.ts';
 import {
   type GatewayOptions,
   type RateLimitingGateway,
   startRateLimitingGateway,
 } from './support/rateLimitingGateway.ts';
+import { sharedRunPool } from './support/sharedRunPool.ts';
 
 let sandbox: TestSandbox;
 const gateways: RateLimitingGateway[] = [];
@@ -143,6 +144,11 @@ describe('pacing options', () => {
   });
 });
 
+// The command's runs go to the run processes every self-test shares (test/support/runPool.ts):
+// `conformance run`'s entry point with these arguments and environment, its output and exit code
+// as a child process would give them, without a Node start and the command's modules per run.
+const pool = sharedRunPool();
+
 /** Two services, three operations, --runs 2: about 80 calls, 70 a second at the peak when unpaced. */
 const ONLY = 'lookup-*,search-address';
 const PROCESS_TIMEOUT_MS = 110_000;
@@ -153,9 +159,9 @@ async function runThrough(g: RateLimitingGateway, http: Record<string, number> =
   config.http = { ...config.http, ...http };
   const configFile = join(dir, 'gateway-config.json');
   writeFileSync(configFile, JSON.stringify(config));
-  const cli = await runCli(
+  const cli = await pool.command(
     ['run', '--target', g.url, '--config', configFile, '--only', ONLY, '--runs', '2', '--report-dir', dir, ...extra],
-    { env: { ...DEMO_ENVIRONMENT, CONFORMANCE_PROGRESS: '0' }, timeoutMs: PROCESS_TIMEOUT_MS },
+    { ...DEMO_ENVIRONMENT, CONFORMANCE_PROGRESS: '0' },
   );
   expect(cli.stderr + cli.stdout).not.toMatch(/\n\s+at /);
   return { cli, results: readResults(dir) };
@@ -164,7 +170,8 @@ async function runThrough(g: RateLimitingGateway, http: Record<string, number> =
 /** Discovery is left alone: a run whose discovery documents are refused stops at once (exit 2), by design. */
 const exempt = (path: string) => path.endsWith(DISCOVERY);
 
-// The three runs wait on their gateways more than they compute: run at once, each with its own gateway.
+// The three runs wait on their gateways more than they compute: asked for at once, each with its
+// own gateway (the pool runs commands before its queued runs).
 describe.concurrent('conformance run behind a gateway at 10 requests a second', () => {
   test(
     'unpaced: the gateway refuses calls, the run waits them out and is conformant (exit 0)',

@@ -11,13 +11,13 @@
  * alone, except those of one composing group (COMPOSING below), which change independent parts
  * of every answer and run together.
  */
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { VARIANTS } from '../server/variants/catalog.ts';
 import { loadDecisions } from '../spec/decisions.ts';
 import { loadRequirements } from '../spec/requirements.ts';
 import { operations } from '../spec/operations.ts';
 import type { FaultBatch } from './support/faultBatches.ts';
-import { type PoolRun, RunPool } from './support/runPool.ts';
+import { type PoolRun, runWeight } from './support/runPool.ts';
 import {
   type Batchable,
   COMPOSING,
@@ -27,6 +27,7 @@ import {
   variantBatchOnly,
 } from './support/selfTestPlan.ts';
 import { selfTestSeeds } from './support/seeds.ts';
+import { sharedRunPool } from './support/sharedRunPool.ts';
 
 /**
  * Fairness is a property over seeds: all variants together at the fixed, the date's and the random
@@ -49,10 +50,10 @@ const BATCHES = variantBatches();
 
 type Run = PoolRun;
 
-// Runs go to three long-lived run processes (test/support/runPool.ts), each with its own sandbox
-// per batch over real HTTP; the command line itself is tested by test/cli*.test.ts.
-const pool = new RunPool(3);
-afterAll(() => pool.close());
+// Runs go to the long-lived run processes every self-test shares (test/support/runPool.ts), each
+// with its own sandbox per batch over real HTTP; the command line itself is tested by
+// test/cli*.test.ts.
+const pool = sharedRunPool();
 
 function runWith(
   variants: readonly string[],
@@ -63,12 +64,8 @@ function runWith(
   // A run restricted with --only judges only what its operations' steps reach (some requirements
   // are judged through coupled operations), so its coverage share proves nothing here: fairness is
   // no MUST failure. The run of every operation keeps the default minimum.
-  return pool.run({
-    variants: [...variants],
-    seed,
-    runs,
-    ...(only ? { only: only.join(','), minCoverage: 0 } : {}),
-  });
+  const job = { variants: [...variants], seed, runs, ...(only ? { only: only.join(','), minCoverage: 0 } : {}) };
+  return pool.run(job, runWeight(job, operations.length));
 }
 
 function expectConformant(run: Run, label: string): void {
@@ -116,6 +113,20 @@ describe('the variant catalogue', () => {
   });
 });
 
+// The runs of every operation first: the longest, they would otherwise end the file last.
+describe('the sandbox under all variants together is conformant', () => {
+  test.concurrent.each(SEEDS.map((s) => [s.kind, s.seed] as const))(
+    'every operation, every variant on, at the %s seed %i',
+    async (kind, seed) => {
+      const all = VARIANTS.map((v) => v.name);
+      const run = await runWith(all, undefined, seed, ALL_RUNS[kind]);
+      expectConformant(run, `all variants (replay: ${replayCommand({ variants: ['all'] }, seed, ALL_RUNS[kind])})`);
+      expect(run.results.operations.map((o) => o.id)).toEqual(operations.map((o) => o.id));
+    },
+    RUN_TIMEOUT_MS + 20_000,
+  );
+});
+
 describe('the sandbox under each variant alone (or with the variants it composes with) is conformant', () => {
   const cases = BATCHES.flatMap((b) =>
     ALONE_SEEDS.map((s) => [b.index, s.kind, s.seed, b.faults.map((v) => v.name).join(', '), b] as const),
@@ -129,19 +140,6 @@ describe('the sandbox under each variant alone (or with the variants it composes
         await runWith(variants, only, seed),
         `variants ${names} (replay: ${replayCommand({ variants }, seed, Number(RUNS), only)})`,
       );
-    },
-    RUN_TIMEOUT_MS + 20_000,
-  );
-});
-
-describe('the sandbox under all variants together is conformant', () => {
-  test.concurrent.each(SEEDS.map((s) => [s.kind, s.seed] as const))(
-    'every operation, every variant on, at the %s seed %i',
-    async (kind, seed) => {
-      const all = VARIANTS.map((v) => v.name);
-      const run = await runWith(all, undefined, seed, ALL_RUNS[kind]);
-      expectConformant(run, `all variants (replay: ${replayCommand({ variants: ['all'] }, seed, ALL_RUNS[kind])})`);
-      expect(run.results.operations.map((o) => o.id)).toEqual(operations.map((o) => o.id));
     },
     RUN_TIMEOUT_MS + 20_000,
   );

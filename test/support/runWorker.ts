@@ -1,9 +1,13 @@
 /**
  * A long-lived process for the self-test's many runs (test/support/runPool.ts): it loads the
- * runner, the sandbox and the reports once, then, for each job it is sent, starts a sandbox with
- * the job's faults or variants, runs the suite against it over real HTTP (the same
- * `runConformance` that `conformance run` calls) and answers with the exit code. Jobs run one at
- * a time; a run's report folder is where the job said.
+ * runner, the sandbox and the reports once, then does each job it is sent, one at a time:
+ * - a run: starts a sandbox with the job's faults or variants, runs the suite against it over real
+ *   HTTP (the same `runConformance` that `conformance run` calls) and answers with the exit code;
+ *   the run's report folder is where the job said;
+ * - a command: the `conformance` command's entry point (bin/cli.ts, `main`, what the binary calls)
+ *   with the job's arguments and environment, answering with its exit code and everything it
+ *   wrote, as a child process running the command would (a Node start and the command's modules
+ *   are ~2.7 s of CPU a run, paid here once).
  */
 import { runConformance } from '../../app/runConformance.ts';
 import { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } from '../../server/demoConfig.ts';
@@ -11,6 +15,7 @@ import { startSandbox } from '../../server/http.ts';
 
 export interface RunJob {
   id: number;
+  kind?: 'run';
   faults?: string[];
   variants?: string[];
   only?: string;
@@ -20,11 +25,28 @@ export interface RunJob {
   reportDir: string;
 }
 
-export type RunAnswer = { id: number; exitCode: number; problem?: string } | { id: number; error: string };
+export interface CommandJob {
+  id: number;
+  kind: 'command';
+  args: string[];
+  /** Environment variables set for the command (and restored after it). */
+  env: Record<string, string>;
+}
+
+export type PoolJob = RunJob | CommandJob;
+
+export type RunAnswer = (
+  | { id: number; exitCode: number; problem?: string }
+  | { id: number; exitCode: number; stdout: string; stderr: string }
+  | { id: number; error: string }
+) & {
+  /** CPU seconds the process spent on the job, its threads included (for the pool's job log). */
+  cpuSeconds?: number;
+};
 
 let queue: Promise<void> = Promise.resolve();
 
-async function handle(job: RunJob): Promise<RunAnswer> {
+async function run(job: RunJob): Promise<RunAnswer> {
   const sandbox = await startSandbox({ faults: job.faults ?? [], variants: job.variants ?? [] });
   try {
     const outcome = await runConformance({
@@ -49,15 +71,53 @@ async function handle(job: RunJob): Promise<RunAnswer> {
   }
 }
 
-process.on('message', (job: RunJob) => {
+type Write = typeof process.stdout.write;
+
+async function command(job: CommandJob): Promise<RunAnswer> {
+  const { main } = await import('../../bin/cli.ts');
+  const saved = Object.keys(job.env).map((k) => [k, process.env[k]] as const);
+  Object.assign(process.env, job.env);
+  let stdout = '';
+  let stderr = '';
+  // What the command writes to the streams itself (progress lines) is the job's output too.
+  const writes: [NodeJS.WriteStream, Write][] = [
+    [process.stdout, process.stdout.write],
+    [process.stderr, process.stderr.write],
+  ];
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  }) as Write;
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  }) as Write;
+  try {
+    const exitCode = await main(job.args, {
+      out: (line) => (stdout += `${line}\n`),
+      err: (line) => (stderr += `${line}\n`),
+    });
+    return { id: job.id, exitCode, stdout, stderr };
+  } finally {
+    for (const [stream, write] of writes) stream.write = write;
+    for (const [k, v] of saved) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+process.on('message', (job: PoolJob) => {
   queue = queue.then(async () => {
     let answer: RunAnswer;
+    const cpu = process.cpuUsage();
     try {
-      answer = await handle(job);
+      answer = job.kind === 'command' ? await command(job) : await run(job);
     } catch (e) {
       answer = { id: job.id, error: (e as Error).stack ?? String(e) };
     }
-    process.send?.(answer);
+    const used = process.cpuUsage(cpu);
+    process.send?.({ ...answer, cpuSeconds: (used.user + used.system) / 1e6 });
   });
 });
 process.on('disconnect', () => process.exit(0));
