@@ -1,0 +1,99 @@
+/**
+ * The schema's migrations, in code (no files to find at run time, so the compiled package holds
+ * them too), run by Kysely's Migrator on every start. Column types are the portable subset of
+ * SQLite and PostgreSQL (text, integer); a migration never changes once released: a new one follows.
+ */
+import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
+
+const initial: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('organisations')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('name', 'text', (c) => c.notNull().unique())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('users')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('email', 'text', (c) => c.notNull().unique())
+      .addColumn('password_hash', 'text')
+      .addColumn('role', 'text', (c) => c.notNull().check(sql`role in ('operator', 'partner')`))
+      .addColumn('organisation_id', 'text', (c) => c.references('organisations.id'))
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('invites')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('email', 'text', (c) => c.notNull())
+      .addColumn('role', 'text', (c) => c.notNull())
+      .addColumn('organisation_id', 'text', (c) => c.references('organisations.id'))
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('used_at', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('sessions')
+      .addColumn('id_hash', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('csrf_secret', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('products')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('organisation_id', 'text', (c) => c.notNull().references('organisations.id'))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('version', 'text', (c) => c.notNull())
+      .addColumn('base_url', 'text', (c) => c.notNull())
+      .addColumn('only', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('product_configs')
+      .addColumn('product_id', 'text', (c) => c.primaryKey().references('products.id'))
+      .addColumn('config_json', 'text')
+      .addColumn('secrets_encrypted', 'text')
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('runs')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('product_id', 'text', (c) => c.notNull().references('products.id'))
+      .addColumn('organisation_id', 'text', (c) => c.notNull().references('organisations.id'))
+      .addColumn('state', 'text', (c) => c.notNull().check(sql`state in ('queued', 'running', 'finished', 'failed')`))
+      .addColumn('verdict', 'text')
+      .addColumn('coverage_judged', 'integer')
+      .addColumn('coverage_in_scope', 'integer')
+      .addColumn('report_dir', 'text')
+      .addColumn('progress', 'text')
+      .addColumn('problem', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('started_at', 'text')
+      .addColumn('finished_at', 'text')
+      .addColumn('attempt', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('lease_until', 'text')
+      .addColumn('worker', 'text')
+      .execute();
+    await db.schema.createIndex('runs_by_state').on('runs').columns(['state', 'created_at']).execute();
+    await db.schema.createIndex('runs_by_product').on('runs').columns(['product_id', 'created_at']).execute();
+    await db.schema
+      .createTable('certificates')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('organisation_id', 'text', (c) => c.notNull().references('organisations.id'))
+      .addColumn('product_id', 'text', (c) => c.notNull().references('products.id'))
+      .addColumn('run_id', 'text', (c) => c.notNull().references('runs.id'))
+      .addColumn('issued_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('revoked_at', 'text')
+      .addColumn('jws', 'text')
+      .execute();
+  },
+};
+
+/** Every migration by name; names sort in the order they apply. */
+export const MIGRATIONS: Record<string, Migration> = { '0001-initial': initial };
+
+export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,0 +1,113 @@
+/**
+ * The service's one schema, as Kysely sees it. Both engines (SQLite embedded, PostgreSQL) hold the
+ * same tables with portable column types: ids are random UUIDs as text, times are ISO 8601 UTC
+ * strings (they sort as text, in either engine), JSON is text.
+ */
+import type { Generated } from 'kysely';
+
+export type Role = 'operator' | 'partner';
+export type RunState = 'queued' | 'running' | 'finished' | 'failed';
+
+export interface OrganisationsTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  /** scrypt (service/passwords.ts); null until the invite is accepted. */
+  password_hash: string | null;
+  role: Role;
+  /** Null for the operator. */
+  organisation_id: string | null;
+  created_at: string;
+}
+
+export interface InvitesTable {
+  id: string;
+  /** SHA-256 of the one-time token: the link itself is never stored. */
+  token_hash: string;
+  email: string;
+  role: Role;
+  organisation_id: string | null;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie's value: a stolen database opens no session. */
+  id_hash: string;
+  user_id: string;
+  expires_at: string;
+  /** The session's CSRF secret (@fastify/csrf-protection). */
+  csrf_secret: string;
+  created_at: string;
+}
+
+export interface ProductsTable {
+  id: string;
+  organisation_id: string;
+  name: string;
+  version: string;
+  base_url: string;
+  /** `--only` of its runs (operation ids or documents); null: every operation. */
+  only: string | null;
+  created_at: string;
+}
+
+export interface ProductConfigsTable {
+  product_id: string;
+  /** The config file's text (core/config.schema.json); null: the sandbox's demo config. */
+  config_json: string | null;
+  /** The secrets (environment variable name -> value), AES-256-GCM (service/secretBox.ts). */
+  secrets_encrypted: string | null;
+  updated_at: string;
+}
+
+export interface RunsTable {
+  id: string;
+  product_id: string;
+  organisation_id: string;
+  state: RunState;
+  verdict: string | null;
+  coverage_judged: number | null;
+  coverage_in_scope: number | null;
+  report_dir: string | null;
+  /** Progress while running, JSON ({ done, total, suites }). */
+  progress: string | null;
+  /** One line: why the run failed, or what happened to it (retried after a stop). */
+  problem: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** How many times a worker claimed the run; the claim's number fences the verdict's write. */
+  attempt: Generated<number>;
+  /** A running run whose lease has passed belongs to a dead worker. */
+  lease_until: string | null;
+  worker: string | null;
+}
+
+export interface CertificatesTable {
+  id: string;
+  organisation_id: string;
+  product_id: string;
+  run_id: string;
+  issued_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  jws: string | null;
+}
+
+export interface Database {
+  organisations: OrganisationsTable;
+  users: UsersTable;
+  invites: InvitesTable;
+  sessions: SessionsTable;
+  products: ProductsTable;
+  product_configs: ProductConfigsTable;
+  runs: RunsTable;
+  certificates: CertificatesTable;
+}
