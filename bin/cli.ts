@@ -18,6 +18,7 @@ import { faults } from '../app/commands/faults.ts';
 import { commandHelp, helpCommand, overview, usageLine } from '../app/commands/help.ts';
 import { init } from '../app/commands/init.ts';
 import { handleInterrupts } from '../app/commands/interrupt.ts';
+import { keys } from '../app/commands/keys.ts';
 import { merge } from '../app/commands/merge.ts';
 import { openapi } from '../app/commands/openapi.ts';
 import { operations } from '../app/commands/operations.ts';
@@ -45,6 +46,7 @@ const COMMANDS: Record<string, Command> = {
   openapi,
   pact,
   'certify-client': certifyClient,
+  keys,
 };
 COMMANDS.help = helpCommand(COMMANDS);
 

@@ -2,6 +2,7 @@
 import { reasonsLabel, shareLabel } from '../../../core/coverage.ts';
 import type { RunResults } from '../../../core/results.ts';
 import type { IntegrityState } from '../../../core/integrity.ts';
+import { statedSigner } from '../../../core/signing.ts';
 import { esc } from '../escape.ts';
 import { formatDuration, VERDICT_EXPLANATION, VERDICT_LABEL } from '../format.ts';
 import type { ReportContext } from '../context.ts';
@@ -83,8 +84,25 @@ export function overviewSection(ctx: ReportContext): string {
     '</div>',
     `<p id="integrity" class="integrity ${integrityClass}" data-integrity="${esc(ctx.integrity.state)}"><strong>Integrity:</strong> ${esc(integrityText(ctx.integrity))}. ` +
       'Check the folder with <code>npx conformance verify-report DIR</code>. The digest shows the files were not altered after the run; it is not a signature.</p>',
+    signerParagraph(r),
     '</header>',
   ].join('\n');
+}
+
+/**
+ * The signer the results state (set before they were sealed, by a certification service). The
+ * signature itself (signature.jws beside the page) is made after the page is written, so the page
+ * names the signer and says how to check it; it cannot show that the signature holds.
+ */
+function signerParagraph(r: RunResults): string {
+  const signer = statedSigner(r);
+  if (signer === undefined)
+    return '<p id="signer" class="signer" data-signer=""><strong>Signer:</strong> none stated (a local run). A signed folder carries <code>signature.jws</code>; check it with <code>npx conformance verify-report DIR --key FILE|URL</code>.</p>';
+  const key = signer.jwks ?? 'FILE|URL';
+  return (
+    `<p id="signer" class="signer" data-signer="${esc(signer.name)}" data-kid="${esc(signer.kid)}"><strong>Signer:</strong> ${esc(signer.name)} (key <code>${esc(signer.kid)}</code>) signs this folder in <code>signature.jws</code>, made after this page. ` +
+    `Check the signature with <code>npx conformance verify-report DIR --key ${esc(key)}</code>; this page alone does not prove it.</p>`
+  );
 }
 
 /** The baseline the run was compared with (`--baseline`), and what it changed. */
@@ -97,6 +115,6 @@ function baselineParagraph(r: RunResults): string {
   return (
     `<p id="baseline" class="baseline"><strong>Baseline applied:</strong> <code>${esc(b.source)}</code> (run started ${esc(b.startedAt)}, ${esc(b.verdict)}${b.digest ? `, SHA-256 ${esc(b.digest.slice(0, 16))}…` : ''}): ` +
     `${b.new.length} new, ${b.still.length} still failing, ${b.fixed.length} fixed. ` +
-    `${b.failOn === 'new' ? 'The exit code counts only new MUST findings (--fail-on new); the verdict above is the whole run\'s.' : 'The exit code follows the verdict.'}</p>${fixed}`
+    `${b.failOn === 'new' ? "The exit code counts only new MUST findings (--fail-on new); the verdict above is the whole run's." : 'The exit code follows the verdict.'}</p>${fixed}`
   );
 }
