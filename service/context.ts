@@ -1,0 +1,56 @@
+/** What the service's routes, pages and jobs share. */
+import type { Kysely } from 'kysely';
+import type { Engine } from './db/openDatabase.ts';
+import type { Database } from './db/schema.ts';
+import type { SecretBox } from './secrets.ts';
+import type { AllowedRange } from './ssrf.ts';
+
+export interface ServiceSettings {
+  /** Where reports (and the embedded database, unless --database-url) live. */
+  dataDir: string;
+  /** The address people reach the service at (invite links); default: the request's own. */
+  publicUrl?: string;
+  /** Secure cookies: default when publicUrl or the request is https. */
+  secureCookies?: boolean;
+  sessionHours: number;
+  inviteHours: number;
+  /** Sign-in attempts per address and window. */
+  signIn: { max: number; windowMs: number };
+  /** Address ranges a product's URL may resolve to although not public (tests allow loopback). */
+  allowRanges: AllowedRange[];
+  /** Runs of one organisation running at once, at most. */
+  organisationConcurrency: number;
+  /** Runs one process works on at once, at most. */
+  workerConcurrency: number;
+  /** Claims of one run at most: a run whose worker died is retried until then, then failed. */
+  maxAttempts: number;
+  /** How long a claim lasts without renewal (a dead worker's run is taken back after it). */
+  leaseMs: number;
+}
+
+export const DEFAULT_SETTINGS: Omit<ServiceSettings, 'dataDir'> = {
+  sessionHours: 12,
+  inviteHours: 72,
+  signIn: { max: 10, windowMs: 60_000 },
+  allowRanges: [],
+  organisationConcurrency: 2,
+  workerConcurrency: 2,
+  maxAttempts: 2,
+  leaseMs: 60_000,
+};
+
+/** Queues a run (service/jobs): the embedded engine wakes its in-process worker, PostgreSQL sends a pg-boss job. */
+export interface RunQueue {
+  enqueue(runId: string): Promise<void>;
+}
+
+export interface ServiceContext {
+  db: Kysely<Database>;
+  engine: Engine;
+  box: SecretBox;
+  settings: ServiceSettings;
+  queue: RunQueue;
+  now: () => Date;
+}
+
+export const iso = (d: Date): string => d.toISOString();

@@ -1,0 +1,152 @@
+/**
+ * One claimed run, performed: the product's URLs are guarded (service/ssrf.ts), its config written
+ * into the run's folder and its secrets opened only for the run, then `runConformance` (the same
+ * run as the command's) writes the report under the data folder. Progress goes to the run's row
+ * as suites start and finish; the lease is renewed meanwhile; the outcome is written only while the
+ * claim holds. A run stopped because the worker stops is given back to the queue, not judged.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { ProgressSink } from '../../app/progress.ts';
+import type { ServiceContext } from '../context.ts';
+import { guardTarget, TargetRefused } from '../ssrf.ts';
+import { type Claim, finishRun, recordProgress, releaseRun, renewLease } from './claims.ts';
+
+/** Every http(s) URL a config names (discovery documents, token endpoints), `{target}` filled in. */
+function urlsOf(value: unknown, target: string, into: string[] = []): string[] {
+  if (typeof value === 'string') {
+    const filled = value.replaceAll('{target}', target);
+    if (/^https?:\/\//i.test(filled)) into.push(filled);
+  } else if (Array.isArray(value)) for (const v of value) urlsOf(v, target, into);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) urlsOf(v, target, into);
+  return into;
+}
+
+class RowProgress implements ProgressSink {
+  readonly #running = new Set<string>();
+  #done = 0;
+  #total = 0;
+  #write: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly claim: Claim,
+  ) {}
+
+  #save(): void {
+    const progress = JSON.stringify({
+      done: this.#done,
+      total: this.#total,
+      running: [...this.#running].map((s) => basename(s).replace(/\.suite\.ts$/, '')),
+    });
+    this.#write = this.#write.then(() => recordProgress(this.ctx, this.claim, progress)).catch(() => {});
+  }
+
+  start(operations: readonly { id: string; suite: string }[]): void {
+    this.#total = new Set(operations.map((o) => o.suite)).size;
+    this.#save();
+  }
+  suiteStarted(suite: string): void {
+    this.#running.add(suite);
+    this.#save();
+  }
+  suiteFinished(suite: string): void {
+    this.#running.delete(suite);
+    this.#done++;
+    this.#save();
+  }
+  stop(): void {}
+  flushed(): Promise<void> {
+    return this.#write;
+  }
+}
+
+export async function performRun(ctx: ServiceContext, claim: Claim, stopping: AbortSignal): Promise<void> {
+  const fail = (problem: string) =>
+    finishRun(ctx, claim, {
+      state: 'failed',
+      verdict: null,
+      coverage_judged: null,
+      coverage_in_scope: null,
+      report_dir: null,
+      problem,
+    });
+  const lease = setInterval(
+    () => {
+      renewLease(ctx, claim).catch(() => {});
+    },
+    Math.max(1000, Math.floor(ctx.settings.leaseMs / 3)),
+  );
+  try {
+    const run = await ctx.db.selectFrom('runs').selectAll().where('id', '=', claim.runId).executeTakeFirstOrThrow();
+    const product = await ctx.db
+      .selectFrom('products')
+      .selectAll()
+      .where('id', '=', run.product_id)
+      .executeTakeFirstOrThrow();
+    const stored = await ctx.db
+      .selectFrom('product_configs')
+      .selectAll()
+      .where('product_id', '=', product.id)
+      .executeTakeFirst();
+    const runFolder = join(ctx.settings.dataDir, 'runs', run.id);
+    const reportDir = join(ctx.settings.dataDir, 'reports', run.id);
+    mkdirSync(runFolder, { recursive: true });
+    let config: string;
+    let environmentFallbacks: Record<string, string>;
+    if (stored?.config_json) {
+      config = join(runFolder, 'config.json');
+      writeFileSync(config, stored.config_json, { mode: 0o600 });
+      environmentFallbacks = stored.secrets_encrypted ? JSON.parse(ctx.box.open(stored.secrets_encrypted)) : {};
+    } else {
+      const demo = await import('../../server/demoConfig.ts');
+      config = demo.DEMO_CONFIG_FILE;
+      environmentFallbacks = { ...demo.DEMO_ENVIRONMENT };
+    }
+    const named = stored?.config_json ? urlsOf(JSON.parse(stored.config_json), product.base_url) : [];
+    try {
+      for (const url of [product.base_url, ...named]) await guardTarget(url, ctx.settings.allowRanges);
+    } catch (e) {
+      if (e instanceof TargetRefused) {
+        await fail(`Refused: ${e.message}`);
+        return;
+      }
+      throw e;
+    }
+    const progress = new RowProgress(ctx, claim);
+    const { runConformance } = await import('../../app/runConformance.ts');
+    const outcome = await runConformance({
+      target: product.base_url,
+      config,
+      environmentFallbacks,
+      ...(product.only ? { only: product.only } : {}),
+      reportDir,
+      allowDestructive: false,
+      progress,
+      signal: stopping,
+    });
+    await progress.flushed();
+    if (stopping.aborted) {
+      await releaseRun(ctx, claim);
+      return;
+    }
+    if (outcome.problem || !outcome.results) {
+      await fail(outcome.problem ?? `The run ended with exit code ${outcome.exitCode} and no results`);
+      return;
+    }
+    const coverage = outcome.results.coverage?.overall;
+    await finishRun(ctx, claim, {
+      state: 'finished',
+      verdict: outcome.results.verdict,
+      coverage_judged: coverage?.judged ?? null,
+      coverage_in_scope: coverage?.inScope ?? null,
+      report_dir: reportDir,
+      problem: outcome.results.verdictReason ?? null,
+    });
+  } catch (e) {
+    if (stopping.aborted) await releaseRun(ctx, claim).catch(() => {});
+    else await fail(`The service could not perform the run: ${(e as Error).message.split('\n')[0]}`).catch(() => {});
+  } finally {
+    clearInterval(lease);
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * PostgreSQL's jobs: pg-boss carries one job per queued run, so that every `conformance service`
+ * process on the database (the web one and `--workers-only` ones on other machines) shares the
+ * work. The job names a run; the runs table stays the truth: a job whose run may not start yet
+ * (its product or organisation is busy) is sent again a little later, a job whose run is no longer
+ * queued is done. Dead workers' runs are taken back by lease (service/jobs/claims.ts) by whichever
+ * process notices first, and sent again.
+ */
+import { hostname } from 'node:os';
+import PgBoss from 'pg-boss';
+import type { ServiceContext } from '../context.ts';
+import { claimRun, recoverRuns } from './claims.ts';
+import type { WorkerPool } from './embeddedQueue.ts';
+import { performRun } from './performRun.ts';
+
+export const RUN_QUEUE = 'conformance-run';
+const RETRY_BLOCKED_SECONDS = 2;
+
+export async function startPgBossQueue(
+  ctx: ServiceContext,
+  databaseUrl: string,
+  options: { work: boolean },
+): Promise<WorkerPool> {
+  const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', max: 4 });
+  boss.on('error', () => {});
+  await boss.start();
+  await boss.createQueue(RUN_QUEUE, { name: RUN_QUEUE, retryLimit: 0 });
+  const worker = `${hostname()}:${process.pid}`;
+  const stopping = new AbortController();
+  const inFlight = new Set<Promise<void>>();
+  const send = (runId: string, startAfter?: number) =>
+    boss.send(RUN_QUEUE, { runId }, { retryLimit: 0, ...(startAfter ? { startAfter } : {}) });
+
+  let recovery: NodeJS.Timeout | undefined;
+  if (options.work) {
+    const recover = async () => {
+      for (const id of await recoverRuns(ctx, { everyRunning: false }).catch(() => [])) await send(id).catch(() => {});
+    };
+    await recover();
+    recovery = setInterval(() => void recover(), Math.max(1000, Math.floor(ctx.settings.leaseMs / 2)));
+    for (let i = 0; i < ctx.settings.workerConcurrency; i++) {
+      await boss.work<{ runId: string }>(RUN_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
+        if (stopping.signal.aborted) return;
+        const answer = await claimRun(ctx, job.data.runId, worker);
+        if ('blocked' in answer) {
+          await send(job.data.runId, RETRY_BLOCKED_SECONDS);
+          return;
+        }
+        if ('gone' in answer) return;
+        const run = performRun(ctx, answer.claimed, stopping.signal);
+        inFlight.add(run);
+        await run.finally(() => inFlight.delete(run));
+        // Stopped before it ended: the run went back to the queue, and needs a job again.
+        if (stopping.signal.aborted) {
+          const row = await ctx.db
+            .selectFrom('runs')
+            .select('state')
+            .where('id', '=', job.data.runId)
+            .executeTakeFirst();
+          if (row?.state === 'queued') await send(job.data.runId);
+        }
+      });
+    }
+  }
+  return {
+    async enqueue(runId) {
+      await send(runId);
+    },
+    get active() {
+      return inFlight.size;
+    },
+    async stop() {
+      if (recovery) clearInterval(recovery);
+      stopping.abort();
+      await Promise.allSettled([...inFlight]);
+      await boss.stop({ graceful: false, wait: true, close: true });
+    },
+  };
+}

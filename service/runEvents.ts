@@ -1,0 +1,51 @@
+/**
+ * A run's live progress as server-sent events. The progress is read from the run's row, which the
+ * worker running it updates (service/jobs/performRun.ts), so a page served by one machine follows
+ * a run on another: `progress` when it changes, `done` when the run has ended.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceContext } from './context.ts';
+import { progressText } from './routes.ts';
+
+const POLL_MS = 500;
+
+export async function streamRunEvents(
+  ctx: ServiceContext,
+  runId: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  reply.hijack();
+  const out = reply.raw;
+  out.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  let closed = false;
+  request.raw.on('close', () => {
+    closed = true;
+  });
+  let last = '';
+  while (!closed) {
+    const run = await ctx.db
+      .selectFrom('runs')
+      .select(['state', 'progress', 'verdict', 'attempt'])
+      .where('id', '=', runId)
+      .executeTakeFirst()
+      .catch(() => undefined);
+    if (!run) break;
+    const data = JSON.stringify({ state: run.state, attempt: run.attempt, text: progressText(run.progress) });
+    if (data !== last) {
+      out.write(`event: progress\ndata: ${data}\n\n`);
+      last = data;
+    }
+    if (run.state === 'finished' || run.state === 'failed') {
+      out.write(`event: done\ndata: ${JSON.stringify({ state: run.state, verdict: run.verdict })}\n\n`);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+  out.end();
+}
