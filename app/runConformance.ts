@@ -10,7 +10,7 @@ import { aggregate } from '../core/aggregate.ts';
 import { allSecretsOf, ConfigError, loadConfig } from '../core/config.ts';
 import { addressOf, discover, TargetUnreachableError } from '../core/discovery.ts';
 import { RunEventBus, readEvents, type WorkerResult } from '../core/events.ts';
-import { RunRetryBudget } from '../core/breaker.ts';
+import { interruptRun, RunRetryBudget } from '../core/breaker.ts';
 import { HttpClient, type LoadRetryTotals, Pacer } from '../core/http.ts';
 import { applyBaseline, exitCodeUnderBaseline, incompatibility } from '../core/baseline.ts';
 import { sealed } from '../core/integrity.ts';
@@ -137,6 +137,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   let runDir: string | undefined;
   let budget: RunRetryBudget | undefined;
   let ownClaim: ReportFolderClaim | undefined;
+  let stopInterruptHook: (() => void) | undefined;
   try {
     // The report folder first: a folder in use or unwritable stops the run before any request.
     const reportRoot = resolve(options.reportDir);
@@ -179,9 +180,16 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     runDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
     removedOnExit(runDir);
     budget = new RunRetryBudget(runDir, config.http);
+    // Ctrl-C reaches every HTTP client of the run: a wait for Retry-After or for a pacing turn ends at once.
+    const dirOfRun = runDir;
+    stopInterruptHook = () => options.signal?.removeEventListener('abort', onInterrupt);
+    const onInterrupt = () => interruptRun(dirOfRun);
+    if (options.signal?.aborted) onInterrupt();
+    else options.signal?.addEventListener('abort', onInterrupt, { once: true });
     client = new HttpClient(config.http, undefined, {
       budget,
       pacer: new Pacer(config.http.maxRequestsPerSecond, config.http.concurrency),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
     const runnerExchanges = new Map<string, ExchangeRecord>();
     const runnerResults: WorkerResult[] = [];
@@ -335,6 +343,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     if (e instanceof ReportFolderError) return { exitCode: EXIT.usage, problem: `Report folder ${e.message}` };
     throw e;
   } finally {
+    stopInterruptHook?.();
     ownClaim?.release();
     await client?.close();
     if (runDir) {

@@ -5,6 +5,12 @@
 // is always what is checked out (a dist/ left over from packing is never used there).
 import { existsSync } from 'node:fs';
 
+// Ctrl-C (or SIGTERM) while the command is still loading ends it at once as interrupted (130);
+// cli.main installs its own handling first thing, and this one steps aside just before.
+const early = () => process.exit(130);
+process.on('SIGINT', early);
+process.on('SIGTERM', early);
+
 // A reader that goes away (`conformance faults | head`) is not an error of ours: stop quietly.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (e) => {
@@ -22,4 +28,6 @@ if (existsSync(source)) {
 } else {
   cli = await import('../dist/bin/cli.js');
 }
+process.off('SIGINT', early);
+process.off('SIGTERM', early);
 process.exitCode = await cli.main(process.argv.slice(2));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadFixture } from './testSupport/resultsFixtures.ts';
-import { canonicalJson, digestOf, integrityOf, sealed } from './integrity.ts';
+import { createHash } from 'node:crypto';
+import { canonicalJson, digestOf, integrityOf, sealed, writeCanonicalJson } from './integrity.ts';
 
 describe('canonicalJson', () => {
   it('sorts keys at every level and drops undefined members', () => {
@@ -13,6 +14,22 @@ describe('canonicalJson', () => {
     const a = JSON.parse('{"x": 1, "y": [true, null]}') as unknown;
     const b = JSON.parse('{"y":[true,null],"x":1}') as unknown;
     expect(canonicalJson(a)).toBe(canonicalJson(b));
+  });
+});
+
+describe('writeCanonicalJson', () => {
+  it('writes the same text as canonicalJson, in pieces, and the digest is the digest of that text', () => {
+    const value = {
+      z: [1, undefined, 'x', { b: [null, true], a: 'é' }],
+      a: { big: 'y'.repeat(70_000), n: -1.5 },
+      f: () => 1,
+    };
+    const pieces: string[] = [];
+    writeCanonicalJson(value, (p) => pieces.push(p));
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.join('')).toBe(canonicalJson(value));
+    const results = value as unknown as Parameters<typeof digestOf>[0];
+    expect(digestOf(results)).toBe(createHash('sha256').update(canonicalJson(value), 'utf8').digest('hex'));
   });
 });
 

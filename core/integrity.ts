@@ -16,10 +16,49 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
-/** The digest of a results value, ignoring any `integrity` member it carries. */
+/**
+ * Feeds the canonical JSON of a value into a sink piece by piece, the same text `canonicalJson`
+ * gives, without ever holding it whole (a run's results.json can be tens of megabytes).
+ */
+export function writeCanonicalJson(value: unknown, write: (piece: string) => void): void {
+  if (value === null || typeof value !== 'object') {
+    write(JSON.stringify(value) ?? 'null');
+    return;
+  }
+  if (Array.isArray(value)) {
+    write('[');
+    value.forEach((v, i) => {
+      if (i > 0) write(',');
+      if (v === undefined) write('null');
+      else writeCanonicalJson(v, write);
+    });
+    write(']');
+    return;
+  }
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined && typeof v !== 'function')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  write('{');
+  entries.forEach(([k, v], i) => {
+    write(`${i > 0 ? ',' : ''}${JSON.stringify(k)}:`);
+    writeCanonicalJson(v, write);
+  });
+  write('}');
+}
+
+/** The digest of a results value, ignoring any `integrity` member it carries (hashed as it is written). */
 export function digestOf(results: Omit<RunResults, 'integrity'> & { integrity?: unknown }): string {
   const { integrity: _ignored, ...content } = results;
-  return createHash('sha256').update(canonicalJson(content), 'utf8').digest('hex');
+  const hash = createHash('sha256');
+  let buffered = '';
+  writeCanonicalJson(content, (piece) => {
+    buffered += piece;
+    if (buffered.length >= 65536) {
+      hash.update(buffered, 'utf8');
+      buffered = '';
+    }
+  });
+  return hash.update(buffered, 'utf8').digest('hex');
 }
 
 /** The results with their integrity member set. */

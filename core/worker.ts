@@ -9,7 +9,7 @@
  */
 import { inject } from 'vitest';
 import { isOperationId, operation } from '../spec/operations.ts';
-import { Breaker, type BreakerKey, RunRetryBudget } from './breaker.ts';
+import { Breaker, type BreakerKey, RunRetryBudget, runInterruption } from './breaker.ts';
 import { EventFile } from './events.ts';
 import { EvidenceBudget } from './evidenceCap.ts';
 import type { ExchangeRequest } from './exchange.ts';
@@ -55,6 +55,8 @@ export function worker(): WorkerState {
       client: new HttpClient(ctx.http, breaker, {
         budget: new RunRetryBudget(ctx.runDir, ctx.http),
         pacer,
+        // The runner's Ctrl-C (interruptRun) ends this worker's waits for Retry-After or pacing at once.
+        signal: runInterruption(ctx.runDir),
       }),
       redactor: Redactor.forRun({ ...ctx, secrets: [ctx.token, ...ctx.secrets] }),
       events: new EventFile(ctx.runDir),
