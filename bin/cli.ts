@@ -26,6 +26,7 @@ import { pact } from '../app/commands/pact.ts';
 import { report } from '../app/commands/report.ts';
 import { run } from '../app/commands/run.ts';
 import { serve } from '../app/commands/serve.ts';
+import { service } from '../app/commands/service.ts';
 import { start } from '../app/commands/start.ts';
 import { variants } from '../app/commands/variants.ts';
 import { verifyReport } from '../app/commands/verifyReport.ts';
@@ -47,6 +48,7 @@ const COMMANDS: Record<string, Command> = {
   pact,
   'certify-client': certifyClient,
   keys,
+  service,
 };
 COMMANDS.help = helpCommand(COMMANDS);
 

@@ -1,0 +1,91 @@
+/**
+ * `conformance service`: the hosted certification service (service/) until Ctrl-C. The embedded
+ * database under --data-dir by default; --database-url postgres://... for PostgreSQL, where
+ * --workers-only processes on other machines share the runs. A database that cannot be opened,
+ * or a missing service key, is one line and exit 2.
+ */
+import { type Command, integer, parse, SetupProblem, UsageError } from './command.ts';
+import { onInterrupt } from './interrupt.ts';
+
+const RANGES = ['loopback', 'private', 'link-local'] as const;
+
+export const service: Command = {
+  help: {
+    usage: [
+      'service [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--public-url URL] [--allow-ranges LIST]',
+      'service --workers-only --database-url URL [--data-dir DIR]',
+    ],
+    summary: 'host the certification service: partners sign in, register products and run certifications',
+    options: [
+      ['--port N', 'port to listen on (default 8080; 0: any free port)'],
+      ['--host H', 'address to listen on (default 127.0.0.1)'],
+      ['--data-dir DIR', 'reports and the embedded database (default ./conformance-service-data)'],
+      [
+        '--database-url URL',
+        'PostgreSQL (postgres://...) instead of the embedded database; needs CONFORMANCE_SERVICE_KEY',
+      ],
+      ['--workers-only', 'perform queued runs only, no web pages (several machines on one PostgreSQL)'],
+      ['--public-url URL', 'the address people reach the service at (invite links; https makes cookies Secure)'],
+      ['--allow-ranges LIST', 'comma-separated: loopback, private, link-local: product URLs there are allowed'],
+    ],
+  },
+  async run(argv, io) {
+    const { values } = parse(argv, {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'database-url': { type: 'string' },
+      'workers-only': { type: 'boolean' },
+      'public-url': { type: 'string' },
+      'allow-ranges': { type: 'string' },
+    });
+    const port = integer('port', values.port as string | undefined, 0, 65535) ?? 8080;
+    const databaseUrl = values['database-url'] as string | undefined;
+    const workersOnly = values['workers-only'] === true;
+    if (workersOnly && databaseUrl === undefined)
+      throw new UsageError('--workers-only needs --database-url: workers share runs through PostgreSQL');
+    const allowRanges = ((values['allow-ranges'] as string | undefined) ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+    for (const r of allowRanges)
+      if (!(RANGES as readonly string[]).includes(r))
+        throw new UsageError(`--allow-ranges takes ${RANGES.join(', ')}, received ${JSON.stringify(r)}`);
+    const publicUrl = values['public-url'] as string | undefined;
+    if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl))
+      throw new UsageError(`--public-url must be an http or https URL, received ${JSON.stringify(publicUrl)}`);
+
+    const [{ startService, DEFAULT_DATA_DIR }, { DatabaseUnavailable }, { ServiceKeyProblem }] = await Promise.all([
+      import('../../service/startService.ts'),
+      import('../../service/db/openDatabase.ts'),
+      import('../../service/secrets.ts'),
+    ]);
+    let running: Awaited<ReturnType<typeof startService>>;
+    try {
+      running = await startService({
+        dataDir: (values['data-dir'] as string | undefined) ?? DEFAULT_DATA_DIR,
+        ...(databaseUrl !== undefined ? { databaseUrl } : {}),
+        host: (values.host as string | undefined) ?? '127.0.0.1',
+        port,
+        workersOnly,
+        allowRanges: allowRanges as (typeof RANGES)[number][],
+        ...(publicUrl !== undefined ? { publicUrl } : {}),
+      });
+    } catch (e) {
+      if (e instanceof DatabaseUnavailable || e instanceof ServiceKeyProblem) throw new SetupProblem(e.message);
+      throw e;
+    }
+    io.out(
+      `Database: ${running.database.engine === 'sqlite' ? 'embedded' : 'PostgreSQL'} at ${running.database.where}`,
+    );
+    if (running.url) io.out(`listening on ${running.url}`);
+    else io.out('working on queued runs (no web pages)');
+    if (running.operatorInvite)
+      io.out(
+        `No operator yet: set the operator's password within ${running.ctx.settings.inviteHours} hours at ${running.operatorInvite}`,
+      );
+    await new Promise<void>((resolve) => onInterrupt(resolve));
+    await running.close();
+    return 0;
+  },
+};
