@@ -130,6 +130,17 @@ export function changeOf(
   return `${change} ${joinOps(operations)} so that ${outcome}${because}.`;
 }
 
+/**
+ * An error is not the server's failure: nothing was judged. What to do is about the run, not the
+ * answers: a refusal for load asks for a slower or more patient run, anything else for a target
+ * that answers (issue 22: load is not non-conformance).
+ */
+export function errorAdvice(example: Pick<CheckResult, 'message'>): string {
+  if (/for load|HTTP 429|Retry-After/i.test(example.message))
+    return 'Nothing to change in the answers: the target refused for load and the call was not judged; pace the run (--max-requests-per-second, --concurrency) or give it a larger retry budget (http.loadRetries, http.loadRetryWaitMs) and run again.';
+  return 'Nothing was judged here (no answer to judge): check that the target answers within http.timeoutMs and that the run is not stopped early, then run again.';
+}
+
 /** "must be string" -> "is string": a schema error's demand as a statement of the fixed answer. */
 function indicative(demand: string): string {
   return demand
@@ -174,14 +185,17 @@ export function findingsOf(results: Pick<RunResults, 'results' | 'requirements'>
       requirements,
       results: g.indexes,
       example,
-      change: changeOf(
-        g.first.check,
-        g.first.level,
-        operations,
-        results.results[example] as CheckResult,
-        requirements,
-        rows,
-      ),
+      change:
+        g.first.status === 'error'
+          ? errorAdvice(results.results[example] as CheckResult)
+          : changeOf(
+              g.first.check,
+              g.first.level,
+              operations,
+              results.results[example] as CheckResult,
+              requirements,
+              rows,
+            ),
     });
   }
   return findings.sort(compareFindings);
