@@ -81,6 +81,17 @@ describe('findingsOf', () => {
     expect(findings[2]?.change).toMatch(/^Look at search-authorisation so that success-status sees HTTP 200/);
   });
 
+  it('never asks the server to change for what was not judged: a load refusal asks for a slower run', () => {
+    const refusal = result({
+      check: 'success-status',
+      operation: 'get-code-set',
+      status: 'error',
+      message: 'the target was still refusing for load (HTTP 429) after 3 retries (budget spent); not judged',
+    });
+    const [f] = findingsOf({ results: [refusal], requirements });
+    expect(f?.change).toMatch(/^Nothing to change in the answers: the target refused for load/);
+  });
+
   it("takes a schema failure's change from its first cause", () => {
     const schema = result({
       check: 'matches-schema',
