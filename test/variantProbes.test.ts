@@ -5,7 +5,7 @@
  * variant undone by another of its group would be judged by no run of its own). Apart from
  * test/variants.test.ts so that the probes run beside its runs rather than before them.
  */
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { type Answer, TestSandbox } from '../server/testSupport.ts';
 import { VARIANTS } from '../server/variants/catalog.ts';
 import { COMPOSING } from './support/selfTestPlan.ts';
@@ -20,11 +20,13 @@ const PROBES = { ...PROTOCOL, ...D1_MEMBERSHIP, ...D1_CLAIMS, ...D2, ...D3 };
 /**
  * What a probe's answer is compared by: status, media type, header names and body text, with the
  * sandbox's own address written as `{sandbox}` (every sandbox listens on a port of its own, and
- * answers that carry addresses, such as the discovery document, would otherwise always differ).
+ * answers that carry addresses, such as the discovery document, would otherwise always differ)
+ * and every UUID as `{uuid}` (a Bundle's id is drawn anew for each answer).
  */
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 function signature(a: Answer, sandbox: TestSandbox): string {
   const text = `${a.status}\n${a.headers.get('content-type') ?? ''}\n${[...a.headers.keys()].sort().join(',')}\n${a.text}`;
-  return text.replaceAll(new URL(sandbox.url).host, '{sandbox}');
+  return text.replaceAll(new URL(sandbox.url).host, '{sandbox}').replace(UUID, '{uuid}');
 }
 
 describe('the variant probes', () => {
@@ -35,23 +37,27 @@ describe('the variant probes', () => {
 });
 
 describe('every variant changes what the sandbox answers', () => {
-  let clean: TestSandbox;
-
+  // Three fresh sandboxes per probe: two clean ones must answer alike (else a difference proves
+  // nothing), and the one with the variant otherwise.
   test.each(VARIANTS.map((v) => [v.name] as const))('%s', async (name) => {
-    clean ??= await TestSandbox.start();
-    const varied = await TestSandbox.start([], [name]);
+    const [clean, again, varied] = await Promise.all([
+      TestSandbox.start(),
+      TestSandbox.start(),
+      TestSandbox.start([], [name]),
+    ]);
     try {
-      const [before, after] = [await PROBES[name](clean), await PROBES[name](varied)];
-      expect(signature(after, varied), `${name}: the probe's answer is the same with and without the variant`).not.toBe(
-        signature(before, clean),
-      );
+      const before = signature(await PROBES[name](clean), clean);
+      expect(
+        signature(await PROBES[name](again), again),
+        `${name}: the probe's answer differs between two clean sandboxes, so a difference proves nothing`,
+      ).toBe(before);
+      expect(
+        signature(await PROBES[name](varied), varied),
+        `${name}: the probe's answer is the same with and without the variant`,
+      ).not.toBe(before);
     } finally {
-      await varied.close();
+      await Promise.all([clean.close(), again.close(), varied.close()]);
     }
-  });
-
-  afterAll(async () => {
-    await clean?.close();
   });
 });
 
