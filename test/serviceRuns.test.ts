@@ -1,0 +1,285 @@
+/**
+ * The certification service's runs (issue 25), over real HTTP against a sandbox as the partner's
+ * server, on the embedded database (in-process jobs) and on PostgreSQL (pg-boss): a partner
+ * starts a run, follows it live (server-sent events), reads the report, and after the server
+ * breaks a rule sees the run fail and the history say what changed. Claims honour one run per
+ * product and the organisation's limit; a dead worker's run is retried once, then failed; a
+ * verdict is written only under the claim that holds; private addresses are refused.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../server/http.ts';
+import { iso, type ServiceContext } from '../service/context.ts';
+import { claimNextRun, finishRun, recoverRuns } from '../service/jobs/claims.ts';
+import { guardTarget, TargetRefused } from '../service/ssrf.ts';
+import { type RunningService, startService } from '../service/startService.ts';
+import { inviteLinkOf, Person } from '../service/testSupport/browserless.ts';
+import { postgresAvailable, startThrowawayPostgres, type ThrowawayPostgres } from '../service/testSupport/postgres.ts';
+
+const PG = postgresAvailable();
+if (!PG)
+  console.warn('PostgreSQL server binaries not installed: the PostgreSQL variant of the service tests is skipped');
+const OPERATOR = { email: 'operator@example.test', password: 'operator-password-1' };
+
+let pg: ThrowawayPostgres | undefined;
+beforeAll(async () => {
+  if (PG) pg = await startThrowawayPostgres();
+}, 60_000);
+afterAll(() => pg?.stop());
+
+async function serviceOn(engine: 'sqlite' | 'postgres', extra: Parameters<typeof startService>[0] = {}) {
+  return startService({
+    dataDir: mkdtempSync(join(tmpdir(), 'service-runs-')),
+    ...(engine === 'postgres'
+      ? { databaseUrl: await pg!.createDatabase(`runs_${Math.floor(Math.random() * 1e9)}`) }
+      : {}),
+    environment: {
+      CONFORMANCE_SERVICE_OPERATOR_EMAIL: OPERATOR.email,
+      CONFORMANCE_SERVICE_OPERATOR_PASSWORD: OPERATOR.password,
+      CONFORMANCE_SERVICE_KEY: 'ef'.repeat(32),
+    },
+    allowRanges: ['loopback'],
+    ...extra,
+  });
+}
+
+async function partnerOf(service: RunningService, name: string): Promise<Person> {
+  const operator = new Person(service.url!);
+  await operator.signIn(OPERATOR.email, OPERATOR.password);
+  const org = (await operator.post('/organisations', { name }, '/organisations')).location!;
+  const invite = await operator.post(`${org}/invites`, { email: `someone@${name.toLowerCase()}.test` }, org);
+  const partner = new Person(service.url!);
+  await partner.acceptInvite(inviteLinkOf(invite.text), 'partner-password-1');
+  return partner;
+}
+
+/** Reads the run's server-sent events until `done`; answers every event's name and data. */
+async function followRun(person: Person, runId: string): Promise<{ event: string; data: string }[]> {
+  const response = await fetch(`${person.base}/runs/${runId}/events`, {
+    headers: { cookie: [...person.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+  });
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const text = await response.text();
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map((block) => ({
+      event: /^event: (.*)$/m.exec(block)?.[1] ?? '',
+      data: /^data: (.*)$/m.exec(block)?.[1] ?? '',
+    }));
+}
+
+const engines = ['sqlite' as const, ...(PG ? ['postgres' as const] : [])];
+
+describe.each(engines)('on %s', (engine) => {
+  let service: RunningService;
+  let sandbox: RunningSandbox;
+  let port: number;
+  beforeAll(async () => {
+    service = await serviceOn(engine);
+    sandbox = await startSandbox({ port: 0 });
+    port = Number(new URL(sandbox.url).port);
+  }, 60_000);
+  afterAll(async () => {
+    await service?.close();
+    await sandbox?.close();
+  });
+
+  test('a partner runs a product, follows it live, reads the report; a broken rule fails the next run and the history names it', async () => {
+    const partner = await partnerOf(service, `Gamma-${engine}`);
+    const product = (
+      await partner.post('/products', {
+        name: 'Gamma server',
+        version: '2.1',
+        baseUrl: sandbox.url,
+        only: 'diary-post-auth',
+      })
+    ).location!;
+    const first = (await partner.post(`${product}/runs`, {}, product)).location!;
+    const firstId = first.split('/').pop()!;
+    const events = await followRun(partner, firstId);
+    expect(events.map((e) => e.event)).toContain('progress');
+    expect(events.some((e) => /suites done/.test(e.data))).toBe(true);
+    expect(events.at(-1)?.event).toBe('done');
+    const runPage = await partner.get(first);
+    expect(runPage.text).toMatch(/State: <strong id="state">finished<\/strong>/);
+    const firstRow = await service.ctx.db
+      .selectFrom('runs')
+      .selectAll()
+      .where('id', '=', firstId)
+      .executeTakeFirstOrThrow();
+    expect(firstRow).toMatchObject({ state: 'finished', attempt: 1 });
+    expect(firstRow.verdict).not.toBe('not-conformant');
+    expect(firstRow.coverage_in_scope).toBeGreaterThan(0);
+    const report = await partner.get(`${first}/report`);
+    expect(report.status).toBe(200);
+    expect(report.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(report.text).toContain('<html');
+
+    // The partner's server now breaks a documented rule of the operation.
+    await sandbox.close();
+    sandbox = await startSandbox({ port, faults: ['diary-unmapped-as-unauthorized'] });
+    const second = (await partner.post(`${product}/runs`, {}, product)).location!;
+    const secondId = second.split('/').pop()!;
+    expect((await followRun(partner, secondId)).at(-1)?.event).toBe('done');
+    const secondRow = await service.ctx.db
+      .selectFrom('runs')
+      .selectAll()
+      .where('id', '=', secondId)
+      .executeTakeFirstOrThrow();
+    expect(secondRow).toMatchObject({ state: 'finished', verdict: 'not-conformant' });
+    const history = await partner.get(product);
+    expect(history.text).toMatch(/\d+ new, 0 fixed<ul class="new-findings"><li>MUST /);
+    expect(history.text).toContain('verdict-not-conformant');
+  }, 240_000);
+
+  test('a product URL in a private range is refused, with one line on the run, and no request is sent', async () => {
+    const partner = await partnerOf(service, `Delta-${engine}`);
+    const product = (await partner.post('/products', { name: 'Delta', version: '1', baseUrl: 'http://10.1.2.3:8080' }))
+      .location!;
+    const run = (await partner.post(`${product}/runs`, {}, product)).location!;
+    expect((await followRun(partner, run.split('/').pop()!)).at(-1)?.data).toContain('"failed"');
+    const page = await partner.get(run);
+    expect(page.text).toContain('Refused: 10.1.2.3 resolves to 10.1.2.3, a private address');
+  }, 60_000);
+});
+
+test('the SSRF guard judges every address a name resolves to; loopback only when allowed', async () => {
+  const resolver = (addresses: string[]) => async () => addresses.map((address) => ({ address }));
+  await expect(guardTarget('https://partner.example', [], resolver(['93.184.215.14']))).resolves.toBeUndefined();
+  for (const [address, range] of [
+    ['127.0.0.1', 'loopback'],
+    ['::1', 'loopback'],
+    ['::ffff:127.0.0.1', 'loopback'],
+    ['192.168.1.5', 'private'],
+    ['172.20.0.1', 'private'],
+    ['fd00::1', 'private'],
+    ['169.254.169.254', 'link-local'],
+    ['fe80::1', 'link-local'],
+    ['0.0.0.0', 'reserved'],
+  ]) {
+    const refused = await guardTarget('https://partner.example', [], resolver(['93.184.215.14', address])).catch(
+      (e) => e,
+    );
+    expect(refused, address).toBeInstanceOf(TargetRefused);
+    expect((refused as Error).message).toContain(`a ${range} address`);
+  }
+  await expect(guardTarget('http://127.0.0.1:1', ['loopback'])).resolves.toBeUndefined();
+  await expect(guardTarget('http://[::1]:1', [])).rejects.toThrow(/a loopback address/);
+  await expect(guardTarget('file:///etc/passwd', ['loopback'])).rejects.toThrow(/Expected an http or https URL/);
+});
+
+describe('claims', () => {
+  let service: RunningService;
+  let ctx: ServiceContext;
+  beforeAll(async () => {
+    // No worker: the test claims by hand.
+    service = await serviceOn('sqlite', { workerConcurrency: 0, organisationConcurrency: 2 });
+    ctx = service.ctx;
+  });
+  afterAll(() => service?.close());
+
+  async function queued(organisationId: string, productId: string): Promise<string> {
+    const id = randomUUID();
+    await ctx.db
+      .insertInto('runs')
+      .values({
+        id,
+        product_id: productId,
+        organisation_id: organisationId,
+        state: 'queued',
+        verdict: null,
+        coverage_judged: null,
+        coverage_in_scope: null,
+        report_dir: null,
+        progress: null,
+        problem: null,
+        created_at: iso(new Date()),
+        started_at: null,
+        finished_at: null,
+        lease_until: null,
+        worker: null,
+      })
+      .execute();
+    return id;
+  }
+
+  async function organisationWithProducts(n: number) {
+    const org = randomUUID();
+    await ctx.db
+      .insertInto('organisations')
+      .values({ id: org, name: org, created_at: iso(new Date()) })
+      .execute();
+    const products: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const id = randomUUID();
+      await ctx.db
+        .insertInto('products')
+        .values({
+          id,
+          organisation_id: org,
+          name: `p${i}`,
+          version: '1',
+          base_url: 'http://127.0.0.1:9',
+          only: null,
+          created_at: iso(new Date()),
+        })
+        .execute();
+      products.push(id);
+    }
+    return { org, products };
+  }
+
+  test('one run per product at a time, and no more than the organisation’s limit', async () => {
+    const { org, products } = await organisationWithProducts(3);
+    const sameProduct = [await queued(org, products[0]), await queued(org, products[0])];
+    await queued(org, products[1]);
+    await queued(org, products[2]);
+    const first = await claimNextRun(ctx, 'test');
+    const second = await claimNextRun(ctx, 'test');
+    const third = await claimNextRun(ctx, 'test');
+    expect(first?.runId).toBe(sameProduct[0]);
+    expect(second).toBeDefined();
+    expect(second?.runId).not.toBe(sameProduct[1]);
+    // The organisation's limit is 2.
+    expect(third).toBeUndefined();
+    // Another organisation is not held back by this one.
+    const other = await organisationWithProducts(1);
+    const elsewhere = await queued(other.org, other.products[0]);
+    expect((await claimNextRun(ctx, 'test'))?.runId).toBe(elsewhere);
+  });
+
+  test('a dead worker’s run is queued again once, then failed; a verdict is written only under the claim that holds', async () => {
+    // A clean slate: the runs of the test before end.
+    await ctx.db.updateTable('runs').set({ state: 'failed' }).execute();
+    const { org, products } = await organisationWithProducts(1);
+    const id = await queued(org, products[0]);
+    const firstClaim = (await claimNextRun(ctx, 'dead-worker'))!;
+    expect(firstClaim).toEqual({ runId: id, attempt: 1 });
+    // The service restarts: every running run of the embedded engine belonged to the dead process.
+    expect(await recoverRuns(ctx, { everyRunning: true })).toContain(id);
+    const retried = await ctx.db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(retried).toMatchObject({ state: 'queued', attempt: 1 });
+    expect(retried.problem).toContain('queued again');
+    const secondClaim = (await claimNextRun(ctx, 'second-worker'))!;
+    expect(secondClaim).toEqual({ runId: id, attempt: 2 });
+    // The first worker, thought dead, comes back with a verdict: not written.
+    const outcome = {
+      state: 'finished' as const,
+      verdict: 'conformant',
+      coverage_judged: 1,
+      coverage_in_scope: 1,
+      report_dir: null,
+      problem: null,
+    };
+    expect(await finishRun(ctx, firstClaim, outcome)).toBe(false);
+    // The second dies too: no attempts left, the run fails with no verdict.
+    await recoverRuns(ctx, { everyRunning: true });
+    const failed = await ctx.db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(failed).toMatchObject({ state: 'failed', verdict: null, attempt: 2 });
+    expect(await finishRun(ctx, secondClaim, outcome)).toBe(false);
+  });
+});
