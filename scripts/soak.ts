@@ -165,7 +165,7 @@ async function main(): Promise<number> {
       out(`soak: seed ${seed} judged in ${Math.round((Date.now() - t0) / 1000)} s`);
     }
   } finally {
-    pool.close();
+    await pool.close();
   }
   const alarms = [...falseAlarmsOf].filter(([, f]) => f.length > 0);
   const misses = [...missesOf].filter(([, f]) => f.length > 0);

@@ -64,7 +64,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   project.provide('conformanceRunPool', `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   return async () => {
-    pool.close();
+    await pool.close();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   };
