@@ -5,7 +5,7 @@
  * beside it): signed and intact, tampered (also re-sealed and rebuilt, which the digest alone
  * cannot see), signed by another key, and a local unsigned run.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -276,6 +276,12 @@ describe('conformance verify-report --key', () => {
       expect(r.stdout, key).toBe('');
       expect(r.stderr.split('\n')[0], key).toMatch(line);
     }
+    // A signature that cannot be read is one line too.
+    rmSync(join(dir, 'signature.jws'));
+    mkdirSync(join(dir, 'signature.jws'));
+    const r = await runInProcess(['verify-report', dir, '--key', join(operatorKeys, 'jwks.json')]);
+    expect(r.stderr).toBe(`conformance: Cannot read ${join(dir, 'signature.jws')}: EISDIR\n`);
+    expect(r.code).toBe(2);
   });
 });
 

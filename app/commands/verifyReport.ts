@@ -63,6 +63,16 @@ export const verifyReport: Command = {
         throw e;
       }
     }
+    // The signature's files are read before anything is printed too: an unreadable one is one line, exit 2.
+    let presence: Awaited<ReturnType<typeof signaturePresence>>;
+    let s: Awaited<ReturnType<typeof verifySignature>> | undefined;
+    try {
+      presence = await signaturePresence(dir);
+      if (keys !== undefined) s = await verifySignature(dir, keys);
+    } catch (e) {
+      io.err(`conformance: ${(e as Error).message.split('\n')[0]}`);
+      return EXIT.usage;
+    }
     const i = v.integrity;
     io.out(
       i.state === 'intact'
@@ -73,8 +83,8 @@ export const verifyReport: Command = {
     );
     for (const f of v.files) io.out(`${f.name}: ${FILE_STATE_TEXT[f.state]}`);
 
-    if (keys === undefined) {
-      const { present, stated } = await signaturePresence(dir);
+    if (keys === undefined || s === undefined) {
+      const { present, stated } = presence;
       // Results that name their signer were sealed to be signed: a missing signature was removed.
       const removed = stated !== undefined && !present;
       io.out(
@@ -92,7 +102,6 @@ export const verifyReport: Command = {
     }
 
     const checkedWith = keys.kind === 'url' ? `the key set at ${keys.url.href}` : keys.path;
-    const s = await verifySignature(dir, keys);
     if (s.signature.state === 'absent') {
       io.out(`signature: ${NOT_SIGNED}`);
       io.out(`NOT SIGNED: ${v.dir} is a local run; --key asks for a signed report`);
