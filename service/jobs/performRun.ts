@@ -62,6 +62,7 @@ class RowProgress implements ProgressSink {
 }
 
 export async function performRun(ctx: ServiceContext, claim: Claim, stopping: AbortSignal): Promise<void> {
+  let earlier: string | null = null;
   const fail = (problem: string) =>
     finishRun(ctx, claim, {
       state: 'failed',
@@ -69,7 +70,7 @@ export async function performRun(ctx: ServiceContext, claim: Claim, stopping: Ab
       coverage_judged: null,
       coverage_in_scope: null,
       report_dir: null,
-      problem,
+      problem: [earlier, problem].filter(Boolean).join(' '),
     });
   const lease = setInterval(
     () => {
@@ -79,6 +80,7 @@ export async function performRun(ctx: ServiceContext, claim: Claim, stopping: Ab
   );
   try {
     const run = await ctx.db.selectFrom('runs').selectAll().where('id', '=', claim.runId).executeTakeFirstOrThrow();
+    earlier = run.problem;
     const product = await ctx.db
       .selectFrom('products')
       .selectAll()
@@ -141,7 +143,8 @@ export async function performRun(ctx: ServiceContext, claim: Claim, stopping: Ab
       coverage_judged: coverage?.judged ?? null,
       coverage_in_scope: coverage?.inScope ?? null,
       report_dir: reportDir,
-      problem: outcome.results.verdictReason ?? null,
+      // A retried run keeps the note of its earlier attempt beside the verdict's reason.
+      problem: [run.problem, outcome.results.verdictReason].filter(Boolean).join(' ') || null,
     });
   } catch (e) {
     if (stopping.aborted) await releaseRun(ctx, claim).catch(() => {});
