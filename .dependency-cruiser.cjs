@@ -62,6 +62,22 @@ module.exports = {
       from: { path: '^(spec|schemas)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^(core|checks|suites|reports|server|app|bin|generators)/' },
     },
+    {
+      name: 'nothing-imports-the-service',
+      severity: 'error',
+      comment:
+        'The certification service (service/) composes the layers; nothing imports it but its command (app/commands/service.ts) and the tests.',
+      from: { pathNot: '^(service/|app/commands/service\\.ts$|test/)' },
+      to: { path: '^service/' },
+    },
+    {
+      name: 'service-composes-layers',
+      severity: 'error',
+      comment:
+        'The service composes app, certify, pacts and the harness; of the sandbox it reads the demo config alone (a product without a config of its own), and it never imports the CLI.',
+      from: { path: '^service/', pathNot: '^service/testSupport/' },
+      to: { path: '^(bin/|server/(?!demoConfig\\.ts$|fixtures/))' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

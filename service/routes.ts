@@ -14,6 +14,7 @@ import type { RunResults } from '../core/results.ts';
 import { type ServiceContext, iso } from './context.ts';
 import type { Role } from './db/schema.ts';
 import { csrfField, html, page, type Raw } from './html.ts';
+import { progressText, streamRunEvents } from './runEvents.ts';
 import { hashPassword, newToken, tokenHash, verifyPassword } from './secrets.ts';
 import { endSession, SESSION_COOKIE, startSession, type Who } from './sessions.ts';
 
@@ -624,7 +625,6 @@ ${live ? html`<script>const s=new EventSource('/runs/${id}/events');s.addEventLi
     access: 'signed-in',
     async handler(request, reply, ctx) {
       const id = param(request, 'runId');
-      const { streamRunEvents } = await import('./runEvents.ts');
       return streamRunEvents(ctx, id, request, reply);
     },
   },
@@ -644,11 +644,5 @@ ${live ? html`<script>const s=new EventSource('/runs/${id}/events');s.addEventLi
     },
   },
 ];
-
-export function progressText(progress: string | null): string {
-  if (!progress) return 'waiting for a worker';
-  const p = JSON.parse(progress) as { done: number; total: number; running: string[] };
-  return `${p.done} of ${p.total} suites done${p.running.length > 0 ? ` (running ${p.running.join(', ')})` : ''}`;
-}
 
 export { SESSION_COOKIE };

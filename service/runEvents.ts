@@ -5,9 +5,15 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from './context.ts';
-import { progressText } from './routes.ts';
 
 const POLL_MS = 500;
+
+/** A run's progress (its row's JSON) for people. */
+export function progressText(progress: string | null): string {
+  if (!progress) return 'waiting for a worker';
+  const p = JSON.parse(progress) as { done: number; total: number; running: string[] };
+  return `${p.done} of ${p.total} suites done${p.running.length > 0 ? ` (running ${p.running.join(', ')})` : ''}`;
+}
 
 export async function streamRunEvents(
   ctx: ServiceContext,
