@@ -16,7 +16,7 @@ import { SCENARIO_COMPLETED, SCENARIO_SELECTED } from '../core/decidedOutcomes.t
 import type { WorkerResult } from '../core/events.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { Redactor } from '../core/redact.ts';
-import type { ExchangeRecord } from '../core/results.ts';
+import type { Attestation, ExchangeRecord } from '../core/results.ts';
 import { suiteVersion } from '../core/suiteVersion.ts';
 import { resolveOperation } from '../pacts/resolveOperation.ts';
 import type { ServedExchange } from '../server/http.ts';
@@ -48,8 +48,13 @@ export interface Certification {
   runs: readonly ScenarioRun[];
   /** Waits until every scenario is complete, stopped where it may, or past its time-out. */
   wait(timeoutMs: number, quietMs?: number): Promise<void>;
-  /** Judges what the client did and writes the sealed report folder. */
-  finish(options: { reportDir: string; operatorProduct?: boolean; timeoutMs: number }): Promise<RunOutcome>;
+  /** Judges what the client did and writes the sealed report folder; `attestation` names the client (config `attestation`). */
+  finish(options: {
+    reportDir: string;
+    operatorProduct?: boolean;
+    timeoutMs: number;
+    attestation?: Attestation;
+  }): Promise<RunOutcome>;
   close(): Promise<void>;
 }
 
@@ -153,7 +158,7 @@ export async function startCertification(options: CertificationOptions = {}): Pr
     wait: async (timeoutMs, quietMs = 2000) => {
       await Promise.all(runs.map((r) => waitFor(r, timeoutMs, quietMs)));
     },
-    finish: async ({ reportDir, operatorProduct = false, timeoutMs }) => {
+    finish: async ({ reportDir, operatorProduct = false, timeoutMs, attestation = {} }) => {
       const secrets = runs.map((r) => r.workspace.config.clientSecret);
       const redactor = Redactor.forRun({ secrets, evidence: 'masked', fixtures: {} });
       const records = new Map<string, ExchangeRecord>();
@@ -230,7 +235,7 @@ export async function startCertification(options: CertificationOptions = {}): Pr
         suite: suiteVersion(),
         target: `certify-client: ${runs.map((r) => r.scenario.id).join(', ')}`,
         configDigest: '',
-        attestation: {},
+        attestation,
         evidence: 'masked',
         seed: 0,
         runs: 0,

@@ -113,7 +113,8 @@ const schema = JSON.parse(readFileSync(new URL('./config.schema.json', import.me
 const ajv = new Ajv2020({ strict: true, allErrors: false });
 const validateFile = ajv.compile<ConfigFile>(schema);
 
-function readConfigFile(file: string): ConfigFile {
+/** Reads a config file and checks it against core/config.schema.json (nothing resolved: no target, secrets or files). */
+export function readConfigFile(file: string): ConfigFile {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

@@ -125,9 +125,21 @@ export interface RunResults {
   interrupted?: { notRun: string[] };
   /** What answers refusing for load (HTTP 429, or 503 with Retry-After) cost the run: absent when none came. */
   load?: { retries: number; waitedMs: number; gaveUp: number };
+  /** Who signs the report (a certification service), stated before sealing; the signature is signature.jws beside it. */
+  signedBy?: SignedBy;
   /** The run was compared with a baseline (`--baseline`): which, and each finding new, still failing or fixed. */
   baseline?: BaselineRecord;
   integrity?: Integrity;
+}
+
+/** Who signs a report, as the results may state it before they are sealed (shown in report.html). */
+export interface SignedBy {
+  /** The signer's name (the operator of a certification service). */
+  name: string;
+  /** The key id the signature will name. */
+  kid: string;
+  /** Where its public keys are published (a JWKS URL), when they are. */
+  jwks?: string;
 }
 
 /** What a report records about the baseline it was compared with. */

@@ -23,7 +23,7 @@ import {
   type JWK,
   type JWSHeaderParameters,
 } from 'jose';
-import type { RunResults, Verdict } from './results.ts';
+import type { RunResults, SignedBy, Verdict } from './results.ts';
 
 /** The algorithm of every signature this suite makes (Ed25519, RFC 8037). */
 export const SIGNING_ALG = 'EdDSA';
@@ -35,15 +35,7 @@ export const SIGNATURE_JSON = 'signature.json';
 /** How long a key set or a certificate status may take to arrive (ms). */
 export const FETCH_TIMEOUT_MS = 10_000;
 
-/** Who signs a report, as the results may state it before they are sealed (shown in report.html). */
-export interface SignedBy {
-  /** The signer's name (the operator of a certification service). */
-  name: string;
-  /** The key id the signature will name. */
-  kid: string;
-  /** Where its public keys are published (a JWKS URL), when they are. */
-  jwks?: string;
-}
+export type { SignedBy } from './results.ts';
 
 /** What a signature states about a report folder: the signed payload of signature.jws. */
 export interface ReportStatement {

@@ -17,6 +17,8 @@ import { readResults, reportDir, ROOT, runCli, runInProcess } from './support/cl
 const inProcess = runInProcess;
 
 const COMMANDS = [
+  'keys',
+  'diff',
   'run',
   'start',
   'serve',

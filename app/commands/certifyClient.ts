@@ -6,19 +6,25 @@ import {
   parse,
   printOutcome,
   reportDirOption,
+  SetupProblem,
   stdio,
   UsageError,
 } from './command.ts';
 import { onInterrupt } from './interrupt.ts';
+import type { Attestation } from '../../core/results.ts';
 
 export const certifyClient: Command = {
   help: {
     usage: [
-      'certify-client [--scenarios LIST] [--timeout SECONDS] [--operator-product] [--config-out FILE] [--report-dir DIR] [--quiet]',
+      'certify-client [--config FILE] [--scenarios LIST] [--timeout SECONDS] [--operator-product] [--config-out FILE] [--report-dir DIR] [--quiet]',
       'certify-client --list',
     ],
     summary: "judge a partner's client: a sandbox workspace per scenario records and judges every request it makes",
     options: [
+      [
+        '--config FILE',
+        'a config file whose attestation names the client certified (organisation, product, environment, person); the rest of it is not used',
+      ],
       ['--scenarios LIST', 'scenario ids, comma-separated (default: every scenario; --list shows them)'],
       ['--timeout SECONDS', 'how long the client has to run the scenarios (default 300)'],
       ['--operator-product', "the client is one of the operator's own products (reserved operations are its to call)"],
@@ -34,6 +40,7 @@ export const certifyClient: Command = {
   },
   async run(argv, io) {
     const { values } = parse(argv, {
+      config: { type: 'string' },
       scenarios: { type: 'string' },
       timeout: { type: 'string' },
       'operator-product': { type: 'boolean' },
@@ -62,6 +69,7 @@ export const certifyClient: Command = {
     for (const id of scenarios ?? [])
       if (!known.has(id)) throw new UsageError(`Unknown scenario ${id} (see conformance certify-client --list)`);
     const timeoutMs = (integer('timeout', values.timeout as string | undefined, 1, 86400) ?? 300) * 1000;
+    const attestation = await attestationOf(values.config as string | undefined);
     const reportDir = reportDirOption(values['report-dir'] as string | undefined);
     const configOut = values['config-out'] as string | undefined;
     const folder = claimReportDir(reportDir);
@@ -116,6 +124,7 @@ export const certifyClient: Command = {
           reportDir,
           timeoutMs,
           operatorProduct: values['operator-product'] === true,
+          attestation,
         });
         return await printOutcome(outcome, io, values.quiet === true);
       } finally {
@@ -126,3 +135,16 @@ export const certifyClient: Command = {
     }
   },
 };
+
+/** The attestation of `--config FILE` (checked against the config schema before any workspace starts). */
+async function attestationOf(file: string | undefined): Promise<Attestation> {
+  if (file === undefined) return {};
+  if (file === '') throw new UsageError('--config must not be empty');
+  const { ConfigError, readConfigFile } = await import('../../core/config.ts');
+  try {
+    return readConfigFile(file).attestation ?? {};
+  } catch (e) {
+    if (e instanceof ConfigError) throw new SetupProblem(e.message);
+    throw e;
+  }
+}
