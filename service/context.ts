@@ -51,6 +51,8 @@ export interface ServiceContext {
   settings: ServiceSettings;
   queue: RunQueue;
   now: () => Date;
+  /** The service's own environment: a partner's config may name none of its variables. */
+  environment: NodeJS.ProcessEnv;
 }
 
 export const iso = (d: Date): string => d.toISOString();

@@ -119,6 +119,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     settings,
     queue: { enqueue: (runId) => (queueRef.current ? queueRef.current.enqueue(runId) : Promise.resolve()) },
     now: options.now ?? (() => new Date()),
+    environment: { ...process.env, ...environment },
   };
   let workers: WorkerPool;
   try {

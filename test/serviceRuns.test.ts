@@ -136,6 +136,27 @@ describe.each(engines)('on %s', (engine) => {
     expect(history.text).toContain('verdict-not-conformant');
   }, 240_000);
 
+  test('a config naming a variable of the service’s own environment is refused before any request', async () => {
+    const partner = await partnerOf(service, `Epsilon-${engine}`);
+    const product = (
+      await partner.post('/products', { name: 'Epsilon', version: '1', baseUrl: sandbox.url, only: 'diary-post-auth' })
+    ).location!;
+    const { DEMO_CONFIG_FILE } = await import('../server/demoConfig.ts');
+    const { readFileSync } = await import('node:fs');
+    const config = readFileSync(DEMO_CONFIG_FILE, 'utf8').replaceAll(
+      'CONFORMANCE_CLIENT_SECRET',
+      'CONFORMANCE_SERVICE_KEY',
+    );
+    expect(
+      (await partner.post(`${product}/config`, { config, secrets: 'CONFORMANCE_SERVICE_KEY=mine' }, product)).status,
+    ).toBe(303);
+    const run = (await partner.post(`${product}/runs`, {}, product)).location!;
+    await followRun(partner, run.split('/').pop()!);
+    const page = await partner.get(run);
+    expect(page.text).toContain('id="state">failed<');
+    expect(page.text).toContain('The config names CONFORMANCE_SERVICE_KEY, set in the service&#39;s own environment');
+  }, 60_000);
+
   test('a product URL in a private range is refused, with one line on the run, and no request is sent', async () => {
     const partner = await partnerOf(service, `Delta-${engine}`);
     const product = (await partner.post('/products', { name: 'Delta', version: '1', baseUrl: 'http://10.1.2.3:8080' }))

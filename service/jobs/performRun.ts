@@ -22,6 +22,37 @@ function urlsOf(value: unknown, target: string, into: string[] = []): string[] {
   return into;
 }
 
+/** Every environment variable a config names for a secret (tokenEnv, clientSecretEnv, ...). */
+export function variablesOf(value: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) for (const v of value) variablesOf(v, into);
+  else if (value && typeof value === 'object')
+    for (const [key, v] of Object.entries(value)) {
+      if (/Env$/.test(key) && typeof v === 'string') into.add(v);
+      else variablesOf(v, into);
+    }
+  return into;
+}
+
+/**
+ * The run reads a config's secrets from the service's own environment first (core/config.ts), so
+ * a config naming a variable the service holds (CONFORMANCE_SERVICE_KEY, a database password)
+ * would send it to the partner's server: every variable named must be one of the product's stored
+ * secrets and unset in the service's environment.
+ */
+export function secretProblem(
+  named: Set<string>,
+  stored: Record<string, string>,
+  environment: NodeJS.ProcessEnv,
+): string | undefined {
+  const held = [...named].filter((n) => environment[n] !== undefined && environment[n] !== '');
+  if (held.length > 0)
+    return `The config names ${held.join(', ')}, set in the service's own environment: name the secrets otherwise`;
+  const missing = [...named].filter((n) => !(n in stored));
+  if (missing.length > 0)
+    return `The config names ${missing.join(', ')}, with no stored secret: add it on the product's page`;
+  return undefined;
+}
+
 class RowProgress implements ProgressSink {
   readonly #running = new Set<string>();
   #done = 0;
@@ -104,6 +135,16 @@ export async function performRun(ctx: ServiceContext, claim: Claim, stopping: Ab
       const demo = await import('../../server/demoConfig.ts');
       config = demo.DEMO_CONFIG_FILE;
       environmentFallbacks = { ...demo.DEMO_ENVIRONMENT };
+    }
+    const problem = secretProblem(
+      // The demo config names exactly the variables of its public demo values.
+      stored?.config_json ? variablesOf(JSON.parse(stored.config_json)) : new Set(Object.keys(environmentFallbacks)),
+      environmentFallbacks,
+      ctx.environment,
+    );
+    if (problem) {
+      await fail(problem);
+      return;
     }
     const named = stored?.config_json ? urlsOf(JSON.parse(stored.config_json), product.base_url) : [];
     try {
