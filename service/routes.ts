@@ -131,6 +131,40 @@ async function validInvite(ctx: ServiceContext, token: string) {
   return { invite: row } as const;
 }
 
+const VERDICT_COLOURS: Record<string, string> = {
+  conformant: '#070',
+  'not-conformant': '#a00',
+  inconclusive: '#b80',
+};
+
+/**
+ * Verdict and coverage over time, oldest left: one point per finished run at its coverage (0 to
+ * 100%), coloured by its verdict; an inline SVG, so the page needs nothing else.
+ */
+export function historyChart(
+  finished: readonly {
+    verdict: string | null;
+    coverage_judged: number | null;
+    coverage_in_scope: number | null;
+    created_at: string;
+  }[],
+): Raw | '' {
+  const runs = [...finished].reverse();
+  if (runs.length === 0) return '';
+  const [w, h, pad] = [Math.max(120, 40 * runs.length), 100, 10];
+  const x = (i: number) => (runs.length === 1 ? w / 2 : pad + (i * (w - 2 * pad)) / (runs.length - 1));
+  const y = (r: (typeof runs)[number]) =>
+    h - pad - ((h - 2 * pad) * (r.coverage_judged ?? 0)) / Math.max(1, r.coverage_in_scope ?? 1);
+  const line = runs.map((r, i) => `${x(i).toFixed(1)},${y(r).toFixed(1)}`).join(' ');
+  return html`<svg id="history-chart" role="img" aria-label="Coverage and verdict of each run" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">
+<line x1="0" y1="${h - pad}" x2="${w}" y2="${h - pad}" stroke="#ccd"/><line x1="0" y1="${pad}" x2="${w}" y2="${pad}" stroke="#ccd" stroke-dasharray="3"/>
+<polyline points="${line}" fill="none" stroke="#789"/>
+${runs.map(
+  (r, i) =>
+    html`<circle cx="${x(i).toFixed(1)}" cy="${y(r).toFixed(1)}" r="5" fill="${VERDICT_COLOURS[r.verdict ?? ''] ?? '#777'}"><title>${r.created_at}: ${r.verdict ?? ''}, coverage ${coverageText(r.coverage_judged, r.coverage_in_scope)}</title></circle>`,
+)}</svg>`;
+}
+
 function coverageText(judged: number | null, inScope: number | null): string {
   if (judged === null || inScope === null) return '';
   return `${Math.round((100 * judged) / Math.max(1, inScope))}% (${judged}/${inScope})`;
@@ -504,6 +538,7 @@ export const ROUTES: RouteSpec[] = [
         html`<p>Server: <code>${product.base_url}</code>${product.only ? html` · operations: <code>${product.only}</code>` : ''}</p>
 <form method="post" action="/products/${id}/runs">${csrfField(who.csrf)}<button>Start a run</button></form>
 <h2>History</h2>
+${historyChart(finished)}
 <table id="history"><tr><th>Run</th><th>State</th><th>Verdict</th><th>Coverage</th><th>Since the previous run</th></tr>${runs.map(
           (r) =>
             html`<tr><td><a href="/runs/${r.id}">${r.created_at}</a></td><td>${r.state}${r.attempt > 1 ? ` (attempt ${r.attempt})` : ''}</td><td class="verdict-${r.verdict ?? ''}">${r.verdict ?? ''}${r.problem ? html` <span class="problem">${r.problem}</span>` : ''}</td><td>${coverageText(r.coverage_judged, r.coverage_in_scope)}</td><td>${changes.get(r.id) ?? ''}</td></tr>`,

@@ -134,6 +134,10 @@ describe.each(engines)('on %s', (engine) => {
     const history = await partner.get(product);
     expect(history.text).toMatch(/\d+ new, 0 fixed<ul class="new-findings"><li>MUST /);
     expect(history.text).toContain('verdict-not-conformant');
+    // The chart: one point per finished run, the latest red (not conformant).
+    const chart = /<svg id="history-chart"[\s\S]*?<\/svg>/.exec(history.text)![0];
+    expect(chart.match(/<circle /g)).toHaveLength(2);
+    expect(chart).toMatch(/fill="#a00"><title>[^<]*: not-conformant/);
   }, 240_000);
 
   test('a config naming a variable of the service’s own environment is refused before any request', async () => {
