@@ -84,3 +84,15 @@ test('usage problems are one line, the usage, exit 2: --workers-only without Pos
   expect(await key.exited).toBe(2);
   expect(key.output().err).toMatch(/^conformance: CONFORMANCE_SERVICE_KEY must be set with --database-url/);
 }, 60_000);
+
+test('service --help prints its usage and options, exit 0; the overview names it', async () => {
+  const { main } = await import('../bin/cli.ts');
+  const lines: string[] = [];
+  const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(`ERR ${l}`) };
+  expect(await main(['service', '--help'], io)).toBe(0);
+  expect(lines.join('\n')).toMatch(/^Usage:\n {2}npx conformance service \[--port N\]/);
+  expect(lines.join('\n')).toContain('--workers-only');
+  lines.length = 0;
+  expect(await main(['help'], io)).toBe(0);
+  expect(lines.join('\n')).toMatch(/^ {2}service +\S/m);
+});
