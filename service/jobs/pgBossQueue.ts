@@ -29,7 +29,9 @@ export async function startPgBossQueue(
   const stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
   const send = (runId: string, startAfter?: number) =>
-    boss.send(RUN_QUEUE, { runId }, { retryLimit: 0, ...(startAfter ? { startAfter } : {}) });
+    // The runs table holds the truth: pg-boss neither retries (a dead worker's run is taken back by
+    // its lease) nor expires a long run's job while it works.
+    boss.send(RUN_QUEUE, { runId }, { retryLimit: 0, expireInHours: 12, ...(startAfter ? { startAfter } : {}) });
 
   let recovery: NodeJS.Timeout | undefined;
   if (options.work) {
