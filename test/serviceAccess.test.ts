@@ -288,3 +288,23 @@ test('without an operator password, the first start prints a one-time operator i
   expect(third.operatorInvite).toBeUndefined();
   await third.close();
 });
+
+test('behind https (--public-url https://...), every cookie is Secure, and invite links name the public address', async () => {
+  const service = await serviceOn('sqlite', { publicUrl: 'https://certify.example.test' });
+  try {
+    const person = new Person(service.url!);
+    const page = await person.get('/');
+    expect(page.headers.getSetCookie().find((c) => c.startsWith('conformance_csrf='))).toMatch(/; Secure/i);
+    const signIn = await person.request('POST', '/sign-in', {
+      _csrf: /name="_csrf" value="([^"]+)"/.exec(page.text)![1],
+      email: OPERATOR.email,
+      password: OPERATOR.password,
+    });
+    expect(signIn.headers.getSetCookie().find((c) => c.startsWith('conformance_session='))).toMatch(/; Secure/i);
+    const org = (await person.post('/organisations', { name: 'Sigma' }, '/organisations')).location!;
+    const invite = await person.post(`${org}/invites`, { email: 'someone@sigma.test' }, org);
+    expect(inviteLinkOf(invite.text)).toMatch(/^https:\/\/certify\.example\.test\/invite\/[\w-]{43}$/);
+  } finally {
+    await service.close();
+  }
+});
