@@ -6,8 +6,6 @@
  * confirmed to exist). test/serviceAccess.test.ts walks this list with another organisation's ids.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { diffRuns } from '../core/baseline.ts';
 import type { RunResults } from '../core/results.ts';
@@ -170,12 +168,25 @@ function coverageText(judged: number | null, inScope: number | null): string {
   return `${Math.round((100 * judged) / Math.max(1, inScope))}% (${judged}/${inScope})`;
 }
 
-function readResults(reportDir: string | null): RunResults | undefined {
-  if (!reportDir) return undefined;
-  const file = join(reportDir, 'results.json');
-  if (!existsSync(file)) return undefined;
+/** A file of a finished run, as the worker that performed it stored it (on any machine). */
+async function runFile(
+  ctx: ServiceContext,
+  runId: string,
+  name: 'report.html' | 'results.json',
+): Promise<string | undefined> {
+  const row = await ctx.db
+    .selectFrom('run_files')
+    .select('content')
+    .where('run_id', '=', runId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row?.content;
+}
+
+async function readResults(ctx: ServiceContext, runId: string): Promise<RunResults | undefined> {
+  const text = await runFile(ctx, runId, 'results.json');
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as RunResults;
+    return text === undefined ? undefined : (JSON.parse(text) as RunResults);
   } catch {
     return undefined;
   }
@@ -521,7 +532,7 @@ export const ROUTES: RouteSpec[] = [
       const finished = runs.filter((r) => r.state === 'finished');
       const changes = new Map<string, Raw>();
       for (let i = 0; i < finished.length - 1; i++) {
-        const [b, a] = [readResults(finished[i].report_dir), readResults(finished[i + 1].report_dir)];
+        const [b, a] = [await readResults(ctx, finished[i].id), await readResults(ctx, finished[i + 1].id)];
         if (!a || !b) continue;
         const d = diffRuns(a, finished[i + 1].id, b, finished[i].id);
         changes.set(
@@ -668,14 +679,9 @@ ${live ? html`<script>const s=new EventSource('/runs/${id}/events');s.addEventLi
     url: '/runs/:runId/report',
     access: 'signed-in',
     async handler(request, reply, ctx, who) {
-      const run = await ctx.db
-        .selectFrom('runs')
-        .selectAll()
-        .where('id', '=', param(request, 'runId'))
-        .executeTakeFirstOrThrow();
-      const file = run.report_dir ? join(run.report_dir, 'report.html') : undefined;
-      if (!file || !existsSync(file)) return notFound(reply, who);
-      return reply.type('text/html; charset=utf-8').send(readFileSync(file));
+      const report = await runFile(ctx, param(request, 'runId'), 'report.html');
+      if (report === undefined) return notFound(reply, who);
+      return reply.type('text/html; charset=utf-8').send(report);
     },
   },
 ];

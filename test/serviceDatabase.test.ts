@@ -53,6 +53,7 @@ describe.each(engines)('$name', ({ url }) => {
         'organisations',
         'product_configs',
         'products',
+        'run_files',
         'runs',
         'sessions',
         'users',

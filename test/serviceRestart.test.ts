@@ -175,6 +175,10 @@ test.skipIf(!PG)(
       for (const { partner, run } of runs) {
         const page = await waitFor(partner, run, /id="state">(finished|failed)</);
         expect(page).toContain('id="state">finished<');
+        // Served by the web process whichever machine wrote it.
+        const report = await partner.get(`${run}/report`);
+        expect(report.status).toBe(200);
+        expect(report.text).toContain('<html');
       }
       for (const { partner, products } of teams)
         for (const product of products) {

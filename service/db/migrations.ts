@@ -93,7 +93,23 @@ const initial: Migration = {
   },
 };
 
+/**
+ * A run's report and results kept in the database, so that the web process serves what a worker
+ * on another machine wrote (the whole report folder stays on the worker's disk).
+ */
+const runFiles: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('run_files')
+      .addColumn('run_id', 'text', (c) => c.notNull().references('runs.id'))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('content', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('run_files_pk', ['run_id', 'name'])
+      .execute();
+  },
+};
+
 /** Every migration by name; names sort in the order they apply. */
-export const MIGRATIONS: Record<string, Migration> = { '0001-initial': initial };
+export const MIGRATIONS: Record<string, Migration> = { '0001-initial': initial, '0002-run-files': runFiles };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

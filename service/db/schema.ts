@@ -101,6 +101,13 @@ export interface CertificatesTable {
   jws: string | null;
 }
 
+export interface RunFilesTable {
+  run_id: string;
+  /** `report.html` or `results.json`. */
+  name: string;
+  content: string;
+}
+
 export interface Database {
   organisations: OrganisationsTable;
   users: UsersTable;
@@ -110,4 +117,5 @@ export interface Database {
   product_configs: ProductConfigsTable;
   runs: RunsTable;
   certificates: CertificatesTable;
+  run_files: RunFilesTable;
 }

@@ -106,16 +106,26 @@ export async function recordProgress(ctx: ServiceContext, claim: Claim, progress
   await fenced(ctx.db, claim).set({ progress }).execute();
 }
 
-/** Ends the run with its outcome; false when the claim no longer holds (nothing written). */
+/**
+ * Ends the run with its outcome, and its files (report.html, results.json) beside it in one
+ * transaction; false when the claim no longer holds (nothing written).
+ */
 export async function finishRun(
   ctx: ServiceContext,
   claim: Claim,
   outcome: Pick<RunsTable, 'state' | 'verdict' | 'coverage_judged' | 'coverage_in_scope' | 'report_dir' | 'problem'>,
+  files: Record<string, string> = {},
 ): Promise<boolean> {
-  const r = await fenced(ctx.db, claim)
-    .set({ ...outcome, finished_at: iso(ctx.now()), lease_until: null })
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+  return ctx.db.transaction().execute(async (tx) => {
+    const r = await fenced(tx, claim)
+      .set({ ...outcome, finished_at: iso(ctx.now()), lease_until: null })
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) return false;
+    await tx.deleteFrom('run_files').where('run_id', '=', claim.runId).execute();
+    for (const [name, content] of Object.entries(files))
+      await tx.insertInto('run_files').values({ run_id: claim.runId, name, content }).execute();
+    return true;
+  });
 }
 
 /** Gives a claimed run back to the queue (the worker stops before it ends), as if never claimed this time. */

@@ -5,7 +5,7 @@
  * as suites start and finish; the lease is renewed meanwhile; the outcome is written only while the
  * claim holds. A run stopped because the worker stops is given back to the queue, not judged.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ProgressSink } from '../../app/progress.ts';
 import type { ServiceContext } from '../context.ts';
@@ -178,15 +178,25 @@ export async function performRun(ctx: ServiceContext, claim: Claim, stopping: Ab
       return;
     }
     const coverage = outcome.results.coverage?.overall;
-    await finishRun(ctx, claim, {
-      state: 'finished',
-      verdict: outcome.results.verdict,
-      coverage_judged: coverage?.judged ?? null,
-      coverage_in_scope: coverage?.inScope ?? null,
-      report_dir: reportDir,
-      // A retried run keeps the note of its earlier attempt beside the verdict's reason.
-      problem: [run.problem, outcome.results.verdictReason].filter(Boolean).join(' ') || null,
-    });
+    const files = Object.fromEntries(
+      ['report.html', 'results.json']
+        .filter((name) => existsSync(join(reportDir, name)))
+        .map((name) => [name, readFileSync(join(reportDir, name), 'utf8')]),
+    );
+    await finishRun(
+      ctx,
+      claim,
+      {
+        state: 'finished',
+        verdict: outcome.results.verdict,
+        coverage_judged: coverage?.judged ?? null,
+        coverage_in_scope: coverage?.inScope ?? null,
+        report_dir: reportDir,
+        // A retried run keeps the note of its earlier attempt beside the verdict's reason.
+        problem: [run.problem, outcome.results.verdictReason].filter(Boolean).join(' ') || null,
+      },
+      files,
+    );
   } catch (e) {
     if (stopping.aborted) await releaseRun(ctx, claim).catch(() => {});
     else await fail(`The service could not perform the run: ${(e as Error).message.split('\n')[0]}`).catch(() => {});
