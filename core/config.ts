@@ -11,6 +11,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FeatureName, ServiceId } from '../spec/types.ts';
 import { DEFAULT_STOP_AFTER_FAILURES } from './breaker.ts';
 import type { Auth, ConformanceRunConfiguration, Fixtures } from './configTypes.ts';
+import { discoveryConfigKey } from './discovery.ts';
 import { EVIDENCE_DEFAULTS } from './evidenceCap.ts';
 import {
   LOAD_RETRY_DEFAULTS,
@@ -93,8 +94,8 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** Every service's discovery document when the config does not name it (DESIGN: one per target). */
-const DEFAULT_DISCOVERY = '{target}/.well-known/api-configuration';
+/** A service's discovery document when the config does not name it, under `services.base` (DESIGN: one per target). */
+const DEFAULT_DISCOVERY = '.well-known/api-configuration';
 const SERVICES: readonly ServiceId[] = [
   'membership',
   'claims',
@@ -143,7 +144,33 @@ function env(name: string, fallback: string | undefined, environment: NodeJS.Pro
   const value = environment[name];
   if (value !== undefined && value !== '') return value;
   if (fallback !== undefined) return fallback;
-  throw new ConfigError(`Environment variable ${name} is not set (the config names it for a secret)`);
+  throw new ConfigError(missingVariablesMessage([name]));
+}
+
+/**
+ * Every environment variable a config names for a secret (each `*Env` member: auth, credentials,
+ * basic, http.clientKeyPassphraseEnv), once each, in the order the file names them.
+ */
+export function variablesNamed(file: ConfigFile): string[] {
+  const names = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) for (const v of value) walk(v);
+    else if (value !== null && typeof value === 'object')
+      for (const [key, v] of Object.entries(value)) {
+        if (key === 'fixtures') continue;
+        if (key.endsWith('Env') && typeof v === 'string') names.add(v);
+        else walk(v);
+      }
+  };
+  walk(file);
+  return [...names];
+}
+
+/** The one line naming every variable that is not set (one run tells them all, not one per run). */
+export function missingVariablesMessage(missing: readonly string[]): string {
+  if (missing.length === 1) return `Environment variable ${missing[0]} is not set (the config names it for a secret)`;
+  const list = `${missing.slice(0, -1).join(', ')} and ${missing[missing.length - 1]}`;
+  return `Environment variables ${list} are not set (the config names them for secrets)`;
 }
 
 function normaliseTarget(target: string): string {
@@ -159,9 +186,52 @@ function normaliseTarget(target: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
+/** An address written whole (`https://...`, or `{target}/...` once filled), as opposed to a path. */
+const WHOLE_ADDRESS = /^[a-z][a-z0-9+.-]*:/i;
+
+/** A filled-in address, checked to be an http or https URL; the error names the setting. */
+function httpAddress(setting: string, written: string, address: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(address);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new ConfigError(
+      `${setting} is ${JSON.stringify(written)}${address !== written ? ` (${address})` : ''}, not an http or https address`,
+    );
+  return address;
+}
+
+/**
+ * The discovery document of each service: `services.<id>.discovery` (default
+ * `.well-known/api-configuration`) is a path appended to `services.base` (default `{target}`), an
+ * address holding `{target}`, or a whole URL. Old configs, which wrote every address with
+ * `{target}`, resolve as before.
+ */
+function serviceAddresses(
+  services: ConfigFile['services'],
+  fill: (s: string) => string,
+): Record<ServiceId, { discovery: string }> {
+  const writtenBase = services?.base ?? '{target}';
+  const base = httpAddress('services.base', writtenBase, fill(writtenBase)).replace(/\/+$/, '');
+  const discovery = (id: ServiceId): string => {
+    const written = services?.[id]?.discovery ?? DEFAULT_DISCOVERY;
+    const filled = fill(written);
+    const address = WHOLE_ADDRESS.test(filled) ? filled : `${base}/${filled.replace(/^\/+/, '')}`;
+    return httpAddress(discoveryConfigKey(id), written, address);
+  };
+  return Object.fromEntries(SERVICES.map((id) => [id, { discovery: discovery(id) }])) as Record<
+    ServiceId,
+    { discovery: string }
+  >;
+}
+
 /**
  * Loads and resolves a config file. `fallbacks` stand in for unset environment variables (only
- * the sandbox's demo config has any: its public demo credentials).
+ * the sandbox's demo config has any: its public demo credentials). Every variable the config
+ * names and the environment lacks is named in one ConfigError.
  */
 export function loadConfig(options: {
   file: string;
@@ -175,14 +245,26 @@ export function loadConfig(options: {
   if (!rawTarget) throw new ConfigError('No target: pass --target URL or set "target" in the config');
   const target = normaliseTarget(rawTarget);
   const fill = (s: string) => s.replaceAll('{target}', target);
-  const services = Object.fromEntries(
-    SERVICES.map((id) => [id, { discovery: fill(file.services?.[id]?.discovery ?? DEFAULT_DISCOVERY) }]),
-  ) as Record<ServiceId, { discovery: string }>;
+  if (!file.auth) throw new ConfigError(`Config file ${options.file} names no auth (how the run obtains its token)`);
+  if (!file.siteId) throw new ConfigError(`Config file ${options.file} names no siteId (the SU-SiteId the run sends)`);
+  const missing = variablesNamed(file).filter(
+    (name) => (environment[name] ?? '') === '' && options.fallbacks?.[name] === undefined,
+  );
+  if (missing.length > 0) throw new ConfigError(missingVariablesMessage(missing));
+  const services = serviceAddresses(file.services, fill);
   const variable = (name: string) => env(name, options.fallbacks?.[name], environment);
-  const resolve = (auth: AuthConfig): Credentials => {
+  const tokenUrl = (where: string, own: string | undefined): string => {
+    const written = own ?? file.tokenUrl;
+    if (written === undefined)
+      throw new ConfigError(
+        `${where} names no tokenUrl, and the config gives no tokenUrl for every credential: set "tokenUrl" (for instance "{target}/oauth/token")`,
+      );
+    return httpAddress(own !== undefined ? `${where}.tokenUrl` : 'tokenUrl', written, fill(written));
+  };
+  const resolve = (where: string, auth: AuthConfig): Credentials => {
     if (auth.type === 'bearer') return { type: 'bearer', token: variable(auth.tokenEnv) };
     const client = {
-      tokenUrl: fill(auth.tokenUrl),
+      tokenUrl: tokenUrl(where, auth.tokenUrl),
       clientId: variable(auth.clientIdEnv),
       clientSecret: variable(auth.clientSecretEnv),
     };
@@ -190,16 +272,13 @@ export function loadConfig(options: {
       ? { type: 'password', ...client, username: variable(auth.usernameEnv), password: variable(auth.passwordEnv) }
       : { type: 'client-credentials', ...client };
   };
-  if (!file.auth) throw new ConfigError(`Config file ${options.file} names no auth (how the run obtains its token)`);
-  if (!file.siteId) throw new ConfigError(`Config file ${options.file} names no siteId (the SU-SiteId the run sends)`);
-  const credentials = resolve(file.auth);
-  const named = Object.fromEntries(Object.entries(file.credentials ?? {}).map(([name, auth]) => [name, resolve(auth)]));
-  const basic = Object.fromEntries(
-    Object.entries(file.basic ?? {}).map(([name, b]) => [
-      name,
-      { clientId: variable(b.clientIdEnv), clientSecret: variable(b.clientSecretEnv) },
-    ]),
-  );
+  const credentials = resolve('auth', file.auth);
+  const named: Record<string, Credentials> = {};
+  for (const [name, auth] of Object.entries(file.credentials ?? {}))
+    if (auth !== undefined) named[name] = resolve(`credentials.${name}`, auth);
+  const basic: Record<string, { clientId: string; clientSecret: string }> = {};
+  for (const [name, b] of Object.entries(file.basic ?? {}))
+    if (b !== undefined) basic[name] = { clientId: variable(b.clientIdEnv), clientSecret: variable(b.clientSecretEnv) };
   return {
     target,
     services,

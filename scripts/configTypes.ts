@@ -11,9 +11,21 @@ import { compile, type JSONSchema } from 'json-schema-to-typescript';
 export const SCHEMA_FILE = fileURLToPath(new URL('../core/config.schema.json', import.meta.url));
 export const TYPES_FILE = fileURLToPath(new URL('../core/configTypes.ts', import.meta.url));
 
+/**
+ * The schema without the descriptions written beside a `$ref` (they say what the reference means
+ * at that place, for editors and docs/config.md): json-schema-to-typescript would make every such
+ * place a type of its own (Service1, Service2 ...) instead of naming the one it refers to.
+ */
+function withoutReferenceDescriptions(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutReferenceDescriptions);
+  if (node === null || typeof node !== 'object') return node;
+  const entries = Object.entries(node).filter(([k]) => !(k === 'description' && '$ref' in node));
+  return Object.fromEntries(entries.map(([k, v]) => [k, withoutReferenceDescriptions(v)]));
+}
+
 /** The generated module text. */
 export async function configTypesSource(): Promise<string> {
-  const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as JSONSchema;
+  const schema = withoutReferenceDescriptions(JSON.parse(readFileSync(SCHEMA_FILE, 'utf8'))) as JSONSchema;
   return compile(schema, 'ConfigFile', {
     bannerComment: '/* Generated from core/config.schema.json by `npm run gen:config-types`; do not edit by hand. */',
     additionalProperties: false,
