@@ -17,6 +17,7 @@ import { readResults, reportDir, ROOT, runCli, runInProcess } from './support/cl
 const inProcess = runInProcess;
 
 const COMMANDS = [
+  'service',
   'keys',
   'diff',
   'run',
