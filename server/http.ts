@@ -67,7 +67,7 @@ function headersOf(request: FastifyRequest): Record<string, string | undefined> 
 
 function send(reply: FastifyReply, wire: WireReply): FastifyReply {
   reply.code(wire.status).headers(wire.headers);
-  return wire.payload === undefined ? reply.send() : reply.send(wire.payload);
+  return wire.payload === undefined ? reply.send() : reply.send(Buffer.from(wire.payload));
 }
 
 /** The variants, then further modifiers outermost (a certification scenario's answers). */

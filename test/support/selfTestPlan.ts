@@ -39,6 +39,7 @@ export const COMPOSING: readonly (readonly string[])[] = [
     'json-members-reversed',
     'json-pretty-printed',
     'json-unicode-escaped',
+    'media-type-without-charset',
     'media-type-upper-case',
     'cache-and-trace-headers',
     'load-shed-429',
