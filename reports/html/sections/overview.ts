@@ -45,6 +45,11 @@ export function overviewSection(ctx: ReportContext): string {
     ],
   ];
   if (r.only !== undefined) facts.push(['Only', r.only]);
+  if (r.load !== undefined)
+    facts.push([
+      'Load refusals',
+      `${r.load.retries + r.load.gaveUp} answers HTTP 429 or 503 with Retry-After: ${r.load.retries} waited out (${Math.round(r.load.waitedMs / 1000)} s in all) and sent again, ${r.load.gaveUp} left unjudged`,
+    ]);
   const dl = facts
     .map(([k, v]) => `<dt>${esc(k)}</dt><dd data-fact="${esc(k.toLowerCase().replace(/\s+/g, '-'))}">${esc(v)}</dd>`)
     .join('\n');
