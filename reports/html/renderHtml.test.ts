@@ -131,10 +131,12 @@ describe('renderHtml', () => {
     expect(failing.indexOf('<section id="causes">')).toBeLessThan(failing.indexOf('<section id="summary">'));
   });
 
-  it('states what load refusals cost the run (issue 22: retries are not the server's failure)', () => {
+  it('states what load refusals cost the run (issue 22: retries are not a failure of the server)', () => {
     const run = { ...loadFixture('conformant'), load: { retries: 12, waitedMs: 15_400, gaveUp: 1 } };
     const page = renderHtml(run);
-    expect(page).toContain('13 answers HTTP 429 or 503 with Retry-After: 12 waited out (15 s in all) and sent again, 1 left unjudged');
+    expect(page).toContain(
+      '13 answers HTTP 429 or 503 with Retry-After: 12 waited out (15 s in all) and sent again, 1 left unjudged',
+    );
     expect(renderHtml(loadFixture('conformant'))).not.toContain('Load refusals');
   });
 
