@@ -259,7 +259,7 @@ export interface Fixtures {
    */
   remittance?: {
     /**
-     * id of a remittance summary of the run's site: its details are searched (Search Remittance Detail, path remittance_summary_id) and their filters judged. Without it the steps that need it are skipped (fixture-configured, counted against coverage).
+     * id of a remittance summary: its details are searched (Search Remittance Detail, path remittance_summary_id) and their filters judged. Without it the steps that need it are skipped (fixture-configured, counted against coverage).
      */
     summaryId?: string;
   };
