@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { STATUSES, emptyCounts, verdictOf } from '../core/results.ts';
+import { type RunResults, STATUSES, emptyCounts, verdictOf } from '../core/results.ts';
 import { renderHtml } from './html/renderHtml.ts';
 import { renderJunit } from './junitReport.ts';
 import { FIXTURE_NAMES, fixturePath, loadFixture } from '../core/testSupport/resultsFixtures.ts';
@@ -10,7 +10,15 @@ import { parseXml } from './testSupport/xmlWellFormed.ts';
 import { sealed } from '../core/integrity.ts';
 import { suiteVersion } from '../core/suiteVersion.ts';
 import { renderCoverageCsv } from './traceability.ts';
-import { readResults, rebuildReports, resultsProblem, verifyReportDir, writeReports } from './writeReports.ts';
+import {
+  prettyJsonPieces,
+  readResults,
+  rebuildReports,
+  resultsJsonPieces,
+  resultsProblem,
+  verifyReportDir,
+  writeReports,
+} from './writeReports.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -50,6 +58,22 @@ describe('writeReports', () => {
     const paths = await writeReports(loadFixture('conformant'), relativeDir);
     expect(paths.reportHtml).toBe(join(dir, 'out', 'report.html'));
     expect(await readFile(paths.reportHtml, 'utf8')).toContain('data-verdict="conformant"');
+  });
+
+  it('leaves no temporary file, and a rendering failure leaves the earlier files as they were', async () => {
+    await writeReports(loadFixture('failing'), dir);
+    const before = await Promise.all(['results.json', 'report.html'].map((n) => readFile(join(dir, n), 'utf8')));
+    const broken = { ...loadFixture('conformant'), operations: [{ id: 'search-bills' }] } as unknown as RunResults;
+    await expect(writeReports(broken, dir)).rejects.toThrow(TypeError);
+    expect(await Promise.all(['results.json', 'report.html'].map((n) => readFile(join(dir, n), 'utf8')))).toEqual(
+      before,
+    );
+    expect((await readdir(dir)).sort()).toEqual([
+      'junit.xml',
+      'report.html',
+      'requirements-coverage.csv',
+      'results.json',
+    ]);
   });
 
   it('round-trips through readResults', async () => {
@@ -136,10 +160,58 @@ describe('rebuildReports and verifyReportDir', () => {
     expect((await verifyReportDir(dir)).intact).toBe(true);
   });
 
+  it('compares byte for byte: a byte added or cut at the end is an alteration, a folder in place of a file is missing', async () => {
+    await written();
+    const html = join(dir, 'report.html');
+    const page = await readFile(html);
+    await writeFile(html, Buffer.concat([page, Buffer.from(' ')]));
+    expect((await verifyReportDir(dir)).files.find((f) => f.name === 'report.html')?.state).toBe('altered');
+    await writeFile(html, page.subarray(0, page.length - 1));
+    expect((await verifyReportDir(dir)).files.find((f) => f.name === 'report.html')?.state).toBe('altered');
+    await writeFile(html, page);
+    expect((await verifyReportDir(dir)).intact).toBe(true);
+    await rm(join(dir, 'junit.xml'));
+    await mkdir(join(dir, 'junit.xml'));
+    expect((await verifyReportDir(dir)).files.find((f) => f.name === 'junit.xml')?.state).toBe('missing');
+  });
+
   it('says why a folder cannot be verified', async () => {
     await expect(verifyReportDir(join(dir, 'none'))).rejects.toThrow(
       /^Cannot read results file .*results\.json: ENOENT/,
     );
+  });
+});
+
+describe('prettyJsonPieces', () => {
+  const pretty = (value: unknown, depth?: number) => [...prettyJsonPieces(value, depth)].join('');
+
+  it('gives the text of JSON.stringify(value, null, 2) at every depth it walks', () => {
+    const date = new Date(Date.UTC(2026, 0, 2));
+    const bare = Object.assign(Object.create(null) as object, { b: 1 });
+    const value = {
+      text: 'line\nbreak "quoted" \u2026 \ud83d\ude00 </script>',
+      empty: { list: [], object: {} },
+      skipped: undefined,
+      fn: () => 1,
+      list: [1, undefined, () => 2, null, { a: [{ deep: [1, [2, { x: undefined }]] }] }, [], {}],
+      date,
+      dates: [date, { at: date }],
+      custom: { toJSON: (key: string) => ({ key }) },
+      bare,
+      boxed: [Object(1), Object('s'), Object(false)],
+      nothing: { a: undefined },
+    };
+    for (const depth of [0, 1, 2, 3, 6])
+      expect(pretty(value, depth), `depth ${depth}`).toBe(JSON.stringify(value, null, 2));
+    for (const v of [[], {}, 'x', 1, null, [undefined], [[[]]], { a: { b: {} } }]) {
+      expect(pretty(v), JSON.stringify(v)).toBe(JSON.stringify(v, null, 2));
+    }
+    expect([...prettyJsonPieces(undefined)]).toEqual([]);
+  });
+
+  it.each(FIXTURE_NAMES)('gives results.json of the %s fixture as JSON.stringify does', (name) => {
+    const run = sealed(loadFixture(name));
+    expect([...resultsJsonPieces(run)].join('')).toBe(`${JSON.stringify(run, null, 2)}\n`);
   });
 });
 

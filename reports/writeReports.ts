@@ -2,14 +2,19 @@
  * Writes the report files of a run, rebuilds them from a results.json, and verifies a report
  * folder. results.json is the canonical record (sealed with its SHA-256 digest); junit.xml,
  * report.html and requirements-coverage.csv are derived from it and nothing else.
+ *
+ * Each file is written piece by piece as it is made, and verified the same way: against a target
+ * that answers with huge bodies, results.json holds the run's evidence budget (32 MiB by default)
+ * and report.html hundreds of 20 KB bodies; never holding them whole as strings keeps the report
+ * phase within the run's memory (issue 23).
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { RunEventBus } from '../core/events.ts';
 import { integrityOf, sealed, type IntegrityState } from '../core/integrity.ts';
 import { STATUSES, type RunResults } from '../core/results.ts';
 import { suiteVersion } from '../core/suiteVersion.ts';
-import { renderHtml } from './html/renderHtml.ts';
+import { htmlPieces } from './html/renderHtml.ts';
 import { renderJunit } from './junitReport.ts';
 import { heldReportFolder } from './reportFolder.ts';
 import { renderCoverageCsv } from './traceability.ts';
@@ -23,15 +28,166 @@ export interface ReportPaths {
   coverageCsv: string;
 }
 
-/** The files derived from results.json, by file name, in the order they are written. */
-export function renderDerived(
-  results: RunResults,
-): Record<'junit.xml' | 'report.html' | 'requirements-coverage.csv', string> {
+type DerivedName = 'junit.xml' | 'report.html' | 'requirements-coverage.csv';
+
+/**
+ * The files derived from results.json, by file name, in the order they are written, each as its
+ * pieces (made as they are read). `integrity` is the results' digest state when the caller has
+ * just sealed or checked them (report.html shows it; computed otherwise).
+ */
+function derivedPieces(results: RunResults, integrity?: IntegrityState): Record<DerivedName, () => Iterable<string>> {
   return {
-    'junit.xml': renderJunit(results),
-    'report.html': renderHtml(results),
-    'requirements-coverage.csv': renderCoverageCsv(results),
+    'junit.xml': () => [renderJunit(results)],
+    'report.html': () => htmlPieces(results, integrity ? { integrity } : {}),
+    'requirements-coverage.csv': () => [renderCoverageCsv(results)],
   };
+}
+
+/** The files derived from results.json, by file name, in the order they are written. */
+export function renderDerived(results: RunResults): Record<DerivedName, string> {
+  const pieces = derivedPieces(results);
+  const whole = (name: DerivedName) => [...pieces[name]()].join('');
+  return {
+    'junit.xml': whole('junit.xml'),
+    'report.html': whole('report.html'),
+    'requirements-coverage.csv': whole('requirements-coverage.csv'),
+  };
+}
+
+/** Values that `prettyJsonPieces` walks member by member rather than hand to JSON.stringify. */
+const isWalked = (v: unknown): v is Record<string, unknown> | unknown[] => {
+  if (Array.isArray(v)) return true;
+  if (typeof v !== 'object' || v === null) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return (proto === Object.prototype || proto === null) && typeof (v as { toJSON?: unknown }).toJSON !== 'function';
+};
+
+/** JSON.stringify(value, null, 2) of a value nested `indent` deep (its own lines indented by it). */
+function prettyAt(value: unknown, indent: string): string | undefined {
+  const text = JSON.stringify(value, null, 2) as string | undefined;
+  // A JSON text holds no raw line break but the ones its layout adds.
+  return text === undefined || indent === '' ? text : text.replaceAll('\n', `\n${indent}`);
+}
+
+/** A member's value as JSON.stringify serialises it: through its toJSON(key), when it has one. */
+function jsonValue(key: string, v: unknown): unknown {
+  const toJSON = (v as { toJSON?: unknown } | null | undefined)?.toJSON;
+  return typeof toJSON === 'function' ? (toJSON as (key: string) => unknown).call(v, key) : v;
+}
+
+const serialisable = (v: unknown): boolean => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
+
+/**
+ * The text of `JSON.stringify(value, null, 2)`, piece by piece: plain objects and arrays down to
+ * `depth` levels are walked member by member (results.json: the run, then each of its lists), and
+ * what lies deeper (one result, one exchange) is stringified one member at a time. Members are left
+ * out, or written as `null` in arrays, exactly as JSON.stringify does.
+ */
+export function* prettyJsonPieces(value: unknown, depth = 2, indent = ''): Generator<string> {
+  if (depth <= 0 || !isWalked(value)) {
+    const text = prettyAt(value, indent);
+    if (text !== undefined) yield text;
+    return;
+  }
+  const inner = `${indent}  `;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v = jsonValue(String(i), value[i]);
+      yield `${count++ === 0 ? '[' : ','}\n${inner}`;
+      if (serialisable(v)) yield* prettyJsonPieces(v, depth - 1, inner);
+      else yield 'null';
+    }
+    yield count === 0 ? '[]' : `\n${indent}]`;
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    const v = jsonValue(key, value[key]);
+    if (!serialisable(v)) continue;
+    yield `${count++ === 0 ? '{' : ','}\n${inner}${JSON.stringify(key)}: `;
+    yield* prettyJsonPieces(v, depth - 1, inner);
+  }
+  yield count === 0 ? '{}' : `\n${indent}}`;
+}
+
+/** results.json's text piece by piece: JSON.stringify(results, null, 2) and a final line break. */
+export function* resultsJsonPieces(results: RunResults): Generator<string> {
+  yield* prettyJsonPieces(results);
+  yield '\n';
+}
+
+/** Pieces are gathered into chunks of about this many characters before they are written or compared. */
+const CHUNK = 256 * 1024;
+
+/** The pieces as UTF-8 chunks of about CHUNK characters. */
+function* chunks(pieces: Iterable<string>): Generator<Buffer> {
+  let buffered: string[] = [];
+  let length = 0;
+  for (const piece of pieces) {
+    buffered.push(piece);
+    length += piece.length;
+    if (length >= CHUNK) {
+      yield Buffer.from(buffered.join(''), 'utf8');
+      buffered = [];
+      length = 0;
+    }
+  }
+  if (length > 0) yield Buffer.from(buffered.join(''), 'utf8');
+}
+
+/** Writes a file's pieces as they are made. */
+async function writePieces(file: string, pieces: Iterable<string>): Promise<void> {
+  const handle = await open(file, 'w');
+  try {
+    for (const chunk of chunks(pieces)) {
+      for (let at = 0; at < chunk.length; ) at += (await handle.write(chunk, at, chunk.length - at)).bytesWritten;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads `into.length` bytes at `position` (fewer only at the end of the file); how many were read. */
+async function readAt(handle: FileHandle, into: Buffer, position: number): Promise<number> {
+  let got = 0;
+  while (got < into.length) {
+    const { bytesRead } = await handle.read(into, got, into.length - got, position + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return got;
+}
+
+/**
+ * Whether a file holds exactly the pieces' bytes, compared chunk by chunk as the pieces are made;
+ * undefined when it cannot be read (a folder opens, but reading it fails). Without pieces: true
+ * when it can be read. A rendering bug is thrown, never taken for an unreadable file.
+ */
+async function holdsPieces(file: string, pieces?: Iterable<string>): Promise<boolean | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch {
+    return undefined;
+  }
+  const read = (into: Buffer, position: number): Promise<number> => readAt(handle, into, position).catch(() => -1);
+  try {
+    const probe = Buffer.alloc(1);
+    if ((await read(probe, 0)) < 0) return undefined;
+    if (pieces === undefined) return true;
+    let position = 0;
+    for (const chunk of chunks(pieces)) {
+      const held = Buffer.allocUnsafe(chunk.length);
+      const got = await read(held, position);
+      if (got < 0) return undefined;
+      if (got !== chunk.length || !held.equals(chunk)) return false;
+      position += chunk.length;
+    }
+    const after = await read(probe, position);
+    return after < 0 ? undefined : after === 0;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The paths of the report files in a report folder. */
@@ -42,14 +198,33 @@ export const reportPathsIn = (root: string): ReportPaths => ({
   coverageCsv: resolve(root, 'requirements-coverage.csv'),
 });
 
-async function writeAll(results: RunResults, dir: string, artefacts: 'all' | 'results' = 'all'): Promise<ReportPaths> {
+/**
+ * Writes the files into `dir`, each under a temporary name, and renames them all once every one is
+ * written, so that a rendering bug leaves no half-written set (results.json last: the digest
+ * arrives with, or after, the files it seals). The temporary names are those of a staging folder:
+ * a process that ended before renaming leaves what the next claim of the folder removes
+ * (reports/reportFolder.ts).
+ */
+async function writeAll(
+  results: RunResults,
+  dir: string,
+  artefacts: 'all' | 'results' = 'all',
+  integrity?: IntegrityState,
+): Promise<ReportPaths> {
   const root = resolve(dir);
   await mkdir(root, { recursive: true });
-  // Render everything before writing anything, so a rendering bug leaves no half-written set.
-  const json = `${JSON.stringify(results, null, 2)}\n`;
-  const derived: Record<string, string> = artefacts === 'all' ? renderDerived(results) : {};
-  await writeFile(join(root, RESULTS_JSON), json, 'utf8');
-  for (const [name, text] of Object.entries(derived)) await writeFile(join(root, name), text, 'utf8');
+  const files: [string, () => Iterable<string>][] = [
+    ...(artefacts === 'all' ? Object.entries(derivedPieces(results, integrity)) : []),
+    [RESULTS_JSON, () => resultsJsonPieces(results)],
+  ];
+  const temporary = (name: string) => join(root, `.conformance-staging-${process.pid}-${name}`);
+  try {
+    for (const [name, pieces] of files) await writePieces(temporary(name), pieces());
+    for (const [name] of files) await rename(temporary(name), join(root, name));
+  } catch (e) {
+    await Promise.all(files.map(([name]) => rm(temporary(name), { force: true })));
+    throw e;
+  }
   return reportPathsIn(root);
 }
 
@@ -65,8 +240,11 @@ export async function writeReports(
   artefacts: 'all' | 'results' = 'all',
 ): Promise<ReportPaths> {
   const claim = heldReportFolder(dir);
-  if (!claim) return writeAll(sealed(results), dir, artefacts);
-  await writeAll(sealed(results), claim.staging, artefacts);
+  const seal = sealed(results);
+  // Just sealed: the page states the digest without walking the results once more.
+  const integrity: IntegrityState = { state: 'intact', digest: seal.integrity?.digest ?? '' };
+  if (!claim) return writeAll(seal, dir, artefacts, integrity);
+  await writeAll(seal, claim.staging, artefacts, integrity);
   claim.commit();
   return reportPathsIn(claim.dir);
 }
@@ -100,8 +278,9 @@ export interface Rebuilt {
 export async function rebuildReports(resultsFile: string, outDir?: string): Promise<Rebuilt> {
   const results = await readResults(resultsFile);
   const root = resolve(outDir ?? dirname(resolve(resultsFile)));
-  const paths = await writeAll(results, root);
-  return { paths, integrity: integrityOf(results) };
+  const integrity = integrityOf(results);
+  const paths = await writeAll(results, root, 'all', integrity);
+  return { paths, integrity };
 }
 
 export type FileState = 'matches' | 'altered' | 'missing' | 'not-comparable';
@@ -127,15 +306,11 @@ export async function verifyReportDir(dir: string): Promise<Verification> {
   const own = suiteVersion();
   const comparable = results.suite.name === own.name && results.suite.version === own.version;
   const files: Verification['files'] = [];
-  for (const [name, expected] of Object.entries(renderDerived(results))) {
-    let actual: string | undefined;
-    try {
-      actual = await readFile(join(root, name), 'utf8');
-    } catch {
-      actual = undefined;
-    }
+  // Each file is compared byte for byte with the pieces of its rebuilt text as they are made.
+  for (const [name, pieces] of Object.entries(derivedPieces(results, integrity))) {
+    const held = await holdsPieces(join(root, name), comparable ? pieces() : undefined);
     const state: FileState =
-      actual === undefined ? 'missing' : !comparable ? 'not-comparable' : actual === expected ? 'matches' : 'altered';
+      held === undefined ? 'missing' : !comparable ? 'not-comparable' : held ? 'matches' : 'altered';
     files.push({ name: basename(name), state });
   }
   const intact =

@@ -32,13 +32,22 @@ export interface ReportSection {
   /** Label in the page's table of contents. */
   title: string;
   render: (ctx: ReportContext) => string;
+  /**
+   * The same text as `render`, piece by piece: a section that grows with the run (one entry per
+   * result) gives it, so that the page is written to its file as it is made, never held whole.
+   */
+  pieces?: (ctx: ReportContext) => Iterable<string>;
   /** False when the section has nothing to say for this run (left out of the page and its contents). */
   applies?: (ctx: ReportContext) => boolean;
 }
 
 export const FINDING_ORDER: Partial<Record<Status, number>> = { fail: 0, error: 1, warn: 2 };
 
-export function reportContext(results: RunResults): ReportContext {
+/**
+ * @param integrity the state of the results' digest when the caller knows it already (it has just
+ *   sealed or checked them): the digest walks every result and exchange again otherwise.
+ */
+export function reportContext(results: RunResults, integrity?: IntegrityState): ReportContext {
   const baselineMarks = results.baseline ? marksOf(results.baseline) : undefined;
   const operations = operationRows(results);
   const operationOrder = new Map(operations.map((o, i) => [o.id, i]));
@@ -61,7 +70,7 @@ export function reportContext(results: RunResults): ReportContext {
     ...(baselineMarks ? { baselineMarks } : {}),
     trace: traceability(results),
     documentOf,
-    integrity: integrityOf(results),
+    integrity: integrity ?? integrityOf(results),
   };
 }
 
@@ -71,3 +80,22 @@ export const resultAnchor = (index: number): string => `result-${index}`;
 export function section(id: string, title: string, body: string, extra = ''): string {
   return `<section id="${esc(id)}"${extra}>\n<h2>${esc(title)}</h2>\n${body}\n</section>`;
 }
+
+/** `section` piece by piece: its body's pieces between the opening and the closing tags. */
+export function* sectionPieces(id: string, title: string, body: Iterable<string>, extra = ''): Generator<string> {
+  yield `<section id="${esc(id)}"${extra}>\n<h2>${esc(title)}</h2>\n`;
+  yield* body;
+  yield '\n</section>';
+}
+
+/** The items' pieces with `separator` between items, as `items.join(separator)` would give them. */
+export function* joined<T>(items: Iterable<T>, piece: (item: T) => string, separator = '\n'): Generator<string> {
+  let first = true;
+  for (const item of items) {
+    yield first ? piece(item) : `${separator}${piece(item)}`;
+    first = false;
+  }
+}
+
+/** A section's text whole, from its pieces (the page writer takes the pieces instead). */
+export const whole = (pieces: Iterable<string>): string => [...pieces].join('');

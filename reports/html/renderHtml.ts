@@ -7,26 +7,29 @@
  * Everything that comes from the results is HTML-escaped: response bodies are hostile input.
  *
  * The page is a list of sections (`ReportSection`, one file each under sections/); a later report
- * part is one more entry in `DEFAULT_SECTIONS`.
+ * part is one more entry in `DEFAULT_SECTIONS`. `htmlPieces` gives the page piece by piece (a
+ * section that grows with the run, one result at a time), so that it is written to its file as it
+ * is made: against a misbehaving target the page holds hundreds of 20 KB bodies.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { IntegrityState } from '../../core/integrity.ts';
 import type { RunResults } from '../../core/results.ts';
 import { type ReportSection, reportContext } from './context.ts';
 import { esc } from './escape.ts';
 import { VERDICT_LABEL } from './format.ts';
-import { allResultsSection } from './sections/allResults.ts';
-import { causesSection } from './sections/causes.ts';
+import { allResultsPieces, allResultsSection } from './sections/allResults.ts';
+import { causesPieces, causesSection } from './sections/causes.ts';
 import { coveragePhaseSection, hasCoveragePhase } from './sections/coveragePhase.ts';
 import { decisionsSection } from './sections/decisions.ts';
 import { documentsSection } from './sections/documents.ts';
 import { filtersSection } from './sections/filters.ts';
-import { findingsSection } from './sections/findings.ts';
+import { findingsPieces, findingsSection } from './sections/findings.ts';
 import { operationsSection } from './sections/operations.ts';
 import { overviewSection } from './sections/overview.ts';
 import { hasScenarios, scenariosSection } from './sections/scenarios.ts';
 import { summarySection } from './sections/summary.ts';
-import { traceabilitySection } from './sections/traceability.ts';
+import { traceabilityPieces, traceabilitySection } from './sections/traceability.ts';
 
 const asset = (name: string): string => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
 /** The page's styles (assets/report.css). */
@@ -40,17 +43,22 @@ const SCRIPT = asset('report.js');
 
 export const DEFAULT_SECTIONS: readonly ReportSection[] = [
   { id: 'overview', title: 'Verdict', render: overviewSection },
-  { id: 'causes', title: 'Findings', render: causesSection },
+  { id: 'causes', title: 'Findings', render: causesSection, pieces: causesPieces },
   { id: 'summary', title: 'Summary', render: summarySection },
   { id: 'scenarios', title: 'Scenarios', render: scenariosSection, applies: hasScenarios },
   { id: 'documents', title: 'Documents', render: documentsSection },
   { id: 'operations', title: 'Operations', render: operationsSection },
   { id: 'coverage-phase', title: 'Coverage phase', render: coveragePhaseSection, applies: hasCoveragePhase },
   { id: 'filters', title: 'Filters', render: filtersSection },
-  { id: 'findings', title: 'Failures, warnings and errors', render: findingsSection },
-  { id: 'traceability', title: 'Requirement traceability', render: traceabilitySection },
+  { id: 'findings', title: 'Failures, warnings and errors', render: findingsSection, pieces: findingsPieces },
+  {
+    id: 'traceability',
+    title: 'Requirement traceability',
+    render: traceabilitySection,
+    pieces: traceabilityPieces,
+  },
   { id: 'decisions', title: 'Decisions applied', render: decisionsSection },
-  { id: 'all-results', title: 'All results', render: allResultsSection },
+  { id: 'all-results', title: 'All results', render: allResultsSection, pieces: allResultsPieces },
 ];
 
 const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -66,11 +74,24 @@ function nav(sections: readonly ReportSection[]): string {
   return `<nav aria-label="Report sections"><ul>${links}</ul></nav>`;
 }
 
+export interface HtmlOptions {
+  sections?: readonly ReportSection[];
+  /** The state of the results' digest when the caller has just sealed or checked them (else computed). */
+  integrity?: IntegrityState;
+}
+
+/** The page as one string (tests, small runs); `htmlPieces` gives the same text piece by piece. */
 export function renderHtml(results: RunResults, sections: readonly ReportSection[] = DEFAULT_SECTIONS): string {
-  const ctx = reportContext(results);
-  const [first, ...rest] = sections.filter((s) => s.applies?.(ctx) ?? true);
+  return [...htmlPieces(results, { sections })].join('');
+}
+
+/** The page piece by piece: the pieces joined are `renderHtml`'s text. */
+export function* htmlPieces(results: RunResults, options: HtmlOptions = {}): Generator<string> {
+  const ctx = reportContext(results, options.integrity);
+  const [first, ...rest] = (options.sections ?? DEFAULT_SECTIONS).filter((s) => s.applies?.(ctx) ?? true);
   const title = `Conformance report: ${VERDICT_LABEL[results.verdict] ?? results.verdict} · ${results.suite.name} ${results.suite.version} · ${results.target}`;
-  return [
+  const of = (s: ReportSection): Iterable<string> => s.pieces?.(ctx) ?? [s.render(ctx)];
+  yield [
     '<!DOCTYPE html>',
     '<html lang="en">',
     '<head>',
@@ -82,14 +103,13 @@ export function renderHtml(results: RunResults, sections: readonly ReportSection
     `<style>${STYLE}</style>`,
     '</head>',
     '<body>',
-    first !== undefined ? first.render(ctx) : '',
-    nav(rest),
-    '<main>',
-    ...rest.map((s) => s.render(ctx)),
-    '</main>',
-    `<script>${SCRIPT}</script>`,
-    '</body>',
-    '</html>',
     '',
   ].join('\n');
+  if (first !== undefined) yield* of(first);
+  yield `\n${nav(rest)}\n<main>\n`;
+  for (const s of rest) {
+    yield* of(s);
+    yield '\n';
+  }
+  yield ['</main>', `<script>${SCRIPT}</script>`, '</body>', '</html>', ''].join('\n');
 }

@@ -8,20 +8,29 @@
 import type { Finding } from '../../../core/findings.ts';
 import { attrs, esc } from '../escape.ts';
 import { statusBadge } from '../format.ts';
-import { type ReportContext, resultAnchor, section } from '../context.ts';
+import { joined, type ReportContext, resultAnchor, section, sectionPieces, whole } from '../context.ts';
 
 export const causeAnchor = (f: Pick<Finding, 'key'>): string => `cause-${f.key}`;
 
 export function causesSection(ctx: ReportContext): string {
-  if (ctx.causes.length === 0) return section('causes', 'Findings', '<p class="muted">None.</p>');
+  return whole(causesPieces(ctx));
+}
+
+/** The section piece by piece, one cause at a time (a cause lists every result it holds). */
+export function* causesPieces(ctx: ReportContext): Generator<string> {
+  if (ctx.causes.length === 0) {
+    yield section('causes', 'Findings', '<p class="muted">None.</p>');
+    return;
+  }
   const total = ctx.causes.reduce((n, f) => n + f.results.length, 0);
   const intro = `<p class="causes-intro">${ctx.causes.length} ${ctx.causes.length === 1 ? 'cause' : 'causes'} of ${total} ${total === 1 ? 'result' : 'results'} that failed, erred or warned: MUST failures first, then by how many operations each touches. A result repeated on many requests is one finding.</p>`;
-  const items = ctx.causes.map((f, i) => causeItem(ctx, f, i + 1));
-  return section(
-    'causes',
-    `Findings (${ctx.causes.length})`,
-    [intro, '<ol class="causes">', ...items, '</ol>'].join('\n'),
-  );
+  function* body(): Generator<string> {
+    yield `${intro}\n<ol class="causes">\n`;
+    let n = 0;
+    yield* joined(ctx.causes, (f) => causeItem(ctx, f, ++n));
+    yield '\n</ol>';
+  }
+  yield* sectionPieces('causes', `Findings (${ctx.causes.length})`, body());
 }
 
 function causeItem(ctx: ReportContext, f: Finding, n: number): string {
