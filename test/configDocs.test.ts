@@ -2,17 +2,18 @@
  * Configs a person can write (issue 23 item 6): every node of core/config.schema.json carries a
  * description (editors show it through `$schema`), docs/config.md is what the schema gives, every
  * credential and fixture a suite asks for is described under its name, all missing environment
- * variables are named in one line, and the sandbox's addresses written once resolve as written
- * whole.
+ * variables are named in one line, the sandbox's addresses written once resolve as written whole,
+ * and `conformance init --target` fills a starter from a running sandbox.
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ConfigError, loadConfig } from '../core/config.ts';
 import { configDocsSource, DOCS_FILE, SCHEMA_FILE } from '../scripts/configTypes.ts';
 import { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } from '../server/demoConfig.ts';
-import { ROOT } from './support/cli.ts';
+import { type RunningSandbox, startSandbox } from '../server/http.ts';
+import { ROOT, reportDir, runInProcess } from './support/cli.ts';
 
 type Node = Record<string, unknown>;
 const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as Node;
@@ -179,5 +180,56 @@ describe('a config of the sandbox a person can write', () => {
         (c) => c.type === 'bearer' || c.tokenUrl === 'https://login.staging.example/token',
       ),
     ).toBe(true);
+  });
+});
+
+describe('conformance init --target (a sandbox over real HTTP)', () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, pathPrefix: '/partner' });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  test('writes what answers, says what is left to fill, and the config it writes loads', async () => {
+    const out = join(reportDir(), 'conformance.config.json');
+    const target = `${sandbox.url}/partner`;
+    const { code, stdout, stderr } = await runInProcess(['init', '--target', target, '--out', out]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain(`Read from ${target}:`);
+    expect(stdout).toContain(
+      '  services.claims.discovery: claims/.well-known/api-configuration (7 of 7 discovery keys)',
+    );
+    expect(stdout).toContain(
+      '  tokenUrl: {target}/oauth/token (answers a token request without credentials with HTTP 401 invalid_client)',
+    );
+    expect(stdout).toMatch(/^Left to fill:\n {2}siteId and fixtures: /m);
+    expect(stdout).toMatch(
+      /^ {2}the credential variables the config names, to export before a run: CONFORMANCE_CLIENT_ID, /m,
+    );
+    const written = JSON.parse(readFileSync(out, 'utf8')) as Node;
+    expect(written).toMatchObject({ target, tokenUrl: '{target}/oauth/token', services: { base: '{target}' } });
+    const config = loadConfig({ file: out, environment: {}, fallbacks: DEMO_ENVIRONMENT });
+    expect(config.services.contracts.discovery).toBe(`${target}/contracts/contract/.well-known/api-configuration`);
+  });
+
+  test('a target that answers nothing is one line, exit 2, and nothing is written', async () => {
+    const out = join(reportDir(), 'c.json');
+    const { code, stdout, stderr } = await runInProcess(['init', '--target', 'http://127.0.0.1:9', '--out', out]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(
+      /^conformance: Target unreachable: .* \(init reads the discovery documents of http:\/\/127\.0\.0\.1:9\); nothing written/,
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
+  test('a --target that is not an http URL is a usage error before any request', async () => {
+    const { code, stderr } = await runInProcess(['init', '--target', 'ftp://x', '--out', join(reportDir(), 'c.json')]);
+    expect(code).toBe(2);
+    expect(stderr.split('\n')[0]).toBe('conformance: --target must be an http or https URL, received "ftp://x"');
   });
 });

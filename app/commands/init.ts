@@ -1,37 +1,91 @@
-/** `conformance init`: a starter config, the demo config's shape with `$schema` pointing at the config schema. */
+/**
+ * `conformance init`: a starter config naming its JSON Schema (editor completion and help), every
+ * address written once (`services.base` with per-service paths, one `tokenUrl`). With `--target`
+ * it first reads the target's discovery documents and token endpoint (app/initFromDiscovery.ts),
+ * writes what it found and says what is left to fill.
+ */
 import { commandName } from '../../core/commandName.ts';
-import { type Command, parse, UsageError } from './command.ts';
+import { type Command, parse, SetupProblem, UsageError } from './command.ts';
 
 export const init: Command = {
   help: {
-    usage: ['init [--out FILE] [--force]'],
-    summary: 'write a starter config that names its JSON Schema (editor completion)',
+    usage: ['init [--target URL] [--out FILE] [--force]'],
+    summary: 'write a starter config that names its JSON Schema; with --target, filled from the target',
     options: [
+      ['--target URL', "read the target's discovery documents and token endpoint and write the addresses that answer"],
       ['--out FILE', 'where to write it (default conformance.config.json)'],
       ['--force', 'overwrite an existing file'],
     ],
   },
   async run(argv, io) {
-    const { values } = parse(argv, { out: { type: 'string' }, force: { type: 'boolean' } });
+    const { values } = parse(argv, { target: { type: 'string' }, out: { type: 'string' }, force: { type: 'boolean' } });
     const out = (values.out as string | undefined) ?? 'conformance.config.json';
-    const { existsSync, readFileSync, writeFileSync } = await import('node:fs');
+    const target = values.target === undefined ? undefined : targetOf(values.target as string);
+    const { existsSync, writeFileSync } = await import('node:fs');
     const { dirname, relative, resolve } = await import('node:path');
     const { fileURLToPath } = await import('node:url');
     if (existsSync(out) && !values.force) throw new UsageError(`${out} exists; give --force to overwrite it`);
+    const { readConfigFile, variablesNamed } = await import('../../core/config.ts');
+    const { DEMO_CONFIG_FILE } = await import('../../server/demoConfig.ts');
+    const { readTarget, starterConfig } = await import('../initFromDiscovery.ts');
+    const findings = target === undefined ? undefined : await readTarget(target);
+    if (findings && !findings.reached)
+      throw new SetupProblem(
+        `Target unreachable: ${findings.unreachable ?? 'no answer'} (init reads the discovery documents of ${target}); nothing written`,
+      );
     const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-    const demo = JSON.parse(readFileSync(resolve(root, 'server/demo-config.json'), 'utf8')) as Record<string, unknown>;
     let schema = relative(dirname(resolve(out)), resolve(root, 'core/config.schema.json')).replaceAll('\\', '/');
     if (!schema.startsWith('.')) schema = `./${schema}`;
-    const starter = { ...demo, $schema: schema };
+    const starter = starterConfig(readConfigFile(DEMO_CONFIG_FILE), schema, findings);
     try {
       writeFileSync(out, `${JSON.stringify(starter, null, 2)}\n`, { flag: values.force ? 'w' : 'wx' });
     } catch (e) {
       throw new UsageError(`cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
-    io.out(`Wrote ${out} (JSON Schema: ${schema}).`);
-    io.out('Next: set the discovery addresses and the fixtures your target holds, export the credential');
-    io.out('variables it names (CONFORMANCE_CLIENT_ID, ...), then:');
-    io.out(`  ${commandName()} run --target https://your-server --config ${out}`);
+    io.out(`Wrote ${out} (JSON Schema: ${schema}, whose descriptions editors show; also docs/config.md).`);
+    const variables = variablesNamed(starter).join(', ');
+    if (!findings) {
+      io.out('Next: set the discovery paths (services) and tokenUrl of your target, its siteId and the fixtures');
+      io.out(`it holds, export the credential variables the config names (${variables}), then:`);
+      io.out(`  ${commandName()} run --target https://your-server --config ${out}`);
+      return 0;
+    }
+    const found = findings.services.filter((s) => s.found);
+    const missing = findings.services.filter((s) => !s.found);
+    if (found.length === 0 && !findings.token.found)
+      io.out(`Read from ${findings.target}: no discovery document with a service's keys, no token endpoint.`);
+    else io.out(`Read from ${findings.target}:`);
+    for (const s of found)
+      if (s.found)
+        io.out(`  services.${s.service}.discovery: ${s.found.path} (${s.found.keys} of ${s.found.of} discovery keys)`);
+    if (findings.token.found) io.out(`  tokenUrl: ${starter.tokenUrl} (${findings.token.found.how})`);
+    io.out('Left to fill:');
+    for (const s of missing)
+      io.out(
+        `  services.${s.service}.discovery: no document with its keys at ${s.tried.length} addresses; written: ${starter.services?.[s.service]?.discovery} (a guess)`,
+      );
+    if (missing.length > 1)
+      io.out('  (services living elsewhere than the target take one edit for all: services.base)');
+    if (!findings.token.found)
+      io.out(
+        `  tokenUrl: no token endpoint found at ${findings.token.tried.length} addresses; written: ${starter.tokenUrl} (a guess)`,
+      );
+    io.out("  siteId and fixtures: written with the sandbox's values; name the site and records your target holds");
+    io.out(`  the credential variables the config names, to export before a run: ${variables}`);
+    io.out(`Next: ${commandName()} run --config ${out}`);
     return 0;
   },
 };
+
+/** The target given, as an http or https URL without trailing slashes (a usage error otherwise). */
+function targetOf(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new UsageError(`--target must be an http or https URL, received ${JSON.stringify(value)}`);
+  return url.toString().replace(/\/+$/, '');
+}
