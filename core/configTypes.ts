@@ -108,7 +108,7 @@ export interface ConformanceRunConfiguration {
    */
   features?: ('Advanced_Search_1_0' | 'Advanced_Filtering_And_Sorting_1_0')[];
   /**
-   * The operations the documents reserve for the operator's own products (remittance batches, hospital claims, bills, remittance search, insurers, address, register, booking, accounts, diary, sign-on, contracts): "include" tests them (default, the operator's CI); "omit" reports them as omit (a partner's run, DEC-D1-33, DEC-D2-33, DEC-D3-18).
+   * The operations the documents reserve for the operator's own products (remittance batches, hospital claims, bills, remittance search; insurers and their control parameters, address and postcode, register, booking; accounts, diary, sign-on, contracts): "include" tests them (default, the operator's CI); "omit" reports them as omit (a partner's run, DEC-D1-33, DEC-D2-33, DEC-D3-18).
    */
   reservedOperations?: 'include' | 'omit';
   /**
