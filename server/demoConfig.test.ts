@@ -28,7 +28,7 @@ describe('the sandbox owns its demo config, and it matches the seed data', () =>
     expect(raw.$schema).toBe('../core/config.schema.json');
     expect(demo.credentials).toMatchObject({ clientId: 'sandbox-client', clientSecret: 'sandbox-secret' });
     expect(() => loadConfig({ file: DEMO_CONFIG_FILE, target: 'http://127.0.0.1:1/', environment: {} })).toThrow(
-      /CONFORMANCE_CLIENT_ID is not set/,
+      /^Environment variables CONFORMANCE_CLIENT_ID, CONFORMANCE_CLIENT_SECRET, .* are not set/,
     );
   });
 
