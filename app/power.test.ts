@@ -75,6 +75,28 @@ describe('unprovenRows and formatUnproven', () => {
     expect(rows).toHaveLength(testableMustRows().length - 1);
   });
 
+  test('a row whose faults were caught without citing it names the checks that caught them', () => {
+    const caught: PowerEvidence = {
+      ...evidence,
+      rows: {
+        ...evidence.rows,
+        [second.id]: {
+          proven: false,
+          reason: 'caught-without-citing',
+          detail: 'caught, but by checks that do not cite this row',
+          faults: ['shape:x:/a:type'],
+          caughtBy: ['matches-schema on x citing D9-1-01'],
+        },
+      },
+    };
+    const rows = unprovenRows(caught);
+    expect(rows[0]).toMatchObject({ id: second.id, caughtBy: ['matches-schema on x citing D9-1-01'] });
+    expect(rows[1]?.caughtBy).toEqual([]);
+    expect(formatUnproven(rows, caught)[0]).toBe(
+      `${second.id}\tcaught-without-citing\tcaught, but by checks that do not cite this row\tshape:x:/a:type\tcaught by matches-schema on x citing D9-1-01`,
+    );
+  });
+
   test('one tab-separated line per row, then a summary line', () => {
     const lines = formatUnproven(unprovenRows(evidence), evidence);
     expect(lines[0]).toBe(`${second.id}\thole\ta derived fault breaking this member is not caught\tshape:x:/a:missing`);

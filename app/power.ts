@@ -21,7 +21,14 @@ export type UnprovenReason =
 
 export type PowerRow =
   | { proven: true; faults: string[]; more?: number }
-  | { proven: false; reason: Exclude<UnprovenReason, 'not-computed'>; detail: string; faults?: string[] };
+  | {
+      proven: false;
+      reason: Exclude<UnprovenReason, 'not-computed'>;
+      detail: string;
+      faults?: string[];
+      /** For `caught-without-citing`: the checks that caught the faults, with the rows they cited. */
+      caughtBy?: string[];
+    };
 
 /** The part of spec/evidence/power.json this module reads. */
 export interface PowerEvidence {
@@ -43,6 +50,8 @@ export interface UnprovenRow {
   detail: string;
   /** Derived faults concerned (those missed, or caught without citing the row); at most five. */
   faults: string[];
+  /** For `caught-without-citing`: the checks that caught them and the rows they cited; at most five. */
+  caughtBy: string[];
 }
 
 /** The testable MUST rows a server is judged on: the rows power is computed for. */
@@ -65,9 +74,11 @@ export function unprovenRows(evidence: PowerEvidence = readPowerEvidence()): Unp
   return testableMustRows().flatMap((r): UnprovenRow[] => {
     const row = evidence.rows[r.id];
     const base = { id: r.id, document: r.document, section: r.section, text: r.text };
-    if (row === undefined) return [{ ...base, reason: 'not-computed', detail: NOT_COMPUTED, faults: [] }];
+    if (row === undefined) return [{ ...base, reason: 'not-computed', detail: NOT_COMPUTED, faults: [], caughtBy: [] }];
     if (row.proven) return [];
-    return [{ ...base, reason: row.reason, detail: row.detail, faults: row.faults ?? [] }];
+    return [
+      { ...base, reason: row.reason, detail: row.detail, faults: row.faults ?? [], caughtBy: row.caughtBy ?? [] },
+    ];
   });
 }
 
@@ -79,13 +90,23 @@ export function staleRows(evidence: PowerEvidence = readPowerEvidence()): string
 
 /**
  * The listing of `conformance faults --unproven`: one tab-separated line per row, `id`, reason,
- * detail and the faults concerned (comma-separated, possibly empty), then one summary line.
+ * detail and the faults concerned (comma-separated, possibly empty), and for a row whose faults
+ * were caught without citing it, the checks that caught them (`caught by ...; ...`); then one
+ * summary line.
  */
 export function formatUnproven(rows: readonly UnprovenRow[], evidence: PowerEvidence = readPowerEvidence()): string[] {
   const total = testableMustRows().length;
   const proven = total - rows.length;
   return [
-    ...rows.map((r) => [r.id, r.reason, r.detail, r.faults.join(', ')].join('\t')),
+    ...rows.map((r) =>
+      [
+        r.id,
+        r.reason,
+        r.detail,
+        r.faults.join(', '),
+        ...(r.caughtBy.length > 0 ? [`caught by ${r.caughtBy.join('; ')}`] : []),
+      ].join('\t'),
+    ),
     `${rows.length} of ${total} testable MUST rows proven by no fault (${((proven / Math.max(1, total)) * 100).toFixed(1)}% proven; computed ${evidence.generated} by \`${evidence.command}\`)`,
   ];
 }

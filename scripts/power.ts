@@ -37,7 +37,8 @@
  * e.g. `contains` ... `display`), or (b) the failing check is a shape check (matches-schema,
  * coverage-phase-served: they judge the documented body as a whole) citing that one row alone.
  * The check is not required to be a schema check: `value-set-paging-consistent` failing on a
- * dropped `expansion.total` proves D2-2.2-03, which names it. Nor is any cited row enough: a
+ * dropped `expansion.total` proves D2-2.2-03, which names it. A row must list the fault's
+ * operation (a check citing another operation's row proves nothing here). Nor is any cited row enough: a
  * schema check cites every shape row of its answer at once, and crediting them all would prove
  * D2-2.2-04 (`display`) with a fault that drops `expansion.total`.
  */
@@ -327,6 +328,8 @@ export function rowsProvedByDerived(
     const cited = r.requirements.filter((id) => testable.has(id));
     for (const id of cited) {
       const row = testable.get(id) as Requirement;
+      // A row of other operations is not the one this fault breaks, whatever a check cites.
+      if (!row.operations.some((op) => fault.operations.includes(op))) continue;
       if (rowNamesMember(row, fault) || (SHAPE_CHECKS.includes(r.check) && cited.length === 1)) rows.add(id);
     }
   }
@@ -348,6 +351,22 @@ export function catchingResults(
       fault.operations.includes(r.operation) &&
       (r.marks === null || r.marks.includes(fault.name)),
   );
+}
+
+/**
+ * What caught faults that prove no row they break: each catching check with the rows it cited
+ * (`value-set-paging-consistent on get-code-set citing D2-2.2-02`), at most five, for a reader who
+ * decides which check should cite the row (`conformance faults --unproven`).
+ */
+export function caughtByOf(
+  faults: readonly Pick<DerivedFaultInfo, 'name'>[],
+  catching: ReadonlyMap<string, readonly SlimResult[]>,
+): string[] {
+  const seen = new Set<string>();
+  for (const f of faults)
+    for (const r of catching.get(f.name) ?? [])
+      seen.add(`${r.check} on ${r.operation} citing ${r.requirements.join(' ') || 'no row'}`);
+  return [...seen].sort().slice(0, 5);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -384,7 +403,7 @@ export interface PowerFile {
   rows: Record<
     string,
     | { proven: true; faults: string[]; more?: number }
-    | { proven: false; reason: UnprovenReason; detail: string; faults?: string[] }
+    | { proven: false; reason: UnprovenReason; detail: string; faults?: string[]; caughtBy?: string[] }
   >;
   /** The derived-fault counts of each operation (the summary's are their sums); absent in files of the first version. */
   operations?: Record<string, OperationCounts>;
@@ -706,6 +725,7 @@ async function main(): Promise<number> {
         reason,
         detail: REASON_TEXT[reason],
         ...(list.length > 0 ? { faults: list.slice(0, 5).map((f) => f.name) } : {}),
+        ...(reason === 'caught-without-citing' ? { caughtBy: caughtByOf(list, catching) } : {}),
       };
     }
     const counts: Record<string, OperationCounts> = {};

@@ -258,8 +258,17 @@ describeOperation('list-site-payors', () => {
   );
 });
 
-for (const [upsert, remove, authority, type, subType, listedReq] of [
-  ['upsert-payor', 'delete-payor', 'Organization/CONF-PAYOR', 'I', { code: 'I', display: 'FEE_SCHEDULE' }, 'D3-4.5-18'],
+// Each flow cites its own operations' rows: create, update and delete (4.5), listed and gone.
+for (const [upsert, remove, authority, type, subType, listedReq, rows] of [
+  [
+    'upsert-payor',
+    'delete-payor',
+    'Organization/CONF-PAYOR',
+    'I',
+    { code: 'I', display: 'FEE_SCHEDULE' },
+    'D3-4.5-18',
+    { create: 'D3-4.5-16', update: 'D3-4.5-17', remove: 'D3-4.5-21' },
+  ],
   [
     'upsert-contact-payor',
     'delete-contact-payor',
@@ -267,6 +276,7 @@ for (const [upsert, remove, authority, type, subType, listedReq] of [
     'C',
     { code: 'C', display: 'FEE_SCHEDULE' },
     'D3-4.5-24',
+    { create: 'D3-4.5-23', update: 'D3-4.5-23', remove: 'D3-4.5-25' },
   ],
 ] as const) {
   describeFlow(`${upsert} and ${remove}`, [upsert, remove], () => {
@@ -301,7 +311,7 @@ for (const [upsert, remove, authority, type, subType, listedReq] of [
       try {
         if (
           !verifySuccess(created, upsert, {
-            success: ['D3-4.5-16', 'D3-4.5-40', 'D3-1-05'],
+            success: [rows.create, 'D3-4.5-40', 'D3-1-05'],
             schema: CONTRACT_SCHEMA,
           }) ||
           !id
@@ -316,8 +326,8 @@ for (const [upsert, remove, authority, type, subType, listedReq] of [
           .under('DEC-D3-36')
           .check(created, contractAuthoritySubjectRules);
         const updated = await contractCall(upsert, { body: JSON.stringify(payorContract(authority, subType, id)) });
-        if (verifySuccess(updated, upsert, { success: ['D3-4.5-17', 'D3-4.5-40'], schema: CONTRACT_SCHEMA })) {
-          on(upsert).must('D3-4.5-17').under('DEC-D3-58').check(updated, keepsId(id));
+        if (verifySuccess(updated, upsert, { success: [rows.update, 'D3-4.5-40'], schema: CONTRACT_SCHEMA })) {
+          on(upsert).must(rows.update).under('DEC-D3-58').check(updated, keepsId(id));
         }
       } finally {
         if (id) {
@@ -325,8 +335,8 @@ for (const [upsert, remove, authority, type, subType, listedReq] of [
             path: { site: runContext().siteId },
             query: { payorId: authority, payorType: type, providerGroup: id },
           });
-          if (verifySuccess(del, remove, { success: ['D3-4.5-37', 'D3-4.5-40'], schema: ['D3-4.5-37'] })) {
-            on(remove).must('D3-4.5-37').under('DEC-D3-14').check(del, deletedIdOutcome);
+          if (verifySuccess(del, remove, { success: [rows.remove, 'D3-4.5-37', 'D3-4.5-40'], schema: ['D3-4.5-37'] })) {
+            on(remove).must(rows.remove, 'D3-4.5-37').under('DEC-D3-14', 'DEC-D3-59').check(del, deletedIdOutcome);
             if (runContext().addresses['list-site-payors'])
               verifyListed(remove, await listedContractIds(runContext().siteId), authority.split('/')[1], false, [
                 listedReq,

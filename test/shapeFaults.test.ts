@@ -10,7 +10,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { readPowerEvidence } from '../app/power.ts';
 import type { RunResults } from '../core/results.ts';
-import { catchingResults, rowsProvedByDerived, type SlimResult } from '../scripts/power.ts';
+import { catchingResults, caughtByOf, rowsProvedByDerived, type SlimResult } from '../scripts/power.ts';
 import { FAULTS } from '../server/faults/catalog.ts';
 import { DERIVED_FAULT_HEADER, type DerivedFaultInfo, derivedFaultInfo } from '../server/faults/derived.ts';
 import { operation } from '../spec/operations.ts';
@@ -150,6 +150,16 @@ describe('attribution (scripts/power.ts)', () => {
     expect(catchingResults(display, [failure({ marks: null })])).toHaveLength(1);
   });
 
+  test('a fault caught without proving a row names the checks that caught it', () => {
+    const catching = new Map([
+      [total.name, [failure({ marks: [total.name] }), failure({ check: 'entries-match-filter' })]],
+    ]);
+    expect(caughtByOf([total, display], catching)).toEqual([
+      'entries-match-filter on get-code-set citing D2-2.2-01 D2-2.2-02 D2-2.2-03 D2-2.2-04',
+      'matches-schema on get-code-set citing D2-2.2-01 D2-2.2-02 D2-2.2-03 D2-2.2-04',
+    ]);
+  });
+
   test('a schema failure citing every shape row proves only the rows about the member', () => {
     expect([...rowsProvedByDerived(display, [failure({})], testable)]).toEqual(['D2-2.2-04']);
     expect([...rowsProvedByDerived(total, [failure({ marks: [total.name] })], testable)].sort()).toEqual([
@@ -158,6 +168,8 @@ describe('attribution (scripts/power.ts)', () => {
     ]);
     // A shape check citing one row alone proves it, whatever the member.
     expect([...rowsProvedByDerived(total, [failure({ requirements: ['D2-4-05'] })], testable)]).toEqual(['D2-4-05']);
+    // A row of another operation proves nothing, whatever the check cites (D1-1-06 is Document 1's JSON rule).
+    expect([...rowsProvedByDerived(total, [failure({ requirements: ['D1-1-06'] })], testable)]).toEqual([]);
     // Another check proves only rows about the member.
     expect([
       ...rowsProvedByDerived(total, [failure({ check: 'entries-match-filter', requirements: ['D2-4-05'] })], testable),

@@ -33,6 +33,7 @@
  */
 import { schemaFor, type JsonSchema } from '../../core/schemaRegistry.ts';
 import { operations } from '../../spec/operations.ts';
+import { textNamesMember } from '../../spec/memberRows.ts';
 import { loadRequirements } from '../../spec/requirements.ts';
 import { isObject, type JsonObject } from '../modifiers/json.ts';
 import type { Modifier, SandboxReply } from '../router/types.ts';
@@ -296,55 +297,9 @@ function membersOf(schemaFile: string): Member[] {
 
 const pathText = (path: readonly string[]) => `/${path.join('/')}`;
 
-/**
- * Member names a text names: the words inside its backticks (`name.given`, `valueMoney.value`).
- * A backticked request (`type=P`, `count=0`) names a parameter and its value, not a member.
- */
-export function namedMembers(text: string): Set<string> {
-  const names = new Set<string>();
-  for (const m of text.matchAll(/`([^`]+)`/g)) {
-    if (m[1].includes('=')) continue;
-    for (const word of m[1].split(/[^A-Za-z0-9_]+/)) if (word !== '') names.add(word);
-  }
-  return names;
-}
-
-/**
- * The member names a row must name to be about a member: the member itself and, when nested, its
- * nearest parent that is not a Bundle's `entry`/`resource` wrapping (a resource's own members are
- * named alone: "Coverage ... `id`").
- */
-export function memberKeys(path: readonly string[]): string[] {
-  const names = path.filter((p) => p !== '*');
-  const leaf = names[names.length - 1];
-  if (leaf === undefined) return [];
-  const parents = names.slice(0, -1);
-  const resourceAt = parents.lastIndexOf('resource');
-  const own = resourceAt >= 0 && parents[0] === 'entry' ? parents.slice(resourceAt + 1) : parents;
-  const parent = own[own.length - 1];
-  return parent === undefined ? [leaf] : [parent, leaf];
-}
-
-/**
- * True when a row's text is about the member at this path: it names the member in backticks and,
- * for a nested member, names its parent (in backticks or plainly: "extension entry with `id`").
- * A resource's own member is the row's subject only when no nested member of that name has its
- * parent named there (D2-2.2-06's "extension entry with `id`" is not about the ValueSet's `id`).
- * `paths` are the instance paths of every member of the answer.
- */
-export function textNamesMember(text: string, path: readonly string[], paths: readonly (readonly string[])[]): boolean {
-  const named = namedMembers(text);
-  const words = new Set([...named, ...(text.match(/[A-Za-z0-9_]+/g) ?? [])]);
-  const keys = memberKeys(path);
-  const leaf = keys[keys.length - 1];
-  const parent = keys.length === 2 ? keys[0] : undefined;
-  if (leaf === undefined || !named.has(leaf)) return false;
-  if (parent !== undefined) return words.has(parent);
-  return !paths.some((other) => {
-    const keys = memberKeys(other);
-    return keys.length === 2 && keys[1] === leaf && words.has(keys[0]);
-  });
-}
+// Which rows are about a member is read in one place (spec/memberRows.ts), shared with the schema
+// judgement (a schema failure cites the rows of the member that failed).
+export { memberKeys, namedMembers, textNamesMember } from '../../spec/memberRows.ts';
 
 /** The instance paths of every member of an operation's success answer (empty without a response schema). */
 export function memberPathsOf(operationId: string): (readonly string[])[] {
