@@ -54,7 +54,7 @@ describe.concurrent('help and version', () => {
   });
 
   test('the binary prints the same help', async () => {
-    expect((await runCli(['run', '--help'])).stdout).toBe((await inProcess(['run', '--help'])).stdout);
+    expect((await runCli(['run', '--help'], { spawn: true })).stdout).toBe((await inProcess(['run', '--help'])).stdout);
   });
 
   test('--version prints the suite version from package.json', async () => {

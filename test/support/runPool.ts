@@ -37,8 +37,8 @@ export interface RunDone {
 export interface RunService {
   /** One run of the suite against a fresh sandbox with these faults or variants. */
   run(job: RunRequest, weight?: number): Promise<PoolRun>;
-  /** The `conformance` command with these arguments and environment variables. */
-  command(args: string[], env?: Record<string, string>, weight?: number): Promise<CliResult>;
+  /** The `conformance` command with these arguments and environment variables (null removes one). */
+  command(args: string[], env?: Record<string, string | null>, weight?: number): Promise<CliResult>;
 }
 
 /**
@@ -201,7 +201,7 @@ export class RunPool implements RunService {
   /** Commands go before every run unless told otherwise: their tests wait on them with shorter time-outs. */
   async command(
     args: string[],
-    env: Record<string, string> = {},
+    env: Record<string, string | null> = {},
     weight = Number.POSITIVE_INFINITY,
   ): Promise<CliResult> {
     const answer = await this.#submit({ kind: 'command', args, env }, weight);

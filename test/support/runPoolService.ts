@@ -27,7 +27,8 @@ export interface RunPoolRequest {
 
 export interface CommandPoolRequest {
   args: string[];
-  env?: Record<string, string>;
+  /** Variables set for the command; null removes one. */
+  env?: Record<string, string | null>;
 }
 
 async function bodyOf(req: IncomingMessage): Promise<unknown> {

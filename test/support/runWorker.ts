@@ -29,8 +29,8 @@ export interface CommandJob {
   id: number;
   kind: 'command';
   args: string[];
-  /** Environment variables set for the command (and restored after it). */
-  env: Record<string, string>;
+  /** Environment variables set for the command, null removing one (all put back after it). */
+  env: Record<string, string | null>;
 }
 
 export type PoolJob = RunJob | CommandJob;
@@ -73,37 +73,88 @@ async function run(job: RunJob): Promise<RunAnswer> {
 
 type Write = typeof process.stdout.write;
 
+/**
+ * Runs `during` with the streams written into `into` (decoded, a write's callback called) and
+ * seen as a child process's pipes are (no terminal, no width: this process's stderr may be the
+ * terminal `npm test` runs in); puts the streams back after.
+ */
+async function captured<T>(into: { stdout: string; stderr: string }, during: () => Promise<T>): Promise<T> {
+  const streams = [
+    [process.stdout, 'stdout'],
+    [process.stderr, 'stderr'],
+  ] as const;
+  const saved = streams.map(([stream]) => ({
+    write: stream.write,
+    isTTY: Object.getOwnPropertyDescriptor(stream, 'isTTY'),
+    columns: Object.getOwnPropertyDescriptor(stream, 'columns'),
+  }));
+  for (const [stream, name] of streams) {
+    stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      into[name] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+      if (done) process.nextTick(done);
+      return true;
+    }) as Write;
+    Object.defineProperty(stream, 'isTTY', { value: false, configurable: true, writable: true });
+    Object.defineProperty(stream, 'columns', { value: undefined, configurable: true, writable: true });
+  }
+  try {
+    return await during();
+  } finally {
+    streams.forEach(([stream], i) => {
+      const { write, isTTY, columns } = saved[i];
+      stream.write = write;
+      for (const [key, descriptor] of [
+        ['isTTY', isTTY],
+        ['columns', columns],
+      ] as const) {
+        if (descriptor) Object.defineProperty(stream, key, descriptor);
+        else delete (stream as unknown as Record<string, unknown>)[key];
+      }
+    });
+  }
+}
+
+/**
+ * What a command changes in its process and a child process would take with it when it ends: put
+ * back after each command, so that the next one starts as the first did.
+ */
+function processState(): () => void {
+  const env = { ...process.env };
+  const cwd = process.cwd();
+  const exitCode = process.exitCode;
+  const signals = (['SIGINT', 'SIGTERM'] as const).map((s) => [s, process.listeners(s)] as const);
+  return () => {
+    for (const k of Object.keys(process.env)) if (!(k in env)) delete process.env[k];
+    Object.assign(process.env, env);
+    if (process.cwd() !== cwd) process.chdir(cwd);
+    process.exitCode = exitCode;
+    // Signal handlers a command left behind (main() removes its own) would change how the next
+    // command, or this process, ends. ('exit' hooks are the runner's own, installed once.)
+    for (const [signal, before] of signals) {
+      for (const l of process.listeners(signal)) if (!before.includes(l)) process.off(signal, l);
+    }
+  };
+}
+
 async function command(job: CommandJob): Promise<RunAnswer> {
   const { main } = await import('../../bin/cli.ts');
-  const saved = Object.keys(job.env).map((k) => [k, process.env[k]] as const);
-  Object.assign(process.env, job.env);
-  let stdout = '';
-  let stderr = '';
-  // What the command writes to the streams itself (progress lines) is the job's output too.
-  const writes: [NodeJS.WriteStream, Write][] = [
-    [process.stdout, process.stdout.write],
-    [process.stderr, process.stderr.write],
-  ];
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  }) as Write;
-  process.stderr.write = ((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  }) as Write;
+  const restore = processState();
+  for (const [k, v] of Object.entries(job.env)) {
+    if (v === null) delete process.env[k];
+    else process.env[k] = v;
+  }
+  const output = { stdout: '', stderr: '' };
   try {
-    const exitCode = await main(job.args, {
-      out: (line) => (stdout += `${line}\n`),
-      err: (line) => (stderr += `${line}\n`),
-    });
-    return { id: job.id, exitCode, stdout, stderr };
+    const exitCode = await captured(output, () =>
+      main(job.args, {
+        out: (line) => (output.stdout += `${line}\n`),
+        err: (line) => (output.stderr += `${line}\n`),
+      }),
+    );
+    return { id: job.id, exitCode, ...output };
   } finally {
-    for (const [stream, write] of writes) stream.write = write;
-    for (const [k, v] of saved) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
+    restore();
   }
 }
 
