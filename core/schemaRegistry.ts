@@ -183,7 +183,11 @@ export function validateAgainst(schemaFile: string, data: unknown): ValidationRe
   const validate = validatorFor(schemaFile);
   if (validate(data)) return { valid: true, errors: [] };
   const lines = errorLines(validate.errors ?? []);
-  return { valid: false, errors: [...lines.causes, ...lines.explained].slice(0, MAX_ERRORS), causes: lines.causes.length };
+  return {
+    valid: false,
+    errors: [...lines.causes, ...lines.explained].slice(0, MAX_ERRORS),
+    causes: lines.causes.length,
+  };
 }
 
 /**
