@@ -454,7 +454,8 @@ describeOperation('get-user-details', (op) => {
       })
     )
       return;
-    // optional fixture: a configured inactive site must not be listed; an id the target does not hold is not listed either.
+    // optional fixture: a configured inactive site must not be listed; an id the target does not hold
+    // is not listed either.
     const inactive = A().inactiveSiteId;
     on(id)
       .must('D3-2.2-21')

@@ -118,8 +118,9 @@ for (const [id, keys, req, itemReq, described] of [
       const token = await diaryToken(op);
       if (!token) return;
       const x = await op.call({ values: { diaryToken: token } });
-      if (!verifySuccess(x, id, { success: [req, 'D3-5-08'], schema: ['D3-2.3-02'] }, { status: 200 })) return;
-      op.must(req, 'D3-2.3-02', itemReq).under('DEC-D3-11', 'DEC-D3-29').check(x, diaryListShape(keys));
+      if (!verifySuccess(x, id, { success: [req, 'D3-5-08'], schema: ['D3-2.3-01', 'D3-2.3-02'] }, { status: 200 }))
+        return;
+      op.must(req, 'D3-2.3-01', 'D3-2.3-02', itemReq).under('DEC-D3-11', 'DEC-D3-29').check(x, diaryListShape(keys));
       if (described)
         op.should('D3-2.3-08')
           .under('DEC-D3-29')

@@ -301,7 +301,7 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
 });
 
 describeOperation('get-patient', () => {
-  test('an unknown id is refused (404 MSG_ENTITY_NOT_FOUND_IN_DATABASE names it); a fixture patient is read unchanged', async () => {
+  test('an unknown id is refused (a code of the patient table); a fixture patient is read unchanged', async () => {
     const unknown = await patientCall('get-patient', { path: { patient_id: 'NO-SUCH-PATIENT-000' } });
     verifyPatientRefusal(
       unknown,

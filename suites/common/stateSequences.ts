@@ -276,7 +276,10 @@ class CleanupLedger {
     }
   }
 
-  /** True while what `key` names (`patient:<id>`, `condition:<id>`, `payor:<ref>`, `service:<code>`) was created and not deleted. */
+  /**
+   * True while what `key` names (`patient:<id>`, `condition:<id>`, `payor:<ref>`, `service:<code>`) was
+   * created and not deleted.
+   */
   holds(key: string): boolean {
     return this.#undo.has(key);
   }
