@@ -174,7 +174,11 @@ export function diffRuns(a: RunResults, aSource: string, b: RunResults, bSource:
   return {
     a: side(a, aSource),
     b: side(b, bSource),
-    notes: why ? [`the runs are not strictly comparable: ${why.replace(/^it /, 'A ')}`] : [],
+    notes: why
+      ? [
+          `the runs are not strictly comparable: ${why.replace(/^it /, 'A ').replace('this run', 'B').replace(', this is ', ', B is ')}`,
+        ]
+      : [],
     findings: { new: c.new.map(digestOf), fixed: c.fixed, still: c.still.map(digestOf) },
     operations: ids
       .filter((id) => av.get(id) !== bv.get(id))
