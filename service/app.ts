@@ -1,6 +1,6 @@
 /**
  * The service's web application: fastify with forms, cookies, CSRF protection and a sign-in
- * rate limit, and every route of service/routes.ts behind one access check.
+ * rate limit, and every route of service/routes/ behind one access check.
  */
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
@@ -9,7 +9,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServiceContext } from './context.ts';
 import { html, page } from './html.ts';
-import { notFound, OWNED_PARAMS, ownerOf, ROUTES, type RouteSpec } from './routes.ts';
+import { notFound, OWNED_PARAMS, ownerOf, ROUTES, type RouteSpec } from './routes/index.ts';
 import { loadSession, type Who } from './sessions.ts';
 
 /** Whether the signed-in person may use a route with these parameters: false answers 404. */

@@ -99,7 +99,7 @@ async function firstOperator(ctx: ServiceContext, environment: NodeJS.ProcessEnv
     .where('role', '=', 'operator')
     .where('used_at', 'is', null)
     .execute();
-  const { createInvite } = await import('./routes.ts');
+  const { createInvite } = await import('./routes/index.ts');
   return createInvite(ctx, { email, role: 'operator', organisationId: null });
 }
 

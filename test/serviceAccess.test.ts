@@ -3,13 +3,13 @@
  * 127.0.0.1, on the embedded database and on PostgreSQL (a throwaway cluster; skipped with a
  * line when the server binaries are not installed): the operator creates organisations and
  * one-time invites, partners set their password and sign in, and a partner of one organisation
- * is answered 404 on every route of service/routes.ts that names another organisation's row.
+ * is answered 404 on every route of service/routes/ that names another organisation's row.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ROUTES } from '../service/routes.ts';
+import { ROUTES } from '../service/routes/index.ts';
 import { type RunningService, startService } from '../service/startService.ts';
 import { inviteLinkOf, Person } from '../service/testSupport/browserless.ts';
 import { postgresAvailable, startThrowawayPostgres, type ThrowawayPostgres } from '../service/testSupport/postgres.ts';

@@ -1,0 +1,286 @@
+/** Signing in and out, invites, and the operator's organisations. */
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import { type ServiceContext, iso } from '../context.ts';
+import type { Role } from '../db/schema.ts';
+import { csrfField, html } from '../html.ts';
+import { hashPassword, newToken, tokenHash, verifyPassword } from '../secrets.ts';
+import { endSession, startSession, type Who } from '../sessions.ts';
+import { bodyOf, origin, param, type RouteSpec, send } from './shared.ts';
+
+const home = (who: Who): string => (who.role === 'operator' ? '/organisations' : '/products');
+
+function signInPage(reply: FastifyReply, problem?: string, status = 200): FastifyReply {
+  const csrf = reply.generateCsrf();
+  return send(
+    reply,
+    'Sign in',
+    html`${problem ? html`<p class="problem">${problem}</p>` : ''}
+<form method="post" action="/sign-in">${csrfField(csrf)}
+<label>Email <input type="email" name="email" required autocomplete="username"></label>
+<label>Password <input type="password" name="password" required autocomplete="current-password"></label>
+<button>Sign in</button></form>`,
+    undefined,
+    status,
+  );
+}
+
+/** Creates a one-time invite and answers its link (the token is shown once and stored only hashed). */
+export async function createInvite(
+  ctx: ServiceContext,
+  invite: { email: string; role: Role; organisationId: string | null },
+): Promise<string> {
+  const token = newToken();
+  const now = ctx.now();
+  await ctx.db
+    .insertInto('invites')
+    .values({
+      id: randomUUID(),
+      token_hash: tokenHash(token),
+      email: invite.email,
+      role: invite.role,
+      organisation_id: invite.organisationId,
+      expires_at: iso(new Date(now.getTime() + ctx.settings.inviteHours * 3_600_000)),
+      used_at: null,
+      created_at: iso(now),
+    })
+    .execute();
+  return `/invite/${token}`;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+async function validInvite(ctx: ServiceContext, token: string) {
+  const row = await ctx.db
+    .selectFrom('invites')
+    .selectAll()
+    .where('token_hash', '=', tokenHash(token))
+    .executeTakeFirst();
+  if (!row) return { problem: 'This invite link is not valid.' } as const;
+  if (row.used_at !== null) return { problem: 'This invite link has been used already.' } as const;
+  if (row.expires_at <= iso(ctx.now())) return { problem: 'This invite link has expired: ask for a new one.' } as const;
+  return { invite: row } as const;
+}
+
+export const ACCOUNT_ROUTES: RouteSpec[] = [
+  {
+    method: 'GET',
+    url: '/',
+    access: 'public',
+    async handler(_request, reply, _ctx, who) {
+      return who ? reply.redirect(home(who)) : signInPage(reply);
+    },
+  },
+  {
+    method: 'POST',
+    url: '/sign-in',
+    access: 'public',
+    rateLimited: true,
+    async handler(request, reply, ctx) {
+      const { email = '', password = '' } = bodyOf(request);
+      const user = await ctx.db
+        .selectFrom('users')
+        .selectAll()
+        .where('email', '=', email.trim().toLowerCase())
+        .executeTakeFirst();
+      // The same work and the same answer whether the address is known or the password wrong.
+      const ok = await verifyPassword(password, user?.password_hash ?? null);
+      if (!user || !ok) return signInPage(reply, 'Wrong email or password.', 401);
+      await startSession(ctx, request, reply, user.id);
+      return reply.redirect(user.role === 'operator' ? '/organisations' : '/products', 303);
+    },
+  },
+  {
+    method: 'POST',
+    url: '/sign-out',
+    access: 'signed-in',
+    async handler(request, reply, ctx) {
+      await endSession(ctx, request, reply);
+      return reply.redirect('/', 303);
+    },
+  },
+  {
+    method: 'GET',
+    url: '/invite/:token',
+    access: 'public',
+    async handler(request, reply, ctx) {
+      const found = await validInvite(ctx, param(request, 'token'));
+      if (!found.invite) return send(reply, 'Invite', html`<p class="problem">${found.problem}</p>`, undefined, 410);
+      const csrf = reply.generateCsrf();
+      return send(
+        reply,
+        'Set your password',
+        html`<p>Invited as ${found.invite.email}.</p>
+<form method="post" action="/invite/${param(request, 'token')}">${csrfField(csrf)}
+<label>Password (12 characters or more) <input type="password" name="password" minlength="12" required autocomplete="new-password"></label>
+<button>Set password</button></form>`,
+      );
+    },
+  },
+  {
+    method: 'POST',
+    url: '/invite/:token',
+    access: 'public',
+    rateLimited: true,
+    async handler(request, reply, ctx) {
+      const token = param(request, 'token');
+      const found = await validInvite(ctx, token);
+      if (!found.invite) return send(reply, 'Invite', html`<p class="problem">${found.problem}</p>`, undefined, 410);
+      const { password = '' } = bodyOf(request);
+      if (password.length < 12) {
+        return send(
+          reply,
+          'Set your password',
+          html`<p class="problem">Expected a password of 12 characters or more, received ${password.length}.</p>
+<p><a href="/invite/${token}">Try again</a></p>`,
+          undefined,
+          400,
+        );
+      }
+      const invite = found.invite;
+      const hash = await hashPassword(password);
+      const now = iso(ctx.now());
+      // The invite is used once: the update that marks it used is the one that wins.
+      const userId = await ctx.db.transaction().execute(async (tx) => {
+        const used = await tx
+          .updateTable('invites')
+          .set({ used_at: now })
+          .where('id', '=', invite.id)
+          .where('used_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(used.numUpdatedRows) !== 1) return undefined;
+        const existing = await tx.selectFrom('users').select('id').where('email', '=', invite.email).executeTakeFirst();
+        if (existing) {
+          await tx.updateTable('users').set({ password_hash: hash }).where('id', '=', existing.id).execute();
+          return existing.id;
+        }
+        const id = randomUUID();
+        await tx
+          .insertInto('users')
+          .values({
+            id,
+            email: invite.email,
+            password_hash: hash,
+            role: invite.role,
+            organisation_id: invite.organisation_id,
+            created_at: now,
+          })
+          .execute();
+        return id;
+      });
+      if (!userId)
+        return send(
+          reply,
+          'Invite',
+          html`<p class="problem">This invite link has been used already.</p>`,
+          undefined,
+          410,
+        );
+      await startSession(ctx, request, reply, userId);
+      return reply.redirect(invite.role === 'operator' ? '/organisations' : '/products', 303);
+    },
+  },
+  {
+    method: 'GET',
+    url: '/organisations',
+    access: 'operator',
+    async handler(_request, reply, ctx, who) {
+      const orgs = await ctx.db.selectFrom('organisations').selectAll().orderBy('name').execute();
+      return send(
+        reply,
+        'Organisations',
+        html`<table><tr><th>Name</th><th>Created</th></tr>${orgs.map(
+          (o) => html`<tr><td><a href="/organisations/${o.id}">${o.name}</a></td><td>${o.created_at}</td></tr>`,
+        )}</table>
+<h2>New organisation</h2>
+<form method="post" action="/organisations">${csrfField(who.csrf)}
+<label>Name <input type="text" name="name" required></label><button>Create</button></form>`,
+        who,
+      );
+    },
+  },
+  {
+    method: 'POST',
+    url: '/organisations',
+    access: 'operator',
+    async handler(request, reply, ctx, who) {
+      const name = (bodyOf(request).name ?? '').trim();
+      if (name === '')
+        return send(reply, 'Organisations', html`<p class="problem">Expected a name, received none.</p>`, who, 400);
+      const taken = await ctx.db.selectFrom('organisations').select('id').where('name', '=', name).executeTakeFirst();
+      if (taken)
+        return send(
+          reply,
+          'Organisations',
+          html`<p class="problem">An organisation named ${name} exists already.</p>`,
+          who,
+          409,
+        );
+      const id = randomUUID();
+      await ctx.db
+        .insertInto('organisations')
+        .values({ id, name, created_at: iso(ctx.now()) })
+        .execute();
+      return reply.redirect(`/organisations/${id}`, 303);
+    },
+  },
+  {
+    method: 'GET',
+    url: '/organisations/:organisationId',
+    access: 'operator',
+    async handler(request, reply, ctx, who) {
+      const id = param(request, 'organisationId');
+      const org = await ctx.db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const people = await ctx.db
+        .selectFrom('users')
+        .selectAll()
+        .where('organisation_id', '=', id)
+        .orderBy('email')
+        .execute();
+      const products = await ctx.db
+        .selectFrom('products')
+        .selectAll()
+        .where('organisation_id', '=', id)
+        .orderBy('name')
+        .execute();
+      return send(
+        reply,
+        org.name,
+        html`<h2>People</h2><ul>${people.map((p) => html`<li>${p.email}${p.password_hash ? '' : ' (invited)'}</li>`)}</ul>
+<h2>Invite someone</h2>
+<form method="post" action="/organisations/${id}/invites">${csrfField(who.csrf)}
+<label>Email <input type="email" name="email" required></label><button>Create a one-time invite link</button></form>
+<h2>Products</h2><ul>${products.map((p) => html`<li><a href="/products/${p.id}">${p.name} ${p.version}</a></li>`)}</ul>`,
+        who,
+      );
+    },
+  },
+  {
+    method: 'POST',
+    url: '/organisations/:organisationId/invites',
+    access: 'operator',
+    async handler(request, reply, ctx, who) {
+      const id = param(request, 'organisationId');
+      const email = (bodyOf(request).email ?? '').trim().toLowerCase();
+      if (!EMAIL.test(email))
+        return send(
+          reply,
+          'Invite',
+          html`<p class="problem">Expected an email address, received ${JSON.stringify(email)}.</p>`,
+          who,
+          400,
+        );
+      const existing = await ctx.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+      if (existing && existing.organisation_id !== id)
+        return send(reply, 'Invite', html`<p class="problem">${email} belongs to another organisation.</p>`, who, 409);
+      const link = origin(request, ctx) + (await createInvite(ctx, { email, role: 'partner', organisationId: id }));
+      return send(
+        reply,
+        'Invite created',
+        html`<p class="notice">Send this link to ${email}. It works once, for ${ctx.settings.inviteHours} hours, and is not shown again:</p>
+<p><code id="invite-link">${link}</code></p><p><a href="/organisations/${id}">Back</a></p>`,
+        who,
+      );
+    },
+  },
+];

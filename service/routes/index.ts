@@ -1,0 +1,18 @@
+/**
+ * Every route of the service, as data: method, URL, who may use it, and its handler. The app
+ * (service/app.ts) installs them with one access check in front of each: a route's `:organisationId`,
+ * `:productId` and `:runId` must name a row of the signed-in person's organisation (the operator
+ * sees every organisation), else the answer is 404 (not 403: another organisation's ids are not
+ * confirmed to exist). test/serviceAccess.test.ts walks this list with another organisation's ids.
+ */
+import { ACCOUNT_ROUTES } from './accounts.ts';
+import { PRODUCT_ROUTES } from './products.ts';
+import { RUN_ROUTES } from './runs.ts';
+import type { RouteSpec } from './shared.ts';
+
+export { createInvite } from './accounts.ts';
+export { historyChart } from './runs.ts';
+export { notFound, OWNED_PARAMS, type OwnedParam, ownerOf, type RouteSpec } from './shared.ts';
+export { SESSION_COOKIE } from '../sessions.ts';
+
+export const ROUTES: RouteSpec[] = [...ACCOUNT_ROUTES, ...PRODUCT_ROUTES, ...RUN_ROUTES];

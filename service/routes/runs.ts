@@ -1,0 +1,156 @@
+/** Runs: starting one, watching it, its report; and the history helpers the product page uses. */
+import { randomUUID } from 'node:crypto';
+import type { RunResults } from '../../core/results.ts';
+import { type ServiceContext, iso } from '../context.ts';
+import { html, type Raw } from '../html.ts';
+import { progressText, streamRunEvents } from '../runEvents.ts';
+import { notFound, param, type RouteSpec, send } from './shared.ts';
+
+const VERDICT_COLOURS: Record<string, string> = {
+  conformant: '#070',
+  'not-conformant': '#a00',
+  inconclusive: '#b80',
+};
+
+/**
+ * Verdict and coverage over time, oldest left: one point per finished run at its coverage (0 to
+ * 100%), coloured by its verdict; an inline SVG, so the page needs nothing else.
+ */
+export function historyChart(
+  finished: readonly {
+    verdict: string | null;
+    coverage_judged: number | null;
+    coverage_in_scope: number | null;
+    created_at: string;
+  }[],
+): Raw | '' {
+  const runs = [...finished].reverse();
+  if (runs.length === 0) return '';
+  const [w, h, pad] = [Math.max(120, 40 * runs.length), 100, 10];
+  const x = (i: number) => (runs.length === 1 ? w / 2 : pad + (i * (w - 2 * pad)) / (runs.length - 1));
+  const y = (r: (typeof runs)[number]) =>
+    h - pad - ((h - 2 * pad) * (r.coverage_judged ?? 0)) / Math.max(1, r.coverage_in_scope ?? 1);
+  const line = runs.map((r, i) => `${x(i).toFixed(1)},${y(r).toFixed(1)}`).join(' ');
+  return html`<svg id="history-chart" role="img" aria-label="Coverage and verdict of each run" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">
+<line x1="0" y1="${h - pad}" x2="${w}" y2="${h - pad}" stroke="#ccd"/><line x1="0" y1="${pad}" x2="${w}" y2="${pad}" stroke="#ccd" stroke-dasharray="3"/>
+<polyline points="${line}" fill="none" stroke="#789"/>
+${runs.map(
+  (r, i) =>
+    html`<circle cx="${x(i).toFixed(1)}" cy="${y(r).toFixed(1)}" r="5" fill="${VERDICT_COLOURS[r.verdict ?? ''] ?? '#777'}"><title>${r.created_at}: ${r.verdict ?? ''}, coverage ${coverageText(r.coverage_judged, r.coverage_in_scope)}</title></circle>`,
+)}</svg>`;
+}
+
+export function coverageText(judged: number | null, inScope: number | null): string {
+  if (judged === null || inScope === null) return '';
+  return `${Math.round((100 * judged) / Math.max(1, inScope))}% (${judged}/${inScope})`;
+}
+
+/** A file of a finished run, as the worker that performed it stored it (on any machine). */
+export async function runFile(
+  ctx: ServiceContext,
+  runId: string,
+  name: 'report.html' | 'results.json',
+): Promise<string | undefined> {
+  const row = await ctx.db
+    .selectFrom('run_files')
+    .select('content')
+    .where('run_id', '=', runId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return row?.content;
+}
+
+export async function readResults(ctx: ServiceContext, runId: string): Promise<RunResults | undefined> {
+  const text = await runFile(ctx, runId, 'results.json');
+  try {
+    return text === undefined ? undefined : (JSON.parse(text) as RunResults);
+  } catch {
+    return undefined;
+  }
+}
+
+export const RUN_ROUTES: RouteSpec[] = [
+  {
+    method: 'POST',
+    url: '/products/:productId/runs',
+    access: 'signed-in',
+    async handler(request, reply, ctx) {
+      const productId = param(request, 'productId');
+      const product = await ctx.db
+        .selectFrom('products')
+        .selectAll()
+        .where('id', '=', productId)
+        .executeTakeFirstOrThrow();
+      const id = randomUUID();
+      await ctx.db
+        .insertInto('runs')
+        .values({
+          id,
+          product_id: productId,
+          organisation_id: product.organisation_id,
+          state: 'queued',
+          verdict: null,
+          coverage_judged: null,
+          coverage_in_scope: null,
+          report_dir: null,
+          progress: null,
+          problem: null,
+          created_at: iso(ctx.now()),
+          started_at: null,
+          finished_at: null,
+          lease_until: null,
+          worker: null,
+        })
+        .execute();
+      await ctx.queue.enqueue(id);
+      return reply.redirect(`/runs/${id}`, 303);
+    },
+  },
+  {
+    method: 'GET',
+    url: '/runs/:runId',
+    access: 'signed-in',
+    async handler(request, reply, ctx, who) {
+      const id = param(request, 'runId');
+      const run = await ctx.db
+        .selectFrom('runs')
+        .innerJoin('products', 'products.id', 'runs.product_id')
+        .selectAll('runs')
+        .select(['products.name', 'products.version'])
+        .where('runs.id', '=', id)
+        .executeTakeFirstOrThrow();
+      const live = run.state === 'queued' || run.state === 'running';
+      return send(
+        reply,
+        `Run of ${run.name} ${run.version}`,
+        html`<p><a href="/products/${run.product_id}">History of the product</a></p>
+<p>State: <strong id="state">${run.state}</strong> · Verdict: <strong id="verdict">${run.verdict ?? ''}</strong>
+${run.coverage_in_scope !== null ? html` · Coverage: ${coverageText(run.coverage_judged, run.coverage_in_scope)}` : ''}</p>
+${run.problem ? html`<p class="problem" id="problem">${run.problem}</p>` : ''}
+<p>Progress: <span id="progress">${progressText(run.progress)}</span></p>
+${run.state === 'finished' && run.report_dir ? html`<p><a id="report" href="/runs/${id}/report">The report</a></p>` : ''}
+${live ? html`<script>const s=new EventSource('/runs/${id}/events');s.addEventListener('progress',(e)=>{const p=JSON.parse(e.data);document.getElementById('state').textContent=p.state;document.getElementById('progress').textContent=p.text;});s.addEventListener('done',()=>{s.close();location.reload();});</script>` : ''}`,
+        who,
+      );
+    },
+  },
+  {
+    method: 'GET',
+    url: '/runs/:runId/events',
+    access: 'signed-in',
+    async handler(request, reply, ctx) {
+      const id = param(request, 'runId');
+      return streamRunEvents(ctx, id, request, reply);
+    },
+  },
+  {
+    method: 'GET',
+    url: '/runs/:runId/report',
+    access: 'signed-in',
+    async handler(request, reply, ctx, who) {
+      const report = await runFile(ctx, param(request, 'runId'), 'report.html');
+      if (report === undefined) return notFound(reply, who);
+      return reply.type('text/html; charset=utf-8').send(report);
+    },
+  },
+];

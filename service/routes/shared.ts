@@ -1,0 +1,68 @@
+/**
+ * What every route module shares: a route as data (method, URL, who may use it, its handler), the
+ * owned-row parameters the access check reads, and the page helpers.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceContext } from '../context.ts';
+import { html, page, type Raw } from '../html.ts';
+import type { Who } from '../sessions.ts';
+
+export type Access = 'public' | 'signed-in' | 'operator';
+
+interface RouteBase {
+  method: 'GET' | 'POST';
+  url: string;
+  /** Sign-in: attempts per address are limited (settings.signIn). */
+  rateLimited?: boolean;
+}
+
+/** A public route may be used signed in or not; the others only signed in (the operator's only by the operator). */
+export type RouteSpec =
+  | (RouteBase & {
+      access: 'public';
+      handler(
+        request: FastifyRequest,
+        reply: FastifyReply,
+        ctx: ServiceContext,
+        who: Who | undefined,
+      ): Promise<unknown>;
+    })
+  | (RouteBase & {
+      access: 'signed-in' | 'operator';
+      handler(request: FastifyRequest, reply: FastifyReply, ctx: ServiceContext, who: Who): Promise<unknown>;
+    });
+
+/** The route parameters that name a row owned by an organisation. */
+export const OWNED_PARAMS = ['organisationId', 'productId', 'runId'] as const;
+export type OwnedParam = (typeof OWNED_PARAMS)[number];
+
+/** The organisation owning the row a parameter names, or undefined when there is none. */
+export async function ownerOf(ctx: ServiceContext, param: OwnedParam, id: string): Promise<string | undefined> {
+  if (param === 'organisationId') {
+    const row = await ctx.db.selectFrom('organisations').select('id').where('id', '=', id).executeTakeFirst();
+    return row?.id;
+  }
+  const table = param === 'productId' ? 'products' : 'runs';
+  const row = await ctx.db.selectFrom(table).select('organisation_id').where('id', '=', id).executeTakeFirst();
+  return row?.organisation_id;
+}
+
+export type Body = Record<string, string | undefined>;
+export const bodyOf = (request: FastifyRequest): Body => (request.body ?? {}) as Body;
+export const param = (request: FastifyRequest, name: string): string =>
+  (request.params as Record<string, string>)[name];
+
+export function send(reply: FastifyReply, title: string, body: Raw, who?: Who, status = 200): FastifyReply {
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .send(page(title, body, who ? { email: who.email, csrf: who.csrf, operator: who.role === 'operator' } : undefined));
+}
+
+export function notFound(reply: FastifyReply, who?: Who): FastifyReply {
+  return send(reply, 'Not found', html`<p>There is nothing at this address.</p>`, who, 404);
+}
+
+export function origin(request: FastifyRequest, ctx: ServiceContext): string {
+  return (ctx.settings.publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
+}
