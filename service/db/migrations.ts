@@ -109,7 +109,40 @@ const runFiles: Migration = {
   },
 };
 
+/**
+ * Kinds of product and run (a server, a client judged in workspaces, a pact checked), the signature
+ * of a run the service performed, and what a certificate states about its product and scope, kept
+ * as issued (the product may be renamed or re-versioned after).
+ */
+const kindsAndCertificates: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('products')
+      .addColumn('kind', 'text', (c) => c.notNull().defaultTo('server'))
+      .execute();
+    await db.schema.alterTable('products').addColumn('attestation', 'text').execute();
+    await db.schema
+      .alterTable('runs')
+      .addColumn('kind', 'text', (c) => c.notNull().defaultTo('server'))
+      .execute();
+    await db.schema.alterTable('runs').addColumn('input', 'text').execute();
+    await db.schema.alterTable('runs').addColumn('results_digest', 'text').execute();
+    await db.schema.alterTable('runs').addColumn('signature', 'text').execute();
+    for (const column of ['product_name', 'product_version', 'suite_version', 'scope', 'results_digest'])
+      await db.schema.alterTable('certificates').addColumn(column, 'text').execute();
+    await db.schema
+      .createIndex('certificates_by_product')
+      .on('certificates')
+      .columns(['product_id', 'issued_at'])
+      .execute();
+  },
+};
+
 /** Every migration by name; names sort in the order they apply. */
-export const MIGRATIONS: Record<string, Migration> = { '0001-initial': initial, '0002-run-files': runFiles };
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001-initial': initial,
+  '0002-run-files': runFiles,
+  '0003-kinds-and-certificates': kindsAndCertificates,
+};
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -7,6 +7,10 @@ import type { Generated } from 'kysely';
 
 export type Role = 'operator' | 'partner';
 export type RunState = 'queued' | 'running' | 'finished' | 'failed';
+/** A server judged over HTTP, or a client judged in the workspaces it calls. */
+export type ProductKind = 'server' | 'client';
+/** A run of a server's suites, a client-certification workspace, or a check of a pact file. */
+export type RunKind = 'server' | 'client' | 'pact';
 
 export interface OrganisationsTable {
   id: string;
@@ -56,6 +60,9 @@ export interface ProductsTable {
   /** `--only` of its runs (operation ids or documents); null: every operation. */
   only: string | null;
   created_at: string;
+  kind: Generated<ProductKind>;
+  /** A client product's attestation (core/results.ts Attestation), JSON; null: none given. */
+  attestation: string | null;
 }
 
 export interface ProductConfigsTable {
@@ -88,6 +95,13 @@ export interface RunsTable {
   /** A running run whose lease has passed belongs to a dead worker. */
   lease_until: string | null;
   worker: string | null;
+  kind: Generated<RunKind>;
+  /** What the run was started with beyond its product (a pact file's text, a workspace's scenarios), JSON. */
+  input: string | null;
+  /** The sealed results' SHA-256 (hex), once finished. */
+  results_digest: string | null;
+  /** The compact JWS the service signed the report folder with (core/signing.ts); null: unsigned. */
+  signature: string | null;
 }
 
 export interface CertificatesTable {
@@ -99,6 +113,13 @@ export interface CertificatesTable {
   expires_at: string;
   revoked_at: string | null;
   jws: string | null;
+  /** The product as certified (names may change after). */
+  product_name: string | null;
+  product_version: string | null;
+  suite_version: string | null;
+  /** JSON: { kind: server | client, documents, operations }. */
+  scope: string | null;
+  results_digest: string | null;
 }
 
 export interface RunFilesTable {

@@ -7,7 +7,7 @@
 import { hostname } from 'node:os';
 import type { RunQueue, ServiceContext } from '../context.ts';
 import { claimNextRun, recoverRuns } from './claims.ts';
-import { performRun } from './performRun.ts';
+import { performJob } from './performJob.ts';
 
 export interface WorkerPool extends RunQueue {
   /** Stops claiming; runs in flight are stopped and given back to the queue. */
@@ -36,7 +36,7 @@ export async function startEmbeddedQueue(ctx: ServiceContext): Promise<WorkerPoo
         while (!stopping.signal.aborted && inFlight.size < ctx.settings.workerConcurrency) {
           const claim = await claimNextRun(ctx, worker);
           if (!claim) break;
-          const job: Promise<void> = performRun(ctx, claim, stopping.signal).finally(() => {
+          const job: Promise<void> = performJob(ctx, claim, stopping.signal).finally(() => {
             inFlight.delete(job);
             void look();
           });

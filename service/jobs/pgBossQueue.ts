@@ -11,7 +11,7 @@ import PgBoss from 'pg-boss';
 import type { ServiceContext } from '../context.ts';
 import { claimRun, recoverRuns } from './claims.ts';
 import type { WorkerPool } from './embeddedQueue.ts';
-import { performRun } from './performRun.ts';
+import { performJob } from './performJob.ts';
 
 export const RUN_QUEUE = 'conformance-run';
 const RETRY_BLOCKED_SECONDS = 2;
@@ -49,7 +49,7 @@ export async function startPgBossQueue(
           return;
         }
         if ('gone' in answer) return;
-        const run = performRun(ctx, answer.claimed, stopping.signal);
+        const run = performJob(ctx, answer.claimed, stopping.signal);
         inFlight.add(run);
         await run.finally(() => inFlight.delete(run));
         // Stopped before it ended: the run went back to the queue, and needs a job again.
