@@ -10,6 +10,11 @@ export interface ServiceSettings {
   dataDir: string;
   /** The address people reach the service at (invite links); default: the request's own. */
   publicUrl?: string;
+  /**
+   * Behind a reverse proxy: the client's address (the sign-in rate limit) and protocol come from
+   * X-Forwarded-For / X-Forwarded-Proto. Off by default: anyone could claim any address.
+   */
+  trustProxy?: boolean;
   /** Secure cookies: default when publicUrl or the request is https. */
   secureCookies?: boolean;
   sessionHours: number;

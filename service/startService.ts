@@ -146,7 +146,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   try {
     const invitePath = await firstOperator(ctx, environment);
     const { buildServiceApp } = await import('./app.ts');
-    app = await buildServiceApp(ctx);
+    app = await buildServiceApp(ctx, { trustProxy: settings.trustProxy === true });
     const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     const url = (settings.publicUrl ?? address).replace(/\/+$/, '');
     if (invitePath) operatorInvite = url + invitePath;

@@ -12,7 +12,7 @@ const RANGES = ['loopback', 'private', 'link-local'] as const;
 export const service: Command = {
   help: {
     usage: [
-      'service [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--public-url URL] [--allow-ranges LIST]',
+      'service [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--public-url URL] [--allow-ranges LIST] [--trust-proxy]',
       'service --workers-only --database-url URL [--data-dir DIR]',
     ],
     summary: 'host the certification service: partners sign in, register products and run certifications',
@@ -27,6 +27,10 @@ export const service: Command = {
       ['--workers-only', 'perform queued runs only, no web pages (several machines on one PostgreSQL)'],
       ['--public-url URL', 'the address people reach the service at (invite links; https makes cookies Secure)'],
       ['--allow-ranges LIST', 'comma-separated: loopback, private, link-local: product URLs there are allowed'],
+      [
+        '--trust-proxy',
+        "behind a reverse proxy: read the client's address and protocol from X-Forwarded-For / X-Forwarded-Proto",
+      ],
     ],
   },
   async run(argv, io) {
@@ -38,6 +42,7 @@ export const service: Command = {
       'workers-only': { type: 'boolean' },
       'public-url': { type: 'string' },
       'allow-ranges': { type: 'string' },
+      'trust-proxy': { type: 'boolean' },
     });
     const port = integer('port', values.port as string | undefined, 0, 65535) ?? 8080;
     const databaseUrl = values['database-url'] as string | undefined;
@@ -70,6 +75,7 @@ export const service: Command = {
         workersOnly,
         allowRanges: allowRanges as (typeof RANGES)[number][],
         ...(publicUrl !== undefined ? { publicUrl } : {}),
+        ...(values['trust-proxy'] === true ? { trustProxy: true } : {}),
       });
     } catch (e) {
       if (e instanceof DatabaseUnavailable || e instanceof ServiceKeyProblem) throw new SetupProblem(e.message);
