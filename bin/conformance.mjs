@@ -4,6 +4,8 @@
 // A clone holds the TypeScript sources beside this file and runs them through tsx, so what runs
 // is always what is checked out (a dist/ left over from packing is never used there).
 import { existsSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+setFlagsFromString('--max-semi-space-size=4');
 
 // Ctrl-C (or SIGTERM) while the command is still loading ends it at once as interrupted (130);
 // cli.main installs its own handling first thing, and this one steps aside just before.

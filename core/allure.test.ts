@@ -161,4 +161,21 @@ describe('reportToAllure', () => {
       .filter((l) => l.name === 'severity');
     expect(severities).toEqual([{ name: 'severity', value: 'critical' }]);
   });
+
+  test('attaches a body of more than 20 KB cut to 20 KB, as report.html shows it', () => {
+    const own = new MessageHolderTestRuntime();
+    setGlobalTestRuntime(own);
+    const big = `{"entry":"${'é'.repeat(60_000)}"}`;
+    reportToAllure(result({ exchange: 'x9' }), {
+      ...exchange,
+      response: { ...exchange.response, body: big, size: Buffer.byteLength(big), truncated: false },
+    } as ExchangeRecord);
+    const [attached] = own.messages().flatMap((m) => (m.type === 'attachment_content' ? [m.data] : []));
+    const shown = JSON.parse(Buffer.from(attached.content, 'base64').toString('utf8')) as ExchangeRecord;
+    const body = shown.response?.body ?? '';
+    expect(body.endsWith('\n...[cut]')).toBe(true);
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(20 * 1024 + 16);
+    expect(big.startsWith(body.slice(0, 1000))).toBe(true);
+    expect(shown.request).toEqual(exchange.request);
+  });
 });

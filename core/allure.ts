@@ -163,7 +163,7 @@ export function reportToAllure(result: WorkerResult, exchange: ExchangeRecord | 
       const key = result.exchange ?? `${exchange.method} ${exchange.url} ${exchange.startedAt}`;
       if (!state.exchanges.has(key)) {
         state.exchanges.add(key);
-        runtime.attachment(exchangeAttachmentName(exchange), JSON.stringify(exchange, null, 2), {
+        runtime.attachment(exchangeAttachmentName(exchange), JSON.stringify(attachedExchange(exchange), null, 2), {
           contentType: ContentType.JSON,
         });
       }
@@ -205,4 +205,19 @@ function sendSeverity(runtime: SyncTestRuntime, state: TestState): void {
   if (state.severitySent || !state.strongest) return;
   state.severitySent = true;
   runtime.labels({ name: 'severity', value: SEVERITY_OF_LEVEL[state.strongest] });
+}
+
+/** Bytes of a body an Allure attachment shows (the HTML report shows as much; results.json keeps the evidence). */
+const ATTACHED_BODY_BYTES = 20 * 1024;
+
+function attachedExchange(x: ExchangeRecord): ExchangeRecord {
+  const cut = (body: string) =>
+    body.length <= ATTACHED_BODY_BYTES / 3 || Buffer.byteLength(body) <= ATTACHED_BODY_BYTES
+      ? body
+      : `${Buffer.from(body).subarray(0, ATTACHED_BODY_BYTES).toString('utf8')}\n...[cut]`;
+  return {
+    ...x,
+    request: { ...x.request, ...(x.request.body !== undefined ? { body: cut(x.request.body) } : {}) },
+    ...(x.response ? { response: { ...x.response, body: cut(x.response.body) } } : {}),
+  };
 }

@@ -75,11 +75,14 @@ function statusOf(outcome: Evaluation['outcome'], level: Level): Status {
 /** Records an exchange once (masked, its bodies within the evidence caps) and returns the record. */
 function recordExchange(x: Exchange): ExchangeRecord {
   const w = worker();
-  let masked = w.recorded.get(x.id);
+  let masked = w.recorded.get(x);
   if (masked === undefined) {
     masked = withinBudget(w.redactor.exchange(x), w.evidenceBudget);
-    w.recorded.set(x.id, masked);
-    w.events.emit({ type: 'exchange-recorded', id: x.id, exchange: masked });
+    w.recorded.set(x, masked);
+    if (!w.emitted.has(x.id)) {
+      w.emitted.add(x.id);
+      w.events.emit({ type: 'exchange-recorded', id: x.id, exchange: masked });
+    }
   }
   return masked;
 }

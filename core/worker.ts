@@ -12,7 +12,7 @@ import { isOperationId, operation } from '../spec/operations.ts';
 import { Breaker, type BreakerKey, RunRetryBudget, runInterruption } from './breaker.ts';
 import { EventFile } from './events.ts';
 import { EvidenceBudget } from './evidenceCap.ts';
-import type { ExchangeRequest } from './exchange.ts';
+import type { Exchange, ExchangeRequest } from './exchange.ts';
 import { HttpClient, Pacer } from './http.ts';
 import { Redactor } from './redact.ts';
 import type { ExchangeRecord } from './results.ts';
@@ -25,8 +25,10 @@ export interface WorkerState {
   events: EventFile;
   /** Body bytes the run may still keep as evidence, shared with the other workers. */
   evidenceBudget: EvidenceBudget;
-  /** Exchanges already recorded, by id, as written (masked). */
-  recorded: Map<string, ExchangeRecord>;
+  /** Exchanges already recorded, as written (masked): each kept as long as its exchange is. */
+  recorded: WeakMap<Exchange, ExchangeRecord>;
+  /** Ids of the exchanges whose record was emitted (an id is emitted once, whatever holds it). */
+  emitted: Set<string>;
 }
 
 /** The service a call of an operation belongs to, at the origin it is sent to. */
@@ -61,7 +63,8 @@ export function worker(): WorkerState {
       redactor: Redactor.forRun({ ...ctx, secrets: [ctx.token, ...ctx.secrets] }),
       events: new EventFile(ctx.runDir),
       evidenceBudget: new EvidenceBudget(ctx.http.maxRunEvidenceBytes, ctx.runDir),
-      recorded: new Map(),
+      recorded: new WeakMap(),
+      emitted: new Set(),
     };
   }
   return state;
