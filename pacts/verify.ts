@@ -229,6 +229,7 @@ export async function verifyInteractions(opts: Omit<VerifyOptions, 'reportDir'>)
     }
 
     client = new HttpClient(config.http);
+    const stateClient = client;
     let redactor = Redactor.forRun({
       secrets: allSecretsOf(config),
       evidence: 'masked',
@@ -272,7 +273,11 @@ export async function verifyInteractions(opts: Omit<VerifyOptions, 'reportDir'>)
           current = arranged && 'values' in arranged ? arranged.values : {};
           return { ...current };
         }
-        const answer = await postStateChange(config.target, { state: name, params: params ?? {}, action: 'setup' });
+        const answer = await postStateChange(stateClient, config.target, {
+          state: name,
+          params: params ?? {},
+          action: 'setup',
+        });
         current = Object.fromEntries(Object.entries(answer).map(([k, v]) => [k, String(v)]));
         return { ...current };
       };
@@ -283,7 +288,7 @@ export async function verifyInteractions(opts: Omit<VerifyOptions, 'reportDir'>)
             setup: (params?: unknown) => setup(name, isRecord(params) ? params : undefined),
             teardown: async (params?: unknown) => {
               if (stateSource === 'endpoint')
-                await postStateChange(config.target, {
+                await postStateChange(stateClient, config.target, {
                   state: name,
                   params: isRecord(params) ? params : {},
                   action: 'teardown',
@@ -308,6 +313,8 @@ export async function verifyInteractions(opts: Omit<VerifyOptions, 'reportDir'>)
         pactUrls: filtered,
         logLevel: 'error',
         changeOrigin: true,
+        // Certificates checked, against the config's CA too (pacts/forwarding.ts).
+        validateSSL: true,
         // The options type joins HTTP and message state handlers; these are HTTP ones.
         stateHandlers: stateHandlers as unknown as NonNullable<VerifierConfig['stateHandlers']>,
         requestFilter: requestFilter as unknown as NonNullable<
@@ -444,17 +451,25 @@ function writeRunnable(runnable: readonly Planned[], dir: string): string[] {
   return out;
 }
 
-async function postStateChange(target: string, change: Record<string, unknown>): Promise<Record<string, unknown>> {
+/** Asks the target's state endpoint for a state, through the run's client (its TLS, proxy and limits). */
+async function postStateChange(
+  client: HttpClient,
+  target: string,
+  change: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const url = `${target}${STATE_ENDPOINT_PATH}`;
-  const res = await fetch(url, {
+  const x = await client.send({
     method: 'POST',
+    url,
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify(change),
   });
-  const text = await res.text();
-  if (!res.ok)
+  if (!x.response)
+    throw new Error(`Expected an answer from the state endpoint ${url} for "${String(change.state)}": ${x.error}`);
+  const text = x.response.bodyText;
+  if (x.response.status < 200 || x.response.status > 299)
     throw new Error(
-      `Expected HTTP 2xx from the state endpoint ${url} for "${String(change.state)}", received HTTP ${res.status}`,
+      `Expected HTTP 2xx from the state endpoint ${url} for "${String(change.state)}", received HTTP ${x.response.status}`,
     );
   if (text.trim() === '') return {};
   const body = JSON.parse(text) as unknown;
@@ -511,12 +526,18 @@ class Credentials {
       const code = this.config.fixtures.diary?.validCode;
       if (!code || !postAuthUrl) return CREDENTIAL_PLACEHOLDER;
       const boundary = 'conformance-diary-boundary';
-      const res = await fetch(postAuthUrl, {
+      const x = await this.client.send({
         method: 'POST',
+        url: postAuthUrl,
         headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
         body: `--${boundary}\r\nContent-Disposition: form-data; name="Code"\r\n\r\n${code}\r\n--${boundary}--\r\n`,
       });
-      const body = (await res.json().catch(() => ({}))) as { access_token?: unknown };
+      let body: { access_token?: unknown } = {};
+      try {
+        body = JSON.parse(x.response?.bodyText ?? '{}') as { access_token?: unknown };
+      } catch {
+        // no token in it: the placeholder below
+      }
       return typeof body.access_token === 'string' ? body.access_token : CREDENTIAL_PLACEHOLDER;
     });
   }

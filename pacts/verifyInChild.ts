@@ -24,12 +24,34 @@ function workerLaunch(): { module: string; execArgv: string[] } {
   return { module, execArgv: ['--import', pathToFileURL(createRequire(OWN_FILE).resolve('tsx')).href] };
 }
 
-export function verifyInChild(opts: Omit<VerifyOptions, 'reportDir'>): Promise<Verified> {
+/**
+ * The child's environment: this one, with the config's connection settings where the verifier's
+ * forwarding reads them (pacts/forwarding.ts); a config or setting problem is the one line.
+ */
+async function childEnvironment(
+  opts: Omit<VerifyOptions, 'reportDir'>,
+): Promise<{ env: NodeJS.ProcessEnv } | { problem: string }> {
+  const [{ ConfigError, loadConfig }, { ForwardingProblem, forwardingEnvironment }] = await Promise.all([
+    import('../core/config.ts'),
+    import('./forwarding.ts'),
+  ]);
+  try {
+    const config = loadConfig({ file: opts.config, target: opts.target, fallbacks: opts.environmentFallbacks });
+    return { env: forwardingEnvironment(config.http, new URL(config.target), process.env) };
+  } catch (e) {
+    if (e instanceof ConfigError || e instanceof ForwardingProblem) return { problem: e.message };
+    throw e;
+  }
+}
+
+export async function verifyInChild(opts: Omit<VerifyOptions, 'reportDir'>): Promise<Verified> {
+  const prepared = await childEnvironment(opts);
+  if ('problem' in prepared) return prepared;
   return new Promise((resolve) => {
     const launch = workerLaunch();
     const child = fork(launch.module, [], {
       execArgv: launch.execArgv,
-      env: { ...process.env, PACT_DO_NOT_TRACK: 'true' },
+      env: { ...prepared.env, PACT_DO_NOT_TRACK: 'true' },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     let answer: Verified | undefined;

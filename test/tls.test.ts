@@ -379,3 +379,58 @@ describe('the command against a sandbox served over TLS', () => {
     expect(cli.stderr.trim()).toBe(`conformance: http.caFile names ${missing}, which cannot be read (ENOENT)`);
   }, 250_000);
 });
+
+describe('pact verify against a sandbox served over TLS: the verifier forwards with the config’s settings', () => {
+  let front: Listening;
+  let proxy: Awaited<ReturnType<typeof startConnectProxy>>;
+  let pact: string;
+
+  beforeAll(async () => {
+    const sandbox = await startSandbox();
+    closing.push(sandbox);
+    front = await started(startTlsFront(sandbox.url, { pair: pki.server }));
+    proxy = await started(startConnectProxy());
+    const out = mkdtempSync(join(tmpdir(), 'tls-pacts-'));
+    const generated = await runCli(['pact', 'generate', '--out', out]);
+    expect(generated.code, generated.stderr).toBe(0);
+    pact = join(out, 'reference-consumer-membership.json');
+  }, 120_000);
+
+  function configWith(http: Record<string, unknown>): string {
+    const config = JSON.parse(readFileSync(DEMO_CONFIG_FILE, 'utf8')) as { http?: Record<string, unknown> };
+    config.http = { ...config.http, ...http };
+    const file = join(mkdtempSync(join(tmpdir(), 'tls-pact-config-')), 'conformance.json');
+    writeFileSync(file, JSON.stringify(config));
+    return file;
+  }
+
+  const verify = (config: string, env: NodeJS.ProcessEnv = {}) =>
+    runCli(['pact', 'verify', '--target', front.url, '--pact', pact, '--config', config, '--report-dir', reportDir()], {
+      env: { ...DEMO_ENVIRONMENT, ...env },
+      timeoutMs: 180_000,
+    });
+
+  test('with http.caFile, through HTTPS_PROXY: every interaction verified, exit 0, the calls through the proxy', async () => {
+    const cli = await verify(configWith({ caFile: pki.caFile }), { HTTPS_PROXY: proxy.url });
+    expect(cli.code, cli.stderr + cli.stdout).toBe(0);
+    expect(cli.stdout).toMatch(/^Verdict: CONFORMANT/m);
+    expect(new Set(proxy.tunnels)).toEqual(new Set([host(front.url)]));
+  }, 200_000);
+
+  test('without http.caFile: exit 2, one line naming http.caFile', async () => {
+    const cli = await verify(configWith({}));
+    expect(cli.code).toBe(2);
+    expect(cli.stderr.trim().split('\n')).toHaveLength(1);
+    expect(cli.stderr).toMatch(/is not trusted .*set http\.caFile/);
+  }, 200_000);
+
+  test('with a client certificate: exit 2, one line saying the verifier cannot present it', async () => {
+    const cli = await verify(
+      configWith({ caFile: pki.caFile, clientCertFile: pki.client.cert, clientKeyFile: pki.client.key }),
+    );
+    expect(cli.code).toBe(2);
+    expect(cli.stderr.trim()).toMatch(
+      /^conformance: pact verify cannot present the client certificate of http\.clientCertFile \(.+\): /,
+    );
+  }, 200_000);
+});
