@@ -9,9 +9,10 @@ import { join, resolve } from 'node:path';
 import { aggregate } from '../core/aggregate.ts';
 import { allSecretsOf, ConfigError, loadConfig } from '../core/config.ts';
 import { addressOf, discover, TargetUnreachableError } from '../core/discovery.ts';
-import { RunEventBus, readEvents, type WorkerResult } from '../core/events.ts';
+import { type ConnectGuard, hostRefusal } from '../core/connectGuard.ts';
+import { type RunEvent, RunEventBus, readEvents, type WorkerResult } from '../core/events.ts';
 import { interruptRun, RunRetryBudget } from '../core/breaker.ts';
-import { HttpClient, type LoadRetryTotals, Pacer } from '../core/http.ts';
+import { HttpClient, type HttpOptions, type LoadRetryTotals, Pacer } from '../core/http.ts';
 import { applyBaseline, exitCodeUnderBaseline, incompatibility } from '../core/baseline.ts';
 import { sealed } from '../core/integrity.ts';
 import { type EvidenceMode, Redactor } from '../core/redact.ts';
@@ -41,6 +42,19 @@ export interface RunOptions {
   config: string;
   /** Values standing in for unset environment variables (the demo config's public credentials). */
   environmentFallbacks?: Readonly<Record<string, string>>;
+  /**
+   * The environment the config's variables (`*Env`, and HTTPS_PROXY, HTTP_PROXY, NO_PROXY) are read
+   * from, in place of the process's (default): the service passes the product's stored secrets
+   * alone, so that no variable of its own reaches a partner's server.
+   */
+  environment?: Readonly<Record<string, string>>;
+  /**
+   * Checks every address the run's calls connect to, the runner's and the suite workers'
+   * (core/connectGuard.ts): an address out of the allowed ranges, whether discovery published it
+   * or a name resolved to it at connect time, ends the run with one line, "Refused: ...", as its
+   * problem. The command runs without one; a run under a guard uses no proxy.
+   */
+  connectGuard?: ConnectGuard;
   only?: string;
   /**
    * The report folder. The run claims it (reports/reportFolder.ts) unless this process holds it
@@ -128,6 +142,14 @@ function removedOnExit(dir: string): void {
   });
 }
 
+/** The first refusal of the connect guard among the suites' calls, or undefined. */
+function refusalIn(events: readonly RunEvent[]): string | undefined {
+  for (const event of events)
+    if (event.type === 'exchange-recorded' && event.exchange.error?.startsWith('Refused: '))
+      return event.exchange.error;
+  return undefined;
+}
+
 export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const startedAt = new Date().toISOString();
   const marks = { start: performance.now(), discovered: 0, suitesDone: 0 };
@@ -150,16 +172,24 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       file: options.config,
       target: options.target,
       fallbacks: options.environmentFallbacks,
+      ...(options.environment ? { environment: { ...options.environment } } : {}),
     });
-    // The run options' pacing overrides the config's.
-    const config = {
-      ...loaded,
-      http: {
-        ...loaded.http,
-        ...(options.maxRequestsPerSecond !== undefined ? { maxRequestsPerSecond: options.maxRequestsPerSecond } : {}),
-        ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-      },
+    const guard = options.connectGuard;
+    // A proxy would connect to the target's addresses where the guard cannot see them.
+    if (guard && loaded.http.proxy)
+      return {
+        exitCode: EXIT.usage,
+        problem: `Refused: the run would go through the proxy of ${loaded.http.proxy.https?.from ?? loaded.http.proxy.http?.from}, and this service sends runs through no proxy`,
+      };
+    // The run options' pacing overrides the config's; the guard travels with the http settings
+    // to every client of the run, the suite workers' included (it is plain data).
+    const http: typeof loaded.http & Pick<HttpOptions, 'connectGuard'> = {
+      ...loaded.http,
+      ...(options.maxRequestsPerSecond !== undefined ? { maxRequestsPerSecond: options.maxRequestsPerSecond } : {}),
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+      ...(guard ? { connectGuard: guard } : {}),
     };
+    const config = { ...loaded, http };
     if (options.baseline) {
       const why = incompatibility(
         { suite: suiteVersion(), target: config.target, configDigest: config.digest } as RunResults,
@@ -210,7 +240,11 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     // selected operations must be reachable.
     const services = [...new Set(active.map((op) => op.service))] as ServiceId[];
     const others = (Object.keys(config.services) as ServiceId[]).filter((s) => !services.includes(s));
-    const discovery = await discover(client, config.services, services, others);
+    const discovery = await discover(client, config.services, services, others).catch((e: unknown) => {
+      // A discovery document the guard refused: the refusal is the run's problem, said once.
+      const refused = e instanceof TargetUnreachableError ? /Refused: [^(]*[^ (]/.exec(e.message) : null;
+      throw refused ? new TargetUnreachableError(refused[0]) : e;
+    });
     const token = await obtainToken(client, config.credentials);
     redactor = redactor.with([token]);
     for (const d of discovery.values()) runnerExchanges.set(d.exchange.id, redactor.exchange(d.exchange));
@@ -222,6 +256,15 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     for (const op of operations.filter((o) => discovery.get(o.service)?.keys)) {
       const a = addressOf(op, discovery);
       if ('url' in a) addresses[op.id] = a.url;
+    }
+    // Addresses discovery published are checked before any suite calls them (each call is checked
+    // again as it connects: a name may resolve otherwise by then).
+    if (guard) {
+      const hosts = new Set(Object.values(addresses).map((a) => new URL(a).hostname));
+      for (const host of hosts) {
+        const refused = await hostRefusal(host, guard);
+        if (refused !== undefined) throw new TargetUnreachableError(refused);
+      }
     }
     const unaddressable: Record<string, string> = {};
     for (const op of active) {
@@ -309,6 +352,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       ...(interrupted ? { interrupted: { notRun: silent.map((r) => r.operation) } } : {}),
     });
     const load = budget.totals();
+    const refusedCall = guard ? refusalIn(events) : undefined;
     const results = sealed({
       ...aggregated,
       // What load refusals cost the run (issue 22): retries waited out, and calls left unjudged.
@@ -333,6 +377,10 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       suites: marks.suitesDone - marks.discovered,
       report: performance.now() - marks.suitesDone,
     };
+    // A call the guard refused (a name that resolved otherwise at connect time) makes the run's
+    // verdict unsafe to give: the run ends with the refusal as its problem, its report kept.
+    if (refusedCall !== undefined)
+      return { exitCode: EXIT.usage, problem: refusedCall, results, reports, timings, load };
     const exitCode = results.baseline
       ? exitCodeUnderBaseline(results, results.baseline, exitCodeOf(results.verdict))
       : exitCodeOf(results.verdict);

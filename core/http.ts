@@ -39,6 +39,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Socket } from 'node:net';
 import * as tls from 'node:tls';
 import { Agent, buildConnector, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
+import { type ConnectGuard, guardedLookup, isConnectRefused, literalRefusal } from './connectGuard.ts';
 import type { Exchange, ExchangeRequest, ExchangeResponse } from './exchange.ts';
 
 /** TLS material for the target's connections, read and checked when the config was loaded (core/config.ts). */
@@ -87,6 +88,11 @@ export interface HttpOptions {
   maxRequestsPerSecond?: number;
   /** Calls in flight at once at most (default: no limit). */
   concurrency?: number;
+  /**
+   * Checks every address a call connects to (core/connectGuard.ts): a refused connection is the
+   * call's `error`, one line starting "Refused:". None by default (the command); the service sets it.
+   */
+  connectGuard?: ConnectGuard;
 }
 
 /** The defaults of the retry budget (config `http.loadRetries`, `http.loadRetryWaitMs`, `http.maxRetryAfterMs`). */
@@ -621,15 +627,23 @@ export function secureContextOf(settings: TlsSettings | undefined): tls.SecureCo
 /** The dispatcher of a client: undici's Agent, or its proxy agent when a proxy is set; TLS as the settings say. */
 function dispatcherOf(options: HttpOptions, alerts: TlsAlerts): Dispatcher {
   const secureContext = secureContextOf(options.tls);
+  const guard = options.connectGuard;
+  // Under a guard the socket resolves the name through the guard, which checks every address.
+  const lookup = guard ? { lookup: guardedLookup(guard) } : {};
   const connector = buildConnector({
     ...(secureContext ? { secureContext } : {}),
+    ...lookup,
     timeout: Math.min(options.timeoutMs, 10000),
   });
-  const connect: buildConnector.connector = (opts, callback) =>
-    connector(opts, (...args) => {
+  const connect: buildConnector.connector = (opts, callback) => {
+    // An address written as such is connected to without a lookup: it is checked here.
+    const refused = guard ? literalRefusal(opts.hostname, guard) : undefined;
+    if (refused) return callback(refused, null);
+    return connector(opts, (...args) => {
       if (args[1]) alerts.watch(args[1]);
       callback(...args);
     });
+  };
   const agent = { headersTimeout: options.timeoutMs, bodyTimeout: options.timeoutMs, keepAliveTimeout: 1000, connect };
   const proxy = options.proxy;
   if (proxy?.http === undefined && proxy?.https === undefined) return new Agent(agent);
@@ -641,7 +655,8 @@ function dispatcherOf(options: HttpOptions, alerts: TlsAlerts): Dispatcher {
     httpsProxy: proxy.https?.url ?? '',
     noProxy: proxy.noProxy,
     ...(secureContext ? { requestTls: { secureContext } } : {}),
-    ...(caOnly ? { proxyTls: { secureContext: caOnly } } : {}),
+    // The proxy's own connection is resolved through the guard too (runs under a guard use no proxy).
+    ...(caOnly || guard ? { proxyTls: { ...(caOnly ? { secureContext: caOnly } : {}), ...lookup } } : {}),
   });
 }
 
@@ -714,6 +729,7 @@ export function describeTransportError(
 ): string {
   const err = e as TransportError;
   const code = err.code ?? err.cause?.code;
+  if (isConnectRefused(e)) return ((isConnectRefused(err.cause) ? err.cause : err).message ?? 'Refused').split('\n')[0];
   if (isTimeout(e)) return noCompleteResponse(url, timeoutMs);
   const host = new URL(url).host;
   const tlsLine =

@@ -2,65 +2,17 @@
  * The service is a careful client of other people's servers: a partner's base URL is resolved
  * (every address dns.lookup answers) and refused when any address is loopback, link-local,
  * private, unique-local, unspecified, multicast or otherwise not a public unicast address, unless
- * the operator allows that range in the service config (the tests allow loopback).
+ * the operator allows that range in the service config (the tests allow loopback). This check
+ * before the run covers the URLs known then; the run's connect guard (core/connectGuard.ts) checks
+ * every address the run's calls connect to, discovery's addresses and a name that resolves
+ * otherwise at connect time included.
  */
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { type AllowedRange, addressRefusal } from '../core/connectGuard.ts';
 
-/** Ranges the operator may allow by name. */
-export type AllowedRange = 'loopback' | 'private' | 'link-local';
-
-const RANGES: Record<AllowedRange | 'other', [string, number, 'ipv4' | 'ipv6'][]> = {
-  loopback: [
-    ['127.0.0.0', 8, 'ipv4'],
-    ['::1', 128, 'ipv6'],
-  ],
-  private: [
-    ['10.0.0.0', 8, 'ipv4'],
-    ['172.16.0.0', 12, 'ipv4'],
-    ['192.168.0.0', 16, 'ipv4'],
-    ['100.64.0.0', 10, 'ipv4'],
-    ['fc00::', 7, 'ipv6'],
-  ],
-  'link-local': [
-    ['169.254.0.0', 16, 'ipv4'],
-    ['fe80::', 10, 'ipv6'],
-  ],
-  other: [
-    ['0.0.0.0', 8, 'ipv4'],
-    ['192.0.0.0', 24, 'ipv4'],
-    ['192.0.2.0', 24, 'ipv4'],
-    ['198.18.0.0', 15, 'ipv4'],
-    ['198.51.100.0', 24, 'ipv4'],
-    ['203.0.113.0', 24, 'ipv4'],
-    ['224.0.0.0', 3, 'ipv4'],
-    ['::', 128, 'ipv6'],
-    ['ff00::', 8, 'ipv6'],
-    ['2001:db8::', 32, 'ipv6'],
-    ['64:ff9b::', 96, 'ipv6'],
-  ],
-};
-
-function blockList(ranges: [string, number, 'ipv4' | 'ipv6'][]): BlockList {
-  const list = new BlockList();
-  for (const [net, prefix, family] of ranges) list.addSubnet(net, prefix, family);
-  return list;
-}
-
-const LISTS = Object.fromEntries(Object.entries(RANGES).map(([k, v]) => [k, blockList(v)])) as Record<
-  AllowedRange | 'other',
-  BlockList
->;
-
-/** The range an address falls in, or undefined for a public unicast address. */
-export function rangeOf(address: string): AllowedRange | 'reserved' | undefined {
-  // An IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  const a = mapped ? mapped[1] : address;
-  const family = isIP(a) === 6 ? 'ipv6' : 'ipv4';
-  for (const name of ['loopback', 'private', 'link-local'] as const) if (LISTS[name].check(a, family)) return name;
-  return LISTS.other.check(a, family) ? 'reserved' : undefined;
-}
+// One classification of addresses for the check before a run and the run's connect guard.
+export { type AllowedRange, rangeOf } from '../core/connectGuard.ts';
 
 /** The partner URL may not be used: one line for the partner's page. */
 export class TargetRefused extends Error {}
@@ -91,11 +43,7 @@ export async function guardTarget(
   }
   if (addresses.length === 0) throw new TargetRefused(`${host} does not resolve`);
   for (const address of addresses) {
-    const range = rangeOf(address);
-    if (range !== undefined && (range === 'reserved' || !allow.includes(range))) {
-      throw new TargetRefused(
-        `${host} resolves to ${address}, a ${range} address: the service does not call ${range} addresses${range === 'reserved' ? '' : ' unless its operator allows them'}`,
-      );
-    }
+    const refusal = addressRefusal(host, address, allow);
+    if (refusal !== undefined) throw new TargetRefused(refusal);
   }
 }
