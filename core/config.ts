@@ -301,9 +301,9 @@ type HttpSection = NonNullable<ConfigFile['http']>;
 /**
  * The `http` section with its defaults, its files read and checked (paths relative to the config
  * file's folder) and its proxy chosen: every problem is a ConfigError naming the setting, before
- * any request.
+ * any request. (`init --target` reads its connection options through it too.)
  */
-function httpSettings(
+export function httpSettings(
   section: HttpSection | undefined,
   base: string,
   variable: (name: string) => string,

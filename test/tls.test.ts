@@ -434,3 +434,53 @@ describe('pact verify against a sandbox served over TLS: the verifier forwards w
     );
   }, 200_000);
 });
+
+describe('init --target over TLS: --ca-file and --client-cert/--client-key read the target and are written to the config', () => {
+  let front: Listening;
+
+  beforeAll(async () => {
+    const sandbox = await startSandbox();
+    closing.push(sandbox);
+    front = await started(startTlsFront(sandbox.url, { pair: pki.server, clientCa: pki.caFile }));
+  });
+
+  test('with the CA and a client certificate the discovery documents are read; the paths written from the config’s folder', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'tls-init-'));
+    const out = join(folder, 'nested', 'conformance.json');
+    mkdirSync(join(folder, 'nested'));
+    const cli = await runCli([
+      'init',
+      '--target',
+      front.url,
+      '--ca-file',
+      pki.caFile,
+      '--client-cert',
+      pki.client.cert,
+      '--client-key',
+      pki.client.key,
+      '--out',
+      out,
+    ]);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stdout).toMatch(/services\.membership\.discovery: /);
+    const written = JSON.parse(readFileSync(out, 'utf8')) as { http: Record<string, string> };
+    expect(written.http.caFile).toBe(relative(join(folder, 'nested'), pki.caFile));
+    expect(written.http.clientKeyFile).toBe(relative(join(folder, 'nested'), pki.client.key));
+    // The config written loads with those files, from its own folder.
+    expect(loadConfig({ file: out, environment: DEMO_ENVIRONMENT }).http.tls?.client?.certFile).toBe(pki.client.cert);
+  });
+
+  test('without the CA: exit 2, one line naming --ca-file; a certificate without its key: a usage line', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'tls-init-')), 'c.json');
+    const untrusted = await runCli(['init', '--target', front.url, '--out', out]);
+    expect(untrusted.code).toBe(2);
+    expect(untrusted.stderr.trim().split('\n')).toHaveLength(1);
+    expect(untrusted.stderr).toMatch(/is not trusted .*set --ca-file/);
+    const half = await runCli(['init', '--target', front.url, '--client-cert', pki.client.cert, '--out', out]);
+    expect(half.code).toBe(2);
+    expect(half.stderr.trim()).toMatch(/--client-cert and --client-key go together/);
+    const noTarget = await runCli(['init', '--ca-file', pki.caFile, '--out', out]);
+    expect(noTarget.code).toBe(2);
+    expect(noTarget.stderr.trim()).toMatch(/go with --target/);
+  });
+});
