@@ -117,8 +117,9 @@ describeOperation(LIST, () => {
     if (!runContext().addresses[GET]) return;
     if (foreign) {
       // The answer to Get of another site's batch is not shown (DEC-D1-64): it should not return the batch.
+      // D1-4.6-04 is the listing's row; Get's is D1-5-04 (4.6 to 4.12 read the site from the token).
       const other = await call(GET, { path: { id: foreign } });
-      on(GET).should('D1-4.6-04').under('DEC-D1-64').check(other, requestRefused, { foreignBatchId: foreign });
+      on(GET).should('D1-5-04').under('DEC-D1-64').check(other, requestRefused, { foreignBatchId: foreign });
     }
     const fetched: RespondedExchange[] = [];
     for (const id of ids.slice(0, 20)) {

@@ -281,15 +281,33 @@ function plan(op: Operation, options: DerivedOptions): Planned[] {
 }
 
 /**
+ * The level and rows of the coverage phase's one result: the MUST rows its entries were judged by,
+ * else the SHOULD rows, else (nothing sent) the row its entries would have been judged by: the
+ * success body (MUST) of an operation with a documented success body and no JSON request body,
+ * the invalid-request row (SHOULD) of a body operation, the served row (SHOULD) otherwise.
+ */
+function phaseRule(
+  op: Operation,
+  must: ReadonlySet<string>,
+  should: ReadonlySet<string>,
+): { level: Level; cited: string[] } {
+  const rows = ROWS[op.document];
+  if (must.size > 0) return { level: 'MUST', cited: [...must] };
+  if (should.size > 0) return { level: 'SHOULD', cited: [...should] };
+  if (REQUEST_BODY_SCHEMAS[op.id] !== undefined) return { level: 'SHOULD', cited: [rows.open] };
+  return op.responseSchema ? { level: 'MUST', cited: [rows.body] } : { level: 'SHOULD', cited: [rows.served] };
+}
+
+/**
  * The coverage phase: every planned request sent in order and judged, one `coverage-phase-served`
  * result listing them all (the report's "Coverage phase" section), its exchange the first one
  * that failed at MUST; a failure of a SHOULD rule is also recorded on its own, as a warning.
  */
 async function runCoveragePhase(op: Operation, options: DerivedOptions): Promise<void> {
   const entries: CoveragePhaseEntry[] = [];
-  const rows = ROWS[op.document];
   let firstMust: Exchange | undefined;
   const requirements = new Set<string>();
+  const shouldRows = new Set<string>();
   for (const p of plan(op, options)) {
     const shown = { label: p.label, aspect: p.aspect, ...(p.parameter ? { parameter: p.parameter } : {}) };
     if (p.notSent !== undefined || p.send === undefined) {
@@ -303,7 +321,7 @@ async function runCoveragePhase(op: Operation, options: DerivedOptions): Promise
       continue;
     }
     const judged = p.judged(x);
-    for (const j of judged) if (j.level === 'MUST') for (const r of j.requirements) requirements.add(r);
+    for (const j of judged) for (const r of j.requirements) (j.level === 'MUST' ? requirements : shouldRows).add(r);
     const failure = firstFailure(x, judged);
     const status = hasResponse(x) ? { status: x.response.status } : {};
     if (!failure) {
@@ -318,11 +336,12 @@ async function runCoveragePhase(op: Operation, options: DerivedOptions): Promise
         .under(DECISION[op.document])
         .check(x, failure.j.check, { coverage: p.label });
   }
-  // Nothing judged at MUST (a body operation: every case is a SHOULD): the phase is a SHOULD too.
-  const body = REQUEST_BODY_SCHEMAS[op.id] !== undefined && requirements.size === 0;
-  const cited = requirements.size > 0 ? [...requirements] : [body ? rows.open : rows.body];
+  // Nothing judged at MUST (a body operation, or one without a success body such as ack-remittance
+  // and revoke-token: every case is a SHOULD): the phase is a SHOULD citing the rows it judged, so
+  // that it never claims the success-body row of an operation whose row does not list it.
+  const { level, cited } = phaseRule(op, requirements, shouldRows);
   on(op.id as OperationId)
-    .at(body ? 'SHOULD' : 'MUST', ...cited)
+    .at(level, ...cited)
     .under(DECISION[op.document])
     .with(firstMust ? { exchange: firstMust } : {})
     .check({ entries }, coveragePhaseServed);

@@ -30,8 +30,11 @@ import type { ErrorEntry, Level } from '../../spec/types.ts';
 
 /** "Whenever a documented error code is returned, its HTTP status is the one of the table." */
 const DOCUMENTED_STATUS_RULE: Record<string, readonly string[]> = { D1: ['D1-7-16'], D2: ['D2-7-28'], D3: ['D3-7-39'] };
-/** "Every response body is JSON with a JSON media type", per document (Document 3: 4, DEC-D3-19). */
-const JSON_RULE: Record<string, readonly string[]> = { D1: ['D1-1-06'], D2: ['D1-1-06'], D3: ['D3-4-02'] };
+/**
+ * "Every response body is JSON with a JSON media type", per document, each the row of its own
+ * document (Document 2: 1, DEC-D2-26; Document 3: 4, DEC-D3-19).
+ */
+const JSON_RULE: Record<string, readonly string[]> = { D1: ['D1-1-06'], D2: ['D2-1-09'], D3: ['D3-4-02'] };
 
 /** Outcomes the suite decides itself (core/decidedOutcomes.ts), under the names the suites use. */
 export {
