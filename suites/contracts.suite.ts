@@ -668,9 +668,10 @@ describeDerivedRequests({
   },
   'list-site-payors': { send: contractCall, fixtures: { siteId: runContext().siteId } },
   // The payor ids are of the documented form only as fixtures (`Organization/<payor>`, `Person/<contact>`).
+  // Without `contracts.payor` no payor id is held: none is made up (it would be judged as held, DEC-R-04).
   'delete-payor': {
     send: contractCall,
-    fixtures: fixturesFrom({ site: runContext().siteId, payorId: `Organization/${C().payor ?? 'unknown'}` }),
+    fixtures: fixturesFrom({ site: runContext().siteId, payorId: C().payor && `Organization/${C().payor}` }),
     fixtureWeight: 1,
   },
   'delete-contact-payor': {
