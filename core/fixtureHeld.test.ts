@@ -93,6 +93,10 @@ describe('a not-found answer', () => {
     const userInfo = operation('get-user-info').errors;
     const secret = { status: 'fail', message: 'Secret code not found', code: 422 };
     expect(notFoundAnswer(exchange(request(BILL), 422, secret), userInfo)).toBe('HTTP 422 Secret code not found');
+    // Document 3, 7: "SNS_ID is Invalid." for an `sns_id` the target did not generate (4.1).
+    const eventInfo = operation('get-event-info').errors;
+    const sns = { message: 'SNS_ID is Invalid.', code: 403 };
+    expect(notFoundAnswer(exchange(request(BILL), 403, sns), eventInfo)).toBe('HTTP 403 SNS_ID is Invalid.');
   });
 
   test('not a 5xx, a success, another refusal, a code of another meaning, or no answer', () => {
@@ -102,6 +106,9 @@ describe('a not-found answer', () => {
     const findMember = operation('find-member-v2').errors;
     expect(notFoundAnswer(exchange(request(BILL), 400, outcome('MULTIPLE_MATCH_FOUND')), findMember)).toBeUndefined();
     expect(notFoundAnswer(exchange(request(BILL)), getBill)).toBeUndefined();
+    const introspect = operation('introspect').errors;
+    const site = { message: 'The SU-Site SITE005 and SU-User U1 authorisation is invalid', code: 403 };
+    expect(notFoundAnswer(exchange(request(BILL), 403, site), introspect)).toBeUndefined();
   });
 
   test('the not-found entries of the whole operation table are the ones that say the target does not know a value', () => {
@@ -116,6 +123,7 @@ describe('a not-found answer', () => {
         '422 MSG_REFERENCE_ID_NOT_FOUND',
         '422 REFERENCE_NOT_FOUND',
         '422 Secret code not found',
+        '403 SNS_ID is Invalid.',
       ].sort(),
     );
   });

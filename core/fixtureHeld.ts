@@ -13,14 +13,26 @@ import { bundleResources, hasResponse, isRecord, jsonBody, parseJson } from './e
 import { errorCodesOf } from './readers/errorCode.ts';
 
 /**
+ * Entries that say "invalid" of a value only the target itself issues, so that an invalid value is
+ * one the target does not know. Document 3, 4.1: Get event info takes "query `sns_id` (required;
+ * generated when the event is created or updated)", and 7: "Get event info | 403 | SNS_ID is
+ * Invalid. | invalid `sns_id`". The documents give an `sns_id` no form but that of a value the
+ * target generated, so the one way a configured `sns_id` is invalid is that the target never
+ * generated it (DEC-D3-43 sends an invented `NO-SUCH-SNS-000` for this very answer). Not the
+ * `authorisation is invalid` of Introspect, which is about the caller.
+ */
+const INVALID_MEANS_UNKNOWN: ReadonlySet<string> = new Set(['SNS_ID is Invalid.']);
+
+/**
  * Whether an entry of an error table says the target does not know a value: HTTP 404, or a code or
  * meaning saying no match, or an id, reference, entity, code or user not found (NO_MATCH_FOUND,
  * InvalidId, MSG_ENTITY_NOT_FOUND_IN_DATABASE, MSG_REFERENCE_ID_NOT_FOUND, `Secret code not found`
  * ...; not `userId not found in authentication token` nor `Features not found`, which are about
- * the caller).
+ * the caller), or an invalid value only the target issues (`SNS_ID is Invalid.`, above).
  */
 export const saysNotFound = (e: ErrorEntry): boolean =>
   e.status === 404 ||
+  INVALID_MEANS_UNKNOWN.has(e.code) ||
   /not_found|\bno match|\b(id|reference|entity|code|user) not found\b/i.test(`${e.code} ${e.meaning}`);
 
 /**
