@@ -40,3 +40,26 @@ export function checkConfigText(text: string): string[] {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** A problem of a config with the place it is at (a JSON pointer; '' for the whole config). */
+export interface ConfigProblem {
+  pointer: string;
+  line: string;
+}
+
+/** checkConfigText's problems, each with the place it names (the form shows it at that field). */
+export function checkConfigProblems(text: string): ConfigProblem[] {
+  return checkConfigText(text).map((line) => {
+    const invalidAt = /invalid at (\/\S*?):/.exec(line)?.[1];
+    if (invalidAt !== undefined) {
+      const extra = /\(([^()]+)\)$/.exec(line)?.[1];
+      // An unknown member is named after the object holding it.
+      return { pointer: invalidAt === '/' ? (extra ? `/${extra}` : '') : invalidAt, line };
+    }
+    const refused = /Expected no (http\.\w+)/.exec(line)?.[1];
+    if (refused) return { pointer: `/${refused.replace('.', '/')}`, line };
+    const unnamed = /names no (\w+)/.exec(line)?.[1];
+    if (unnamed) return { pointer: `/${unnamed}`, line };
+    return { pointer: '', line };
+  });
+}

@@ -1,10 +1,131 @@
 /** A partner's products: registering one, its page (history, config) and its config. */
 import { randomUUID } from 'node:crypto';
 import { diffRuns } from '../../core/baseline.ts';
-import { iso } from '../context.ts';
-import { csrfField, html, type Raw } from '../html.ts';
+import { iso, type ServiceContext } from '../context.ts';
+import { csrfField, html, Raw } from '../html.ts';
 import { coverageText, historyChart, readResults } from './runs.ts';
 import { bodyOf, notFound, param, type RouteSpec, send } from './shared.ts';
+import type { Attestation } from '../../core/results.ts';
+import type { FastifyReply } from 'fastify';
+import type { ConfigProblem } from '../configCheck.ts';
+import { fieldsOf, formToConfig, formValuesOf, renderConfigForm } from '../configForm.ts';
+import { variablesOf } from '../jobs/performRun.ts';
+import type { Who } from '../sessions.ts';
+
+/** A client's attestation fields (core/config.schema.json attestation), with the schema's help. */
+const ATTESTATION_FIELDS: [keyof Attestation, string][] = fieldsOf()
+  .filter((f) => f.pointer.startsWith('/attestation/'))
+  .map((f) => [f.label as keyof Attestation, f.help]);
+
+/** The attestation of a registration form (`attestation.organisation` ...), each value checked as the schema does. */
+function attestationOf(body: Record<string, string | undefined>, problems: string[]): Attestation {
+  const attestation: Attestation = {};
+  for (const [key] of ATTESTATION_FIELDS) {
+    const value = (body[`attestation.${key}`] ?? '').trim();
+    if (value === '') continue;
+    if (key === 'environment') {
+      if (value === 'staging' || value === 'production') attestation.environment = value;
+      else problems.push(`Expected the environment staging or production, received ${JSON.stringify(value)}.`);
+    } else if (value.length > 200)
+      problems.push(`Expected the ${key} in 200 characters or fewer, received ${value.length}.`);
+    else attestation[key] = value;
+  }
+  return attestation;
+}
+
+/** A client product's head: its attestation, and a form starting a workspace of chosen scenarios. */
+async function clientHead(product: { id: string; attestation: string | null }, csrf: string): Promise<Raw> {
+  const { SCENARIOS } = await import('../../certify/scenarios.ts');
+  const attestation = (product.attestation ? JSON.parse(product.attestation) : {}) as Attestation;
+  const stated = ATTESTATION_FIELDS.filter(([key]) => attestation[key] !== undefined);
+  return html`<p>A client. Attestation: ${stated.length > 0 ? stated.map(([key], i) => html`${i > 0 ? ' · ' : ''}${key}: <strong>${attestation[key] ?? ''}</strong>`) : 'none stated'}.</p>
+<h2>Certify the client</h2>
+<p>A workspace per scenario: a sandbox of its own (addresses, client credentials, a fresh copy of the data) that records every request your client makes; the run page shows what to configure, and judges when you press "Finish and judge" or at the time-out.</p>
+<form method="post" action="/products/${product.id}/workspaces">${csrfField(csrf)}
+<fieldset><legend>Scenarios (none ticked: every scenario)</legend>${SCENARIOS.map(
+    (s) =>
+      html`<label><input type="checkbox" name="scenarios" value="${s.id}"> <code>${s.id}</code> ${s.title}</label>`,
+  )}</fieldset>
+<label>Time-out in seconds (30 to 3600) <input type="number" name="timeoutSeconds" min="30" max="3600" value="600"></label>
+<button>Start a client workspace</button></form>`;
+}
+
+/** A server product's config: what is stored, and where to edit it. */
+function configSummary(id: string, configJson: string | null, secretNames: string[]): Raw {
+  let missing: string[] = [];
+  if (configJson) {
+    const named = variablesOf(JSON.parse(configJson));
+    missing = [...named].filter((n) => !secretNames.includes(n));
+  }
+  return html`<h2>Config</h2>
+<p id="config-summary">${configJson ? 'A config of its own is stored.' : 'No config stored: runs use the sandbox demo config (the fixtures of a server holding the sandbox seed data).'}
+Secrets stored (never shown back): ${secretNames.length > 0 ? secretNames.join(', ') : 'none'}.</p>
+${missing.length > 0 ? html`<p class="problem" id="missing-secrets">Expected a stored secret for ${missing.join(', ')}, received none: enter it on the config page.</p>` : ''}
+<p><a id="edit-config" href="/products/${id}/config">Edit the config</a> (a form of every setting, with its help; or the config file as JSON).</p>`;
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The form's own fields of a submitted body (the values it is shown again with). */
+function formValuesFromBody(body: Record<string, string | string[] | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(body).flatMap(([k, v]) =>
+      k.startsWith('cfg:') ? [[k, Array.isArray(v) ? (v.find((x) => x !== '') ?? '') : (v ?? '')]] : [],
+    ),
+  );
+}
+
+/**
+ * The config page: the form generated from the schema (problems at their fields, one line each),
+ * a password field per variable the config names (stored values are never shown back), and the
+ * config file as JSON as the advanced alternative.
+ */
+async function configPage(
+  ctx: ServiceContext,
+  reply: FastifyReply,
+  who: Who,
+  id: string,
+  view: {
+    values: Record<string, string>;
+    jsonText: string;
+    problems: readonly ConfigProblem[];
+    named: Set<string>;
+    fromForm?: boolean;
+  },
+  status = 200,
+): Promise<FastifyReply> {
+  const product = await ctx.db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const stored = await ctx.db
+    .selectFrom('product_configs')
+    .select(['config_json', 'secrets_encrypted'])
+    .where('product_id', '=', id)
+    .executeTakeFirst();
+  const secretNames = stored?.secrets_encrypted ? Object.keys(JSON.parse(ctx.box.open(stored.secrets_encrypted))) : [];
+  const named = new Set([...view.named, ...(stored?.config_json ? variablesOf(JSON.parse(stored.config_json)) : [])]);
+  const general = view.problems.filter((p) => !view.fromForm || p.pointer === '');
+  const formProblems = view.fromForm ? view.problems.filter((p) => p.pointer !== '') : [];
+  return send(
+    reply,
+    `Config of ${product.name} ${product.version}`,
+    html`<p><a href="/products/${id}">Back to the product</a></p>
+${general.map((p) => html`<p class="problem">${p.line}</p>`)}
+${view.fromForm && formProblems.length > 0 ? html`<p class="problem">The form has ${formProblems.length} problem${formProblems.length === 1 ? '' : 's'}: each is shown at its field.</p>` : ''}
+<p>Empty: runs use the sandbox demo config. Secrets are never written in the config: each <code>...Env</code> setting names an environment variable, and its value is entered below (stored encrypted, never shown back).</p>
+<form method="post" action="/products/${id}/config" id="config-form">${csrfField(who.csrf)}<input type="hidden" name="mode" value="form">
+${renderConfigForm(view.values, formProblems)}
+<h2>Secrets</h2>
+${named.size > 0 ? [...named].sort().map((n) => html`<label><code>${n}</code> <input type="password" name="secret:${n}" autocomplete="new-password" placeholder="${secretNames.includes(n) ? 'stored: leave empty to keep it' : 'not stored'}"></label>`) : html`<p>The config names no variable yet: save it first, or give them as lines below.</p>`}
+<label>Further secrets, one NAME=value a line <textarea name="secrets" autocomplete="off"></textarea></label>
+<button>Save</button></form>
+<details id="advanced"${!view.fromForm && view.problems.length > 0 ? new Raw(' open') : ''}><summary>Advanced: the config file as JSON</summary>
+<form method="post" action="/products/${id}/config">${csrfField(who.csrf)}<input type="hidden" name="mode" value="json">
+<label>Config file (JSON, core/config.schema.json; empty: the demo config) <textarea name="config">${view.jsonText}</textarea></label>
+<label>Secrets, one NAME=value a line (the environment variables the config names; empty keeps those stored) <textarea name="secrets" autocomplete="off"></textarea></label>
+<button>Save</button></form></details>`,
+    who,
+    status,
+  );
+}
 
 export const PRODUCT_ROUTES: RouteSpec[] = [
   {
@@ -20,6 +141,7 @@ export const PRODUCT_ROUTES: RouteSpec[] = [
           'products.name',
           'products.version',
           'products.base_url',
+          'products.kind',
           'organisations.name as organisation',
         ])
         .orderBy('products.name');
@@ -31,8 +153,16 @@ export const PRODUCT_ROUTES: RouteSpec[] = [
 <form method="post" action="/products">${csrfField(who.csrf)}
 <label>Name <input type="text" name="name" required></label>
 <label>Version <input type="text" name="version" required></label>
-<label>Server base URL <input type="url" name="baseUrl" required placeholder="https://staging.example.com"></label>
-<label>Operations (optional, as --only: ids with * or documents D1, D2, D3) <input type="text" name="only"></label>
+<label>Kind <select name="kind"><option value="server">server: the suites judge it over HTTP</option><option value="client">client: it calls certification workspaces, or its pact is checked</option></select></label>
+<fieldset><legend>A server</legend>
+<label>Server base URL <input type="url" name="baseUrl" placeholder="https://staging.example.com"></label>
+<label>Operations (optional, as --only: ids with * or documents D1, D2, D3) <input type="text" name="only"></label></fieldset>
+<fieldset><legend>A client: its attestation, as its report states it (all optional)</legend>${ATTESTATION_FIELDS.map(
+              ([key, help]) =>
+                key === 'environment'
+                  ? html`<label>${key} <select name="attestation.environment"><option value="">(not stated)</option><option>staging</option><option>production</option></select> <small>${help}</small></label>`
+                  : html`<label>${key} <input type="text" name="attestation.${key}" maxlength="200"> <small>${help}</small></label>`,
+            )}</fieldset>
 <button>Register</button></form>`
           : '';
       return send(
@@ -40,7 +170,7 @@ export const PRODUCT_ROUTES: RouteSpec[] = [
         'Products',
         html`<table><tr><th>Product</th><th>Version</th><th>Server</th><th>Organisation</th></tr>${products.map(
           (p) =>
-            html`<tr><td><a href="/products/${p.id}">${p.name}</a></td><td>${p.version}</td><td>${p.base_url}</td><td>${p.organisation}</td></tr>`,
+            html`<tr><td><a href="/products/${p.id}">${p.name}</a></td><td>${p.version}</td><td>${p.kind === 'client' ? '(a client)' : p.base_url}</td><td>${p.organisation}</td></tr>`,
         )}</table>${form}`,
         who,
       );
@@ -53,10 +183,44 @@ export const PRODUCT_ROUTES: RouteSpec[] = [
     async handler(request, reply, ctx, who) {
       // The operator registers nothing of their own: products belong to an organisation.
       if (who.role !== 'partner' || !who.organisationId) return notFound(reply, who);
-      const { name = '', version = '', baseUrl = '', only = '' } = bodyOf(request);
+      const body = bodyOf(request);
+      const { name = '', version = '', baseUrl = '', only = '', kind = 'server' } = body;
       const problems: string[] = [];
       if (name.trim() === '') problems.push('Expected a name, received none.');
       if (version.trim() === '') problems.push('Expected a version, received none.');
+      if (kind === 'client') {
+        const attestation = attestationOf(body, problems);
+        if (problems.length > 0)
+          return send(
+            reply,
+            'Products',
+            html`${problems.map((p) => html`<p class="problem">${p}</p>`)}<p><a href="/products">Back</a></p>`,
+            who,
+            400,
+          );
+        const id = randomUUID();
+        const now = iso(ctx.now());
+        await ctx.db
+          .insertInto('products')
+          .values({
+            id,
+            organisation_id: who.organisationId,
+            name: name.trim(),
+            version: version.trim(),
+            base_url: '',
+            only: null,
+            created_at: now,
+            kind: 'client',
+            attestation: Object.keys(attestation).length > 0 ? JSON.stringify(attestation) : null,
+          })
+          .execute();
+        await ctx.db
+          .insertInto('product_configs')
+          .values({ product_id: id, config_json: null, secrets_encrypted: null, updated_at: now })
+          .execute();
+        return reply.redirect(`/products/${id}`, 303);
+      }
+      if (kind !== 'server') problems.push(`Expected the kind server or client, received ${JSON.stringify(kind)}.`);
       let url: URL | undefined;
       try {
         url = new URL(baseUrl.trim());
@@ -140,23 +304,42 @@ export const PRODUCT_ROUTES: RouteSpec[] = [
       return send(
         reply,
         `${product.name} ${product.version}`,
-        html`<p>Server: <code>${product.base_url}</code>${product.only ? html` · operations: <code>${product.only}</code>` : ''}</p>
-<form method="post" action="/products/${id}/runs">${csrfField(who.csrf)}<button>Start a run</button></form>
+        html`${
+          product.kind === 'client'
+            ? await clientHead(product, who.csrf)
+            : html`<p>Server: <code>${product.base_url}</code>${product.only ? html` · operations: <code>${product.only}</code>` : ''}</p>
+<form method="post" action="/products/${id}/runs">${csrfField(who.csrf)}<button>Start a run</button></form>`
+        }
+<p><a id="pacts" href="/products/${id}/pacts">Check a pact file</a> of a consumer of the API family.</p>
 <h2>History</h2>
 ${historyChart(finished)}
 <table id="history"><tr><th>Run</th><th>State</th><th>Verdict</th><th>Coverage</th><th>Since the previous run</th></tr>${runs.map(
           (r) =>
             html`<tr><td><a href="/runs/${r.id}">${r.created_at}</a></td><td>${r.state}${r.attempt > 1 ? ` (attempt ${r.attempt})` : ''}</td><td class="verdict-${r.verdict ?? ''}">${r.verdict ?? ''}${r.problem ? html` <span class="problem">${r.problem}</span>` : ''}</td><td>${coverageText(r.coverage_judged, r.coverage_in_scope)}</td><td>${changes.get(r.id) ?? ''}</td></tr>`,
         )}</table>
-<h2>Config</h2>
-<p>${config?.config_json ? 'A config of its own is stored.' : 'No config stored: runs use the sandbox demo config (the fixtures of a server holding the sandbox seed data).'}
-Secrets stored (never shown back): ${secretNames.length > 0 ? secretNames.join(', ') : 'none'}.</p>
-<form method="post" action="/products/${id}/config">${csrfField(who.csrf)}
-<label>Config file (JSON, core/config.schema.json; empty: the demo config) <textarea name="config">${config?.config_json ?? ''}</textarea></label>
-<label>Secrets, one NAME=value a line (the environment variables the config names; empty keeps those stored) <textarea name="secrets" autocomplete="off"></textarea></label>
-<button>Save</button></form>`,
+${product.kind === 'client' ? '' : configSummary(id, config?.config_json ?? null, secretNames)}`,
         who,
       );
+    },
+  },
+  {
+    method: 'GET',
+    url: '/products/:productId/config',
+    access: 'signed-in',
+    async handler(request, reply, ctx, who) {
+      const id = param(request, 'productId');
+      const stored = await ctx.db
+        .selectFrom('product_configs')
+        .selectAll()
+        .where('product_id', '=', id)
+        .executeTakeFirst();
+      const config = stored?.config_json ? JSON.parse(stored.config_json) : undefined;
+      return configPage(ctx, reply, who, id, {
+        values: config ? formValuesOf(config) : {},
+        jsonText: stored?.config_json ?? '',
+        problems: [],
+        named: config ? variablesOf(config) : new Set(),
+      });
     },
   },
   {
@@ -165,32 +348,83 @@ Secrets stored (never shown back): ${secretNames.length > 0 ? secretNames.join('
     access: 'signed-in',
     async handler(request, reply, ctx, who) {
       const id = param(request, 'productId');
-      const { config = '', secrets = '' } = bodyOf(request);
-      const problems: string[] = [];
-      if (config.trim() !== '') {
-        const { checkConfigText } = await import('../configCheck.ts');
-        problems.push(...checkConfigText(config));
+      const body = (request.body ?? {}) as Record<string, string | string[] | undefined>;
+      const one = (name: string): string => {
+        const v = body[name];
+        return Array.isArray(v) ? (v[0] ?? '') : (v ?? '');
+      };
+      const fromForm = one('mode') === 'form';
+      const problems: ConfigProblem[] = [];
+      let config = one('config');
+      let rebuilt: Record<string, unknown> | undefined;
+      if (fromForm) {
+        const read = formToConfig(body);
+        problems.push(...read.problems);
+        rebuilt = read.config;
+        config = Object.keys(read.config).length === 0 ? '' : `${JSON.stringify(read.config, null, 2)}\n`;
       }
+      if (config.trim() !== '' && problems.length === 0) {
+        const { checkConfigProblems } = await import('../configCheck.ts');
+        problems.push(...checkConfigProblems(config));
+      }
+      // Secrets: a password field per variable the config names, and NAME=value lines.
       const pairs: [string, string][] = [];
-      for (const line of secrets.split(/\r?\n/)) {
+      for (const [name, value] of Object.entries(body)) {
+        const variable = /^secret:(.+)$/.exec(name)?.[1];
+        const text = Array.isArray(value) ? (value.find((v) => v !== '') ?? '') : (value ?? '');
+        if (variable === undefined || text === '') continue;
+        if (!ENV_NAME.test(variable))
+          problems.push({
+            pointer: '',
+            line: `Expected a variable name of letters, digits and _, received ${JSON.stringify(variable)}.`,
+          });
+        else pairs.push([variable, text]);
+      }
+      for (const line of one('secrets').split(/\r?\n/)) {
         if (line.trim() === '') continue;
         const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(line);
-        if (!m) problems.push('Expected secrets as NAME=value lines, received a line without NAME=.');
+        if (!m)
+          problems.push({ pointer: '', line: 'Expected secrets as NAME=value lines, received a line without NAME=.' });
         else pairs.push([m[1], m[2]]);
       }
-      if (problems.length > 0)
-        return send(
+      if (problems.length > 0) {
+        let named = new Set<string>();
+        try {
+          named = variablesOf(rebuilt ?? JSON.parse(config));
+        } catch {
+          // a config that does not parse names nothing
+        }
+        return configPage(
+          ctx,
           reply,
-          'Config',
-          html`${problems.map((p) => html`<p class="problem">${p}</p>`)}<p><a href="/products/${id}">Back</a></p>`,
           who,
+          id,
+          {
+            values: fromForm ? formValuesFromBody(body) : {},
+            jsonText: fromForm ? '' : config,
+            problems,
+            named,
+            fromForm,
+          },
           400,
         );
+      }
       const update: { config_json: string | null; updated_at: string; secrets_encrypted?: string } = {
         config_json: config.trim() === '' ? null : config,
         updated_at: iso(ctx.now()),
       };
-      if (pairs.length > 0) update.secrets_encrypted = ctx.box.seal(JSON.stringify(Object.fromEntries(pairs)));
+      if (pairs.length > 0) {
+        // New values replace those of the same name; the others stay stored.
+        const stored = await ctx.db
+          .selectFrom('product_configs')
+          .select('secrets_encrypted')
+          .where('product_id', '=', id)
+          .executeTakeFirst();
+        const kept = stored?.secrets_encrypted
+          ? (JSON.parse(ctx.box.open(stored.secrets_encrypted)) as Record<string, string>)
+          : {};
+        update.secrets_encrypted = ctx.box.seal(JSON.stringify({ ...kept, ...Object.fromEntries(pairs) }));
+      }
       await ctx.db.updateTable('product_configs').set(update).where('product_id', '=', id).execute();
       return reply.redirect(`/products/${id}`, 303);
     },
