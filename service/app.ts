@@ -1,16 +1,73 @@
 /**
  * The service's web application: fastify with forms, cookies, CSRF protection and a sign-in
  * rate limit, and every route of service/routes/ behind one access check.
+ *
+ * Every answer carries a Content-Security-Policy: the pages load scripts and styles from the
+ * service alone (the page layout's one <style> by its hash), may not be framed, post forms only to
+ * the service and set no base. A partner's report (report.html, self-contained with inline script
+ * and style) is served under a policy of its own: sandboxed (an opaque origin: no cookie, no call
+ * to the service), inline script and style allowed, nothing loaded from anywhere.
  */
+import { createHash } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { RUN_PROGRESS_PATH, RUN_PROGRESS_SCRIPT } from './assets/runProgress.ts';
 import type { ServiceContext } from './context.ts';
 import { html, page } from './html.ts';
 import { notFound, OWNED_PARAMS, ownerOf, ROUTES, type RouteSpec } from './routes/index.ts';
-import { loadSession, type Who } from './sessions.ts';
+import { loadSession, startSessionSweep, type Who } from './sessions.ts';
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** The hash of the page layout's one inline <style> (service/html.ts), read from a page it renders. */
+const LAYOUT_STYLE = sha256(/<style>([\s\S]*?)<\/style>/.exec(page('', html``))?.[1] ?? '');
+
+/** The policy of every page (and of every other answer: an error, an event stream, a script). */
+export function pagePolicy(scriptHashes: readonly string[] = []): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self'${scriptHashes.map((h) => ` ${h}`).join('')}`,
+    `style-src 'self' ${LAYOUT_STYLE}`,
+    "img-src 'self'",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+/** The policy of a partner's report: self-contained, sandboxed into an origin of its own. */
+export const REPORT_POLICY = [
+  'sandbox allow-scripts',
+  "default-src 'none'",
+  "script-src 'unsafe-inline'",
+  "style-src 'unsafe-inline'",
+  'img-src data:',
+  "frame-ancestors 'none'",
+  "form-action 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+/** Routes that serve a run's report.html. */
+const REPORT_ROUTES = new Set(['/runs/:runId/report']);
+
+/**
+ * The hashes of the run page's inline progress script, until service/routes/runs.ts loads it from
+ * RUN_PROGRESS_PATH instead: only a script of exactly that shape is allowed, nothing else inline.
+ */
+function runProgressHashes(body: string): string[] {
+  const hashes: string[] = [];
+  for (const m of body.matchAll(/<script>([\s\S]*?)<\/script>/g))
+    if (/^const s=new EventSource\('\/runs\/[A-Za-z0-9-]+\/events'\);s\.addEventListener\('progress',/.test(m[1]))
+      hashes.push(sha256(m[1]));
+  return hashes;
+}
+
+/** How often expired sessions and invites are deleted (service/sessions.ts). */
+export const SWEEP_MS = 10 * 60_000;
 
 /** Whether the signed-in person may use a route with these parameters: false answers 404. */
 async function allowed(ctx: ServiceContext, route: RouteSpec, request: FastifyRequest): Promise<boolean> {
@@ -30,7 +87,7 @@ async function allowed(ctx: ServiceContext, route: RouteSpec, request: FastifyRe
 
 export async function buildServiceApp(
   ctx: ServiceContext,
-  options: { trustProxy?: boolean } = {},
+  options: { trustProxy?: boolean; sweepMs?: number } = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({ logger: false, trustProxy: options.trustProxy ?? false, bodyLimit: 1_048_576 });
   await app.register(cookie);
@@ -40,15 +97,30 @@ export async function buildServiceApp(
   app.decorateRequest('session', undefined as unknown as { _csrf?: string });
   app.decorateRequest('who', undefined);
   app.decorateRequest('sessionHash', undefined);
+  const stopSweep = startSessionSweep(ctx, options.sweepMs ?? SWEEP_MS);
+  app.addHook('onClose', async () => stopSweep());
   app.addHook('onRequest', async (request, reply) => {
+    // On the raw answer too, so that an answer written past fastify (the run's event stream) has them.
+    reply.raw.setHeader('content-security-policy', pagePolicy());
+    reply.raw.setHeader('x-frame-options', 'DENY');
+    reply.raw.setHeader('x-content-type-options', 'nosniff');
     await loadSession(ctx, request, reply);
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header(
+      'content-security-policy',
+      REPORT_ROUTES.has(request.routeOptions.url ?? '') && reply.statusCode === 200
+        ? REPORT_POLICY
+        : pagePolicy(typeof payload === 'string' ? runProgressHashes(payload) : []),
+    );
     reply.header('x-frame-options', 'DENY');
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'same-origin');
     reply.header('cache-control', 'no-store');
   });
+  app.get(RUN_PROGRESS_PATH, (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').send(RUN_PROGRESS_SCRIPT),
+  );
 
   for (const route of ROUTES) {
     app.route({

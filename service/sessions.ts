@@ -6,6 +6,10 @@
  * @fastify/csrf-protection reads its secret from `request.session._csrf` (its @fastify/session
  * mode): for a signed-in person that is the session row's secret; before sign-in (the sign-in and
  * invite forms) it is kept in a cookie of its own.
+ *
+ * Signing in always starts a new session (a new cookie, a new CSRF secret) and ends the one the
+ * request came with, so a session id planted before sign-in is worth nothing after it. Expired
+ * sessions and spent invites are swept from the database (sweepSessions, on a timer the app starts).
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -85,10 +89,14 @@ export async function loadSession(ctx: ServiceContext, request: FastifyRequest, 
   request.session = session;
 }
 
-/** Starts a fresh session (a new cookie and CSRF secret: nothing of the anonymous one carries over). */
+/**
+ * Starts a fresh session (a new cookie and CSRF secret: nothing of the anonymous one carries over);
+ * a session the request came with ends (the id rotates on every sign-in).
+ */
 export async function startSession(ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply, userId: string) {
   const token = newToken();
   const now = ctx.now();
+  if (request.sessionHash) await ctx.db.deleteFrom('sessions').where('id_hash', '=', request.sessionHash).execute();
   await ctx.db
     .insertInto('sessions')
     .values({
@@ -107,4 +115,30 @@ export async function startSession(ctx: ServiceContext, request: FastifyRequest,
 export async function endSession(ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (request.sessionHash) await ctx.db.deleteFrom('sessions').where('id_hash', '=', request.sessionHash).execute();
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}
+
+/** What one sweep deleted. */
+export interface Swept {
+  sessions: number;
+  invites: number;
+}
+
+/**
+ * Deletes expired sessions, and invites past their expiry, used or not (a used invite is kept
+ * until then, so that its link still says it has been used rather than that it is unknown).
+ */
+export async function sweepSessions(ctx: ServiceContext): Promise<Swept> {
+  const now = iso(ctx.now());
+  const sessions = await ctx.db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
+  const invites = await ctx.db.deleteFrom('invites').where('expires_at', '<=', now).executeTakeFirst();
+  return { sessions: Number(sessions.numDeletedRows), invites: Number(invites.numDeletedRows) };
+}
+
+/** Sweeps now and every `everyMs` (the timer does not keep the process alive); the function returned stops it. */
+export function startSessionSweep(ctx: ServiceContext, everyMs: number): () => void {
+  const sweep = () => void sweepSessions(ctx).catch(() => {});
+  sweep();
+  const timer = setInterval(sweep, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
