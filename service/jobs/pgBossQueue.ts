@@ -5,16 +5,58 @@
  * (its product or organisation is busy) is sent again a little later, a job whose run is no longer
  * queued is done. Dead workers' runs are taken back by lease (service/jobs/claims.ts) by whichever
  * process notices first, and sent again.
+ *
+ * A queued run may also have lost its job: the web process died between writing the run and
+ * sending it, or pg-boss failed or expired the job. On start and with every look for dead
+ * workers, a queued run older than ORPHAN_AFTER_MS with no job waiting or active is sent again,
+ * by one process at a time (an advisory lock), so that it gets one job; a second job would find
+ * the run claimed anyway (the claim is fenced), and be done.
  */
 import { hostname } from 'node:os';
+import { sql } from 'kysely';
 import PgBoss from 'pg-boss';
-import type { ServiceContext } from '../context.ts';
+import { iso, type ServiceContext } from '../context.ts';
 import { claimRun, recoverRuns } from './claims.ts';
 import type { WorkerPool } from './embeddedQueue.ts';
 import { performJob } from './performJob.ts';
 
 export const RUN_QUEUE = 'conformance-run';
 const RETRY_BLOCKED_SECONDS = 2;
+/** A queued run this old with no live job lost it: a run is sent within its own request. */
+export const ORPHAN_AFTER_MS = 60_000;
+/** The advisory lock the look for orphaned runs holds, so that one process at a time sends them. */
+const ORPHAN_LOCK = 0x636f6e66; // 'conf'
+
+/**
+ * Sends again every queued run older than ORPHAN_AFTER_MS that has no job created, waiting for a
+ * retry or active in pg-boss; answers the runs sent. Another process looking at the same time
+ * finds the lock held and sends nothing.
+ */
+export async function resendOrphanedRuns(
+  ctx: ServiceContext,
+  send: (runId: string) => Promise<unknown>,
+): Promise<string[]> {
+  return ctx.db.transaction().execute(async (tx) => {
+    const lock = await sql<{ held: boolean }>`select pg_try_advisory_xact_lock(${ORPHAN_LOCK}) as held`.execute(tx);
+    if (!lock.rows[0]?.held) return [];
+    const before = iso(new Date(ctx.now().getTime() - ORPHAN_AFTER_MS));
+    const orphans = await sql<{ id: string }>`
+      select r.id from runs r
+      where r.state = 'queued' and r.created_at < ${before}
+        and not exists (
+          select 1 from pgboss.job j
+          where j.name = ${RUN_QUEUE} and j.data->>'runId' = r.id and j.state in ('created', 'retry', 'active')
+        )
+      order by r.created_at`.execute(tx);
+    const sent: string[] = [];
+    // Sent while the lock is held: the jobs are in pg-boss (its own connection) before another process looks.
+    for (const { id } of orphans.rows) {
+      await send(id);
+      sent.push(id);
+    }
+    return sent;
+  });
+}
 
 export async function startPgBossQueue(
   ctx: ServiceContext,
@@ -37,6 +79,7 @@ export async function startPgBossQueue(
   if (options.work) {
     const recover = async () => {
       for (const id of await recoverRuns(ctx, { everyRunning: false }).catch(() => [])) await send(id).catch(() => {});
+      await resendOrphanedRuns(ctx, send).catch(() => []);
     };
     await recover();
     recovery = setInterval(() => void recover(), Math.max(1000, Math.floor(ctx.settings.leaseMs / 2)));
