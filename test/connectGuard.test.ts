@@ -19,16 +19,25 @@ import { DISCOVERY_PATHS } from '../server/router/addresses.ts';
 import { guardTarget } from '../service/ssrf.ts';
 
 let sandbox: RunningSandbox;
-let front: Server;
 /** A target whose discovery documents publish every operation at internal.test (the sandbox's port). */
 let FRONT = '';
+/**
+ * A target whose discovery documents publish its own address as internal.test, and which answers
+ * every operation with a redirect to elsewhere.test: a name no one knew before the suites ran.
+ */
+let REDIRECTING = '';
 let echo: Server;
 let ECHO_PORT = 0;
+const servers: Server[] = [];
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0 });
-  const published = `http://internal.test:${new URL(sandbox.url).port}`;
-  front = createServer(async (req, res) => {
+const PASSED_ON = ['/oauth/token', ...Object.values(DISCOVERY_PATHS)];
+
+/** A front of the sandbox that rewrites its discovery documents' addresses, and redirects the rest when told to. */
+function frontOf(published: (port: number) => string, redirectTo?: string): Server {
+  const server = createServer(async (req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (redirectTo && !PASSED_ON.includes(path))
+      return void res.writeHead(307, { location: `${redirectTo}${req.url}` }).end();
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const headers = Object.fromEntries(
@@ -42,18 +51,29 @@ beforeAll(async () => {
       ...(chunks.length > 0 ? { body: new Uint8Array(Buffer.concat(chunks)) } : {}),
     });
     let text = await answer.text();
-    if (Object.values(DISCOVERY_PATHS).includes((req.url ?? '').split('?')[0]))
-      text = text.replaceAll(sandbox.url, published);
+    if (Object.values(DISCOVERY_PATHS).includes(path))
+      text = text.replaceAll(sandbox.url, published((server.address() as AddressInfo).port));
     res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' }).end(text);
   }).listen(0, '127.0.0.1');
+  servers.push(server);
+  return server;
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+  const sandboxPort = new URL(sandbox.url).port;
+  const front = frontOf(() => `http://internal.test:${sandboxPort}`);
+  const redirecting = frontOf((port) => `http://internal.test:${port}`, `http://elsewhere.test:${sandboxPort}`);
   echo = createServer((req, res) => res.end(`{"host":${JSON.stringify(req.headers.host)}}`)).listen(0, '127.0.0.1');
-  await Promise.all([front, echo].map((s) => new Promise((r) => s.once('listening', r))));
+  servers.push(echo);
+  await Promise.all(servers.map((s) => new Promise((r) => (s.listening ? r(undefined) : s.once('listening', r)))));
   FRONT = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+  REDIRECTING = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`;
   ECHO_PORT = (echo.address() as AddressInfo).port;
 });
 afterAll(async () => {
   await sandbox.close();
-  await Promise.all([front, echo].map((s) => new Promise((r) => s.close(r))));
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
 });
 
 const reportDir = () => join(mkdtempSync(join(tmpdir(), 'conformance-guard-')), 'report');
@@ -74,6 +94,9 @@ describe('a call under the guard (core/http.ts)', () => {
     expect(
       (await allowed.send({ method: 'GET', url: `http://127.0.0.1:${ECHO_PORT}/`, headers: {} })).response?.status,
     ).toBe(200);
+    expect((await refused.send({ method: 'GET', url: `http://[::1]:${ECHO_PORT}/`, headers: {} })).error).toMatch(
+      /^Refused: ::1 resolves to ::1, a loopback address/,
+    );
     await Promise.all([refused.close(), allowed.close()]);
   });
 
@@ -164,6 +187,26 @@ describe('a run under the guard (app/runConformance.ts)', () => {
     expect(answered.length).toBeGreaterThan(0);
   }, 120_000);
 });
+
+test("a name the suites meet only as they call (a redirect) is checked as they connect: its refusal is the run's problem", async () => {
+  const outcome = await runConformance({
+    target: REDIRECTING,
+    config: DEMO_CONFIG_FILE,
+    environment: DEMO_ENVIRONMENT,
+    reportDir: reportDir(),
+    ...oneOperation,
+    connectGuard: {
+      allowRanges: ['loopback'],
+      hosts: { 'internal.test': ['127.0.0.1'], 'elsewhere.test': ['10.1.2.3'] },
+    },
+  });
+  expect(outcome.problem).toBe(
+    'Refused: elsewhere.test resolves to 10.1.2.3, a private address; the service allows public addresses and loopback ones only',
+  );
+  expect(outcome.exitCode).toBe(2);
+  // The suites ran (their calls were refused, none judged a failure of the server): the report stays.
+  expect(outcome.results?.exchanges.some((x) => x.error?.startsWith('Refused: elsewhere.test'))).toBe(true);
+}, 120_000);
 
 describe("a run's environment (RunOptions.environment)", () => {
   test('replaces the process environment: a variable set only in the process is missing', async () => {
