@@ -4,10 +4,15 @@
  * `:productId` and `:runId` must name a row of the signed-in person's organisation (the operator
  * sees every organisation), else the answer is 404 (not 403: another organisation's ids are not
  * confirmed to exist). test/serviceAccess.test.ts walks this list with another organisation's ids.
+ * A `:certificateId` is not an owned row: a certificate's page and status are public, and its one
+ * other route (revoke) is the operator's.
  */
 import { ACCOUNT_ROUTES } from './accounts.ts';
+import { CERTIFICATE_ROUTES } from './certificates.ts';
 import { PRODUCT_ROUTES } from './products.ts';
 import { RUN_ROUTES } from './runs.ts';
+import { PACT_ROUTES } from './pacts.ts';
+import { WORKSPACE_ROUTES } from './workspaces.ts';
 import type { RouteSpec } from './shared.ts';
 
 export { createInvite } from './accounts.ts';
@@ -15,4 +20,10 @@ export { historyChart } from './runs.ts';
 export { notFound, OWNED_PARAMS, type OwnedParam, ownerOf, type RouteSpec } from './shared.ts';
 export { SESSION_COOKIE } from '../sessions.ts';
 
-export const ROUTES: RouteSpec[] = [...ACCOUNT_ROUTES, ...PRODUCT_ROUTES, ...RUN_ROUTES];
+export const ROUTES: RouteSpec[] = [
+  ...ACCOUNT_ROUTES,
+  ...PRODUCT_ROUTES,
+  ...RUN_ROUTES,
+  ...WORKSPACE_ROUTES,
+  ...PACT_ROUTES,
+];

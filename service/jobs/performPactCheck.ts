@@ -1,0 +1,91 @@
+/**
+ * One claimed pact check: the pact file a partner uploaded (the run's input) judged as
+ * `conformance pact check` judges it (pacts/check/againstSandbox.ts: against the OpenAPI
+ * document, against the requirement table as client obligations, and verified with Pact's
+ * Verifier against a fresh sandbox), into the sealed report, stored like a server run's. A file
+ * that is no pact fails the run with one line. The partner is never taken for one of the
+ * operator's own products: reserved operations are judged as a partner's.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ServiceContext } from '../context.ts';
+import { type Claim, finishRun, releaseRun, renewLease } from './claims.ts';
+
+export async function performPactCheck(ctx: ServiceContext, claim: Claim, stopping: AbortSignal): Promise<void> {
+  // Pact's libraries report usage unless told not to; the verifier's child inherits this too.
+  process.env.PACT_DO_NOT_TRACK = 'true';
+  let earlier: string | null = null;
+  const fail = (problem: string) =>
+    finishRun(ctx, claim, {
+      state: 'failed',
+      verdict: null,
+      coverage_judged: null,
+      coverage_in_scope: null,
+      report_dir: null,
+      problem: [earlier, problem].filter(Boolean).join(' '),
+    });
+  const lease = setInterval(
+    () => {
+      renewLease(ctx, claim).catch(() => {});
+    },
+    Math.max(1000, Math.floor(ctx.settings.leaseMs / 3)),
+  );
+  try {
+    const run = await ctx.db.selectFrom('runs').selectAll().where('id', '=', claim.runId).executeTakeFirstOrThrow();
+    earlier = run.problem;
+    const runFolder = join(ctx.settings.dataDir, 'runs', run.id);
+    const reportDir = join(ctx.settings.dataDir, 'reports', run.id);
+    mkdirSync(runFolder, { recursive: true });
+    const pactFile = join(runFolder, 'pact.json');
+    writeFileSync(pactFile, run.input ?? '', { mode: 0o600 });
+    const { PactFileError, readPact } = await import('../../pacts/readPact.ts');
+    try {
+      readPact(pactFile);
+    } catch (e) {
+      if (e instanceof PactFileError) {
+        await fail(e.message.replace(pactFile, 'the uploaded file'));
+        return;
+      }
+      throw e;
+    }
+    const { checkPartnerPactAgainstSandbox } = await import('../../pacts/check/againstSandbox.ts');
+    const outcome = await checkPartnerPactAgainstSandbox({ pactFile, reportDir, operatorProduct: false });
+    if (stopping.aborted) {
+      await releaseRun(ctx, claim);
+      return;
+    }
+    if (outcome.problem || !outcome.results) {
+      await fail(
+        (outcome.problem ?? `The pact check ended with exit code ${outcome.exitCode} and no results`).replace(
+          pactFile,
+          'the uploaded file',
+        ),
+      );
+      return;
+    }
+    const coverage = outcome.results.coverage?.overall;
+    const files = Object.fromEntries(
+      ['report.html', 'results.json']
+        .filter((name) => existsSync(join(reportDir, name)))
+        .map((name) => [name, readFileSync(join(reportDir, name), 'utf8')]),
+    );
+    await finishRun(
+      ctx,
+      claim,
+      {
+        state: 'finished',
+        verdict: outcome.results.verdict,
+        coverage_judged: coverage?.judged ?? null,
+        coverage_in_scope: coverage?.inScope ?? null,
+        report_dir: reportDir,
+        problem: [run.problem, outcome.results.verdictReason].filter(Boolean).join(' ') || null,
+      },
+      files,
+    );
+  } catch (e) {
+    if (stopping.aborted) await releaseRun(ctx, claim).catch(() => {});
+    else await fail(`The service could not check the pact: ${(e as Error).message.split('\n')[0]}`).catch(() => {});
+  } finally {
+    clearInterval(lease);
+  }
+}

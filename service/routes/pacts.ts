@@ -1,0 +1,106 @@
+/**
+ * Pact checks: a partner uploads the pact its consumer tests wrote (a file read into the form, or
+ * pasted), and a run of kind pact judges it as `conformance pact check` does
+ * (service/jobs/performPactCheck.ts); the page lists the product's pact checks.
+ */
+import { randomUUID } from 'node:crypto';
+import { iso } from '../context.ts';
+import { csrfField, html } from '../html.ts';
+import { coverageText } from './runs.ts';
+import { bodyOf, param, type RouteSpec, send } from './shared.ts';
+
+/** The largest pact file taken, in bytes. */
+export const MAX_PACT_BYTES = 1_048_576;
+
+export const PACT_ROUTES: RouteSpec[] = [
+  {
+    method: 'GET',
+    url: '/products/:productId/pacts',
+    access: 'signed-in',
+    async handler(request, reply, ctx, who) {
+      const productId = param(request, 'productId');
+      const product = await ctx.db
+        .selectFrom('products')
+        .selectAll()
+        .where('id', '=', productId)
+        .executeTakeFirstOrThrow();
+      const checks = await ctx.db
+        .selectFrom('runs')
+        .selectAll()
+        .where('product_id', '=', productId)
+        .where('kind', '=', 'pact')
+        .orderBy('created_at', 'desc')
+        .execute();
+      return send(
+        reply,
+        `Pact checks of ${product.name} ${product.version}`,
+        html`<p><a href="/products/${productId}">The product</a></p>
+<p>Upload the pact file your consumer tests wrote (Pact specification 2, 3 or 4, up to 1 MB). It is judged against the OpenAPI document, against the documents' requirements for clients (headers, reserved and deprecated operations), and verified with Pact's Verifier against a fresh sandbox with provider states, as <code>conformance pact check</code> does.</p>
+<form method="post" action="/products/${productId}/pacts" id="pact-form">${csrfField(who.csrf)}
+<label>Pact file <input type="file" id="pact-file" accept=".json,application/json"></label>
+<label>or its text <textarea name="pact" id="pact-text" required></textarea></label>
+<button>Check the pact</button></form>
+<script>document.getElementById('pact-file').addEventListener('change',(e)=>{const f=e.target.files[0];if(f)f.text().then((t)=>{document.getElementById('pact-text').value=t;});});</script>
+<h2>Pact checks</h2>
+<table id="pact-checks"><tr><th>Check</th><th>State</th><th>Verdict</th><th>Coverage</th></tr>${checks.map(
+          (r) =>
+            html`<tr><td><a href="/runs/${r.id}">${r.created_at}</a></td><td>${r.state}</td><td class="verdict-${r.verdict ?? ''}">${r.verdict ?? ''}${r.problem ? html` <span class="problem">${r.problem}</span>` : ''}</td><td>${coverageText(r.coverage_judged, r.coverage_in_scope)}</td></tr>`,
+        )}</table>`,
+        who,
+      );
+    },
+  },
+  {
+    method: 'POST',
+    url: '/products/:productId/pacts',
+    access: 'signed-in',
+    async handler(request, reply, ctx, who) {
+      const productId = param(request, 'productId');
+      const { pact = '' } = bodyOf(request);
+      const problems: string[] = [];
+      const bytes = Buffer.byteLength(pact, 'utf8');
+      if (pact.trim() === '') problems.push('Expected a pact file, received none.');
+      else if (bytes > MAX_PACT_BYTES)
+        problems.push(`Expected a pact file of at most ${MAX_PACT_BYTES} bytes, received ${bytes}.`);
+      if (problems.length > 0)
+        return send(
+          reply,
+          'Pact check',
+          html`${problems.map((p) => html`<p class="problem">${p}</p>`)}<p><a href="/products/${productId}/pacts">Back</a></p>`,
+          who,
+          400,
+        );
+      const product = await ctx.db
+        .selectFrom('products')
+        .select('organisation_id')
+        .where('id', '=', productId)
+        .executeTakeFirstOrThrow();
+      const id = randomUUID();
+      await ctx.db
+        .insertInto('runs')
+        .values({
+          id,
+          product_id: productId,
+          organisation_id: product.organisation_id,
+          state: 'queued',
+          verdict: null,
+          coverage_judged: null,
+          coverage_in_scope: null,
+          report_dir: null,
+          progress: null,
+          problem: null,
+          created_at: iso(ctx.now()),
+          started_at: null,
+          finished_at: null,
+          lease_until: null,
+          worker: null,
+          kind: 'pact',
+          // The file as uploaded (a broken one too: the check says what is wrong with it).
+          input: pact,
+        })
+        .execute();
+      await ctx.queue.enqueue(id);
+      return reply.redirect(`/runs/${id}`, 303);
+    },
+  },
+];

@@ -1,0 +1,196 @@
+/**
+ * Client certifications as jobs of the certification service (issue 25), over real HTTP on the
+ * embedded database: a partner registers a client product with its attestation, starts a
+ * workspace, reads the addresses and credentials on the workspace page (and as JSON), and the
+ * reference client (examples/reference-client) runs the scenarios against them: judged
+ * conformant, and not conformant when it breaks a rule. "Finish and judge" ends a workspace the
+ * client never called (inconclusive). Another organisation can neither see nor finish it.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { RunResults } from '../core/results.ts';
+import { type ClientConfig, type ClientFault, ReferenceClient } from '../examples/reference-client/referenceClient.ts';
+import { type RunningService, startService } from '../service/startService.ts';
+import { inviteLinkOf, Person } from '../service/testSupport/browserless.ts';
+
+const OPERATOR = { email: 'operator@example.test', password: 'operator-password-1' };
+const ATTESTATION = {
+  organisation: 'Lambda Health',
+  product: 'Lambda PMS 4.2',
+  environment: 'staging',
+  person: 'QA lead',
+};
+
+let service: RunningService;
+let partner: Person;
+let stranger: Person;
+let product: string;
+
+async function partnerOf(name: string): Promise<Person> {
+  const operator = new Person(service.url!);
+  await operator.signIn(OPERATOR.email, OPERATOR.password);
+  const org = (await operator.post('/organisations', { name }, '/organisations')).location!;
+  const invite = await operator.post(`${org}/invites`, { email: `someone@${name.toLowerCase()}.test` }, org);
+  const person = new Person(service.url!);
+  await person.acceptInvite(inviteLinkOf(invite.text), 'partner-password-1');
+  return person;
+}
+
+beforeAll(async () => {
+  service = await startService({
+    dataDir: mkdtempSync(join(tmpdir(), 'service-client-')),
+    environment: {
+      CONFORMANCE_SERVICE_OPERATOR_EMAIL: OPERATOR.email,
+      CONFORMANCE_SERVICE_OPERATOR_PASSWORD: OPERATOR.password,
+      CONFORMANCE_SERVICE_KEY: '12'.repeat(32),
+    },
+    allowRanges: ['loopback'],
+  });
+  [partner, stranger] = [await partnerOf('Lambda'), await partnerOf('Mu')];
+  const registered = await partner.post('/products', {
+    name: 'Lambda PMS',
+    version: '4.2',
+    kind: 'client',
+    ...Object.fromEntries(Object.entries(ATTESTATION).map(([k, v]) => [`attestation.${k}`, v])),
+  });
+  expect(registered.status).toBe(303);
+  product = registered.location!;
+}, 60_000);
+afterAll(() => service?.close());
+
+/** Starts a workspace of the scenarios; answers the run's id. */
+async function startWorkspace(scenarios: string[], timeoutSeconds = 120): Promise<string> {
+  const body = new URLSearchParams({ _csrf: await partner.token(product), timeoutSeconds: String(timeoutSeconds) });
+  for (const s of scenarios) body.append('scenarios', s);
+  const answer = await fetch(`${service.url}${product}/workspaces`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie: [...partner.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+    },
+    body,
+  });
+  expect(answer.status).toBe(303);
+  const location = answer.headers.get('location')!;
+  expect(location).toMatch(/^\/runs\/[\w-]+\/workspace$/);
+  return location.split('/')[2];
+}
+
+/** The workspaces' addresses and credentials, once the worker has started them. */
+async function workspacesOf(person: Person, runId: string): Promise<ClientConfig[]> {
+  for (let i = 0; i < 200; i++) {
+    const answer = await person.get(`/runs/${runId}/workspace.json`);
+    if (answer.status === 200) return JSON.parse(answer.text) as ClientConfig[];
+    expect(answer.status).toBe(409);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('The workspaces never started');
+}
+
+async function ended(runId: string) {
+  for (let i = 0; i < 600; i++) {
+    const row = await service.ctx.db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
+    if (row.state === 'finished' || row.state === 'failed') return row;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('The run never ended');
+}
+
+async function certifiedWith(scenarios: string[], faults: ClientFault[]) {
+  const runId = await startWorkspace(scenarios);
+  const configs = await workspacesOf(partner, runId);
+  expect(configs.map((c) => c.scenario)).toEqual(scenarios);
+  // The page shows what to configure, the credentials included (to the organisation only).
+  const page = await partner.get(`/runs/${runId}/workspace`);
+  expect(page.status).toBe(200);
+  for (const c of configs) {
+    expect(page.text).toContain(c.tokenUrl);
+    expect(page.text).toContain(c.clientId);
+    expect(page.text).toContain(c.clientSecret);
+  }
+  expect(page.text).toContain('Finish and judge');
+  // The credentials rest sealed in the run's row.
+  const row = await service.ctx.db
+    .selectFrom('runs')
+    .select('progress')
+    .where('id', '=', runId)
+    .executeTakeFirstOrThrow();
+  for (const c of configs) expect(row.progress).not.toContain(c.clientSecret);
+  await Promise.all(configs.map((c) => new ReferenceClient(c, faults).run().catch(() => {})));
+  // A client that breaks a rule may not get to the scenario's end: the partner finishes it.
+  if (faults.length > 0) await partner.post(`/runs/${runId}/finish`, {}, `/runs/${runId}/workspace`);
+  const done = await ended(runId);
+  const results = JSON.parse(
+    (
+      await service.ctx.db
+        .selectFrom('run_files')
+        .select('content')
+        .where('run_id', '=', runId)
+        .where('name', '=', 'results.json')
+        .executeTakeFirstOrThrow()
+    ).content,
+  ) as RunResults;
+  return { runId, done, results };
+}
+
+test('the reference client certified through a workspace job: conformant, with the product’s attestation', async () => {
+  const started = Date.now();
+  // Every scenario complete: judged without waiting for the time-out or the partner.
+  const { runId, done, results } = await certifiedWith(['find-member-two-step', 'patient-create'], []);
+  expect(done).toMatchObject({ state: 'finished', verdict: 'conformant', kind: 'client' });
+  expect(Date.now() - started).toBeLessThan(60_000);
+  expect(results.attestation).toEqual(ATTESTATION);
+  expect(results.results.filter((r) => r.status === 'fail')).toEqual([]);
+  const report = await partner.get(`/runs/${runId}/report`);
+  expect(report.status).toBe(200);
+  expect(report.text).toContain('Lambda Health');
+  const page = await partner.get(`/runs/${runId}/workspace`);
+  expect(page.text).toContain('id="report"');
+  expect(page.text).not.toContain('Finish and judge');
+}, 120_000);
+
+test('a client that creates a patient with an id of its own is judged not conformant', async () => {
+  const { done, results } = await certifiedWith(['patient-create'], ['patient-with-own-id']);
+  expect(done).toMatchObject({ state: 'finished', verdict: 'not-conformant' });
+  expect(results.results.filter((r) => r.status === 'fail').map((r) => r.check)).toContain('client-create-without-id');
+}, 120_000);
+
+test('another organisation can neither see nor finish the workspace; its owner finishes it, inconclusive', async () => {
+  const runId = await startWorkspace(['patient-create'], 600);
+  const configs = await workspacesOf(partner, runId);
+  for (const path of [`/runs/${runId}/workspace`, `/runs/${runId}/workspace.json`]) {
+    const answer = await stranger.get(path);
+    expect(answer.status, path).toBe(404);
+    expect(answer.text).not.toContain(configs[0].clientId);
+  }
+  expect((await stranger.post(`/runs/${runId}/finish`, {})).status).toBe(404);
+  const still = await service.ctx.db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
+  expect(still.state).toBe('running');
+  expect(still.input).not.toContain('finishRequestedAt');
+
+  const finish = await partner.post(`/runs/${runId}/finish`, {}, `/runs/${runId}/workspace`);
+  expect(finish).toMatchObject({ status: 303, location: `/runs/${runId}/workspace` });
+  const done = await ended(runId);
+  // The client never called: the scenario did not end, and the verdict says it could not judge.
+  expect(done).toMatchObject({ state: 'finished', verdict: 'inconclusive' });
+  // A finished workspace cannot be finished again; its addresses are gone.
+  const again = await partner.post(`/runs/${runId}/finish`, {}, `/runs/${runId}/workspace`);
+  expect(again.status).toBe(400);
+  expect(again.text).toContain('Expected a client certification still waiting, received one finished.');
+  await expect(fetch(configs[0].tokenUrl, { method: 'POST' })).rejects.toThrow();
+}, 120_000);
+
+test('a server product starts no workspace, and unknown scenarios or time-outs are refused with one line', async () => {
+  const server = (await partner.post('/products', { name: 'Lambda API', version: '1', baseUrl: 'http://127.0.0.1:9' }))
+    .location!;
+  const refused = await partner.post(`${server}/workspaces`, {}, server);
+  expect(refused.status).toBe(400);
+  expect(refused.text).toContain('Expected a client product, received a server product.');
+  const unknown = await partner.post(`${product}/workspaces`, { scenarios: 'nope', timeoutSeconds: '5' }, product);
+  expect(unknown.status).toBe(400);
+  expect(unknown.text).toMatch(/Expected scenarios of find-member-two-step, .*received nope\./);
+  expect(unknown.text).toContain('Expected a time-out of 30 to 3600 seconds, received &quot;5&quot;.');
+});
