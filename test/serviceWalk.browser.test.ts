@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, onTestFailed, test } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../server/http.ts';
+import { ROUTES } from '../service/routes/index.ts';
 import { type RunningService, startService } from '../service/startService.ts';
 
 const CHROMIUM = process.env.CONFORMANCE_CHROMIUM ?? '/usr/bin/chromium';
@@ -329,7 +330,19 @@ describe('the certification service in Chromium: a partner from invite to certif
     expect(pathOf(page)).toBe('/products');
     expect(await page.locator(`a[href="${walk.productPath}"]`).count()).toBe(0);
     expect(await page.locator('main').innerText()).not.toContain('Acme');
-    const addresses = [
+    // Every address the walk went through, and every other route of the service naming one of the
+    // first partner's rows (or the operator's alone), filled with the first partner's ids.
+    const ids: Record<string, string[]> = {
+      organisationId: [walk.organisationPath.split('/').pop()!],
+      productId: [walk.productPath.split('/').pop()!],
+      runId: [walk.firstRunPath.split('/').pop()!, walk.secondRunPath.split('/').pop()!],
+    };
+    expect(
+      Object.values(ids)
+        .flat()
+        .every((id) => id.length > 8),
+    ).toBe(true);
+    const gets = new Set([
       walk.productPath,
       walk.firstRunPath,
       walk.secondRunPath,
@@ -337,9 +350,19 @@ describe('the certification service in Chromium: a partner from invite to certif
       `${walk.secondRunPath}/report`,
       `${walk.firstRunPath}/events`,
       walk.organisationPath,
-    ];
-    expect(addresses.every((a) => a.length > 1)).toBe(true);
-    for (const path of addresses) {
+    ]);
+    const posts = new Set<string>();
+    for (const route of ROUTES) {
+      if (route.access === 'public') continue;
+      const params = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]);
+      if (params.some((p) => !(p in ids))) continue;
+      if (params.length === 0 && route.access !== 'operator') continue;
+      let paths = [route.url];
+      for (const p of params) paths = paths.flatMap((u) => ids[p].map((id) => u.replace(`:${p}`, id)));
+      for (const path of paths) (route.method === 'GET' ? gets : posts).add(path);
+    }
+    expect(gets.size).toBeGreaterThanOrEqual(8);
+    for (const path of gets) {
       const answer = await page.goto(`${service.url}${path}`);
       expect(answer?.status(), path).toBe(404);
       expect(await page.locator('h1').innerText(), path).toBe('Not found');
@@ -348,12 +371,14 @@ describe('the certification service in Chromium: a partner from invite to certif
     // Forms sent with the stranger's own valid token (their session's) are refused too.
     await page.goto(`${service.url}/products`);
     const csrf = await page.locator('input[name="_csrf"]').first().getAttribute('value');
-    for (const path of [`${walk.productPath}/runs`, `${walk.productPath}/config`]) {
+    expect(posts).toContain(`${walk.productPath}/runs`);
+    for (const path of posts) {
       const answer = await page.request.post(`${service.url}${path}`, {
-        form: { _csrf: csrf!, config: '', secrets: 'X=1' },
+        form: { _csrf: csrf!, name: 'x', email: 'x@globex.test', config: '', secrets: 'X=1' },
         maxRedirects: 0,
       });
       expect(answer.status(), path).toBe(404);
+      expect(await answer.text(), path).not.toContain('Acme');
     }
     // Nothing was started on the first partner's product.
     const runs = await service.ctx.db
