@@ -29,6 +29,11 @@
  * environment's HTTPS_PROXY, HTTP_PROXY and NO_PROXY) with undici's own proxy agent. A connection
  * that fails on TLS or at the proxy is one line naming the setting to change.
  *
+ * Under a connect guard (`connectGuard`, core/connectGuard.ts: the certification service's runs)
+ * every address a call connects to is checked as it connects, the name resolved once and the
+ * socket connected to the address checked; a refused connection is the call's error, one line
+ * starting "Refused:".
+ *
  * An answer past `maxResponseBytes` is cut as it streams in: no more is read once the count passes
  * the cap, and of a cut answer only its first bytes are kept (what its evidence shows), never the
  * whole; one that announces a Content-Length over the cap is never buffered beyond those bytes.
