@@ -161,6 +161,8 @@ test('a client that creates a patient with an id of its own is judged not confor
 test('another organisation can neither see nor finish the workspace; its owner finishes it, inconclusive', async () => {
   const runId = await startWorkspace(['patient-create'], 600);
   const configs = await workspacesOf(partner, runId);
+  // The product page links the open workspace.
+  expect((await partner.get(product)).text).toContain(`<a href="/runs/${runId}/workspace">`);
   for (const path of [`/runs/${runId}/workspace`, `/runs/${runId}/workspace.json`]) {
     const answer = await stranger.get(path);
     expect(answer.status, path).toBe(404);

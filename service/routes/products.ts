@@ -34,12 +34,25 @@ function attestationOf(body: Record<string, string | undefined>, problems: strin
 }
 
 /** A client product's head: its attestation, and a form starting a workspace of chosen scenarios. */
-async function clientHead(product: { id: string; attestation: string | null }, csrf: string): Promise<Raw> {
+async function clientHead(
+  ctx: ServiceContext,
+  product: { id: string; attestation: string | null },
+  csrf: string,
+): Promise<Raw> {
   const { SCENARIOS } = await import('../../certify/scenarios.ts');
+  const waiting = await ctx.db
+    .selectFrom('runs')
+    .select(['id', 'created_at', 'state'])
+    .where('product_id', '=', product.id)
+    .where('kind', '=', 'client')
+    .where('state', 'in', ['queued', 'running'])
+    .orderBy('created_at', 'desc')
+    .execute();
   const attestation = (product.attestation ? JSON.parse(product.attestation) : {}) as Attestation;
   const stated = ATTESTATION_FIELDS.filter(([key]) => attestation[key] !== undefined);
   return html`<p>A client. Attestation: ${stated.length > 0 ? stated.map(([key], i) => html`${i > 0 ? ' · ' : ''}${key}: <strong>${attestation[key] ?? ''}</strong>`) : 'none stated'}.</p>
 <h2>Certify the client</h2>
+${waiting.length > 0 ? html`<p id="open-workspaces">Open workspaces: ${waiting.map((w, i) => html`${i > 0 ? ', ' : ''}<a href="/runs/${w.id}/workspace">${w.created_at}</a> (${w.state})`)}</p>` : ''}
 <p>A workspace per scenario: a sandbox of its own (addresses, client credentials, a fresh copy of the data) that records every request your client makes; the run page shows what to configure, and judges when you press "Finish and judge" or at the time-out.</p>
 <form method="post" action="/products/${product.id}/workspaces">${csrfField(csrf)}
 <fieldset><legend>Scenarios (none ticked: every scenario)</legend>${SCENARIOS.map(
@@ -306,7 +319,7 @@ export const PRODUCT_ROUTES: RouteSpec[] = [
         `${product.name} ${product.version}`,
         html`${
           product.kind === 'client'
-            ? await clientHead(product, who.csrf)
+            ? await clientHead(ctx, product, who.csrf)
             : html`<p>Server: <code>${product.base_url}</code>${product.only ? html` · operations: <code>${product.only}</code>` : ''}</p>
 <form method="post" action="/products/${id}/runs">${csrfField(who.csrf)}<button>Start a run</button></form>`
         }
