@@ -9,11 +9,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunResults } from '../core/results.ts';
 import { type ClientConfig, type ClientFault, ReferenceClient } from '../examples/reference-client/referenceClient.ts';
 import { type RunningService, startService } from '../service/startService.ts';
 import { inviteLinkOf, Person } from '../service/testSupport/browserless.ts';
+import { postgresAvailable, startThrowawayPostgres, type ThrowawayPostgres } from '../service/testSupport/postgres.ts';
 
 const OPERATOR = { email: 'operator@example.test', password: 'operator-password-1' };
 const ATTESTATION = {
@@ -90,9 +91,9 @@ async function workspacesOf(person: Person, runId: string): Promise<ClientConfig
   throw new Error('The workspaces never started');
 }
 
-async function ended(runId: string) {
+async function ended(runId: string, on: RunningService = service) {
   for (let i = 0; i < 600; i++) {
-    const row = await service.ctx.db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
+    const row = await on.ctx.db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirstOrThrow();
     if (row.state === 'finished' || row.state === 'failed') return row;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -195,4 +196,55 @@ test('a server product starts no workspace, and unknown scenarios or time-outs a
   expect(unknown.status).toBe(400);
   expect(unknown.text).toMatch(/Expected scenarios of find-member-two-step, .*received nope\./);
   expect(unknown.text).toContain('Expected a time-out of 30 to 3600 seconds, received &quot;5&quot;.');
+});
+
+describe.skipIf(!postgresAvailable())('on PostgreSQL, a web service and a workers-only service', () => {
+  let pg: ThrowawayPostgres;
+  let web: RunningService;
+  let workers: RunningService;
+  beforeAll(async () => {
+    pg = await startThrowawayPostgres();
+    const databaseUrl = await pg.createDatabase(`client_${Math.floor(Math.random() * 1e9)}`);
+    const environment = {
+      CONFORMANCE_SERVICE_OPERATOR_EMAIL: OPERATOR.email,
+      CONFORMANCE_SERVICE_OPERATOR_PASSWORD: OPERATOR.password,
+      CONFORMANCE_SERVICE_KEY: '56'.repeat(32),
+    };
+    const dataDir = mkdtempSync(join(tmpdir(), 'service-client-pg-'));
+    // The web service performs no run: the workspace is the other service's.
+    web = await startService({ dataDir, databaseUrl, environment, workerConcurrency: 0 });
+    workers = await startService({ dataDir, databaseUrl, environment, workersOnly: true });
+  }, 120_000);
+  afterAll(async () => {
+    await web?.close();
+    await workers?.close();
+    pg?.stop();
+  });
+
+  test('the workspace started by the worker is shown by the web service, and finished from it', async () => {
+    const operator = new Person(web.url!);
+    await operator.signIn(OPERATOR.email, OPERATOR.password);
+    const org = (await operator.post('/organisations', { name: 'Omicron' }, '/organisations')).location!;
+    const invite = await operator.post(`${org}/invites`, { email: 'someone@omicron.test' }, org);
+    const person = new Person(web.url!);
+    await person.acceptInvite(inviteLinkOf(invite.text), 'partner-password-1');
+    const client = (await person.post('/products', { name: 'Omicron app', version: '1', kind: 'client' })).location!;
+    const started = await person.post(
+      `${client}/workspaces`,
+      { scenarios: 'find-member-two-step', timeoutSeconds: '600' },
+      client,
+    );
+    const runId = started.location!.split('/')[2];
+    const [config] = await workspacesOf(person, runId);
+    await new ReferenceClient(config).run();
+    // Complete: judged by the worker without the partner's finish.
+    expect(await ended(runId, web)).toMatchObject({ state: 'finished', verdict: 'conformant' });
+    // A second workspace, never called, finished from the web service.
+    const second = (
+      await person.post(`${client}/workspaces`, { scenarios: 'patient-create', timeoutSeconds: '600' }, client)
+    ).location!.split('/')[2];
+    await workspacesOf(person, second);
+    expect((await person.post(`/runs/${second}/finish`, {}, `/runs/${second}/workspace`)).status).toBe(303);
+    expect(await ended(second, web)).toMatchObject({ state: 'finished', verdict: 'inconclusive' });
+  }, 120_000);
 });
