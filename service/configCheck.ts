@@ -9,7 +9,12 @@ import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../core/config.ts';
 
 /** Settings a hosted run does not take from a partner: they name the service's own files or network. */
-const REFUSED_HTTP_SETTINGS = ['caFile', 'clientCertFile', 'clientKeyFile', 'proxy'] as const;
+export const REFUSED_HTTP_SETTINGS = ['caFile', 'clientCertFile', 'clientKeyFile', 'proxy'] as const;
+
+/** Where a refused setting sits in a config (the form shows its field disabled). */
+export const REFUSED_POINTERS: ReadonlyMap<string, string> = new Map(
+  REFUSED_HTTP_SETTINGS.map((s) => [`/http/${s}`, 'the service does not read files or use proxies of a config']),
+);
 
 /** Every problem of a config's text, one line each; none when it can be stored. */
 export function checkConfigText(text: string): string[] {

@@ -312,7 +312,12 @@ export function fieldOfPointer(pointer: string): string {
 }
 
 /** The form's HTML: fieldsets and fields with their help and the problems at each, one line each. */
-export function renderConfigForm(values: Record<string, string>, problems: readonly FieldProblem[] = []): Raw {
+export function renderConfigForm(
+  values: Record<string, string>,
+  problems: readonly FieldProblem[] = [],
+  /** Settings shown but not taken (disabled), with why: pointer -> reason. */
+  refused: ReadonlyMap<string, string> = new Map(),
+): Raw {
   const at = new Map<string, string[]>();
   for (const p of problems) {
     const key = fieldOfPointer(p.pointer);
@@ -330,6 +335,9 @@ export function renderConfigForm(values: Record<string, string>, problems: reado
   const field = (f: FormField): Raw => {
     const v = values[f.name] ?? '';
     const id = `f${f.pointer.replace(/[^A-Za-z0-9]+/g, '-')}`;
+    const why = refused.get(f.pointer);
+    if (why !== undefined)
+      return html`<label class="field refused" for="${id}"><code>${f.label}</code> <input type="text" id="${id}" disabled value="${v}"><small class="help">${f.help} Not taken here: ${why}.</small>${problemsAt(f.pointer)}</label>`;
     const input =
       f.kind === 'choice'
         ? html`<select name="${f.name}" id="${id}"><option value=""${v === '' ? new Raw(' selected') : ''}>(not set)</option>${(f.options ?? []).map((o) => html`<option${o === v ? new Raw(' selected') : ''}>${o}</option>`)}</select>`

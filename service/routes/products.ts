@@ -115,6 +115,7 @@ async function configPage(
     .executeTakeFirst();
   const secretNames = stored?.secrets_encrypted ? Object.keys(JSON.parse(ctx.box.open(stored.secrets_encrypted))) : [];
   const named = new Set([...view.named, ...(stored?.config_json ? variablesOf(JSON.parse(stored.config_json)) : [])]);
+  const { REFUSED_POINTERS } = await import('../configCheck.ts');
   const general = view.problems.filter((p) => !view.fromForm || p.pointer === '');
   const formProblems = view.fromForm ? view.problems.filter((p) => p.pointer !== '') : [];
   return send(
@@ -125,7 +126,7 @@ ${general.map((p) => html`<p class="problem">${p.line}</p>`)}
 ${view.fromForm && formProblems.length > 0 ? html`<p class="problem">The form has ${formProblems.length} problem${formProblems.length === 1 ? '' : 's'}: each is shown at its field.</p>` : ''}
 <p>Empty: runs use the sandbox demo config. Secrets are never written in the config: each <code>...Env</code> setting names an environment variable, and its value is entered below (stored encrypted, never shown back).</p>
 <form method="post" action="/products/${id}/config" id="config-form">${csrfField(who.csrf)}<input type="hidden" name="mode" value="form">
-${renderConfigForm(view.values, formProblems)}
+${renderConfigForm(view.values, formProblems, REFUSED_POINTERS)}
 <h2>Secrets</h2>
 ${named.size > 0 ? [...named].sort().map((n) => html`<label><code>${n}</code> <input type="password" name="secret:${n}" autocomplete="new-password" placeholder="${secretNames.includes(n) ? 'stored: leave empty to keep it' : 'not stored'}"></label>`) : html`<p>The config names no variable yet: save it first, or give them as lines below.</p>`}
 <label>Further secrets, one NAME=value a line <textarea name="secrets" autocomplete="off"></textarea></label>
