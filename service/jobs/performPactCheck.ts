@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceContext } from '../context.ts';
-import { type Claim, finishRun, releaseRun, renewLease } from './claims.ts';
+import { type Claim, finishRun, recordProgress, releaseRun, renewLease } from './claims.ts';
 
 export async function performPactCheck(ctx: ServiceContext, claim: Claim, stopping: AbortSignal): Promise<void> {
   // Pact's libraries report usage unless told not to; the verifier's child inherits this too.
@@ -48,6 +48,8 @@ export async function performPactCheck(ctx: ServiceContext, claim: Claim, stoppi
       }
       throw e;
     }
+    // The shape of a server run's progress (service/runEvents.ts): one step, running.
+    await recordProgress(ctx, claim, JSON.stringify({ done: 0, total: 1, running: ['pact check'] }));
     const { checkPartnerPactAgainstSandbox } = await import('../../pacts/check/againstSandbox.ts');
     const outcome = await checkPartnerPactAgainstSandbox({ pactFile, reportDir, operatorProduct: false });
     if (stopping.aborted) {
