@@ -1,5 +1,7 @@
 /** What the service's routes, pages and jobs share. */
 import type { Kysely } from 'kysely';
+import { DEFAULT_MIN_COVERAGE } from '../core/coverage.ts';
+import type { SigningKey } from '../core/signing.ts';
 import type { Engine } from './db/openDatabase.ts';
 import type { Database } from './db/schema.ts';
 import type { SecretBox } from './secrets.ts';
@@ -31,6 +33,20 @@ export interface ServiceSettings {
   maxAttempts: number;
   /** How long a claim lasts without renewal (a dead worker's run is taken back after it). */
   leaseMs: number;
+  /** When a finished run earns a certificate (service/certificates.ts). */
+  certificate: CertificateSettings;
+}
+
+export interface CertificateSettings {
+  /**
+   * The least share (0 to 1) of the testable MUST requirements in scope a conformant run must have
+   * judged. 0.9, the run's own minimum for a conclusive verdict (core/coverage.ts
+   * DEFAULT_MIN_COVERAGE): the demo run against the sandbox judges 99.5% or more. A run judged
+   * under a lower minimum (a pact check's) is conformant without earning a certificate.
+   */
+  minimumCoverage: number;
+  /** How long a certificate is valid from its issue. */
+  validityDays: number;
 }
 
 export const DEFAULT_SETTINGS: Omit<ServiceSettings, 'dataDir'> = {
@@ -42,6 +58,7 @@ export const DEFAULT_SETTINGS: Omit<ServiceSettings, 'dataDir'> = {
   workerConcurrency: 2,
   maxAttempts: 2,
   leaseMs: 60_000,
+  certificate: { minimumCoverage: DEFAULT_MIN_COVERAGE, validityDays: 365 },
 };
 
 /** Queues a run (service/jobs): the embedded engine wakes its in-process worker, PostgreSQL sends a pg-boss job. */
@@ -58,6 +75,15 @@ export interface ServiceContext {
   now: () => Date;
   /** The service's own environment: a partner's config may name none of its variables. */
   environment: NodeJS.ProcessEnv;
+  /** The key the service signs run reports and certificates with (service/signingKey.ts). */
+  signingKey: SigningKey;
+  /** The address the web application listens on, once it does (the service's address without publicUrl). */
+  listeningUrl?: string;
+}
+
+/** The service's own address as its signatures name it: publicUrl, else where it listens; none for a worker alone. */
+export function serviceUrlOf(ctx: ServiceContext): string | undefined {
+  return (ctx.settings.publicUrl ?? ctx.listeningUrl)?.replace(/\/+$/, '');
 }
 
 export const iso = (d: Date): string => d.toISOString();

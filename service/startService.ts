@@ -11,17 +11,35 @@
  * The service key (AES-256-GCM of partner secrets) comes from CONFORMANCE_SERVICE_KEY. On the
  * embedded engine without it, a key is generated once into the data folder (service.key, mode
  * 600), so a fresh machine just works; PostgreSQL requires it (every machine must hold the same).
+ * The signing key (service/signingKey.ts) is found or made the same way: --signing-key FILE,
+ * CONFORMANCE_SERVICE_SIGNING_KEY, else signing-key.pem generated in the data folder (embedded only).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEFAULT_SETTINGS, iso, type ServiceContext, type ServiceSettings } from './context.ts';
+import {
+  type CertificateSettings,
+  DEFAULT_SETTINGS,
+  iso,
+  type ServiceContext,
+  type ServiceSettings,
+} from './context.ts';
 import { type OpenedDatabase, openDatabase } from './db/openDatabase.ts';
 import type { WorkerPool } from './jobs/embeddedQueue.ts';
 import { hashPassword, parseServiceKey, SecretBox, ServiceKeyProblem } from './secrets.ts';
+import { serviceSigningKey } from './signingKey.ts';
 
-export interface ServiceOptions extends Partial<Omit<ServiceSettings, 'dataDir'>> {
+export interface ServiceOptions extends Partial<Omit<ServiceSettings, 'dataDir' | 'certificate'>> {
   dataDir?: string;
+  /** When a run earns a certificate (each default in DEFAULT_SETTINGS.certificate). */
+  certificate?: Partial<CertificateSettings>;
+  /** The signing key's PEM file (else CONFORMANCE_SERVICE_SIGNING_KEY, else generated: service/signingKey.ts). */
+  signingKeyFile?: string;
+  /**
+   * PostgreSQL refuses to start without a signing key given (the command sets it: every machine
+   * must sign with the same key); a caller running one process (a test) may let one be generated.
+   */
+  signingKeyRequired?: boolean;
   databaseUrl?: string;
   host?: string;
   port?: number;
@@ -110,7 +128,25 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const postgres = options.databaseUrl !== undefined;
   const key = serviceKey(environment, dataDir, postgres);
   const database = await openDatabase({ dataDir, databaseUrl: options.databaseUrl });
-  const settings: ServiceSettings = { ...DEFAULT_SETTINGS, ...stripUndefined(options), dataDir };
+  let signingKey: Awaited<ReturnType<typeof serviceSigningKey>>;
+  try {
+    signingKey = await serviceSigningKey({
+      file: options.signingKeyFile,
+      environment,
+      dataDir,
+      required: postgres && options.signingKeyRequired === true,
+    });
+  } catch (e) {
+    await database.close();
+    throw e;
+  }
+  const { signingKeyFile: _file, signingKeyRequired: _required, certificate, ...rest } = options;
+  const settings: ServiceSettings = {
+    ...DEFAULT_SETTINGS,
+    ...stripUndefined(rest),
+    certificate: { ...DEFAULT_SETTINGS.certificate, ...stripUndefined(certificate ?? {}) },
+    dataDir,
+  };
   const queueRef: { current?: WorkerPool } = {};
   const ctx: ServiceContext = {
     db: database.db,
@@ -120,6 +156,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     queue: { enqueue: (runId) => (queueRef.current ? queueRef.current.enqueue(runId) : Promise.resolve()) },
     now: options.now ?? (() => new Date()),
     environment: { ...process.env, ...environment },
+    signingKey,
   };
   let workers: WorkerPool;
   try {
@@ -148,6 +185,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     const { buildServiceApp } = await import('./app.ts');
     app = await buildServiceApp(ctx, { trustProxy: settings.trustProxy === true });
     const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+    ctx.listeningUrl = address;
     const url = (settings.publicUrl ?? address).replace(/\/+$/, '');
     if (invitePath) operatorInvite = url + invitePath;
     const running = app;

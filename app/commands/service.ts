@@ -2,7 +2,7 @@
  * `conformance service`: the hosted certification service (service/) until Ctrl-C. The embedded
  * database under --data-dir by default; --database-url postgres://... for PostgreSQL, where
  * --workers-only processes on other machines share the runs. A database that cannot be opened,
- * or a missing service key, is one line and exit 2.
+ * or a missing service key or signing key, is one line and exit 2.
  */
 import { type Command, integer, parse, SetupProblem, UsageError } from './command.ts';
 import { onInterrupt } from './interrupt.ts';
@@ -12,8 +12,8 @@ const RANGES = ['loopback', 'private', 'link-local'] as const;
 export const service: Command = {
   help: {
     usage: [
-      'service [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--public-url URL] [--allow-ranges LIST] [--trust-proxy]',
-      'service --workers-only --database-url URL [--data-dir DIR]',
+      'service [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--public-url URL] [--signing-key FILE] [--allow-ranges LIST] [--trust-proxy]',
+      'service --workers-only --database-url URL [--data-dir DIR] [--signing-key FILE]',
     ],
     summary: 'host the certification service: partners sign in, register products and run certifications',
     options: [
@@ -22,7 +22,11 @@ export const service: Command = {
       ['--data-dir DIR', 'reports and the embedded database (default ./conformance-service-data)'],
       [
         '--database-url URL',
-        'PostgreSQL (postgres://...) instead of the embedded database; needs CONFORMANCE_SERVICE_KEY',
+        'PostgreSQL (postgres://...) instead of the embedded database; needs CONFORMANCE_SERVICE_KEY and a signing key',
+      ],
+      [
+        '--signing-key FILE',
+        'the Ed25519 private key (PEM, as keys generate writes it) the service signs reports and certificates with; its public key is served at /.well-known/jwks.json. Else CONFORMANCE_SERVICE_SIGNING_KEY holding the PEM text; else, on the embedded database, signing-key.pem generated in the data folder. With --database-url one must be given, the same on every machine',
       ],
       ['--workers-only', 'perform queued runs only, no web pages (several machines on one PostgreSQL)'],
       ['--public-url URL', 'the address people reach the service at (invite links; https makes cookies Secure)'],
@@ -43,6 +47,7 @@ export const service: Command = {
       'public-url': { type: 'string' },
       'allow-ranges': { type: 'string' },
       'trust-proxy': { type: 'boolean' },
+      'signing-key': { type: 'string' },
     });
     const port = integer('port', values.port as string | undefined, 0, 65535) ?? 8080;
     const databaseUrl = values['database-url'] as string | undefined;
@@ -56,6 +61,8 @@ export const service: Command = {
     for (const r of allowRanges)
       if (!(RANGES as readonly string[]).includes(r))
         throw new UsageError(`--allow-ranges takes ${RANGES.join(', ')}, received ${JSON.stringify(r)}`);
+    const signingKeyFile = values['signing-key'] as string | undefined;
+    if (signingKeyFile === '') throw new UsageError('--signing-key must not be empty');
     const publicUrl = values['public-url'] as string | undefined;
     if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl))
       throw new UsageError(`--public-url must be an http or https URL, received ${JSON.stringify(publicUrl)}`);
@@ -76,6 +83,8 @@ export const service: Command = {
         allowRanges: allowRanges as (typeof RANGES)[number][],
         ...(publicUrl !== undefined ? { publicUrl } : {}),
         ...(values['trust-proxy'] === true ? { trustProxy: true } : {}),
+        ...(signingKeyFile !== undefined ? { signingKeyFile } : {}),
+        signingKeyRequired: true,
       });
     } catch (e) {
       if (e instanceof DatabaseUnavailable || e instanceof ServiceKeyProblem) throw new SetupProblem(e.message);
@@ -83,6 +92,9 @@ export const service: Command = {
     }
     io.out(
       `Database: ${running.database.engine === 'sqlite' ? 'embedded' : 'PostgreSQL'} at ${running.database.where}`,
+    );
+    io.out(
+      `Signing key ${running.ctx.signingKey.kid}${running.url ? `: public keys at ${(running.ctx.settings.publicUrl ?? running.url).replace(/\/+$/, '')}/.well-known/jwks.json` : ''}`,
     );
     if (running.url) io.out(`listening on ${running.url}`);
     else io.out('working on queued runs (no web pages)');

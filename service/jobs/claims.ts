@@ -8,7 +8,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import { iso, type ServiceContext } from '../context.ts';
-import type { Database, RunsTable } from '../db/schema.ts';
+import type { CertificatesTable, Database, RunsTable } from '../db/schema.ts';
 
 export interface Claim {
   runId: string;
@@ -107,14 +107,17 @@ export async function recordProgress(ctx: ServiceContext, claim: Claim, progress
 }
 
 /**
- * Ends the run with its outcome, and its files (report.html, results.json) beside it in one
- * transaction; false when the claim no longer holds (nothing written).
+ * Ends the run with its outcome (a signed run's digest and signature too), its files (the signed
+ * report folder's) and the certificate it earned, in one transaction; false when the claim no
+ * longer holds (nothing written: a certificate exists only with the verdict it rests on).
  */
 export async function finishRun(
   ctx: ServiceContext,
   claim: Claim,
-  outcome: Pick<RunsTable, 'state' | 'verdict' | 'coverage_judged' | 'coverage_in_scope' | 'report_dir' | 'problem'>,
+  outcome: Pick<RunsTable, 'state' | 'verdict' | 'coverage_judged' | 'coverage_in_scope' | 'report_dir' | 'problem'> &
+    Partial<Pick<RunsTable, 'results_digest' | 'signature'>>,
   files: Record<string, string> = {},
+  certificate?: CertificatesTable,
 ): Promise<boolean> {
   return ctx.db.transaction().execute(async (tx) => {
     const r = await fenced(tx, claim)
@@ -124,6 +127,7 @@ export async function finishRun(
     await tx.deleteFrom('run_files').where('run_id', '=', claim.runId).execute();
     for (const [name, content] of Object.entries(files))
       await tx.insertInto('run_files').values({ run_id: claim.runId, name, content }).execute();
+    if (certificate) await tx.insertInto('certificates').values(certificate).execute();
     return true;
   });
 }

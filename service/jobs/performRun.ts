@@ -2,12 +2,14 @@
  * One claimed run, performed: the product's URLs are guarded (service/ssrf.ts), its config written
  * into the run's folder and its secrets opened only for the run, then `runConformance` (the same
  * run as the command's) writes the report under the data folder. Progress goes to the run's row
- * as suites start and finish; the lease is renewed meanwhile; the outcome is written only while the
- * claim holds. A run stopped because the worker stops is given back to the queue, not judged.
+ * as suites start and finish; the lease is renewed meanwhile; the report folder is signed with
+ * the service's key and a certificate made when the run earns one (service/certificates.ts); the
+ * outcome, the signed folder's files and the certificate are written only while the claim holds. A run stopped because the worker stops is given back to the queue, not judged.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ProgressSink } from '../../app/progress.ts';
+import { signRun } from '../certificates.ts';
 import type { ServiceContext } from '../context.ts';
 import { guardTarget, TargetRefused } from '../ssrf.ts';
 import { type Claim, finishRun, recordProgress, releaseRun, renewLease } from './claims.ts';
@@ -177,25 +179,25 @@ export async function performRun(ctx: ServiceContext, claim: Claim, stopping: Ab
       await fail(outcome.problem ?? `The run ended with exit code ${outcome.exitCode} and no results`);
       return;
     }
-    const coverage = outcome.results.coverage?.overall;
-    const files = Object.fromEntries(
-      ['report.html', 'results.json']
-        .filter((name) => existsSync(join(reportDir, name)))
-        .map((name) => [name, readFileSync(join(reportDir, name), 'utf8')]),
-    );
+    // Signed, and its certificate made when earned (service/certificates.ts), before the outcome is written.
+    const signed = await signRun(ctx, run, reportDir, outcome.results);
+    const coverage = signed.results.coverage?.overall;
     await finishRun(
       ctx,
       claim,
       {
         state: 'finished',
-        verdict: outcome.results.verdict,
+        verdict: signed.results.verdict,
         coverage_judged: coverage?.judged ?? null,
         coverage_in_scope: coverage?.inScope ?? null,
         report_dir: reportDir,
         // A retried run keeps the note of its earlier attempt beside the verdict's reason.
-        problem: [run.problem, outcome.results.verdictReason].filter(Boolean).join(' ') || null,
+        problem: [run.problem, signed.results.verdictReason].filter(Boolean).join(' ') || null,
+        results_digest: signed.resultsDigest,
+        signature: signed.signature,
       },
-      files,
+      signed.files,
+      signed.certificate,
     );
   } catch (e) {
     if (stopping.aborted) await releaseRun(ctx, claim).catch(() => {});

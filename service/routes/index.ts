@@ -4,8 +4,11 @@
  * `:productId` and `:runId` must name a row of the signed-in person's organisation (the operator
  * sees every organisation), else the answer is 404 (not 403: another organisation's ids are not
  * confirmed to exist). test/serviceAccess.test.ts walks this list with another organisation's ids.
+ * A `:certificateId` is not an owned row: a certificate's page and status are public, and its one
+ * other route (revoke) is the operator's.
  */
 import { ACCOUNT_ROUTES } from './accounts.ts';
+import { CERTIFICATE_ROUTES } from './certificates.ts';
 import { PRODUCT_ROUTES } from './products.ts';
 import { RUN_ROUTES } from './runs.ts';
 import { PACT_ROUTES } from './pacts.ts';
@@ -23,4 +26,5 @@ export const ROUTES: RouteSpec[] = [
   ...RUN_ROUTES,
   ...WORKSPACE_ROUTES,
   ...PACT_ROUTES,
+  ...CERTIFICATE_ROUTES,
 ];

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { diffRuns } from '../../core/baseline.ts';
 import { iso, type ServiceContext } from '../context.ts';
 import { csrfField, html, Raw } from '../html.ts';
+import { certificatesTable } from './certificates.ts';
 import { coverageText, historyChart, readResults } from './runs.ts';
 import { bodyOf, notFound, param, type RouteSpec, send } from './shared.ts';
 import type { Attestation } from '../../core/results.ts';
@@ -331,6 +332,7 @@ ${historyChart(finished)}
           (r) =>
             html`<tr><td><a href="/runs/${r.id}">${r.created_at}</a></td><td>${r.state}${r.attempt > 1 ? ` (attempt ${r.attempt})` : ''}</td><td class="verdict-${r.verdict ?? ''}">${r.verdict ?? ''}${r.problem ? html` <span class="problem">${r.problem}</span>` : ''}</td><td>${coverageText(r.coverage_judged, r.coverage_in_scope)}</td><td>${changes.get(r.id) ?? ''}</td></tr>`,
         )}</table>
+${await certificatesTable(ctx, id)}
 ${product.kind === 'client' ? '' : configSummary(id, config?.config_json ?? null, secretNames)}`,
         who,
       );

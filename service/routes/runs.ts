@@ -1,8 +1,10 @@
 /** Runs: starting one, watching it, its report; and the history helpers the product page uses. */
 import { randomUUID } from 'node:crypto';
 import type { RunResults } from '../../core/results.ts';
+import { certificateDecision, certificateStatus, SIGNED_FILES } from '../certificates.ts';
 import { type ServiceContext, iso } from '../context.ts';
 import { html, type Raw } from '../html.ts';
+import { tarGz } from '../reportArchive.ts';
 import { progressText, streamRunEvents } from '../runEvents.ts';
 import { notFound, param, type RouteSpec, send } from './shared.ts';
 
@@ -46,11 +48,7 @@ export function coverageText(judged: number | null, inScope: number | null): str
 }
 
 /** A file of a finished run, as the worker that performed it stored it (on any machine). */
-export async function runFile(
-  ctx: ServiceContext,
-  runId: string,
-  name: 'report.html' | 'results.json',
-): Promise<string | undefined> {
+export async function runFile(ctx: ServiceContext, runId: string, name: string): Promise<string | undefined> {
   const row = await ctx.db
     .selectFrom('run_files')
     .select('content')
@@ -67,6 +65,35 @@ export async function readResults(ctx: ServiceContext, runId: string): Promise<R
   } catch {
     return undefined;
   }
+}
+
+/** What a finished run earned: a link to its certificate, or one line why it earned none. */
+async function certificateLine(
+  ctx: ServiceContext,
+  run: {
+    id: string;
+    state: string;
+    signature: string | null;
+    verdict: string | null;
+    coverage_judged: number | null;
+    coverage_in_scope: number | null;
+  },
+): Promise<Raw | ''> {
+  if (run.state !== 'finished') return '';
+  const certificate = await ctx.db
+    .selectFrom('certificates')
+    .select(['id', 'revoked_at', 'expires_at'])
+    .where('run_id', '=', run.id)
+    .executeTakeFirst();
+  if (certificate)
+    return html`<p>Certificate: <a id="certificate" href="/certificates/${certificate.id}">${certificate.id}</a> (${certificateStatus(certificate, ctx.now())})</p>`;
+  const decision = certificateDecision(run, ctx.settings.certificate);
+  const why = decision.earned
+    ? run.signature === null
+      ? 'the run was performed before the service signed its runs'
+      : 'none was issued for this run'
+    : decision.reason;
+  return html`<p id="no-certificate">No certificate: ${why}.</p>`;
 }
 
 export const RUN_ROUTES: RouteSpec[] = [
@@ -128,7 +155,8 @@ export const RUN_ROUTES: RouteSpec[] = [
 ${run.coverage_in_scope !== null ? html` · Coverage: ${coverageText(run.coverage_judged, run.coverage_in_scope)}` : ''}</p>
 ${run.problem ? html`<p class="problem" id="problem">${run.problem}</p>` : ''}
 <p>Progress: <span id="progress">${progressText(run.progress)}</span></p>
-${run.state === 'finished' && run.report_dir ? html`<p><a id="report" href="/runs/${id}/report">The report</a></p>` : ''}
+${run.state === 'finished' && run.report_dir ? html`<p><a id="report" href="/runs/${id}/report">The report</a>${run.signature !== null ? html` · <a id="download" href="/runs/${id}/report.tar.gz">the signed report folder</a> (<code>tar -xzf</code>, then <code>npx conformance verify-report DIR --key URL</code>)` : ''}</p>` : ''}
+${await certificateLine(ctx, run)}
 ${live ? html`<script>const s=new EventSource('/runs/${id}/events');s.addEventListener('progress',(e)=>{const p=JSON.parse(e.data);document.getElementById('state').textContent=p.state;document.getElementById('progress').textContent=p.text;});s.addEventListener('done',()=>{s.close();location.reload();});</script>` : ''}`,
         who,
       );
@@ -141,6 +169,34 @@ ${live ? html`<script>const s=new EventSource('/runs/${id}/events');s.addEventLi
     async handler(request, reply, ctx) {
       const id = param(request, 'runId');
       return streamRunEvents(ctx, id, request, reply);
+    },
+  },
+  {
+    method: 'GET',
+    url: '/runs/:runId/report.tar.gz',
+    access: 'signed-in',
+    async handler(request, reply, ctx, who) {
+      const id = param(request, 'runId');
+      const run = await ctx.db
+        .selectFrom('runs')
+        .select(['signature', 'finished_at'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      if (run.signature === null) return notFound(reply, who);
+      const rows = await ctx.db
+        .selectFrom('run_files')
+        .select(['name', 'content'])
+        .where('run_id', '=', id)
+        .where('name', 'in', [...SIGNED_FILES])
+        .execute();
+      const files = Object.fromEntries(
+        SIGNED_FILES.flatMap((name) => rows.filter((r) => r.name === name).map((r) => [name, r.content])),
+      );
+      const folder = `conformance-report-${id}`;
+      return reply
+        .type('application/gzip')
+        .header('content-disposition', `attachment; filename="${folder}.tar.gz"`)
+        .send(tarGz(folder, files, new Date(run.finished_at ?? 0)));
     },
   },
   {

@@ -1,0 +1,205 @@
+/**
+ * A run the service performs is signed, and a conformant run that judged enough earns a
+ * certificate (issue 25, items 6 and 7).
+ *
+ * Signing: the results state their signer (`signedBy`: the service's address, its key id and its
+ * JWKS URL) before they are sealed, so report.html names it; the folder is then signed
+ * (reports/verifySignature.ts signReportDir: signature.jws and signature.json), naming the run's
+ * id and its certificate when it earned one. Every file a verifier needs is kept with the run.
+ *
+ * A certificate: the run is conformant and judged at least settings.certificate.minimumCoverage of
+ * the testable MUST requirements in scope (and some at all). It states the organisation, the
+ * product's name and version as certified, the suite version, the scope (kind, documents,
+ * operations), when it was issued and expires, the run and its results digest; it is itself a JWS
+ * signed with the service's key. A later run of the product, passing or failing, changes no
+ * earlier certificate: each states what one run showed, for its validity; the product's history
+ * shows every run beside them, and the operator revokes a certificate that must no longer stand.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CompactSign } from 'jose';
+import { sealed } from '../core/integrity.ts';
+import type { RunResults } from '../core/results.ts';
+import { type CertificateStatus, SIGNATURE_JSON, SIGNATURE_JWS, SIGNING_ALG } from '../core/signing.ts';
+import { signReportDir } from '../reports/verifySignature.ts';
+import { RESULTS_JSON, writeReports } from '../reports/writeReports.ts';
+import { type CertificateSettings, iso, type ServiceContext, serviceUrlOf } from './context.ts';
+import type { CertificatesTable } from './db/schema.ts';
+import { JWKS_PATH } from './signingKey.ts';
+
+/** The `typ` header of a certificate's JWS. */
+export const CERTIFICATE_TYP = 'conformance-certificate+jws';
+/** The signer's name when the service knows no address of its own (a worker without --public-url). */
+export const UNNAMED_SIGNER = 'conformance certification service';
+/** Every file of a signed report folder, as kept with the run (what verify-report reads). */
+export const SIGNED_FILES = Object.freeze([
+  RESULTS_JSON,
+  'report.html',
+  'junit.xml',
+  'requirements-coverage.csv',
+  SIGNATURE_JWS,
+  SIGNATURE_JSON,
+]);
+
+/** What a certificate states: the signed payload of its JWS. */
+export interface CertificateStatement {
+  statement: 'conformance-certificate/1';
+  id: string;
+  issuer: string;
+  organisation: { id: string; name: string };
+  product: { id: string; name: string; version: string };
+  suite: { name: string; version: string };
+  scope: CertificateScope;
+  issuedAt: string;
+  expiresAt: string;
+  runId: string;
+  resultsDigest: { algorithm: 'sha256'; digest: string };
+  /** Where its status is answered (core/signing.ts certificateStatusUrl), when the service knows its address. */
+  status?: string;
+}
+
+export interface CertificateScope {
+  kind: 'server' | 'client';
+  documents: string[];
+  operations: string[];
+}
+
+/** Whether a finished run earns a certificate, or the one line why not. */
+export function certificateDecision(
+  run: { verdict: string | null; coverage_judged: number | null; coverage_in_scope: number | null },
+  settings: CertificateSettings,
+): { earned: true } | { earned: false; reason: string } {
+  if (run.verdict !== 'conformant')
+    return { earned: false, reason: `the run is not conformant (verdict ${run.verdict ?? 'none'})` };
+  const [judged, inScope] = [run.coverage_judged ?? 0, run.coverage_in_scope ?? 0];
+  if (inScope === 0) return { earned: false, reason: 'the run judged no testable MUST requirement' };
+  const percent = (share: number) => `${Math.floor(100 * share * 10) / 10}%`;
+  if (judged / inScope < settings.minimumCoverage)
+    return {
+      earned: false,
+      reason: `coverage ${percent(judged / inScope)} (${judged}/${inScope}) is below the minimum of ${percent(settings.minimumCoverage)}`,
+    };
+  return { earned: true };
+}
+
+/** A certificate's status at a moment: revoked first, then expired. */
+export function certificateStatus(
+  row: Pick<CertificatesTable, 'revoked_at' | 'expires_at'>,
+  now: Date,
+): CertificateStatus {
+  if (row.revoked_at !== null) return 'revoked';
+  return row.expires_at <= iso(now) ? 'expired' : 'valid';
+}
+
+/** The service's name and key set URL as its signatures state them. */
+export function signerOf(ctx: ServiceContext): { name: string; jwks?: string } {
+  const url = serviceUrlOf(ctx);
+  return url === undefined ? { name: UNNAMED_SIGNER } : { name: url, jwks: url + JWKS_PATH };
+}
+
+export interface SignedRun {
+  /** The sealed results as the folder now holds them (with their signer). */
+  results: RunResults;
+  resultsDigest: string;
+  signature: string;
+  /** Every file of the signed folder, by name. */
+  files: Record<string, string>;
+  /** The certificate row to insert with the run's outcome, when the run earned one. */
+  certificate?: CertificatesTable;
+  /** Why the run earned no certificate. */
+  noCertificate?: string;
+}
+
+/**
+ * Signs a finished run's report folder (rewritten first with its signer stated, then sealed) and,
+ * when the run earns one, makes its certificate (not yet stored: finishRun writes it with the
+ * run's outcome, under the claim). `results` are the run's sealed results as runConformance gave them.
+ */
+export async function signRun(
+  ctx: ServiceContext,
+  run: { id: string; organisation_id: string; product_id: string },
+  reportDir: string,
+  results: RunResults,
+): Promise<SignedRun> {
+  const signer = signerOf(ctx);
+  const key = ctx.signingKey;
+  const stated = sealed({
+    ...results,
+    signedBy: { name: signer.name, kid: key.kid, ...(signer.jwks ? { jwks: signer.jwks } : {}) },
+  });
+  await writeReports(stated, reportDir);
+  const overall = stated.coverage?.overall;
+  const decision = certificateDecision(
+    {
+      verdict: stated.verdict,
+      coverage_judged: overall?.judged ?? null,
+      coverage_in_scope: overall?.inScope ?? null,
+    },
+    ctx.settings.certificate,
+  );
+  const now = ctx.now();
+  const certificateId = decision.earned ? randomUUID() : undefined;
+  const { jws } = await signReportDir(reportDir, {
+    key,
+    signer: signer.name,
+    runId: run.id,
+    signedAt: iso(now),
+    ...(certificateId ? { certificate: certificateId } : {}),
+  });
+  const files = Object.fromEntries(SIGNED_FILES.map((name) => [name, readFileSync(join(reportDir, name), 'utf8')]));
+  const digest = stated.integrity?.digest ?? '';
+  const signed: SignedRun = { results: stated, resultsDigest: digest, signature: jws, files };
+  if (!decision.earned) return { ...signed, noCertificate: decision.reason };
+  const product = await ctx.db
+    .selectFrom('products')
+    .select(['name', 'version', 'kind'])
+    .where('id', '=', run.product_id)
+    .executeTakeFirstOrThrow();
+  const organisation = await ctx.db
+    .selectFrom('organisations')
+    .select('name')
+    .where('id', '=', run.organisation_id)
+    .executeTakeFirstOrThrow();
+  const scope: CertificateScope = {
+    kind: stated.party === 'client' || product.kind === 'client' ? 'client' : 'server',
+    documents: [...new Set(stated.operations.map((o) => o.document))].sort(),
+    operations: stated.operations.map((o) => o.id).sort(),
+  };
+  const expires = new Date(now.getTime() + ctx.settings.certificate.validityDays * 86_400_000);
+  const statement: CertificateStatement = {
+    statement: 'conformance-certificate/1',
+    id: certificateId as string,
+    issuer: signer.name,
+    organisation: { id: run.organisation_id, name: organisation.name },
+    product: { id: run.product_id, name: product.name, version: product.version },
+    suite: stated.suite,
+    scope,
+    issuedAt: iso(now),
+    expiresAt: iso(expires),
+    runId: run.id,
+    resultsDigest: { algorithm: 'sha256', digest },
+    ...(serviceUrlOf(ctx) ? { status: `${serviceUrlOf(ctx)}/certificates/${certificateId}.json` } : {}),
+  };
+  const certificateJws = await new CompactSign(new TextEncoder().encode(JSON.stringify(statement)))
+    .setProtectedHeader({ alg: SIGNING_ALG, kid: key.kid, typ: CERTIFICATE_TYP })
+    .sign(key.key);
+  return {
+    ...signed,
+    certificate: {
+      id: statement.id,
+      organisation_id: run.organisation_id,
+      product_id: run.product_id,
+      run_id: run.id,
+      issued_at: statement.issuedAt,
+      expires_at: statement.expiresAt,
+      revoked_at: null,
+      jws: certificateJws,
+      product_name: product.name,
+      product_version: product.version,
+      suite_version: stated.suite.version,
+      scope: JSON.stringify(scope),
+      results_digest: digest,
+    },
+  };
+}

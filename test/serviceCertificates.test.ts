@@ -1,0 +1,406 @@
+/**
+ * The service signs its runs and issues certificates (issue 25, items 6 and 7), over real HTTP on
+ * 127.0.0.1 against real sandboxes (one clean, one breaking a documented rule), on the embedded
+ * database and on PostgreSQL (a throwaway cluster; skipped with a line when the server binaries
+ * are not installed): the public key set, a conformant run signed and certified, a failing run
+ * signed without a certificate (the run page says why), the public certificate page and its
+ * status, expiry (the service's clock moved), the operator's revocation (a partner is answered
+ * 404, a form without its token refused), and `conformance verify-report` on the signed folder
+ * downloaded from the run page: accepted with the signer and the certificate's status, revoked
+ * after revocation, altered when changed, an unknown signer when signed by another key.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { generateSigningKeyPair, type ReportStatement, signingKeyFromPem, signStatement } from '../core/signing.ts';
+import { type RunningSandbox, startSandbox } from '../server/http.ts';
+import { type CertificateStatement, certificateDecision } from '../service/certificates.ts';
+import { ServiceKeyProblem } from '../service/secrets.ts';
+import { SIGNING_KEY_FILE } from '../service/signingKey.ts';
+import { type RunningService, startService } from '../service/startService.ts';
+import { inviteLinkOf, Person } from '../service/testSupport/browserless.ts';
+import { postgresAvailable, startThrowawayPostgres, type ThrowawayPostgres } from '../service/testSupport/postgres.ts';
+import { runInProcess } from './support/cli.ts';
+
+const PG = postgresAvailable();
+if (!PG)
+  console.warn('PostgreSQL server binaries not installed: the PostgreSQL variant of the service tests is skipped');
+const OPERATOR = { email: 'operator@example.test', password: 'operator-password-1' };
+/** One operation keeps each run to seconds: Find Member judges every testable MUST row in scope on the clean sandbox. */
+const ONLY = 'find-member-v2';
+const FAULT = 'no-match-status-200';
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
+  .version;
+const DAY = 86_400_000;
+
+let pg: ThrowawayPostgres | undefined;
+let clean: RunningSandbox;
+let faulty: RunningSandbox;
+beforeAll(async () => {
+  if (PG) pg = await startThrowawayPostgres();
+  clean = await startSandbox({ port: 0 });
+  faulty = await startSandbox({ port: 0, faults: [FAULT] });
+}, 60_000);
+afterAll(async () => {
+  await clean?.close();
+  await faulty?.close();
+  pg?.stop();
+});
+
+/** A clock the tests move (expiry). */
+const clock = { offsetMs: 0 };
+
+async function serviceOn(engine: 'sqlite' | 'postgres', extra: Parameters<typeof startService>[0] = {}) {
+  return startService({
+    dataDir: mkdtempSync(join(tmpdir(), 'service-certificates-')),
+    ...(engine === 'postgres'
+      ? { databaseUrl: await pg!.createDatabase(`certificates_${Math.floor(Math.random() * 1e9)}`) }
+      : {}),
+    environment: {
+      CONFORMANCE_SERVICE_OPERATOR_EMAIL: OPERATOR.email,
+      CONFORMANCE_SERVICE_OPERATOR_PASSWORD: OPERATOR.password,
+      CONFORMANCE_SERVICE_KEY: '5a'.repeat(32),
+    },
+    allowRanges: ['loopback'],
+    now: () => new Date(Date.now() + clock.offsetMs),
+    ...extra,
+  });
+}
+
+async function partnerOf(service: RunningService, operator: Person, name: string): Promise<Person> {
+  const org = (await operator.post('/organisations', { name }, '/organisations')).location!;
+  const invite = await operator.post(`${org}/invites`, { email: `someone@${name.toLowerCase()}.test` }, org);
+  const partner = new Person(service.url!);
+  await partner.acceptInvite(inviteLinkOf(invite.text), 'partner-password-1');
+  return partner;
+}
+
+/** Starts a run of the product and waits until it has ended; answers the run's path. */
+async function runToEnd(service: RunningService, partner: Person, product: string): Promise<string> {
+  const run = (await partner.post(`${product}/runs`, {}, product)).location!;
+  const id = run.split('/').pop()!;
+  const until = Date.now() + 120_000;
+  for (;;) {
+    const row = await service.ctx.db.selectFrom('runs').select('state').where('id', '=', id).executeTakeFirstOrThrow();
+    if (row.state === 'finished' || row.state === 'failed') return run;
+    if (Date.now() > until) throw new Error(`run ${id} still ${row.state}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Downloads the run's signed folder and unpacks it; answers the folder. */
+async function downloadSigned(person: Person, run: string): Promise<string> {
+  const response = await fetch(`${person.base}${run}/report.tar.gz`, {
+    headers: { cookie: [...person.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+  });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toBe('application/gzip');
+  const id = run.split('/').pop()!;
+  expect(response.headers.get('content-disposition')).toBe(`attachment; filename="conformance-report-${id}.tar.gz"`);
+  const into = mkdtempSync(join(tmpdir(), 'signed-download-'));
+  writeFileSync(join(into, 'report.tar.gz'), Buffer.from(await response.arrayBuffer()));
+  execFileSync('tar', ['-xzf', 'report.tar.gz'], { cwd: into });
+  return join(into, `conformance-report-${id}`);
+}
+
+const lastLine = (text: string) => text.trim().split('\n').at(-1);
+const engines = ['sqlite' as const, ...(PG ? ['postgres' as const] : [])];
+
+describe.each(engines)('on %s', (engine) => {
+  let service: RunningService;
+  let operator: Person;
+  let partner: Person;
+  let product: string;
+  let certifiedRun: string;
+  let certificate: string;
+  let jwksUrl: string;
+  let signedDir: string;
+
+  beforeAll(async () => {
+    service = await serviceOn(engine);
+    jwksUrl = `${service.url}/.well-known/jwks.json`;
+    operator = new Person(service.url!);
+    await operator.signIn(OPERATOR.email, OPERATOR.password);
+    partner = await partnerOf(service, operator, `Acme-${engine}`);
+    product = (
+      await partner.post('/products', { name: 'Acme members', version: '3.2', baseUrl: clean.url, only: ONLY })
+    ).location!;
+  }, 60_000);
+  afterAll(() => service?.close());
+
+  test('the public key set is served to anyone: the service key’s public half, no private part', async () => {
+    const response = await fetch(jwksUrl);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/jwk-set\+json/);
+    const jwks = (await response.json()) as JSONWebKeySet;
+    expect(jwks.keys).toEqual([service.ctx.signingKey.publicJwk]);
+    expect(jwks.keys[0]).toMatchObject({ kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', use: 'sig' });
+    expect(jwks.keys[0]).not.toHaveProperty('d');
+    if (engine === 'sqlite') {
+      // Generated on first start into the data folder, readable by its owner alone.
+      const file = join(service.ctx.settings.dataDir, SIGNING_KEY_FILE);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    }
+  });
+
+  test('a conformant run is signed and earns a certificate: the run page links it, the product page lists it', async () => {
+    certifiedRun = await runToEnd(service, partner, product);
+    const id = certifiedRun.split('/').pop()!;
+    const row = await service.ctx.db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ state: 'finished', verdict: 'conformant' });
+    expect(row.signature).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(row.results_digest).toMatch(/^[0-9a-f]{64}$/);
+    const files = await service.ctx.db.selectFrom('run_files').select('name').where('run_id', '=', id).execute();
+    expect(files.map((f) => f.name).sort()).toEqual([
+      'junit.xml',
+      'report.html',
+      'requirements-coverage.csv',
+      'results.json',
+      'signature.json',
+      'signature.jws',
+    ]);
+    const page = await partner.get(certifiedRun);
+    const link = /<a id="certificate" href="\/certificates\/([\w-]+)">/.exec(page.text);
+    expect(link, page.text).not.toBeNull();
+    certificate = link![1];
+    expect(page.text).toContain(`<a id="download" href="${certifiedRun}/report.tar.gz">`);
+    // report.html names its signer, stated in the results before they were sealed.
+    const report = await partner.get(`${certifiedRun}/report`);
+    expect(report.text).toContain(
+      `<p id="signer" class="signer" data-signer="${service.url}" data-kid="${service.ctx.signingKey.kid}">`,
+    );
+    const history = await partner.get(product);
+    expect(history.text).toMatch(
+      new RegExp(
+        `<table id="certificates">.*<a href="/certificates/${certificate}">.*class="certificate-valid">valid<`,
+        's',
+      ),
+    );
+    // The certificate is a JWS of the service's key, stating what was certified.
+    const stored = await service.ctx.db
+      .selectFrom('certificates')
+      .selectAll()
+      .where('id', '=', certificate)
+      .executeTakeFirstOrThrow();
+    const keys = createLocalJWKSet((await (await fetch(jwksUrl)).json()) as JSONWebKeySet);
+    const { payload, protectedHeader } = await compactVerify(stored.jws!, keys);
+    expect(protectedHeader).toMatchObject({
+      alg: 'EdDSA',
+      kid: service.ctx.signingKey.kid,
+      typ: 'conformance-certificate+jws',
+    });
+    const stated = JSON.parse(new TextDecoder().decode(payload)) as CertificateStatement;
+    expect(stated).toMatchObject({
+      id: certificate,
+      issuer: service.url,
+      organisation: { name: `Acme-${engine}` },
+      product: { name: 'Acme members', version: '3.2' },
+      suite: { version: VERSION },
+      scope: { kind: 'server', documents: ['D1'], operations: [ONLY] },
+      runId: id,
+      resultsDigest: { algorithm: 'sha256', digest: row.results_digest },
+      status: `${service.url}/certificates/${certificate}.json`,
+    });
+    expect(Date.parse(stated.expiresAt) - Date.parse(stated.issuedAt)).toBe(365 * DAY);
+  }, 150_000);
+
+  test('the certificate’s page and status are public; an unknown certificate is 404', async () => {
+    const anyone = new Person(service.url!);
+    const page = await anyone.get(`/certificates/${certificate}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<strong id="certificate-status">valid</strong>');
+    for (const text of ['Acme members', '3.2', `Acme-${engine}`, ONLY, VERSION]) expect(page.text).toContain(text);
+    expect(page.text).toContain(
+      `<code id="verify-command">npx conformance verify-report DIR --key ${service.url}/.well-known/jwks.json</code>`,
+    );
+    expect(page.text).not.toContain('id="revoke"');
+    expect((await partner.get(`/certificates/${certificate}`)).text).not.toContain('id="revoke"');
+    const status = await fetch(`${service.url}/certificates/${certificate}.json`);
+    expect(status.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await status.json()).toMatchObject({ status: 'valid', id: certificate });
+    expect((await anyone.get('/certificates/no-such-certificate')).status).toBe(404);
+    expect((await fetch(`${service.url}/certificates/no-such-certificate.json`)).status).toBe(404);
+  });
+
+  test('verify-report accepts the downloaded folder with the service’s key set: the signer, the certificate valid', async () => {
+    signedDir = await downloadSigned(partner, certifiedRun);
+    const r = await runInProcess(['verify-report', signedDir, '--key', jwksUrl]);
+    expect(r.stdout).toContain(`signature: verified: signed by ${service.url} at `);
+    expect(r.stdout).toContain(`(key ${service.ctx.signingKey.kid}, EdDSA; checked with the key set at ${jwksUrl})`);
+    expect(r.stdout).toContain(`certificate ${certificate}: VALID (${service.url}/certificates/${certificate}.json)`);
+    expect(lastLine(r.stdout)).toBe(`SIGNED AND INTACT: ${signedDir} is as ${service.url} signed it`);
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  test('verify-report: a changed folder is altered; a folder signed by another key is an unknown signer', async () => {
+    const tampered = join(mkdtempSync(join(tmpdir(), 'tampered-')), 'report');
+    cpSync(signedDir, tampered, { recursive: true });
+    const results = JSON.parse(readFileSync(join(tampered, 'results.json'), 'utf8'));
+    results.target = 'https://elsewhere.example';
+    writeFileSync(join(tampered, 'results.json'), JSON.stringify(results, null, 2));
+    const altered = await runInProcess(['verify-report', tampered, '--key', jwksUrl]);
+    expect(lastLine(altered.stdout)).toBe(`ALTERED: ${tampered} was changed after ${service.url} signed it`);
+    expect(altered.code).toBe(1);
+
+    const forged = join(mkdtempSync(join(tmpdir(), 'other-key-')), 'report');
+    cpSync(signedDir, forged, { recursive: true });
+    const other = await signingKeyFromPem((await generateSigningKeyPair()).privatePem);
+    const {
+      kid: _kid,
+      alg: _alg,
+      note: _note,
+      ...statement
+    } = JSON.parse(readFileSync(join(forged, 'signature.json'), 'utf8')) as ReportStatement & {
+      kid: string;
+      alg: string;
+      note: string;
+    };
+    writeFileSync(join(forged, 'signature.jws'), `${await signStatement(statement, other)}\n`);
+    const unknown = await runInProcess(['verify-report', forged, '--key', jwksUrl]);
+    expect(unknown.stdout).toContain(`signature: unknown signer: no key with kid ${other.kid} in the key set`);
+    expect(lastLine(unknown.stdout)).toBe(
+      `UNKNOWN SIGNER: ${forged} was not signed by the key set at ${jwksUrl} (signature.jws names key ${other.kid})`,
+    );
+    expect(unknown.code).toBe(1);
+  }, 60_000);
+
+  test('a certificate past its validity is expired, on its page and in its status', async () => {
+    clock.offsetMs = 366 * DAY;
+    try {
+      expect((await new Person(service.url!).get(`/certificates/${certificate}`)).text).toContain(
+        '<strong id="certificate-status">expired</strong>',
+      );
+      expect(await (await fetch(`${service.url}/certificates/${certificate}.json`)).json()).toMatchObject({
+        status: 'expired',
+      });
+    } finally {
+      clock.offsetMs = 0;
+    }
+  });
+
+  test('a run of a server breaking a rule is signed, earns no certificate, and its page says why', async () => {
+    const broken = (
+      await partner.post('/products', { name: 'Acme members', version: '3.3', baseUrl: faulty.url, only: ONLY })
+    ).location!;
+    const run = await runToEnd(service, partner, broken);
+    const id = run.split('/').pop()!;
+    const row = await service.ctx.db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ state: 'finished', verdict: 'not-conformant' });
+    expect(row.signature).not.toBeNull();
+    const page = await partner.get(run);
+    expect(page.text).not.toContain('id="certificate"');
+    expect(page.text).toContain(
+      '<p id="no-certificate">No certificate: the run is not conformant (verdict not-conformant).</p>',
+    );
+    const certificates = await service.ctx.db
+      .selectFrom('certificates')
+      .select('id')
+      .where('run_id', '=', id)
+      .execute();
+    expect(certificates).toEqual([]);
+    expect((await partner.get(broken)).text).toContain('<p id="no-certificates">');
+    // The earlier certificate of the other version stands.
+    expect(await (await fetch(`${service.url}/certificates/${certificate}.json`)).json()).toMatchObject({
+      status: 'valid',
+    });
+  }, 150_000);
+
+  test('the operator revokes: a partner is answered 404, a form without its token refused; then verify-report says revoked', async () => {
+    const revoke = `/certificates/${certificate}/revoke`;
+    expect((await partner.post(revoke, {}, `/certificates/${certificate}`)).status).toBe(404);
+    expect((await new Person(service.url!).request('POST', revoke, {})).status).toBe(401);
+    const noToken = await operator.request('POST', revoke, {});
+    expect(noToken.status).toBe(403);
+    expect(noToken.text).toContain('CSRF token');
+    expect(await (await fetch(`${service.url}/certificates/${certificate}.json`)).json()).toMatchObject({
+      status: 'valid',
+    });
+    const page = await operator.get(`/certificates/${certificate}`);
+    expect(page.text).toMatch(/<button id="revoke">/);
+    expect(
+      (await operator.post('/certificates/no-such-certificate/revoke', {}, `/certificates/${certificate}`)).status,
+    ).toBe(404);
+    const revoked = await operator.post(revoke, {}, `/certificates/${certificate}`);
+    expect(revoked).toMatchObject({ status: 303, location: `/certificates/${certificate}` });
+    const after = await new Person(service.url!).get(`/certificates/${certificate}`);
+    expect(after.text).toContain('<strong id="certificate-status">revoked</strong>');
+    expect((await operator.get(`/certificates/${certificate}`)).text).not.toContain('id="revoke"');
+    expect(await (await fetch(`${service.url}/certificates/${certificate}.json`)).json()).toMatchObject({
+      status: 'revoked',
+    });
+    expect((await partner.get(product)).text).toContain('class="certificate-revoked">revoked<');
+    const r = await runInProcess(['verify-report', signedDir, '--key', jwksUrl]);
+    expect(r.stdout).toContain(`certificate ${certificate}: REVOKED (${service.url}/certificates/${certificate}.json)`);
+    expect(lastLine(r.stdout)).toBe(
+      `CERTIFICATE NOT VALID: ${signedDir} is as ${service.url} signed it, but certificate ${certificate} is no longer valid`,
+    );
+    expect(r.code).toBe(1);
+  }, 60_000);
+});
+
+test('a certificate needs a conformant verdict and enough judged; the reason is one line', () => {
+  const settings = { minimumCoverage: 0.9, validityDays: 365 };
+  expect(certificateDecision({ verdict: 'conformant', coverage_judged: 45, coverage_in_scope: 45 }, settings)).toEqual({
+    earned: true,
+  });
+  expect(certificateDecision({ verdict: 'inconclusive', coverage_judged: 1, coverage_in_scope: 45 }, settings)).toEqual(
+    {
+      earned: false,
+      reason: 'the run is not conformant (verdict inconclusive)',
+    },
+  );
+  // A pact check is conformant under a minimum of its own (0): it judged too little to certify.
+  expect(certificateDecision({ verdict: 'conformant', coverage_judged: 36, coverage_in_scope: 126 }, settings)).toEqual(
+    {
+      earned: false,
+      reason: 'coverage 28.5% (36/126) is below the minimum of 90%',
+    },
+  );
+  expect(certificateDecision({ verdict: 'conformant', coverage_judged: 0, coverage_in_scope: 0 }, settings)).toEqual({
+    earned: false,
+    reason: 'the run judged no testable MUST requirement',
+  });
+});
+
+describe('the signing key', () => {
+  test('from CONFORMANCE_SERVICE_SIGNING_KEY or --signing-key; PostgreSQL started by the command requires one', async () => {
+    const pair = await generateSigningKeyPair('operator-2026');
+    const fromEnvironment = await serviceOn('sqlite', {
+      environment: {
+        CONFORMANCE_SERVICE_OPERATOR_PASSWORD: OPERATOR.password,
+        CONFORMANCE_SERVICE_SIGNING_KEY: pair.privatePem,
+      },
+    });
+    try {
+      expect(await (await fetch(`${fromEnvironment.url}/.well-known/jwks.json`)).json()).toEqual(pair.jwks);
+    } finally {
+      await fromEnvironment.close();
+    }
+    const file = join(mkdtempSync(join(tmpdir(), 'signing-key-')), 'key.pem');
+    writeFileSync(file, pair.privatePem, { mode: 0o600 });
+    const fromFile = await serviceOn('sqlite', { signingKeyFile: file });
+    try {
+      expect(fromFile.ctx.signingKey.kid).toBe('operator-2026');
+    } finally {
+      await fromFile.close();
+    }
+    await expect(serviceOn('sqlite', { signingKeyFile: join(tmpdir(), 'no-such-key.pem') })).rejects.toThrow(
+      /^--signing-key .*no-such-key\.pem cannot be read: ENOENT$/,
+    );
+    await expect(
+      serviceOn('sqlite', { environment: { CONFORMANCE_SERVICE_SIGNING_KEY: 'not a key' } }),
+    ).rejects.toThrow(
+      'Expected the PEM text of an Ed25519 private key in CONFORMANCE_SERVICE_SIGNING_KEY, received something else (a key file goes with --signing-key FILE)',
+    );
+    if (PG) {
+      const refused = await serviceOn('postgres', { signingKeyRequired: true }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ServiceKeyProblem);
+      expect((refused as Error).message).toBe(
+        '--signing-key FILE or CONFORMANCE_SERVICE_SIGNING_KEY must be given with --database-url (every machine of the service signs with the same key; conformance keys generate makes one)',
+      );
+    }
+  }, 60_000);
+});
