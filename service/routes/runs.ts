@@ -4,7 +4,7 @@ import type { RunResults } from '../../core/results.ts';
 import { certificateDecision, certificateStatus, SIGNED_FILES } from '../certificates.ts';
 import { type ServiceContext, iso } from '../context.ts';
 import { html, type Raw } from '../html.ts';
-import { tarGz } from '../reportArchive.ts';
+import { tarGz } from '../tarGz.ts';
 import { progressText, streamRunEvents } from '../runEvents.ts';
 import { notFound, param, type RouteSpec, send } from './shared.ts';
 
