@@ -28,6 +28,7 @@
  *   npx tsx scripts/serviceLoad.ts [--organisations 20] [--products 1] [--only diary-post-auth]
  *     [--sandboxes 2] [--postgres [--workers 2] [--kill-worker]] [--max-minutes 10] [--keep]
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { cpus, hostname, tmpdir } from 'node:os';
@@ -37,6 +38,9 @@ import { type RunningSandbox, startSandbox } from '../server/http.ts';
 import { DEFAULT_SETTINGS } from '../service/context.ts';
 import { type Answer, inviteLinkOf, Person } from '../service/testSupport/browserless.ts';
 import { postgresAvailable, startThrowawayPostgres, type ThrowawayPostgres } from '../service/testSupport/postgres.ts';
+
+/** The service's signing key (an Ed25519 private key, PKCS#8 PEM), shared by its processes. */
+const SIGNING_KEY = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'conformance.mjs');
@@ -160,6 +164,8 @@ function startServiceProcess(
         CONFORMANCE_SERVICE_OPERATOR_EMAIL: OPERATOR.email,
         CONFORMANCE_SERVICE_OPERATOR_PASSWORD: OPERATOR.password,
         CONFORMANCE_SERVICE_KEY: KEY,
+        // Every process of one service signs with the same key (required with --database-url).
+        CONFORMANCE_SERVICE_SIGNING_KEY: SIGNING_KEY,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },

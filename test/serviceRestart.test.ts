@@ -5,6 +5,7 @@
  * PostgreSQL, a web process and a `--workers-only` process share one pg-boss queue: every run
  * ends once, none twice.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
@@ -15,6 +16,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../server/http.ts';
 import { inviteLinkOf, Person } from '../service/testSupport/browserless.ts';
 import { postgresAvailable, startThrowawayPostgres, type ThrowawayPostgres } from '../service/testSupport/postgres.ts';
+
+/** The service's signing key (an Ed25519 private key, PKCS#8 PEM), shared by its processes. */
+const SIGNING_KEY = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
 const BIN = fileURLToPath(new URL('../bin/conformance.mjs', import.meta.url));
 const OPERATOR = { email: 'operator@example.test', password: 'operator-password-1' };
@@ -61,6 +65,8 @@ function serviceProcess(args: string[], env: NodeJS.ProcessEnv = {}) {
       CONFORMANCE_SERVICE_OPERATOR_EMAIL: OPERATOR.email,
       CONFORMANCE_SERVICE_OPERATOR_PASSWORD: OPERATOR.password,
       CONFORMANCE_SERVICE_KEY: KEY,
+      // Every process of one service signs with the same key (required with --database-url).
+      CONFORMANCE_SERVICE_SIGNING_KEY: SIGNING_KEY,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

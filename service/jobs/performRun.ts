@@ -164,6 +164,10 @@ export async function performRun(ctx: ServiceContext, claim: Claim, stopping: Ab
       target: product.base_url,
       config,
       environmentFallbacks,
+      // The config's variables come from the product's secrets alone, never the service's environment,
+      // and every address a call connects to is checked as it connects (discovery's, redirects').
+      environment: environmentFallbacks,
+      connectGuard: { allowRanges: ctx.settings.allowRanges },
       ...(product.only ? { only: product.only } : {}),
       reportDir,
       allowDestructive: false,

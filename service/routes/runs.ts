@@ -157,7 +157,7 @@ ${run.problem ? html`<p class="problem" id="problem">${run.problem}</p>` : ''}
 <p>Progress: <span id="progress">${progressText(run.progress)}</span></p>
 ${run.state === 'finished' && run.report_dir ? html`<p><a id="report" href="/runs/${id}/report">The report</a>${run.signature !== null ? html` · <a id="download" href="/runs/${id}/report.tar.gz">the signed report folder</a> (<code>tar -xzf</code>, then <code>npx conformance verify-report DIR --key URL</code>)` : ''}</p>` : ''}
 ${await certificateLine(ctx, run)}
-${live ? html`<script>const s=new EventSource('/runs/${id}/events');s.addEventListener('progress',(e)=>{const p=JSON.parse(e.data);document.getElementById('state').textContent=p.state;document.getElementById('progress').textContent=p.text;});s.addEventListener('done',()=>{s.close();location.reload();});</script>` : ''}`,
+${live ? html`<script src="/assets/run-progress.js" data-run-id="${id}"></script>` : ''}`,
         who,
       );
     },
