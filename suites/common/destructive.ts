@@ -44,3 +44,17 @@ export function omitUnlessDestructive(
   }
   return true;
 }
+
+/**
+ * Without --allow-destructive, one `omit` on `id` citing only `rows`: the rows a destructive flow
+ * judges on an operation that changes nothing itself (the batch cycle's Get rows, D1-3-06), each a
+ * row that lists `id`. Nothing when destructive steps are allowed, `id` is not selected or no row
+ * is given.
+ */
+export function omitRowsUnlessDestructive(id: OperationId, rows: readonly string[], what: string): void {
+  const ctx = runContext();
+  if (ctx.allowDestructive || !ctx.selected.includes(id) || rows.length === 0) return;
+  on(id)
+    .must(...rows)
+    .decided(DESTRUCTIVE_STEP, 'omit', `needs --allow-destructive: ${what}`);
+}

@@ -49,7 +49,7 @@ import {
 } from '../../generators/stateMachines.ts';
 import { type OperationId, operation } from '../../spec/operations.ts';
 import type { Operation } from '../../spec/types.ts';
-import { omitUnlessDestructive } from './destructive.ts';
+import { mustRequirementsOf, omitRowsUnlessDestructive, omitUnlessDestructive } from './destructive.ts';
 
 /** The operations each machine calls (all of one suite, so the suite's coupling holds). */
 export const STATE_SEQUENCE_OPERATIONS: Readonly<Record<StateMachineName, readonly OperationId[]>> = {
@@ -535,14 +535,27 @@ function learnPersonalData(exchanges: readonly Exchange[]): void {
  * command (or the machine's main operation when every sequence passed), with the seed, the path
  * (`<fast-check path>#<hint>`) and the shrunk command list that replay it, and the failure text.
  * A destructive step: without --allow-destructive it records `omit` for the machine's operations
- * that change data and sends nothing (DEC-D3-62). Each sequence judges only what it did; what
+ * that change data, each citing its own rows, and for the others the machine's rows only they list,
+ * and sends nothing (DEC-D3-62). Each sequence judges only what it did; what
  * the sequences created is deleted at the end (DEC-D3-13).
  */
 export async function verifyStateSequence(name: StateMachineName): Promise<void> {
   const spec = MACHINES[name];
   const operations = STATE_SEQUENCE_OPERATIONS[name];
   const changing = operations.filter((id) => operation(id).destructive || id === spec.main);
-  if (omitUnlessDestructive(changing, spec.what, { [spec.main]: spec.requirements })) return;
+  if (omitUnlessDestructive(changing, spec.what)) {
+    // Each operation's omit cites its own rows: a machine row that no changing operation lists
+    // (D1-3-03, D1-3-06: list and get) is left out on the machine's operations that list it.
+    const lists = (row: string, id: OperationId) => mustRequirementsOf(id).includes(row);
+    const unlisted = spec.requirements.filter((row) => !changing.some((id) => lists(row, id)));
+    for (const id of operations.filter((o) => !changing.includes(o)))
+      omitRowsUnlessDestructive(
+        id,
+        unlisted.filter((row) => lists(row, id)),
+        spec.what,
+      );
+    return;
+  }
   const ctx = runContext();
   const target = new SuiteMachineTarget(name);
   target.restart();
