@@ -144,6 +144,19 @@ test('the reference client certified through a workspace job: conformant, with t
   expect(done).toMatchObject({ state: 'finished', verdict: 'conformant', kind: 'client' });
   expect(Date.now() - started).toBeLessThan(60_000);
   expect(results.attestation).toEqual(ATTESTATION);
+  // Signed with the service's key, as a server run is.
+  expect(done.signature).toMatch(/^[\w-]+\.[\w-]*\.[\w-]+$/);
+  expect(done.results_digest).toBe(results.integrity?.digest);
+  expect(results.signedBy?.name).toBeTruthy();
+  // Conformant on every testable requirement of its scenarios: a client certificate of their operations.
+  const certificates = await service.ctx.db
+    .selectFrom('certificates')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .execute();
+  expect(certificates.map((c) => JSON.parse(c.scope ?? '{}'))).toEqual([
+    { kind: 'client', documents: ['D1', 'D3'], operations: ['create-patient', 'find-member-v2'] },
+  ]);
   expect(results.results.filter((r) => r.status === 'fail')).toEqual([]);
   const report = await partner.get(`/runs/${runId}/report`);
   expect(report.status).toBe(200);

@@ -76,6 +76,12 @@ test('the partner example without the reserved batch cycle is conformant; the re
   const { row, results } = await checked(JSON.stringify(pact, null, 2));
   expect(row).toMatchObject({ state: 'finished', verdict: 'conformant', kind: 'pact' });
   expect(results?.results.filter((r) => r.status === 'fail')).toEqual([]);
+  // Signed as any run is, and no certificate: a pact is not the client's behaviour.
+  expect(row.signature).toMatch(/^[\w-]+\.[\w-]*\.[\w-]+$/);
+  expect(row.results_digest).toBe(results?.integrity?.digest);
+  expect(await service.ctx.db.selectFrom('certificates').selectAll().where('run_id', '=', row.id).execute()).toEqual(
+    [],
+  );
   // Part (c): every interaction verified with Pact's Verifier against a fresh sandbox.
   expect(results?.results.filter((r) => r.check === 'pact-interaction-verified').length).toBe(pact.interactions.length);
   const report = await partner.get(`/runs/${row.id}/report`);

@@ -5,10 +5,10 @@
  * workspace page shows them, then a wait until every scenario has ended, the partner asks to
  * finish (POST /runs/:runId/finish sets `finishRequestedAt` in the run's input; the worker may
  * be another process, so it reads the row), or the time-out; then every request is judged
- * (Certification.finish, the command's judging) into the sealed report, stored like a server run's.
- * A worker that stops gives the run back to the queue, as a server run's does.
+ * (Certification.finish, the command's judging) into the sealed report, signed and stored like a
+ * server run's, with the certificate it earns (service/certificates.ts). A worker that stops gives
+ * the run back to the queue, as a server run's does.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Certification, Ending, ScenarioRun } from '../../certify/certification.ts';
 import type { Attestation } from '../../core/results.ts';
@@ -199,24 +199,25 @@ export async function performClientRun(ctx: ServiceContext, claim: Claim, stoppi
       await fail(outcome.problem ?? `The certification ended with exit code ${outcome.exitCode} and no results`);
       return;
     }
-    const coverage = outcome.results.coverage?.overall;
-    const files = Object.fromEntries(
-      ['report.html', 'results.json']
-        .filter((name) => existsSync(join(reportDir, name)))
-        .map((name) => [name, readFileSync(join(reportDir, name), 'utf8')]),
-    );
+    // Signed as a server run is, its certificate made when earned (service/certificates.ts).
+    const { signRun } = await import('../certificates.ts');
+    const signed = await signRun(ctx, run, reportDir, outcome.results);
+    const coverage = signed.results.coverage?.overall;
     await finishRun(
       ctx,
       claim,
       {
         state: 'finished',
-        verdict: outcome.results.verdict,
+        verdict: signed.results.verdict,
         coverage_judged: coverage?.judged ?? null,
         coverage_in_scope: coverage?.inScope ?? null,
         report_dir: reportDir,
-        problem: [run.problem, outcome.results.verdictReason].filter(Boolean).join(' ') || null,
+        problem: [run.problem, signed.results.verdictReason].filter(Boolean).join(' ') || null,
+        results_digest: signed.resultsDigest,
+        signature: signed.signature,
       },
-      files,
+      signed.files,
+      signed.certificate,
     );
   } catch (e) {
     if (stopping.aborted) await releaseRun(ctx, claim).catch(() => {});

@@ -2,14 +2,24 @@
  * One claimed pact check: the pact file a partner uploaded (the run's input) judged as
  * `conformance pact check` judges it (pacts/check/againstSandbox.ts: against the OpenAPI
  * document, against the requirement table as client obligations, and verified with Pact's
- * Verifier against a fresh sandbox), into the sealed report, stored like a server run's. A file
+ * Verifier against a fresh sandbox), into the sealed report, signed and stored like a server
+ * run's (but earning no certificate). A file
  * that is no pact fails the run with one line. The partner is never taken for one of the
  * operator's own products: reserved operations are judged as a partner's.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceContext } from '../context.ts';
 import { type Claim, finishRun, recordProgress, releaseRun, renewLease } from './claims.ts';
+
+/**
+ * The context a pact check is signed with: its report is signed like any run's, but it earns no
+ * certificate (no coverage reaches a minimum above 100%): a pact states what a consumer's tests
+ * expect, not how the client behaves, and the certificate of a client is its workspace run's.
+ */
+function noCertificates(ctx: ServiceContext): ServiceContext {
+  return { ...ctx, settings: { ...ctx.settings, certificate: { ...ctx.settings.certificate, minimumCoverage: 2 } } };
+}
 
 export async function performPactCheck(ctx: ServiceContext, claim: Claim, stopping: AbortSignal): Promise<void> {
   // Pact's libraries report usage unless told not to; the verifier's child inherits this too.
@@ -65,24 +75,25 @@ export async function performPactCheck(ctx: ServiceContext, claim: Claim, stoppi
       );
       return;
     }
-    const coverage = outcome.results.coverage?.overall;
-    const files = Object.fromEntries(
-      ['report.html', 'results.json']
-        .filter((name) => existsSync(join(reportDir, name)))
-        .map((name) => [name, readFileSync(join(reportDir, name), 'utf8')]),
-    );
+    // Signed as a server run is, its certificate made when earned (service/certificates.ts).
+    const { signRun } = await import('../certificates.ts');
+    const signed = await signRun(noCertificates(ctx), run, reportDir, outcome.results);
+    const coverage = signed.results.coverage?.overall;
     await finishRun(
       ctx,
       claim,
       {
         state: 'finished',
-        verdict: outcome.results.verdict,
+        verdict: signed.results.verdict,
         coverage_judged: coverage?.judged ?? null,
         coverage_in_scope: coverage?.inScope ?? null,
         report_dir: reportDir,
-        problem: [run.problem, outcome.results.verdictReason].filter(Boolean).join(' ') || null,
+        problem: [run.problem, signed.results.verdictReason].filter(Boolean).join(' ') || null,
+        results_digest: signed.resultsDigest,
+        signature: signed.signature,
       },
-      files,
+      signed.files,
+      signed.certificate,
     );
   } catch (e) {
     if (stopping.aborted) await releaseRun(ctx, claim).catch(() => {});
