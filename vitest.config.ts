@@ -18,6 +18,7 @@ const LONGEST_FIRST = [
   'test/cli.test.ts',
   'test/shard.test.ts',
   'test/cleanSandbox.test.ts',
+  'test/citationsListOperation.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {
