@@ -11,10 +11,18 @@ import { ConfigError, loadConfig } from '../core/config.ts';
 /** Settings a hosted run does not take from a partner: they name the service's own files or network. */
 export const REFUSED_HTTP_SETTINGS = ['caFile', 'clientCertFile', 'clientKeyFile', 'proxy'] as const;
 
-/** Where a refused setting sits in a config (the form shows its field disabled). */
-export const REFUSED_POINTERS: ReadonlyMap<string, string> = new Map(
-  REFUSED_HTTP_SETTINGS.map((s) => [`/http/${s}`, 'the service does not read files or use proxies of a config']),
-);
+/**
+ * The settings a hosted run does not take, by where they sit in a config, with why: the form
+ * shows their fields disabled. The files and proxy are refused (checkConfigText); the target is
+ * the product's server base URL, whatever the config says.
+ */
+export const REFUSED_POINTERS: ReadonlyMap<string, string> = new Map([
+  ...REFUSED_HTTP_SETTINGS.map((s): [string, string] => [
+    `/http/${s}`,
+    'the service does not read files or use proxies of a config',
+  ]),
+  ['/target', "the target is the product's server base URL"],
+]);
 
 /** Every problem of a config's text, one line each; none when it can be stored. */
 export function checkConfigText(text: string): string[] {

@@ -228,7 +228,7 @@ describe('the config page, over HTTP', () => {
 test('the settings the service refuses (files, proxies) are shown disabled, with why', async () => {
   const { REFUSED_POINTERS } = await import('../service/configCheck.ts');
   const page = renderConfigForm({}, [], REFUSED_POINTERS).text;
-  for (const pointer of ['/http/caFile', '/http/proxy'])
+  for (const pointer of ['/http/caFile', '/http/proxy', '/target'])
     expect(page).toMatch(
       new RegExp(`id="f${pointer.replaceAll('/', '-')}" disabled[^>]*><small class="help">[^<]*Not taken here`),
     );
