@@ -40,7 +40,10 @@ async function clientHead(
   product: { id: string; attestation: string | null },
   csrf: string,
 ): Promise<Raw> {
-  const { SCENARIOS } = await import('../../certify/scenarios.ts');
+  const [{ SCENARIOS }, { operation }] = await Promise.all([
+    import('../../certify/scenarios.ts'),
+    import('../../spec/operations.ts'),
+  ]);
   const waiting = await ctx.db
     .selectFrom('runs')
     .select(['id', 'created_at', 'state'])
@@ -58,7 +61,7 @@ ${waiting.length > 0 ? html`<p id="open-workspaces">Open workspaces: ${waiting.m
 <form method="post" action="/products/${product.id}/workspaces">${csrfField(csrf)}
 <fieldset><legend>Scenarios (none ticked: every scenario)</legend>${SCENARIOS.map(
     (s) =>
-      html`<label><input type="checkbox" name="scenarios" value="${s.id}"> <code>${s.id}</code> ${s.title}</label>`,
+      html`<label><input type="checkbox" name="scenarios" value="${s.id}"> <code>${s.id}</code> ${s.title}${s.operations.some((id) => operation(id).reservedForOperator) ? html` <small class="reserved">(calls operations reserved for the operator's own products: a partner's client is refused for them)</small>` : ''}</label>`,
   )}</fieldset>
 <label>Time-out in seconds (30 to 3600) <input type="number" name="timeoutSeconds" min="30" max="3600" value="600"></label>
 <button>Start a client workspace</button></form>`;
