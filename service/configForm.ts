@@ -352,10 +352,12 @@ export function renderConfigForm(
     if (depth === 0) return inner;
     return html`<details class="config-group" data-pointer="${n.pointer}"${filled(n) ? new Raw(' open') : ''}><summary><code>${n.label}</code> <small class="help">${n.help}</small></summary>${problemsAt(n.pointer)}<fieldset>${inner}</fieldset></details>`;
   };
-  return html`<style>${FORM_STYLE}</style>${render(CONFIG_FORM, 0)}`;
+  return html`<link rel="stylesheet" href="${CONFIG_FORM_STYLE_PATH}">${render(CONFIG_FORM, 0)}`;
 }
 
+/** Where the form's style sheet is served (the pages' Content-Security-Policy allows no inline style). */
+export const CONFIG_FORM_STYLE_PATH = '/assets/config-form.css';
+
 /** The form's own layout: help under each field, short text areas, nested fieldsets indented. */
-const FORM_STYLE = new Raw(
-  '.field small.help,summary small.help{display:block;color:#555}.field textarea{height:4.5rem}.config-group fieldset{border:0;border-left:2px solid #ccd;margin:0 0 .6rem .3rem;padding:0 0 0 .8rem}.field.refused input{background:#eee}',
-);
+export const CONFIG_FORM_STYLE =
+  '.field small.help,summary small.help{display:block;color:#555}.field textarea{height:4.5rem}.config-group fieldset{border:0;border-left:2px solid #ccd;margin:0 0 .6rem .3rem;padding:0 0 0 .8rem}.field.refused input{background:#eee}\n';

@@ -113,6 +113,11 @@ async function certifiedWith(scenarios: string[], faults: ClientFault[]) {
     expect(page.text).toContain(c.clientSecret);
   }
   expect(page.text).toContain('Finish and judge');
+  // Live through a script file: the pages' policy allows no inline script.
+  expect(page.text).not.toMatch(/<script>/);
+  expect(page.text).toContain(`<script src="/assets/workspace.js" data-run-id="${runId}"></script>`);
+  const script = await fetch(`${service.url}/assets/workspace.js`);
+  expect([script.status, script.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
   // The credentials rest sealed in the run's row.
   const row = await service.ctx.db
     .selectFrom('runs')

@@ -172,6 +172,11 @@ describe('the config page, over HTTP', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain('name="cfg:/services/base"');
     expect(page.text).toContain('Advanced: the config file as JSON');
+    // Its style is a file: the pages' policy allows only the layout's inline style.
+    expect(page.text.match(/<style>/g)).toHaveLength(1);
+    expect(page.text).toContain('<link rel="stylesheet" href="/assets/config-form.css">');
+    const css = await fetch(`${service.url}/assets/config-form.css`);
+    expect([css.status, css.headers.get('content-type')]).toEqual([200, 'text/css; charset=utf-8']);
 
     const bad = await partner.post(
       config,

@@ -88,6 +88,9 @@ test('the partner example without the reserved batch cycle is conformant; the re
   expect(report.status).toBe(200);
   expect(report.text).toContain('partner-practice-app');
   const page = await partner.get(`${product}/pacts`);
+  expect(page.text).not.toMatch(/<script>/);
+  expect(page.text).toContain('<script src="/assets/pact-file.js"></script>');
+  expect((await fetch(`${service.url}/assets/pact-file.js`)).status).toBe(200);
   expect(page.text).toMatch(
     new RegExp(`<a href="/runs/${row.id}">[^<]+</a></td><td>finished</td><td class="verdict-conformant">`),
   );

@@ -12,7 +12,29 @@ import { bodyOf, param, type RouteSpec, send } from './shared.ts';
 /** The largest pact file taken, in bytes. */
 export const MAX_PACT_BYTES = 1_048_576;
 
+/** Reads the chosen file into the form's text (served as a file: the pages allow no inline script). */
+export const PACT_FILE_SCRIPT_PATH = '/assets/pact-file.js';
+
+const PACT_FILE_SCRIPT = `(() => {
+  const file = document.getElementById('pact-file');
+  const text = document.getElementById('pact-text');
+  if (!file || !text) return;
+  file.addEventListener('change', () => {
+    const chosen = file.files && file.files[0];
+    if (chosen) chosen.text().then((t) => { text.value = t; });
+  });
+})();
+`;
+
 export const PACT_ROUTES: RouteSpec[] = [
+  {
+    method: 'GET',
+    url: PACT_FILE_SCRIPT_PATH,
+    access: 'public',
+    async handler(_request, reply) {
+      return reply.type('text/javascript; charset=utf-8').send(PACT_FILE_SCRIPT);
+    },
+  },
   {
     method: 'GET',
     url: '/products/:productId/pacts',
@@ -40,7 +62,7 @@ export const PACT_ROUTES: RouteSpec[] = [
 <label>Pact file <input type="file" id="pact-file" accept=".json,application/json"></label>
 <label>or its text <textarea name="pact" id="pact-text" required></textarea></label>
 <button>Check the pact</button></form>
-<script>document.getElementById('pact-file').addEventListener('change',(e)=>{const f=e.target.files[0];if(f)f.text().then((t)=>{document.getElementById('pact-text').value=t;});});</script>
+<script src="${PACT_FILE_SCRIPT_PATH}"></script>
 <h2>Pact checks</h2>
 <table id="pact-checks"><tr><th>Check</th><th>State</th><th>Verdict</th><th>Coverage</th></tr>${checks.map(
           (r) =>

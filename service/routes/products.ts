@@ -9,7 +9,14 @@ import { bodyOf, notFound, param, type RouteSpec, send } from './shared.ts';
 import type { Attestation } from '../../core/results.ts';
 import type { FastifyReply } from 'fastify';
 import type { ConfigProblem } from '../configCheck.ts';
-import { fieldsOf, formToConfig, formValuesOf, renderConfigForm } from '../configForm.ts';
+import {
+  CONFIG_FORM_STYLE,
+  CONFIG_FORM_STYLE_PATH,
+  fieldsOf,
+  formToConfig,
+  formValuesOf,
+  renderConfigForm,
+} from '../configForm.ts';
 import { variablesOf } from '../jobs/performRun.ts';
 import type { Who } from '../sessions.ts';
 
@@ -146,6 +153,14 @@ ${named.size > 0 ? [...named].sort().map((n) => html`<label><code>${n}</code> <i
 }
 
 export const PRODUCT_ROUTES: RouteSpec[] = [
+  {
+    method: 'GET',
+    url: CONFIG_FORM_STYLE_PATH,
+    access: 'public',
+    async handler(_request, reply) {
+      return reply.type('text/css; charset=utf-8').send(CONFIG_FORM_STYLE);
+    },
+  },
   {
     method: 'GET',
     url: '/products',

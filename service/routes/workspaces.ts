@@ -31,7 +31,42 @@ const problemPage = (reply: FastifyReply, who: Who, lines: string[], back: strin
     400,
   );
 
+/** The workspace page's live part, served as a file (the pages' Content-Security-Policy allows no inline script). */
+export const WORKSPACE_SCRIPT_PATH = '/assets/workspace.js';
+
+/**
+ * Follows the run's events; reloads the page when its progress changes (the workspaces are up, a
+ * scenario ended) and when the run is done, so the page shows addresses, endings and the report.
+ */
+const WORKSPACE_SCRIPT = `(() => {
+  const id = document.currentScript && document.currentScript.dataset.runId;
+  const shown = document.getElementById('progress');
+  if (!id || !shown) return;
+  const events = new EventSource('/runs/' + encodeURIComponent(id) + '/events');
+  events.addEventListener('progress', (e) => {
+    const p = JSON.parse(e.data);
+    document.getElementById('state').textContent = p.state;
+    if (p.text !== shown.dataset.progress) {
+      events.close();
+      location.reload();
+    }
+  });
+  events.addEventListener('done', () => {
+    events.close();
+    location.reload();
+  });
+})();
+`;
+
 export const WORKSPACE_ROUTES: RouteSpec[] = [
+  {
+    method: 'GET',
+    url: WORKSPACE_SCRIPT_PATH,
+    access: 'public',
+    async handler(_request, reply) {
+      return reply.type('text/javascript; charset=utf-8').send(WORKSPACE_SCRIPT);
+    },
+  },
   {
     method: 'POST',
     url: '/products/:productId/workspaces',
@@ -147,7 +182,7 @@ ${run.problem ? html`<p class="problem" id="problem">${run.problem}</p>` : ''}
 ${run.state === 'finished' ? html`<p><a id="report" href="/runs/${id}/report">The report</a></p>` : ''}
 ${live ? (finishing ? html`<p id="finishing">Finishing: the requests are being judged.</p>` : html`<form method="post" action="/runs/${id}/finish" id="finish">${csrfField(who.csrf)}<button>Finish and judge</button></form>`) : ''}
 ${workspaces}
-${live ? html`<script>const s=new EventSource('/runs/${id}/events');const seen=document.getElementById('progress').dataset.progress;s.addEventListener('progress',(e)=>{const p=JSON.parse(e.data);document.getElementById('state').textContent=p.state;if(seen!==p.text){s.close();location.reload();}});s.addEventListener('done',()=>{s.close();location.reload();});</script>` : ''}`,
+${live ? html`<script src="${WORKSPACE_SCRIPT_PATH}" data-run-id="${id}"></script>` : ''}`,
         who,
       );
     },
