@@ -113,6 +113,7 @@ export async function buildServiceApp(
     app.route({
       method: route.method,
       url: route.url,
+      ...(route.bodyLimit !== undefined ? { bodyLimit: route.bodyLimit } : {}),
       ...(route.rateLimited
         ? { config: { rateLimit: { max: ctx.settings.signIn.max, timeWindow: ctx.settings.signIn.windowMs } } }
         : {}),

@@ -121,6 +121,13 @@ export async function signRun(
   run: { id: string; organisation_id: string; product_id: string },
   reportDir: string,
   results: RunResults,
+  options: {
+    /**
+     * False: signed, and no certificate whatever the verdict (a pact check states what a
+     * consumer's tests expect, not how the client behaves; a client's certificate is its workspace run's).
+     */
+    certify?: boolean;
+  } = {},
 ): Promise<SignedRun> {
   const signer = signerOf(ctx);
   const key = ctx.signingKey;
@@ -130,14 +137,20 @@ export async function signRun(
   });
   await writeReports(stated, reportDir);
   const overall = stated.coverage?.overall;
-  const decision = certificateDecision(
-    {
-      verdict: stated.verdict,
-      coverage_judged: overall?.judged ?? null,
-      coverage_in_scope: overall?.inScope ?? null,
-    },
-    ctx.settings.certificate,
-  );
+  const decision =
+    options.certify === false
+      ? ({
+          earned: false,
+          reason: 'a pact check earns no certificate (a client is certified by its workspace run)',
+        } as const)
+      : certificateDecision(
+          {
+            verdict: stated.verdict,
+            coverage_judged: overall?.judged ?? null,
+            coverage_in_scope: overall?.inScope ?? null,
+          },
+          ctx.settings.certificate,
+        );
   const now = ctx.now();
   const certificateId = decision.earned ? randomUUID() : undefined;
   const { jws } = await signReportDir(reportDir, {

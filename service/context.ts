@@ -27,8 +27,16 @@ export interface ServiceSettings {
   allowRanges: AllowedRange[];
   /** Runs of one organisation running at once, at most. */
   organisationConcurrency: number;
-  /** Runs one process works on at once, at most. */
+  /** Server runs and pact checks one process works on at once, at most. */
   workerConcurrency: number;
+  /**
+   * Client workspaces one process keeps open at once, at most: apart from workerConcurrency, as an
+   * open workspace mostly waits for the partner's client (for up to an hour) and must not hold the
+   * slot of a server run.
+   */
+  workspaceConcurrency: number;
+  /** The address client workspaces listen on and are reached at (default 127.0.0.1). */
+  workspaceHost?: string;
   /** Claims of one run at most: a run whose worker died is retried until then, then failed. */
   maxAttempts: number;
   /** How long a claim lasts without renewal (a dead worker's run is taken back after it). */
@@ -56,6 +64,7 @@ export const DEFAULT_SETTINGS: Omit<ServiceSettings, 'dataDir'> = {
   allowRanges: [],
   organisationConcurrency: 2,
   workerConcurrency: 2,
+  workspaceConcurrency: 8,
   maxAttempts: 2,
   leaseMs: 60_000,
   certificate: { minimumCoverage: DEFAULT_MIN_COVERAGE, validityDays: 365 },

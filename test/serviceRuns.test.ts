@@ -283,14 +283,14 @@ describe('claims', () => {
     const { org, products } = await organisationWithProducts(1);
     const id = await queued(org, products[0]);
     const firstClaim = (await claimNextRun(ctx, 'dead-worker'))!;
-    expect(firstClaim).toEqual({ runId: id, attempt: 1 });
+    expect(firstClaim).toEqual({ runId: id, attempt: 1, kind: 'server' });
     // The service restarts: every running run of the embedded engine belonged to the dead process.
     expect(await recoverRuns(ctx, { everyRunning: true })).toContain(id);
     const retried = await ctx.db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(retried).toMatchObject({ state: 'queued', attempt: 1 });
     expect(retried.problem).toContain('queued again');
     const secondClaim = (await claimNextRun(ctx, 'second-worker'))!;
-    expect(secondClaim).toEqual({ runId: id, attempt: 2 });
+    expect(secondClaim).toEqual({ runId: id, attempt: 2, kind: 'server' });
     // The first worker, thought dead, comes back with a verdict: not written.
     const outcome = {
       state: 'finished' as const,

@@ -12,8 +12,8 @@ const RANGES = ['loopback', 'private', 'link-local'] as const;
 export const service: Command = {
   help: {
     usage: [
-      'service [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--public-url URL] [--signing-key FILE] [--allow-ranges LIST] [--trust-proxy]',
-      'service --workers-only --database-url URL [--data-dir DIR] [--signing-key FILE]',
+      'service [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--public-url URL] [--signing-key FILE] [--allow-ranges LIST] [--trust-proxy] [--workspace-host H]',
+      'service --workers-only --database-url URL [--data-dir DIR] [--signing-key FILE] [--workspace-host H]',
     ],
     summary: 'host the certification service: partners sign in, register products and run certifications',
     options: [
@@ -32,6 +32,10 @@ export const service: Command = {
       ['--public-url URL', 'the address people reach the service at (invite links; https makes cookies Secure)'],
       ['--allow-ranges LIST', 'comma-separated: loopback, private, link-local: product URLs there are allowed'],
       [
+        '--workspace-host H',
+        "the address client workspaces listen on and partners' clients reach them at (default 127.0.0.1; a name or address, not 0.0.0.0)",
+      ],
+      [
         '--trust-proxy',
         "behind a reverse proxy: read the client's address and protocol from X-Forwarded-For / X-Forwarded-Proto",
       ],
@@ -48,7 +52,17 @@ export const service: Command = {
       'allow-ranges': { type: 'string' },
       'trust-proxy': { type: 'boolean' },
       'signing-key': { type: 'string' },
+      'workspace-host': { type: 'string' },
     });
+    const workspaceHost = values['workspace-host'] as string | undefined;
+    if (workspaceHost !== undefined && !/^[A-Za-z0-9.-]+$|^\[?[0-9a-fA-F:]+\]?$/.test(workspaceHost))
+      throw new UsageError(
+        `--workspace-host must be a host name or address, received ${JSON.stringify(workspaceHost)}`,
+      );
+    if (workspaceHost !== undefined && /^(0\.0\.0\.0|\[?::\]?)$/.test(workspaceHost))
+      throw new UsageError(
+        `--workspace-host is also the address clients are given: name one they reach (this machine's name or address), received ${workspaceHost}`,
+      );
     const port = integer('port', values.port as string | undefined, 0, 65535) ?? 8080;
     const databaseUrl = values['database-url'] as string | undefined;
     const workersOnly = values['workers-only'] === true;
@@ -83,6 +97,7 @@ export const service: Command = {
         allowRanges: allowRanges as (typeof RANGES)[number][],
         ...(publicUrl !== undefined ? { publicUrl } : {}),
         ...(values['trust-proxy'] === true ? { trustProxy: true } : {}),
+        ...(workspaceHost !== undefined ? { workspaceHost } : {}),
         ...(signingKeyFile !== undefined ? { signingKeyFile } : {}),
         signingKeyRequired: true,
       });

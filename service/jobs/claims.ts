@@ -6,13 +6,51 @@
  * taken back from a worker thought dead is never written twice to a verdict. A running run whose
  * lease has passed belonged to a dead worker: it is queued again, or failed after maxAttempts.
  */
+import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { iso, type ServiceContext } from '../context.ts';
-import type { CertificatesTable, Database, RunsTable } from '../db/schema.ts';
+import type { CertificatesTable, Database, RunKind, RunsTable } from '../db/schema.ts';
+
+/** Queues a run of a product (a server run, a client workspace or a pact check) and sends its job; answers its id. */
+export async function queueRun(
+  ctx: ServiceContext,
+  product: { id: string; organisation_id: string },
+  kind: RunKind,
+  /** runs.input as the job reads it (a workspace's JSON, a pact file's text). */
+  input: string | null = null,
+): Promise<string> {
+  const id = randomUUID();
+  await ctx.db
+    .insertInto('runs')
+    .values({
+      id,
+      product_id: product.id,
+      organisation_id: product.organisation_id,
+      state: 'queued',
+      verdict: null,
+      coverage_judged: null,
+      coverage_in_scope: null,
+      report_dir: null,
+      progress: null,
+      problem: null,
+      created_at: iso(ctx.now()),
+      started_at: null,
+      finished_at: null,
+      lease_until: null,
+      worker: null,
+      kind,
+      input,
+    })
+    .execute();
+  await ctx.queue.enqueue(id);
+  return id;
+}
 
 export interface Claim {
   runId: string;
   attempt: number;
+  /** What the claimed run is (a workspace has room of its own in a worker). */
+  kind?: RunKind;
 }
 
 export type ClaimAnswer = { claimed: Claim } | { blocked: string } | { gone: true };
@@ -63,7 +101,7 @@ async function tryClaim(
     .where('state', '=', 'queued')
     .where('attempt', '=', run.attempt)
     .executeTakeFirst();
-  return Number(updated.numUpdatedRows) === 1 ? { claimed: { runId, attempt } } : { gone: true };
+  return Number(updated.numUpdatedRows) === 1 ? { claimed: { runId, attempt, kind: run.kind } } : { gone: true };
 }
 
 /** Claims one run by id (a pg-boss job names it). */
@@ -71,12 +109,21 @@ export function claimRun(ctx: ServiceContext, runId: string, worker: string): Pr
   return ctx.db.transaction().execute((tx) => tryClaim(ctx, tx, runId, worker));
 }
 
-/** Claims the oldest queued run that may start now (the embedded engine's worker). */
-export async function claimNextRun(ctx: ServiceContext, worker: string): Promise<Claim | undefined> {
+/**
+ * Claims the oldest queued run that may start now (the embedded engine's worker), of the kinds
+ * given: the worker has room for workspaces and for other runs apart (ServiceSettings).
+ */
+export async function claimNextRun(
+  ctx: ServiceContext,
+  worker: string,
+  kinds: readonly RunKind[] = ['server', 'client', 'pact'],
+): Promise<Claim | undefined> {
+  if (kinds.length === 0) return undefined;
   const queued = await ctx.db
     .selectFrom('runs')
     .select('id')
     .where('state', '=', 'queued')
+    .where('kind', 'in', [...kinds])
     .orderBy('created_at')
     .limit(100)
     .execute();

@@ -6,6 +6,7 @@
  */
 import { hostname } from 'node:os';
 import type { RunQueue, ServiceContext } from '../context.ts';
+import type { RunKind } from '../db/schema.ts';
 import { claimNextRun, recoverRuns } from './claims.ts';
 import { performJob } from './performJob.ts';
 
@@ -21,6 +22,8 @@ export async function startEmbeddedQueue(ctx: ServiceContext): Promise<WorkerPoo
   await recoverRuns(ctx, { everyRunning: true });
   const stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
+  /** The workspaces among them: they have room of their own (settings.workspaceConcurrency). */
+  const workspaces = new Set<Promise<void>>();
   let looking = false;
   let again = false;
 
@@ -33,14 +36,20 @@ export async function startEmbeddedQueue(ctx: ServiceContext): Promise<WorkerPoo
     try {
       do {
         again = false;
-        while (!stopping.signal.aborted && inFlight.size < ctx.settings.workerConcurrency) {
-          const claim = await claimNextRun(ctx, worker);
+        while (!stopping.signal.aborted) {
+          const kinds: RunKind[] = [
+            ...(inFlight.size - workspaces.size < ctx.settings.workerConcurrency ? (['server', 'pact'] as const) : []),
+            ...(workspaces.size < ctx.settings.workspaceConcurrency ? (['client'] as const) : []),
+          ];
+          const claim = await claimNextRun(ctx, worker, kinds);
           if (!claim) break;
           const job: Promise<void> = performJob(ctx, claim, stopping.signal).finally(() => {
             inFlight.delete(job);
+            workspaces.delete(job);
             void look();
           });
           inFlight.add(job);
+          if (claim.kind === 'client') workspaces.add(job);
         }
       } while (again && !stopping.signal.aborted);
     } catch {

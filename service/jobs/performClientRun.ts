@@ -63,8 +63,8 @@ export interface ClientProgress {
 }
 
 export function workspaceHostOf(settings: ServiceSettings): string {
-  const host = (settings as ServiceSettings & { workspaceHost?: string }).workspaceHost;
-  return typeof host === 'string' && host !== '' ? host : DEFAULT_WORKSPACE_HOST;
+  const host = settings.workspaceHost;
+  return host !== undefined && host !== '' ? host : DEFAULT_WORKSPACE_HOST;
 }
 
 export function parseClientInput(text: string | null): ClientRunInput {

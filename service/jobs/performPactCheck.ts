@@ -12,15 +12,6 @@ import { join } from 'node:path';
 import type { ServiceContext } from '../context.ts';
 import { type Claim, finishRun, recordProgress, releaseRun, renewLease } from './claims.ts';
 
-/**
- * The context a pact check is signed with: its report is signed like any run's, but it earns no
- * certificate (no coverage reaches a minimum above 100%): a pact states what a consumer's tests
- * expect, not how the client behaves, and the certificate of a client is its workspace run's.
- */
-function noCertificates(ctx: ServiceContext): ServiceContext {
-  return { ...ctx, settings: { ...ctx.settings, certificate: { ...ctx.settings.certificate, minimumCoverage: 2 } } };
-}
-
 export async function performPactCheck(ctx: ServiceContext, claim: Claim, stopping: AbortSignal): Promise<void> {
   // Pact's libraries report usage unless told not to; the verifier's child inherits this too.
   process.env.PACT_DO_NOT_TRACK = 'true';
@@ -77,7 +68,7 @@ export async function performPactCheck(ctx: ServiceContext, claim: Claim, stoppi
     }
     // Signed as a server run is, its certificate made when earned (service/certificates.ts).
     const { signRun } = await import('../certificates.ts');
-    const signed = await signRun(noCertificates(ctx), run, reportDir, outcome.results);
+    const signed = await signRun(ctx, run, reportDir, outcome.results, { certify: false });
     const coverage = signed.results.coverage?.overall;
     await finishRun(
       ctx,

@@ -21,6 +21,8 @@ import type { WorkerPool } from './embeddedQueue.ts';
 import { performJob } from './performJob.ts';
 
 export const RUN_QUEUE = 'conformance-run';
+/** Client workspaces have a queue of their own, worked by settings.workspaceConcurrency workers apart. */
+export const WORKSPACE_QUEUE = 'conformance-workspace';
 const RETRY_BLOCKED_SECONDS = 2;
 /** A queued run this old with no live job lost it: a run is sent within its own request. */
 export const ORPHAN_AFTER_MS = 60_000;
@@ -45,7 +47,8 @@ export async function resendOrphanedRuns(
       where r.state = 'queued' and r.created_at < ${before}
         and not exists (
           select 1 from pgboss.job j
-          where j.name = ${RUN_QUEUE} and j.data->>'runId' = r.id and j.state in ('created', 'retry', 'active')
+          where j.name in (${RUN_QUEUE}, ${WORKSPACE_QUEUE}) and j.data->>'runId' = r.id
+            and j.state in ('created', 'retry', 'active')
         )
       order by r.created_at`.execute(tx);
     const sent: string[] = [];
@@ -66,14 +69,20 @@ export async function startPgBossQueue(
   const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', max: 4 });
   boss.on('error', () => {});
   await boss.start();
-  await boss.createQueue(RUN_QUEUE, { name: RUN_QUEUE, retryLimit: 0 });
+  for (const name of [RUN_QUEUE, WORKSPACE_QUEUE]) await boss.createQueue(name, { name, retryLimit: 0 });
   const worker = `${hostname()}:${process.pid}`;
   const stopping = new AbortController();
   const inFlight = new Set<Promise<void>>();
-  const send = (runId: string, startAfter?: number) =>
+  const send = async (runId: string, startAfter?: number) => {
+    const run = await ctx.db.selectFrom('runs').select('kind').where('id', '=', runId).executeTakeFirst();
     // The runs table holds the truth: pg-boss neither retries (a dead worker's run is taken back by
     // its lease) nor expires a long run's job while it works.
-    boss.send(RUN_QUEUE, { runId }, { retryLimit: 0, expireInHours: 12, ...(startAfter ? { startAfter } : {}) });
+    return boss.send(
+      run?.kind === 'client' ? WORKSPACE_QUEUE : RUN_QUEUE,
+      { runId },
+      { retryLimit: 0, expireInHours: 12, ...(startAfter ? { startAfter } : {}) },
+    );
+  };
 
   let recovery: NodeJS.Timeout | undefined;
   if (options.work) {
@@ -83,29 +92,35 @@ export async function startPgBossQueue(
     };
     await recover();
     recovery = setInterval(() => void recover(), Math.max(1000, Math.floor(ctx.settings.leaseMs / 2)));
-    for (let i = 0; i < ctx.settings.workerConcurrency; i++) {
-      await boss.work<{ runId: string }>(RUN_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => {
-        if (stopping.signal.aborted) return;
-        const answer = await claimRun(ctx, job.data.runId, worker);
-        if ('blocked' in answer) {
-          await send(job.data.runId, RETRY_BLOCKED_SECONDS);
-          return;
-        }
-        if ('gone' in answer) return;
-        const run = performJob(ctx, answer.claimed, stopping.signal);
-        inFlight.add(run);
-        await run.finally(() => inFlight.delete(run));
-        // Stopped before it ended: the run went back to the queue, and needs a job again.
-        if (stopping.signal.aborted) {
-          const row = await ctx.db
-            .selectFrom('runs')
-            .select('state')
-            .where('id', '=', job.data.runId)
-            .executeTakeFirst();
-          if (row?.state === 'queued') await send(job.data.runId);
-        }
-      });
-    }
+    // A workspace waits minutes for a client: its queue is polled less often.
+    const workers: [string, number, number][] = [
+      [RUN_QUEUE, ctx.settings.workerConcurrency, 0.5],
+      [WORKSPACE_QUEUE, ctx.settings.workspaceConcurrency, 2],
+    ];
+    for (const [queue, count, pollingIntervalSeconds] of workers)
+      for (let i = 0; i < count; i++) {
+        await boss.work<{ runId: string }>(queue, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
+          if (stopping.signal.aborted) return;
+          const answer = await claimRun(ctx, job.data.runId, worker);
+          if ('blocked' in answer) {
+            await send(job.data.runId, RETRY_BLOCKED_SECONDS);
+            return;
+          }
+          if ('gone' in answer) return;
+          const run = performJob(ctx, answer.claimed, stopping.signal);
+          inFlight.add(run);
+          await run.finally(() => inFlight.delete(run));
+          // Stopped before it ended: the run went back to the queue, and needs a job again.
+          if (stopping.signal.aborted) {
+            const row = await ctx.db
+              .selectFrom('runs')
+              .select('state')
+              .where('id', '=', job.data.runId)
+              .executeTakeFirst();
+            if (row?.state === 'queued') await send(job.data.runId);
+          }
+        });
+      }
   }
   return {
     async enqueue(runId) {

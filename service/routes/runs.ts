@@ -1,11 +1,11 @@
 /** Runs: starting one, watching it, its report; and the history helpers the product page uses. */
-import { randomUUID } from 'node:crypto';
 import type { RunResults } from '../../core/results.ts';
 import { certificateDecision, certificateStatus, SIGNED_FILES } from '../certificates.ts';
-import { type ServiceContext, iso } from '../context.ts';
+import type { ServiceContext } from '../context.ts';
 import { html, type Raw } from '../html.ts';
 import { tarGz } from '../tarGz.ts';
 import { progressText, streamRunEvents } from '../runEvents.ts';
+import { queueRun } from '../jobs/claims.ts';
 import { notFound, param, type RouteSpec, send } from './shared.ts';
 
 const VERDICT_COLOURS: Record<string, string> = {
@@ -101,35 +101,22 @@ export const RUN_ROUTES: RouteSpec[] = [
     method: 'POST',
     url: '/products/:productId/runs',
     access: 'signed-in',
-    async handler(request, reply, ctx) {
+    async handler(request, reply, ctx, who) {
       const productId = param(request, 'productId');
       const product = await ctx.db
         .selectFrom('products')
         .selectAll()
         .where('id', '=', productId)
         .executeTakeFirstOrThrow();
-      const id = randomUUID();
-      await ctx.db
-        .insertInto('runs')
-        .values({
-          id,
-          product_id: productId,
-          organisation_id: product.organisation_id,
-          state: 'queued',
-          verdict: null,
-          coverage_judged: null,
-          coverage_in_scope: null,
-          report_dir: null,
-          progress: null,
-          problem: null,
-          created_at: iso(ctx.now()),
-          started_at: null,
-          finished_at: null,
-          lease_until: null,
-          worker: null,
-        })
-        .execute();
-      await ctx.queue.enqueue(id);
+      if (product.kind === 'client')
+        return send(
+          reply,
+          'Start a run',
+          html`<p class="problem">Expected a server product, received a client product: a client is certified in a workspace, started on <a href="/products/${productId}">its page</a>.</p>`,
+          who,
+          400,
+        );
+      const id = await queueRun(ctx, product, 'server');
       return reply.redirect(`/runs/${id}`, 303);
     },
   },
@@ -150,7 +137,7 @@ export const RUN_ROUTES: RouteSpec[] = [
       return send(
         reply,
         `Run of ${run.name} ${run.version}`,
-        html`<p><a href="/products/${run.product_id}">History of the product</a></p>
+        html`<p><a href="/products/${run.product_id}">History of the product</a>${run.kind === 'client' ? html` · <a id="workspace" href="/runs/${id}/workspace">the workspace</a> (addresses and credentials for the client)` : ''}</p>
 <p>State: <strong id="state">${run.state}</strong> · Verdict: <strong id="verdict">${run.verdict ?? ''}</strong>
 ${run.coverage_in_scope !== null ? html` · Coverage: ${coverageText(run.coverage_judged, run.coverage_in_scope)}` : ''}</p>
 ${run.problem ? html`<p class="problem" id="problem">${run.problem}</p>` : ''}

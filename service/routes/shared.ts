@@ -14,6 +14,8 @@ interface RouteBase {
   url: string;
   /** Sign-in: attempts per address are limited (settings.signIn). */
   rateLimited?: boolean;
+  /** Bytes a request's body may hold (default: the app's 1 MiB). */
+  bodyLimit?: number;
 }
 
 /** A public route may be used signed in or not; the others only signed in (the operator's only by the operator). */

@@ -4,13 +4,13 @@
  * use (addresses and credentials, live as the worker records them), the same as JSON (what
  * `certify-client --config-out` writes, for a client started by a script), and "Finish and judge".
  */
-import { randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { progressText } from '../runEvents.ts';
 import type { Who } from '../sessions.ts';
 import { iso } from '../context.ts';
 import { csrfField, html } from '../html.ts';
 import type { ClientProgress, ClientRunInput } from '../jobs/performClientRun.ts';
+import { queueRun } from '../jobs/claims.ts';
 import { notFound, param, type RouteSpec, send } from './shared.ts';
 
 /** The time-out a partner may give a workspace, in seconds: a workspace holds a worker while it waits. */
@@ -105,30 +105,7 @@ export const WORKSPACE_ROUTES: RouteSpec[] = [
         ...(chosen.length > 0 ? { scenarios: [...new Set(chosen)] } : {}),
         timeoutSeconds,
       };
-      const id = randomUUID();
-      await ctx.db
-        .insertInto('runs')
-        .values({
-          id,
-          product_id: productId,
-          organisation_id: product.organisation_id,
-          state: 'queued',
-          verdict: null,
-          coverage_judged: null,
-          coverage_in_scope: null,
-          report_dir: null,
-          progress: null,
-          problem: null,
-          created_at: iso(ctx.now()),
-          started_at: null,
-          finished_at: null,
-          lease_until: null,
-          worker: null,
-          kind: 'client',
-          input: JSON.stringify(input),
-        })
-        .execute();
-      await ctx.queue.enqueue(id);
+      const id = await queueRun(ctx, product, 'client', JSON.stringify(input));
       return reply.redirect(`/runs/${id}/workspace`, 303);
     },
   },
