@@ -1,4 +1,5 @@
 /** What the service's routes, pages and jobs share. */
+import type { JWK } from 'jose';
 import type { Kysely } from 'kysely';
 import { DEFAULT_MIN_COVERAGE } from '../core/coverage.ts';
 import type { SigningKey } from '../core/signing.ts';
@@ -86,6 +87,8 @@ export interface ServiceContext {
   environment: NodeJS.ProcessEnv;
   /** The key the service signs run reports and certificates with (service/signingKey.ts). */
   signingKey: SigningKey;
+  /** Public keys it signed with before (published, never used to sign; service/signingKey.ts retiredKeys). */
+  retiredKeys?: readonly JWK[];
   /** The address the web application listens on, once it does (the service's address without publicUrl). */
   listeningUrl?: string;
 }

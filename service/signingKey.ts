@@ -11,6 +11,7 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { JWK } from 'jose';
 import { generateSigningKeyPair, KeyProblem, type SigningKey, signingKeyFromPem } from '../core/signing.ts';
 import { ServiceKeyProblem } from './secrets.ts';
 
@@ -68,4 +69,39 @@ export async function serviceSigningKey(options: {
     }
   }
   return fromPem(readFileSync(file, 'utf8'), file);
+}
+
+/**
+ * Keys the service signed with before its current one (`--retired-keys FILE`: a JWK set of public
+ * keys, as `conformance keys generate` writes jwks.json): published at JWKS_PATH beside the current
+ * key, so that folders and certificates signed before a key was replaced still verify; never used
+ * to sign. A set holding a private part, or a key other than Ed25519 with its id, is refused.
+ */
+export function retiredKeys(file: string): JWK[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    const why =
+      e instanceof SyntaxError ? 'it is not JSON' : ((e as NodeJS.ErrnoException).code ?? (e as Error).message);
+    throw new ServiceKeyProblem(`--retired-keys ${file} cannot be read: ${why}`);
+  }
+  const keys = (value as { keys?: unknown }).keys;
+  if (!Array.isArray(keys))
+    throw new ServiceKeyProblem(
+      `Expected a JWK set ({"keys": [...]}) in --retired-keys ${file}, received something else`,
+    );
+  return keys.map((k: Record<string, unknown>, i) => {
+    if (k === null || typeof k !== 'object' || k.kty !== 'OKP' || k.crv !== 'Ed25519' || typeof k.x !== 'string')
+      throw new ServiceKeyProblem(
+        `Expected Ed25519 public keys in --retired-keys ${file}, received another at keys[${i}]`,
+      );
+    if (typeof k.kid !== 'string' || k.kid === '')
+      throw new ServiceKeyProblem(`Expected every key of --retired-keys ${file} to have its kid, keys[${i}] has none`);
+    if ('d' in k)
+      throw new ServiceKeyProblem(
+        `--retired-keys ${file} holds a private key (keys[${i}].d): publish public keys only (the jwks.json of keys generate)`,
+      );
+    return { kty: 'OKP', crv: 'Ed25519', x: k.x, kid: k.kid, ...(typeof k.alg === 'string' ? { alg: k.alg } : {}) };
+  });
 }

@@ -27,7 +27,7 @@ import {
 import { type OpenedDatabase, openDatabase } from './db/openDatabase.ts';
 import type { WorkerPool } from './jobs/embeddedQueue.ts';
 import { hashPassword, parseServiceKey, SecretBox, ServiceKeyProblem } from './secrets.ts';
-import { serviceSigningKey } from './signingKey.ts';
+import { retiredKeys, serviceSigningKey } from './signingKey.ts';
 
 export interface ServiceOptions extends Partial<Omit<ServiceSettings, 'dataDir' | 'certificate'>> {
   dataDir?: string;
@@ -35,6 +35,8 @@ export interface ServiceOptions extends Partial<Omit<ServiceSettings, 'dataDir' 
   certificate?: Partial<CertificateSettings>;
   /** The signing key's PEM file (else CONFORMANCE_SERVICE_SIGNING_KEY, else generated: service/signingKey.ts). */
   signingKeyFile?: string;
+  /** A JWK set of public keys the service signed with before (service/signingKey.ts retiredKeys). */
+  retiredKeysFile?: string;
   /**
    * PostgreSQL refuses to start without a signing key given (the command sets it: every machine
    * must sign with the same key); a caller running one process (a test) may let one be generated.
@@ -129,6 +131,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const key = serviceKey(environment, dataDir, postgres);
   const database = await openDatabase({ dataDir, databaseUrl: options.databaseUrl });
   let signingKey: Awaited<ReturnType<typeof serviceSigningKey>>;
+  let retired: ReturnType<typeof retiredKeys> = [];
   try {
     signingKey = await serviceSigningKey({
       file: options.signingKeyFile,
@@ -136,11 +139,18 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       dataDir,
       required: postgres && options.signingKeyRequired === true,
     });
+    if (options.retiredKeysFile !== undefined) retired = retiredKeys(options.retiredKeysFile);
   } catch (e) {
     await database.close();
     throw e;
   }
-  const { signingKeyFile: _file, signingKeyRequired: _required, certificate, ...rest } = options;
+  const {
+    signingKeyFile: _file,
+    signingKeyRequired: _required,
+    retiredKeysFile: _retired,
+    certificate,
+    ...rest
+  } = options;
   const settings: ServiceSettings = {
     ...DEFAULT_SETTINGS,
     ...stripUndefined(rest),
@@ -157,6 +167,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     now: options.now ?? (() => new Date()),
     environment: { ...process.env, ...environment },
     signingKey,
+    retiredKeys: retired,
   };
   let workers: WorkerPool;
   try {

@@ -366,6 +366,67 @@ test('a certificate needs a conformant verdict and enough judged; the reason is 
 });
 
 describe('the signing key', () => {
+  test('a replaced key stays published with --retired-keys: what it signed still verifies, its certificate valid; without it, an unknown signer', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'service-rotation-'));
+    const [old, current] = [
+      await generateSigningKeyPair('operator-2025'),
+      await generateSigningKeyPair('operator-2026'),
+    ];
+    const environment = (pem: string) => ({
+      CONFORMANCE_SERVICE_OPERATOR_EMAIL: OPERATOR.email,
+      CONFORMANCE_SERVICE_OPERATOR_PASSWORD: OPERATOR.password,
+      CONFORMANCE_SERVICE_KEY: '5a'.repeat(32),
+      CONFORMANCE_SERVICE_SIGNING_KEY: pem,
+    });
+    // Signed and certified under the old key.
+    const before = await serviceOn('sqlite', { dataDir, environment: environment(old.privatePem) });
+    let folder: string;
+    try {
+      const operator = new Person(before.url!);
+      await operator.signIn(OPERATOR.email, OPERATOR.password);
+      const partner = await partnerOf(before, operator, 'Rotation');
+      const product = (
+        await partner.post('/products', { name: 'Rotated', version: '1', baseUrl: clean.url, only: ONLY })
+      ).location!;
+      folder = await downloadSigned(partner, await runToEnd(before, partner, product));
+    } finally {
+      await before.close();
+    }
+    // The same service, its key replaced: the old one published as retired.
+    const retiredFile = join(mkdtempSync(join(tmpdir(), 'retired-set-')), 'jwks.json');
+    writeFileSync(retiredFile, JSON.stringify(old.jwks));
+    const without = await serviceOn('sqlite', { dataDir, environment: environment(current.privatePem) });
+    try {
+      const unknown = await runInProcess(['verify-report', folder, '--key', `${without.url}/.well-known/jwks.json`]);
+      expect(lastLine(unknown.stdout)).toMatch(/^UNKNOWN SIGNER: .* \(signature\.jws names key operator-2025\)$/);
+    } finally {
+      await without.close();
+    }
+    const after = await serviceOn('sqlite', {
+      dataDir,
+      environment: environment(current.privatePem),
+      retiredKeysFile: retiredFile,
+    });
+    try {
+      const jwks = `${after.url}/.well-known/jwks.json`;
+      const published = (await (await fetch(jwks)).json()) as JSONWebKeySet;
+      expect(published.keys.map((k) => k.kid)).toEqual(['operator-2026', 'operator-2025']);
+      const verified = await runInProcess(['verify-report', folder, '--key', jwks]);
+      expect(verified.stdout).toContain('(key operator-2025, EdDSA; checked with the key set at ');
+      expect(verified.stdout).toMatch(/certificate [\w-]+: VALID/);
+      expect(lastLine(verified.stdout)).toMatch(/^SIGNED AND INTACT: /);
+      expect(verified.code).toBe(0);
+    } finally {
+      await after.close();
+    }
+    // A retired set is public keys only.
+    const leaking = join(mkdtempSync(join(tmpdir(), 'retired-set-')), 'jwks.json');
+    writeFileSync(leaking, JSON.stringify({ keys: [{ ...old.jwks.keys[0], d: 'private' }] }));
+    await expect(serviceOn('sqlite', { retiredKeysFile: leaking })).rejects.toThrow(
+      /^--retired-keys .*jwks\.json holds a private key \(keys\[0\]\.d\): publish public keys only/,
+    );
+  }, 120_000);
+
   test('from CONFORMANCE_SERVICE_SIGNING_KEY or --signing-key; PostgreSQL started by the command requires one', async () => {
     const pair = await generateSigningKeyPair('operator-2026');
     const fromEnvironment = await serviceOn('sqlite', {

@@ -12,7 +12,7 @@ const RANGES = ['loopback', 'private', 'link-local'] as const;
 export const service: Command = {
   help: {
     usage: [
-      'service [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--public-url URL] [--signing-key FILE] [--allow-ranges LIST] [--trust-proxy] [--workspace-host H]',
+      'service [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--public-url URL] [--signing-key FILE] [--retired-keys FILE] [--allow-ranges LIST] [--trust-proxy] [--workspace-host H]',
       'service --workers-only --database-url URL [--data-dir DIR] [--signing-key FILE] [--workspace-host H]',
     ],
     summary: 'host the certification service: partners sign in, register products and run certifications',
@@ -23,6 +23,10 @@ export const service: Command = {
       [
         '--database-url URL',
         'PostgreSQL (postgres://...) instead of the embedded database; needs CONFORMANCE_SERVICE_KEY and a signing key',
+      ],
+      [
+        '--retired-keys FILE',
+        'a JWK set of public keys the service signed with before (the jwks.json of keys generate): published beside the current key, so that what they signed still verifies; never used to sign',
       ],
       [
         '--signing-key FILE',
@@ -52,6 +56,7 @@ export const service: Command = {
       'allow-ranges': { type: 'string' },
       'trust-proxy': { type: 'boolean' },
       'signing-key': { type: 'string' },
+      'retired-keys': { type: 'string' },
       'workspace-host': { type: 'string' },
     });
     const workspaceHost = values['workspace-host'] as string | undefined;
@@ -99,6 +104,7 @@ export const service: Command = {
         ...(values['trust-proxy'] === true ? { trustProxy: true } : {}),
         ...(workspaceHost !== undefined ? { workspaceHost } : {}),
         ...(signingKeyFile !== undefined ? { signingKeyFile } : {}),
+        ...(values['retired-keys'] !== undefined ? { retiredKeysFile: values['retired-keys'] as string } : {}),
         signingKeyRequired: true,
       });
     } catch (e) {

@@ -45,11 +45,14 @@ export const CERTIFICATE_ROUTES: RouteSpec[] = [
     url: JWKS_PATH,
     access: 'public',
     async handler(_request, reply, ctx) {
-      // Briefly cacheable: a key set changes only when the operator replaces the key.
+      // Briefly cacheable: a key set changes only when the operator replaces the key. The keys it
+      // signed with before stay published, so that what they signed still verifies.
+      const current = jwksOf([ctx.signingKey]).keys;
+      const retired = (ctx.retiredKeys ?? []).filter((k) => !current.some((c) => c.kid === k.kid));
       return reply
         .type('application/jwk-set+json')
         .header('cache-control', 'public, max-age=300')
-        .send(JSON.stringify(jwksOf([ctx.signingKey])));
+        .send(JSON.stringify({ keys: [...current, ...retired] }));
     },
   },
   {
