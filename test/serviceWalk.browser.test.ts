@@ -15,6 +15,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { compactVerify, decodeProtectedHeader, importJWK, type JWK } from 'jose';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, onTestFailed, test } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../server/http.ts';
@@ -49,6 +50,8 @@ const walk = {
   operator: undefined as Page | undefined,
   partner: undefined as Page | undefined,
   stranger: undefined as Page | undefined,
+  anonymous: undefined as Page | undefined,
+  certificatePath: '',
   organisationPath: '',
   partnerInvite: '',
   productPath: '',
@@ -283,9 +286,57 @@ describe('the certification service in Chromium: a partner from invite to certif
     RUN_TIMEOUT_MS + 30_000,
   );
 
-  // Certificates (issue 25) are being added by another change: these steps follow once its pages land.
-  test.todo(
-    'the conformant run earns a certificate: the run page links it, and its public page says valid, signed out too',
+  step(
+    'the conformant run earns a certificate: the run page links it, its public page says valid, signed out too, signed with a published key',
+    async () => {
+      const page = walk.partner!;
+      await page.goto(`${service.url}${walk.firstRunPath}`);
+      const link = page.locator('a#certificate');
+      walk.certificatePath = (await link.getAttribute('href')) ?? '';
+      expect(walk.certificatePath).toMatch(/^\/certificates\/[^/]+$/);
+      await link.click();
+      await page.waitForURL((u) => u.pathname === walk.certificatePath);
+      expect(await page.locator('#certificate-status').innerText()).toBe('valid');
+      expect(await page.locator('#certificate-organisation').innerText()).toBe('Acme Health');
+      expect(await page.locator('#certificate-product').innerText()).toBe('Acme Practice Server');
+      expect(await page.locator('#certificate-version').innerText()).toBe('3.2');
+      expect(await page.locator('#certificate-operations').innerText()).toBe(ONLY);
+      // Only the operator revokes.
+      expect(await page.locator('#revoke').count()).toBe(0);
+      // The product's page lists it, valid.
+      await page.goto(`${service.url}${walk.productPath}`);
+      const row = page.locator(`#certificates tr:has(a[href="${walk.certificatePath}"])`);
+      expect(await row.locator('td.certificate-valid').innerText()).toBe('valid');
+      // Anyone shown it checks it, signed out, in a browser of their own.
+      const anonymous = await newPage();
+      walk.anonymous = anonymous;
+      const answer = await anonymous.goto(`${service.url}${walk.certificatePath}`);
+      expect(answer?.status()).toBe(200);
+      expect(pathOf(anonymous)).toBe(walk.certificatePath);
+      expect(await anonymous.locator('#certificate-status').innerText()).toBe('valid');
+      expect(await anonymous.locator('#certificate-product').innerText()).toBe('Acme Practice Server');
+      expect(await anonymous.locator(`a[href="${walk.firstRunPath}"]`).count()).toBe(0);
+      // The certificate is a JWS of a key the service publishes, stating this certificate.
+      const jws = await anonymous.locator('#certificate-jws').inputValue();
+      await anonymous.getByRole('link', { name: '/.well-known/jwks.json' }).click();
+      const jwks = JSON.parse(await anonymous.locator('body').innerText()) as { keys: (JWK & { kid?: string })[] };
+      expect(jwks.keys.length).toBeGreaterThan(0);
+      expect(jwks.keys.every((k) => k.d === undefined)).toBe(true);
+      const { kid } = decodeProtectedHeader(jws);
+      const key = jwks.keys.find((k) => k.kid === kid);
+      expect(key, `key ${kid}`).toBeDefined();
+      const { payload } = await compactVerify(jws, await importJWK(key!, 'EdDSA'));
+      const statement = JSON.parse(new TextDecoder().decode(payload)) as {
+        id: string;
+        runId: string;
+        product: { name: string; version: string };
+      };
+      expect(statement).toMatchObject({
+        id: walk.certificatePath.split('/').pop(),
+        runId: walk.firstRunPath.split('/').pop(),
+        product: { name: 'Acme Practice Server', version: '3.2' },
+      });
+    },
   );
 
   step(
@@ -297,6 +348,9 @@ describe('the certification service in Chromium: a partner from invite to certif
       await startRunAndFollow(page);
       walk.secondRunPath = pathOf(page);
       expect(await page.locator('#verdict').innerText()).toBe('not-conformant');
+      // No certificate, and one line why.
+      expect(await page.locator('#certificate').count()).toBe(0);
+      expect(await page.locator('#no-certificate').innerText()).toMatch(/^No certificate: \S/);
       await page.locator('#report').click();
       await page.waitForURL(/\/report$/);
       await expect.poll(() => page.locator('#verdict').getAttribute('data-verdict')).toBe('not-conformant');
@@ -334,6 +388,7 @@ describe('the certification service in Chromium: a partner from invite to certif
     // first partner's rows (or the operator's alone), filled with the first partner's ids.
     const ids: Record<string, string[]> = {
       organisationId: [walk.organisationPath.split('/').pop()!],
+      certificateId: [walk.certificatePath.split('/').pop()!],
       productId: [walk.productPath.split('/').pop()!],
       runId: [walk.firstRunPath.split('/').pop()!, walk.secondRunPath.split('/').pop()!],
     };
@@ -372,6 +427,7 @@ describe('the certification service in Chromium: a partner from invite to certif
     await page.goto(`${service.url}/products`);
     const csrf = await page.locator('input[name="_csrf"]').first().getAttribute('value');
     expect(posts).toContain(`${walk.productPath}/runs`);
+    expect(posts).toContain(`${walk.certificatePath}/revoke`);
     for (const path of posts) {
       const answer = await page.request.post(`${service.url}${path}`, {
         form: { _csrf: csrf!, name: 'x', email: 'x@globex.test', config: '', secrets: 'X=1' },
@@ -396,7 +452,36 @@ describe('the certification service in Chromium: a partner from invite to certif
     }
   });
 
-  test.todo('the operator revokes the certificate: its public page says revoked, and the stranger cannot revoke it');
+  step(
+    'the operator revokes the certificate: its public page says revoked, to anyone; the stranger could not',
+    async () => {
+      // The stranger sees the public page, with no revoke button and no link into the partner's run.
+      const stranger = walk.stranger!;
+      await stranger.goto(`${service.url}${walk.certificatePath}`);
+      expect(await stranger.locator('#certificate-status').innerText()).toBe('valid');
+      expect(await stranger.locator('#revoke').count()).toBe(0);
+      expect(await stranger.locator(`a[href="${walk.firstRunPath}"]`).count()).toBe(0);
+      const operator = walk.operator!;
+      await operator.goto(`${service.url}${walk.certificatePath}`);
+      expect(await operator.locator('#certificate-status').innerText()).toBe('valid');
+      await operator.locator('#revoke').click();
+      await operator.waitForLoadState();
+      await expect.poll(() => operator.locator('#certificate-status').innerText()).toBe('revoked');
+      expect(pathOf(operator)).toBe(walk.certificatePath);
+      expect(await operator.locator('#revoke').count()).toBe(0);
+      // Signed out, in the browser that saw it valid.
+      const anonymous = walk.anonymous!;
+      await anonymous.goto(`${service.url}${walk.certificatePath}`);
+      expect(await anonymous.locator('#certificate-status').innerText()).toBe('revoked');
+      const status = await anonymous.request.get(`${service.url}${walk.certificatePath}.json`);
+      expect(await status.json()).toMatchObject({ status: 'revoked' });
+      // The partner's product page says so too.
+      const partner = walk.partner!;
+      await partner.goto(`${service.url}${walk.productPath}`);
+      const row = partner.locator(`#certificates tr:has(a[href="${walk.certificatePath}"])`);
+      expect(await row.locator('td.certificate-revoked').innerText()).toBe('revoked');
+    },
+  );
 
   step('the pages raised no script error', async () => {
     expect(problems).toEqual([]);
