@@ -318,8 +318,13 @@ describe('the certification service in Chromium: a partner from invite to certif
       expect(await anonymous.locator(`a[href="${walk.firstRunPath}"]`).count()).toBe(0);
       // The certificate is a JWS of a key the service publishes, stating this certificate.
       const jws = await anonymous.locator('#certificate-jws').inputValue();
-      await anonymous.getByRole('link', { name: '/.well-known/jwks.json' }).click();
-      const jwks = JSON.parse(await anonymous.locator('body').innerText()) as { keys: (JWK & { kid?: string })[] };
+      // The page's own link to the key set, followed (its answer read as sent, not as Chromium shows JSON).
+      const [keySet] = await Promise.all([
+        anonymous.waitForResponse((r) => new URL(r.url()).pathname === '/.well-known/jwks.json'),
+        anonymous.getByRole('link', { name: '/.well-known/jwks.json' }).click(),
+      ]);
+      expect(keySet.status()).toBe(200);
+      const jwks = (await keySet.json()) as { keys: (JWK & { kid?: string })[] };
       expect(jwks.keys.length).toBeGreaterThan(0);
       expect(jwks.keys.every((k) => k.d === undefined)).toBe(true);
       const { kid } = decodeProtectedHeader(jws);
