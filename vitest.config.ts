@@ -10,15 +10,22 @@ import { defineConfig } from 'vitest/config';
  */
 const LONGEST_FIRST = [
   'test/variants.test.ts',
-  'test/variantProbes.test.ts',
   'test/faults.test.ts',
+  'test/package.test.ts',
+  'test/variantProbes.test.ts',
   'test/hostile.test.ts',
-  'test/gateway.test.ts',
+  'test/serviceRestart.test.ts',
+  'pacts/verify.test.ts',
   'test/cliManners.test.ts',
+  'test/serviceHostile.test.ts',
+  'test/citationsListOperation.test.ts',
+  'test/tls.test.ts',
+  'test/serviceWalk.browser.test.ts',
+  'test/serviceCertificates.test.ts',
+  'test/gateway.test.ts',
   'test/cli.test.ts',
   'test/shard.test.ts',
   'test/cleanSandbox.test.ts',
-  'test/citationsListOperation.test.ts',
 ];
 
 class LongestFirst extends BaseSequencer {

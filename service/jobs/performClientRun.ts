@@ -14,6 +14,7 @@ import type { Certification, Ending, ScenarioRun } from '../../certify/certifica
 import type { Attestation } from '../../core/results.ts';
 import type { ServiceContext, ServiceSettings } from '../context.ts';
 import { type Claim, finishRun, recordProgress, releaseRun, renewLease } from './claims.ts';
+import { finishSigned } from './finishSigned.ts';
 
 /** Where the workspaces listen when the operator sets nothing (`workspaceHost` of the settings). */
 export const DEFAULT_WORKSPACE_HOST = '127.0.0.1';
@@ -200,25 +201,7 @@ export async function performClientRun(ctx: ServiceContext, claim: Claim, stoppi
       return;
     }
     // Signed as a server run is, its certificate made when earned (service/certificates.ts).
-    const { signRun } = await import('../certificates.ts');
-    const signed = await signRun(ctx, run, reportDir, outcome.results);
-    const coverage = signed.results.coverage?.overall;
-    await finishRun(
-      ctx,
-      claim,
-      {
-        state: 'finished',
-        verdict: signed.results.verdict,
-        coverage_judged: coverage?.judged ?? null,
-        coverage_in_scope: coverage?.inScope ?? null,
-        report_dir: reportDir,
-        problem: [run.problem, signed.results.verdictReason].filter(Boolean).join(' ') || null,
-        results_digest: signed.resultsDigest,
-        signature: signed.signature,
-      },
-      signed.files,
-      signed.certificate,
-    );
+    await finishSigned(ctx, claim, run, reportDir, outcome.results);
   } catch (e) {
     if (stopping.aborted) await releaseRun(ctx, claim).catch(() => {});
     else

@@ -10,6 +10,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceContext } from '../context.ts';
+import { finishSigned } from './finishSigned.ts';
 import { type Claim, finishRun, recordProgress, releaseRun, renewLease } from './claims.ts';
 
 export async function performPactCheck(ctx: ServiceContext, claim: Claim, stopping: AbortSignal): Promise<void> {
@@ -66,26 +67,8 @@ export async function performPactCheck(ctx: ServiceContext, claim: Claim, stoppi
       );
       return;
     }
-    // Signed as a server run is, its certificate made when earned (service/certificates.ts).
-    const { signRun } = await import('../certificates.ts');
-    const signed = await signRun(ctx, run, reportDir, outcome.results, { certify: false });
-    const coverage = signed.results.coverage?.overall;
-    await finishRun(
-      ctx,
-      claim,
-      {
-        state: 'finished',
-        verdict: signed.results.verdict,
-        coverage_judged: coverage?.judged ?? null,
-        coverage_in_scope: coverage?.inScope ?? null,
-        report_dir: reportDir,
-        problem: [run.problem, signed.results.verdictReason].filter(Boolean).join(' ') || null,
-        results_digest: signed.resultsDigest,
-        signature: signed.signature,
-      },
-      signed.files,
-      signed.certificate,
-    );
+    // Signed as a server run is; a pact check earns no certificate (a pact is not the client's behaviour).
+    await finishSigned(ctx, claim, run, reportDir, outcome.results, { certify: false });
   } catch (e) {
     if (stopping.aborted) await releaseRun(ctx, claim).catch(() => {});
     else await fail(`The service could not check the pact: ${(e as Error).message.split('\n')[0]}`).catch(() => {});

@@ -9,8 +9,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { ProgressSink } from '../../app/progress.ts';
-import { signRun } from '../certificates.ts';
 import type { ServiceContext } from '../context.ts';
+import { finishSigned } from './finishSigned.ts';
 import { guardTarget, TargetRefused } from '../ssrf.ts';
 import { type Claim, finishRun, recordProgress, releaseRun, renewLease } from './claims.ts';
 
@@ -184,25 +184,7 @@ export async function performRun(ctx: ServiceContext, claim: Claim, stopping: Ab
       return;
     }
     // Signed, and its certificate made when earned (service/certificates.ts), before the outcome is written.
-    const signed = await signRun(ctx, run, reportDir, outcome.results);
-    const coverage = signed.results.coverage?.overall;
-    await finishRun(
-      ctx,
-      claim,
-      {
-        state: 'finished',
-        verdict: signed.results.verdict,
-        coverage_judged: coverage?.judged ?? null,
-        coverage_in_scope: coverage?.inScope ?? null,
-        report_dir: reportDir,
-        // A retried run keeps the note of its earlier attempt beside the verdict's reason.
-        problem: [run.problem, signed.results.verdictReason].filter(Boolean).join(' ') || null,
-        results_digest: signed.resultsDigest,
-        signature: signed.signature,
-      },
-      signed.files,
-      signed.certificate,
-    );
+    await finishSigned(ctx, claim, run, reportDir, outcome.results);
   } catch (e) {
     if (stopping.aborted) await releaseRun(ctx, claim).catch(() => {});
     else await fail(`The service could not perform the run: ${(e as Error).message.split('\n')[0]}`).catch(() => {});

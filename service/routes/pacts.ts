@@ -6,7 +6,7 @@
 import { csrfField, html } from '../html.ts';
 import { coverageText } from './runs.ts';
 import { queueRun } from '../jobs/claims.ts';
-import { bodyOf, param, type RouteSpec, send } from './shared.ts';
+import { bodyOf, param, type RouteSpec, send, assetRoute } from './shared.ts';
 
 /** The largest pact file taken, in bytes. */
 export const MAX_PACT_BYTES = 1_048_576;
@@ -26,14 +26,7 @@ const PACT_FILE_SCRIPT = `(() => {
 `;
 
 export const PACT_ROUTES: RouteSpec[] = [
-  {
-    method: 'GET',
-    url: PACT_FILE_SCRIPT_PATH,
-    access: 'public',
-    async handler(_request, reply) {
-      return reply.type('text/javascript; charset=utf-8').send(PACT_FILE_SCRIPT);
-    },
-  },
+  assetRoute(PACT_FILE_SCRIPT_PATH, 'text/javascript', PACT_FILE_SCRIPT),
   {
     method: 'GET',
     url: '/products/:productId/pacts',

@@ -5,7 +5,7 @@ import { iso, type ServiceContext } from '../context.ts';
 import { csrfField, html, Raw } from '../html.ts';
 import { certificatesTable } from './certificates.ts';
 import { coverageText, historyChart, readResults } from './runs.ts';
-import { bodyOf, notFound, param, type RouteSpec, send } from './shared.ts';
+import { bodyOf, notFound, param, type RouteSpec, send, assetRoute } from './shared.ts';
 import type { Attestation } from '../../core/results.ts';
 import type { FastifyReply } from 'fastify';
 import type { ConfigProblem } from '../configCheck.ts';
@@ -153,14 +153,7 @@ ${named.size > 0 ? [...named].sort().map((n) => html`<label><code>${n}</code> <i
 }
 
 export const PRODUCT_ROUTES: RouteSpec[] = [
-  {
-    method: 'GET',
-    url: CONFIG_FORM_STYLE_PATH,
-    access: 'public',
-    async handler(_request, reply) {
-      return reply.type('text/css; charset=utf-8').send(CONFIG_FORM_STYLE);
-    },
-  },
+  assetRoute(CONFIG_FORM_STYLE_PATH, 'text/css', CONFIG_FORM_STYLE),
   {
     method: 'GET',
     url: '/products',

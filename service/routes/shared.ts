@@ -68,3 +68,15 @@ export function notFound(reply: FastifyReply, who?: Who): FastifyReply {
 export function origin(request: FastifyRequest, ctx: ServiceContext): string {
   return (ctx.settings.publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
 }
+
+/** A file the pages load (a script or a style sheet), public: the pages' policy allows nothing inline. */
+export function assetRoute(url: string, type: 'text/javascript' | 'text/css', text: string): RouteSpec {
+  return {
+    method: 'GET',
+    url,
+    access: 'public',
+    async handler(_request, reply) {
+      return reply.type(`${type}; charset=utf-8`).send(text);
+    },
+  };
+}

@@ -11,7 +11,7 @@ import { iso } from '../context.ts';
 import { csrfField, html } from '../html.ts';
 import type { ClientProgress, ClientRunInput } from '../jobs/performClientRun.ts';
 import { queueRun } from '../jobs/claims.ts';
-import { notFound, param, type RouteSpec, send } from './shared.ts';
+import { notFound, param, type RouteSpec, send, assetRoute } from './shared.ts';
 
 /** The time-out a partner may give a workspace, in seconds: a workspace holds a worker while it waits. */
 export const WORKSPACE_TIMEOUT = { min: 30, max: 3600, default: 600 } as const;
@@ -59,14 +59,7 @@ const WORKSPACE_SCRIPT = `(() => {
 `;
 
 export const WORKSPACE_ROUTES: RouteSpec[] = [
-  {
-    method: 'GET',
-    url: WORKSPACE_SCRIPT_PATH,
-    access: 'public',
-    async handler(_request, reply) {
-      return reply.type('text/javascript; charset=utf-8').send(WORKSPACE_SCRIPT);
-    },
-  },
+  assetRoute(WORKSPACE_SCRIPT_PATH, 'text/javascript', WORKSPACE_SCRIPT),
   {
     method: 'POST',
     url: '/products/:productId/workspaces',
