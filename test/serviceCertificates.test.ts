@@ -21,7 +21,7 @@ import { type CertificateStatement, certificateDecision } from '../service/certi
 import { ServiceKeyProblem } from '../service/secrets.ts';
 import { SIGNING_KEY_FILE } from '../service/signingKey.ts';
 import { type RunningService, startService } from '../service/startService.ts';
-import { inviteLinkOf, Person } from '../service/testSupport/browserless.ts';
+import { newPartner, Person } from '../service/testSupport/browserless.ts';
 import { postgresAvailable, startThrowawayPostgres, type ThrowawayPostgres } from '../service/testSupport/postgres.ts';
 import { runInProcess } from './support/cli.ts';
 
@@ -70,13 +70,8 @@ async function serviceOn(engine: 'sqlite' | 'postgres', extra: Parameters<typeof
   });
 }
 
-async function partnerOf(service: RunningService, operator: Person, name: string): Promise<Person> {
-  const org = (await operator.post('/organisations', { name }, '/organisations')).location!;
-  const invite = await operator.post(`${org}/invites`, { email: `someone@${name.toLowerCase()}.test` }, org);
-  const partner = new Person(service.url!);
-  await partner.acceptInvite(inviteLinkOf(invite.text), 'partner-password-1');
-  return partner;
-}
+const partnerOf = (service: RunningService, operator: Person, name: string): Promise<Person> =>
+  newPartner(service.url!, operator, name);
 
 /** Starts a run of the product and waits until it has ended; answers the run's path. */
 async function runToEnd(service: RunningService, partner: Person, product: string): Promise<string> {

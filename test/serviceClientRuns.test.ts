@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunResults } from '../core/results.ts';
 import { type ClientConfig, type ClientFault, ReferenceClient } from '../examples/reference-client/referenceClient.ts';
 import { type RunningService, startService } from '../service/startService.ts';
-import { inviteLinkOf, Person } from '../service/testSupport/browserless.ts';
+import { inviteLinkOf, newPartner, Person } from '../service/testSupport/browserless.ts';
 import { postgresAvailable, startThrowawayPostgres, type ThrowawayPostgres } from '../service/testSupport/postgres.ts';
 
 const OPERATOR = { email: 'operator@example.test', password: 'operator-password-1' };
@@ -29,15 +29,7 @@ let partner: Person;
 let stranger: Person;
 let product: string;
 
-async function partnerOf(name: string): Promise<Person> {
-  const operator = new Person(service.url!);
-  await operator.signIn(OPERATOR.email, OPERATOR.password);
-  const org = (await operator.post('/organisations', { name }, '/organisations')).location!;
-  const invite = await operator.post(`${org}/invites`, { email: `someone@${name.toLowerCase()}.test` }, org);
-  const person = new Person(service.url!);
-  await person.acceptInvite(inviteLinkOf(invite.text), 'partner-password-1');
-  return person;
-}
+const partnerOf = (name: string): Promise<Person> => newPartner(service.url!, OPERATOR, name);
 
 beforeAll(async () => {
   service = await startService({

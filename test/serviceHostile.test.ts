@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningService, startService } from '../service/startService.ts';
-import { inviteLinkOf, Person } from '../service/testSupport/browserless.ts';
+import { newPartner, type Person } from '../service/testSupport/browserless.ts';
 import { type HostileServer, startHostileServer } from './support/hostileServer.ts';
 
 const OPERATOR = { email: 'operator@example.test', password: 'operator-password-1' };
@@ -36,15 +36,7 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
-async function partner(name: string): Promise<Person> {
-  const operator = new Person(service.url!);
-  await operator.signIn(OPERATOR.email, OPERATOR.password);
-  const org = (await operator.post('/organisations', { name }, '/organisations')).location!;
-  const invite = await operator.post(`${org}/invites`, { email: `someone@${name.toLowerCase()}.test` }, org);
-  const person = new Person(service.url!);
-  await person.acceptInvite(inviteLinkOf(invite.text), 'partner-password-1');
-  return person;
-}
+const partner = (name: string): Promise<Person> => newPartner(service.url!, OPERATOR, name);
 
 /** Polls the run's row until it is finished or failed, asking for a page of the service between polls. */
 async function untilEnded(person: Person, runId: string, most: number) {

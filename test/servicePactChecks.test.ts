@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { RunResults } from '../core/results.ts';
 import { writePartnerPact } from '../examples/partner-consumer/writePartnerPact.ts';
 import { type RunningService, startService } from '../service/startService.ts';
-import { inviteLinkOf, Person } from '../service/testSupport/browserless.ts';
+import { newPartner, type Person } from '../service/testSupport/browserless.ts';
 
 const OPERATOR = { email: 'operator@example.test', password: 'operator-password-1' };
 
@@ -21,15 +21,7 @@ let partner: Person;
 let product: string;
 let examplePact: string;
 
-async function partnerOf(name: string): Promise<Person> {
-  const operator = new Person(service.url!);
-  await operator.signIn(OPERATOR.email, OPERATOR.password);
-  const org = (await operator.post('/organisations', { name }, '/organisations')).location!;
-  const invite = await operator.post(`${org}/invites`, { email: `someone@${name.toLowerCase()}.test` }, org);
-  const person = new Person(service.url!);
-  await person.acceptInvite(inviteLinkOf(invite.text), 'partner-password-1');
-  return person;
-}
+const partnerOf = (name: string): Promise<Person> => newPartner(service.url!, OPERATOR, name);
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'service-pacts-'));

@@ -16,7 +16,7 @@ import { iso, type ServiceContext } from '../service/context.ts';
 import { claimNextRun, finishRun, recoverRuns } from '../service/jobs/claims.ts';
 import { guardTarget, TargetRefused } from '../service/ssrf.ts';
 import { type RunningService, startService } from '../service/startService.ts';
-import { inviteLinkOf, Person } from '../service/testSupport/browserless.ts';
+import { newPartner, type Person } from '../service/testSupport/browserless.ts';
 import { postgresAvailable, startThrowawayPostgres, type ThrowawayPostgres } from '../service/testSupport/postgres.ts';
 
 const PG = postgresAvailable();
@@ -46,15 +46,7 @@ async function serviceOn(engine: 'sqlite' | 'postgres', extra: Parameters<typeof
   });
 }
 
-async function partnerOf(service: RunningService, name: string): Promise<Person> {
-  const operator = new Person(service.url!);
-  await operator.signIn(OPERATOR.email, OPERATOR.password);
-  const org = (await operator.post('/organisations', { name }, '/organisations')).location!;
-  const invite = await operator.post(`${org}/invites`, { email: `someone@${name.toLowerCase()}.test` }, org);
-  const partner = new Person(service.url!);
-  await partner.acceptInvite(inviteLinkOf(invite.text), 'partner-password-1');
-  return partner;
-}
+const partnerOf = (service: RunningService, name: string): Promise<Person> => newPartner(service.url!, OPERATOR, name);
 
 /** Reads the run's server-sent events until `done`; answers every event's name and data. */
 async function followRun(person: Person, runId: string): Promise<{ event: string; data: string }[]> {

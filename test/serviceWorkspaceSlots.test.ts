@@ -14,7 +14,7 @@ import { type RunningSandbox, startSandbox } from '../server/http.ts';
 import type { RunState } from '../service/db/schema.ts';
 import { MAX_PACT_BYTES } from '../service/routes/pacts.ts';
 import { type RunningService, startService } from '../service/startService.ts';
-import { inviteLinkOf, Person } from '../service/testSupport/browserless.ts';
+import { newPartner, type Person } from '../service/testSupport/browserless.ts';
 
 const OPERATOR = { email: 'operator@example.test', password: 'operator-password-1' };
 
@@ -36,12 +36,7 @@ beforeAll(async () => {
     workspaceConcurrency: 1,
     organisationConcurrency: 3,
   });
-  const operator = new Person(service.url!);
-  await operator.signIn(OPERATOR.email, OPERATOR.password);
-  const org = (await operator.post('/organisations', { name: 'Slots' }, '/organisations')).location!;
-  const invite = await operator.post(`${org}/invites`, { email: 'someone@slots.test' }, org);
-  partner = new Person(service.url!);
-  await partner.acceptInvite(inviteLinkOf(invite.text), 'partner-password-1');
+  partner = await newPartner(service.url!, OPERATOR, 'Slots');
 }, 60_000);
 afterAll(async () => {
   await service?.close();

@@ -222,3 +222,26 @@ export async function recoverRuns(ctx: ServiceContext, options: { everyRunning: 
   }
   return requeued;
 }
+
+/** Renews the claim's lease every third of its length until the answered function is called. */
+export function keepLease(ctx: ServiceContext, claim: Claim): () => void {
+  const timer = setInterval(
+    () => {
+      renewLease(ctx, claim).catch(() => {});
+    },
+    Math.max(1000, Math.floor(ctx.settings.leaseMs / 3)),
+  );
+  return () => clearInterval(timer);
+}
+
+/** Writes the claimed run failed, with one line after the note of its earlier attempt, if any. */
+export function failRun(ctx: ServiceContext, claim: Claim, problem: string, earlier: string | null): Promise<boolean> {
+  return finishRun(ctx, claim, {
+    state: 'failed',
+    verdict: null,
+    coverage_judged: null,
+    coverage_in_scope: null,
+    report_dir: null,
+    problem: [earlier, problem].filter(Boolean).join(' '),
+  });
+}

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { Certification, Ending, ScenarioRun } from '../../certify/certification.ts';
 import type { Attestation } from '../../core/results.ts';
 import type { ServiceContext, ServiceSettings } from '../context.ts';
-import { type Claim, finishRun, recordProgress, releaseRun, renewLease } from './claims.ts';
+import { type Claim, failRun, keepLease, recordProgress, releaseRun } from './claims.ts';
 import { finishSigned } from './finishSigned.ts';
 
 /** Where the workspaces listen when the operator sets nothing (`workspaceHost` of the settings). */
@@ -90,21 +90,8 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 export async function performClientRun(ctx: ServiceContext, claim: Claim, stopping: AbortSignal): Promise<void> {
   let earlier: string | null = null;
-  const fail = (problem: string) =>
-    finishRun(ctx, claim, {
-      state: 'failed',
-      verdict: null,
-      coverage_judged: null,
-      coverage_in_scope: null,
-      report_dir: null,
-      problem: [earlier, problem].filter(Boolean).join(' '),
-    });
-  const lease = setInterval(
-    () => {
-      renewLease(ctx, claim).catch(() => {});
-    },
-    Math.max(1000, Math.floor(ctx.settings.leaseMs / 3)),
-  );
+  const fail = (problem: string) => failRun(ctx, claim, problem, earlier);
+  const stopLease = keepLease(ctx, claim);
   let cert: Certification | undefined;
   try {
     const run = await ctx.db.selectFrom('runs').selectAll().where('id', '=', claim.runId).executeTakeFirstOrThrow();
@@ -209,7 +196,7 @@ export async function performClientRun(ctx: ServiceContext, claim: Claim, stoppi
         () => {},
       );
   } finally {
-    clearInterval(lease);
+    stopLease();
     await cert?.close().catch(() => {});
   }
 }

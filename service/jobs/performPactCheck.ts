@@ -11,27 +11,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServiceContext } from '../context.ts';
 import { finishSigned } from './finishSigned.ts';
-import { type Claim, finishRun, recordProgress, releaseRun, renewLease } from './claims.ts';
+import { type Claim, failRun, keepLease, recordProgress, releaseRun } from './claims.ts';
 
 export async function performPactCheck(ctx: ServiceContext, claim: Claim, stopping: AbortSignal): Promise<void> {
   // Pact's libraries report usage unless told not to; the verifier's child inherits this too.
   process.env.PACT_DO_NOT_TRACK = 'true';
   let earlier: string | null = null;
-  const fail = (problem: string) =>
-    finishRun(ctx, claim, {
-      state: 'failed',
-      verdict: null,
-      coverage_judged: null,
-      coverage_in_scope: null,
-      report_dir: null,
-      problem: [earlier, problem].filter(Boolean).join(' '),
-    });
-  const lease = setInterval(
-    () => {
-      renewLease(ctx, claim).catch(() => {});
-    },
-    Math.max(1000, Math.floor(ctx.settings.leaseMs / 3)),
-  );
+  const fail = (problem: string) => failRun(ctx, claim, problem, earlier);
+  const stopLease = keepLease(ctx, claim);
   try {
     const run = await ctx.db.selectFrom('runs').selectAll().where('id', '=', claim.runId).executeTakeFirstOrThrow();
     earlier = run.problem;
@@ -73,6 +60,6 @@ export async function performPactCheck(ctx: ServiceContext, claim: Claim, stoppi
     if (stopping.aborted) await releaseRun(ctx, claim).catch(() => {});
     else await fail(`The service could not check the pact: ${(e as Error).message.split('\n')[0]}`).catch(() => {});
   } finally {
-    clearInterval(lease);
+    stopLease();
   }
 }

@@ -12,7 +12,7 @@ import type { ProgressSink } from '../../app/progress.ts';
 import type { ServiceContext } from '../context.ts';
 import { finishSigned } from './finishSigned.ts';
 import { guardTarget, TargetRefused } from '../ssrf.ts';
-import { type Claim, finishRun, recordProgress, releaseRun, renewLease } from './claims.ts';
+import { type Claim, failRun, keepLease, recordProgress, releaseRun } from './claims.ts';
 
 /** Every http(s) URL a config names (discovery documents, token endpoints), `{target}` filled in. */
 function urlsOf(value: unknown, target: string, into: string[] = []): string[] {
@@ -96,21 +96,8 @@ class RowProgress implements ProgressSink {
 
 export async function performRun(ctx: ServiceContext, claim: Claim, stopping: AbortSignal): Promise<void> {
   let earlier: string | null = null;
-  const fail = (problem: string) =>
-    finishRun(ctx, claim, {
-      state: 'failed',
-      verdict: null,
-      coverage_judged: null,
-      coverage_in_scope: null,
-      report_dir: null,
-      problem: [earlier, problem].filter(Boolean).join(' '),
-    });
-  const lease = setInterval(
-    () => {
-      renewLease(ctx, claim).catch(() => {});
-    },
-    Math.max(1000, Math.floor(ctx.settings.leaseMs / 3)),
-  );
+  const fail = (problem: string) => failRun(ctx, claim, problem, earlier);
+  const stopLease = keepLease(ctx, claim);
   try {
     const run = await ctx.db.selectFrom('runs').selectAll().where('id', '=', claim.runId).executeTakeFirstOrThrow();
     earlier = run.problem;
@@ -189,6 +176,6 @@ export async function performRun(ctx: ServiceContext, claim: Claim, stopping: Ab
     if (stopping.aborted) await releaseRun(ctx, claim).catch(() => {});
     else await fail(`The service could not perform the run: ${(e as Error).message.split('\n')[0]}`).catch(() => {});
   } finally {
-    clearInterval(lease);
+    stopLease();
   }
 }

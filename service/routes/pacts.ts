@@ -6,7 +6,7 @@
 import { csrfField, html } from '../html.ts';
 import { coverageText } from './runs.ts';
 import { queueRun } from '../jobs/claims.ts';
-import { bodyOf, param, type RouteSpec, send, assetRoute } from './shared.ts';
+import { bodyOf, param, type RouteSpec, send, assetRoute, productOf } from './shared.ts';
 
 /** The largest pact file taken, in bytes. */
 export const MAX_PACT_BYTES = 1_048_576;
@@ -33,11 +33,7 @@ export const PACT_ROUTES: RouteSpec[] = [
     access: 'signed-in',
     async handler(request, reply, ctx, who) {
       const productId = param(request, 'productId');
-      const product = await ctx.db
-        .selectFrom('products')
-        .selectAll()
-        .where('id', '=', productId)
-        .executeTakeFirstOrThrow();
+      const product = await productOf(ctx, request);
       const checks = await ctx.db
         .selectFrom('runs')
         .selectAll()

@@ -6,7 +6,7 @@ import { html, type Raw } from '../html.ts';
 import { tarGz } from '../tarGz.ts';
 import { progressText, streamRunEvents } from '../runEvents.ts';
 import { queueRun } from '../jobs/claims.ts';
-import { notFound, param, type RouteSpec, send } from './shared.ts';
+import { notFound, param, type RouteSpec, send, productOf, runOf } from './shared.ts';
 
 const VERDICT_COLOURS: Record<string, string> = {
   conformant: '#070',
@@ -103,11 +103,7 @@ export const RUN_ROUTES: RouteSpec[] = [
     access: 'signed-in',
     async handler(request, reply, ctx, who) {
       const productId = param(request, 'productId');
-      const product = await ctx.db
-        .selectFrom('products')
-        .selectAll()
-        .where('id', '=', productId)
-        .executeTakeFirstOrThrow();
+      const product = await productOf(ctx, request);
       if (product.kind === 'client')
         return send(
           reply,
@@ -126,13 +122,7 @@ export const RUN_ROUTES: RouteSpec[] = [
     access: 'signed-in',
     async handler(request, reply, ctx, who) {
       const id = param(request, 'runId');
-      const run = await ctx.db
-        .selectFrom('runs')
-        .innerJoin('products', 'products.id', 'runs.product_id')
-        .selectAll('runs')
-        .select(['products.name', 'products.version'])
-        .where('runs.id', '=', id)
-        .executeTakeFirstOrThrow();
+      const run = await runOf(ctx, request);
       const live = run.state === 'queued' || run.state === 'running';
       return send(
         reply,

@@ -80,3 +80,23 @@ export function assetRoute(url: string, type: 'text/javascript' | 'text/css', te
     },
   };
 }
+
+/** The product a route's `:productId` names (the access check made sure it exists and may be seen). */
+export function productOf(ctx: ServiceContext, request: FastifyRequest) {
+  return ctx.db
+    .selectFrom('products')
+    .selectAll()
+    .where('id', '=', param(request, 'productId'))
+    .executeTakeFirstOrThrow();
+}
+
+/** The run a route's `:runId` names, with its product's name and version (the access check made sure it may be seen). */
+export function runOf(ctx: ServiceContext, request: FastifyRequest) {
+  return ctx.db
+    .selectFrom('runs')
+    .innerJoin('products', 'products.id', 'runs.product_id')
+    .selectAll('runs')
+    .select(['products.name', 'products.version'])
+    .where('runs.id', '=', param(request, 'runId'))
+    .executeTakeFirstOrThrow();
+}

@@ -11,7 +11,7 @@ import { iso } from '../context.ts';
 import { csrfField, html } from '../html.ts';
 import type { ClientProgress, ClientRunInput } from '../jobs/performClientRun.ts';
 import { queueRun } from '../jobs/claims.ts';
-import { notFound, param, type RouteSpec, send, assetRoute } from './shared.ts';
+import { notFound, param, type RouteSpec, send, assetRoute, productOf, runOf } from './shared.ts';
 
 /** The time-out a partner may give a workspace, in seconds: a workspace holds a worker while it waits. */
 export const WORKSPACE_TIMEOUT = { min: 30, max: 3600, default: 600 } as const;
@@ -66,11 +66,7 @@ export const WORKSPACE_ROUTES: RouteSpec[] = [
     access: 'signed-in',
     async handler(request, reply, ctx, who) {
       const productId = param(request, 'productId');
-      const product = await ctx.db
-        .selectFrom('products')
-        .selectAll()
-        .where('id', '=', productId)
-        .executeTakeFirstOrThrow();
+      const product = await productOf(ctx, request);
       const back = `/products/${productId}`;
       if (product.kind !== 'client')
         return problemPage(reply, who, [`Expected a client product, received a ${product.kind} product.`], back);
@@ -108,13 +104,7 @@ export const WORKSPACE_ROUTES: RouteSpec[] = [
     access: 'signed-in',
     async handler(request, reply, ctx, who) {
       const id = param(request, 'runId');
-      const run = await ctx.db
-        .selectFrom('runs')
-        .innerJoin('products', 'products.id', 'runs.product_id')
-        .selectAll('runs')
-        .select(['products.name', 'products.version'])
-        .where('runs.id', '=', id)
-        .executeTakeFirstOrThrow();
+      const run = await runOf(ctx, request);
       if (run.kind !== 'client') return notFound(reply, who);
       const live = run.state === 'queued' || run.state === 'running';
       const progress = live ? progressOf(run.progress) : undefined;

@@ -76,3 +76,26 @@ export function inviteLinkOf(text: string): string {
   if (!m) throw new Error('No invite link on the page');
   return m[1];
 }
+
+/**
+ * A partner of a new organisation: the operator (a signed-in Person, or their email and password)
+ * creates the organisation `name` and invites someone@<name>.test, who sets a password.
+ */
+export async function newPartner(
+  url: string,
+  operator: Person | { email: string; password: string },
+  name: string,
+): Promise<Person> {
+  let signedIn: Person;
+  if (operator instanceof Person) signedIn = operator;
+  else {
+    signedIn = new Person(url);
+    await signedIn.signIn(operator.email, operator.password);
+  }
+  const org = (await signedIn.post('/organisations', { name }, '/organisations')).location;
+  if (org === undefined) throw new Error(`The organisation ${name} was not created`);
+  const invite = await signedIn.post(`${org}/invites`, { email: `someone@${name.toLowerCase()}.test` }, org);
+  const partner = new Person(url);
+  await partner.acceptInvite(inviteLinkOf(invite.text), 'partner-password-1');
+  return partner;
+}
