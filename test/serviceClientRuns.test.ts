@@ -13,7 +13,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunResults } from '../core/results.ts';
 import { type ClientConfig, type ClientFault, ReferenceClient } from '../examples/reference-client/referenceClient.ts';
 import { type RunningService, startService } from '../service/startService.ts';
-import { inviteLinkOf, newPartner, Person } from '../service/testSupport/browserless.ts';
+import {
+  inviteLinkOf,
+  newPartner,
+  Person,
+  startWorkspace as startWorkspaceOf,
+} from '../service/testSupport/browserless.ts';
 import { postgresAvailable, startThrowawayPostgres, type ThrowawayPostgres } from '../service/testSupport/postgres.ts';
 
 const OPERATOR = { email: 'operator@example.test', password: 'operator-password-1' };
@@ -54,23 +59,8 @@ beforeAll(async () => {
 afterAll(() => service?.close());
 
 /** Starts a workspace of the scenarios; answers the run's id. */
-async function startWorkspace(scenarios: string[], timeoutSeconds = 120): Promise<string> {
-  const body = new URLSearchParams({ _csrf: await partner.token(product), timeoutSeconds: String(timeoutSeconds) });
-  for (const s of scenarios) body.append('scenarios', s);
-  const answer = await fetch(`${service.url}${product}/workspaces`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      cookie: [...partner.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-    },
-    body,
-  });
-  expect(answer.status).toBe(303);
-  const location = answer.headers.get('location')!;
-  expect(location).toMatch(/^\/runs\/[\w-]+\/workspace$/);
-  return location.split('/')[2];
-}
+const startWorkspace = (scenarios: string[], timeoutSeconds = 120): Promise<string> =>
+  startWorkspaceOf(partner, product, scenarios, timeoutSeconds);
 
 /** The workspaces' addresses and credentials, once the worker has started them. */
 async function workspacesOf(person: Person, runId: string): Promise<ClientConfig[]> {

@@ -14,7 +14,7 @@ import { type RunningSandbox, startSandbox } from '../server/http.ts';
 import type { RunState } from '../service/db/schema.ts';
 import { MAX_PACT_BYTES } from '../service/routes/pacts.ts';
 import { type RunningService, startService } from '../service/startService.ts';
-import { newPartner, type Person } from '../service/testSupport/browserless.ts';
+import { newPartner, type Person, startWorkspace as startWorkspaceOf } from '../service/testSupport/browserless.ts';
 
 const OPERATOR = { email: 'operator@example.test', password: 'operator-password-1' };
 
@@ -49,21 +49,7 @@ async function clientProduct(name: string): Promise<string> {
   return answer.location!;
 }
 
-async function startWorkspace(product: string): Promise<string> {
-  const body = new URLSearchParams({ _csrf: await partner.token(product), timeoutSeconds: '300' });
-  body.append('scenarios', SCENARIOS[0].id);
-  const answer = await fetch(`${service.url}${product}/workspaces`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      cookie: [...partner.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-    },
-    body,
-  });
-  expect(answer.status).toBe(303);
-  return answer.headers.get('location')!.split('/')[2];
-}
+const startWorkspace = (product: string): Promise<string> => startWorkspaceOf(partner, product, [SCENARIOS[0].id], 300);
 
 const stateOf = async (runId: string): Promise<RunState> =>
   (await service.ctx.db.selectFrom('runs').select('state').where('id', '=', runId).executeTakeFirstOrThrow()).state;

@@ -214,58 +214,44 @@ export const PRODUCT_ROUTES: RouteSpec[] = [
       const problems: string[] = [];
       if (name.trim() === '') problems.push('Expected a name, received none.');
       if (version.trim() === '') problems.push('Expected a version, received none.');
+      // What the kind needs: a client its attestation, a server its base URL and operations.
+      let fields: { base_url: string; only: string | null; kind: 'server' | 'client'; attestation: string | null };
       if (kind === 'client') {
         const attestation = attestationOf(body, problems);
-        if (problems.length > 0)
-          return send(
-            reply,
-            'Products',
-            html`${problems.map((p) => html`<p class="problem">${p}</p>`)}<p><a href="/products">Back</a></p>`,
-            who,
-            400,
-          );
-        const id = randomUUID();
-        const now = iso(ctx.now());
-        await ctx.db
-          .insertInto('products')
-          .values({
-            id,
-            organisation_id: who.organisationId,
-            name: name.trim(),
-            version: version.trim(),
-            base_url: '',
-            only: null,
-            created_at: now,
-            kind: 'client',
-            attestation: Object.keys(attestation).length > 0 ? JSON.stringify(attestation) : null,
-          })
-          .execute();
-        await ctx.db
-          .insertInto('product_configs')
-          .values({ product_id: id, config_json: null, secrets_encrypted: null, updated_at: now })
-          .execute();
-        return reply.redirect(`/products/${id}`, 303);
-      }
-      if (kind !== 'server') problems.push(`Expected the kind server or client, received ${JSON.stringify(kind)}.`);
-      let url: URL | undefined;
-      try {
-        url = new URL(baseUrl.trim());
-      } catch {
-        // reported below
-      }
-      if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-        problems.push(`Expected an http or https base URL, received ${JSON.stringify(baseUrl)}.`);
-      if (url && (url.username || url.password))
-        problems.push('Expected a base URL without credentials: secrets go in the config.');
-      if (only.trim() !== '') {
-        const { selectOperations } = await import('../../app/selectOperations.ts');
+        fields = {
+          base_url: '',
+          only: null,
+          kind: 'client',
+          attestation: Object.keys(attestation).length > 0 ? JSON.stringify(attestation) : null,
+        };
+      } else {
+        if (kind !== 'server') problems.push(`Expected the kind server or client, received ${JSON.stringify(kind)}.`);
+        let url: URL | undefined;
         try {
-          selectOperations(only.trim());
-        } catch (e) {
-          problems.push((e as Error).message);
+          url = new URL(baseUrl.trim());
+        } catch {
+          // reported below
         }
+        if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+          problems.push(`Expected an http or https base URL, received ${JSON.stringify(baseUrl)}.`);
+        if (url && (url.username || url.password))
+          problems.push('Expected a base URL without credentials: secrets go in the config.');
+        if (only.trim() !== '') {
+          const { selectOperations } = await import('../../app/selectOperations.ts');
+          try {
+            selectOperations(only.trim());
+          } catch (e) {
+            problems.push((e as Error).message);
+          }
+        }
+        fields = {
+          base_url: url?.toString().replace(/\/+$/, '') ?? '',
+          only: only.trim() === '' ? null : only.trim(),
+          kind: 'server',
+          attestation: null,
+        };
       }
-      if (problems.length > 0 || url === undefined)
+      if (problems.length > 0)
         return send(
           reply,
           'Products',
@@ -282,9 +268,8 @@ export const PRODUCT_ROUTES: RouteSpec[] = [
           organisation_id: who.organisationId,
           name: name.trim(),
           version: version.trim(),
-          base_url: url.toString().replace(/\/+$/, ''),
-          only: only.trim() === '' ? null : only.trim(),
           created_at: now,
+          ...fields,
         })
         .execute();
       await ctx.db

@@ -99,3 +99,31 @@ export async function newPartner(
   await partner.acceptInvite(inviteLinkOf(invite.text), 'partner-password-1');
   return partner;
 }
+
+/**
+ * Starts a client workspace of a client product (the product page's form, with its CSRF token);
+ * answers the run's id.
+ */
+export async function startWorkspace(
+  person: Person,
+  product: string,
+  scenarios: readonly string[],
+  timeoutSeconds = 120,
+): Promise<string> {
+  const body = new URLSearchParams({ _csrf: await person.token(product), timeoutSeconds: String(timeoutSeconds) });
+  for (const s of scenarios) body.append('scenarios', s);
+  const answer = await fetch(`${person.base}${product}/workspaces`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie: [...person.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+    },
+    body,
+  });
+  const location = answer.headers.get('location') ?? '';
+  const id = /^\/runs\/([\w-]+)\/workspace$/.exec(location)?.[1];
+  if (answer.status !== 303 || id === undefined)
+    throw new Error(`Expected 303 to a workspace, received ${answer.status} to ${JSON.stringify(location)}`);
+  return id;
+}
