@@ -53,6 +53,8 @@ export interface Certification {
     reportDir: string;
     operatorProduct?: boolean;
     timeoutMs: number;
+    /** How long the client had, when the wait was ended before the time-out (a workspace finished by hand). */
+    waitedMs?: number;
     attestation?: Attestation;
   }): Promise<RunOutcome>;
   close(): Promise<void>;
@@ -158,7 +160,8 @@ export async function startCertification(options: CertificationOptions = {}): Pr
     wait: async (timeoutMs, quietMs = 2000) => {
       await Promise.all(runs.map((r) => waitFor(r, timeoutMs, quietMs)));
     },
-    finish: async ({ reportDir, operatorProduct = false, timeoutMs, attestation = {} }) => {
+    finish: async ({ reportDir, operatorProduct = false, timeoutMs, waitedMs, attestation = {} }) => {
+      const endedEarly = waitedMs !== undefined && waitedMs < timeoutMs;
       const secrets = runs.map((r) => r.workspace.config.clientSecret);
       const redactor = Redactor.forRun({ secrets, evidence: 'masked', fixtures: {} });
       const records = new Map<string, ExchangeRecord>();
@@ -211,7 +214,9 @@ export async function startCertification(options: CertificationOptions = {}): Pr
               ? `${run.scenario.title}: completed (${xs.length} requests)`
               : ending === 'stopped'
                 ? `${run.scenario.title}: the client stopped where the scenario allows it to (${xs.length} requests)`
-                : `Expected the client to run "${run.scenario.title}" within ${Math.round(timeoutMs / 1000)} s, received ${xs.length} request(s) and no end`,
+                : endedEarly
+                  ? `Expected the client to run "${run.scenario.title}" before the workspace was finished (after ${Math.round(waitedMs / 1000)} of ${Math.round(timeoutMs / 1000)} s), received ${xs.length} request(s) and no end`
+                  : `Expected the client to run "${run.scenario.title}" within ${Math.round(timeoutMs / 1000)} s, received ${xs.length} request(s) and no end`,
           test,
         });
       }

@@ -179,6 +179,21 @@ test('another organisation can neither see nor finish the workspace; its owner f
   const done = await ended(runId);
   // The client never called: the scenario did not end, and the verdict says it could not judge.
   expect(done).toMatchObject({ state: 'finished', verdict: 'inconclusive' });
+  // The report says the workspace was finished early, not that 600 s passed.
+  const results = JSON.parse(
+    (
+      await service.ctx.db
+        .selectFrom('run_files')
+        .select('content')
+        .where('run_id', '=', runId)
+        .where('name', '=', 'results.json')
+        .executeTakeFirstOrThrow()
+    ).content,
+  ) as RunResults;
+  const completed = results.results.find((r) => r.check === 'scenario-completed');
+  expect(completed?.message).toMatch(
+    /^Expected the client to run ".+" before the workspace was finished \(after \d+ of 600 s\), received 0 request\(s\) and no end$/,
+  );
   // A finished workspace cannot be finished again; its addresses are gone.
   const again = await partner.post(`/runs/${runId}/finish`, {}, `/runs/${runId}/workspace`);
   expect(again.status).toBe(400);

@@ -182,7 +182,9 @@ export async function performClientRun(ctx: ServiceContext, claim: Claim, stoppi
       return;
     }
     const reportDir = join(ctx.settings.dataDir, 'reports', run.id);
-    const outcome = await cert.finish({ reportDir, timeoutMs, operatorProduct: false, attestation });
+    // Finished by hand before the time-out: the report says how long the client had.
+    const waitedMs = Math.min(Date.now() - started, timeoutMs);
+    const outcome = await cert.finish({ reportDir, timeoutMs, waitedMs, operatorProduct: false, attestation });
     if (outcome.problem || !outcome.results) {
       await fail(outcome.problem ?? `The certification ended with exit code ${outcome.exitCode} and no results`);
       return;
