@@ -7,12 +7,12 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startSandbox } from '../server/http.ts';
+import { CHROMIUM, launchChromium } from './support/chromium.ts';
 import { readResults, reportDir, ROOT, runCli } from './support/cli.ts';
 
-const CHROMIUM = process.env.CONFORMANCE_CHROMIUM ?? '/usr/bin/chromium';
 const OUTPUT = join(ROOT, 'test-output');
 
 let browser: Browser;
@@ -52,19 +52,7 @@ beforeAll(async () => {
   }
   expect(readResults(dir).verdict).toBe('not-conformant');
   reportUrl = pathToFileURL(join(dir, 'report.html')).href;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    // The machine has no network: without these Chromium keeps trying to reach Google's services.
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   page.on('request', (r) => requests.push(r.url()));

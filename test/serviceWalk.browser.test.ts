@@ -16,13 +16,13 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compactVerify, decodeProtectedHeader, importJWK, type JWK } from 'jose';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, onTestFailed, test } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../server/http.ts';
 import { ROUTES } from '../service/routes/index.ts';
 import { type RunningService, startService } from '../service/startService.ts';
+import { CHROMIUM, launchChromium } from './support/chromium.ts';
 
-const CHROMIUM = process.env.CONFORMANCE_CHROMIUM ?? '/usr/bin/chromium';
 const OPERATOR = { email: 'operator@example.test', password: 'operator-password-1' };
 const PARTNER = { email: 'partner@acme.test', password: 'partner-password-1' };
 const STRANGER = { email: 'someone@globex.test', password: 'stranger-password-1' };
@@ -184,19 +184,7 @@ beforeAll(async () => {
   });
   sandbox = await startSandbox({ port: 0 });
   sandboxPort = Number(new URL(sandbox.url).port);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    // The machine has no network: without these Chromium keeps trying to reach Google's services.
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
