@@ -114,6 +114,17 @@ function quietFor(run: ScenarioRun): number {
   return last ? Date.now() - Date.parse(last.at) : Number.POSITIVE_INFINITY;
 }
 
+/**
+ * How a scenario has ended by now, if it has: its client completed it, or stopped where the
+ * scenario allows and then sent nothing for `quietMs`. (Its time-out is the waiter's to judge.)
+ */
+export function scenarioEnding(run: ScenarioRun, quietMs: number): Exclude<Ending, 'timed-out'> | undefined {
+  const xs = requestsOf(run.workspace.exchanges);
+  if (run.scenario.complete(xs)) return 'completed';
+  if (run.scenario.mayStop?.(xs) && quietFor(run) >= quietMs) return 'stopped';
+  return undefined;
+}
+
 export async function startCertification(options: CertificationOptions = {}): Promise<Certification> {
   const ids = options.scenarios ?? SCENARIOS.map((s) => s.id);
   const unknown = ids.filter((id) => !SCENARIOS.some((s) => s.id === id));
@@ -136,7 +147,6 @@ export async function startCertification(options: CertificationOptions = {}): Pr
 
   const waitFor = (run: ScenarioRun, timeoutMs: number, quietMs: number) =>
     new Promise<void>((done) => {
-      const exchanges = () => requestsOf(run.workspace.exchanges);
       const settle = (ending: Ending) => {
         if (run.ending) return;
         run.ending = ending;
@@ -144,9 +154,8 @@ export async function startCertification(options: CertificationOptions = {}): Pr
         done();
       };
       const look = () => {
-        const xs = exchanges();
-        if (run.scenario.complete(xs)) settle('completed');
-        else if (run.scenario.mayStop?.(xs) && quietFor(run) >= quietMs) settle('stopped');
+        const ending = scenarioEnding(run, quietMs);
+        if (ending) settle(ending);
         else if (Date.now() - Date.parse(startedAt) >= timeoutMs) settle('timed-out');
       };
       // Polled as well as told: a client that stops sends nothing more to be told about.

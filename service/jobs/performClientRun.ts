@@ -103,7 +103,7 @@ export async function performClientRun(ctx: ServiceContext, claim: Claim, stoppi
       .executeTakeFirstOrThrow();
     const input = parseClientInput(run.input);
     const attestation = (product.attestation ? JSON.parse(product.attestation) : {}) as Attestation;
-    const [{ startCertification, UnknownScenarioError, requestsOf }, { operation }] = await Promise.all([
+    const [{ startCertification, UnknownScenarioError, scenarioEnding }, { operation }] = await Promise.all([
       import('../../certify/certification.ts'),
       import('../../spec/operations.ts'),
     ]);
@@ -145,18 +145,11 @@ export async function performClientRun(ctx: ServiceContext, claim: Claim, stoppi
       };
       return JSON.stringify(progress);
     };
-    // When each scenario ends, as `certify-client` waits (Certification.wait): complete, stopped
-    // where the scenario allows it after a quiet while, or at the time-out (left unended: judged
-    // as timed out). The service's own loop, so that a partner's "finish" stops the waiting too.
+    // When each scenario ends, by the rule `certify-client` waits with (scenarioEnding): complete, or
+    // stopped where the scenario allows it after a quiet while; at the time-out it is left unended
+    // (judged as timed out). The service's own loop, so that a partner's "finish" stops the waiting too.
     const look = () => {
-      for (const r of runs) {
-        if (r.ending) continue;
-        const xs = requestsOf(r.workspace.exchanges);
-        const last = r.workspace.exchanges.at(-1);
-        const quiet = last ? Date.now() - Date.parse(last.at) : Number.POSITIVE_INFINITY;
-        if (r.scenario.complete(xs)) r.ending = 'completed';
-        else if (r.scenario.mayStop?.(xs) && quiet >= QUIET_MS) r.ending = 'stopped';
-      }
+      for (const r of runs) if (!r.ending) r.ending = scenarioEnding(r, QUIET_MS);
     };
     let written = '';
     for (;;) {
