@@ -14,7 +14,6 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { RUN_PROGRESS_PATH, RUN_PROGRESS_SCRIPT } from './assets/runProgress.ts';
 import type { ServiceContext } from './context.ts';
 import { html, page } from './html.ts';
 import { notFound, OWNED_PARAMS, ownerOf, ROUTES, type RouteSpec } from './routes/index.ts';
@@ -105,9 +104,6 @@ export async function buildServiceApp(
     // Pages are never cached; an answer that says otherwise (the public key set) keeps its own.
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
-  app.get(RUN_PROGRESS_PATH, (_request, reply) =>
-    reply.type('text/javascript; charset=utf-8').send(RUN_PROGRESS_SCRIPT),
-  );
 
   for (const route of ROUTES) {
     app.route({

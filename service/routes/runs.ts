@@ -6,7 +6,8 @@ import { html, type Raw } from '../html.ts';
 import { tarGz } from '../tarGz.ts';
 import { progressText, streamRunEvents } from '../runEvents.ts';
 import { queueRun } from '../jobs/claims.ts';
-import { notFound, param, type RouteSpec, send, productOf, runOf } from './shared.ts';
+import { RUN_PROGRESS_PATH, RUN_PROGRESS_SCRIPT } from '../assets/runProgress.ts';
+import { assetRoute, notFound, param, type RouteSpec, send, productOf, runOf } from './shared.ts';
 
 const VERDICT_COLOURS: Record<string, string> = {
   conformant: '#070',
@@ -97,6 +98,7 @@ async function certificateLine(
 }
 
 export const RUN_ROUTES: RouteSpec[] = [
+  assetRoute(RUN_PROGRESS_PATH, 'text/javascript', RUN_PROGRESS_SCRIPT),
   {
     method: 'POST',
     url: '/products/:productId/runs',
