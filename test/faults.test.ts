@@ -134,6 +134,13 @@ describe('every named fault is caught', () => {
         caught.length,
         `${fault.name} (batch ${batch.index}): expected a ${level} ${level === 'MUST' ? 'failure' : 'warning'} of ${fault.expectedCheck} on ${fault.operations.join(', ')}; failures seen on its operations: ${own.join(', ') || 'none'}${errors.length ? `; errors in the run: ${errors.join('; ')}` : ''}`,
       ).toBeGreaterThan(0);
+      // A fault written to prove rows (server/faults/rows/) is caught by failures citing each of them.
+      const cited = new Set(caught.flatMap((r) => r.requirements));
+      const uncited = (fault.rows ?? []).filter((row) => !cited.has(row));
+      expect(
+        uncited,
+        `${fault.name}: caught by ${fault.expectedCheck}, but no such failure cites ${uncited.join(', ')}`,
+      ).toEqual([]);
     },
     RUN_TIMEOUT_MS + 20_000,
   );

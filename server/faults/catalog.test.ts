@@ -8,7 +8,8 @@ import { ActiveFaults, FAULTS, FAULT_NAMES, faultInfo, isKnownFault } from './ca
 
 describe('fault catalogue', () => {
   test('uniquely named faults, in the order of FAULT_NAMES', () => {
-    expect(FAULTS.map((f) => f.name)).toEqual([...FAULT_NAMES]);
+    // The first faults in the order of FAULT_NAMES, then the row faults (server/faults/rows/).
+    expect(FAULTS.slice(0, FAULT_NAMES.length).map((f) => f.name)).toEqual([...FAULT_NAMES]);
     expect(new Set(FAULTS.map((f) => f.name)).size).toBe(FAULTS.length);
     expect(FAULTS.length, 'a fault was lost').toBeGreaterThanOrEqual(64);
   });

@@ -12,6 +12,10 @@ import { D2_FAULTS } from './d2.ts';
 import { D3_FAULTS } from './d3.ts';
 import { derivedFaultInfo, derivedFaultModifier } from './derived.ts';
 import { PROTOCOL_FAULTS } from './protocol.ts';
+import { D1_ROW_FAULTS } from './rows/d1.ts';
+import { D2_ROW_FAULTS } from './rows/d2.ts';
+import { D3_ROW_FAULTS } from './rows/d3.ts';
+import type { RowFault } from './rows/types.ts';
 
 export interface FaultInfo {
   name: string;
@@ -25,6 +29,11 @@ export interface FaultInfo {
    * fault is caught by a warning of that check. Absent: MUST, caught by a failure.
    */
   expectedLevel?: 'SHOULD';
+  /**
+   * The requirement rows the fault is written to prove (issue 30): the self-test asserts that a
+   * failure crediting the fault cites each of them. Absent: the rows its failures cite.
+   */
+  rows?: readonly string[];
 }
 
 const ALL_D1 = operations.filter((o) => o.document === 'D1').map((o) => o.id);
@@ -793,11 +802,31 @@ const entries: Entry[] = [
   },
 ];
 
-export const FAULTS: readonly FaultInfo[] = entries;
+/**
+ * Faults written to prove named MUST rows (server/faults/rows/): each holds its catalogue entry
+ * and its modifier in one object, a file per document.
+ */
+const ROW_FAULTS: readonly RowFault[] = [...D1_ROW_FAULTS, ...D2_ROW_FAULTS, ...D3_ROW_FAULTS];
 
-const byName = new Map<string, FaultInfo>(entries.map((f) => [f.name, f]));
+const rowEntries: FaultInfo[] = ROW_FAULTS.map(
+  ({ name, kind, rule, description, operations, expectedCheck, expectedLevel, rows }) => ({
+    name,
+    kind,
+    rule,
+    description,
+    operations,
+    expectedCheck,
+    ...(expectedLevel ? { expectedLevel } : {}),
+    rows,
+  }),
+);
 
-export function isKnownFault(name: string): name is FaultName {
+export const FAULTS: readonly FaultInfo[] = [...entries, ...rowEntries];
+
+const byName = new Map<string, FaultInfo>(FAULTS.map((f) => [f.name, f]));
+if (byName.size !== FAULTS.length) throw new Error('A fault name is catalogued twice');
+
+export function isKnownFault(name: string): boolean {
   return byName.has(name);
 }
 
@@ -806,10 +835,14 @@ export function faultInfo(name: string): FaultInfo | undefined {
 }
 
 /** What each fault does: a modifier around the reference handlers (one entry per catalogued fault). */
-const MODIFIERS = { ...PROTOCOL_FAULTS, ...D1_FAULTS, ...D2_FAULTS, ...D3_FAULTS } satisfies Record<
+const HAND_MODIFIERS = { ...PROTOCOL_FAULTS, ...D1_FAULTS, ...D2_FAULTS, ...D3_FAULTS } satisfies Record<
   FaultName,
   Modifier
 >;
+const MODIFIERS: Record<string, Modifier> = {
+  ...HAND_MODIFIERS,
+  ...Object.fromEntries(ROW_FAULTS.map((f) => [f.name, f])),
+};
 for (const name of Object.keys(MODIFIERS))
   if (!isKnownFault(name)) throw new Error(`Fault modifier ${name} has no catalogue entry`);
 

@@ -9,7 +9,9 @@ import { D1_CLAIMS_VARIANTS } from './d1Claims.ts';
 import { D1_MEMBERSHIP_VARIANTS } from './d1Membership.ts';
 import { D2_VARIANTS } from './d2.ts';
 import { D3_VARIANTS } from './d3.ts';
+import { HTTP_FREEDOM_VARIANTS } from './http.ts';
 import { PROTOCOL_VARIANTS } from './protocol.ts';
+import { REGISTER_VARIANTS } from './register.ts';
 import type { Variant, VariantInfo } from './types.ts';
 
 export type { Variant, VariantInfo, VariantScope } from './types.ts';
@@ -20,6 +22,8 @@ const ALL: readonly Variant[] = [
   ...D1_CLAIMS_VARIANTS,
   ...D2_VARIANTS,
   ...D3_VARIANTS,
+  ...HTTP_FREEDOM_VARIANTS,
+  ...REGISTER_VARIANTS,
 ];
 
 const byName = new Map<string, Variant>();

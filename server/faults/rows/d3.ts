@@ -1,0 +1,8 @@
+/**
+ * Faults of Document 3 written to prove its MUST rows that no derived shape fault reaches (issue
+ * 30, item 1). Each breaks one documented rule, names the rows it proves and the check that must
+ * catch it citing them; its scenario is in d3.test.ts.
+ */
+import type { RowFault } from './types.ts';
+
+export const D3_ROW_FAULTS: readonly RowFault[] = [];
