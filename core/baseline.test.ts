@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyBaseline, BaselineError, diffRuns, exitCodeUnderBaseline, formatDiff, readBaseline } from './baseline.ts';
+import { applyBaseline, BaselineError, baselineMarks, diffRuns, exitCodeUnderBaseline, formatDiff, readBaseline } from './baseline.ts';
 import type { CheckResult, RunResults } from './results.ts';
 
 const fail = (check: string, operation: string, message: string): CheckResult => ({
@@ -67,6 +67,21 @@ describe('baseline', () => {
     expect(exitCodeUnderBaseline(base, { ...itself, failOn: 'any' }, 1)).toBe(1);
     // A baseline never excuses what was not judged.
     expect(exitCodeUnderBaseline(base, itself, 3)).toBe(3);
+  });
+
+  it('the same cause newly failing on another operation is a new finding, and --fail-on new exits 1 (issue 30, item 6)', () => {
+    const onB = fail('paging-tags-present', 'op-b', 'Expected digit text, received the number 4');
+    const regressed = run([paging(3), onB]);
+    const record = applyBaseline(regressed, base, 'base/', 'new');
+    expect(record.new).toHaveLength(1);
+    expect(record.still).toEqual([]);
+    expect(record.newOn).toEqual({ [record.new[0]]: ['op-b'] });
+    expect(exitCodeUnderBaseline(regressed, record, 1)).toBe(1);
+    expect(baselineMarks(record).get(record.new[0])).toBe('new on op-b');
+    // The other way round, the cause is fixed on op-b only and still failing on op-a.
+    const back = applyBaseline(base, regressed, 'later/', 'new');
+    expect([back.new, back.fixed.map((f) => f.operations)]).toEqual([[], [['op-b']]]);
+    expect(exitCodeUnderBaseline(base, back, 1)).toBe(0);
   });
 
   it('refuses a baseline of another suite version, target or config, saying why', () => {

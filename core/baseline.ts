@@ -80,22 +80,48 @@ export function incompatibility(run: RunResults, baseline: RunResults): string |
 }
 
 export interface Comparison {
+  /** Findings with a cause on an operation the baseline did not fail with that cause. */
   new: Finding[];
   still: Finding[];
+  /** The baseline's findings, each on the operations where the run no longer has its cause. */
   fixed: FindingDigest[];
+  /** Per new finding that the baseline had on other operations: the operations it is new on. */
+  newOn: Record<string, string[]>;
 }
 
-/** The run's findings against the baseline's, by cause key. */
+/**
+ * A finding's identities: its cause on each operation it touches (issue 30, item 6). The same
+ * cause newly failing on another operation is a new finding there: a regression of one rule on a
+ * second operation must not hide behind the first one's known failure.
+ */
+const unitsOf = (f: { key: string; operations: readonly string[] }): string[] =>
+  f.operations.length === 0 ? [f.key] : f.operations.map((op) => `${f.key} ${op}`);
+const unitOperation = (unit: string): string => unit.slice(unit.indexOf(' ') + 1);
+
+/** The run's findings against the baseline's, by cause and operation. */
 export function compare(run: RunResults, baseline: RunResults): Comparison {
   const current = findingsOf(run);
   const before = findingsOf(baseline);
-  const known = new Set(before.map((f) => f.key));
-  const now = new Set(current.map((f) => f.key));
-  return {
-    new: current.filter((f) => !known.has(f.key)),
-    still: current.filter((f) => known.has(f.key)),
-    fixed: before.filter((f) => !now.has(f.key)).map(digestOf),
-  };
+  const known = new Set(before.flatMap(unitsOf));
+  const now = new Set(current.flatMap(unitsOf));
+  const newOn: Record<string, string[]> = {};
+  const fresh: Finding[] = [];
+  const still: Finding[] = [];
+  for (const f of current) {
+    const unknown = unitsOf(f).filter((u) => !known.has(u));
+    if (unknown.length === 0) still.push(f);
+    else {
+      fresh.push(f);
+      if (unknown.length < unitsOf(f).length || before.some((b) => b.key === f.key))
+        newOn[f.key] = unknown.map(unitOperation);
+    }
+  }
+  const fixed = before.flatMap((f): FindingDigest[] => {
+    const gone = unitsOf(f).filter((u) => !now.has(u));
+    if (gone.length === 0) return [];
+    return [{ ...digestOf(f), ...(f.operations.length > 0 ? { operations: gone.map(unitOperation) } : {}) }];
+  });
+  return { new: fresh, still, fixed, newOn };
 }
 
 /**
@@ -118,6 +144,7 @@ export function applyBaseline(
     ...(baseline.integrity ? { digest: baseline.integrity.digest } : {}),
     failOn,
     new: c.new.map((f) => f.key),
+    ...(Object.keys(c.newOn).length > 0 ? { newOn: c.newOn } : {}),
     still: c.still.map((f) => f.key),
     fixed: c.fixed,
   };
@@ -125,7 +152,10 @@ export function applyBaseline(
 
 /** Each finding key's mark for the console and the report. */
 export function baselineMarks(b: BaselineRecord): Map<string, string> {
-  return new Map([...b.new.map((k) => [k, 'new'] as const), ...b.still.map((k) => [k, 'still failing'] as const)]);
+  return new Map([
+    ...b.new.map((k) => [k, b.newOn?.[k] ? `new on ${b.newOn[k].join(', ')}` : 'new'] as const),
+    ...b.still.map((k) => [k, 'still failing'] as const),
+  ]);
 }
 
 /**

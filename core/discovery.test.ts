@@ -46,6 +46,19 @@ describe('discover', () => {
     );
   });
 
+  test('a body the target calls JSON that does not parse (cut short) is the target\u2019s failure, not the config\u2019s (issue 30, item 5)', async () => {
+    const client = clientAnswering({
+      [M]: [200, 'application/json; charset=utf-8', '{"find_member_endpoint":"/membe'],
+      [C]: [200, 'APPLICATION/FHIR+JSON', '{"get_claim_endpoint"'],
+    });
+    const found = await discover(client, services, ['membership', 'claims']);
+    expect(found.get('membership')?.keys).toBeUndefined();
+    expect(found.get('membership')?.problem).toMatch(
+      /^Expected a JSON discovery document at .*, received a body that does not parse/,
+    );
+    expect(found.get('claims')?.problem).toMatch(/received a body that does not parse/);
+  });
+
   test('a service the selection does not need keeps the reason and stops nothing', async () => {
     const client = clientAnswering({
       [C]: [200, JSON_TYPE, '{"get_claim_endpoint":"/claims/claim"}'],

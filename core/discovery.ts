@@ -95,10 +95,18 @@ function misplacedDocument(
   if (status === 404) return `discovery document of service ${service} not found at ${url} (HTTP 404): ${check}`;
   if (status === 200 && !parsed.ok && !x.response.truncated) {
     const type = x.response.headers['content-type'];
+    // A body the target itself calls JSON that does not parse (cut short, say) is the target's
+    // failure at a right address, judged on the operations it addresses (exit 1), not a config
+    // problem (issue 30, item 5). A web page or a text body is a wrong address.
+    if (type !== undefined && isJsonMediaType(type)) return undefined;
     return `discovery document of service ${service} at ${url} is not JSON (HTTP 200${type ? `, ${type}` : ''}): ${check}`;
   }
   return undefined;
 }
+
+/** `application/json`, `application/fhir+json` and any other `+json` type, parameters aside. */
+const isJsonMediaType = (contentType: string): boolean =>
+  /^\s*[a-z0-9!#$&^_.+-]+\/(?:[a-z0-9!#$&^_.+-]+\+)?json\s*(?:;|$)/i.test(contentType);
 
 /** The absolute address of an operation, or a reason why there is none. */
 export function addressOf(

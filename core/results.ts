@@ -152,8 +152,13 @@ export interface BaselineRecord {
   digest?: string;
   /** `new`: the exit code counts only new MUST findings. */
   failOn: 'any' | 'new';
-  /** Keys of the run's findings that the baseline did not have. */
+  /**
+   * Keys of the run's findings that the baseline did not have: a cause new, or a known cause on an
+   * operation the baseline did not fail with it.
+   */
   new: string[];
+  /** For a new finding whose cause the baseline had on other operations: the operations it is new on. */
+  newOn?: Record<string, string[]>;
   /** Keys of the run's findings that the baseline had too. */
   still: string[];
   /** The baseline's findings the run no longer has. */
