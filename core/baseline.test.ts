@@ -2,7 +2,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyBaseline, BaselineError, baselineMarks, diffRuns, exitCodeUnderBaseline, formatDiff, readBaseline } from './baseline.ts';
+import {
+  applyBaseline,
+  BaselineError,
+  baselineMarks,
+  diffRuns,
+  exitCodeUnderBaseline,
+  formatDiff,
+  readBaseline,
+} from './baseline.ts';
 import type { CheckResult, RunResults } from './results.ts';
 
 const fail = (check: string, operation: string, message: string): CheckResult => ({
