@@ -92,6 +92,18 @@ describe('findingsOf', () => {
     expect(f?.change).toMatch(/^Nothing to change in the answers: the target refused for load/);
   });
 
+  it("names a row of the failing command's operation for a state sequence (issue 30, item 5)", () => {
+    const sequence = result({
+      check: 'state-sequence-holds',
+      operation: 'update-patient',
+      requirements: ['D3-4.4-04', 'D3-4.4-08', 'D3-4.4-12', 'D3-4.4-17', 'D3-3-05', 'D3-3-06'],
+      message: 'Expected update of patient P-1 to succeed with a 2xx status, received HTTP 500',
+    });
+    const [f] = findingsOf({ results: [sequence], requirements });
+    // A row listing update-patient (D3-4.4-12 or D3-3-06), never create's D3-4.4-04 that comes first.
+    expect(f?.change).toMatch(/^Change update-patient so that .* \((D3-4\.4-12|D3-3-06): /);
+  });
+
   it("takes a schema failure's change from its first cause", () => {
     const schema = result({
       check: 'matches-schema',

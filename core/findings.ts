@@ -106,9 +106,9 @@ export function changeOf(
   check: string,
   level: Level,
   operations: readonly string[],
-  example: Pick<CheckResult, 'message' | 'summary'>,
+  example: Pick<CheckResult, 'message' | 'summary'> & { operation?: string },
   requirements: readonly string[],
-  rows: ReadonlyMap<string, { text: string; level: Level }>,
+  rows: ReadonlyMap<string, { text: string; level: Level; operations?: readonly string[] }>,
 ): string {
   const schemaCause = /^Expected a body valid against \S+, received (\/\S*) must (.+?)(?:, received |; |$)/.exec(
     example.message,
@@ -117,13 +117,21 @@ export function changeOf(
   const outcome = schemaCause
     ? `${causeOf(schemaCause[1] as string)} ${indicative(schemaCause[2] as string)}`
     : `${check} sees ${lowerFirst(expectedPart(example.message) ?? example.summary.replace(/\.$/, ''))}`;
-  // The row most about the cause: the one naming most of the members the message names.
+  // The row most about the cause: first a row of the operation the failing answer came from (a
+  // state sequence cites its machine's rows on the operation of the command that failed: the
+  // update's rows when the update failed, the read's when a read after a delete did), then the
+  // one naming most of the members the message names.
   const words = new Set(example.message.match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? []);
   const score = (text: string) => [...namedMembers(text)].filter((w) => words.has(w)).length;
+  const ofOperation = (row: { operations?: readonly string[] }) =>
+    example.operation !== undefined && (row.operations ?? []).includes(example.operation) ? 100 : 0;
   const candidates = requirements
     .map((id) => ({ id, row: rows.get(id) }))
-    .filter((c): c is { id: string; row: { text: string; level: Level } } => c.row !== undefined)
-    .map((c, i) => ({ ...c, i, s: score(c.row.text) + (c.row.level === level ? 0.5 : 0) }))
+    .filter(
+      (c): c is { id: string; row: { text: string; level: Level; operations?: readonly string[] } } =>
+        c.row !== undefined,
+    )
+    .map((c, i) => ({ ...c, i, s: ofOperation(c.row) + score(c.row.text) + (c.row.level === level ? 0.5 : 0) }))
     .sort((a, b) => b.s - a.s || a.i - b.i);
   const row = candidates[0];
   const because = row ? ` (${row.id}: “${row.row.text.replace(/\s+/g, ' ').trim()}”)` : '';
