@@ -484,17 +484,29 @@ export interface Fixtures {
    */
   diary?: {
     /**
-     * An authorisation code from the login page that gives a diary token (response 2, D3-4.3-02); the diary lists are called with that token. Without it the steps that need it are skipped (fixture-configured, counted against coverage).
+     * An authorisation code from the login page that gives a diary token (response 2, D3-4.3-02); the diary lists are called with that token. Without it the steps that need it are skipped (fixture-configured, counted against coverage). Each code is sent once per run (a target may accept a code once, DEC-D3-70): this one first, then those of validCodes.
      */
     validCode?: string;
+    /**
+     * Further authorisation codes that each give a diary token (response 2), for a target that accepts a code once only (DEC-D3-70): the suite sends each code once, validCode first and then these in order, one per post authorisation (a run uses up to four: the outcome with and without StateToken, the refresh, the three lists sharing one token). When they run out, the steps still to come are skipped (fixture-configured), never failed.
+     *
+     * Items: An authorisation code from the login page, not used before.
+     */
+    validCodes?: string[];
     /**
      * An authorisation code that is refused (response 1 Unauthorized, D3-4.3-03). Without it the steps that need it are skipped (fixture-configured, counted against coverage).
      */
     invalidCode?: string;
     /**
-     * An authorisation code of a site not mapped (response 3 SiteNotMapped, D3-4.3-04). Without it the steps that need it are skipped (fixture-configured, counted against coverage).
+     * An authorisation code of a site not mapped (response 3 SiteNotMapped, D3-4.3-04). Without it the steps that need it are skipped (fixture-configured, counted against coverage). Sent once per run (DEC-D3-70): this one first, then those of unmappedSiteCodes.
      */
     unmappedSiteCode?: string;
+    /**
+     * Further authorisation codes of a site not mapped (response 3), for a target that accepts a code once only (DEC-D3-70): the suite sends each once, unmappedSiteCode first and then these (a run uses two: with and without StateToken). When they run out, the steps still to come are skipped (fixture-configured), never failed.
+     *
+     * Items: An authorisation code of a site not mapped, not used before.
+     */
+    unmappedSiteCodes?: string[];
   };
   /**
    * Patients (Document 3, 4.4).

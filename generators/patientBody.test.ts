@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { validateAgainst } from '../core/schemaRegistry.ts';
-import { PATIENT_EXTENSIONS, patientBody } from './patientBody.ts';
+import {
+  CONDITION_PATIENT_PLACEHOLDER,
+  conditionBody,
+  PATIENT_EXTENSIONS,
+  patientBody,
+  withDocumentedForms,
+} from './patientBody.ts';
 
 const REF = 'https://ref.example';
 
@@ -36,5 +42,58 @@ describe('patientBody', () => {
       expect(text).not.toMatch(/"id":/);
       for (const e of (b.extension ?? []) as { url: string }[]) expect(urls.has(e.url)).toBe(true);
     }
+  });
+
+  test('every value has the form its member names: e-mails, telephone numbers, past birth dates (DEC-D3-68)', () => {
+    const telecoms = bodies.flatMap((b) => (b.telecom ?? []) as { system: string; value: string }[]);
+    expect(new Set(telecoms.map((t) => t.system))).toEqual(new Set(['phone', 'email', 'sms']));
+    for (const t of telecoms) {
+      if (t.system === 'email') expect(t.value).toMatch(/^[a-z0-9]+@[a-z0-9]+(\.[a-z0-9]+)+$/);
+      else expect(t.value).toMatch(/^0\d{4} \d{6}$/);
+    }
+    const births = bodies.flatMap((b) => (typeof b.birthDate === 'string' ? [b.birthDate] : []));
+    expect(births.length).toBeGreaterThan(100);
+    for (const d of births) {
+      expect(d < '2020-01-01').toBe(true);
+      expect(new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10)).toBe(d);
+    }
+  });
+
+  test('the forms can fail: a text value under system email is made an e-mail, a future birth date a past one', () => {
+    const fixed = withDocumentedForms({
+      resourceType: 'Patient',
+      telecom: [
+        { system: 'email', value: 'Zbo' },
+        { system: 'phone', value: 'nj4ArP' },
+      ],
+      birthDate: '2028-02-29',
+    });
+    expect(fixed.telecom).toEqual([
+      { system: 'email', value: 'zbo@mail.example' },
+      { system: 'phone', value: expect.stringMatching(/^07700 900\d{3}$/) },
+    ]);
+    expect(fixed.birthDate).toBe('1948-02-29');
+    expect(withDocumentedForms({ resourceType: 'Patient', birthDate: '1999-12-31' }).birthDate).toBe('1999-12-31');
+  });
+});
+
+describe('conditionBody', () => {
+  const conditions = fc.sample(conditionBody(), { seed: 7, numRuns: 300 });
+
+  test('300 bodies are accepted by the create request schema and name the patient placeholder', () => {
+    expect(conditions.filter((c) => !validateAgainst('condition-create-request.schema.json', c).valid)).toEqual([]);
+    for (const c of conditions) expect(JSON.stringify(c)).toContain(CONDITION_PATIENT_PLACEHOLDER);
+  });
+
+  test('nothing the server assigns: no id, no meta, no detail reference (DEC-D3-69); attachment locations are URLs', () => {
+    for (const c of conditions) {
+      expect(['id', 'meta'].filter((m) => m in c)).toEqual([]);
+      for (const e of (c.evidence ?? []) as { detail: Record<string, unknown>[] }[])
+        for (const d of e.detail) {
+          expect(d).not.toHaveProperty('reference');
+          expect((d.identifier as { value: string }).value).toMatch(/^https:\/\/files\.example\/attachments\/\S+$/);
+        }
+    }
+    expect(conditions.some((c) => Array.isArray(c.evidence) && c.evidence.length > 0)).toBe(true);
   });
 });

@@ -6,7 +6,10 @@
  * and one address (the table's 0-1, DEC-D3-32); one extension per documented url under the
  * target's `{ref_url}` (DEC-D3-30); `birthDate`, never the table's `birthdate` beside it
  * (DEC-D3-31); no empty text or list (DEC-D3-66); and never the server-owned `id`, `meta` and item
- * ids (create has no id, D3-4.4-03; item ids are returned on read, D3-2.4-07). The stateful sequences and the patients suite send these bodies.
+ * ids (create has no id, D3-4.4-03; item ids are returned on read, D3-2.4-07; DEC-D3-69). Every value
+ * has the form its member names, so a server that checks forms refuses none (DEC-D3-68): a telecom
+ * `value` of `system` `email` is an e-mail address, of `phone` or `sms` a telephone number, and
+ * `birthDate` a calendar date in the past. The stateful sequences and the patients suite send these bodies.
  */
 import fc from 'fast-check';
 import { type JsonBody, validBody } from './bodyArbitrary.ts';
@@ -30,16 +33,57 @@ export const CONDITION_PATIENT_PLACEHOLDER = 'patient/{patient}';
 
 /**
  * An arbitrary of create-condition bodies (Document 3, 2.5, 4.4) derived from the request schema,
- * with no empty text or list (DEC-D3-64) and the patient reference left as
- * {@link CONDITION_PATIENT_PLACEHOLDER}: ids are known only when the patient exists.
+ * with no empty text or list (DEC-D3-64), nothing the server assigns (`id`, `meta`, and the detail
+ * `reference` added "on responses", DEC-D3-69), an attachment location (`identifier.value`) that
+ * is a URL in every reading, and the patient reference left as {@link CONDITION_PATIENT_PLACEHOLDER}:
+ * ids are known only when the patient exists.
  */
 export function conditionBody(): fc.Arbitrary<JsonBody> {
   conditions ??= validBody('condition-create-request.schema.json', {
-    overrides: { 'note.authorReference.reference': CONDITION_PATIENT_PLACEHOLDER },
+    overrides: {
+      'note.authorReference.reference': CONDITION_PATIENT_PLACEHOLDER,
+      'evidence.detail.identifier.value': fc
+        .stringMatching(/^[a-z0-9]{1,8}$/)
+        .map((name) => `https://files.example/attachments/${name}.pdf`),
+    },
+    omit: ['id', 'meta', 'evidence.detail.reference'],
     nonEmpty: true,
     maxItems: 2,
   });
   return conditions;
+}
+
+/** An e-mail address (`local@host.example`, DEC-D3-68) made from a generated text, lower case. */
+const emailOf = (text: string): string => `${text.toLowerCase().replace(/[^a-z0-9]/g, '') || 'x'}@mail.example`;
+
+/** A telephone number of digits (the fixtures' UK form `07700 900nnn`, DEC-D3-68) made from a generated text. */
+const phoneOf = (text: string): string => {
+  const n = [...text].reduce((sum, ch, i) => sum + ch.charCodeAt(0) * (i + 1), 0) % 1000;
+  return `07700 900${String(n).padStart(3, '0')}`;
+};
+
+/** The first year whose dates are not past for every run: later generated birth dates move 80 years back. */
+const FIRST_FUTURE_YEAR = 2020;
+
+/**
+ * The body with each value in the form its member names (DEC-D3-68): a telecom `value` made an
+ * e-mail address or a telephone number after its `system`, a `birthDate` from 2020 on moved 80
+ * years back (a multiple of four: 29 February stays a date). Deterministic, so values still shrink.
+ */
+export function withDocumentedForms(body: JsonBody): JsonBody {
+  const out: JsonBody = { ...body };
+  if (Array.isArray(body.telecom))
+    out.telecom = body.telecom.map((t: unknown) => {
+      if (t === null || typeof t !== 'object' || Array.isArray(t)) return t;
+      const entry = t as Record<string, unknown>;
+      const text = String(entry.value ?? '');
+      if (entry.system === 'email') return { ...entry, value: emailOf(text) };
+      if (entry.system === 'phone' || entry.system === 'sms') return { ...entry, value: phoneOf(text) };
+      return entry;
+    });
+  const birth = typeof body.birthDate === 'string' ? /^(\d{4})(-\d{2}-\d{2})$/.exec(body.birthDate) : null;
+  if (birth && Number(birth[1]) >= FIRST_FUTURE_YEAR) out.birthDate = `${Number(birth[1]) - 80}${birth[2]}`;
+  return out;
 }
 
 /** The generated Condition naming patient `patientId` (`patient/<id>`, DEC-D3-33). */
@@ -64,5 +108,5 @@ function derivePatientBody(refUrl: string): fc.Arbitrary<JsonBody> {
     omit: ['id', 'meta', 'birthdate', 'extension.id', 'telecom.id', 'address.id'],
     nonEmpty: true,
     maxItems: 2,
-  });
+  }).map(withDocumentedForms);
 }

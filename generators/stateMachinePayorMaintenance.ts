@@ -1,9 +1,10 @@
 /**
  * Payor and contract maintenance of one site (Document 3, 4.5; DEC-D3-12..15) as a state
  * machine: listing the site's payors creates `slf` and `na` when missing, so every listing holds
- * them once each; upserting a payor creates it once and upserting it again updates it (never a
- * second one); a deleted payor is no longer listed and deleting it again is refused; a contract
- * service set for a payor can be deleted once.
+ * them once each; upserting a payor without id creates it, and upserting it with the id the
+ * create answered updates it under that id (never a second one; an upsert without id of a payor
+ * the site holds is not sent, DEC-D3-71); a deleted payor is no longer listed and deleting it
+ * again is refused; a contract service set for a payor can be deleted once.
  * Model: the site's payors the sequence made (type and id -> contract id), those it deleted, and
  * the services it set (code -> payors holding it).
  */
@@ -115,25 +116,27 @@ export function payorMaintenanceMachine(fixtures: PayorMaintenanceFixtures = {})
       },
     ),
   );
+  // 4.5: "`id` (required for update)". Whether a Contract without id naming a payor the site holds
+  // updates it or creates another is not shown (DEC-D3-71): a payor the model holds is updated by
+  // the id its create answered, one it does not hold is created without id.
   const upsert = fc
-    .tuple(
-      fc.constantFrom<PayorType>('I', 'C'),
-      fc.constantFrom(...PAYOR_IDS),
-      fc.boolean(),
-      fc.stringMatching(/^[A-Z][a-z]{1,8}$/),
-    )
-    .map(([type, id, byContractId, display]) =>
+    .tuple(fc.constantFrom<PayorType>('I', 'C'), fc.constantFrom(...PAYOR_IDS), fc.stringMatching(/^[A-Z][a-z]{1,8}$/))
+    .map(([type, id, display]) =>
       command<PayorMaintenanceModel>(
-        `upsert ${keyOf(type, id)}${byContractId ? ' by its contract id' : ''} display ${display}`,
-        (m) => !byContractId || m.payors.has(keyOf(type, id)),
+        `upsert ${keyOf(type, id)} display ${display}`,
+        () => true,
         async (m, real) => {
           const key = keyOf(type, id);
-          const known = byContractId ? m.payors.get(key) : undefined;
+          const known = m.payors.get(key);
           const a = await real.call('POST', '/contracts/contract', init(payorContract(type, id, display, known)));
-          expectSuccess(`upsert of payor ${key}`, a);
+          expectSuccess(`${known === undefined ? 'create' : 'update'} of payor ${key}`, a);
           const contractId = isRecord(a.json) ? a.json.id : undefined;
           if (typeof contractId !== 'string' || contractId === '')
             throw new ModelMismatch(`Expected the payor Contract with an id, received ${a.text?.slice(0, 80)}`);
+          if (known !== undefined && contractId !== known)
+            throw new ModelMismatch(
+              `Expected the update of payor ${key} to answer its contract id ${known}, received ${contractId}`,
+            );
           m.payors.set(key, contractId);
           m.deleted.delete(key);
         },

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TestSandbox } from '../server/testSupport.ts';
-import { runStateMachine, type StateMachineName } from './stateMachines.ts';
+import { type MachineTarget, runStateMachine, sandboxTarget, type StateMachineName } from './stateMachines.ts';
 
 const FIXTURES = { foreignBatchId: 'BATCH-2001' };
 const RUNS = { numRuns: 20, maxCommands: 15, fixtures: FIXTURES };
@@ -40,7 +40,8 @@ describe('the clean sandbox', () => {
 // Variants that change what these operations answer in ways the documents allow: members in
 // another order, another 2xx on writes, InvalidId at 400, the reserved payors on a later page, the
 // birth date under the table's name, other fitting patient error codes, other codes of the patient
-// table for a deleted patient's get and a condition for an unknown or deleted patient, extra members.
+// table for a deleted patient's get and a condition for an unknown or deleted patient, extra members,
+// e-mails and server-assigned members checked, a new payor Contract for each upsert without id.
 describe('legitimate variants stay green', () => {
   const sandbox = sandboxWith(
     [],
@@ -55,12 +56,50 @@ describe('legitimate variants stay green', () => {
       'condition-unknown-patient-entity-not-found',
       'condition-deleted-patient-404',
       'extra-members',
+      'patient-email-validated',
+      'condition-id-refused',
+      'payor-upsert-without-id-creates',
     ],
   );
   test.each(MACHINES)('%s passes under the variants', async (name) => {
     const run = await runStateMachine(name, sandbox(), { ...RUNS, seed: 15 });
     expect(run.failure, run.counterexample?.join(' ; ')).toBeUndefined();
     expect(run.ok).toBe(true);
+  });
+});
+
+// 4.5 "`id` (required for update)"; what an upsert without id of a held payor does is open (DEC-D3-71).
+describe('payor-maintenance sends an upsert without id only to create a payor it does not hold', () => {
+  const sandbox = sandboxWith([], ['payor-upsert-without-id-creates']);
+  test('every upsert of a payor the sequence holds names the contract id its create answered', async () => {
+    const inner = sandboxTarget(sandbox());
+    const held = new Set<string>();
+    const sent = { creates: 0, updates: 0, heldWithoutId: [] as string[] };
+    const target: MachineTarget = {
+      reset: async () => {
+        held.clear();
+        await inner.reset?.();
+      },
+      call: async (method, path, init) => {
+        const answer = await inner.call(method, path, init);
+        const ok = answer.status >= 200 && answer.status < 300;
+        if (method === 'POST' && path === '/contracts/contract') {
+          const body = JSON.parse(init.body ?? '{}') as { id?: string; authority: { reference: string }[] };
+          const payor = body.authority[0].reference;
+          if (body.id !== undefined) sent.updates += 1;
+          else if (held.has(payor)) sent.heldWithoutId.push(payor);
+          else sent.creates += 1;
+          if (ok) held.add(payor);
+        } else if (method === 'DELETE' && /^\/contracts\/contract\/[^/$]+\?/.test(path) && ok)
+          held.delete(new URL(path, 'http://reference.invalid').searchParams.get('payorId') ?? '');
+        return answer;
+      },
+    };
+    const run = await runStateMachine('payor-maintenance', target, { ...RUNS, seed: 15 });
+    expect(run.failure, run.counterexample?.join(' ; ')).toBeUndefined();
+    expect(sent.heldWithoutId).toEqual([]);
+    expect(sent.creates).toBeGreaterThan(0);
+    expect(sent.updates).toBeGreaterThan(0);
   });
 });
 

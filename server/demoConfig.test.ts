@@ -62,6 +62,10 @@ describe('the sandbox owns its demo config, and it matches the seed data', () =>
     expect(
       [f.diary?.validCode, f.diary?.invalidCode, f.diary?.unmappedSiteCode].map((c) => codes.get(c ?? '')),
     ).toEqual([2, 1, 3]);
+    // The further codes of a target that takes each code once (DEC-D3-70).
+    expect([...(f.diary?.validCodes ?? []), ...(f.diary?.unmappedSiteCodes ?? [])].map((c) => codes.get(c))).toEqual([
+      2, 2, 2, 2, 2, 3, 3,
+    ]);
   });
 
   test("the demo fixtures name members' and patients' data, not hospitals, addresses of the gazetteer or codes", () => {

@@ -160,6 +160,27 @@ async function listedContractIds(site: string): Promise<{ x: Exchange; ids?: str
   };
 }
 
+/**
+ * Deletes the Contracts of the suite's own payor (`CONF-` codes, DEC-D3-13) that an earlier run
+ * left at the site, so that the create below is the payor's only Contract: a target may create a
+ * new Contract for each upsert without id (DEC-D3-71), and the listing after the delete would
+ * then still name the payor through the one left behind. Answers are not judged.
+ */
+async function removeLeftoverPayor(remove: OperationId, authority: string, type: string): Promise<void> {
+  const site = runContext().siteId;
+  if (!runContext().addresses['list-site-payors']) return;
+  const payorId = authority.split('/')[1];
+  const { pages } = await payorPages(site);
+  const leftovers = pages
+    .flatMap((p) => contractsOf(bodyOf(p)))
+    .filter((c) => typeof c.id === 'string' && c.id !== '' && payorsNamedBy(c).some((n) => n.id === payorId));
+  for (const c of leftovers)
+    await contractCall(remove, {
+      path: { site },
+      query: { payorId: authority, payorType: type, providerGroup: String(c.id) },
+    });
+}
+
 function verifyListed(
   id: OperationId,
   listing: { x: Exchange; ids?: string[] },
@@ -306,6 +327,7 @@ for (const [upsert, remove, authority, type, subType, listedReq, rows] of [
 
     test(`${upsert}: create, update, delete with MSG_DELETED_ID`, async () => {
       if (omitted([upsert, remove], `would create, update and delete the payor ${authority} at the run's site`)) return;
+      await removeLeftoverPayor(remove, authority, type);
       const created = await contractCall(upsert, { body: JSON.stringify(payorContract(authority, subType)) });
       const id = idOf(created);
       try {

@@ -1,6 +1,7 @@
 /**
  * Diary (Document 3, 2.3, 4.3, 7): post-auth outcomes 1/2/3, refresh, the three lists, and 401
- * with no body when unauthorised.
+ * with no body when unauthorised. Every code that names an authorisation is sent once per run
+ * (DEC-D3-70): the configured code first, then those of its list, and a skip says when they run out.
  */
 import {
   diaryListShape,
@@ -16,7 +17,7 @@ import {
 import { FIXTURE_CONFIGURED } from '../core/decidedOutcomes.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { bodyOf, isRecord } from '../core/exchange.ts';
-import { describeOperation, type FixturePath, fixture, on, type OperationBinder, runContext } from '../core/suite.ts';
+import { describeOperation, fixture, on, type OperationBinder, runContext } from '../core/suite.ts';
 import { describeDerivedRequests } from './common/derivedRequests.ts';
 import { verifySuccess } from './common/steps.ts';
 
@@ -39,31 +40,106 @@ function verifyNoTokenIssued(op: OperationBinder, x: Exchange, what: string): vo
   j.check(x, notServerError);
 }
 
+/** The outcomes whose codes name an authorisation: each code is sent once per run (DEC-D3-70). */
+type OnceOnly = 'valid' | 'unmapped';
+const CODE_SETTINGS: Readonly<
+  Record<
+    OnceOnly,
+    { single: 'diary.validCode' | 'diary.unmappedSiteCode'; list: 'diary.validCodes' | 'diary.unmappedSiteCodes' }
+  >
+> = {
+  valid: { single: 'diary.validCode', list: 'diary.validCodes' },
+  unmapped: { single: 'diary.unmappedSiteCode', list: 'diary.unmappedSiteCodes' },
+};
+
 /**
- * A diary token from the configured valid code, or undefined (recorded as a skip citing `cites`,
- * the rows of `op` the step would have judged: D3-4.3-01 is post authorisation's own row).
+ * What a run has used of its codes, and the diary token the lists share: per run (keyed by the
+ * run's fixtures, as suite files share their worker's modules), never across runs.
  */
-async function diaryToken(op: OperationBinder, ...cites: string[]): Promise<string | undefined> {
-  const code = fixture('diary.validCode');
-  const body = code ? bodyOf(await postAuth({ Code: code, ...STATE })) : undefined;
-  const token = isRecord(body) && typeof body.access_token === 'string' ? body.access_token : undefined;
-  if (!token) {
-    const message = 'No diary token: fixture diary.validCode missing or refused';
-    op.must(...cites).decided(FIXTURE_CONFIGURED, 'skip', message);
+interface CodeLedger {
+  taken: Record<OnceOnly, number>;
+  listToken?: Promise<string | undefined>;
+}
+const ledgers = new WeakMap<object, CodeLedger>();
+function ledger(): CodeLedger {
+  const key = runContext().fixtures;
+  const found = ledgers.get(key) ?? { taken: { valid: 0, unmapped: 0 } };
+  ledgers.set(key, found);
+  return found;
+}
+
+/** The codes of an outcome in the order they are used: the single setting, then its list. */
+function configuredCodes(single: string | undefined, list: readonly string[] | undefined): string[] {
+  return [single, ...(list ?? [])].filter((c): c is string => typeof c === 'string' && c.trim() !== '');
+}
+
+/**
+ * The next code of `kind` not yet sent in this run, or undefined after recording one skip citing
+ * `cites` (`fixture-configured`): none configured, or every configured code used once already (a
+ * target may accept a code once only, DEC-D3-70; the message says which list to lengthen).
+ */
+function takeCode(op: OperationBinder, kind: OnceOnly, ...cites: string[]): string | undefined {
+  const { single, list } = CODE_SETTINGS[kind];
+  const codes = configuredCodes(fixture(single), fixture(list));
+  const used = ledger().taken[kind];
+  if (used < codes.length) {
+    ledger().taken[kind] = used + 1;
+    return codes[used];
   }
+  const message =
+    codes.length === 0
+      ? `No fixture ${single} in the config`
+      : `The ${codes.length} configured code(s) of ${single} and ${list} are used up: each is sent once, as a target ` +
+        `may accept a code once only (DEC-D3-70); list more codes in fixtures.${list}`;
+  op.must(...cites).decided(FIXTURE_CONFIGURED, 'skip', message);
+  return undefined;
+}
+
+const tokenOf = (x: Exchange): string | undefined => {
+  const body = bodyOf(x);
+  return isRecord(body) && typeof body.access_token === 'string' && body.access_token !== ''
+    ? body.access_token
+    : undefined;
+};
+
+/** A diary token from a valid code of its own, or undefined (recorded as a skip citing `cites`). */
+async function diaryToken(op: OperationBinder, ...cites: string[]): Promise<string | undefined> {
+  const code = takeCode(op, 'valid', ...cites);
+  if (code === undefined) return undefined;
+  const token = tokenOf(await postAuth({ Code: code, ...STATE }));
+  if (!token)
+    op.must(...cites).decided(FIXTURE_CONFIGURED, 'skip', 'No diary token: the configured valid code was refused');
   return token;
 }
 
-const OUTCOMES: readonly [FixturePath & `diary.${string}`, 1 | 2 | 3, string][] = [
-  ['diary.validCode', 2, 'D3-4.3-02'],
-  ['diary.invalidCode', 1, 'D3-4.3-03'],
-  ['diary.unmappedSiteCode', 3, 'D3-4.3-04'],
+/**
+ * The token the three diary lists share (one code for the three, DEC-D3-70): the token the
+ * post-authorisation outcome test received, else one from a code of its own.
+ */
+async function listToken(op: OperationBinder, ...cites: string[]): Promise<string | undefined> {
+  const own = ledger();
+  if (own.listToken === undefined) {
+    // The first list to ask takes the code; its own skip is recorded by diaryToken.
+    own.listToken = diaryToken(op, ...cites);
+    return own.listToken;
+  }
+  const token = await own.listToken;
+  if (!token)
+    op.must(...cites).decided(FIXTURE_CONFIGURED, 'skip', 'No diary token for the lists (see the first list)');
+  return token;
+}
+
+const OUTCOMES: readonly [OnceOnly | 'invalid', 1 | 2 | 3, string][] = [
+  ['valid', 2, 'D3-4.3-02'],
+  ['invalid', 1, 'D3-4.3-03'],
+  ['unmapped', 3, 'D3-4.3-04'],
 ];
 
 describeOperation('diary-post-auth', (op) => {
   op.test('each authorisation code gives its documented response code', async () => {
-    for (const [path, expected, req] of OUTCOMES) {
-      const code = op.need(path, req);
+    for (const [kind, expected, req] of OUTCOMES) {
+      // A code that names an authorisation is sent once (DEC-D3-70); the invalid one as often as needed.
+      const code = kind === 'invalid' ? op.need('diary.invalidCode', req) : takeCode(op, kind, req);
       if (!code) continue;
       const x = await postAuth({ Code: code, ...STATE });
       // The HTTP status of each outcome is not shown (DEC-D3-10): recorded; the body is judged whatever the status.
@@ -73,7 +149,12 @@ describeOperation('diary-post-auth', (op) => {
       op.must(...cited)
         .under('DEC-D3-10')
         .check(x, diaryResponseCode(expected));
-      const stateless = await postAuth({ Code: code });
+      // The lists may share this token (one code fewer); a list takes a code of its own otherwise.
+      const token = expected === 2 ? tokenOf(x) : undefined;
+      if (token) ledger().listToken ??= Promise.resolve(token);
+      const again = kind === 'invalid' ? code : takeCode(op, kind, 'D3-4.3-06');
+      if (!again) continue;
+      const stateless = await postAuth({ Code: again });
       const withoutState = { request: 'without StateToken' };
       op.must('D3-4.3-06').under('DEC-D3-50').check(stateless, diaryResponseCode(expected), withoutState);
     }
@@ -118,7 +199,7 @@ for (const [id, keys, req, itemReq, described] of [
 ] as const) {
   describeOperation(id, (op) => {
     op.test('the list with a diary token', async () => {
-      const token = await diaryToken(op, req, 'D3-5-08', 'D3-2.3-01', 'D3-2.3-02', itemReq);
+      const token = await listToken(op, req, 'D3-5-08', 'D3-2.3-01', 'D3-2.3-02', itemReq);
       if (!token) return;
       const x = await op.call({ values: { diaryToken: token } });
       if (!verifySuccess(x, id, { success: [req, 'D3-5-08'], schema: ['D3-2.3-01', 'D3-2.3-02'] }, { status: 200 }))

@@ -1,9 +1,10 @@
 /**
  * Variants of Document 3: choices its text or spec/decisions.md allow. See ./types.ts.
  */
-import { operationOutcome } from '../router/errors.ts';
+import { multipartFields } from '../router/diary.ts';
+import { ApiError, operationOutcome } from '../router/errors.ts';
 import { DEFAULT_COUNT } from '../router/paging.ts';
-import type { SandboxReply } from '../router/types.ts';
+import type { SandboxReply, SandboxRequest } from '../router/types.ts';
 import type { Repository } from '../repo/repository.ts';
 import {
   arr,
@@ -104,6 +105,43 @@ function conditionPatients(rawBody: string): string[] {
     .map((n) => (isObject(n) && isObject(n.authorReference) ? n.authorReference.reference : undefined))
     .filter((r): r is string => typeof r === 'string')
     .map((r) => r.replace(/^patient\//i, ''));
+}
+
+/** The JSON body of a request, or undefined when it is not JSON. */
+function jsonBody(rawBody: string): unknown {
+  try {
+    return JSON.parse(rawBody);
+  } catch {
+    return undefined;
+  }
+}
+
+/** An e-mail address as a validating server reads one: `local@host.tld`, no spaces. */
+const EMAIL_FORM = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+/** The first telecom `value` of `system` `email` that is not of the e-mail form, or undefined. */
+function malformedEmail(resource: unknown): string | undefined {
+  const bad = arr(isObject(resource) ? resource.telecom : undefined).find(
+    (t) => isObject(t) && t.system === 'email' && !(typeof t.value === 'string' && EMAIL_FORM.test(t.value)),
+  );
+  return isObject(bad) ? String(bad.value) : undefined;
+}
+
+/** Diary codes that gave an authorisation (response 2 or 3), per sandbox (its unwrapped repository). */
+const usedDiaryCodes = new WeakMap<Repository, Set<string>>();
+const usedCodesOf = (data: Repository): Set<string> => {
+  const codes = usedDiaryCodes.get(data) ?? new Set<string>();
+  usedDiaryCodes.set(data, codes);
+  return codes;
+};
+
+/** The `Code` field of a post authorisation (multipart/form-data, or form-urlencoded as the sandbox reads it). */
+function postAuthCode(request: SandboxRequest): string {
+  const type = request.headers['content-type'] ?? '';
+  const fields = /multipart\/form-data/i.test(type)
+    ? multipartFields(type, request.rawBody)
+    : new Map(new URLSearchParams(request.rawBody));
+  return (fields.get('Code') ?? '').trim();
 }
 
 export const D3_VARIANTS: readonly Variant[] = [
@@ -541,6 +579,76 @@ export const D3_VARIANTS: readonly Variant[] = [
       if (reply.body.response === 1) return { ...reply, status: 401 };
       if (reply.body.response === 3) return { ...reply, status: 403 };
       return reply;
+    },
+  },
+  {
+    name: 'patient-email-validated',
+    kind: 'validation',
+    allowedBy: ['DEC-D3-68', 'D3 2.4 (the form of a telecom `value` is not given)', 'D3-7-25'],
+    description:
+      'Create and update patient check the form of an e-mail (`telecom` of `system` `email`): a malformed one is refused, on create with 400 `MSG_INVALID_FORMAT`, on update with 422 `INVALID_RESOURCE` (a code of the update table), and nothing is stored.',
+    operations: ['create-patient', 'update-patient'],
+    repo: (repo, scope) => ({
+      ...repo,
+      savePatient: async (record) => {
+        const bad = malformedEmail(record.resource);
+        if (bad === undefined) return repo.savePatient(record);
+        const diagnostics = `Patient.telecom e-mail is not an e-mail address: ${bad}`;
+        throw scope.operations.includes('update-patient')
+          ? new ApiError(422, 'INVALID_RESOURCE', diagnostics)
+          : new ApiError(400, 'MSG_INVALID_FORMAT', diagnostics);
+      },
+    }),
+  },
+  {
+    name: 'condition-id-refused',
+    kind: 'validation',
+    allowedBy: ['DEC-D3-69', 'D3 2.5 ("`id` (assigned)")', 'D3-7-29'],
+    description:
+      'Add condition refuses a body that carries its own `id` or `meta` (members the server assigns) with 422 `MSG_PARAM_INVALID`, and stores nothing.',
+    operations: ['create-condition'],
+    repo: (repo, scope) => ({
+      ...repo,
+      saveCondition: async (record) => {
+        const sent = jsonBody(scope.request.rawBody);
+        const assigned = ['id', 'meta'].filter((m) => isObject(sent) && sent[m] !== undefined);
+        if (assigned.length === 0) return repo.saveCondition(record);
+        throw new ApiError(422, 'MSG_PARAM_INVALID', `Condition.${assigned.join(' and ')} is assigned by the server`);
+      },
+    }),
+  },
+  {
+    name: 'diary-code-single-use',
+    kind: 'one-time-code',
+    allowedBy: ['DEC-D3-70', 'D3 4.3 (whether an authorisation code may be used twice is not shown)'],
+    description:
+      'Post authorisation accepts an authorisation code once: a code that gave response 2 (Ok) or 3 (SiteNotMapped) is answered as an invalid code (response 1, no `access_token`) on every later use.',
+    operations: ['diary-post-auth'],
+    reply: (reply, scope) => {
+      if (!isObject(reply.body) || typeof reply.body.response !== 'number') return reply;
+      const code = postAuthCode(scope.received);
+      const used = usedCodesOf(scope.repo);
+      if (used.has(code)) {
+        const { access_token: _token, ...rest } = reply.body;
+        void _token;
+        return { ...reply, body: { ...rest, response: 1 } };
+      }
+      if (code !== '' && (reply.body.response === 2 || reply.body.response === 3)) used.add(code);
+      return reply;
+    },
+  },
+  {
+    name: 'payor-upsert-without-id-creates',
+    kind: 'data',
+    allowedBy: ['DEC-D3-71', 'D3 4.5 ("`id` (required for update)")'],
+    description:
+      'Create or update payor (and contact payor) with a Contract without `id` always creates a new payor Contract, even when the site already holds one for that payor; only a Contract with `id` updates.',
+    operations: ['upsert-payor', 'upsert-contact-payor'],
+    repo: (repo, scope) => {
+      const sent = jsonBody(scope.request.rawBody);
+      const withoutId = scope.request.method === 'POST' && isObject(sent) && sent.id === undefined;
+      // The reference handler looks the payor up among the site's payors only for a body without id.
+      return withoutId ? { ...repo, payors: async () => [] } : repo;
     },
   },
 ];

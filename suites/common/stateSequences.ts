@@ -14,8 +14,10 @@
  *   /_pact/provider-states`) restores the data of every site while the other suite files of the
  *   same run, and other runs sharing the sandbox, work on it: their flows would fail spuriously.
  *   The machines judge only what they themselves did (each sequence starts from a fresh model that
- *   observes the pending batches), so they need no reset; what they create is deleted at the end
- *   (DEC-D3-13), acknowledged batches stay acknowledged (that is what --allow-destructive allows).
+ *   observes the pending batches), so they need no reset; what a sequence creates is deleted before
+ *   the next one starts and at the end (DEC-D3-13), so no sequence depends on what an earlier one
+ *   left behind (DEC-D3-71), and acknowledged batches stay acknowledged (that is what
+ *   --allow-destructive allows).
  * - The machines are written against the sandbox's reference paths; each request is mapped to the
  *   operation of the table by its method and documented path (`documentedPath`, with the reference
  *   bases of `{claims_url}`, `{base_url}`, `{contracts_url}`), among the machine's own operations
@@ -421,8 +423,11 @@ class SuiteMachineTarget implements MachineTarget {
       this.suiteBug ??= error instanceof Error ? error : new Error(String(error));
       throw error;
     }
-    if (this.#sequences <= 1) this.first.push(x);
-    this.lastOf.set(resolved.operation.id, x);
+    // The clean-up's exchanges are neither a sequence's evidence nor the replayed counterexample's.
+    if (this.#judging) {
+      if (this.#sequences <= 1) this.first.push(x);
+      this.lastOf.set(resolved.operation.id, x);
+    }
     if (!hasResponse(x)) {
       this.noAnswer ??= x;
       throw new NoAnswer(`No answer to ${method} ${path}: ${x.error ?? 'unknown transport error'}`);
@@ -434,8 +439,14 @@ class SuiteMachineTarget implements MachineTarget {
     return { status: x.response.status, json, text: x.response.bodyText };
   }
 
-  /** Sends nothing (see the file's comment): counts where each sequence starts. */
+  /**
+   * Counts where each sequence starts, after deleting what the sequence before it created and did
+   * not delete: no sequence meets a record another one left behind (a payor created without id
+   * there would be a second Contract of the same payor here, DEC-D3-71). Nothing else is reset
+   * (see the file's comment).
+   */
   async reset(): Promise<void> {
+    await this.#undoCreated();
     this.#sequences += 1;
   }
 
@@ -447,10 +458,20 @@ class SuiteMachineTarget implements MachineTarget {
 
   /** Deletes what the sequences created and did not delete; answers are not judged. */
   async cleanUp(): Promise<void> {
+    await this.#undoCreated();
     this.#judging = false;
-    for (const undo of this.ledger.take()) {
-      if (this.noAnswer) return;
-      await this.call(undo.method, undo.path, undo.init).catch(() => undefined);
+  }
+
+  /** Sends the ledger's undo requests without judging their answers, then judges again. */
+  async #undoCreated(): Promise<void> {
+    this.#judging = false;
+    try {
+      for (const undo of this.ledger.take()) {
+        if (this.noAnswer) return;
+        await this.call(undo.method, undo.path, undo.init).catch(() => undefined);
+      }
+    } finally {
+      this.#judging = true;
     }
   }
 }

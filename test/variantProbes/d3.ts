@@ -76,4 +76,21 @@ export const PROBES: Probes = {
   'event-creation-date-iso': (s) => s.accounts(withQuery(paths.event, { sns_id: 'SNS-0001' })),
   'diary-refusals-401': (s) => s.multipart(paths.diaryPostAuth, { Code: 'DIARY-BAD' }),
   'contract-asset-type-list': (s) => s.contract('GET', withQuery(paths.effectivePrices, { site: 'SITE001' })),
+  'patient-email-validated': (s) =>
+    s.patient('POST', paths.createPatient, {
+      resourceType: 'Patient',
+      telecom: [{ system: 'email', value: 'not-an-e-mail', use: 'home' }],
+    }),
+  'condition-id-refused': (s) => s.patient('POST', paths.condition, { ...condition, id: 'COND-OWN-ID' }),
+  'diary-code-single-use': async (s) => {
+    // A code of an unmapped site: its answer carries no token drawn anew, so two clean sandboxes agree.
+    await s.multipart(paths.diaryPostAuth, { Code: 'DIARY-UNMAPPED' });
+    return s.multipart(paths.diaryPostAuth, { Code: 'DIARY-UNMAPPED' });
+  },
+  'payor-upsert-without-id-creates': (s) =>
+    s.contract('POST', paths.contract, {
+      resourceType: 'Contract',
+      subject: [{ reference: 'Site/SITE001' }],
+      authority: [{ reference: 'Organization/bup', display: 'Bupa' }],
+    }),
 };
