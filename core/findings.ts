@@ -125,13 +125,20 @@ export function changeOf(
   const score = (text: string) => [...namedMembers(text)].filter((w) => words.has(w)).length;
   const ofOperation = (row: { operations?: readonly string[] }) =>
     example.operation !== undefined && (row.operations ?? []).includes(example.operation) ? 100 : 0;
+  // A step that names the row it breaks (`(breaks D3-4.4-12)`: generators/stateMachineRunner.ts
+  // `breaking`) is taken at its word.
+  const named = /\(breaks ([A-Z][A-Z0-9.-]+)\)/.exec(example.message)?.[1];
   const candidates = requirements
     .map((id) => ({ id, row: rows.get(id) }))
     .filter(
       (c): c is { id: string; row: { text: string; level: Level; operations?: readonly string[] } } =>
         c.row !== undefined,
     )
-    .map((c, i) => ({ ...c, i, s: ofOperation(c.row) + score(c.row.text) + (c.row.level === level ? 0.5 : 0) }))
+    .map((c, i) => ({
+      ...c,
+      i,
+      s: (c.id === named ? 1000 : 0) + ofOperation(c.row) + score(c.row.text) + (c.row.level === level ? 0.5 : 0),
+    }))
     .sort((a, b) => b.s - a.s || a.i - b.i);
   const row = candidates[0];
   const because = row ? ` (${row.id}: “${row.row.text.replace(/\s+/g, ' ').trim()}”)` : '';

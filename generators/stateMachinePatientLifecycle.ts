@@ -16,6 +16,7 @@ import { operation } from '../spec/operations.ts';
 import type { JsonBody } from './bodyArbitrary.ts';
 import { conditionBody, conditionFor, patientBody } from './patientBody.ts';
 import {
+  breaking,
   command,
   describeAnswer,
   expectNotServerError,
@@ -188,17 +189,18 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
     command<PatientLifecycleModel>(
       `create patient ${brief(body)}`,
       () => true,
-      async (m, real) => {
-        const a = await real.call('POST', '/patients/patient', init(body));
-        expectSuccess('create patient', a);
-        const id = isRecord(a.json) ? a.json.id : undefined;
-        if (typeof id !== 'string' || id === '')
-          throw new ModelMismatch(`Expected the created Patient with an id, received ${a.text?.slice(0, 80)}`);
-        if (m.live.has(id) || m.deleted.includes(id))
-          throw new ModelMismatch(`Expected a new patient id, received ${id} again`);
-        real.trace.push(`  (id ${id})`);
-        m.live.set(id, body);
-      },
+      (m, real) =>
+        breaking('D3-4.4-04', async () => {
+          const a = await real.call('POST', '/patients/patient', init(body));
+          expectSuccess('create patient', a);
+          const id = isRecord(a.json) ? a.json.id : undefined;
+          if (typeof id !== 'string' || id === '')
+            throw new ModelMismatch(`Expected the created Patient with an id, received ${a.text?.slice(0, 80)}`);
+          if (m.live.has(id) || m.deleted.includes(id))
+            throw new ModelMismatch(`Expected a new patient id, received ${id} again`);
+          real.trace.push(`  (id ${id})`);
+          m.live.set(id, body);
+        }),
     );
   const create = patientBodies.map(createCommand);
   const getCommand = (pick: Pick, n: number) =>
@@ -208,10 +210,13 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
       async (m, real) => {
         const id = patientIdOf(m, pick, n);
         const a = await real.call('GET', patientPath(id), init());
+        if (pick === 'deleted') return breaking('D3-3-05', () => expectTableRefusal(`get of ${pick} patient ${id}`, a));
         if (pick !== 'live') return expectTableRefusal(`get of ${pick} patient ${id}`, a);
-        expectSuccess(`get of patient ${id}`, a);
-        const differs = sameAsSent(id, m.live.get(id) as JsonBody, a.json);
-        if (differs) throw new ModelMismatch(`Expected patient ${id} as last sent, received ${differs}`);
+        await breaking('D3-4.4-08', () => {
+          expectSuccess(`get of patient ${id}`, a);
+          const differs = sameAsSent(id, m.live.get(id) as JsonBody, a.json);
+          if (differs) throw new ModelMismatch(`Expected patient ${id} as last sent, received ${differs}`);
+        });
       },
     );
   const get = fc.tuple(pickArb, fc.nat(20)).map(([pick, n]) => getCommand(pick, n));
@@ -223,18 +228,20 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
         const id = patientIdOf(m, pick, n);
         const a = await real.call('PUT', `/patients/${encodeURIComponent(id)}`, init({ ...body, id }));
         if (pick !== 'live') {
-          expectNotServerError(`update of deleted patient ${id}`, a);
+          await breaking('D3-3-06', () => expectNotServerError(`update of deleted patient ${id}`, a));
           // Accepted: whether it brought the patient back is not shown, so it is judged no further.
           if (a.status < 300) m.deleted = m.deleted.filter((d) => d !== id);
           return;
         }
-        expectSuccess(`update of patient ${id}`, a);
-        m.live.set(id, body);
-        // D3-4.4-12: after an update, get returns the updated values.
-        const back = await real.call('GET', patientPath(id), init());
-        expectSuccess(`get of patient ${id} after its update`, back);
-        const differs = sameAsSent(id, body, back.json);
-        if (differs) throw new ModelMismatch(`Expected patient ${id} as updated, received ${differs}`);
+        await breaking('D3-4.4-12', async () => {
+          expectSuccess(`update of patient ${id}`, a);
+          m.live.set(id, body);
+          // D3-4.4-12: after an update, get returns the updated values.
+          const back = await real.call('GET', patientPath(id), init());
+          expectSuccess(`get of patient ${id} after its update`, back);
+          const differs = sameAsSent(id, body, back.json);
+          if (differs) throw new ModelMismatch(`Expected patient ${id} as updated, received ${differs}`);
+        });
       },
     ),
   );
@@ -246,11 +253,14 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
       async (m, real) => {
         const id = patientIdOf(m, pick, n);
         const a = await real.call('DELETE', patientPath(id), init());
-        if (pick !== 'live') return expectNotServerError(`delete of ${pick} patient ${id}`, a);
-        expectSuccess(`delete of patient ${id}`, a);
-        // D3-3-05, DEC-D3-08: after a delete, the patient is not served: get of it is refused.
-        const back = await real.call('GET', patientPath(id), init());
-        expectTableRefusal(`get of deleted patient ${id}`, back);
+        if (pick !== 'live')
+          return breaking('D3-3-06', () => expectNotServerError(`delete of ${pick} patient ${id}`, a));
+        await breaking('D3-3-05', async () => {
+          expectSuccess(`delete of patient ${id}`, a);
+          // D3-3-05, DEC-D3-08: after a delete, the patient is not served: get of it is refused.
+          const back = await real.call('GET', patientPath(id), init());
+          expectTableRefusal(`get of deleted patient ${id}`, back);
+        });
         m.live.delete(id);
         m.deleted = [...m.deleted, id];
         for (const [c, p] of m.conditions)
@@ -273,7 +283,8 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
         const a = await real.call('POST', '/patients/patient/condition', init(named));
         // D3-4.4-17, D3 4.4 "the patient must already exist": a patient never created or deleted
         // does not, so the condition is refused (DEC-D3-08, DEC-D3-38).
-        if (pick !== 'live') return expectTableRefusal(`condition of ${pick} patient ${id}`, a);
+        if (pick !== 'live')
+          return breaking('D3-4.4-17', () => expectTableRefusal(`condition of ${pick} patient ${id}`, a));
         expectSuccess(`condition of patient ${id}`, a);
         const cid = isRecord(a.json) ? a.json.id : undefined;
         if (typeof cid !== 'string' || cid === '')

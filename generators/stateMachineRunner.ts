@@ -100,6 +100,23 @@ export interface RunResult {
 /** Thrown by a command when the target's answer contradicts the model. */
 export class ModelMismatch extends Error {}
 
+const NAMES_ROW = /\(breaks [A-Z][A-Z0-9.-]+\)$/;
+
+/**
+ * Runs a step's judgement naming the requirement row a failure of it breaks: its message ends
+ * `(breaks ROW)`, so that "what to change" names the row of the step that failed (the stored
+ * update, the delete) from the command itself, not by matching words (issue 30, item 5).
+ */
+export async function breaking<T>(row: string, step: () => T | Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    if (e instanceof ModelMismatch && !NAMES_ROW.test(e.message))
+      throw new ModelMismatch(`${e.message} (breaks ${row})`);
+    throw e;
+  }
+}
+
 /** A short form of an answer for messages. */
 export function describeAnswer(a: MachineAnswer): string {
   const codes = errorCodesOf(a.json, a.text);
