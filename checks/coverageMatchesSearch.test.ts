@@ -66,4 +66,17 @@ describe('coverageMatchesSearch', () => {
     expect(coverageMatchesSearch(search).run(respondedExchange({ body: '' })).outcome).toBe('fail');
     expect(coverageMatchesSearch(search).run(respondedExchange({ body: 'x' })).outcome).toBe('fail');
   });
+
+  it('compares the member number with the Coverage identifier, ignoring case and spaces', () => {
+    const numbered = (identifier: unknown) => ({ ...coverage(smith), identifier });
+    const byNumber = coverageMatchesSearch({ membershipNumber: 'BUP100001' });
+    expect(
+      byNumber.run(respondedExchange({ body: numbered([{ id: 'membershipNumber', value: ' bup100001' }]) })).outcome,
+    ).toBe('pass');
+    expect(
+      byNumber.run(respondedExchange({ body: numbered([{ id: 'membershipNumber', value: 'BUP100002' }]) })).message,
+    ).toBe('Expected the member with membershipNumber "BUP100001", received membershipNumber ["BUP100002"]');
+    // Without a member number the schema judges the Coverage (D1-2.2-03): no mismatch is claimed.
+    expect(byNumber.run(respondedExchange({ body: coverage(smith) })).outcome).toBe('pass');
+  });
 });

@@ -1,23 +1,14 @@
 import { fail, pass, show, type Check } from '../core/check.ts';
 import { isRecord } from '../core/exchange.ts';
+import { coverageHasMembershipNumber, coverageMember, coverageMembershipNumbers } from '../core/readers/coverage.ts';
 import { describe, readObject } from './readJson.ts';
 
 export interface MemberSearch {
   firstInitial?: string;
   lastName?: string;
   dateOfBirth?: string;
-}
-
-/** The member: the contained Patient the beneficiary points at, else the first contained Patient. */
-function memberOf(coverage: Record<string, unknown>): Record<string, unknown> | undefined {
-  if (!Array.isArray(coverage.contained)) return undefined;
-  const patients = coverage.contained.filter(
-    (r): r is Record<string, unknown> => isRecord(r) && r.resourceType === 'Patient',
-  );
-  const ref = isRecord(coverage.beneficiary) ? coverage.beneficiary.reference : undefined;
-  const target =
-    typeof ref === 'string' && ref.startsWith('#') ? patients.find((p) => p.id === ref.slice(1)) : undefined;
-  return target ?? patients[0];
+  /** The insurer's member id searched for (4.1), compared with the Coverage's Insurer Identifier. */
+  membershipNumber?: string;
 }
 
 /** `name` may be one HumanName or a list of them; `family` and `given` a string or a list. */
@@ -40,7 +31,8 @@ const fold = (s: string): string => s.trim().toLowerCase();
 /**
  * The returned member is the one searched for: the contained Patient's family name equals
  * `lastName` (ignoring letter case), a given name starts with `firstInitial`, and `birthDate`
- * equals `dateOfBirth` (document 1, 2.2, 4.1, 4.2). Only the given search fields are judged.
+ * equals `dateOfBirth`, and its Insurer Identifier equals `membershipNumber` (document 1, 1, 2.2, 4.1,
+ * 4.2; read through core/readers/coverage.ts). Only the given search fields are judged.
  */
 export function coverageMatchesSearch(search: MemberSearch): Check {
   const fields = Object.entries(search).filter(([, v]) => v !== undefined);
@@ -52,7 +44,7 @@ export function coverageMatchesSearch(search: MemberSearch): Check {
       const read = readObject(x);
       if (!read.ok) return read.finding;
       if (read.value.resourceType !== 'Coverage') return fail(`Expected a Coverage, received ${describe(read.value)}`);
-      const patient = memberOf(read.value);
+      const patient = coverageMember(read.value);
       if (patient === undefined) return fail('Expected a contained Patient, received none');
       const { family, given } = nameParts(patient);
       const birthDate = patient.birthDate;
@@ -79,7 +71,16 @@ export function coverageMatchesSearch(search: MemberSearch): Check {
         expected.push(`birthDate ${show(search.dateOfBirth, 20)}`);
         received.push(`birthDate ${show(birthDate, 40)}`);
       }
-      const evidence = { family, given, birthDate };
+      // A Coverage without a member number is the schema's finding (D1-2.2-03), not a mismatch.
+      const numbers = coverageMembershipNumbers(read.value);
+      if (
+        search.membershipNumber !== undefined &&
+        coverageHasMembershipNumber(read.value, search.membershipNumber) === false
+      ) {
+        expected.push(`membershipNumber ${show(search.membershipNumber, 40)}`);
+        received.push(`membershipNumber ${show(numbers, 60)}`);
+      }
+      const evidence = { family, given, birthDate, membershipNumbers: numbers };
       if (expected.length === 0) return pass(`member matches ${fields.map(([k]) => k).join(', ')}`, evidence);
       return fail(`Expected the member with ${expected.join(', ')}, received ${received.join(', ')}`, evidence);
     },

@@ -146,8 +146,9 @@ describeOperation(GET, () => {
       )
     )
       return;
+    // The Claim answered is the one asked for: 4.12-05, and the row of the archive flag sent.
     on(GET)
-      .must('D1-4.12-05')
+      .must('D1-4.12-05', flag === 'true' ? 'D1-4.12-03' : 'D1-4.12-02')
       .under('DEC-D1-31')
       .check(
         x,
@@ -171,7 +172,7 @@ describeOperation(GET, () => {
       if (!verifySuccess(x, GET, { success: [archived === 'true' ? 'D1-4.12-03' : 'D1-4.12-02'] }, { status: 200 }))
         continue;
       on(GET)
-        .must('D1-4.12-05')
+        .must('D1-4.12-05', archived === 'true' ? 'D1-4.12-03' : 'D1-4.12-02')
         .under('DEC-D1-31', 'DEC-D1-55')
         .check(
           x,

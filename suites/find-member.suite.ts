@@ -182,11 +182,12 @@ function verifyCoverage(
         coPaymentTypeAgrees,
       ),
     );
-  const { firstInitial, lastName, dateOfBirth } = search as Record<string, string | undefined>;
-  if (lastName || firstInitial || dateOfBirth) {
+  // The answer is the searched member's Coverage (1): by name and birth date, and by member number.
+  const { firstInitial, lastName, dateOfBirth, membershipNumber } = search as Record<string, string | undefined>;
+  if (lastName || firstInitial || dateOfBirth || membershipNumber) {
     on(id)
       .must(...requirements)
-      .check(x, coverageMatchesSearch({ firstInitial, lastName, dateOfBirth }));
+      .check(x, coverageMatchesSearch({ firstInitial, lastName, dateOfBirth, membershipNumber }));
   }
 }
 
@@ -346,7 +347,7 @@ describeOperation('find-member-v1', (op) => {
     'version 1 stays functional: a single match returns a Coverage',
     single('findMemberV1', 'D1-4.1-12'),
     async ([s]) => {
-      verifyCoverage(id, await call(id, { form: fields(s) }), s, ['D1-4.1-12', 'D1-4.1-03']);
+      verifyCoverage(id, await call(id, { form: fields(s) }), s, ['D1-4.1-12', 'D1-4.1-03', 'D1-1-01']);
     },
   );
 

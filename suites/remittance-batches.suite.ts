@@ -3,6 +3,7 @@
  * acknowledgement state machine (listed until acknowledged; unknown or removed ids give InvalidId).
  * Acknowledging is destructive and runs only with --allow-destructive.
  */
+import type { OperationId } from '../spec/operations.ts';
 import { on } from '../core/suite.ts';
 import { DESTRUCTIVE_STEP, PRECONDITION } from '../core/decidedOutcomes.ts';
 import { describe, test } from 'vitest';
@@ -33,7 +34,7 @@ const GET = 'get-remittance-details';
 const ACK = 'ack-remittance';
 
 async function pendingIds(): Promise<{ x: Exchange; ids: string[] }> {
-  const x = await call(LIST, { query: { page: '1', count: '50' } });
+  const x = await call(LIST, { query: { page: '1', count: String(PENDING_PAGE) } });
   const ids = bundleResources(bodyOf(x))
     .map((r) => r.id)
     .filter((id): id is string => typeof id === 'string');
@@ -41,6 +42,24 @@ async function pendingIds(): Promise<{ x: Exchange; ids: string[] }> {
 }
 
 const unknownId = () => `no-such-batch-${runContext().seed}`;
+
+/** The page size pendingIds asks for: a shorter first page held the whole list. */
+const PENDING_PAGE = 50;
+
+/**
+ * D1-3-03: a batch that was listed (and perhaps fetched) but not acknowledged is listed again.
+ * Judged only when the first listing held the whole list, so a list spanning pages in an order the
+ * documents do not fix cannot move the batch out of view.
+ */
+async function verifyStillListed(
+  operationId: OperationId,
+  listed: string[],
+  batchId: string | undefined,
+): Promise<void> {
+  if (batchId === undefined || listed.length >= PENDING_PAGE) return;
+  const { x } = await pendingIds();
+  on(operationId).must('D1-3-03').check(x, batchStillListed(batchId));
+}
 
 /**
  * 2.6 (DEC-D1-50): every provider paid by BACS carries `bankSortCode` and `bankAccountNo` text; undefined
@@ -65,7 +84,7 @@ function bacsBankDetailsPresent(batch: Record<string, unknown>): boolean | undef
 
 describeOperation(LIST, () => {
   test('the pending list is a collection bundle of batch headers', async () => {
-    const { x } = await pendingIds();
+    const { x, ids } = await pendingIds();
     if (
       !verifySuccess(
         x,
@@ -76,6 +95,8 @@ describeOperation(LIST, () => {
     )
       return;
     on(LIST).must('D1-4.6-05').under('DEC-D1-66').check(x, bundleTypeIs('collection'));
+    // Listing hands nothing out: the first batch is listed again (3).
+    await verifyStillListed(LIST, ids, ids[0]);
   });
 
   test('a page past the last batch is an empty result set, not an error', async () => {
@@ -122,9 +143,13 @@ describeOperation(LIST, () => {
       on(GET).should('D1-5-04').under('DEC-D1-64').check(other, requestRefused, { foreignBatchId: foreign });
     }
     const fetched: RespondedExchange[] = [];
+    const fetchedIds: string[] = [];
     for (const id of ids.slice(0, 20)) {
       const detail = await call(GET, { path: { id } });
-      if (hasResponse(detail) && detail.response.status === 200) fetched.push(detail);
+      if (hasResponse(detail) && detail.response.status === 200) {
+        fetched.push(detail);
+        fetchedIds.push(id);
+      }
       if (
         verifySuccess(
           detail,
@@ -158,6 +183,8 @@ describeOperation(LIST, () => {
           );
       }
     }
+    // Getting hands nothing out: the first fetched batch is listed again (3).
+    await verifyStillListed(GET, ids, fetchedIds[0]);
     const last = fetched[fetched.length - 1];
     if (last)
       on(GET)
@@ -233,9 +260,10 @@ describeOperation(ACK, () => {
     on(ACK).must('D1-4.8-03', 'D1-3-04', 'D1-7-19').under('DEC-D1-11').check(x, invalidIdAnswer);
     on(ACK).should('D1-7-20').check(x, invalidIdNamesId(id));
     const after = await pendingIds();
+    // 'changes nothing' is D1-3-04's own words as well as D1-3-08's.
     if (hasResponse(after.x))
       on(ACK)
-        .must('D1-3-08')
+        .must('D1-3-08', 'D1-3-04')
         .under('DEC-D1-40')
         .with({ exchange: after.x })
         .check({ before: before.ids, after: after.x }, pendingListUnchanged);

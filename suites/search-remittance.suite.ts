@@ -10,7 +10,9 @@ import {
   bundleHasEntries,
   entriesMatchFilter,
   entriesSorted,
+  entriesSortedOverPages,
   entryExtensionCardinality,
+  summaryExtensionUrls,
   errorStatusAndCode,
   invalidRequestAnswered,
   filterExcludesAll,
@@ -40,6 +42,7 @@ import {
   verifyPaging,
   verifySuccess,
   walkPages,
+  wholeResult,
 } from './common/steps.ts';
 import { describeDerivedRequests } from './common/derivedRequests.ts';
 
@@ -321,6 +324,17 @@ function suiteFor(s: Surface): void {
         { success: [s.schemaReqs[0], 'D1-1-03'], schema: s.schemaReqs },
         { status: 200, decisions: ['DEC-D1-07', 'DEC-D1-12'] },
       );
+      // Summaries are PaymentReconciliation and details ClaimResponse resources (1, 4.4, 4.5): judged on its own,
+      // so that a bundle of the other resource is named as such whatever else the schema finds.
+      if (hasResponse(x) && x.response.status >= 200 && x.response.status < 300) {
+        const type = s.cardinality.resourceType;
+        on(s.id)
+          .must(s.schemaReqs[0], 'D1-1-03')
+          .check(
+            x,
+            entriesMatchFilter(`resourceType ${type}`, (r) => r.resourceType === type),
+          );
+      }
     });
 
     test('every record keeps the section 2 rules no schema expresses', async () => {
@@ -338,6 +352,9 @@ function suiteFor(s: Surface): void {
       on(s.id)
         .must(...requirements)
         .check(x, entryExtensionCardinality(rule));
+      // Only 2.4 states an extension URL form ({clearing_ext_url}/<name>); 2.5 states none.
+      if (s.cardinality.resourceType === 'PaymentReconciliation')
+        on(s.id).must('D1-2.4-07').check(x, summaryExtensionUrls);
     });
 
     test('paging: tags as text echo the request, bounded pages do not overlap, the total is consistent', async () => {
@@ -407,6 +424,14 @@ function suiteFor(s: Surface): void {
           .must(s.sortReq)
           .under('DEC-D1-04')
           .check(x, entriesSorted('createdOn', s.sortKey, direction));
+        // The sort is over the whole result, not per page (DEC-R-06): every page read as one sequence.
+        const pages = await wholeResult(s.id, { path: p, form: { _sort: sort } }, [s.sortReq]);
+        if (pages)
+          on(s.id)
+            .must(s.sortReq)
+            .under('DEC-D1-04', 'DEC-R-06')
+            .with({ exchange: pages[pages.length - 1] })
+            .check({ pages }, entriesSortedOverPages('createdOn', s.sortKey, direction));
       }
     });
 

@@ -1,7 +1,257 @@
 /** Every Document 1 row fault changes the sandbox's answer where the clean sandbox keeps the rule. */
+import { expect } from 'vitest';
+import { errorCode, ids, paths, resources, withQuery, type Answer } from '../../testSupport.ts';
 import { D1_ROW_FAULTS } from './d1.ts';
 import { describeRowFaults, type Scenario } from './scenarios.ts';
 
-const SCENARIOS: Record<string, Scenario> = {};
+type J = any;
+
+const v1Single = { insurerIdentifier: 'bup', membershipNumber: 'BUP100001' };
+const v2Single = { insurerIdentifier: 'ppp', firstInitial: 'J', lastName: 'Smith', dateOfBirth: '1980-04-12' };
+const memberNumber = (a: Answer) => (a.json as J)?.identifier?.[0]?.value;
+const family = (a: Answer) => (a.json as J)?.contained?.find((r: J) => r.resourceType === 'Patient')?.name?.[0]?.family;
+const statusAndCode = (a: Answer) => [a.status, errorCode(a.json)];
+/** How many times each extension name occurs, per resource. */
+const extensionCounts = (resource: J): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const e of resource?.extension ?? []) {
+    const name = String(e.url).slice(String(e.url).lastIndexOf('/') + 1);
+    counts[name] = (counts[name] ?? 0) + 1;
+  }
+  return counts;
+};
+const maxCount = (resourcesOf: J[], names: string[]) =>
+  Math.max(0, ...resourcesOf.flatMap((r) => names.map((n) => extensionCounts(r)[n] ?? 0)));
+const detailsOf = async (
+  s: { form: (p: string, f: Record<string, string>) => Promise<Answer> },
+  summaryId = 'RS-0001',
+) => resources((await s.form(paths.detail(summaryId), { count: '50' })).json) as J[];
+const claimsOf = (batch: J): J[][] => (batch?.providers ?? []).map((p: J) => p.claims ?? []);
+const hospitalNone = {
+  dateCompleted: '2026-03-14',
+  treatmentSiteName: 'St Elsewhere Hospital',
+  patientLastName: 'Nobodyxyzzy',
+  patientDateOfBirth: '1980-04-12',
+};
+
+const SCENARIOS: Record<string, Scenario> = {
+  'find-member-v1-answers-other-member': async (clean, faulty) => {
+    const c = await clean.findMember('1', v1Single);
+    expect([c.status, memberNumber(c)]).toEqual([200, 'BUP100001']);
+    const f = await faulty.findMember('1', v1Single);
+    expect(f.status).toBe(200);
+    expect((f.json as J).resourceType).toBe('Coverage');
+    expect(memberNumber(f)).not.toBe('BUP100001');
+    // Version 2 keeps its member.
+    expect(family(await faulty.findMember('2', v2Single))).toBe('Smith');
+  },
+  'find-member-v2-answers-other-member': async (clean, faulty) => {
+    expect(family(await clean.findMember('2', v2Single))).toBe('Smith');
+    const f = await faulty.findMember('2', v2Single);
+    expect(f.status).toBe(200);
+    expect(family(f)).not.toBe('Smith');
+    expect(memberNumber(await faulty.findMember('1', v1Single))).toBe('BUP100001');
+  },
+  'batch-get-removes-it': async (clean, faulty) => {
+    for (const s of [clean, faulty]) expect((await s.get(paths.batch('BATCH-1001'))).status).toBe(200);
+    expect(ids((await clean.get(paths.batches)).json)).toContain('BATCH-1001');
+    expect(ids((await faulty.get(paths.batches)).json)).not.toContain('BATCH-1001');
+  },
+  'pending-list-dequeues': async (clean, faulty) => {
+    for (const s of [clean, faulty]) expect(ids((await s.get(paths.batches)).json)).toContain('BATCH-1001');
+    expect(ids((await clean.get(paths.batches)).json)).toContain('BATCH-1001');
+    expect(ids((await faulty.get(paths.batches)).json)).toEqual([]);
+  },
+  'ack-idempotent-for-unknown-id': async (clean, faulty) => {
+    expect(statusAndCode(await clean.delete(paths.batch('BATCH-9999')))).toEqual([404, 'InvalidId']);
+    const unknown = await faulty.delete(paths.batch('BATCH-9999'));
+    expect([unknown.status, unknown.text]).toEqual([200, '']);
+    for (const s of [clean, faulty]) expect((await s.delete(paths.batch('BATCH-1002'))).status).toBe(200);
+    expect(statusAndCode(await clean.delete(paths.batch('BATCH-1002')))).toEqual([404, 'InvalidId']);
+    expect((await faulty.delete(paths.batch('BATCH-1002'))).status).toBe(200);
+  },
+  'acknowledged-batch-still-readable': async (clean, faulty) => {
+    for (const s of [clean, faulty]) {
+      expect((await s.delete(paths.batch('BATCH-1003'))).status).toBe(200);
+      expect(ids((await s.get(paths.batches)).json)).not.toContain('BATCH-1003');
+      // The acknowledgement itself keeps the rule: a second one gives InvalidId.
+      expect(statusAndCode(await s.delete(paths.batch('BATCH-1003')))).toEqual([404, 'InvalidId']);
+    }
+    expect(statusAndCode(await clean.get(paths.batch('BATCH-1003')))).toEqual([404, 'InvalidId']);
+    const f = await faulty.get(paths.batch('BATCH-1003'));
+    expect([f.status, (f.json as J).msgId !== undefined]).toEqual([200, true]);
+  },
+  'ack-unknown-id-removes-oldest': async (clean, faulty) => {
+    for (const s of [clean, faulty]) {
+      const before = ids((await s.get(paths.batches)).json);
+      expect(before[0]).toBe('BATCH-1001');
+      expect(statusAndCode(await s.delete(paths.batch('BATCH-9999')))).toEqual([404, 'InvalidId']);
+    }
+    expect(ids((await clean.get(paths.batches)).json)).toContain('BATCH-1001');
+    expect(ids((await faulty.get(paths.batches)).json)).not.toContain('BATCH-1001');
+  },
+  'coverage-optional-extension-repeated': async (clean, faulty) => {
+    const names = ['groupId', 'expiryDate', 'coverType', 'benefitLimit', 'benefitUsed', 'currency'];
+    for (const [version, fields] of [
+      ['1', v1Single],
+      ['2', v2Single],
+    ] as const) {
+      expect(maxCount([(await clean.findMember(version, fields)).json], names)).toBe(1);
+      expect(maxCount([(await faulty.findMember(version, fields)).json], names)).toBe(2);
+    }
+  },
+  'detail-one-to-one-extensions-repeated': async (clean, faulty) => {
+    const names = ['invoiceNumber', 'invoiceDate', 'invoiceTotal', 'paidAmount', 'dateCompleted', 'createdOn'];
+    expect(maxCount(await detailsOf(clean), names)).toBe(1);
+    for (const d of await detailsOf(faulty)) for (const n of names) expect(extensionCounts(d)[n]).toBe(2);
+  },
+  'detail-optional-extensions-repeated': async (clean, faulty) => {
+    const names = ['previousPaidAmount', 'shortAmount', 'collectionService'];
+    const c = await detailsOf(clean);
+    const f = await detailsOf(faulty);
+    expect(maxCount(c, names)).toBe(1);
+    // Each of the three is carried, and then repeated, by some detail of the summary.
+    for (const n of names) {
+      expect(maxCount(c, [n])).toBe(1);
+      expect(maxCount(f, [n])).toBe(2);
+    }
+    expect(maxCount(f, ['invoiceNumber'])).toBe(1);
+  },
+  'cuid-numbered-across-providers': async (clean, faulty) => {
+    const cuids = async (s: typeof clean) =>
+      claimsOf((await s.get(paths.batch('BATCH-1001'))).json).map((cs) => cs.map((c) => c.cuid.id));
+    expect(await cuids(clean)).toEqual([
+      ['1', '2', '3'],
+      ['1', '2'],
+    ]);
+    expect(await cuids(faulty)).toEqual([
+      ['1', '2', '3'],
+      ['4', '5'],
+    ]);
+  },
+  'claim-short-pay-both-styles': async (clean, faulty) => {
+    const both = async (s: typeof clean) =>
+      claimsOf((await s.get(paths.batch('BATCH-1002'))).json)
+        .flat()
+        .filter((c) => (c.shortPay?.length ?? 0) > 0 && (c.shortPayEx?.length ?? 0) > 0).length;
+    expect(await both(clean)).toBe(0);
+    expect(await both(faulty)).toBeGreaterThan(0);
+  },
+  'empty-result-as-404': async (clean, faulty) => {
+    const empty = [
+      withQuery(paths.hospitalList, { dateCompleted: '1901-01-01' }),
+      withQuery(paths.hospitalSearch, hospitalNone),
+      withQuery(paths.bills, { insurerid: 'bup', invoiceNumber: 'NO-SUCH-INVOICE-000' }),
+    ];
+    for (const path of empty) {
+      const c = await clean.get(path);
+      expect([c.status, ids(c.json)]).toEqual([200, []]);
+      expect((await faulty.get(path)).status).toBe(404);
+    }
+    // A result with entries is unchanged.
+    expect(ids((await faulty.get(withQuery(paths.bills, { insurerid: 'bup' }))).json).length).toBeGreaterThan(0);
+  },
+  'detail-unknown-summary-answers-another': async (clean, faulty) => {
+    const c = await clean.form(paths.detail('no-such-summary-00000'), {});
+    expect(c.status >= 400 && c.status < 500).toBe(true);
+    const f = await faulty.form(paths.detail('no-such-summary-00000'), {});
+    expect(f.status).toBe(200);
+    expect(ids(f.json).length).toBeGreaterThan(0);
+    expect(ids(f.json)).toEqual(ids((await faulty.form(paths.detail('RS-0001'), {})).json));
+  },
+  'authorisation-search-needs-a-filter': async (clean, faulty) => {
+    expect((await clean.form(paths.authorisation, { count: '10' })).status).toBe(200);
+    expect(statusAndCode(await faulty.form(paths.authorisation, { count: '10' }))).toEqual([
+      400,
+      'MSG_MISSING_MANDATORY_PARAM',
+    ]);
+    expect((await faulty.form(paths.authorisation, { insurerIdentifier: 'nuh' })).status).toBe(200);
+  },
+  'hospital-list-needs-date': async (clean, faulty) => {
+    expect((await clean.get(paths.hospitalList)).status).toBe(200);
+    expect((await faulty.get(paths.hospitalList)).status).toBe(400);
+    expect((await faulty.get(withQuery(paths.hospitalList, { dateCompleted: '2026-03-14' }))).status).toBe(200);
+  },
+  'find-member-v1-retired': async (clean, faulty) => {
+    expect((await clean.findMember('1', v1Single)).status).toBe(200);
+    expect((await faulty.findMember('1', v1Single)).status).toBe(410);
+    expect((await faulty.findMember('2', v2Single)).status).toBe(200);
+  },
+  'find-member-v1-multiple-match-first-member': async (clean, faulty) => {
+    const v1Taylor = { insurerIdentifier: 'bup', lastName: 'Taylor', dateOfBirth: '1985-05-05' };
+    expect(statusAndCode(await clean.findMember('1', v1Taylor))).toEqual([400, 'MULTIPLE_MATCH_FOUND']);
+    const f = await faulty.findMember('1', v1Taylor);
+    expect([f.status, (f.json as J).resourceType, family(f)]).toEqual([200, 'Coverage', 'Taylor']);
+    expect(
+      statusAndCode(
+        await faulty.findMember('2', {
+          ...v2Single,
+          insurerIdentifier: 'nuh',
+          firstInitial: 'A',
+          lastName: 'Jones',
+          dateOfBirth: '1975-09-30',
+        }),
+      ),
+    ).toEqual([400, 'MULTIPLE_MATCH_FOUND']);
+  },
+  'pending-list-ids-not-fetchable': async (clean, faulty) => {
+    const c = ids((await clean.get(paths.batches)).json);
+    expect(c[0]).toBe('BATCH-1001');
+    expect((await clean.get(paths.batch(c[0]))).status).toBe(200);
+    const f = ids((await faulty.get(paths.batches)).json);
+    expect(f[0]).toBe('1001');
+    expect(statusAndCode(await faulty.get(paths.batch(f[0])))).toEqual([404, 'InvalidId']);
+  },
+  'hospital-claims-patient-entries': async (clean, faulty) => {
+    const types = async (s: typeof clean) =>
+      new Set((resources((await s.get(paths.hospitalList)).json) as J[]).map((r) => r.resourceType));
+    expect([...(await types(clean))].sort()).toEqual(['Claim', 'Encounter']);
+    expect([...(await types(faulty))].sort()).toEqual(['Claim', 'Encounter', 'Patient']);
+  },
+  'pre-auth-status-all-refused': async (clean, faulty) => {
+    expect((await clean.form(paths.authorisation, { preAuthStatus: 'All' })).status).toBe(200);
+    expect(statusAndCode(await faulty.form(paths.authorisation, { preAuthStatus: 'All' }))).toEqual([
+      422,
+      'MSG_PARAM_INVALID',
+    ]);
+    expect((await faulty.form(paths.authorisation, { preAuthStatus: 'Active' })).status).toBe(200);
+  },
+  'action-status-with-provider-refused': async (clean, faulty) => {
+    expect((await clean.form(paths.authorisation, { actionStatus: 'with provider' })).status).toBe(200);
+    expect((await faulty.form(paths.authorisation, { actionStatus: 'with provider' })).status).toBe(422);
+    expect((await faulty.form(paths.authorisation, { actionStatus: 'with insurer' })).status).toBe(200);
+  },
+  'get-bill-archived-not-found': async (clean, faulty) => {
+    expect(((await clean.get(paths.bill('BILL-0009', 'true'))).json as J).id).toBe('BILL-0009');
+    expect((await faulty.get(paths.bill('BILL-0009', 'true'))).status).toBe(404);
+    expect(((await faulty.get(paths.bill('BILL-0001', 'false'))).json as J).id).toBe('BILL-0001');
+  },
+  'get-bill-answers-members-first-bill': async (clean, faulty) => {
+    expect(((await clean.get(paths.bill('BILL-0006', 'false'))).json as J).id).toBe('BILL-0006');
+    expect(((await faulty.get(paths.bill('BILL-0006', 'false'))).json as J).id).toBe('BILL-0001');
+    expect(((await faulty.get(paths.bill('BILL-0003', 'false'))).json as J).id).toBe('BILL-0003');
+  },
+  'summary-search-answers-details': async (clean, faulty) => {
+    const types = async (s: typeof clean) =>
+      (resources((await s.form(paths.summary, { count: '5' })).json) as J[]).map((r) => r.resourceType);
+    expect(new Set(await types(clean))).toEqual(new Set(['PaymentReconciliation']));
+    expect(new Set(await types(faulty))).toEqual(new Set(['ClaimResponse']));
+  },
+  'detail-search-answers-summary': async (clean, faulty) => {
+    expect(new Set((await detailsOf(clean)).map((r) => r.resourceType))).toEqual(new Set(['ClaimResponse']));
+    const f = await detailsOf(faulty);
+    expect(f.map((r) => [r.resourceType, r.id])).toEqual([['PaymentReconciliation', 'RS-0001']]);
+  },
+  'summary-extension-urls-two-bases': async (clean, faulty) => {
+    const bases = async (s: typeof clean) =>
+      new Set(
+        (resources((await s.form(paths.summary, { count: '5' })).json) as J[]).flatMap((r) =>
+          (r.extension as J[]).map((e) => String(e.url).slice(0, String(e.url).lastIndexOf('/'))),
+        ),
+      ).size;
+    expect(await bases(clean)).toBe(1);
+    expect(await bases(faulty)).toBe(2);
+  },
+};
 
 describeRowFaults('Document 1', D1_ROW_FAULTS, SCENARIOS);
