@@ -6,6 +6,7 @@
  *
  *   npx tsx scripts/power.ts [--seed N] [--runs N] [--jobs N] [--no-hand] [--out FILE]
  *   npx tsx scripts/power.ts --only-op OP [--merge]
+ *   ... [--families F1,F2 | --no-families] [--no-derived (with --only-op, no --merge)]
  *
  * `--only-op OP` computes one operation (its derived faults, the hand faults of its coupled suite
  * group, its rows) and prints it; with `--merge` it folds the result into spec/evidence/power.json
@@ -30,6 +31,14 @@
  * 3. The hand-written faults (server/faults/catalog.ts), batched as the self-test batches them,
  *    credited as the self-test credits them (creditsOf: their named check fails at MUST on their
  *    operations); they prove the rows those failures cite.
+ * 4. The behavioural family faults derived from the operation table (server/faults/families.ts;
+ *    `--families` limits which families run, `--no-families` runs none): first one per route per
+ *    run, marked like the derived ones, then each missed one with its coupled group alone. A
+ *    family fault is caught by MUST failures of its operation on answers it marked (or naming no
+ *    answer); it proves a cited row only when the row is of its operation and of the kind its
+ *    family breaks (rowsProvedByFamily, families.ts rowOfFamilyKind). Those changing answers and
+ *    caught by nothing are listed (`familyMissed`: candidate holes, to weigh against the rows and
+ *    decisions), as are those caught by failures citing no row of their kind (`familyUncited`).
  *
  * When a derived fault counts for a row. A failure of any check at MUST on an answer the fault
  * changed catches the fault; it proves a row it cites only when (a) the row's text names the
@@ -61,6 +70,16 @@ import {
   memberPathsOf,
   textNamesMember,
 } from '../server/faults/derived.ts';
+import {
+  FAMILY_FAULT_PREFIX,
+  FAULT_FAMILIES,
+  type FaultFamily,
+  type FamilyFaultInfo,
+  familyFaultHits,
+  familyFaults,
+  resetFamilyFaultHits,
+  rowOfFamilyKind,
+} from '../server/faults/families.ts';
 import { ROUTES } from '../server/router/routes.ts';
 import { operation, operations } from '../spec/operations.ts';
 import { loadRequirements, type Requirement } from '../spec/requirements.ts';
@@ -157,6 +176,7 @@ async function work(job: Job): Promise<Answer> {
     import('../server/http.ts'),
   ]);
   resetDerivedFaultHits();
+  resetFamilyFaultHits();
   const served = new Map<string, Map<string, Served>>();
   const sandbox = await startSandbox({
     faults: job.faults,
@@ -205,7 +225,7 @@ async function work(job: Job): Promise<Answer> {
       ...(outcome.problem ? { problem: outcome.problem } : {}),
       results: results ? kept.map((r) => slim(results, r)) : [],
       credits,
-      hits: Object.fromEntries(derivedFaultHits()),
+      hits: { ...Object.fromEntries(derivedFaultHits()), ...Object.fromEntries(familyFaultHits()) },
       marked: results ? markedOperations(results) : {},
       ...(job.survey
         ? { served: Object.fromEntries([...served].map(([op, m]) => [op, [...m.values()]] as const)) }
@@ -337,6 +357,26 @@ export function rowsProvedByDerived(
 }
 
 /**
+ * The rows a caught family fault (server/faults/families.ts) proves: the testable rows its catching
+ * failures cite that are of its operation and of the kind its family breaks (rowOfFamilyKind: a
+ * success row for a success turned into an error, a row naming the parameter for an ignored
+ * filter). A shape row or an unrelated row cited by the same check proves nothing here.
+ */
+export function rowsProvedByFamily(
+  fault: FamilyFaultInfo,
+  catching: readonly SlimResult[],
+  testable: ReadonlyMap<string, Requirement>,
+): Set<string> {
+  const rows = new Set<string>();
+  for (const r of catching)
+    for (const id of r.requirements) {
+      const row = testable.get(id);
+      if (row && rowOfFamilyKind(fault, row)) rows.add(id);
+    }
+  return rows;
+}
+
+/**
  * The failures that catch a derived fault in a run: MUST failures of its operation judged on an
  * answer it marked (operations sharing a route, find-member v1 and v2, share its edits too).
  */
@@ -396,6 +436,10 @@ export interface PowerFile {
     presenceUnchecked: number;
     handFaults: number;
     handCaught: number;
+    /** Family faults in scope, those that changed no answer, those run and caught (absent in older files). */
+    familyFaults?: number;
+    familyUnobservable?: number;
+    familyCaught?: number;
     runsMade: number;
     minutes: number;
   };
@@ -414,6 +458,14 @@ export interface PowerFile {
    * themselves (the row may allow absence); a reader checks the row and its decision.
    */
   presence: { fault: string; operation: string; rows: string[] }[];
+  /**
+   * Behavioural family faults (server/faults/families.ts) that changed answers of their operation
+   * and were caught by no MUST failure of it: candidate holes, each to be weighed against its
+   * rows and decisions (the documents may leave that behaviour open). Absent in older files.
+   */
+  familyMissed?: { fault: string; operation: string; description: string }[];
+  /** Family faults caught, but by failures citing no row of the kind the family breaks: citation gaps. */
+  familyUncited?: { fault: string; operation: string; caughtBy: string[] }[];
 }
 
 export interface OperationCounts {
@@ -449,6 +501,10 @@ interface Options {
   out?: string;
   /** With --only-op: fold the operation's figures into the existing file instead of writing them alone. */
   merge: boolean;
+  /** False with `--no-derived` (with --only-op, without --merge: a look at the families alone). */
+  derived: boolean;
+  /** The fault families run (server/faults/families.ts); empty: none (`--no-families`). */
+  families: readonly FaultFamily[];
 }
 
 function options(): Options {
@@ -461,9 +517,19 @@ function options(): Options {
       'no-hand': { type: 'boolean', default: false },
       out: { type: 'string' },
       merge: { type: 'boolean', default: false },
+      families: { type: 'string' },
+      'no-families': { type: 'boolean', default: false },
+      'no-derived': { type: 'boolean', default: false },
     },
   });
+  const families = (values.families ?? FAULT_FAMILIES.join(',')).split(',').map((f) => f.trim());
+  for (const f of families)
+    if (!FAULT_FAMILIES.includes(f as FaultFamily))
+      throw new Error(`Unknown fault family ${f} (one of ${FAULT_FAMILIES.join(', ')})`);
   if (values.merge && values['only-op'] === undefined) throw new Error('--merge needs --only-op');
+  // Without the derived faults the rows' figures are partial: only to be printed, never kept.
+  if (values['no-derived'] && (values['only-op'] === undefined || values.merge))
+    throw new Error('--no-derived needs --only-op and no --merge');
   if (values['only-op'] !== undefined) operation(values['only-op']);
   return {
     seed: Number(values.seed),
@@ -473,6 +539,8 @@ function options(): Options {
     hand: !values['no-hand'],
     out: values.out ?? (values['only-op'] === undefined || values.merge ? POWER_FILE : undefined),
     merge: values.merge,
+    families: values['no-families'] ? [] : (families as FaultFamily[]),
+    derived: !values['no-derived'],
   };
 }
 
@@ -562,6 +630,18 @@ export function mergeInto(old: PowerFile, part: PowerFile, op: string, rerun: Re
     merged.summary.holes = merged.holes.length;
     merged.summary.presenceUnchecked = merged.presence.length;
   }
+  // Family lists: the operation's entries replaced; the counts of families not run this time kept.
+  const ranFamilies = part.summary.familyFaults !== undefined;
+  if (ranFamilies) {
+    merged.familyMissed = [...(old.familyMissed ?? []).filter((h) => h.operation !== op), ...(part.familyMissed ?? [])];
+    merged.familyUncited = [
+      ...(old.familyUncited ?? []).filter((h) => h.operation !== op),
+      ...(part.familyUncited ?? []),
+    ];
+  } else {
+    if (old.familyMissed) merged.familyMissed = old.familyMissed;
+    if (old.familyUncited) merged.familyUncited = old.familyUncited;
+  }
   return { ...merged, command: old.command };
 }
 
@@ -578,7 +658,11 @@ async function main(): Promise<number> {
   // --only-op: that operation's derived faults, the hand faults of its coupled suite group, its rows.
   const onlyOp = opts.onlyOp;
   const groupOps = onlyOp ? operations.filter((o) => groupOf(o.id) === groupOf(onlyOp)).map((o) => o.id) : undefined;
-  const faults = onlyOp ? derivedFaults().filter((f) => f.operations[0] === onlyOp) : derivedFaults();
+  const faults = !opts.derived
+    ? []
+    : onlyOp
+      ? derivedFaults().filter((f) => f.operations[0] === onlyOp)
+      : derivedFaults();
   const inScope = [...testable.values()].filter((r) => !onlyOp || r.operations.includes(onlyOp));
   const pool = new Pool(opts.jobs);
   let runsMade = 0;
@@ -617,6 +701,47 @@ async function main(): Promise<number> {
         for (const f of b.faults) handCredits.set(f.name, answer.credits[f.name] ?? []);
       }),
     );
+
+    // 4. Family faults (server/faults/families.ts), queued beside the others: first one per route
+    // per run (a family fault marks every answer it changed and is credited only with failures of
+    // its operation on answers it marked, so faults of different routes may share a run), then
+    // each missed one again with its coupled suite group alone (the faultBatches rule).
+    const family =
+      opts.families.length === 0
+        ? []
+        : familyFaults().filter((f) => opts.families.includes(f.family) && (!onlyOp || f.operations[0] === onlyOp));
+    const familyCatching = new Map<string, SlimResult[]>();
+    const familyUnobservable = new Set<string>();
+    const familyDone = (async () => {
+      const byRoute = new Map<string, FamilyFaultInfo[]>();
+      for (const f of family) {
+        const key = routeMates(f.operations[0]).join('+');
+        byRoute.set(key, [...(byRoute.get(key) ?? []), f]);
+      }
+      const passes: FamilyFaultInfo[][] = [];
+      for (const list of byRoute.values())
+        for (const [i, f] of list.entries()) {
+          passes[i] ??= [];
+          passes[i].push(f);
+        }
+      log(`power: ${family.length} family faults; first pass of ${passes.length} runs`);
+      const judgeFamily = async (batch: readonly FamilyFaultInfo[], alone: boolean) => {
+        const answer = await run({
+          faults: batch.map((f) => f.name),
+          only: [...new Set(batch.map((f) => f.operations[0]))].join(','),
+        });
+        for (const f of batch) {
+          const caught = catchingResults(f, answer.results);
+          if (caught.length > 0 || alone) familyCatching.set(f.name, caught);
+          if (alone && caught.length === 0 && !(answer.marked[f.name] ?? []).includes(f.operations[0]))
+            familyUnobservable.add(f.name);
+        }
+      };
+      await Promise.all(passes.map((b) => judgeFamily(b, false)));
+      const missed = family.filter((f) => !familyCatching.has(f.name));
+      log(`power: ${missed.length} family faults missed in shared runs; running them with their group alone`);
+      await Promise.all(batchFaults(missed, groups).map((b) => judgeFamily(b.faults, true)));
+    })();
 
     const catching = new Map<string, SlimResult[]>();
     // Operations sharing a route (find-member v1 and v2, the contract upserts) share its faults:
@@ -667,12 +792,28 @@ async function main(): Promise<number> {
     await Promise.all(retry.map((b) => judge(b.faults, true)));
 
     await handDone;
+    await familyDone;
 
     // Rows.
     const proofs = new Map<string, Set<string>>();
     const prove = (row: string, fault: string) => proofs.set(row, (proofs.get(row) ?? new Set()).add(fault));
     for (const f of observable) {
       for (const row of rowsProvedByDerived(f, catching.get(f.name) ?? [], testable)) prove(row, f.name);
+    }
+    const familyUncited: NonNullable<PowerFile['familyUncited']> = [];
+    const familyMissed: NonNullable<PowerFile['familyMissed']> = [];
+    for (const f of family) {
+      const caught = familyCatching.get(f.name) ?? [];
+      const proved = rowsProvedByFamily(f, caught, testable);
+      for (const row of proved) prove(row, f.name);
+      if (caught.length > 0 && proved.size === 0)
+        familyUncited.push({
+          fault: f.name,
+          operation: f.operations[0],
+          caughtBy: caughtByOf([f], new Map([[f.name, caught]])),
+        });
+      if (caught.length === 0 && !familyUnobservable.has(f.name))
+        familyMissed.push({ fault: f.name, operation: f.operations[0], description: f.description });
     }
     for (const f of hand) {
       if (f.expectedLevel === 'SHOULD') continue;
@@ -759,10 +900,15 @@ async function main(): Promise<number> {
       hand.length,
       hand.filter((f) => (handCredits.get(f.name) ?? []).length > 0).length,
     );
+    file.summary.familyFaults = family.length;
+    file.summary.familyUnobservable = familyUnobservable.size;
+    file.summary.familyCaught = family.filter((f) => (familyCatching.get(f.name) ?? []).length > 0).length;
+    file.familyMissed = familyMissed;
+    file.familyUncited = familyUncited;
     // A merged file counts the runs and minutes of every computation that went into it.
     let before = { runsMade: 0, minutes: 0 };
     if (opts.merge && onlyOp) {
-      const rerun = new Set([...hand.map((f) => f.name), ...faults.map((f) => f.name)]);
+      const rerun = new Set([...hand.map((f) => f.name), ...faults.map((f) => f.name), ...family.map((f) => f.name)]);
       const old = readPowerFile(opts.out ?? POWER_FILE);
       before = { runsMade: old.summary.runsMade, minutes: old.summary.minutes };
       file = mergeInto(old, file, onlyOp, rerun);
@@ -771,6 +917,12 @@ async function main(): Promise<number> {
     file.summary.minutes = Math.round((before.minutes + (performance.now() - started) / 60000) * 10) / 10;
     if (opts.out) writeFileSync(opts.out, `${JSON.stringify(file, null, 2)}\n`);
     const s = file.summary;
+    let evidenceBefore: PowerFile | undefined;
+    try {
+      evidenceBefore = readPowerFile();
+    } catch {
+      evidenceBefore = undefined;
+    }
     const byReason = new Map<string, number>();
     for (const r of Object.values(file.rows)) if (!r.proven) byReason.set(r.reason, (byReason.get(r.reason) ?? 0) + 1);
     process.stdout.write(
@@ -778,10 +930,28 @@ async function main(): Promise<number> {
         `Testable MUST rows proven by a fault: ${s.proven} of ${s.testableMustRows} (${(s.share * 100).toFixed(1)}%)`,
         `Derived shape faults: ${s.derivedFaults} (${s.unobservable} unobservable); run ${s.run}, caught ${s.caught}, holes ${s.holes}, optional members dropped unnoticed ${s.presenceUnchecked} of ${s.absentRun}`,
         `Hand-written faults: ${s.handFaults}, credited ${s.handCaught}`,
+        ...(s.familyFaults === undefined
+          ? []
+          : [
+              `Family faults: ${s.familyFaults} (${s.familyUnobservable ?? 0} changed no answer); caught ${s.familyCaught ?? 0}, missed ${file.familyMissed?.length ?? 0}, caught without citing a row of their kind ${file.familyUncited?.length ?? 0}`,
+            ]),
         `Unproven rows: ${[...byReason].map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`,
         `${s.runsMade} runs in ${s.minutes} min${opts.out ? `; written to ${opts.out}` : ''}`,
         ...file.holes.slice(0, 40).map((h) => `HOLE ${h.fault}${h.touches.length ? ` (${h.touches.join(' ')})` : ''}`),
         ...(file.holes.length > 40 ? [`... and ${file.holes.length - 40} more holes (see the file)`] : []),
+        ...(onlyOp
+          ? [
+              ...[...proofs].flatMap(([id, by]) => {
+                const fam = [...by].filter((f) => f.startsWith(FAMILY_FAULT_PREFIX)).sort();
+                if (fam.length === 0) return [];
+                // New: unproven in the evidence file as it stands (no other kind of fault proved it).
+                const fresh = evidenceBefore?.rows[id]?.proven === false;
+                return [`FAMILY-PROVES ${id}${fresh ? ' (new)' : ''} by ${fam.join(' ')}`];
+              }),
+              ...(file.familyMissed ?? []).map((m) => `FAMILY-MISSED ${m.fault}: ${m.description}`),
+              ...(file.familyUncited ?? []).map((u) => `FAMILY-UNCITED ${u.fault}: caught by ${u.caughtBy.join('; ')}`),
+            ]
+          : []),
       ].join('\n')}\n`,
     );
     return 0;

@@ -1,17 +1,35 @@
-/** `conformance faults`: the sandbox's named faults, or the MUST rows no fault proves. */
+/**
+ * `conformance faults`: the sandbox's named faults, the behavioural fault families derived from
+ * the operation table, or the MUST rows no fault proves.
+ */
 import { type Command, parse } from './command.ts';
 
 export const faults: Command = {
   help: {
-    usage: ['faults [--describe]', 'faults --unproven'],
+    usage: ['faults [--describe]', 'faults --families', 'faults --unproven'],
     summary: "list the sandbox's named faults (each breaks one documented rule)",
     options: [
       ['--describe', 'add what each fault breaks'],
+      [
+        '--families',
+        'list every fault of the families derived from the operation table (server/faults/families.ts): name, the rule it breaks, what it does',
+      ],
       ['--unproven', 'list the testable MUST rows no fault proves, each with why (spec/evidence/power.json)'],
     ],
   },
   async run(argv, io) {
-    const { values } = parse(argv, { describe: { type: 'boolean' }, unproven: { type: 'boolean' } });
+    const { values } = parse(argv, {
+      describe: { type: 'boolean' },
+      unproven: { type: 'boolean' },
+      families: { type: 'boolean' },
+    });
+    if (values.families) {
+      const { familyFaults } = await import('../../server/faults/families.ts');
+      const all = familyFaults();
+      for (const f of all) io.out(`${f.name}\tbreaks ${f.breaks}\t${f.description}`);
+      io.out(`${all.length} family faults over ${new Set(all.map((f) => f.operations[0])).size} operations`);
+      return 0;
+    }
     if (values.unproven) {
       const { formatUnproven, unprovenRows } = await import('../power.ts');
       for (const line of formatUnproven(unprovenRows())) io.out(line);

@@ -11,6 +11,7 @@ import { D1_FAULTS } from './d1.ts';
 import { D2_FAULTS } from './d2.ts';
 import { D3_FAULTS } from './d3.ts';
 import { derivedFaultInfo, derivedFaultModifier } from './derived.ts';
+import { familyFaultInfo, familyFaultModifier } from './families.ts';
 import { PROTOCOL_FAULTS } from './protocol.ts';
 import { D1_ROW_FAULTS } from './rows/d1.ts';
 import { D2_ROW_FAULTS } from './rows/d2.ts';
@@ -855,19 +856,23 @@ export {
 } from './derived.ts';
 
 /**
- * True for a name the sandbox can switch on: a catalogued fault, or a shape fault derived from
- * the response schemas (derived.ts; listed apart, never in FAULTS: the self-test and `conformance
- * faults` list the hand-written ones).
+ * True for a name the sandbox can switch on: a catalogued fault, a shape fault derived from the
+ * response schemas (derived.ts) or a behavioural fault of a family derived from the operation
+ * table (families.ts); the derived kinds are listed apart, never in FAULTS: the self-test and
+ * `conformance faults` list the hand-written ones.
  */
 export function isFaultName(name: string): boolean {
-  return isKnownFault(name) || derivedFaultInfo(name) !== undefined;
+  return isKnownFault(name) || derivedFaultInfo(name) !== undefined || familyFaultInfo(name) !== undefined;
 }
 
 /** The operations and modifier of a catalogued or derived fault (undefined for an unknown name). */
 function resolveFault(name: string): { operations: readonly string[]; modifier: Modifier } | undefined {
   if (isKnownFault(name)) return { operations: byName.get(name)?.operations ?? [], modifier: MODIFIERS[name] };
   const derived = derivedFaultInfo(name);
-  return derived ? { operations: derived.operations, modifier: derivedFaultModifier(derived) } : undefined;
+  if (derived) return { operations: derived.operations, modifier: derivedFaultModifier(derived) };
+  // Behavioural faults derived from the operation table (families.ts), listed apart like the shape faults.
+  const family = familyFaultInfo(name);
+  return family ? { operations: family.operations, modifier: familyFaultModifier(family) } : undefined;
 }
 
 /** The faults switched on for one sandbox instance. */
