@@ -14,6 +14,8 @@ import { lastUpdated, timeOf } from './readers.ts';
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
 const str = (v: unknown): v is string => typeof v === 'string' && v !== '';
 const norm = (s: string) => s.replace(/\s+/g, '').toLowerCase();
+/** A name with letter case and accents folded away (`Smíth` reads `smith`). */
+const foldedName = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 /** Extensions (top-level or nested) whose URL is the name or ends with `/<name>`. */
 export function extensionsNamed(r: unknown, name: string): Resource[] {
@@ -68,10 +70,11 @@ export const practitionerValues: Record<string, (p: Resource) => string[]> = {
 /** Whether shown values satisfy the filter value (DEC-D2-21); undefined when nothing is shown. */
 export function valuesMatch(param: string, shown: string[], value: string): boolean | undefined {
   if (shown.length === 0) return undefined;
-  // Whole names are sent; whether a part of a name matches (prefix, contains) is not stated, so a
-  // returned name containing the value passes whatever the target's match rule (DEC-D2-21).
+  // Whole names are sent; whether a part of a name matches (prefix, contains), or letter case and
+  // accents count, is not stated, so a returned name containing the value with case and accents
+  // folded passes whatever the target's match rule (DEC-D2-21, DEC-R-11).
   if (param === 'family' || param === 'given')
-    return shown.some((s) => s.toLowerCase().includes(value.trim().toLowerCase()));
+    return shown.some((s) => foldedName(s).includes(foldedName(value.trim())));
   if (param === 'address-postalcode') return shown.some((s) => norm(s) === norm(value));
   if (param === 'insurer')
     return value.split(',').some((v) => shown.some((s) => s.toLowerCase() === v.trim().toLowerCase()));
