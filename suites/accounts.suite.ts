@@ -10,6 +10,7 @@ import { test } from 'vitest';
 import {
   accountsErrorAnswer,
   accountsErrorBody,
+  answerNamesRequested,
   idsListed,
   listMemberEmpty,
   mediaTypeIs,
@@ -159,7 +160,7 @@ describeOperation('list-features', () => {
   test('a user with features gets the role object', async () => {
     const x = await as(id, 'user', { omitHeaders: ['SU-SiteId'] }, ['D3-4.1-08']);
     if (x)
-      verifyAccountsSuccess(x, id, ['D3-4.1-08'], ['D3-2.2-02', 'D3-2.2-03', 'D3-2.2-04'], {
+      verifyAccountsSuccess(x, id, ['D3-4.1-08'], ['D3-4.1-08', 'D3-2.2-02', 'D3-2.2-03', 'D3-2.2-04'], {
         paths: [
           'roleId',
           'code',
@@ -217,7 +218,7 @@ describeOperation('get-user-info', (op) => {
   op.test('a valid code gives the user info', needs, async ([code]) => {
     const x = await as(id, 'user', { query: { code } }, ['D3-4.1-11']);
     if (x)
-      verifyAccountsSuccess(x, id, ['D3-4.1-11'], ['D3-2.2-07', 'D3-2.2-08', 'D3-2.2-10', 'D3-2.1-10'], {
+      verifyAccountsSuccess(x, id, ['D3-4.1-11'], ['D3-4.1-11', 'D3-2.2-07', 'D3-2.2-08', 'D3-2.2-10', 'D3-2.1-10'], {
         paths: [
           'user.id',
           'user.title',
@@ -257,7 +258,7 @@ describeOperation('list-authorised-sites-v1', () => {
     const x = await as(id, 'user', {}, ['D3-4.1-13']);
     if (
       !x ||
-      !verifyAccountsSuccess(x, id, ['D3-4.1-13'], ['D3-2.2-12', 'D3-2.1-09', 'D3-2.2-13', 'D3-9-01'], {
+      !verifyAccountsSuccess(x, id, ['D3-4.1-13'], ['D3-4.1-13', 'D3-2.2-12', 'D3-2.1-09', 'D3-2.2-13', 'D3-9-01'], {
         paths: SITE_MEMBERS.map((m) => `[].${m}`),
         requirements: ['D3-2.2-14'],
       })
@@ -368,6 +369,58 @@ describeOperation('list-authorised-sites-v2', (op) => {
     }
   });
 
+  /** The site ids of every page of one search (pages walked until `nextPage` is null), with its last page. */
+  async function searched(search: string, cites: string[]): Promise<{ ids: string[]; last: Exchange } | undefined> {
+    const ids: string[] = [];
+    for (let page = 1; page <= 10; page++) {
+      const x = await as(id, 'user', { query: { search, pageNumber: String(page), maxRecordsPerPage: '50' } }, cites);
+      if (!x || !verifySuccess(x, id, { success: ['D3-4.1-16'] }, { status: 200 })) return undefined;
+      on(id)
+        .must(...cites)
+        .under('DEC-D3-05')
+        .check(x, sitesMatchSearch(search));
+      const body = bodyOf(x);
+      if (isRecord(body) && Array.isArray(body.sites))
+        ids.push(...body.sites.map(siteIdOf).filter((s): s is string => s !== undefined));
+      if (
+        !isRecord(body) ||
+        !isRecord(body.pagination) ||
+        body.pagination.nextPage === null ||
+        body.pagination.nextPage === undefined
+      )
+        return { ids, last: x };
+    }
+    return undefined;
+  }
+
+  op.test(
+    "search by a listed site's id, and by its name, keeps that site",
+    { cites: ['D3-4.1-24', 'D3-4.1-25'] },
+    async () => {
+      // A site the target lists unfiltered: searched by its own id and by its own name, as listed.
+      const all = await as(id, 'user', { query: { maxRecordsPerPage: '50' } }, ['D3-4.1-24', 'D3-4.1-25']);
+      const body = all ? bodyOf(all) : undefined;
+      const sites = isRecord(body) && Array.isArray(body.sites) ? body.sites : [];
+      const site = sites.find(
+        (s) => isRecord(s) && siteIdOf(s) !== undefined && typeof s.name === 'string' && s.name !== '',
+      );
+      if (!isRecord(site)) return;
+      const siteId = siteIdOf(site) as string;
+      for (const [search, row, what] of [
+        [siteId, 'D3-4.1-24', 'the site searched by its id'],
+        [String(site.name), 'D3-4.1-25', 'the site searched by its name'],
+      ] as const) {
+        const found = await searched(search, [row]);
+        if (found)
+          on(id)
+            .must(row)
+            .under('DEC-D3-05')
+            .with({ exchange: found.last })
+            .check({ ids: found.ids }, idsListed(what, [siteId]));
+      }
+    },
+  );
+
   const needs = { fixtures: ['accounts.siteSearch'], cites: ['D3-4.1-18'] } as const;
   op.test('search keeps sites by id or name', needs, async ([search]) => {
     const x = await as(id, 'user', { query: { search, maxRecordsPerPage: '50' } }, ['D3-4.1-18']);
@@ -380,11 +433,17 @@ describeOperation('list-site-subscriptions', (op) => {
   const id = 'list-site-subscriptions';
   test("the site's subscriptions; a request without SU-SiteId is refused", async () => {
     const x = await as(id, 'user', {}, ['D3-4.1-30']);
-    if (x)
-      verifyAccountsSuccess(x, id, ['D3-4.1-30'], ['D3-2.2-16', 'D3-2.2-17', 'D3-2.1-10'], {
+    if (
+      x &&
+      verifyAccountsSuccess(x, id, ['D3-4.1-30'], ['D3-4.1-30', 'D3-2.2-16', 'D3-2.2-17', 'D3-2.1-10'], {
         paths: ['siteId', 'subscriptions'],
         requirements: ['D3-2.2-18'],
-      });
+      })
+    )
+      on(id)
+        .must('D3-4.1-30')
+        .under('DEC-D3-24')
+        .check(x, answerNamesRequested('siteId', runContext().siteId, 'SU-SiteId'));
     const body = x ? bodyOf(x) : undefined;
     if (x && isRecord(body) && body.subscriptions !== undefined) {
       // One subscription or a list of them (form not shown): each carries the named members.
@@ -415,6 +474,23 @@ describeOperation('list-site-subscriptions', (op) => {
         }),
         requestRefused,
       );
+  });
+
+  op.test('another site of the user: the answer names that site', { cites: ['D3-4.1-30'] }, async () => {
+    // A second site the user holds, from version 1 (its active sites); a site without a subscription
+    // may be refused (not shown), so only a 200 is judged.
+    const v1 = runContext().addresses['list-authorised-sites-v1']
+      ? await as('list-authorised-sites-v1', 'user', {}, ['D3-4.1-30'])
+      : undefined;
+    const listed = v1 && Array.isArray(bodyOf(v1)) ? (bodyOf(v1) as unknown[]).map(siteIdOf) : [];
+    const other = listed.find((s): s is string => s !== undefined && s !== runContext().siteId);
+    if (other === undefined) return;
+    const x = await as(id, 'user', { headers: { 'SU-SiteId': other } }, ['D3-4.1-30']);
+    if (x && hasResponse(x) && x.response.status === 200)
+      on(id)
+        .must('D3-4.1-30')
+        .under('DEC-D3-24')
+        .check(x, answerNamesRequested('siteId', other, 'SU-SiteId'));
   });
 
   const unconnected = { fixtures: ['accounts.unconnectedSiteId'], cites: ['D3-7-10'] } as const;
@@ -454,6 +530,13 @@ describeOperation('get-user-details', (op) => {
       })
     )
       return;
+    // optional fixture: the token's user is the configured one (DEC-D3-27).
+    const own = A().userId;
+    if (own !== undefined)
+      on(id)
+        .must('D3-4.1-32')
+        .under('DEC-D3-27')
+        .check(x, answerNamesRequested('userId', own, 'configured user'));
     // optional fixture: a configured inactive site must not be listed; an id the target does not hold
     // is not listed either.
     const inactive = A().inactiveSiteId;
@@ -486,13 +569,14 @@ describeOperation('get-user-details', (op) => {
     user,
     async ([userId]) => {
       const x = await as(id, 'client', { values: { userId } }, ['D3-4.1-33']);
-      if (x)
-        verifySuccess(
-          x,
-          id,
-          { success: ['D3-4.1-33', 'D3-5-02'], schema: ['D3-2.2-20', 'D3-2.1-10'] },
-          { status: 200 },
-        );
+      if (
+        x &&
+        verifySuccess(x, id, { success: ['D3-4.1-33', 'D3-5-02'], schema: ['D3-2.2-20', 'D3-2.1-10'] }, { status: 200 })
+      )
+        on(id)
+          .must('D3-4.1-33')
+          .under('DEC-D3-24')
+          .check(x, answerNamesRequested('userId', userId, 'SU-UserId'));
       verifyAccountsError(
         await as(id, 'clientWithoutAccount', { values: { userId } }, ['D3-7-04']),
         id,
@@ -524,7 +608,10 @@ describeOperation('get-event-info', (op) => {
   const needs = { fixtures: ['accounts.snsId'], cites: ['D3-4.1-35'] } as const;
   op.test('a known sns_id gives the event', needs, async ([snsId]) => {
     const x = await as(id, 'user', { query: { sns_id: snsId } }, ['D3-4.1-35']);
-    if (x && verifyAccountsSuccess(x, id, ['D3-4.1-35', 'D3-6-01'], ['D3-2.2-25', 'D3-2.2-26', 'D3-2.1-10'])) {
+    if (
+      x &&
+      verifyAccountsSuccess(x, id, ['D3-4.1-35', 'D3-6-01'], ['D3-4.1-35', 'D3-2.2-25', 'D3-2.2-26', 'D3-2.1-10'])
+    ) {
       const body = bodyOf(x);
       if (isRecord(body) && typeof body.eventType === 'string' && body.eventType.startsWith('SITE_')) {
         on(id)
@@ -574,8 +661,9 @@ describeOperation('get-site-users', (op) => {
   test('users of a site, and the two HTTP 200 quirks', async () => {
     const site = runContext().siteId;
     const x = await as(id, 'user', { path: { siteId: site } }, ['D3-4.1-37']);
-    if (x)
-      verifyAccountsSuccess(x, id, ['D3-4.1-37'], ['D3-2.2-23'], {
+    if (
+      x &&
+      verifyAccountsSuccess(x, id, ['D3-4.1-37'], ['D3-4.1-37', 'D3-2.2-23'], {
         paths: [
           'siteId',
           'siteName',
@@ -587,7 +675,12 @@ describeOperation('get-site-users', (op) => {
           'users[].loginEmailAddress',
         ],
         requirements: ['D3-2.2-24'],
-      });
+      })
+    )
+      on(id)
+        .must('D3-4.1-37')
+        .under('DEC-D3-24')
+        .check(x, answerNamesRequested('siteId', site, 'path siteId'));
     const invalid = await as(id, 'user', { path: { siteId: 'NO-SUCH-SITE-000' } }, ['D3-4.1-38']);
     if (invalid && verifySuccess(invalid, id, { success: ['D3-4.1-38'] }, { status: 200 })) {
       on(id).must('D3-4.1-38').under('DEC-D3-44').check(invalid, messageIs('Siteid is invalid : NO-SUCH-SITE-000'));
@@ -599,6 +692,11 @@ describeOperation('get-site-users', (op) => {
     const e = await as(id, 'user', { path: { siteId: empty } }, ['D3-4.1-39']);
     if (e && verifySuccess(e, id, { success: ['D3-4.1-39'] }, { status: 200 })) {
       on(id).must('D3-4.1-39').under('DEC-D3-44').check(e, listMemberEmpty('users'));
+      // The SU-SiteId sent is the run's site: the answer names the site of the path, not the header's.
+      on(id)
+        .must('D3-4.1-37')
+        .under('DEC-D3-24')
+        .check(e, answerNamesRequested('siteId', empty, 'path siteId'));
     }
   });
 });

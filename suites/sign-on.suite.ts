@@ -39,7 +39,7 @@ function basicConfigured(id: OperationId, requirements: string[]): boolean {
  * token endpoint with its client id and secret; undefined when the credential is not an OAuth
  * grant (a ready token has no token endpoint to refresh at).
  */
-async function refreshGrant(refreshToken: string): Promise<Exchange | undefined> {
+async function refreshGrant(refreshToken: string, id: OperationId = 'revoke-token'): Promise<Exchange | undefined> {
   const user = runContext().credentials.user;
   if (!user || user.type === 'bearer') return undefined;
   const form = new URLSearchParams({
@@ -56,7 +56,7 @@ async function refreshGrant(refreshToken: string): Promise<Exchange | undefined>
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: form.toString(),
     },
-    'revoke-token',
+    id,
   );
 }
 
@@ -96,16 +96,32 @@ function verifyRefusedAfter(id: OperationId, x: Exchange | undefined, requiremen
 }
 
 describeOperation('logout', () => {
-  test('logout answers 200 and its token is refused afterwards', async () => {
+  test('logout answers 200, its token is refused afterwards and its session gives no new tokens', async () => {
     const t = await consumable(
       'logout',
-      ['D3-4.2-01', 'D3-4.2-02'],
+      ['D3-4.2-01', 'D3-4.2-02', 'D3-4.2-03'],
       'would sign a user in for the purpose and log that session out',
     );
     if (!t) return;
     const x = await call('logout', { headers: { Authorization: `Bearer ${t.access}` } });
     on('logout').must('D3-4.2-01', 'D3-1-02').under('DEC-D3-17').check(x, successStatus(200));
     verifyRefusedAfter('logout', await useToken(t.access), ['D3-4.2-02'], 'logout');
+    // "removes tokens and session so the user must log in again": the session's refresh token, which
+    // would sign the user in again without a login, no longer gives tokens.
+    if (!t.refresh)
+      return on('logout')
+        .must('D3-4.2-03')
+        .decided(EFFECT_OBSERVABLE, 'skip', 'The token endpoint issued no refresh token');
+    const refreshed = await refreshGrant(t.refresh, 'logout');
+    if (!refreshed)
+      return on('logout')
+        .must('D3-4.2-03')
+        .decided(
+          CREDENTIAL_CONFIGURED,
+          'skip',
+          'The credential "user" is a ready token: no refresh grant is configured to try the logged-out session with',
+        );
+    on('logout').must('D3-4.2-03').under('DEC-D3-17').check(refreshed, refreshTokenRefused, { after: 'logout' });
   });
 });
 
@@ -195,6 +211,22 @@ describeOperation('revoke-token', () => {
     on(id)
       .must('D3-5-04')
       .check(await call(id, { form: { token: 'any-token-value' }, omitHeaders: ['Authorization'] }), requestRefused);
+  });
+
+  test('revoke refuses wrong Basic credentials', async () => {
+    const t = await consumable(id, ['D3-5-04'], 'would sign a user in for the purpose and send its token to revoke');
+    if (!t) return;
+    // The configured client's id with a wrong secret: the token must stay live, the request refused.
+    const clientId = Buffer.from(basicFor('client') as string, 'base64')
+      .toString('utf8')
+      .split(':')[0];
+    const wrong = `Basic ${Buffer.from(`${clientId}:wrong-secret-0000`).toString('base64')}`;
+    on(id)
+      .must('D3-5-04')
+      .under('DEC-D3-39')
+      .check(await call(id, { form: { token: t.access }, headers: { Authorization: wrong } }), requestRefused, {
+        request: 'the client id with a wrong secret',
+      });
   });
 });
 

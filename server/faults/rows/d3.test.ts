@@ -1,7 +1,280 @@
 /** Every Document 3 row fault changes the sandbox's answer where the clean sandbox keeps the rule. */
+import { expect } from 'vitest';
+import { basicAuth, paths, type TestSandbox, withQuery } from '../../testSupport.ts';
 import { D3_ROW_FAULTS } from './d3.ts';
 import { describeRowFaults, type Scenario } from './scenarios.ts';
 
-const SCENARIOS: Record<string, Scenario> = {};
+/** Loose access to JSON inside this test only. */
+type J = any;
+
+const FORM = 'application/x-www-form-urlencoded';
+const introspectStatus = async (s: TestSandbox, token: string) =>
+  (await s.accounts(paths.introspect, { token })).status;
+const refreshStatus = async (s: TestSandbox, refreshToken: string) =>
+  (
+    await s.request('POST', '/oauth/token', {
+      headers: { 'content-type': FORM },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        client_id: 'sandbox-client',
+        client_secret: 'sandbox-secret',
+      }).toString(),
+    })
+  ).status;
+const logout = (s: TestSandbox, token: string) =>
+  s.request('GET', paths.logout, { headers: { authorization: `Bearer ${token}` } });
+const revoke = (s: TestSandbox, fields: Record<string, string>, authorization = basicAuth()) =>
+  s.request('POST', paths.revoke, {
+    headers: { authorization, 'content-type': FORM },
+    body: new URLSearchParams(fields).toString(),
+  });
+const tokenDetails = (s: TestSandbox, redirect_uri: string, authorization: string) =>
+  s.request('GET', withQuery(paths.tokenDetails('nhs'), { redirect_uri }), { headers: { authorization } });
+const sitesV2 = async (s: TestSandbox, query: Record<string, string>): Promise<J> =>
+  (await s.accounts(withQuery(paths.sitesV2, query))).json;
+const ids = (body: J): string[] => (body.sites as J[]).map((x) => x.id);
+
+const SCENARIOS: Record<string, Scenario> = {
+  'logout-keeps-refresh-token': async (clean, faulty) => {
+    for (const [s, refresh] of [
+      [clean, 400],
+      [faulty, 200],
+    ] as const) {
+      const { access_token, refresh_token } = await s.signIn();
+      expect((await logout(s, access_token)).status).toBe(200);
+      expect(await introspectStatus(s, access_token)).toBe(401);
+      expect(await refreshStatus(s, refresh_token)).toBe(refresh);
+    }
+  },
+  'logout-ends-nothing': async (clean, faulty) => {
+    for (const [s, after] of [
+      [clean, 401],
+      [faulty, 200],
+    ] as const) {
+      const { access_token } = await s.signIn();
+      expect((await logout(s, access_token)).status).toBe(200);
+      expect(await introspectStatus(s, access_token)).toBe(after);
+    }
+  },
+  'logout-redirects-to-login': async (clean, faulty) => {
+    expect((await logout(clean, (await clean.signIn()).access_token)).status).toBe(200);
+    const { access_token } = await faulty.signIn();
+    const f = await fetch(faulty.url + paths.logout, {
+      headers: { authorization: `Bearer ${access_token}` },
+      redirect: 'manual',
+    });
+    expect([f.status, f.headers.get('location')]).toEqual([302, '/login']);
+    // The session still ends: only the answer is a browser redirect.
+    expect(await introspectStatus(faulty, access_token)).toBe(401);
+  },
+  'site-users-of-header-site': async (clean, faulty) => {
+    const path = paths.siteUsers('SITE004');
+    expect((await clean.accounts(path, { site: 'SITE001' })).json).toMatchObject({ siteId: 'SITE004', users: [] });
+    const f: J = (await faulty.accounts(path, { site: 'SITE001' })).json;
+    expect([f.siteId, f.users.length > 0]).toEqual(['SITE001', true]);
+  },
+  'subscriptions-of-home-site': async (clean, faulty) => {
+    expect(((await clean.accounts(paths.subscription, { site: 'SITE007' })).json as J).siteId).toBe('SITE007');
+    expect(((await faulty.accounts(paths.subscription, { site: 'SITE007' })).json as J).siteId).toBe('SITE001');
+    // The user's access is still checked.
+    expect((await faulty.accounts(paths.subscription, { site: 'SITE002' })).status).toBe(403);
+  },
+  'sites-v2-child-sites-missing': async (clean, faulty) => {
+    const all = { maxRecordsPerPage: '100' };
+    expect(ids(await sitesV2(clean, all))).toContain('SITE006');
+    const f = await sitesV2(faulty, all);
+    expect(ids(f)).not.toContain('SITE006');
+    expect(f.pagination.totalRecords).toBe(ids(f).length);
+  },
+  'sites-v2-pages-overlap': async (clean, faulty) => {
+    const page = async (s: TestSandbox, n: number) =>
+      ids(await sitesV2(s, { pageNumber: String(n), maxRecordsPerPage: '4' }));
+    const [c1, c2] = [await page(clean, 1), await page(clean, 2)];
+    expect(c2.filter((id) => c1.includes(id))).toEqual([]);
+    const [f1, f2] = [await page(faulty, 1), await page(faulty, 2)];
+    expect(f1).toEqual(c1);
+    expect([f2.length, f2[0]]).toEqual([4, c1[3]]);
+  },
+  'sites-v2-search-by-id-ignored': async (clean, faulty) => {
+    expect(ids(await sitesV2(clean, { search: 'SITE001' }))).toEqual(['SITE001']);
+    expect(await sitesV2(faulty, { search: 'SITE001' })).toMatchObject({ sites: [], pagination: { totalRecords: 0 } });
+    expect(ids(await sitesV2(faulty, { search: 'harley street clinic' }))).toEqual(['SITE001']);
+  },
+  'sites-v2-search-by-name-ignored': async (clean, faulty) => {
+    expect(ids(await sitesV2(clean, { search: 'Harley Street Clinic' }))).toEqual(['SITE001']);
+    expect(await sitesV2(faulty, { search: 'Harley Street Clinic' })).toMatchObject({ sites: [] });
+    expect(ids(await sitesV2(faulty, { search: 'SITE001' }))).toEqual(['SITE001']);
+  },
+  'site-without-users-invalid': async (clean, faulty) => {
+    const path = paths.siteUsers('SITE004');
+    expect((await clean.accounts(path, { site: 'SITE001' })).json).toMatchObject({ users: [] });
+    const f = await faulty.accounts(path, { site: 'SITE001' });
+    expect([f.status, f.json]).toEqual([200, { message: 'Siteid is invalid : SITE004' }]);
+  },
+  'user-info-code-optional': async (clean, faulty) => {
+    expect((await clean.accounts(paths.userInfo)).status).toBe(422);
+    const f = await faulty.accounts(paths.userInfo);
+    expect([f.status, (f.json as J).user.id]).toEqual([200, 'U-1001']);
+  },
+  'user-info-unknown-code-served': async (clean, faulty) => {
+    const path = withQuery(paths.userInfo, { code: 'NO-SUCH-CODE-000' });
+    expect((await clean.accounts(path)).json).toEqual({ message: 'Secret code not found', code: 422 });
+    const f = await faulty.accounts(path);
+    expect([f.status, (f.json as J).user.id]).toEqual([200, 'U-1001']);
+    expect((await faulty.accounts(paths.userInfo)).status).toBe(422);
+  },
+  'subscriptions-site-optional': async (clean, faulty) => {
+    expect((await clean.accounts(paths.subscription)).status).toBe(400);
+    const f = await faulty.accounts(paths.subscription);
+    expect([f.status, (f.json as J).siteId]).toEqual([200, 'SITE001']);
+  },
+  'event-without-sns-id-served': async (clean, faulty) => {
+    expect((await clean.accounts(paths.event)).status).toBe(403);
+    const f = await faulty.accounts(paths.event);
+    expect([f.status, typeof (f.json as J).eventId]).toEqual([200, 'number']);
+  },
+  'features-refused-with-site': async (clean, faulty) => {
+    expect((await clean.accounts(paths.features, { site: 'SITE001' })).status).toBe(200);
+    expect((await faulty.accounts(paths.features, { site: 'SITE001' })).json).toEqual({
+      message: 'Features not found',
+      code: 403,
+    });
+    expect((await faulty.accounts(paths.features)).status).toBe(200);
+  },
+  'features-need-site': async (clean, faulty) => {
+    expect((await clean.accounts(paths.features)).status).toBe(200);
+    expect((await faulty.accounts(paths.features)).status).toBe(403);
+    expect((await faulty.accounts(paths.features, { site: 'SITE001' })).status).toBe(200);
+  },
+  'introspect-post-only': async (clean, faulty) => {
+    expect((await clean.accounts(paths.introspect)).status).toBe(200);
+    const f = await faulty.accounts(paths.introspect);
+    expect([f.status, f.headers.get('allow')]).toEqual([405, 'POST']);
+  },
+  'user-details-refuses-client-token': async (clean, faulty) => {
+    const asClient = async (s: TestSandbox) =>
+      s.accounts(paths.userDetails, { token: await s.token('sandbox-client'), headers: { 'su-userid': 'U-1001' } });
+    expect(((await asClient(clean)).json as J).userId).toBe('U-1001');
+    expect((await asClient(faulty)).json).toEqual({ message: 'userId not found in authentication token', code: 400 });
+    expect((await faulty.accounts(paths.userDetails)).status).toBe(200);
+  },
+  'user-details-without-user-id-served': async (clean, faulty) => {
+    const asClient = async (s: TestSandbox) =>
+      s.accounts(paths.userDetails, { token: await s.token('sandbox-client') });
+    expect((await asClient(clean)).json).toEqual({ message: 'SU-UserId is missing', code: 422 });
+    const f = await asClient(faulty);
+    expect([f.status, (f.json as J).userId]).toEqual([200, 'U-1001']);
+  },
+  'client-account-unchecked': async (clean, faulty) => {
+    const asNoAccount = async (s: TestSandbox) =>
+      s.accounts(paths.userDetails, { token: await s.token('sandbox-noaccount'), headers: { 'su-userid': 'U-1001' } });
+    expect((await asNoAccount(clean)).json).toEqual({ message: 'No account is associated for this client', code: 422 });
+    const f = await asNoAccount(faulty);
+    expect([f.status, (f.json as J).userId]).toEqual([200, 'U-1001']);
+  },
+  'features-client-token-served': async (clean, faulty) => {
+    const asClient = async (s: TestSandbox) => s.accounts(paths.features, { token: await s.token('sandbox-client') });
+    expect((await asClient(clean)).json).toEqual({ message: 'userId not found in authentication token', code: 400 });
+    const f = await asClient(faulty);
+    expect([f.status, Array.isArray((f.json as J).features)]).toEqual([200, true]);
+  },
+  'user-without-features-empty-role': async (clean, faulty) => {
+    const asBob = async (s: TestSandbox) => s.accounts(paths.features, { token: await s.userToken('bob') });
+    expect((await asBob(clean)).json).toEqual({ message: 'Features not found', code: 403 });
+    const f = await asBob(faulty);
+    expect([f.status, (f.json as J).features]).toEqual([200, []]);
+  },
+  'subscriptions-permission-unchecked': async (clean, faulty) => {
+    const message = 'Loggedin user does not have permission to perform this operation.';
+    expect((await clean.accounts(paths.subscription, { site: 'SITE002' })).json).toEqual({ message, code: 403 });
+    const f = await faulty.accounts(paths.subscription, { site: 'SITE002' });
+    expect([f.status, (f.json as J).siteId]).toEqual([200, 'SITE002']);
+  },
+  'token-details-invalid-uri-server-error': async (clean, faulty) => {
+    expect((await tokenDetails(clean, 'not a url', basicAuth())).status).toBe(400);
+    expect((await tokenDetails(faulty, 'not a url', basicAuth())).status).toBe(500);
+    expect((await tokenDetails(faulty, 'https://unregistered.example/callback', basicAuth())).status).toBe(400);
+    expect((await tokenDetails(faulty, 'https://app.example/callback', basicAuth())).status).toBe(200);
+  },
+  'revoke-hint-mismatch-server-error': async (clean, faulty) => {
+    for (const [s, status] of [
+      [clean, 200],
+      [faulty, 500],
+    ] as const) {
+      const { access_token } = await s.signIn();
+      expect((await revoke(s, { token: access_token, token_type_hint: 'refresh_token' })).status).toBe(status);
+    }
+    // A refresh token hinted as one is revoked as before.
+    const { refresh_token } = await faulty.signIn();
+    expect((await revoke(faulty, { token: refresh_token, token_type_hint: 'refresh_token' })).status).toBe(200);
+    expect(await refreshStatus(faulty, refresh_token)).toBe(400);
+  },
+  'revoke-secret-unchecked': async (clean, faulty) => {
+    const wrong = basicAuth('sandbox-client', 'wrong-secret-0000');
+    for (const [s, status, after] of [
+      [clean, 401, 200],
+      [faulty, 200, 401],
+    ] as const) {
+      const { access_token } = await s.signIn();
+      expect((await revoke(s, { token: access_token }, wrong)).status).toBe(status);
+      expect(await introspectStatus(s, access_token)).toBe(after);
+    }
+  },
+  'token-details-bearer-accepted': async (clean, faulty) => {
+    for (const [s, status] of [
+      [clean, 401],
+      [faulty, 200],
+    ] as const) {
+      const bearer = `Bearer ${await s.token('sandbox-client')}`;
+      expect((await tokenDetails(s, 'https://app.example/callback', bearer)).status).toBe(status);
+    }
+  },
+  'accounts-json-as-text': async (clean, faulty) => {
+    expect((await clean.accounts(paths.features)).headers.get('content-type')).toMatch(/^application\/json/);
+    const f = await faulty.accounts(paths.features);
+    expect([f.status, f.headers.get('content-type'), typeof (f.json as J).roleId]).toEqual([
+      200,
+      'text/plain; charset=utf-8',
+      'string',
+    ]);
+  },
+  'subscription-plan-slab-text': async (clean, faulty) => {
+    const slab = async (s: TestSandbox) => {
+      const subs = ((await s.accounts(paths.subscription, { site: 'SITE001' })).json as J).subscriptions;
+      return (Array.isArray(subs) ? subs[0] : subs).plan.planSlab;
+    };
+    expect(typeof (await slab(clean))).toBe('number');
+    expect(await slab(faulty)).toBe(String(await slab(clean)));
+  },
+  'site-users-user-id-renamed': async (clean, faulty) => {
+    const first = async (s: TestSandbox) =>
+      ((await s.accounts(paths.siteUsers('SITE001'), { site: 'SITE001' })).json as J).users[0];
+    const c = await first(clean);
+    const f = await first(faulty);
+    expect([f.userId, f.id]).toEqual([undefined, c.userId]);
+  },
+  'sites-v1-paged-object': async (clean, faulty) => {
+    const c = (await clean.accounts(paths.sitesV1)).json as J[];
+    expect(Array.isArray(c)).toBe(true);
+    expect((await faulty.accounts(paths.sitesV1)).json).toMatchObject({
+      sites: c,
+      pagination: { totalRecords: c.length },
+    });
+  },
+  'inactive-patient-update-stored': async (clean, faulty) => {
+    for (const [s, gender] of [
+      [clean, 'unchanged'],
+      [faulty, 'other'],
+    ] as const) {
+      const before = (await s.patient('GET', paths.patient('PAT-0002'))).json as J;
+      expect(before.active).toBe(false);
+      const x = await s.patient('PUT', paths.updatePatient('PAT-0002'), { ...before, gender: 'other' });
+      expect([x.status, JSON.stringify(x.json)]).toEqual([422, expect.stringContaining('INVALID_RESOURCE')]);
+      const after = (await s.patient('GET', paths.patient('PAT-0002'))).json as J;
+      expect(after.gender === before.gender ? 'unchanged' : after.gender).toBe(gender);
+    }
+  },
+};
 
 describeRowFaults('Document 3', D3_ROW_FAULTS, SCENARIOS);

@@ -3,6 +3,598 @@
  * 30, item 1). Each breaks one documented rule, names the rows it proves and the check that must
  * catch it citing them; its scenario is in d3.test.ts.
  */
+import { operation } from '../../../spec/operations.ts';
+import type { Repository } from '../../repo/repository.ts';
+import { subscriptionOf } from '../../resources/accounts.ts';
+import { arr, isObject, withQuery, type JsonObject } from '../../modifiers/json.ts';
+import { listAuthorisedSitesV2 } from '../../router/accounts.ts';
+import { ApiError, errorReply } from '../../router/errors.ts';
+import type { SandboxReply, SandboxRequest } from '../../router/types.ts';
 import type { RowFault } from './types.ts';
 
-export const D3_ROW_FAULTS: readonly RowFault[] = [];
+const bearerOf = (req: SandboxRequest) => /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+const withHeaders = (req: SandboxRequest, headers: Record<string, string>): SandboxRequest => ({
+  ...req,
+  headers: { ...req.headers, ...headers },
+});
+const accountsError = (status: number, message: string): SandboxReply => ({
+  status,
+  body: { message, code: status },
+});
+
+/** The user a bearer token names (undefined for client and diary tokens, and unknown tokens). */
+async function userOfToken(req: SandboxRequest, repo: Repository) {
+  const token = bearerOf(req);
+  const grant = token === undefined ? undefined : await repo.accessGrant(token);
+  return grant?.userId === undefined ? undefined : (await repo.users()).find((u) => u.id === grant.userId);
+}
+
+/** The active client account of a client-credentials bearer token, if any. */
+async function clientTokenAccount(req: SandboxRequest, repo: Repository) {
+  const token = bearerOf(req);
+  const grant = token === undefined ? undefined : await repo.accessGrant(token);
+  if (!grant || grant.kind === 'diary' || grant.userId !== undefined) return { grant: undefined, account: undefined };
+  const account = (await repo.clientAccounts()).find((a) => a.clientId === grant.clientId);
+  return { grant, account };
+}
+
+/** The request's Authorization swapped for a user token of `userId` issued to the token's client. */
+async function asUser(req: SandboxRequest, repo: Repository, clientId: string, userId: string) {
+  const tokens = await repo.issueUserTokens(clientId, userId);
+  return withHeaders(req, { authorization: `Bearer ${tokens.accessToken}` });
+}
+
+/**
+ * Every site list authorised sites v2 answers the request's caller, unpaged and unsearched (the
+ * reference handler asked for them all), as the answer's site objects.
+ */
+async function allSitesV2(req: SandboxRequest, repo: Repository): Promise<JsonObject[] | undefined> {
+  const query = new URLSearchParams({ pageNumber: '1', maxRecordsPerPage: '100000' });
+  const reply = await listAuthorisedSitesV2(
+    { ...req, query },
+    { repo, served: operation, baseUrl: '', faultNames: [] },
+  ).catch(() => undefined);
+  const body = reply?.body;
+  return isObject(body) ? arr(body.sites).filter(isObject) : undefined;
+}
+
+/** A v2 answer of `sites` paged as the request asks (the reference paging rules, DEC-D3-05). */
+function pagedV2(req: SandboxRequest, sites: readonly unknown[]): JsonObject {
+  const page = Number(req.query.get('pageNumber') ?? '1') || 1;
+  const size = Number(req.query.get('maxRecordsPerPage') ?? '10') || 10;
+  const totalPages = Math.ceil(sites.length / size);
+  return {
+    pagination: {
+      totalRecords: sites.length,
+      currentPage: page,
+      totalPages,
+      nextPage: page >= totalPages ? null : page + 1,
+      prevPage: page > 1 ? page - 1 : null,
+    },
+    sites: sites.slice((page - 1) * size, page * size),
+  };
+}
+
+/** A v2 search answered by one of its two documented keys only ("site id or name", 4.1). */
+function searchOneKey(keep: (site: JsonObject, search: string) => boolean): Pick<RowFault, 'reply'> {
+  return {
+    reply: async (reply, { request, repo }) => {
+      const search = (request.query.get('search') ?? '').trim().toLowerCase();
+      if (reply.status !== 200 || search === '') return reply;
+      const all = await allSitesV2(request, repo);
+      return all
+        ? {
+            ...reply,
+            body: pagedV2(
+              request,
+              all.filter((s) => keep(s, search)),
+            ),
+          }
+        : reply;
+    },
+  };
+}
+
+/** Marks a revoke whose `refresh_token` hint names a token that is no live refresh token. */
+const HINT_MISMATCH = 'x-fault-hint-mismatch';
+
+export const D3_ROW_FAULTS: readonly RowFault[] = [
+  {
+    name: 'logout-keeps-refresh-token',
+    kind: 'state',
+    rule: 'D3 4.2 / DEC-D3-17: logout "removes tokens and session so the user must log in again"',
+    description:
+      'Logout answers 200 and ends the access token sent, but not its session: the refresh token issued with it still gives new access tokens.',
+    operations: ['logout'],
+    expectedCheck: 'refresh-token-refused',
+    rows: ['D3-4.2-03'],
+    repo: (repo) => ({ ...repo, revokeSession: async () => {} }),
+  },
+  {
+    name: 'logout-ends-nothing',
+    kind: 'state',
+    rule: 'D3 4.2 / DEC-D3-17: logout removes the tokens; the token logged out is refused afterwards',
+    description: 'Logout answers 200 but revokes nothing: the token logged out and its refresh token stay live.',
+    operations: ['logout'],
+    expectedCheck: 'request-refused',
+    rows: ['D3-4.2-02'],
+    repo: (repo) => ({ ...repo, revokeAccessToken: async () => true, revokeSession: async () => {} }),
+  },
+  {
+    name: 'logout-redirects-to-login',
+    kind: 'status',
+    rule: 'D3 4.2: logout answers HTTP 200',
+    description: 'Logout ends the session but answers 302 with `Location: /login`, as a browser flow would.',
+    operations: ['logout'],
+    expectedCheck: 'success-status',
+    rows: ['D3-4.2-01', 'D3-1-02'],
+    reply: (reply) => (reply.status === 200 ? { status: 302, headers: { location: '/login' } } : reply),
+  },
+  {
+    name: 'site-users-of-header-site',
+    kind: 'wrong-record',
+    rule: 'D3 4.1 / DEC-D3-24: Get users by site answers the users of the path `siteId`',
+    description: 'Get users by site reads the site from the `SU-SiteId` header and ignores the path `siteId`.',
+    operations: ['get-site-users'],
+    expectedCheck: 'answer-names-requested',
+    rows: ['D3-4.1-37'],
+    request: (req) => {
+      const header = (req.headers['su-siteid'] ?? '').trim();
+      return header === '' ? req : { ...req, params: { ...req.params, siteId: header } };
+    },
+  },
+  {
+    name: 'subscriptions-of-home-site',
+    kind: 'wrong-record',
+    rule: 'D3 4.1 / DEC-D3-24: List site subscriptions answers the subscription of the `SU-SiteId` site',
+    description:
+      "List site subscriptions checks the user's access to `SU-SiteId`, then answers the subscription of the user's home site.",
+    operations: ['list-site-subscriptions'],
+    expectedCheck: 'answer-names-requested',
+    rows: ['D3-4.1-30'],
+    reply: async (reply, { request, repo }) => {
+      if (reply.status !== 200) return reply;
+      const user = await userOfToken(request, repo);
+      const home = user && (await repo.subscriptions()).find((s) => s.siteId === user.homeSiteId);
+      return home ? { ...reply, body: subscriptionOf(home) } : reply;
+    },
+  },
+  {
+    name: 'sites-v2-child-sites-missing',
+    kind: 'filter',
+    rule: 'D3 4.1 / DEC-D3-25: list authorised sites v2 "includes child sites"',
+    description: 'List authorised sites v2 leaves out child sites (as version 1 does).',
+    operations: ['list-authorised-sites-v2'],
+    expectedCheck: 'ids-listed',
+    rows: ['D3-4.1-26'],
+    repo: (repo) => ({ ...repo, sites: async () => (await repo.sites()).filter((s) => s.parentId === undefined) }),
+  },
+  {
+    name: 'sites-v2-pages-overlap',
+    kind: 'paging',
+    rule: 'D3 4.1 / DEC-D3-05: the pages of one query do not overlap',
+    description:
+      'List authorised sites v2 starts every page after the first one site early (an off-by-one offset): the last site of a page opens the next.',
+    operations: ['list-authorised-sites-v2'],
+    expectedCheck: 'sites-v2-pages-disjoint',
+    rows: ['D3-4.1-23'],
+    reply: async (reply, { request, repo }) => {
+      const page = Number(request.query.get('pageNumber') ?? '1');
+      const size = Number(request.query.get('maxRecordsPerPage') ?? '10');
+      const body = reply.body;
+      if (reply.status !== 200 || !(page > 1) || !(size > 0) || !isObject(body)) return reply;
+      const all = await allSitesV2(request, repo);
+      const search = (request.query.get('search') ?? '').trim();
+      if (!all || search !== '') return reply;
+      return { ...reply, body: { ...body, sites: all.slice((page - 1) * size - 1, page * size - 1) } };
+    },
+  },
+  {
+    name: 'sites-v2-search-by-id-ignored',
+    kind: 'filter',
+    rule: 'D3 4.1 / DEC-D3-05: `search` takes a site id or name; a site id keeps the site with that id',
+    description: 'List authorised sites v2 matches `search` against site names only: a site id finds nothing.',
+    operations: ['list-authorised-sites-v2'],
+    expectedCheck: 'ids-listed',
+    rows: ['D3-4.1-24'],
+    ...searchOneKey((site, search) =>
+      String(site.name ?? '')
+        .toLowerCase()
+        .includes(search),
+    ),
+  },
+  {
+    name: 'sites-v2-search-by-name-ignored',
+    kind: 'filter',
+    rule: 'D3 4.1 / DEC-D3-05: `search` takes a site id or name; a site name keeps the sites of that name',
+    description: 'List authorised sites v2 matches `search` against site ids only: a site name finds nothing.',
+    operations: ['list-authorised-sites-v2'],
+    expectedCheck: 'ids-listed',
+    rows: ['D3-4.1-25'],
+    ...searchOneKey((site, search) => String(site.id ?? '').toLowerCase() === search),
+  },
+  {
+    name: 'site-without-users-invalid',
+    kind: 'wrong-answer',
+    rule: 'D3 4.1 / DEC-D3-44: a site with no users is answered 200 with an empty `users` list',
+    description:
+      'Get users by site finds sites through their users: a site without users is answered as an invalid one (`Siteid is invalid : <site_id>`).',
+    operations: ['get-site-users'],
+    expectedCheck: 'list-member-empty',
+    rows: ['D3-4.1-39'],
+    reply: (reply) =>
+      reply.status === 200 && isObject(reply.body) && Array.isArray(reply.body.users) && reply.body.users.length === 0
+        ? { ...reply, body: { message: `Siteid is invalid : ${String(reply.body.siteId)}` } }
+        : reply,
+  },
+  {
+    name: 'user-info-code-optional',
+    kind: 'validation',
+    rule: 'D3 4.1 / DEC-D3-43: Get user info takes `code` (required); a request without it is refused',
+    description: "Get user info without `code` answers the token's user (the info of their own code).",
+    operations: ['get-user-info'],
+    expectedCheck: 'request-refused',
+    rows: ['D3-4.1-12'],
+    request: async (req, { repo }) => {
+      if ((req.query.get('code') ?? '').trim() !== '') return req;
+      const user = await userOfToken(req, repo);
+      const own = user && (await repo.userInfoCodes()).find((c) => c.userId === user.id);
+      return own ? withQuery(req, (q) => q.set('code', own.code)) : req;
+    },
+  },
+  {
+    name: 'user-info-unknown-code-served',
+    kind: 'validation',
+    rule: 'D3 7: Get user info, an invalid `code` is answered HTTP 422 `Secret code not found`',
+    description: "Get user info answers an unknown `code` with the token's user (the info of their own code).",
+    operations: ['get-user-info'],
+    expectedCheck: 'accounts-error-answer',
+    rows: ['D3-7-09'],
+    request: async (req, { repo }) => {
+      const code = (req.query.get('code') ?? '').trim();
+      const codes = await repo.userInfoCodes();
+      if (code === '' || codes.some((c) => c.code === code)) return req;
+      const user = await userOfToken(req, repo);
+      const own = user && codes.find((c) => c.userId === user.id);
+      return own ? withQuery(req, (q) => q.set('code', own.code)) : req;
+    },
+  },
+  {
+    name: 'subscriptions-site-optional',
+    kind: 'validation',
+    rule: 'D3 4.1 / DEC-D3-43: List site subscriptions takes `SU-SiteId` (required); a request without it is refused',
+    description: "List site subscriptions without `SU-SiteId` answers the subscription of the user's home site.",
+    operations: ['list-site-subscriptions'],
+    expectedCheck: 'request-refused',
+    rows: ['D3-4.1-31'],
+    request: async (req, { repo }) => {
+      if ((req.headers['su-siteid'] ?? '').trim() !== '') return req;
+      const user = await userOfToken(req, repo);
+      return user ? withHeaders(req, { 'su-siteid': user.homeSiteId }) : req;
+    },
+  },
+  {
+    name: 'event-without-sns-id-served',
+    kind: 'validation',
+    rule: 'D3 4.1 / DEC-D3-43: Get event info takes `sns_id` (required); a request without it is refused',
+    description: 'Get event info without `sns_id` answers the latest event.',
+    operations: ['get-event-info'],
+    expectedCheck: 'request-refused',
+    rows: ['D3-4.1-36'],
+    request: async (req, { repo }) => {
+      if ((req.query.get('sns_id') ?? '').trim() !== '') return req;
+      const latest = (await repo.events()).at(-1);
+      return latest ? withQuery(req, (q) => q.set('sns_id', latest.snsId)) : req;
+    },
+  },
+  {
+    name: 'features-refused-with-site',
+    kind: 'status',
+    rule: "D3 4.1 / DEC-D3-42: List features takes an optional `SU-SiteId`; with the run's site it answers 200 with the role",
+    description:
+      'List features with `SU-SiteId` answers 403 `Features not found` (features looked up per site, none found).',
+    operations: ['list-features'],
+    expectedCheck: 'success-status',
+    rows: ['D3-4.1-09'],
+    reply: (reply, { request }) =>
+      reply.status === 200 && (request.headers['su-siteid'] ?? '').trim() !== ''
+        ? accountsError(403, 'Features not found')
+        : reply,
+  },
+  {
+    name: 'features-need-site',
+    kind: 'status',
+    rule: 'D3 4.1: List features (optional `SU-SiteId`) answers the role of a user who has features with 200',
+    description:
+      'List features without `SU-SiteId` answers 403 `Features not found` (the optional header made required).',
+    operations: ['list-features'],
+    expectedCheck: 'success-status',
+    rows: ['D3-4.1-08', 'D3-1-01'],
+    reply: (reply, { request }) =>
+      reply.status === 200 && (request.headers['su-siteid'] ?? '').trim() === ''
+        ? accountsError(403, 'Features not found')
+        : reply,
+  },
+  {
+    name: 'introspect-post-only',
+    kind: 'method',
+    rule: 'D3 4.1: every accounts operation is a GET; Introspect is GET `{accounts_url}/api/introspect`',
+    description: 'Introspect is served as POST only (as RFC 7662 token introspection): a GET is answered 405.',
+    operations: ['introspect'],
+    expectedCheck: 'success-status',
+    rows: ['D3-4.1-01', 'D3-1-01', 'D3-4.1-02'],
+    reply: (reply) =>
+      reply.status === 200
+        ? { status: 405, body: { message: 'Method Not Allowed', code: 405 }, headers: { allow: 'POST' } }
+        : reply,
+  },
+  {
+    name: 'user-details-refuses-client-token',
+    kind: 'auth',
+    rule: 'D3 5: an accounts token can be a client-credentials token; Get user details with one and `SU-UserId` answers 200',
+    description:
+      'Get user details treats every token as a user token: a client-credentials token is answered 400 `userId not found in authentication token`.',
+    operations: ['get-user-details'],
+    expectedCheck: 'success-status',
+    rows: ['D3-5-02', 'D3-4.1-33'],
+    reply: async (reply, { request, repo }) => {
+      const { grant } = await clientTokenAccount(request, repo);
+      return grant ? accountsError(400, 'userId not found in authentication token') : reply;
+    },
+  },
+  {
+    name: 'user-details-without-user-id-served',
+    kind: 'validation',
+    rule: 'D3 5, 7: with a client-credentials token Get user details requires `SU-UserId` (422 `SU-UserId is missing`)',
+    description:
+      "Get user details with a client-credentials token and no `SU-UserId` answers the client account's first user.",
+    operations: ['get-user-details'],
+    expectedCheck: 'accounts-error-answer',
+    rows: ['D3-7-11', 'D3-5-03'],
+    request: async (req, { repo }) => {
+      if ((req.headers['su-userid'] ?? '').trim() !== '') return req;
+      const { account } = await clientTokenAccount(req, repo);
+      const first = account?.status === 'ACTIVE' ? account.userIds[0] : undefined;
+      return first === undefined ? req : withHeaders(req, { 'su-userid': first });
+    },
+  },
+  {
+    name: 'client-account-unchecked',
+    kind: 'auth',
+    rule: 'D3 7: a client-credentials token without client account is answered HTTP 422 `No account is associated for this client`',
+    description:
+      'Get user details does not look for the client account of a client-credentials token: without one, the `SU-UserId` user is served.',
+    operations: ['get-user-details'],
+    expectedCheck: 'accounts-error-answer',
+    rows: ['D3-7-04'],
+    request: async (req, { repo }) => {
+      const { grant, account } = await clientTokenAccount(req, repo);
+      const userId = (req.headers['su-userid'] ?? '').trim();
+      const user = (await repo.users()).find((u) => u.id === userId);
+      if (!grant?.clientId || account || !user) return req;
+      return asUser(req, repo, grant.clientId, user.id);
+    },
+  },
+  {
+    name: 'features-client-token-served',
+    kind: 'auth',
+    rule: 'D3 7: List features, a token that has no user is answered HTTP 400 `userId not found in authentication token`',
+    description: "List features answers a client-credentials token with the role of its client account's first user.",
+    operations: ['list-features'],
+    expectedCheck: 'accounts-error-answer',
+    rows: ['D3-7-03'],
+    request: async (req, { repo }) => {
+      const { grant, account } = await clientTokenAccount(req, repo);
+      const first = account?.userIds[0];
+      return grant?.clientId && first !== undefined ? asUser(req, repo, grant.clientId, first) : req;
+    },
+  },
+  {
+    name: 'user-without-features-empty-role',
+    kind: 'wrong-answer',
+    rule: 'D3 7: List features, a user with no features assigned is answered HTTP 403 `Features not found`',
+    description: 'List features answers a user without features 200 with an empty role (no features).',
+    operations: ['list-features'],
+    expectedCheck: 'accounts-error-answer',
+    rows: ['D3-7-08'],
+    reply: (reply, { request }) =>
+      reply.status === 403 && (request.headers['su-siteid'] ?? '').trim() === ''
+        ? {
+            status: 200,
+            body: {
+              roleId: '',
+              code: '',
+              name: '',
+              status: 'ACTIVE',
+              features: [],
+              clientassignable: false,
+              siteassignable: false,
+              userassignable: false,
+              accountmanagerassignable: false,
+              publicaccess: false,
+              productGroup: { id: '', name: '', identifier: '', description: '' },
+              createdby: '',
+            },
+          }
+        : reply,
+  },
+  {
+    name: 'subscriptions-permission-unchecked',
+    kind: 'auth',
+    rule: 'D3 7: List site subscriptions, a site the user has no access to is answered HTTP 403 `Loggedin user does not have permission to perform this operation.`',
+    description: 'List site subscriptions answers the subscription of any site, whether or not the user reaches it.',
+    operations: ['list-site-subscriptions'],
+    expectedCheck: 'accounts-error-answer',
+    rows: ['D3-7-10'],
+    reply: async (reply, { request, repo }) => {
+      if (reply.status !== 403) return reply;
+      const siteId = (request.headers['su-siteid'] ?? '').trim();
+      const sub = (await repo.subscriptions()).find((s) => s.siteId === siteId);
+      return sub ? { status: 200, body: subscriptionOf(sub) } : reply;
+    },
+  },
+  {
+    name: 'token-details-invalid-uri-server-error',
+    kind: 'server-error',
+    rule: 'D3 4.2 / DEC-D3-48: a `redirect_uri` that is not a valid URL is not answered with a 5xx status',
+    description:
+      'Token details parses `redirect_uri` as a URL before looking it up: a value that is no URL gives HTTP 500.',
+    operations: ['get-idp-token-details'],
+    expectedCheck: 'not-server-error',
+    rows: ['D3-4.2-18'],
+    reply: (reply, { request }) => {
+      const uri = request.query.get('redirect_uri');
+      if (uri === null || uri.trim() === '' || reply.status === 401 || URL.canParse(uri)) return reply;
+      return { status: 500, body: { status: 'fail', message: 'Invalid URL', code: 500 } };
+    },
+  },
+  {
+    name: 'revoke-hint-mismatch-server-error',
+    kind: 'server-error',
+    rule: 'D3 4.2 / DEC-D3-47: a revoke with a hint that does not match the token is not answered with a 5xx status',
+    description:
+      'Revoke looks a token hinted `refresh_token` up among refresh tokens only and fails with HTTP 500 when it is not one (an access token, an unknown token).',
+    operations: ['revoke-token'],
+    expectedCheck: 'not-server-error',
+    rows: ['D3-4.2-13'],
+    request: async (req, { repo }) => {
+      const token = (req.form?.get('token') ?? '').trim();
+      if (req.form?.get('token_type_hint') !== 'refresh_token' || token === '') return req;
+      return (await repo.refreshGrant(token)) ? req : withHeaders(req, { [HINT_MISMATCH]: 'yes' });
+    },
+    reply: (reply, { request }) =>
+      request.headers[HINT_MISMATCH] && reply.status < 500
+        ? { status: 500, body: { error: 'server_error', error_description: 'refresh token not found' } }
+        : reply,
+  },
+  {
+    name: 'revoke-secret-unchecked',
+    kind: 'auth',
+    rule: 'D3 5 / DEC-D3-39: token revocation takes Basic authentication; wrong Basic credentials are refused',
+    description: 'Revoke checks the client id of the Basic credentials but not the secret.',
+    operations: ['revoke-token'],
+    expectedCheck: 'request-refused',
+    rows: ['D3-5-04'],
+    request: async (req, { repo }) => {
+      const basic = /^Basic\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+      if (basic === undefined) return req;
+      const clientId = Buffer.from(basic, 'base64').toString('utf8').split(':')[0] ?? '';
+      const client = await repo.client(clientId);
+      if (!client) return req;
+      const fixed = Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64');
+      return withHeaders(req, { authorization: `Basic ${fixed}` });
+    },
+  },
+  {
+    name: 'token-details-bearer-accepted',
+    kind: 'auth',
+    rule: 'D3 4.2, 5 / DEC-D3-48: token details takes Basic authentication; "bearer tokens must not be used"',
+    description: 'Token details accepts a bearer token in place of Basic, as the client the token was issued to.',
+    operations: ['get-idp-token-details'],
+    expectedCheck: 'request-refused',
+    rows: ['D3-5-06'],
+    request: async (req, { repo }) => {
+      const token = bearerOf(req);
+      const grant = token === undefined ? undefined : await repo.accessGrant(token);
+      const client = grant?.clientId === undefined ? undefined : await repo.client(grant.clientId);
+      if (!client) return req;
+      const basic = Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64');
+      return withHeaders(req, { authorization: `Basic ${basic}` });
+    },
+  },
+  {
+    name: 'accounts-json-as-text',
+    kind: 'media-type',
+    rule: 'D3 4 / DEC-D3-20: every response body is JSON with a JSON media type (accounts: `application/json`)',
+    description: 'List features answers its JSON body as `text/plain; charset=utf-8`.',
+    operations: ['list-features'],
+    expectedCheck: 'content-type-is-json',
+    rows: ['D3-4-02'],
+    wire: (wire) =>
+      wire.payload === undefined
+        ? wire
+        : { ...wire, headers: { ...wire.headers, 'content-type': 'text/plain; charset=utf-8' } },
+  },
+  {
+    name: 'subscription-plan-slab-text',
+    kind: 'shape',
+    rule: 'D3 2.2: a subscription `plan` has `planSlab` integer',
+    description: 'List site subscriptions answers `plan.planSlab` as text ("2").',
+    operations: ['list-site-subscriptions'],
+    expectedCheck: 'matches-schema',
+    rows: ['D3-2.2-17'],
+    reply: (reply) => {
+      const body = reply.body;
+      if (reply.status !== 200 || !isObject(body)) return reply;
+      const textSlab = (s: unknown) =>
+        isObject(s) && isObject(s.plan) ? { ...s, plan: { ...s.plan, planSlab: String(s.plan.planSlab) } } : s;
+      const subscriptions = Array.isArray(body.subscriptions)
+        ? body.subscriptions.map(textSlab)
+        : textSlab(body.subscriptions);
+      return { ...reply, body: { ...body, subscriptions } };
+    },
+  },
+  {
+    name: 'site-users-user-id-renamed',
+    kind: 'shape',
+    rule: 'D3 2.2: site users `users[]` carry `userId`',
+    description: "Get users by site names each user's id `id` instead of `userId`.",
+    operations: ['get-site-users'],
+    expectedCheck: 'matches-schema',
+    rows: ['D3-2.2-23'],
+    reply: (reply) => {
+      const body = reply.body;
+      if (reply.status !== 200 || !isObject(body) || !Array.isArray(body.users)) return reply;
+      const users = body.users.map((u) => {
+        if (!isObject(u)) return u;
+        const { userId, ...rest } = u;
+        return { id: userId, ...rest };
+      });
+      return { ...reply, body: { ...body, users } };
+    },
+  },
+  {
+    name: 'sites-v1-paged-object',
+    kind: 'shape',
+    rule: 'D3 4.1, 9: version 1 answers an array of Sites; version 2 the object `{pagination, sites[]}`',
+    description: 'List authorised sites v1 answers in the form of version 2: `{pagination, sites[]}`.',
+    operations: ['list-authorised-sites-v1'],
+    expectedCheck: 'matches-schema',
+    rows: ['D3-4.1-13', 'D3-9-01'],
+    reply: (reply) => {
+      const sites = reply.body;
+      if (reply.status !== 200 || !Array.isArray(sites)) return reply;
+      const pagination = { totalRecords: sites.length, currentPage: 1, totalPages: 1, nextPage: null, prevPage: null };
+      return { ...reply, body: { pagination, sites } };
+    },
+  },
+  {
+    name: 'inactive-patient-update-stored',
+    kind: 'state',
+    rule: 'D3 3 / DEC-D3-08: "A patient that is inactive cannot be updated": the refused update leaves it unchanged',
+    description:
+      'Update of an inactive patient answers the documented refusal (422 `INVALID_RESOURCE`) but stores the update.',
+    operations: ['update-patient'],
+    expectedCheck: 'resource-unchanged',
+    rows: ['D3-3-03'],
+    // The handler sees every patient as active, so it stores; the answer is then the refusal.
+    repo: (repo) => ({
+      ...repo,
+      patient: async (siteId, id) => {
+        const record = await repo.patient(siteId, id);
+        return record && { ...record, resource: { ...record.resource, active: true } };
+      },
+    }),
+    reply: async (reply, { request, repo, operations }) => {
+      const id = isObject(reply.body) ? reply.body.id : undefined;
+      if (reply.status !== 200 || typeof id !== 'string' || reply.body === undefined) return reply;
+      const stored = await repo.patient((request.headers['su-siteid'] ?? '').trim(), id);
+      return stored && !stored.resource.active
+        ? errorReply(
+            new ApiError(422, 'INVALID_RESOURCE', `Patient ${id} is inactive and cannot be updated`),
+            operations,
+          )
+        : reply;
+    },
+  },
+];
