@@ -28,7 +28,7 @@ import { valueSetItems, verifySuccess, walkPages } from './common/steps.ts';
 
 const ID = 'get-code-set';
 const R = {
-  shape: ['D2-4.1-15', 'D2-2.2-01', 'D2-2.2-02', 'D2-2.2-04', 'D2-2.2-05', 'D2-2.2-06', 'D2-1-09'],
+  shape: ['D2-4.1-15', 'D2-2.2-01', 'D2-2.2-02', 'D2-2.2-04', 'D2-2.2-05', 'D2-2.2-06', 'D2-1-09', 'D2-1-01'],
   names: ['D2-4.1-01', 'D2-4.1-02', 'D2-2.2-15', 'D2-2.2-16', 'D2-2.2-17', 'D2-1-01'],
   optionalPaging: ['D2-4.1-06'],
   one: ['D2-4.1-07'],

@@ -642,6 +642,37 @@ describeOperation(ROLES, () => {
       });
   });
 
+  // Each filter once, with a value a returned role shows: the property above draws only some of
+  // them per run, so a filter broken alone could pass a short run unseen.
+  test('each filter keeps only matching roles', async () => {
+    const sampleBody = bodyOf(await call(id, { query: { _include: 'practitioner:location', count: '50' } }));
+    const roles = bundleResources(sampleBody).filter((r) => r.resourceType === 'PractitionerRole');
+    for (const f of Object.values(roleFilters(includedIndex(sampleBody)))) {
+      const req = [R.roles.filter[f.param]];
+      const value = roles.flatMap((r) => f.valuesFrom(r))[0];
+      if (value === undefined) {
+        on(id)
+          .must(...req)
+          .decided(FIXTURE_CONFIGURED, 'skip', `No returned role shows a value for ${f.param}`);
+        continue;
+      }
+      const x = await call(id, { query: { [f.param]: value, _include: 'practitioner:location', count: '50' } });
+      if (!verifySuccess(x, id, { success: req }, { status: 200 })) continue;
+      // Judged through the resources this answer includes, as the property judges.
+      const def = roleFilters(includedIndex(bodyOf(x)))[f.param];
+      on(id)
+        .must(...req)
+        .under('DEC-D2-21', 'DEC-D2-57')
+        .check(
+          x,
+          entriesMatchFilter(`${f.param}=${value}`, (r) => def.matches(r, value), { resourceType: 'PractitionerRole' }),
+        );
+      on(id)
+        .must(...req)
+        .check(x, bundleHasEntries(1), { note: 'the value was taken from a returned role' });
+    }
+  });
+
   test('values outside a documented list are refused with a documented code', async () => {
     const c = near() ?? { lat: 51.5074, lon: -0.1278, distanceKm: 10 };
     for (const q of [

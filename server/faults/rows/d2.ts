@@ -3,6 +3,609 @@
  * 30, item 1). Each breaks one documented rule, names the rows it proves and the check that must
  * catch it citing them; its scenario is in d2.test.ts.
  */
+import { arr, isObject, parameterOf, type JsonObject } from '../../modifiers/json.ts';
+import { ApiError, errorReply } from '../../router/errors.ts';
+import { distanceKm } from '../../router/geo.ts';
+import type { SandboxReply } from '../../router/types.ts';
 import type { RowFault } from './types.ts';
 
-export const D2_ROW_FAULTS: readonly RowFault[] = [];
+const withBody = (reply: SandboxReply, body: unknown): SandboxReply => ({ ...reply, body });
+const isSuccess = (reply: SandboxReply) => reply.status === 200 && (isObject(reply.body) || Array.isArray(reply.body));
+const same = (a: string | undefined, b: string) => a !== undefined && a.trim().toLowerCase() === b.toLowerCase();
+const resourcesOf = (body: unknown): JsonObject[] =>
+  isObject(body)
+    ? arr(body.entry)
+        .map((e) => (isObject(e) && isObject(e.resource) ? e.resource : undefined))
+        .filter((r): r is JsonObject => r !== undefined)
+    : [];
+/** The reply of an unhandled error in the handler (what a null dereference gives): HTTP 500. */
+const crash = (what: string, operations: readonly string[]) => errorReply(new TypeError(what), operations);
+
+/** Every extension (top-level or nested) whose URL ends with the name, its value rewritten. */
+function withExtensionValue(body: unknown, name: string, rewrite: (e: JsonObject) => JsonObject): unknown {
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (!isObject(node)) return node;
+    const copy: JsonObject = {};
+    for (const [k, v] of Object.entries(node)) copy[k] = visit(v);
+    const url = typeof copy.url === 'string' ? copy.url : '';
+    return url === name || url.endsWith(`/${name}`) ? rewrite(copy) : copy;
+  };
+  return visit(body);
+}
+
+/**
+ * A code set (and scheme) the documents list, answered as an unknown set (DEC-D2-02, -40): the
+ * server lacks it. The reply is the handler's own answer to a set it does not hold.
+ */
+function codeSetNotServed(set: string, scheme: string | undefined, row: string): RowFault {
+  const label = scheme === undefined ? set : `${set}/${scheme}`;
+  return {
+    name: `code-set-${set}${scheme === undefined ? '' : `-${scheme.toLowerCase()}`}-not-served`,
+    kind: 'missing-data',
+    rule: `D2 2.2, 4.1 / DEC-D2-02${scheme === 'ICD9' ? ', -40' : ''}: the set ${label} is served`,
+    description: `GET {codes_valueset_namespace}/${label} is answered 404 MSG_ENTITY_NOT_FOUND_IN_DATABASE, as a set the server does not hold; every other set is served.`,
+    operations: ['get-code-set'],
+    expectedCheck: 'success-status',
+    rows: [row],
+    reply: (reply, { request, operations }) =>
+      isSuccess(reply) &&
+      same(request.params.set_name, set) &&
+      (scheme === undefined ? request.params.scheme === undefined : same(request.params.scheme, scheme))
+        ? errorReply(new ApiError(404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', `No code set ${label}`), operations)
+        : reply,
+  };
+}
+
+/** Parameters that only page or shape an answer: a request holding no other names no filter. */
+const NOT_FILTERS = new Set(['page', 'count', '_sort', '_include', 'distinct-by']);
+
+/**
+ * A search whose parameters are all optional (4.9, 4.11, 4.12, 4.13) refusing a request that
+ * names no filter with 400 MSG_MISSING_MANDATORY_PARAM (a code of its table).
+ */
+function searchRequiresFilter(name: string, operation: string, section: string, row: string): RowFault {
+  return {
+    name,
+    kind: 'validation',
+    rule: `D2 ${section}: every query parameter is optional; a request without parameters is answered with a Bundle`,
+    description:
+      'A search naming no filter (nothing, or only page, count, _sort, _include or distinct-by) is refused with 400 MSG_MISSING_MANDATORY_PARAM.',
+    operations: [operation],
+    expectedCheck: 'success-status',
+    rows: [row],
+    reply: (reply, { request, operations }) =>
+      isSuccess(reply) && [...request.query.keys()].every((k) => NOT_FILTERS.has(k))
+        ? errorReply(
+            new ApiError(400, 'MSG_MISSING_MANDATORY_PARAM', 'At least one search parameter is required'),
+            operations,
+          )
+        : reply,
+  };
+}
+
+/** A get answered with the bare resource instead of a Bundle holding it (a FHIR read's habit). */
+function getAnswersBareResource(name: string, operation: string, section: string, row: string): RowFault {
+  return {
+    name,
+    kind: 'shape',
+    rule: `D2 2.3, ${section}: get and search both return a Bundle`,
+    description: 'The get answers 200 with the resource itself, not a searchset Bundle holding it.',
+    operations: [operation],
+    expectedCheck: 'matches-schema',
+    rows: [row],
+    reply: (reply) => {
+      const [only] = isSuccess(reply) ? resourcesOf(reply.body) : [];
+      return only ? withBody(reply, only) : reply;
+    },
+  };
+}
+
+/** A lookup answered with a JSON array of its resources instead of a Bundle (a drop-down's list). */
+function lookupAnswersArray(name: string, operation: string, section: string, row: string): RowFault {
+  return {
+    name,
+    kind: 'shape',
+    rule: `D2 2.3, ${section}: the response is a Bundle of lookup entries`,
+    description: 'The lookup answers 200 with a bare JSON array of its resources, without the Bundle around them.',
+    operations: [operation],
+    expectedCheck: 'matches-schema',
+    rows: [row],
+    reply: (reply) =>
+      isSuccess(reply) && isObject(reply.body) && reply.body.resourceType === 'Bundle'
+        ? withBody(reply, resourcesOf(reply.body))
+        : reply,
+  };
+}
+
+/**
+ * A search reading one filter as another (a column mapped wrong): the value of `from` is compared
+ * with what `to` filters on. The value the suite sends, taken from a returned record, then keeps
+ * no record or the wrong ones.
+ */
+function filterReadAs(
+  operation: string,
+  from: string,
+  to: string,
+  section: string,
+  row: string,
+  expectedCheck: 'bundle-has-entries' | 'entries-match-filter',
+): RowFault {
+  const who = operation === 'search-register-practitioners' ? 'register' : 'role';
+  return {
+    name: `${who}-${from}-filter-read-as-${to}`,
+    kind: 'filter',
+    rule: `D2 ${section} / DEC-D2-21: ${from} keeps the records whose ${from} matches`,
+    description: `The search compares the value of \`${from}\` with what \`${to}\` filters on (a filter mapped to the wrong member).`,
+    operations: [operation],
+    expectedCheck,
+    rows: [row],
+    request: (req) => {
+      const value = parameterOf(req, from);
+      if (value === undefined) return req;
+      const query = new URLSearchParams(req.query);
+      query.delete(from);
+      query.set(to, value);
+      return { ...req, query };
+    },
+  };
+}
+
+/** `is-onlinebooking-available` read reversed: true keeps the practitioners without online booking. */
+function bookableFilterReversed(operation: string, section: string, row: string): RowFault {
+  const who = operation === 'search-register-practitioners' ? 'register' : 'role';
+  return {
+    name: `${who}-onlinebooking-filter-reversed`,
+    kind: 'filter',
+    rule: `D2 ${section} / DEC-D2-21: is-onlinebooking-available=true keeps the practitioners whose onlineBookingStatus is true`,
+    description:
+      '`is-onlinebooking-available=true` keeps the practitioners without online booking, and `false` those with it.',
+    operations: [operation],
+    expectedCheck: 'entries-match-filter',
+    rows: [row],
+    request: (req) => {
+      const value = parameterOf(req, 'is-onlinebooking-available')?.trim().toLowerCase();
+      if (value !== 'true' && value !== 'false') return req;
+      const query = new URLSearchParams(req.query);
+      query.set('is-onlinebooking-available', value === 'true' ? 'false' : 'true');
+      return { ...req, query };
+    },
+  };
+}
+
+export const D2_ROW_FAULTS: readonly RowFault[] = [
+  // --- Code sets (2.2, 4.1) ---
+  codeSetNotServed('service-category', 'ISC', 'D2-2.2-09'),
+  codeSetNotServed('service-type', 'ISC', 'D2-2.2-10'),
+  codeSetNotServed('procedure-code', 'CCSD', 'D2-2.2-11'),
+  codeSetNotServed('condition-code', 'ICD10', 'D2-2.2-13'),
+  codeSetNotServed('condition-code', 'ICD9', 'D2-2.2-14'),
+  codeSetNotServed('practitioner-role', undefined, 'D2-2.2-15'),
+  codeSetNotServed('practitioner-specialty', undefined, 'D2-2.2-16'),
+  codeSetNotServed('practitioner-subspecialty', undefined, 'D2-2.2-17'),
+  {
+    name: 'code-set-scheme-required',
+    kind: 'validation',
+    rule: 'D2 4.1 / DEC-D2-02: the scheme is optional; {codes_valueset_namespace}/{set_name} is served',
+    description: 'A code-set request without a scheme segment is answered 404 MSG_ENTITY_NOT_FOUND_IN_DATABASE.',
+    operations: ['get-code-set'],
+    expectedCheck: 'success-status',
+    rows: ['D2-4.1-02'],
+    reply: (reply, { request, operations }) =>
+      isSuccess(reply) && request.params.scheme === undefined
+        ? errorReply(
+            new ApiError(404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', `No code set ${request.params.set_name ?? ''}`),
+            operations,
+          )
+        : reply,
+  },
+  {
+    name: 'code-set-count-required',
+    kind: 'validation',
+    rule: 'D2 4.1: page and count are optional; a request without them is served',
+    description: 'A code-set request without `count` is refused with 400 MSG_MISSING_MANDATORY_PARAM.',
+    operations: ['get-code-set'],
+    expectedCheck: 'success-status',
+    rows: ['D2-4.1-06'],
+    reply: (reply, { request, operations }) =>
+      isSuccess(reply) && parameterOf(request, 'count') === undefined
+        ? errorReply(new ApiError(400, 'MSG_MISSING_MANDATORY_PARAM', 'count is required'), operations)
+        : reply,
+  },
+  {
+    name: 'code-set-as-code-system',
+    kind: 'shape',
+    rule: 'D2 1, 2.2, 4.1: code sets are served as value sets (ValueSet resources with an expansion)',
+    description:
+      'Code sets are answered as a FHIR CodeSystem: the codes in `concept[]` (code and display), no `expansion`.',
+    operations: ['get-code-set'],
+    expectedCheck: 'matches-schema',
+    rows: ['D2-4.1-15', 'D2-1-01'],
+    reply: (reply) => {
+      if (!isSuccess(reply) || !isObject(reply.body) || reply.body.resourceType !== 'ValueSet') return reply;
+      const { expansion, ...rest } = reply.body;
+      const contains = isObject(expansion) ? arr(expansion.contains).filter(isObject) : [];
+      return withBody(reply, {
+        ...rest,
+        resourceType: 'CodeSystem',
+        content: 'complete',
+        concept: contains.map((c) => ({ code: c.code, display: c.display })),
+      });
+    },
+  },
+
+  // --- Lookups and insurers (2.3, 4.2-4.5) ---
+  lookupAnswersArray('practitioner-lookup-bare-array', 'lookup-practitioners', '4.2', 'D2-4.2-05'),
+  lookupAnswersArray('location-lookup-bare-array', 'lookup-locations', '4.3', 'D2-4.3-06'),
+  {
+    name: 'location-lookup-type-p-refused',
+    kind: 'validation',
+    rule: 'D2 4.3 / DEC-D2-47: type=P (the example value) is accepted',
+    description: 'The location lookup refuses `type=P` with 422 MSG_PARAM_INVALID (it knows other type codes only).',
+    operations: ['lookup-locations'],
+    expectedCheck: 'success-status',
+    rows: ['D2-4.3-03'],
+    reply: (reply, { request, operations }) =>
+      isSuccess(reply) && same(parameterOf(request, 'type'), 'P')
+        ? errorReply(new ApiError(422, 'MSG_PARAM_INVALID', 'Unknown location type P'), operations)
+        : reply,
+  },
+  {
+    name: 'insurer-list-all-omits-mii',
+    kind: 'relation',
+    rule: 'D2 4.4 / DEC-D2-08: the type=edi and type=mii results are subsets of type=all',
+    description: '`type=all` (and the list without `type`) leaves out the medical-indemnity (MII) insurers.',
+    operations: ['list-insurers'],
+    expectedCheck: 'filtered-subset',
+    rows: ['D2-4.4-04'],
+    reply: (reply, { request }) => {
+      const type = parameterOf(request, 'type');
+      if (!isSuccess(reply) || !isObject(reply.body) || (type !== undefined && !same(type, 'all'))) return reply;
+      const isMii = (e: unknown) =>
+        isObject(e) &&
+        isObject(e.resource) &&
+        arr(e.resource.extension).some(
+          (x) => isObject(x) && String(x.url).endsWith('/insurerType') && x.valueString === 'MII',
+        );
+      const entry = arr(reply.body.entry).filter((e) => !isMii(e));
+      return withBody(reply, { ...reply.body, entry, total: entry.length });
+    },
+  },
+  {
+    name: 'insurer-edi-as-true-false',
+    kind: 'value',
+    rule: 'D2 2.3: insurer extension edi has the value Yes or No',
+    description: 'The insurer extension `edi` reads `true` or `false` instead of `Yes` or `No`.',
+    operations: ['list-insurers'],
+    expectedCheck: 'matches-schema',
+    rows: ['D2-2.3-13'],
+    reply: (reply) =>
+      isSuccess(reply)
+        ? withBody(
+            reply,
+            withExtensionValue(reply.body, 'edi', (e) => ({
+              ...e,
+              valueString: e.valueString === 'Yes' ? 'true' : 'false',
+            })),
+          )
+        : reply,
+  },
+  {
+    name: 'insurer-type-spelled-out',
+    kind: 'value',
+    rule: 'D2 2.3: insurer extension insurerType has the value MII or PMI',
+    description:
+      'The insurer extension `insurerType` reads its meaning (`Medical indemnity`, `Private medical`) instead of MII or PMI.',
+    operations: ['list-insurers'],
+    expectedCheck: 'matches-schema',
+    rows: ['D2-2.3-12'],
+    reply: (reply) =>
+      isSuccess(reply)
+        ? withBody(
+            reply,
+            withExtensionValue(reply.body, 'insurerType', (e) => ({
+              ...e,
+              valueString: e.valueString === 'MII' ? 'Medical indemnity' : 'Private medical',
+            })),
+          )
+        : reply,
+  },
+  {
+    name: 'control-parameters-unknown-insurer-server-error',
+    kind: 'server-error',
+    rule: 'D2 4.5 / DEC-D2-09: an unknown insurer id is not answered with a 5xx status',
+    description:
+      'Insurer control parameters for an insurer id the server does not hold answer HTTP 500 MSG_INTERNAL_ERROR.',
+    operations: ['get-insurer-control-parameters'],
+    expectedCheck: 'not-server-error',
+    rows: ['D2-4.5-04'],
+    reply: async (reply, { request, repo, operations }) => {
+      const id = parameterOf(request, 'insurerId');
+      if (!isSuccess(reply) || id === undefined) return reply;
+      const known = (await repo.referenceInsurers()).some((i) => same(id, i.id));
+      return known ? reply : crash(`Cannot read properties of undefined (reading 'controlParameters')`, operations);
+    },
+  },
+
+  // --- Address (4.6, 4.7) ---
+  {
+    name: 'address-search-wrapped-in-object',
+    kind: 'shape',
+    rule: 'D2 2.3, 4.6: the address search answers a JSON array of search items',
+    description: 'The address search answers `{"items": [...]}` instead of the bare array of items.',
+    operations: ['search-address'],
+    expectedCheck: 'matches-schema',
+    rows: ['D2-4.6-02'],
+    reply: (reply) =>
+      reply.status === 200 && Array.isArray(reply.body) ? withBody(reply, { items: reply.body }) : reply,
+  },
+  {
+    name: 'address-search-content-type-text-plain',
+    kind: 'media-type',
+    rule: 'D2 1 / DEC-D2-26: every response body is JSON with a JSON media type',
+    description: 'The address search serves its JSON body with Content-Type text/plain.',
+    operations: ['search-address'],
+    expectedCheck: 'content-type-is-json',
+    rows: ['D2-1-09'],
+    wire: (wire) =>
+      wire.payload === undefined
+        ? wire
+        : { ...wire, headers: { ...wire.headers, 'content-type': 'text/plain; charset=utf-8' } },
+  },
+  {
+    name: 'retrieve-address-unknown-id-server-error',
+    kind: 'server-error',
+    rule: 'D2 4.7 / DEC-D2-50: an unknown id is not answered with a 5xx status',
+    description: 'Retrieve address with an id the server does not hold answers HTTP 500 MSG_INTERNAL_ERROR.',
+    operations: ['retrieve-address'],
+    expectedCheck: 'not-server-error',
+    rows: ['D2-4.7-05'],
+    reply: async (reply, { request, repo, operations }) => {
+      const id = parameterOf(request, 'id');
+      if (!isSuccess(reply) || id === undefined) return reply;
+      const known = (await repo.addressItems()).some((i) => i.key === id);
+      return known ? reply : crash(`Cannot read properties of undefined (reading 'address')`, operations);
+    },
+  },
+
+  // --- Register (2.3, 3, 4.9-4.11) ---
+  searchRequiresFilter(
+    'register-practitioner-search-requires-filter',
+    'search-register-practitioners',
+    '4.9',
+    'D2-4.9-01',
+  ),
+  searchRequiresFilter(
+    'register-role-search-requires-filter',
+    'search-register-practitioner-roles',
+    '4.11',
+    'D2-4.11-01',
+  ),
+  {
+    name: 'register-search-defaults-to-bookable',
+    kind: 'relation',
+    rule: 'D2 4.9 / DEC-D2-52: is-onlinebooking-available=false gives a subset of the unfiltered result',
+    description:
+      'Without `is-onlinebooking-available` the register practitioner search keeps only practitioners with online booking (as if true were the default).',
+    operations: ['search-register-practitioners'],
+    expectedCheck: 'filtered-subset',
+    rows: ['D2-4.9-14'],
+    request: (req) => {
+      if (parameterOf(req, 'is-onlinebooking-available') !== undefined) return req;
+      const query = new URLSearchParams(req.query);
+      query.set('is-onlinebooking-available', 'true');
+      return { ...req, query };
+    },
+  },
+  {
+    name: 'recognition-status-display-wrong',
+    kind: 'value',
+    rule: 'D2 3 / DEC-D2-46: recognition status Y is shown as Recognised',
+    description: 'A `recognitionstatus` coding with code Y displays `Approved` instead of `Recognised`.',
+    operations: ['search-register-practitioners'],
+    expectedCheck: 'entries-match-filter',
+    rows: ['D2-3-02'],
+    reply: (reply) =>
+      isSuccess(reply)
+        ? withBody(
+            reply,
+            withExtensionValue(reply.body, 'recognitionstatus', (e) => {
+              const cc = e.valueCodeableConcept;
+              if (!isObject(cc)) return e;
+              const coding = arr(cc.coding).map((c) =>
+                isObject(c) && c.code === 'Y' ? { ...c, display: 'Approved' } : c,
+              );
+              return { ...e, valueCodeableConcept: { ...cc, coding } };
+            }),
+          )
+        : reply,
+  },
+  {
+    name: 'registration-date-iso',
+    kind: 'value',
+    rule: 'D2 2.3 / DEC-D2-45: registrationdate is a String DD.MM.YYYY',
+    description: 'The nested `registrationdate` reads YYYY-MM-DD instead of DD.MM.YYYY.',
+    operations: ['search-register-practitioners'],
+    expectedCheck: 'matches-schema',
+    rows: ['D2-2.3-35'],
+    reply: (reply) =>
+      isSuccess(reply)
+        ? withBody(
+            reply,
+            withExtensionValue(reply.body, 'registrationdate', (e) => {
+              const m = typeof e.valueString === 'string' ? /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(e.valueString) : null;
+              return m ? { ...e, valueString: `${m[3]}-${m[2]}-${m[1]}` } : e;
+            }),
+          )
+        : reply,
+  },
+  {
+    name: 'recognition-status-as-string',
+    kind: 'value',
+    rule: 'D2 2.3 / DEC-D2-46: the nested recognitionstatus is a coding',
+    description: 'The nested `recognitionstatus` is a bare `valueString` (Y, N, P) instead of a coding.',
+    operations: ['search-register-practitioners'],
+    expectedCheck: 'matches-schema',
+    rows: ['D2-2.3-36'],
+    reply: (reply) =>
+      isSuccess(reply)
+        ? withBody(
+            reply,
+            withExtensionValue(reply.body, 'recognitionstatus', (e) => {
+              const cc = e.valueCodeableConcept;
+              const [coding] = isObject(cc) ? arr(cc.coding) : [];
+              if (!isObject(coding)) return e;
+              const { valueCodeableConcept: _, ...rest } = e;
+              return { ...rest, valueString: coding.code };
+            }),
+          )
+        : reply,
+  },
+  {
+    name: 'photo-as-binary',
+    kind: 'shape',
+    rule: 'D2 2.3, 4.10: the photo is answered as a Parameters resource',
+    description: 'The profile photo is answered as a FHIR Binary (`contentType`, `data`), not a Parameters resource.',
+    operations: ['get-practitioner-photo'],
+    expectedCheck: 'matches-schema',
+    rows: ['D2-4.10-02'],
+    reply: (reply) => {
+      if (!isSuccess(reply) || !isObject(reply.body) || reply.body.resourceType !== 'Parameters') return reply;
+      const attachment = arr(reply.body.parameter)
+        .map((p) => (isObject(p) && isObject(p.valueAttachment) ? p.valueAttachment : undefined))
+        .find((a) => a !== undefined);
+      return attachment
+        ? withBody(reply, {
+            resourceType: 'Binary',
+            id: reply.body.id,
+            contentType: attachment.contentType,
+            data: attachment.data,
+          })
+        : reply;
+    },
+  },
+
+  {
+    name: 'distance-sort-from-swapped-point',
+    kind: 'sort',
+    rule: 'D2 4.11 / DEC-D2-16: _sort=distance orders the roles by distance from the near point',
+    description:
+      '`_sort=distance:asc|desc` orders each page by the distance from the `near` point with latitude and longitude swapped (the filter itself is right).',
+    operations: ['search-register-practitioner-roles'],
+    expectedCheck: 'entries-sorted',
+    rows: ['D2-4.11-22', 'D2-4.11-23'],
+    reply: async (reply, { request, repo }) => {
+      const [key, direction] = (parameterOf(request, '_sort') ?? '').trim().split(':');
+      const [lat, lon] = (parameterOf(request, 'near') ?? '').split(':').map(Number);
+      if (!isSuccess(reply) || !isObject(reply.body) || key !== 'distance' || !Number.isFinite(lat + lon)) return reply;
+      const swapped = { latitude: lon, longitude: lat };
+      const locations = new Map((await repo.locations()).map((l) => [`Location/${l.id}`, l.position]));
+      const distance = (e: unknown): number => {
+        const role = isObject(e) && isObject(e.resource) ? e.resource : {};
+        const at = arr(role.location)
+          .map((l) => (isObject(l) ? locations.get(String(l.reference)) : undefined))
+          .filter((p) => p !== undefined);
+        return at.length ? Math.min(...at.map((p) => distanceKm(swapped, p))) : Number.POSITIVE_INFINITY;
+      };
+      const entries = arr(reply.body.entry);
+      const isRole = (e: unknown) =>
+        isObject(e) && isObject(e.resource) && e.resource.resourceType === 'PractitionerRole';
+      const sign = direction === 'desc' ? -1 : 1;
+      const roles = entries.filter(isRole).sort((a, b) => sign * (distance(a) - distance(b)));
+      return withBody(reply, { ...reply.body, entry: [...roles, ...entries.filter((e) => !isRole(e))] });
+    },
+  },
+
+  bookableFilterReversed('search-register-practitioners', '4.9', 'D2-4.9-13'),
+  bookableFilterReversed('search-register-practitioner-roles', '4.11', 'D2-4.11-16'),
+  filterReadAs('search-register-practitioners', 'profession', 'specialty', '4.9', 'D2-4.9-04', 'bundle-has-entries'),
+  filterReadAs('search-register-practitioners', 'specialty', 'subspecialty', '4.9', 'D2-4.9-05', 'bundle-has-entries'),
+  filterReadAs('search-register-practitioners', 'subspecialty', 'specialty', '4.9', 'D2-4.9-06', 'bundle-has-entries'),
+  filterReadAs(
+    'search-register-practitioners',
+    'insurer-recognition-status',
+    'insurer',
+    '4.9',
+    'D2-4.9-07',
+    'bundle-has-entries',
+  ),
+  filterReadAs(
+    'search-register-practitioners',
+    'insurer-provider-number',
+    'regulator-reference',
+    '4.9',
+    'D2-4.9-08',
+    'bundle-has-entries',
+  ),
+  filterReadAs(
+    'search-register-practitioners',
+    'insurer',
+    'insurer-provider-number',
+    '4.9',
+    'D2-4.9-09',
+    'bundle-has-entries',
+  ),
+  filterReadAs(
+    'search-register-practitioners',
+    'regulator-reference',
+    'insurer-provider-number',
+    '4.9',
+    'D2-4.9-15',
+    'bundle-has-entries',
+  ),
+  filterReadAs(
+    'search-register-practitioner-roles',
+    'ages-treated',
+    'specialty',
+    '4.11',
+    'D2-4.11-05',
+    'bundle-has-entries',
+  ),
+  filterReadAs(
+    'search-register-practitioner-roles',
+    'subspecialty',
+    'specialty',
+    '4.11',
+    'D2-4.11-14',
+    'bundle-has-entries',
+  ),
+  filterReadAs(
+    'search-register-practitioner-roles',
+    'profession',
+    'specialty',
+    '4.11',
+    'D2-4.11-15',
+    'bundle-has-entries',
+  ),
+
+  // --- Booking (4.12, 4.13) ---
+  {
+    name: 'booking-practitioner-get-other-record',
+    kind: 'wrong-record',
+    rule: 'D2 4.12 / DEC-D2-23: a get returns the Booking Practitioner whose booking_identifier is the requested id',
+    description:
+      'Get booking practitioner answers the next practitioner of the list (by id) instead of the one asked for.',
+    operations: ['get-booking-practitioner'],
+    expectedCheck: 'single-entry-with-id',
+    rows: ['D2-4.12-02'],
+    request: async (req, { repo }) => {
+      const all = (await repo.bookingPractitioners()).map((p) => p.id).sort();
+      const k = all.indexOf(req.params.practitionerId ?? '');
+      return k < 0 ? req : { ...req, params: { ...req.params, practitionerId: all[(k + 1) % all.length] } };
+    },
+  },
+  getAnswersBareResource('booking-practitioner-get-bare-resource', 'get-booking-practitioner', '4.12', 'D2-4.12-18'),
+  getAnswersBareResource('booking-role-get-bare-resource', 'get-booking-practitioner-role', '4.13', 'D2-4.13-09'),
+  searchRequiresFilter(
+    'booking-practitioner-search-requires-filter',
+    'search-booking-practitioners',
+    '4.12',
+    'D2-4.12-04',
+  ),
+  searchRequiresFilter(
+    'booking-role-search-requires-filter',
+    'search-booking-practitioner-roles',
+    '4.13',
+    'D2-4.13-04',
+  ),
+];
