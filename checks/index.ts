@@ -33,6 +33,7 @@ export { emptyBody } from './emptyBody.ts';
 export { encounterLinksClaim } from './encounterLinksClaim.ts';
 export { entriesMatchFilter, type EntryFilterOptions } from './entriesMatchFilter.ts';
 export { entriesSorted, type EntrySortOptions } from './entriesSorted.ts';
+export { entriesSortedOverPages, type SortedPages } from './entriesSortedOverPages.ts';
 export { extensionCardinality, type ExtensionCardinality } from './extensionCardinality.ts';
 export { extensionsPresent } from './extensionsPresent.ts';
 export { errorStatusAndCode, type StatusAndCode } from './errorStatusAndCode.ts';
@@ -66,6 +67,7 @@ export { pendingListUnchanged, type ListBeforeAfter } from './pendingListUnchang
 export { resultsDisjoint, type TwoResults } from './resultsDisjoint.ts';
 // Document 1: remittance search, hospital claims, bills
 export { billExtensionUrls } from './billExtensionUrls.ts';
+export { summaryExtensionUrls } from './summaryExtensionUrls.ts';
 export { entryExtensionCardinality, type EntryExtensionCardinality } from './entryExtensionCardinality.ts';
 export { organizationTelecomCardinality } from './organizationTelecomCardinality.ts';
 // Document 2
@@ -112,6 +114,7 @@ export { sitesV2PagesDisjoint, type SitesWalk } from './sitesV2PagesDisjoint.ts'
 export { sitesV2Pagination, type SitesPageRequest } from './sitesV2Pagination.ts';
 export { tokenDetailsAnswer } from './tokenDetailsAnswer.ts';
 export { tokenDetailsErrorAnswer, type TokenDetailsErrorExpectation } from './tokenDetailsErrorAnswer.ts';
+export { answerNamesRequested } from './answerNamesRequested.ts';
 export { bundleIsEmpty } from './bundleIsEmpty.ts';
 export { conditionRoundTrip } from './conditionRoundTrip.ts';
 export { contractItemSystems } from './contractItemSystems.ts';

@@ -52,4 +52,15 @@ describe('sortOrdersReverse', () => {
     const noIds = respondedExchange({ body: bundle([{ resourceType: 'Claim' }]) });
     expect(sortOrdersReverse.run({ ascending: noIds, descending: noIds }).outcome).toBe('skip');
   });
+
+  it('compares every page of each order, never one page alone (DEC-R-06)', () => {
+    // Five records served two to a page: the first pages of the two orders hold different records.
+    const ascending = [page('a', 'b'), page('c', 'd'), page('e')];
+    const descending = [page('e', 'd'), page('c', 'b'), page('a')];
+    expect(sortOrdersReverse.run({ ascending, descending }).outcome).toBe('pass');
+    expect(sortOrdersReverse.run({ ascending: ascending[0], descending: descending[0] }).outcome).toBe('fail');
+    expect(sortOrdersReverse.run({ ascending, descending: [page('d', 'e'), page('b', 'c'), page('a')] }).outcome).toBe(
+      'fail',
+    );
+  });
 });

@@ -1,12 +1,13 @@
-import { fail, pass, skip, type Check } from '../core/check.ts';
+import { fail, pass, skip, type Check, type Finding } from '../core/check.ts';
 import type { RespondedExchange } from '../core/exchange.ts';
 import { listBrief } from './listBrief.ts';
 import { readBundle, receivedPart } from './readJson.ts';
 import { resourceKey } from './resourceKey.ts';
 
 export interface OppositeSorts {
-  ascending: RespondedExchange;
-  descending: RespondedExchange;
+  /** The answer in ascending order: one page, or every page of the query in order (DEC-R-06). */
+  ascending: RespondedExchange | readonly RespondedExchange[];
+  descending: RespondedExchange | readonly RespondedExchange[];
   /**
    * The sort key of a resource. When given, records with equal keys may come in any order
    * (DEC-D1-22: "ties allowed to differ"); without it the orders must be exact reverses.
@@ -24,21 +25,36 @@ function safeKey(tieKey: OppositeSorts['tieKey'], resource: Record<string, unkno
   }
 }
 
+type Read = { ok: true; resources: Record<string, unknown>[]; entries: number } | { ok: false; finding: Finding };
+
+/** The resources of an answer read as one sequence over its pages; the first page that is not a Bundle stops it. */
+function readPages(answer: RespondedExchange | readonly RespondedExchange[]): Read {
+  const pages = Array.isArray(answer) ? (answer as readonly RespondedExchange[]) : [answer as RespondedExchange];
+  const resources: Record<string, unknown>[] = [];
+  for (const page of pages) {
+    const read = readBundle(page);
+    if (!read.ok) return { ok: false, finding: read.finding };
+    resources.push(...read.value.resources);
+  }
+  return { ok: true, resources, entries: resources.length };
+}
+
 /**
  * The ascending and descending sorts of one query return the same records in reverse order
  * (document 1, 4.3 `_sort=issueDate` / `-issueDate`, SHOULD per DEC-D1-22; 4.4/4.5 per DEC-D1-04).
- * Records are keyed `resourceType/id`; entries without an id are left out.
+ * Records are keyed `resourceType/id`; entries without an id are left out. Given the pages of each
+ * order, the records of all pages are compared (DEC-R-06: a sort is over the whole result).
  */
 export const sortOrdersReverse: Check<OppositeSorts> = {
   id: 'sort-orders-reverse',
   summary: 'Ascending and descending sorts return the same records in reverse order',
   run: ({ ascending, descending, tieKey }) => {
-    const asc = readBundle(ascending);
+    const asc = readPages(ascending);
     if (!asc.ok)
       return asc.finding.outcome === 'skip'
         ? asc.finding
         : fail(`Expected the ascending answer to be a Bundle, received ${receivedPart(asc.finding)}`);
-    const desc = readBundle(descending);
+    const desc = readPages(descending);
     if (!desc.ok)
       return desc.finding.outcome === 'skip'
         ? desc.finding
@@ -48,10 +64,10 @@ export const sortOrdersReverse: Check<OppositeSorts> = {
         const id = resourceKey(r);
         return id === undefined ? [] : [{ id, tie: safeKey(tieKey, r) }];
       });
-    const up = rows(asc.value.resources);
-    const down = rows(desc.value.resources);
+    const up = rows(asc.resources);
+    const down = rows(desc.resources);
     if (up.length === 0 && down.length === 0) {
-      return asc.value.resources.length + desc.value.resources.length === 0
+      return asc.resources.length + desc.resources.length === 0
         ? pass('no entries in either order')
         : skip('No entry carries an id');
     }

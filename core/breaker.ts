@@ -12,8 +12,9 @@
  * consecutive failures per (origin, service), removed by an answer, a marker per stopped service
  * and one per stopped origin, which every worker checks before sending. A stop is final for the run.
  *
- * A load refusal (HTTP 429, or 503 with Retry-After; core/http.ts) is an answer: the target is
- * there and busy. It resets the count even when the call was left unjudged after its retries.
+ * A load refusal (HTTP 429, 503, or a transient 502 or 504; core/http.ts, DEC-R-05, DEC-R-07) is
+ * an answer: the target is there and busy. It resets the count even when the call was left
+ * unjudged after its retries; so does an answer in a content coding the suite cannot decode.
  *
  * The run's retry budget lives in the run folder too (RunRetryBudget): every resend after a load
  * refusal, in any worker or in the runner, takes from the one budget of the run; its totals are
@@ -78,7 +79,12 @@ export class Breaker implements CallGuard {
     const key = this.threshold > 0 ? this.keyOf(req, x.operation) : undefined;
     if (!key || x.errorKind === 'not-sent') return;
     const failures = this.serviceFile(key, FAILURES);
-    if (x.response !== undefined || x.error === undefined || x.errorKind === 'load-refused') {
+    if (
+      x.response !== undefined ||
+      x.error === undefined ||
+      x.errorKind === 'load-refused' ||
+      x.errorKind === 'undecodable'
+    ) {
       if (existsSync(failures)) rmSync(failures, { force: true });
       return;
     }

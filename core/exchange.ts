@@ -32,7 +32,8 @@ export interface Exchange {
    * What kind of failure `error` is: `time-out` (no complete answer within the call's time budget),
    * `transport` (refused, reset, closed early), `not-sent` (the run's breaker stopped the service,
    * core/breaker.ts), `size-cap` or `redirects` (an answer arrived, and is judged as it is),
-   * `load-refused` (below).
+   * `load-refused` (below), `undecodable` (an answer in a content coding the suite cannot decode,
+   * or whose bytes do not decode: no body to judge, DEC-R-09).
    */
   errorKind?: ErrorKind;
   /**
@@ -53,7 +54,14 @@ export interface Exchange {
  * `load-refused`: the target still refused the call for load (HTTP 429, or 503 with Retry-After)
  * when the retries allowed were used up; there is no answer to judge and the result is `error`.
  */
-export type ErrorKind = 'time-out' | 'transport' | 'not-sent' | 'size-cap' | 'redirects' | 'load-refused';
+export type ErrorKind =
+  | 'time-out'
+  | 'transport'
+  | 'not-sent'
+  | 'size-cap'
+  | 'redirects'
+  | 'load-refused'
+  | 'undecodable';
 
 /** An exchange that has a response: what a check's `run` receives. */
 export type RespondedExchange = Exchange & { response: ExchangeResponse };

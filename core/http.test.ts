@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Exchange } from './exchange.ts';
 import { type CallGuard, HttpClient, type HttpOptions, LocalRetryBudget, loadRefusalOf, retryAfterMs } from './http.ts';
@@ -244,7 +245,7 @@ describe('Retry-After and load refusals', () => {
     truncated: false,
   });
 
-  test('429 is a load refusal with or without Retry-After; 503 only with a valid one', () => {
+  test('429 is a load refusal with or without Retry-After, 503 with a valid one; 502, 503 and 504 otherwise transient', () => {
     expect(loadRefusalOf(answer(429, { 'retry-after': '2' }), now)).toEqual({
       status: 429,
       retryAfter: '2',
@@ -252,8 +253,20 @@ describe('Retry-After and load refusals', () => {
     });
     expect(loadRefusalOf(answer(429), now)).toEqual({ status: 429, waitMs: undefined });
     expect(loadRefusalOf(answer(503, { 'retry-after': 'Sun, 01 Mar 2026 12:00:03 GMT' }), now)?.waitMs).toBe(3000);
-    expect(loadRefusalOf(answer(503), now)).toBeUndefined();
-    expect(loadRefusalOf(answer(503, { 'retry-after': 'later' }), now)).toBeUndefined();
+    // DEC-R-07: a passing gateway refusal, resent with a short backoff; a 503 whatever the method.
+    expect(loadRefusalOf(answer(503), now)).toEqual({ status: 503, waitMs: undefined, transient: true });
+    expect(loadRefusalOf(answer(503, { 'retry-after': 'later' }), now, 'POST')).toMatchObject({
+      transient: true,
+      retryAfter: 'later',
+    });
+    expect(loadRefusalOf(answer(503), now, 'POST')?.notResent).toBeUndefined();
+    for (const status of [502, 504]) {
+      expect(loadRefusalOf(answer(status), now, 'GET')).toEqual({ status, waitMs: undefined, transient: true });
+      // The upstream may have acted on a request that is not safe: never sent again, never judged.
+      expect(loadRefusalOf(answer(status), now, 'POST')?.notResent).toMatch(/not sent again/);
+      expect(loadRefusalOf(answer(status), now, 'DELETE')?.notResent).toMatch(/not sent again/);
+    }
+    expect(loadRefusalOf(answer(500), now)).toBeUndefined();
     expect(loadRefusalOf(answer(200, { 'retry-after': '1' }), now)).toBeUndefined();
     expect(loadRefusalOf(answer(400), now)).toBeUndefined();
     expect(loadRefusalOf(undefined, now)).toBeUndefined();
@@ -337,13 +350,37 @@ describe('HttpClient and a target refusing for load', () => {
     expect(x.durationMs).toBeLessThan(400);
   });
 
-  test('a 503 without Retry-After is a server error: kept and judged, never sent again', async () => {
+  test('a 503 without Retry-After is a passing gateway refusal: sent again after a short backoff (DEC-R-07)', async () => {
     const path = refusing(1, 503, '-');
-    const x = await load().send({ method: 'GET', url: `${S}${path}`, headers: {} });
-    expect(x.response?.status).toBe(503);
-    expect(x.retries).toBeUndefined();
-    expect(hits.get(path)).toHaveLength(1);
+    const x = await load().send({ method: 'POST', url: `${S}${path}`, headers: {}, body: 'a=1' });
+    expect(x.response?.status).toBe(200);
+    expect(x.retries).toBe(1);
+    expect(hits.get(path)?.map((h) => `${h.method} ${h.body}`)).toEqual(['POST a=1', 'POST a=1']);
+    const [first, second] = hits.get(path) ?? [];
+    expect(second.at - first.at).toBeGreaterThanOrEqual(190);
   });
+
+  test('a 502 or 504 is sent again to a safe method only; a lasting one is left unjudged after 4 resends', async () => {
+    const get = refusing(2, 502, '-');
+    const x = await load().send({ method: 'GET', url: `${S}${get}`, headers: {} });
+    expect(x.response?.status).toBe(200);
+    expect(x.retries).toBe(2);
+
+    const post = refusing(1, 504, '-');
+    const y = await load().send({ method: 'POST', url: `${S}${post}`, headers: {}, body: 'b=2' });
+    expect(y.response).toBeUndefined();
+    expect(y.errorKind).toBe('load-refused');
+    expect(y.error).toMatch(
+      /passing gateway failure \(HTTP 504, no Retry-After\).*not sent again.*upstream may have acted/,
+    );
+    expect(hits.get(post)).toHaveLength(1);
+
+    const lasting = refusing(1000, 503, '-');
+    const z = await load().send({ method: 'GET', url: `${S}${lasting}`, headers: {} });
+    expect(z.errorKind).toBe('load-refused');
+    expect(z.error).toMatch(/after 4 retries \(at most 4 per call\); not judged$/);
+    expect(hits.get(lasting)).toHaveLength(5);
+  }, 10_000);
 
   test('a Retry-After longer than maxRetryAfterMs is waited that long; a 429 without one backs off', async () => {
     const t0 = performance.now();
@@ -504,5 +541,74 @@ describe('HttpClient and a target refusing for load', () => {
     expect(other.response?.status).toBe(200);
     expect(performance.now() - t0).toBeGreaterThanOrEqual(700);
     expect((await refused).retries).toBe(1);
+  });
+});
+
+describe('HttpClient and an answer in a content coding (DEC-R-09)', () => {
+  let server: ReturnType<typeof createServer>;
+  let S = '';
+  const json = Buffer.from('{"resourceType":"Bundle","total":1}');
+  /** `/<coding>`: the JSON body in that content coding; `/garbled`: gzip announced, bytes that are not. */
+  const bodies: Record<string, { encoding: string; bytes: Buffer }> = {
+    '/gzip': { encoding: 'gzip', bytes: gzipSync(json) },
+    '/x-gzip': { encoding: 'x-gzip', bytes: gzipSync(json) },
+    '/deflate': { encoding: 'deflate', bytes: deflateSync(json) },
+    '/raw-deflate': { encoding: 'deflate', bytes: deflateRawSync(json) },
+    '/br': { encoding: 'br', bytes: brotliCompressSync(json) },
+    '/twice': { encoding: 'deflate, gzip', bytes: gzipSync(deflateSync(json)) },
+    '/zstd': { encoding: 'zstd', bytes: json },
+    '/garbled': { encoding: 'gzip', bytes: Buffer.from('not gzip at all') },
+    '/bomb': { encoding: 'gzip', bytes: gzipSync(Buffer.alloc(4096, 'a')) },
+  };
+  const seenHeaders: Record<string, string | string[] | undefined>[] = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      seenHeaders.push(req.headers);
+      const b = bodies[req.url ?? ''];
+      res.writeHead(200, { 'content-type': 'application/json', ...(b ? { 'content-encoding': b.encoding } : {}) });
+      res.end(b?.bytes ?? json);
+    }).listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    S = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  const client = () => new HttpClient({ timeoutMs: 2000, maxResponseBytes: 1024 });
+
+  test('gzip, x-gzip, deflate (zlib or raw), br and a chain of codings are decoded before anything is judged', async () => {
+    for (const path of ['/gzip', '/x-gzip', '/deflate', '/raw-deflate', '/br', '/twice']) {
+      const x = await client().send({ method: 'GET', url: `${S}${path}`, headers: {} });
+      expect(x.error, path).toBeUndefined();
+      expect(x.response?.bodyText, path).toBe(json.toString());
+      expect(x.response?.headers['content-encoding'], path).toBe(bodies[path].encoding);
+      expect(x.response?.size, path).toBe(bodies[path].bytes.length);
+    }
+  });
+
+  test('the suite sends no Accept-Encoding of its own', async () => {
+    await client().send({ method: 'GET', url: `${S}/gzip`, headers: { accept: 'application/json' } });
+    expect(seenHeaders.at(-1)?.['accept-encoding']).toBeUndefined();
+  });
+
+  test('a coding the suite cannot decode, or bytes that do not decode, leave the call unjudged, never failed', async () => {
+    const zstd = await client().send({ method: 'GET', url: `${S}/zstd`, headers: {} });
+    expect(zstd.response).toBeUndefined();
+    expect(zstd.errorKind).toBe('undecodable');
+    expect(zstd.error).toMatch(/content coding zstd, which the suite cannot decode.*not judged/);
+    const garbled = await client().send({ method: 'GET', url: `${S}/garbled`, headers: {} });
+    expect(garbled.response).toBeUndefined();
+    expect(garbled.errorKind).toBe('undecodable');
+    expect(garbled.error).toMatch(/do not decode as gzip/);
+  });
+
+  test('a decoded body past maxResponseBytes is cut like any other: size-cap, never judged', async () => {
+    const x = await client().send({ method: 'GET', url: `${S}/bomb`, headers: {} });
+    expect(x.errorKind).toBe('size-cap');
+    expect(x.response?.truncated).toBe(true);
   });
 });

@@ -13,6 +13,19 @@
  * refused then comes back without an answer (`errorKind` `load-refused`), which is judged `error`,
  * never `fail`. While one call waits, the client's other calls start no earlier either.
  *
+ * Transient gateway refusals are waited out too (DEC-R-07): a 503 without a valid Retry-After (the
+ * request was not handled, RFC 9110 15.6.4), and a 502 or 504 (RFC 9110 15.6.3, 15.6.5) to a safe
+ * method (RFC 9110 9.2.1: nothing it asked for can have been done upstream) are sent again after
+ * TRANSIENT_BACKOFF_MS, doubling, at most MAX_TRANSIENT_RETRIES times, within the same budget. A
+ * 502 or 504 to any other method is never sent again (the upstream may have acted on it) and is
+ * left unjudged like any refusal: none of the documents' answers is a 502, 503 or 504.
+ *
+ * Content codings are decoded before anything is judged (DEC-R-09): the suite sends no
+ * Accept-Encoding, so a target may answer in any coding (RFC 9110 12.5.3); gzip (x-gzip), deflate
+ * (zlib or raw) and br are decoded, in the reverse order of `Content-Encoding`, the decoded body
+ * bounded by `maxResponseBytes` like any other. An answer in a coding the suite cannot decode, or
+ * whose bytes do not decode, comes back without an answer (`errorKind` `undecodable`): not judged.
+ *
  * `timeoutMs` bounds each attempt (every hop of its redirects and the whole body); the waits for
  * Retry-After and for a pacing turn are outside it, bounded by the run's retry budget and the rate.
  *
@@ -41,6 +54,7 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import type { Socket } from 'node:net';
 import * as tls from 'node:tls';
 import { Agent, buildConnector, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
@@ -117,6 +131,15 @@ const EVIDENCE_BYTES = 64 * 1024;
 
 /** First wait for a 429 without Retry-After; it doubles with each resend of the call. */
 const BACKOFF_MS = 1000;
+
+/** First wait after a transient gateway refusal (502, 503 or 504 without Retry-After); it doubles. */
+export const TRANSIENT_BACKOFF_MS = 200;
+
+/** Resends of one call after transient gateway refusals at most: a refusal that lasts is left unjudged. */
+export const MAX_TRANSIENT_RETRIES = 4;
+
+/** Safe methods (RFC 9110 9.2.1): a 502 or 504 to one of them is sent again, to any other never. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
 /** Consulted around every call (in suite workers: the run's breaker, core/breaker.ts). */
 export interface CallGuard {
@@ -264,22 +287,44 @@ export class Pacer {
   }
 }
 
-/** An answer that refuses the call for load: HTTP 429, or 503 with a valid Retry-After. */
+/**
+ * An answer that refuses the call for load: HTTP 429, or 503 with a valid Retry-After; or a
+ * transient gateway refusal (DEC-R-07): a 503 without one, a 502 or a 504.
+ */
 export interface LoadRefusal {
   status: number;
   /** The Retry-After header as received. */
   retryAfter?: string;
   /** What Retry-After asks to wait, in milliseconds (undefined: absent or not a valid value). */
   waitMs?: number;
+  /** A transient gateway refusal: waited out by TRANSIENT_BACKOFF_MS, doubling, MAX_TRANSIENT_RETRIES times at most. */
+  transient?: true;
+  /** Set when the call must not be sent again whatever the budget (a 502 or 504 to a method that is not safe). */
+  notResent?: string;
 }
 
-/** The load refusal an answer is, or undefined (a 503 without a valid Retry-After is a server error, judged). */
-export function loadRefusalOf(response: ExchangeResponse | undefined, now = Date.now()): LoadRefusal | undefined {
-  if (response === undefined || (response.status !== 429 && response.status !== 503)) return undefined;
+/**
+ * The load refusal an answer is, or undefined. `method` is the request's: a 502 or 504 to a method
+ * that is not safe is still a refusal (never judged) but is not sent again.
+ */
+export function loadRefusalOf(
+  response: ExchangeResponse | undefined,
+  now = Date.now(),
+  method = 'GET',
+): LoadRefusal | undefined {
+  if (response === undefined) return undefined;
+  const status = response.status;
+  if (status !== 429 && status !== 502 && status !== 503 && status !== 504) return undefined;
   const retryAfter = response.headers['retry-after'];
   const waitMs = retryAfterMs(retryAfter, now);
-  if (response.status === 503 && waitMs === undefined) return undefined;
-  return { status: response.status, ...(retryAfter !== undefined ? { retryAfter } : {}), waitMs };
+  const said = { status, ...(retryAfter !== undefined ? { retryAfter } : {}), waitMs };
+  if (status === 429 || (status === 503 && waitMs !== undefined)) return said;
+  if (status === 503 || SAFE_METHODS.has(method.toUpperCase())) return { ...said, transient: true };
+  return {
+    ...said,
+    transient: true,
+    notResent: `a ${status} to ${method.toUpperCase()} is not sent again: the upstream may have acted on it (RFC 9110 9.2.2)`,
+  };
 }
 
 const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
@@ -307,9 +352,10 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
 export function loadRefusalMessage(refusal: LoadRefusal, retries: number, why: string): string {
   const header = refusal.retryAfter === undefined ? 'no Retry-After' : `Retry-After ${oneLine(refusal.retryAfter, 60)}`;
   const what = `(HTTP ${refusal.status}, ${header})`;
+  const refusing = refusal.transient ? 'refused the call as a passing gateway failure' : 'refused the call for load';
   return retries === 0
-    ? `the target refused the call for load ${what} and it was not sent again (${why}); not judged`
-    : `the target was still refusing for load ${what} after ${retries} ${retries === 1 ? 'retry' : 'retries'} (${why}); not judged`;
+    ? `the target ${refusing} ${what} and it was not sent again (${why}); not judged`
+    : `the target was still ${refusal.transient ? 'refusing as a passing gateway failure' : 'refusing for load'} ${what} after ${retries} ${retries === 1 ? 'retry' : 'retries'} (${why}); not judged`;
 }
 
 function oneLine(text: string, max: number): string {
@@ -384,7 +430,7 @@ export class HttpClient {
     let waitedMs = 0;
     for (;;) {
       const attempt = await this.attempt(first);
-      const load = loadRefusalOf(attempt.response);
+      const load = loadRefusalOf(attempt.response, Date.now(), first.method);
       let x: Exchange;
       if (load === undefined) {
         x = {
@@ -394,12 +440,16 @@ export class HttpClient {
           ...(retries > 0 ? { retries, waitedMs: Math.round(waitedMs) } : {}),
         };
       } else {
-        const waitMs = Math.min(load.waitMs ?? BACKOFF_MS * 2 ** retries, this.maxRetryAfterMs);
+        const backoff = load.transient ? TRANSIENT_BACKOFF_MS : BACKOFF_MS;
+        const waitMs = Math.min(load.waitMs ?? backoff * 2 ** retries, this.maxRetryAfterMs);
+        const most = load.transient ? MAX_TRANSIENT_RETRIES : MAX_RETRIES_PER_CALL;
         let stop = this.signal?.aborted
           ? INTERRUPTED
-          : retries >= MAX_RETRIES_PER_CALL
-            ? `at most ${MAX_RETRIES_PER_CALL} per call`
-            : this.budget.take(waitMs);
+          : load.notResent !== undefined
+            ? load.notResent
+            : retries >= most
+              ? `at most ${most} per call`
+              : this.budget.take(waitMs);
         if (stop === undefined) {
           this.pacer.holdUntil(performance.now() + waitMs);
           const t = performance.now();
@@ -505,6 +555,24 @@ export class HttpClient {
           break;
         }
       }
+      if (!truncated && headers['content-encoding'] !== undefined) {
+        const decoded = decodeContent(body.kept(), headers['content-encoding'], cap);
+        if ('problem' in decoded) return { error: decoded.problem, errorKind: 'undecodable' };
+        const response = {
+          status: res.statusCode,
+          headers,
+          bodyText: decoded.bytes.subarray(0, cap).toString('utf8'),
+          size,
+          truncated: decoded.cut,
+        };
+        return decoded.cut
+          ? {
+              response,
+              error: `Response body exceeded the cap of ${cap} bytes once decoded (${headers['content-encoding']})`,
+              errorKind: 'size-cap',
+            }
+          : { response };
+      }
       const response = {
         status: res.statusCode,
         headers,
@@ -546,6 +614,58 @@ async function waitFor(ms: number, signal: AbortSignal | undefined): Promise<boo
   }
 }
 
+/** The content codings the suite decodes (RFC 9110 8.4.1), by their registered names. */
+const DECODERS: Record<string, (bytes: Buffer, maxOutputLength: number) => Buffer> = {
+  gzip: (b, maxOutputLength) => gunzipSync(b, { maxOutputLength }),
+  'x-gzip': (b, maxOutputLength) => gunzipSync(b, { maxOutputLength }),
+  // "deflate" is the zlib format (RFC 9110 8.4.1.2); some servers send raw deflate: both are read.
+  deflate: (b, maxOutputLength) => {
+    try {
+      return inflateSync(b, { maxOutputLength });
+    } catch (e) {
+      if (e instanceof RangeError) throw e;
+      return inflateRawSync(b, { maxOutputLength });
+    }
+  },
+  br: (b, maxOutputLength) => brotliDecompressSync(b, { maxOutputLength }),
+};
+
+/**
+ * The body of an answer with its content codings undone, last applied first (RFC 9110 8.4), the
+ * decoded bytes bounded by `cap` (`cut` when there were more); a problem when a coding is not one
+ * the suite decodes or the bytes do not decode.
+ */
+export function decodeContent(
+  encoded: Buffer,
+  contentEncoding: string,
+  cap: number,
+): { bytes: Buffer; cut: boolean } | { problem: string } {
+  const codings = contentEncoding
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  let bytes = encoded;
+  // An empty body (HEAD, 204, 304) holds nothing to decode.
+  if (encoded.length === 0) return { bytes, cut: false };
+  for (const coding of [...codings].reverse()) {
+    const decode = DECODERS[coding];
+    if (decode === undefined)
+      return {
+        problem: `the answer is in the content coding ${oneLine(coding, 40)}, which the suite cannot decode (it decodes ${Object.keys(DECODERS).join(', ')}); not judged`,
+      };
+    try {
+      // One byte more than the cap tells a body at the cap from one beyond it.
+      bytes = decode(bytes, cap + 1);
+    } catch (e) {
+      if (e instanceof RangeError) return { bytes: bytes.subarray(0, 0), cut: true };
+      return {
+        problem: `the answer says Content-Encoding ${oneLine(contentEncoding, 60)}, but its bytes do not decode as ${coding} (${oneLine((e as Error).message, 80)}); not judged`,
+      };
+    }
+  }
+  return bytes.length > cap ? { bytes: bytes.subarray(0, cap), cut: true } : { bytes, cut: false };
+}
+
 /** The Content-Length an answer announces, or -1. */
 function announcedLength(headers: Record<string, string>): number {
   const value = headers['content-length'];
@@ -565,6 +685,11 @@ class BodyPrefix {
     const piece = chunk.length > room ? chunk.subarray(0, room) : chunk;
     this.chunks.push(piece);
     this.bytes += piece.length;
+  }
+
+  /** The bytes kept. */
+  kept(): Buffer {
+    return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.bytes);
   }
 
   /** The text of the first `most` bytes kept. */

@@ -54,6 +54,13 @@ export function evaluate(subject: unknown, check: AnyCheck, exchange?: Exchange)
   if (x?.errorKind === 'load-refused') return { outcome: 'error', message: x.error ?? 'refused for load; not judged' };
   if (x && !hasResponse(x))
     return { outcome: 'error', message: `No response to judge: ${x.error ?? 'unknown transport error'}` };
+  // The suite chose the Accept (core/request.ts, DEC-R-08): a server may refuse it (RFC 9110
+  // 15.5.7), and that answer says nothing of how it serves the operation.
+  if (x && hasResponse(x) && x.response.status === 406)
+    return {
+      outcome: 'error',
+      message: `The target answered 406 Not Acceptable to Accept: ${x.request.headers.accept ?? x.request.headers.Accept ?? '<none>'} (DEC-R-08); not judged`,
+    };
   const s = subject as never;
   try {
     if (check.appliesTo && !check.appliesTo(s)) return { outcome: 'skip', message: 'not applicable to this response' };

@@ -40,6 +40,19 @@ export function multipartBody(fields: readonly (readonly [string, string])[]): {
   return { body: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
+/**
+ * The Accept the suite sends an operation (DEC-R-08): the documented media type of a FHIR-style
+ * operation (its `Content-Type: application/fhir+json`, D2 1, D1 4.6, D3 4.4) first, plain JSON
+ * after it; `application/json` for every other. A server may honour Accept (RFC 9110 12.5.1), so
+ * the suite names what the documents say each operation serves.
+ */
+export function acceptFor(op: Operation): string {
+  const fhir = op.headers.some(
+    (h) => h.name.toLowerCase() === 'content-type' && h.value.toLowerCase() === 'application/fhir+json',
+  );
+  return fhir ? 'application/fhir+json, application/json;q=0.9' : 'application/json';
+}
+
 /** Builds the request of an operation as the document describes it. */
 export function buildRequest(op: Operation, options: CallOptions = {}): Exchange['request'] {
   const { ctx } = worker();
@@ -53,7 +66,7 @@ export function buildRequest(op: Operation, options: CallOptions = {}): Exchange
   const url = new URL(base + suffix);
   for (const [k, v] of defined(options.query)) url.searchParams.append(k, v);
   const omit = new Set((options.omitHeaders ?? []).map((h) => h.toLowerCase()));
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: acceptFor(op) };
   for (const h of op.headers) {
     if (omit.has(h.name.toLowerCase())) continue;
     const values: Record<string, string> = {

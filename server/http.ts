@@ -4,6 +4,7 @@
  * fastify, decides about content types and errors.
  */
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { ActiveFaults } from './faults/catalog.ts';
 import { ActiveVariants } from './variants/catalog.ts';
@@ -65,9 +66,19 @@ function headersOf(request: FastifyRequest): Record<string, string | undefined> 
   return out;
 }
 
+/** Content codings a variant may announce (`Content-Encoding`); the payload is encoded here, as it goes on the wire. */
+const ENCODERS: Record<string, (bytes: Buffer) => Buffer> = {
+  gzip: (b) => gzipSync(b),
+  deflate: (b) => deflateSync(b),
+  br: (b) => brotliCompressSync(b),
+};
+
 function send(reply: FastifyReply, wire: WireReply): FastifyReply {
   reply.code(wire.status).headers(wire.headers);
-  return wire.payload === undefined ? reply.send() : reply.send(Buffer.from(wire.payload));
+  if (wire.payload === undefined) return reply.send();
+  const encode = ENCODERS[wire.headers['content-encoding']?.trim().toLowerCase() ?? ''];
+  const bytes = Buffer.from(wire.payload);
+  return reply.send(encode ? encode(bytes) : bytes);
 }
 
 /** The variants, then further modifiers outermost (a certification scenario's answers). */

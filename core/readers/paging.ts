@@ -36,3 +36,40 @@ export function isLastPage(body: unknown, page?: number): boolean {
   const matches = Math.max(total, pagingTagNumber(body, 'maxCount') || 0);
   return !(entries > 0 && entries >= count && matches > at * count);
 }
+
+/** Where a walk over the pages of one query stands after a page (DEC-R-06). */
+export interface WalkStep {
+  /** True when no page after this one can hold a record of the query. */
+  ends: boolean;
+  /** Why, in words for the evidence. */
+  why: string;
+}
+
+/**
+ * Whether a walk over the pages of one query ends at this page (DEC-R-06). `count` is a maximum
+ * (D1 4.3 "Maximum records per page") and the page size is the server's (D1 8: "not shown"), so a
+ * page shorter than asked for ends the walk only when the paging tags say so: it holds fewer
+ * entries than its `count` tag (or `asked`, without one), a stated count (`total`, `maxCount`,
+ * `maxRecords`) equals the distinct records `collected` so far, and none exceeds them. An empty
+ * page always ends it. Otherwise the next page is asked for (a page past the last is empty).
+ *
+ * @param items the entries (or code-set items) of this page
+ * @param collected the distinct records of the walk so far, this page's included
+ * @param asked the `count` the request asked for
+ */
+export function walkStep(body: unknown, items: number, collected: number, asked: number): WalkStep {
+  if (items === 0) return { ends: true, why: 'an empty page' };
+  const stated = [
+    pagingTagNumber(body, 'maxCount'),
+    pagingTagNumber(body, 'maxRecords'),
+    isRec(body) && typeof body.total === 'number' ? body.total : Number.NaN,
+  ].filter((n) => Number.isFinite(n));
+  const beyond = stated.find((n) => n > collected);
+  if (beyond !== undefined)
+    return { ends: false, why: `a stated count of ${beyond} exceeds the ${collected} collected` };
+  const tag = pagingTagNumber(body, 'count');
+  const size = Number.isFinite(tag) && tag > 0 ? tag : asked;
+  if (items < size && stated.includes(collected))
+    return { ends: true, why: `${items} entries of a page of ${size}, and a stated count of ${collected} reached` };
+  return { ends: false, why: 'the tags do not say this page is the last' };
+}

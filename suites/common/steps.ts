@@ -19,7 +19,8 @@ import {
   successStatus,
   totalConsistent,
 } from '../../checks/index.ts';
-import { FIXTURE_HELD } from '../../core/decidedOutcomes.ts';
+import { FIXTURE_HELD, PRECONDITION } from '../../core/decidedOutcomes.ts';
+import { walkStep } from '../../core/readers/paging.ts';
 import type { Exchange, RespondedExchange } from '../../core/exchange.ts';
 import { notFoundAnswer } from '../../core/fixtureHeld.ts';
 import { bundleResources, hasResponse, isRecord, jsonBody } from '../../core/exchange.ts';
@@ -160,6 +161,7 @@ export function verifyError(
 
 export interface PageWalk {
   pages: RespondedExchange[];
+  /** The walk reached a page that ends it (DEC-R-06), within its page limit. */
   complete: boolean;
   /** Set when a page had no response (transport error): the walk stopped there. */
   broken?: Exchange;
@@ -171,7 +173,20 @@ export const bundleItems: ItemsOf = (body) => bundleResources(body);
 export const valueSetItems: ItemsOf = (body) =>
   isRecord(body) && isRecord(body.expansion) && Array.isArray(body.expansion.contains) ? body.expansion.contains : [];
 
-/** Requests pages 1..maxPages of one query until a page holds fewer than `count` items. */
+/** What tells two items of a walk apart: `resourceType/id`, or a code item's system and code. */
+function itemKey(item: unknown): string | undefined {
+  if (!isRecord(item)) return undefined;
+  const key = resourceKey(item);
+  if (key !== undefined) return key;
+  return typeof item.code === 'string' ? `${String(item.system ?? '')}|${item.code}` : undefined;
+}
+
+/**
+ * Requests pages 1..maxPages of one query, `count` asked on each, until a page ends the walk as
+ * the paging tags say (core/readers/paging.ts walkStep, DEC-R-06): an empty page, or a short page
+ * whose stated count is reached. A page shorter than asked for is not by itself the last: a server
+ * may serve fewer records per page than `count` asks for (D1 8: maximum page size "not shown").
+ */
 export async function walkPages(
   id: OperationId,
   base: CallOptions,
@@ -182,13 +197,57 @@ export async function walkPages(
   const op = operation(id);
   const pages: RespondedExchange[] = [];
   const where = op.method === 'GET' ? 'query' : 'form';
+  const seen = new Set<string>();
+  let unkeyed = 0;
   for (let page = 1; page <= maxPages; page++) {
     const x = await call(id, { ...base, [where]: { ...base[where], page: String(page), count: String(count) } });
     if (!hasResponse(x) || x.response.status !== 200) return { pages, complete: false, broken: x };
     pages.push(x);
-    if (itemsOf(jsonBody(x)).length < count) return { pages, complete: true };
+    const items = itemsOf(jsonBody(x));
+    for (const item of items) {
+      const key = itemKey(item);
+      if (key === undefined) unkeyed += 1;
+      else seen.add(key);
+    }
+    if (walkStep(jsonBody(x), items.length, seen.size + unkeyed, count).ends) return { pages, complete: true };
   }
   return { pages, complete: false };
+}
+
+/**
+ * The whole result of one query, every page of it (pages of 50, at most 20 pages; DEC-R-06): what
+ * a sort or a subset is judged over. Its first page is verified as a success answer (and a page
+ * not answered 200 where the walk broke); undefined when the result cannot be judged whole, after
+ * recording why (a walk that did not end within its pages is a `precondition` skip citing `reqs`).
+ */
+export async function wholeResult(
+  id: OperationId,
+  base: CallOptions,
+  reqs: readonly string[],
+): Promise<RespondedExchange[] | undefined> {
+  const walk = await walkPages(id, base, 50, 20);
+  const first = walk.broken ?? walk.pages[0];
+  if (first === undefined || !verifySuccess(first, id, { success: reqs }, { status: 200 })) return undefined;
+  if (walk.broken) {
+    verifySuccess(walk.broken, id, { success: reqs }, { status: 200 });
+    return undefined;
+  }
+  if (!walk.complete) {
+    on(id)
+      .must(...reqs)
+      .decided(
+        PRECONDITION,
+        'skip',
+        `The result did not end within ${walk.pages.length} pages of 50: not judged whole`,
+      );
+    return undefined;
+  }
+  return walk.pages;
+}
+
+/** The items of every page of a walk, in order: the whole result of its query. */
+export function walkItems(walk: PageWalk, itemsOf: ItemsOf = bundleItems): unknown[] {
+  return walk.pages.flatMap((x) => [...itemsOf(jsonBody(x))]);
 }
 
 export interface PagingReqs {
