@@ -17,25 +17,9 @@ import { D1_ROW_FAULTS } from './rows/d1.ts';
 import { D2_ROW_FAULTS } from './rows/d2.ts';
 import { D3_ROW_FAULTS } from './rows/d3.ts';
 import type { RowFault } from './rows/types.ts';
+import type { FaultInfo } from './faultInfo.ts';
 
-export interface FaultInfo {
-  name: string;
-  kind: string;
-  rule: string;
-  description: string;
-  operations: string[];
-  expectedCheck: string;
-  /**
-   * Where the expected check is bound at SHOULD (it records `warn`, never a MUST failure): the
-   * fault is caught by a warning of that check. Absent: MUST, caught by a failure.
-   */
-  expectedLevel?: 'SHOULD';
-  /**
-   * The requirement rows the fault is written to prove (issue 30): the self-test asserts that a
-   * failure crediting the fault cites each of them. Absent: the rows its failures cite.
-   */
-  rows?: readonly string[];
-}
+export type { FaultInfo } from './faultInfo.ts';
 
 const ALL_D1 = operations.filter((o) => o.document === 'D1').map((o) => o.id);
 

@@ -5,7 +5,7 @@
  * cites each of them, and its scenario (rows/dN.test.ts) shows what it changes on the sandbox.
  */
 import type { Modifier } from '../../router/types.ts';
-import type { FaultInfo } from '../catalog.ts';
+import type { FaultInfo } from '../faultInfo.ts';
 
 export interface RowFault extends Omit<FaultInfo, 'rows'>, Modifier {
   rows: readonly string[];

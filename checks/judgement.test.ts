@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { successStatus } from '../checks/index.ts';
-import { respondedExchange } from '../checks/testing.ts';
-import { evaluate } from './judgement.ts';
+import { successStatus } from './index.ts';
+import { respondedExchange } from './testing.ts';
+import { evaluate } from '../core/judgement.ts';
 
 describe('evaluate', () => {
   it('leaves a 406 to the Accept the suite chose unjudged, never failed (DEC-R-08)', () => {
