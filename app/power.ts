@@ -70,8 +70,12 @@ const NOT_COMPUTED =
  * Every testable MUST row that no fault is known to prove, in requirement-table order, with its
  * reason: as spec/evidence/power.json records it, or `not-computed` for a row the file predates.
  */
-export function unprovenRows(evidence: PowerEvidence = readPowerEvidence()): UnprovenRow[] {
+export function unprovenRows(
+  evidence: PowerEvidence = readPowerEvidence(),
+  rowFaultProofs: ReadonlyMap<string, readonly string[]> = new Map(),
+): UnprovenRow[] {
   return testableMustRows().flatMap((r): UnprovenRow[] => {
+    if (rowFaultProofs.has(r.id)) return [];
     const row = evidence.rows[r.id];
     const base = { id: r.id, document: r.document, section: r.section, text: r.text };
     if (row === undefined) return [{ ...base, reason: 'not-computed', detail: NOT_COMPUTED, faults: [], caughtBy: [] }];
@@ -80,6 +84,18 @@ export function unprovenRows(evidence: PowerEvidence = readPowerEvidence()): Unp
       { ...base, reason: row.reason, detail: row.detail, faults: row.faults ?? [], caughtBy: row.caughtBy ?? [] },
     ];
   });
+}
+
+/**
+ * The rows the row faults name (server/faults/rows/), each with the faults that name it. The fault
+ * self-test (test/faults.test.ts) asserts on every `npm test` that a MUST failure crediting such a
+ * fault cites each row it names, so these rows are proven whether or not spec/evidence/power.json
+ * has been recomputed since the fault was written.
+ */
+export function rowFaultProofs(faults: readonly { name: string; rows?: readonly string[] }[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const f of faults) for (const row of f.rows ?? []) out.set(row, [...(out.get(row) ?? []), f.name]);
+  return out;
 }
 
 /** Rows the evidence names that are no longer testable MUST rows (removed, or changed in level). */
@@ -94,9 +110,17 @@ export function staleRows(evidence: PowerEvidence = readPowerEvidence()): string
  * were caught without citing it, the checks that caught them (`caught by ...; ...`); then one
  * summary line.
  */
-export function formatUnproven(rows: readonly UnprovenRow[], evidence: PowerEvidence = readPowerEvidence()): string[] {
+export function formatUnproven(
+  rows: readonly UnprovenRow[],
+  evidence: PowerEvidence = readPowerEvidence(),
+  byRowFaults = 0,
+): string[] {
   const total = testableMustRows().length;
   const proven = total - rows.length;
+  const rowFaultNote =
+    byRowFaults > 0
+      ? `; ${byRowFaults} of the proven rows by row faults, which the fault self-test proves on every npm test`
+      : '';
   return [
     ...rows.map((r) =>
       [
@@ -107,6 +131,6 @@ export function formatUnproven(rows: readonly UnprovenRow[], evidence: PowerEvid
         ...(r.caughtBy.length > 0 ? [`caught by ${r.caughtBy.join('; ')}`] : []),
       ].join('\t'),
     ),
-    `${rows.length} of ${total} testable MUST rows proven by no fault (${((proven / Math.max(1, total)) * 100).toFixed(1)}% proven; computed ${evidence.generated} by \`${evidence.command}\`)`,
+    `${rows.length} of ${total} testable MUST rows proven by no fault (${((proven / Math.max(1, total)) * 100).toFixed(1)}% proven; computed ${evidence.generated} by \`${evidence.command}\`${rowFaultNote})`,
   ];
 }

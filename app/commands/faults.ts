@@ -31,8 +31,15 @@ export const faults: Command = {
       return 0;
     }
     if (values.unproven) {
-      const { formatUnproven, unprovenRows } = await import('../power.ts');
-      for (const line of formatUnproven(unprovenRows())) io.out(line);
+      const { formatUnproven, readPowerEvidence, rowFaultProofs, unprovenRows, testableMustRows } = await import(
+        '../power.ts'
+      );
+      const { FAULTS } = await import('../../server/faults/catalog.ts');
+      const evidence = readPowerEvidence();
+      const proofs = rowFaultProofs(FAULTS);
+      // Rows power.json leaves unproven that a row fault proves (the self-test asserts it).
+      const byRowFaults = testableMustRows().filter((r) => proofs.has(r.id) && evidence.rows[r.id]?.proven !== true);
+      for (const line of formatUnproven(unprovenRows(evidence, proofs), evidence, byRowFaults.length)) io.out(line);
       return 0;
     }
     const { FAULTS } = await import('../../server/faults/catalog.ts');
