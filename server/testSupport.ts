@@ -315,3 +315,30 @@ export function withQuery(path: string, query: Record<string, string> = {}): str
 export function entriesOf(body: unknown, resourceType: string): { resource: Json; search?: { mode: string } }[] {
   return ((body as Json)?.entry ?? []).filter((e: Json) => e.resource?.resourceType === resourceType);
 }
+
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** A revoke with the sandbox client's Basic credentials (or others) and the given form fields. */
+export const revokeWith = (s: TestSandbox, fields: Record<string, string>, authorization = basicAuth()) =>
+  s.request('POST', paths.revoke, {
+    headers: { authorization, 'content-type': FORM_TYPE },
+    body: new URLSearchParams(fields).toString(),
+  });
+
+/** The status Introspect answers for a token. */
+export const introspectStatus = async (s: TestSandbox, token: string): Promise<number> =>
+  (await s.accounts(paths.introspect, { token })).status;
+
+/** The status of a refresh grant with a refresh token, as the sandbox client. */
+export const refreshStatus = async (s: TestSandbox, refreshToken: string): Promise<number> =>
+  (
+    await s.request('POST', '/oauth/token', {
+      headers: { 'content-type': FORM_TYPE },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        client_id: 'sandbox-client',
+        client_secret: 'sandbox-secret',
+      }).toString(),
+    })
+  ).status;

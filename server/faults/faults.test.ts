@@ -9,6 +9,9 @@ import { REF_URL } from '../resources/urls.ts';
 import {
   TestSandbox,
   basicAuth,
+  introspectStatus,
+  refreshStatus,
+  revokeWith,
   entriesOf,
   errorCode,
   extension,
@@ -52,25 +55,6 @@ const farthestKm = (a: Answer) => {
 const roleExt = (item: J, suffix: string) => item.extension.find((e: J) => String(e.url).endsWith(`/${suffix}`));
 
 // Document 3 helpers.
-const revokeWith = (s: TestSandbox, fields: Record<string, string>) =>
-  s.request('POST', paths.revoke, {
-    headers: { authorization: basicAuth(), 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams(fields).toString(),
-  });
-const introspectStatus = async (s: TestSandbox, token: string) =>
-  (await s.accounts(paths.introspect, { token })).status;
-const refreshStatus = async (s: TestSandbox, refreshToken: string) =>
-  (
-    await s.request('POST', '/oauth/token', {
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: refreshToken,
-        client_id: 'sandbox-client',
-        client_secret: 'sandbox-secret',
-      }).toString(),
-    })
-  ).status;
 const NEW_PATIENT = {
   resourceType: 'Patient',
   name: [{ family: 'Fault', given: ['Finn'] }],

@@ -1,34 +1,23 @@
 /** Every Document 3 row fault changes the sandbox's answer where the clean sandbox keeps the rule. */
 import { expect } from 'vitest';
-import { basicAuth, paths, type TestSandbox, withQuery } from '../../testSupport.ts';
+import {
+  basicAuth,
+  introspectStatus,
+  paths,
+  refreshStatus,
+  revokeWith,
+  type TestSandbox,
+  withQuery,
+} from '../../testSupport.ts';
 import { D3_ROW_FAULTS } from './d3.ts';
 import { describeRowFaults, type Scenario } from './scenarios.ts';
 
 /** Loose access to JSON inside this test only. */
 type J = any;
 
-const FORM = 'application/x-www-form-urlencoded';
-const introspectStatus = async (s: TestSandbox, token: string) =>
-  (await s.accounts(paths.introspect, { token })).status;
-const refreshStatus = async (s: TestSandbox, refreshToken: string) =>
-  (
-    await s.request('POST', '/oauth/token', {
-      headers: { 'content-type': FORM },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: refreshToken,
-        client_id: 'sandbox-client',
-        client_secret: 'sandbox-secret',
-      }).toString(),
-    })
-  ).status;
 const logout = (s: TestSandbox, token: string) =>
   s.request('GET', paths.logout, { headers: { authorization: `Bearer ${token}` } });
-const revoke = (s: TestSandbox, fields: Record<string, string>, authorization = basicAuth()) =>
-  s.request('POST', paths.revoke, {
-    headers: { authorization, 'content-type': FORM },
-    body: new URLSearchParams(fields).toString(),
-  });
+const revoke = revokeWith;
 const tokenDetails = (s: TestSandbox, redirect_uri: string, authorization: string) =>
   s.request('GET', withQuery(paths.tokenDetails('nhs'), { redirect_uri }), { headers: { authorization } });
 const sitesV2 = async (s: TestSandbox, query: Record<string, string>): Promise<J> =>
