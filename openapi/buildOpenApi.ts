@@ -337,6 +337,16 @@ const OPEN_ERROR_BODIES: Readonly<Record<string, string>> = {
   'diary-post-auth': 'DEC-D3-10',
   // An unknown address id may be refused with a body of the target's own (DEC-D2-50: "a 4xx ... passes").
   'retrieve-address': 'DEC-D2-50',
+  // D2 7: "The shape of the error body: not shown." (DEC-D2-24).
+  ...Object.fromEntries(
+    operations.filter((o) => o.document === 'D2' && o.id !== 'retrieve-address').map((o) => [o.id, 'DEC-D2-24']),
+  ),
+  // D3 7: the body of patient errors is not shown (DEC-D3-55).
+  ...Object.fromEntries(
+    ['create-patient', 'get-patient', 'update-patient', 'delete-patient', 'create-condition', 'delete-condition'].map(
+      (id) => [id, 'DEC-D3-55'],
+    ),
+  ),
 };
 
 /** The error body of an operation: its documented shape, or any object where the shape is open. */

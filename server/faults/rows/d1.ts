@@ -280,7 +280,8 @@ export const D1_ROW_FAULTS: readonly RowFault[] = [
     kind: 'content',
     rule: 'D1 2.6 / DEC-D1-42: one claim carries only one short-payment style',
     description: 'A batch claim with coded short-payment reasons (shortPay) also carries them compound (shortPayEx).',
-    operations: [GET],
+    // The batch is reached from the listing: its shape rows are judged with the listing selected.
+    operations: [LIST, GET],
     expectedCheck: 'matches-schema',
     rows: ['D1-2.6-18'],
     reply: (reply) =>
@@ -403,7 +404,8 @@ export const D1_ROW_FAULTS: readonly RowFault[] = [
     rule: 'D1 1 / 4.7: every id the pending list returns can be fetched',
     description:
       'The pending list names each batch by its message id (msgId) instead of the batch id, which Get Remittance Details refuses as InvalidId.',
-    operations: [LIST],
+    // The listed ids are fetched by Get, where their refusal shows.
+    operations: [LIST, GET],
     expectedCheck: 'success-status',
     rows: ['D1-1-04'],
     reply: async (reply, scope) => {
