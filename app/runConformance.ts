@@ -271,7 +271,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       const a = addressOf(op, discovery);
       const exchange = discovery.get(op.service)?.exchange.id;
       if (!('url' in a)) unaddressable[op.id] = a.problem;
-      runnerResults.push(addressedByKey(op, a, exchange));
+      runnerResults.push(addressedByKey(op, a, exchange, discovery.get(op.service)?.documentedBase !== undefined));
     }
 
     const ctx: RunContext = {

@@ -3,10 +3,12 @@
  * out of scope, an operation addressed (or not) by its discovery key, an operation the suites never
  * judged, a suite that crashed. Ids and summaries come from the table, never spelt here.
  */
-import { loadRequirements } from '../spec/requirements.ts';
+import { capabilityRowsOf } from '../spec/capabilities.ts';
+import { loadRequirements, type Requirement } from '../spec/requirements.ts';
 import type { Operation } from '../spec/types.ts';
 import type { DecidedOutcome } from '../core/decidedOutcomes.ts';
 import { DISCOVERY_KEY_PRESENT, OPERATION_IN_SCOPE, SUITE_RAN } from '../core/decidedOutcomes.ts';
+import type { Unaddressed } from '../core/discovery.ts';
 import type { WorkerEvent, WorkerResult } from '../core/events.ts';
 
 /** A runner-decided result. */
@@ -27,26 +29,54 @@ export const omittedByConfig = (op: Operation): WorkerResult =>
     message: "Reserved for the operator's products and omitted by the config (reservedOperations: omit, DEC-D1-33)",
   });
 
+/** What the discovery of one operation's address showed, as far as the rows it judges care. */
+export interface AddressJudged {
+  /** Why there is no address (core/discovery.ts addressOf); absent when there is one. */
+  lacking?: Unaddressed['lacking'];
+  /**
+   * The configured document URL has the form the documents fix for its service (claims,
+   * contracts): only then is the document's location judged.
+   */
+  documentedLocation: boolean;
+}
+
 /**
- * Testable requirements that the discovery of an operation's address judges: the ones stating
- * that the operation is addressed by its key, or that addresses come from a discovery document.
+ * Testable requirements that the discovery of an operation's address judges, each only where its
+ * words are: the ones stating that the operation is addressed by its key or that addresses come
+ * from a discovery document holding every key; the one stating where the document is published,
+ * where the configured address has that form and the document was found there or nothing usable
+ * was; and, when the operation has no address, the rows saying its service offers it
+ * (spec/capabilities.ts). Without `judged`: every row the result may cite.
  */
-export function addressRequirementsOf(op: Operation): string[] {
-  return loadRequirements('server')
-    .filter((r) => r.notTestedReason === '' && r.operations.includes(op.id))
+export function addressRequirementsOf(op: Operation, judged?: AddressJudged): string[] {
+  const rows = loadRequirements('server').filter((r) => r.notTestedReason === '' && r.operations.includes(op.id));
+  const location = (r: Requirement) => /discovery document .*\bpublished at\b/i.test(r.text);
+  const addressing = rows
     .filter((r) => r.text.includes(`\`${op.discoveryKey}\``) || /discovery document/i.test(r.text))
+    .filter(
+      (r) =>
+        !location(r) ||
+        judged === undefined ||
+        (judged.documentedLocation && (judged.lacking === undefined || judged.lacking === 'document')),
+    )
     .map((r) => r.id);
+  const offered = judged === undefined || judged.lacking !== undefined ? capabilityRowsOf(op.id) : [];
+  return [...addressing, ...offered.filter((id) => !addressing.includes(id))];
 }
 
 /** The discovery document gives (or does not give) the operation's address by its key. */
 export const addressedByKey = (
   op: Operation,
-  address: { url: string } | { problem: string },
+  address: { url: string } | Unaddressed,
   exchange: string | undefined,
+  documentedLocation = false,
 ): WorkerResult =>
   runnerResult(DISCOVERY_KEY_PRESENT, {
     operation: op.id,
-    requirements: addressRequirementsOf(op),
+    requirements: addressRequirementsOf(op, {
+      documentedLocation,
+      ...('url' in address ? {} : { lacking: address.lacking }),
+    }),
     status: 'url' in address ? 'pass' : 'fail',
     message: 'url' in address ? `${op.discoveryKey} = ${address.url}` : address.problem,
     exchange,

@@ -8,7 +8,12 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { CLIENT_FAULTS, type ClientFault, ReferenceClient } from '../examples/reference-client/referenceClient.ts';
+import {
+  CLIENT_FAULTS,
+  type ClientChoice,
+  type ClientFault,
+  ReferenceClient,
+} from '../examples/reference-client/referenceClient.ts';
 import { verifyReportDir } from '../reports/writeReports.ts';
 import { stricterThanCited } from '../test/support/levels.ts';
 import { type Certification, startCertification } from './certification.ts';
@@ -122,6 +127,53 @@ describe('certify-client with the reference client', () => {
       await cert.close();
     }
   });
+
+  /** Client choices where the documents leave a caller free (spec/silences.ts), each with the scenarios it shows in. */
+  const CHOICE_CASES: [ClientChoice, string[]][] = [
+    ['patient-version-header-other-name', ['patient-create', 'patient-lifecycle']],
+    ['page-past-last', ['register-paging']],
+    ['lists-again-after-unreadable-list', ['malformed-answer', 'batch-cycle']],
+  ];
+  test.each(CHOICE_CASES)(
+    'a client that %s (a choice the documents leave open) is certified',
+    async (choice, shows) => {
+      const cert = await startCertification({ scenarios: ALL_SCENARIOS });
+      try {
+        await Promise.all(
+          cert.runs.map((r) => new ReferenceClient(r.workspace.config, [], [choice]).run().catch(() => {})),
+        );
+        await cert.wait(TIMEOUT_MS, 300);
+        const o = await cert.finish({
+          reportDir: join(dir, `choice-${choice}`),
+          timeoutMs: TIMEOUT_MS,
+          operatorProduct: true,
+        });
+        const bad = o.results!.results.filter((r) => r.level === 'MUST' && r.status !== 'pass' && r.status !== 'skip');
+        expect(bad.map((r) => `${r.test} ${r.operation} ${r.check}: ${r.message}`)).toEqual([]);
+        expect([o.exitCode, o.results?.verdict]).toEqual([0, 'conformant']);
+        // A warning at SHOULD is a finding; one at INFO is the observation DEC-C-03 records (the header's name).
+        const warned = o.results!.results.filter((r) => r.status === 'warn' && r.level !== 'INFO');
+        expect(warned.map((r) => `${r.check}: ${r.message}`)).toEqual([]);
+        // The choice really changes what the client sends in the scenarios it shows in.
+        const sent = (cs: readonly ClientChoice[]) => async () => {
+          const c = await startCertification({ scenarios: shows });
+          try {
+            await Promise.all(c.runs.map((r) => new ReferenceClient(r.workspace.config, [], cs).run().catch(() => {})));
+            return c.runs.flatMap((r) =>
+              r.workspace.exchanges.map(
+                (x) => `${x.method} ${x.path ?? x.rawUrl} ${x.status} ${Object.keys(x.headers).sort()}`,
+              ),
+            );
+          } finally {
+            await c.close();
+          }
+        };
+        expect(await sent([choice])()).not.toEqual(await sent([])());
+      } finally {
+        await cert.close();
+      }
+    },
+  );
 
   test("a browser client's CORS preflights are answered and judged on their address alone (D3 4.2)", async () => {
     const cert = await startCertification({ scenarios: ['token-revoke-and-logout', 'expired-token'] });

@@ -14,6 +14,7 @@ import { DISCOVERY_PATHS } from '../server/router/addresses.ts';
 import type { ActiveModifiers } from '../server/router/types.ts';
 import type { ServiceId } from '../spec/types.ts';
 import { withCors } from './cors.ts';
+import { withVersionHeaderNames } from './versionHeader.ts';
 
 /** What the partner configures their application with. */
 export interface WorkspaceConfig {
@@ -74,7 +75,7 @@ export async function startWorkspace(opts: {
     host: opts.host ?? '127.0.0.1',
     seed,
     pathPrefix: prefix,
-    modifiers: withCors(opts.modifiers),
+    modifiers: withCors(withVersionHeaderNames(opts.modifiers)),
     onExchange: (x) => {
       exchanges.push(x);
       for (const l of listeners) l();

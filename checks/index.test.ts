@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Check } from '../core/check.ts';
+import { operation } from '../spec/operations.ts';
 import * as checks from './index.ts';
 import { CHECK_REGISTRY, HELPER_EXPORTS } from './registry.ts';
 
@@ -33,6 +34,7 @@ const factoryArgs: Record<string, unknown[]> = {
   pagingTagsPresent: [['page']],
   someEntryMatches: ['anything', () => true],
   successStatus: [],
+  sentParametersRead: [operation('find-member-v2')],
   // Document 1: find member, search authorisation, remittance batches
   batchStillListed: ['b1'],
   filterExcludesAll: ['authCode=NONE'],

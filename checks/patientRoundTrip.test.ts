@@ -75,6 +75,16 @@ describe('patientRoundTrip', () => {
     ).toContain('extension');
   });
 
+  it("reads an extension by its URL's ending: the server's own prefix passes, another name fails (DEC-D3-30)", () => {
+    const own = 'https://fhir.server.example/ref/extension/patient';
+    const moved = sent.extension.map((e) => ({ ...e, url: e.url.replace(REF, own) }));
+    expect(run(returned({ extension: moved })).outcome).toBe('pass');
+    const renamed = [moved[0], { ...moved[1], url: `${own}/registration-id` }];
+    expect(run(returned({ extension: renamed })).message).toContain(
+      `extension {"url":"${REF}/registrationid","valueString":"REG12345678"} not returned`,
+    );
+  });
+
   it('needs one returned item per sent item', () => {
     const twice = {
       resourceType: 'Patient',

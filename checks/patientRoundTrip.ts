@@ -1,5 +1,6 @@
 import { fail, pass, show, type Check } from '../core/check.ts';
 import { isRecord } from '../core/exchange.ts';
+import { patientExtensionName } from '../core/readers/patientExtension.ts';
 import { listBrief } from './listBrief.ts';
 import { describe, readObject } from './readJson.ts';
 
@@ -56,6 +57,15 @@ function unmatched(
 
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
 
+/**
+ * An item as it is compared: an extension by the name its URL ends with, not by the prefix
+ * (DEC-D3-30: `{ref_url}` is not defined, a target may answer under its own).
+ */
+const asCompared = (member: string, item: unknown): unknown =>
+  member === 'extension' && isRecord(item) && patientExtensionName(item.url) !== undefined
+    ? { ...item, url: patientExtensionName(item.url) }
+    : item;
+
 /** The compared members of a sent item, for messages. */
 function pick(item: Record<string, unknown>, members: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(members.filter((m) => item[m] !== undefined).map((m) => [m, item[m]]));
@@ -66,7 +76,7 @@ function pick(item: Record<string, unknown>, members: readonly string[]): Record
  * and update return the Patient): `gender` and `birthDate` equal; each sent `name` (`family`,
  * `given`, `prefix`), `telecom` (`system`, `value`, `use`), `address` (`type`, `text`, `line`,
  * `city`, `postalCode`) and `extension` (`url`, `valueString`) is found among the returned
- * items, in any order. Only the members that were sent are compared, so what the server adds
+ * items, in any order, an extension by the name its URL ends with (DEC-D3-30). Only the members that were sent are compared, so what the server adds
  * (`id`, `active`, item ids, `deceasedBoolean`, `meta`) is ignored; values inside a member
  * (such as `given[]` or `line[]`) must be equal, in order.
  */
@@ -93,8 +103,16 @@ export function patientRoundTrip(sent: Record<string, unknown>): Check {
         const wanted = asList(sent[member]).filter(isRecord);
         if (wanted.length === 0) continue;
         compared += wanted.length;
-        const returned = Array.isArray(got[member]) ? (got[member] as unknown[]) : [];
-        for (const item of unmatched(wanted, returned, itemMembers))
+        const returned = Array.isArray(got[member]) ? (got[member] as unknown[]).map((g) => asCompared(member, g)) : [];
+        const asSent = wanted.map((w) => ({ sent: w, as: asCompared(member, w) as Record<string, unknown> }));
+        const missing = new Set(
+          unmatched(
+            asSent.map((w) => w.as),
+            returned,
+            itemMembers,
+          ),
+        );
+        for (const { sent: item } of asSent.filter((w) => missing.has(w.as)))
           problems.push(`${member} ${show(pick(item, itemMembers), 100)} not returned`);
       }
       const evidence = { compared, missing: problems.length };

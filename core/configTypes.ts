@@ -232,6 +232,7 @@ export interface Fixtures {
     single?: MemberSearch;
     multiple?: MemberSearch;
     none?: MemberSearch;
+    otherVersionInsurer?: MemberSearch;
   };
   /**
    * An authorisation the target holds, for Search Authorisation (Document 1, 4.3).

@@ -1,6 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import type { ServiceId } from '../spec/types.ts';
-import { DiscoveryDocumentNotFoundError, discover, discoveryConfigKey, TargetUnreachableError } from './discovery.ts';
+import { operation } from '../spec/operations.ts';
+import {
+  addressOf,
+  DiscoveryDocumentNotFoundError,
+  discover,
+  discoveryConfigKey,
+  TargetUnreachableError,
+} from './discovery.ts';
 import type { Exchange, ExchangeRequest } from './exchange.ts';
 import type { HttpClient } from './http.ts';
 
@@ -37,6 +44,29 @@ describe('discover', () => {
       `discovery document of service membership not found at ${M} (HTTP 404): check config \`services.membership.discovery\``,
     );
     expect(discoveryConfigKey('membership')).toBe('services.membership.discovery');
+  });
+
+  test('nothing at the documented address of the clearing document is the target\u2019s failure (D1-1-09), not the config\u2019s', async () => {
+    const client = clientAnswering({ [C]: [404, JSON_TYPE, '{"code":"MSG_NOT_FOUND"}'] });
+    const found = await discover(client, services, ['claims']);
+    const claims = found.get('claims');
+    expect(claims?.keys).toBeUndefined();
+    expect(claims?.documentedBase).toBe('https://t.example/claims');
+    expect(claims?.problem).toBe(
+      `Expected the discovery document of service claims at its documented address {claims_url}/.well-known/api-configuration, here ${C} ({claims_url} = https://t.example/claims), received HTTP 404; were {claims_url} another address, check config \`services.claims.discovery\``,
+    );
+    expect(addressOf(operation('search-bills'), found)).toEqual({ problem: claims?.problem, lacking: 'document' });
+  });
+
+  test('a configured address not of the documented form stays the config\u2019s problem', async () => {
+    const elsewhere = 'https://t.example/claims/api-configuration.json';
+    const client = clientAnswering({ [elsewhere]: [404, 'text/plain', 'Not Found'] });
+    const configured = { ...services, claims: { discovery: elsewhere } };
+    await expect(discover(client, configured, ['claims'])).rejects.toBeInstanceOf(DiscoveryDocumentNotFoundError);
+    // Found there, the document's location is not judged.
+    const found = await discover(clientAnswering({ [elsewhere]: [200, JSON_TYPE, '{}'] }), configured, ['claims']);
+    expect(found.get('claims')?.documentedBase).toBeUndefined();
+    expect(addressOf(operation('search-bills'), found)).toMatchObject({ lacking: 'key' });
   });
 
   test('a needed document that is not JSON (a web page at a wrong path) names the key too', async () => {

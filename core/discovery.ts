@@ -17,7 +17,9 @@ export class TargetUnreachableError extends Error {
  * 404, or a body that is not JSON). The documents do not show where a discovery document is
  * published (DEC-D1-08, DEC-D2-01, DEC-D3-01, DEC-D3-02): the address is the config's, so this is
  * a config problem to check, never a failure of the target's operations. Like an unreachable
- * target, the CLI exits 2 with this one-line message naming the config key.
+ * target, the CLI exits 2 with this one-line message naming the config key. The exception is a
+ * document whose location the documents fix (DOCUMENTED_LOCATIONS) at an address of that form:
+ * nothing there is the target's failure.
  */
 export class DiscoveryDocumentNotFoundError extends TargetUnreachableError {
   override name = 'DiscoveryDocumentNotFoundError';
@@ -26,6 +28,28 @@ export class DiscoveryDocumentNotFoundError extends TargetUnreachableError {
 /** The config key that gives a service's discovery document (core/config.schema.json). */
 export const discoveryConfigKey = (service: ServiceId): string => `services.${service}.discovery`;
 
+/**
+ * Where the documents publish a service's discovery document, after the service's base address
+ * (D1 1: "published at `{claims_url}/.well-known/api-configuration`", DEC-D1-08; D3 1: "published
+ * at `{contracts_url}/contract/.well-known/api-configuration`", DEC-D3-02). The location of the
+ * other services' documents is not shown.
+ */
+export const DOCUMENTED_LOCATIONS: Readonly<Partial<Record<ServiceId, { base: string; suffix: string }>>> = {
+  claims: { base: '{claims_url}', suffix: '/.well-known/api-configuration' },
+  contracts: { base: '{contracts_url}', suffix: '/contract/.well-known/api-configuration' },
+};
+
+/**
+ * The base address the configured URL gives the service, when the service's document location is
+ * documented and the URL has its documented form (`{claims_url}` of `.../claims/.well-known/...`).
+ */
+function documentedBase(service: ServiceId, url: string): string | undefined {
+  const location = DOCUMENTED_LOCATIONS[service];
+  if (!location) return undefined;
+  const path = url.split(/[?#]/)[0];
+  return path.endsWith(location.suffix) ? path.slice(0, -location.suffix.length) : undefined;
+}
+
 export interface ServiceDiscovery {
   service: ServiceId;
   url: string;
@@ -33,6 +57,12 @@ export interface ServiceDiscovery {
   keys?: Record<string, string>;
   /** Why the document could not be used (HTTP status, not JSON, not an object). */
   problem?: string;
+  /**
+   * The service's base address (`{claims_url}`), when the documents fix where its document is
+   * published (DOCUMENTED_LOCATIONS) and the configured URL has that form: the run then judges the
+   * document's location too (D1-1-09, D3-1-08).
+   */
+  documentedBase?: string;
   exchange: Exchange;
 }
 
@@ -52,7 +82,13 @@ export async function discover(
         `Target unreachable: ${x.error ?? 'no response'} (discovery document of service ${service}: ${url})`,
       );
     }
-    const entry: ServiceDiscovery = { service, url, exchange: x };
+    const base = documentedBase(service, url);
+    const entry: ServiceDiscovery = {
+      service,
+      url,
+      exchange: x,
+      ...(base !== undefined ? { documentedBase: base } : {}),
+    };
     const res = { ...x, response: x.response };
     const parsed = parseJson(res);
     const misplaced = misplacedDocument(service, url, res, parsed);
@@ -62,7 +98,17 @@ export async function discover(
         found.set(service, { ...entry, problem: misplaced });
         continue;
       }
-      throw new DiscoveryDocumentNotFoundError(misplaced);
+      // Where the documents fix the address (claims, contracts) and the config names it in that
+      // form, nothing at it is the target's failure (D1-1-09, D3-1-08): judged on the operations
+      // the document addresses (exit 1), with the config key named should the base be another.
+      if (base === undefined) throw new DiscoveryDocumentNotFoundError(misplaced);
+      const location = DOCUMENTED_LOCATIONS[service];
+      const type = x.response.headers['content-type'];
+      const received =
+        x.response.status === 404 ? 'HTTP 404' : `a body that is not JSON (HTTP 200${type ? `, ${type}` : ''})`;
+      entry.problem = `Expected the discovery document of service ${service} at its documented address ${location?.base}${location?.suffix}, here ${url} (${location?.base} = ${base}), received ${received}; were ${location?.base} another address, check config \`${discoveryConfigKey(service)}\``;
+      found.set(service, entry);
+      continue;
     }
     if (x.response.status !== 200)
       entry.problem = `Expected HTTP 200 for the discovery document ${url}, received HTTP ${x.response.status}`;
@@ -108,20 +154,29 @@ function misplacedDocument(
 const isJsonMediaType = (contentType: string): boolean =>
   /^\s*[a-z0-9!#$&^_.+-]+\/(?:[a-z0-9!#$&^_.+-]+\+)?json\s*(?:;|$)/i.test(contentType);
 
+/**
+ * Why an operation has no address: its service's discovery document is missing or unusable
+ * (`document`), lacks the key (`key`), or gives the key a value that is no address (`address`).
+ */
+export type Unaddressed = { problem: string; lacking: 'document' | 'key' | 'address' };
+
 /** The absolute address of an operation, or a reason why there is none. */
-export function addressOf(
-  op: Operation,
-  discovery: Map<ServiceId, ServiceDiscovery>,
-): { url: string } | { problem: string } {
+export function addressOf(op: Operation, discovery: Map<ServiceId, ServiceDiscovery>): { url: string } | Unaddressed {
   const d = discovery.get(op.service);
-  if (!d) return { problem: `Service ${op.service} was not discovered` };
-  if (!d.keys) return { problem: d.problem ?? 'discovery document unusable' };
+  if (!d) return { problem: `Service ${op.service} was not discovered`, lacking: 'document' };
+  if (!d.keys) return { problem: d.problem ?? 'discovery document unusable', lacking: 'document' };
   const value = d.keys[op.discoveryKey];
   if (value === undefined)
-    return { problem: `Expected discovery key ${op.discoveryKey} in ${d.url}, received a document without it` };
+    return {
+      problem: `Expected discovery key ${op.discoveryKey} in ${d.url}, received a document without it`,
+      lacking: 'key',
+    };
   try {
     return { url: new URL(value, d.url).toString().replace(/\/+$/, '') };
   } catch {
-    return { problem: `Expected an address for ${op.discoveryKey}, received ${JSON.stringify(value).slice(0, 80)}` };
+    return {
+      problem: `Expected an address for ${op.discoveryKey}, received ${JSON.stringify(value).slice(0, 80)}`,
+      lacking: 'address',
+    };
   }
 }

@@ -35,7 +35,11 @@ describe('patientBody', () => {
   test('no server-owned member, no table spelling, no empty text or list, documented extensions only', () => {
     const urls = new Set(PATIENT_EXTENSIONS.map((n) => `${REF}/extension/patient/${n}`));
     for (const b of bodies) {
-      expect(['id', 'meta', 'birthdate'].filter((m) => m in b)).toEqual([]);
+      expect(['id', 'meta', 'birthdate', 'active', 'deceasedBoolean'].filter((m) => m in b)).toEqual([]);
+      // Only the members 2.4 names: no HumanName use, text or suffix, no address use.
+      for (const n of (b.name ?? []) as Record<string, unknown>[])
+        expect(Object.keys(n).filter((k) => !['family', 'given', 'prefix'].includes(k))).toEqual([]);
+      for (const a of (b.address ?? []) as Record<string, unknown>[]) expect('use' in a).toBe(false);
       const text = JSON.stringify(b);
       expect(text).not.toContain('""');
       expect(text).not.toContain('[]');

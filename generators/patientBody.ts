@@ -5,8 +5,10 @@
  * none (DEC-D3-32); one name with one given name and one title, at most one telecom per system
  * and one address (the table's 0-1, DEC-D3-32); one extension per documented url under the
  * target's `{ref_url}` (DEC-D3-30); `birthDate`, never the table's `birthdate` beside it
- * (DEC-D3-31); no empty text or list (DEC-D3-66); and never the server-owned `id`, `meta` and item
- * ids (create has no id, D3-4.4-03; item ids are returned on read, D3-2.4-07; DEC-D3-69). Every value
+ * (DEC-D3-31); no empty text or list (DEC-D3-66); never the server-owned `id`, `meta` and item
+ * ids (create has no id, D3-4.4-03; item ids are returned on read, D3-2.4-07; DEC-D3-69), nor
+ * `active` and `deceasedBoolean` (returned on read, 2.4; members the target assigns, DEC-D3-33);
+ * and only the members 2.4 names (no HumanName `use`, `text` or `suffix`, no address `use`). Every value
  * has the form its member names, so a server that checks forms refuses none (DEC-D3-68): a telecom
  * `value` of `system` `email` is an e-mail address, of `phone` or `sms` a telephone number, and
  * `birthDate` a calendar date in the past. The stateful sequences and the patients suite send these bodies.
@@ -95,17 +97,29 @@ function derivePatientBody(refUrl: string): fc.Arbitrary<JsonBody> {
   return validBody('patient-create-request.schema.json', {
     overrides: {
       'extension.url': fc.constantFrom(...PATIENT_EXTENSIONS.map((n) => `${refUrl}/extension/patient/${n}`)),
-      active: true,
       gender: fc.constantFrom('male', 'female', 'other', 'unknown'),
-      'name.use': fc.constantFrom('official', 'usual'),
       'telecom.system': fc.constantFrom('phone', 'email', 'sms'),
       'telecom.use': fc.constantFrom('home', 'mobile'),
-      'address.use': fc.constantFrom('home', 'work'),
       'address.type': fc.constantFrom('postal', 'physical', 'both'),
     },
-    itemLimits: { name: 1, 'name.given': 1, 'name.prefix': 1, 'name.suffix': 1, address: 1 },
+    itemLimits: { name: 1, 'name.given': 1, 'name.prefix': 1, address: 1 },
     uniqueBy: { telecom: 'system', extension: 'url' },
-    omit: ['id', 'meta', 'birthdate', 'extension.id', 'telecom.id', 'address.id'],
+    // `active` and `deceasedBoolean` are "returned on read" and the target's (DEC-D3-33); the
+    // HumanName's `use`, `text` and `suffix` and the address `use` are not members of 2.4.
+    omit: [
+      'id',
+      'meta',
+      'birthdate',
+      'active',
+      'deceasedBoolean',
+      'extension.id',
+      'name.use',
+      'name.text',
+      'name.suffix',
+      'telecom.id',
+      'address.use',
+      'address.id',
+    ],
     nonEmpty: true,
     maxItems: 2,
   }).map(withDocumentedForms);

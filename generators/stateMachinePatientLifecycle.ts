@@ -12,6 +12,7 @@
  */
 import fc from 'fast-check';
 import { errorCodesOf } from '../core/readers/errorCode.ts';
+import { patientExtensionName } from '../core/readers/patientExtension.ts';
 import { operation } from '../spec/operations.ts';
 import type { JsonBody } from './bodyArbitrary.ts';
 import { conditionBody, conditionFor, patientBody } from './patientBody.ts';
@@ -38,6 +39,11 @@ export interface PatientLifecycleModel {
   goneConditions: string[];
   /** Conditions whose patient was deleted: either answer to their delete is accepted. */
   orphaned: string[];
+  /**
+   * Live patients the target created inactive: the suite does not send `active` (the target's,
+   * DEC-D3-33), and an inactive patient "cannot be updated" (3), so their updates must be refused.
+   */
+  inactive: Set<string>;
 }
 
 export interface PatientLifecycleFixtures {
@@ -123,8 +129,7 @@ const ITEM_MEMBERS = {
 } as const;
 
 /** The extension's name: its url after `/extension/patient/` (the prefix is the target's, DEC-D3-30). */
-const extensionName = (e: Record<string, unknown>) =>
-  typeof e.url === 'string' ? /\/extension\/patient\/([^/]+)$/.exec(e.url)?.[1] : undefined;
+const extensionName = (e: Record<string, unknown>) => patientExtensionName(e.url);
 
 /**
  * Where the returned Patient differs from the last body sent (DEC-D3-33: every member sent comes
@@ -178,9 +183,9 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
     headers: { 'su-siteid': site, 'svc-api-version': '1', 'content-type': 'application/fhir+json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  // The documented extensions only (D3 2.4; DEC-D3-63 leaves another one open), `active` true
-  // (an inactive patient's update is a further state the documents barely describe) and the
-  // decisions' choices (generators/patientBody.ts).
+  // The documented extensions only (D3 2.4; DEC-D3-63 leaves another one open), no `active` (the
+  // target's, DEC-D3-33: a patient created inactive is kept in `inactive`) and the decisions'
+  // choices (generators/patientBody.ts).
   const patientBodies = patientBody(refUrl);
   // Non-empty text (DEC-D3-64: whether an empty one is missing is open; the machine judges state).
   const conditions = conditionBody();
@@ -200,6 +205,7 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
             throw new ModelMismatch(`Expected a new patient id, received ${id} again`);
           real.trace.push(`  (id ${id})`);
           m.live.set(id, body);
+          if (isRecord(a.json) && a.json.active === false) m.inactive.add(id);
         }),
     );
   const create = patientBodies.map(createCommand);
@@ -233,6 +239,12 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
           if (a.status < 300) m.deleted = m.deleted.filter((d) => d !== id);
           return;
         }
+        // 3: "A patient that is inactive cannot be updated" (created so by the target, DEC-D3-33).
+        if (m.inactive.has(id))
+          return breaking('D3-3-02', () => {
+            if (a.status < 400 || a.status > 499)
+              throw new ModelMismatch(`Expected the update of inactive patient ${id} refused, received ${a.status}`);
+          });
         await breaking('D3-4.4-12', async () => {
           expectSuccess(`update of patient ${id}`, a);
           m.live.set(id, body);
@@ -262,6 +274,7 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
           expectTableRefusal(`get of deleted patient ${id}`, back);
         });
         m.live.delete(id);
+        m.inactive.delete(id);
         m.deleted = [...m.deleted, id];
         for (const [c, p] of m.conditions)
           if (p === id) {
@@ -316,7 +329,14 @@ export function patientLifecycleMachine(fixtures: PatientLifecycleFixtures = {})
   );
   return {
     name: 'patient-lifecycle',
-    setup: async () => ({ live: new Map(), deleted: [], conditions: new Map(), goneConditions: [], orphaned: [] }),
+    setup: async () => ({
+      live: new Map(),
+      deleted: [],
+      conditions: new Map(),
+      goneConditions: [],
+      orphaned: [],
+      inactive: new Set(),
+    }),
     // Create twice: every other command needs a patient made by the sequence.
     commands: [create, create, get, update, remove, addCondition, removeCondition],
     // Every documented transition once, whatever the seed: create, read, delete, read the deleted

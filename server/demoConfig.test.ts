@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../core/config.ts';
+import { FIND_MEMBER_V1_INSURERS, FIND_MEMBER_V2_INSURERS } from '../spec/operations.ts';
 import { personalValuesOf } from '../core/personalData.ts';
 import { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } from './demoConfig.ts';
 import { ALICE, SITES, USER_INFO_CODES, EVENTS } from './fixtures/accounts.ts';
@@ -53,6 +54,26 @@ describe('the sandbox owns its demo config, and it matches the seed data', () =>
     const single = f.findMemberV1?.single;
     expect(MEMBERS.filter((m) => m.membershipNumber === single?.membershipNumber)).toHaveLength(1);
     expect(MEMBERS.some((m) => m.membershipNumber === f.findMemberV1?.none?.membershipNumber)).toBe(false);
+    // A member of an insurer only version 2 serves, named by every field version 1 takes (D1-4.1-07).
+    const other = Object.fromEntries(
+      Object.entries(f.findMemberV1?.otherVersionInsurer ?? {}).filter(
+        (e): e is [string, string] => typeof e[1] === 'string',
+      ),
+    );
+    expect(FIND_MEMBER_V1_INSURERS).not.toContain(other.insurerIdentifier);
+    expect(FIND_MEMBER_V2_INSURERS).toContain(other.insurerIdentifier);
+    expect(
+      MEMBERS.filter(
+        (m) =>
+          m.insurer === other.insurerIdentifier &&
+          m.membershipNumber === other.membershipNumber &&
+          m.family === other.lastName &&
+          m.given.startsWith(other.firstInitial ?? '?') &&
+          m.sex === other.sex?.toLowerCase() &&
+          m.birthDate === other.dateOfBirth &&
+          m.address.postalCode === other.postCode,
+      ),
+    ).toHaveLength(1);
     expect(AUTHORISATIONS.some((a) => a.authCode === f.authorisation?.authCode)).toBe(true);
     expect(REMITTANCE_SUMMARIES.some((r) => r.id === f.remittance?.summaryId)).toBe(true);
     expect(BILLS.some((b) => b.id === f.bills?.billId)).toBe(true);

@@ -19,7 +19,7 @@ import {
   statusIs,
 } from '../checks/index.ts';
 import type { Exchange } from '../core/exchange.ts';
-import { bodyOf, isRecord } from '../core/exchange.ts';
+import { bodyOf, hasResponse, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, runContext } from '../core/suite.ts';
 import { verifySuccess } from './common/steps.ts';
 import { describeDerivedRequests, fixturesFrom } from './common/derivedRequests.ts';
@@ -42,8 +42,18 @@ const R = {
 };
 const isAddress = (item: unknown) => isRecord(item) && item.addressType === 'Address';
 
-/** Search, then drill into the first non-Address item until an Address item appears (DEC-D2-12). */
-async function drillDown(text: string): Promise<{ last: Exchange; address?: Record<string, unknown> }> {
+/** The keys of an address search answer's items, in order, as one text (to see whether a step changed them). */
+const itemKeys = (x: Exchange): string =>
+  (Array.isArray(bodyOf(x)) ? (bodyOf(x) as unknown[]) : []).map((i) => (isRecord(i) ? String(i.key) : '')).join('\n');
+
+/**
+ * Search, then drill into the first non-Address item until an Address item appears (DEC-D2-12).
+ * `containerIgnored`: a step with `container` answered the very items of the step before, so the
+ * target does not drill on that name (the documents name no parameter).
+ */
+async function drillDown(
+  text: string,
+): Promise<{ last: Exchange; address?: Record<string, unknown>; containerIgnored?: boolean }> {
   let last = await call(SEARCH, { query: { text } });
   for (let step = 0; step < 5; step++) {
     if (!verifySuccess(last, SEARCH, { success: R.search, schema: R.search }, { status: 200 })) return { last };
@@ -54,7 +64,10 @@ async function drillDown(text: string): Promise<{ last: Exchange; address?: Reco
       | Record<string, unknown>
       | undefined;
     if (!container) return { last };
+    const before = itemKeys(last);
     last = await call(SEARCH, { query: { text, container: String(container.key) } });
+    if (hasResponse(last) && last.response.status === 200 && itemKeys(last) === before)
+      return { last, containerIgnored: true };
   }
   return { last };
 }
@@ -64,11 +77,16 @@ describeOperation(SEARCH, () => {
     'drilling down reaches an item of type Address',
     { fixtures: ['address.searchText'], cites: [...R.drill] },
     async ([text]) => {
-      const { last } = await drillDown(text);
-      on(SEARCH)
-        .must(...R.drill)
+      const { last, containerIgnored } = await drillDown(text);
+      // A target that answers a `container` step with the same items drills on another parameter,
+      // which the documents do not name (DEC-D2-12): the Address item it did not reach is a warning.
+      (containerIgnored ? on(SEARCH).should(...R.drill) : on(SEARCH).must(...R.drill))
         .under('DEC-D2-11', 'DEC-D2-12')
-        .check(last, arrayHasItem('an item of type Address', isAddress));
+        .check(
+          last,
+          arrayHasItem('an item of type Address', isAddress),
+          containerIgnored ? { containerIgnored } : undefined,
+        );
       on(SEARCH)
         .should(...R.media)
         .under('DEC-D2-26')

@@ -25,7 +25,7 @@ import { hasResponse, isRecord } from '../core/exchange.ts';
 import type { MemberSearch } from '../core/config.ts';
 import { judge } from '../core/property.ts';
 import { call, describeOperation, runContext, type CallOptions } from '../core/suite.ts';
-import { operation } from '../spec/operations.ts';
+import { FIND_MEMBER_V1_INSURERS, operation } from '../spec/operations.ts';
 import { validRequest } from '../generators/requestArbitrary.ts';
 import { describeDerivedRequests, fixturesFrom } from './common/derivedRequests.ts';
 import { extension } from './common/readers.ts';
@@ -386,6 +386,25 @@ describeOperation('find-member-v1', (op) => {
       verifyError(badDate, id, ['MSG_PARAM_INVALID', 'MSG_CANT_PARSE_CONTENT'], ['D1-4.1-09', 'D1-7-04'], {
         decisions: ['DEC-D1-58'],
       });
+    },
+  );
+
+  // The member of `single` sent with `cin` matches no `cin` member, so a server serving `cin` on
+  // version 1 answers NO_MATCH_FOUND, which passes (DEC-D1-19): only a member the insurer holds,
+  // named by every field version 1 takes, tells a server that serves the insurer.
+  op.test(
+    'a member of an insurer only version 2 serves is refused',
+    { fixtures: ['findMemberV1.otherVersionInsurer'], cites: ['D1-4.1-07'] },
+    async ([s]) => {
+      if ((FIND_MEMBER_V1_INSURERS as readonly string[]).includes(s.insurerIdentifier))
+        return on(id)
+          .must('D1-4.1-07')
+          .decided(
+            FIXTURE_CONFIGURED,
+            'skip',
+            `fixtures.findMemberV1.otherVersionInsurer names ${s.insurerIdentifier}, an insurer version 1 serves`,
+          );
+      verifyUnsupportedInsurer(await call(id, { form: fields(s) }), id, ['D1-4.1-07', 'D1-9-01']);
     },
   );
 

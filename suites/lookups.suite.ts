@@ -24,6 +24,7 @@ import {
 import { bodyOf, bundleResources, hasResponse, isRecord } from '../core/exchange.ts';
 import { call, describeOperation, runContext } from '../core/suite.ts';
 import { extensionValue } from './common/readers.ts';
+import { locationMatchesText, practitionerMatchesText } from './common/lookupText.ts';
 import { collectIds, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 import { describeDerivedRequests, fixturesFrom } from './common/derivedRequests.ts';
 
@@ -128,16 +129,17 @@ function lookupSuite(
           .check(x, membersPresent(reqs.members.paths.map((m) => `entry[].resource.${m}`)));
       }
       if (hasResponse(x)) {
-        const text = q.text.toLowerCase();
+        // No match rule is stated (DEC-D2-07): each word of the text, case and accents folded.
+        const [what, matches] =
+          id === 'lookup-practitioners'
+            ? ['name', practitionerMatchesText]
+            : ['name or address (postcode)', locationMatchesText];
         on(id)
           .must(...reqs.matches)
-          .under('DEC-D2-07')
+          .under('DEC-D2-07', 'DEC-R-11')
           .check(
             x,
-            entriesMatchFilter(`name or postcode contains ${q.text}`, (r) => {
-              const shown = JSON.stringify([r.name, r.address ?? null]).toLowerCase();
-              return r.name === undefined && r.address === undefined ? undefined : shown.includes(text);
-            }),
+            entriesMatchFilter(`${what} holds ${q.text}`, (r) => matches(r, q.text)),
           );
       }
       const walk = await walkPages(id, { query: q }, 2, 6);

@@ -12,9 +12,16 @@ import { readResults, reportDir, runCli } from './support/cli.ts';
 let server: Server;
 let url = '';
 let body: { type: string; text: string } = { type: 'application/json', text: '' };
+/** Nothing at the clearing document's documented address `{claims_url}/.well-known/api-configuration`. */
+let claimsUnpublished = false;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    if (claimsUnpublished && req.url === '/claims/.well-known/api-configuration') {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{}');
+      return;
+    }
     if ((req.url ?? '').endsWith('/.well-known/api-configuration')) {
       res.writeHead(200, { 'content-type': body.type });
       res.end(body.text);
@@ -54,5 +61,23 @@ describe('a discovery document that does not parse', () => {
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/is not JSON \(HTTP 200, text\/html\): check config/);
+  });
+});
+
+describe('a discovery document whose address the documents fix (D1 1: `{claims_url}/.well-known/api-configuration`)', () => {
+  test('nothing there: the target fails on the operations it addresses citing D1-1-09, exit 1', async () => {
+    claimsUnpublished = true;
+    body = { type: 'application/json', text: '{"get_claim_endpoint": "/claims/claim"}' };
+    try {
+      const dir = reportDir();
+      const r = await runCli(['run', '--target', url, '--only', 'search-bills', '--report-dir', dir, '--quiet']);
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      const failed = readResults(dir).results.filter((x) => x.status === 'fail' && x.level === 'MUST');
+      const discovery = failed.find((x) => x.operation === 'search-bills' && x.check === 'discovery-key-present');
+      expect(discovery?.requirements).toContain('D1-1-09');
+      expect(discovery?.message).toMatch(/received HTTP 404; were \{claims_url\} another address, check config/);
+    } finally {
+      claimsUnpublished = false;
+    }
   });
 });

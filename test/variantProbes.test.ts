@@ -13,11 +13,12 @@ import { PROBES as D1_CLAIMS } from './variantProbes/d1Claims.ts';
 import { PROBES as D1_MEMBERSHIP } from './variantProbes/d1Membership.ts';
 import { PROBES as D2 } from './variantProbes/d2.ts';
 import { PROBES as D3 } from './variantProbes/d3.ts';
+import { PROBES as D3_SILENCES } from './variantProbes/d3Silences.ts';
 import { PROBES as HTTP_FREEDOMS } from './variantProbes/http.ts';
 import { PROBES as PROTOCOL } from './variantProbes/protocol.ts';
 import { PROBES as REGISTER } from './variantProbes/register.ts';
 
-const PROBES = { ...PROTOCOL, ...D1_MEMBERSHIP, ...D1_CLAIMS, ...D2, ...D3, ...HTTP_FREEDOMS, ...REGISTER };
+const PROBES = { ...PROTOCOL, ...D1_MEMBERSHIP, ...D1_CLAIMS, ...D2, ...D3, ...D3_SILENCES, ...HTTP_FREEDOMS, ...REGISTER };
 
 /**
  * What a probe's answer is compared by: status, media type, header names and body text, with the

@@ -46,6 +46,12 @@ export const CLIENT_CHOICES = {
   'stop-after-refusal': 'stops after a request refused with 401 instead of taking a new token (DEC-C-01)',
   'browser-preflight':
     'runs as a browser app of another origin would (Document 3, 4.2: logout is "Executed from a browser"): sends Origin, a CORS preflight before each request that is not simple, and reads no answer the workspace does not allow it to',
+  'patient-version-header-other-name':
+    'sends the patients\' version as `Version-Id: 1` instead of `SVC-API-Version: 1` (DEC-C-03: Document 3, 4.4 names only "a version-id header")',
+  'page-past-last':
+    'collects a paged search by asking page after page until one comes back empty: one empty page past the last (DEC-C-04)',
+  'lists-again-after-unreadable-list':
+    'lists the pending batches once more after a list it cannot read, and fetches and acknowledges a batch only from a list it could read (DEC-C-05)',
 } as const;
 
 export type ClientChoice = keyof typeof CLIENT_CHOICES;
@@ -233,7 +239,12 @@ export class ReferenceClient {
     const list = await this.address('claims', 'list_pending_remittances_endpoint', '/claims/claimresponse/$batch');
     const get = await this.address('claims', 'get_remittance_details_endpoint', '/claims/claimresponse/$batch');
     const ack = await this.address('claims', 'ack_remittance_endpoint', '/claims/claimresponse/$batch');
-    const pending = await this.#call(list, { headers: this.#headers() });
+    let pending = await this.#call(list, { headers: this.#headers() });
+    // An unreadable list (DEC-C-05): listed once more under the choice; nothing is done from it.
+    if (typeof pending.body === 'string' && this.#choices.has('lists-again-after-unreadable-list')) {
+      pending = await this.#call(list, { headers: this.#headers() });
+      if (typeof pending.body === 'string') return;
+    }
     if (typeof pending.body === 'string' && this.#faults.has('acks-after-malformed-list')) {
       await this.#call(`${ack}/BATCH-1002`, { method: 'DELETE', headers: this.#headers() });
       return;
@@ -261,7 +272,7 @@ export class ReferenceClient {
     const url = await this.address('patients', 'create_patient_endpoint', '/patients/patient');
     await this.#call(url, {
       method: 'POST',
-      headers: this.#headers({ 'Content-Type': 'application/fhir+json', 'SVC-API-Version': '1' }),
+      headers: this.#patientHeaders(),
       body: JSON.stringify(
         this.#faults.has('patient-body-invalid')
           ? { ...PATIENT, name: 'Priya Patel' }
@@ -272,8 +283,13 @@ export class ReferenceClient {
     });
   }
 
+  /** The patients' version header (Document 3, 4.4: "a version-id header"; its name is not shown, DEC-C-03). */
+  #version(): Record<string, string> {
+    return this.#choices.has('patient-version-header-other-name') ? { 'Version-Id': '1' } : { 'SVC-API-Version': '1' };
+  }
+
   #patientHeaders(): Record<string, string> {
-    return this.#headers({ 'Content-Type': 'application/fhir+json', 'SVC-API-Version': '1' });
+    return this.#headers({ 'Content-Type': 'application/fhir+json', ...this.#version() });
   }
 
   /** Create a patient, read, update it by the id the create answered, add and delete a condition, delete it. */
@@ -299,7 +315,7 @@ export class ReferenceClient {
     // The id the create answered is stored (Document 3, 4.4); the fault keeps a local one instead.
     const id = this.#faults.has('wrong-patient-id') ? 'local-1' : answered;
     const one = encodeURIComponent(id);
-    await this.#call(`${get}/${one}`, { headers: this.#headers({ 'SVC-API-Version': '1' }) });
+    await this.#call(`${get}/${one}`, { headers: this.#headers(this.#version()) });
     await this.#call(`${update}/${one}`, {
       method: 'PUT',
       headers: this.#patientHeaders(),
@@ -317,9 +333,9 @@ export class ReferenceClient {
     if (conditionId)
       await this.#call(`${removeCondition}/${encodeURIComponent(conditionId)}`, {
         method: 'DELETE',
-        headers: this.#headers({ 'SVC-API-Version': '1' }),
+        headers: this.#headers(this.#version()),
       });
-    await this.#call(`${remove}/${one}`, { method: 'DELETE', headers: this.#headers({ 'SVC-API-Version': '1' }) });
+    await this.#call(`${remove}/${one}`, { method: 'DELETE', headers: this.#headers(this.#version()) });
   }
 
   /** A query with each value percent-encoded (`|` as %7C), or with `|` left literal under the fault. */
@@ -366,7 +382,13 @@ export class ReferenceClient {
       const bundle = answer.body as { entry?: unknown[]; meta?: { tag?: { code?: string; display?: string }[] } };
       const matches = Number(bundle?.meta?.tag?.find((t) => t.code === 'maxCount')?.display ?? Number.NaN);
       const entries = bundle?.entry?.length ?? 0;
-      if (answer.status !== 200 || entries < count || page * count >= matches) return;
+      // Under the choice the client asks until a page comes back empty (DEC-C-04): one page past the last.
+      if (
+        this.#choices.has('page-past-last')
+          ? answer.status !== 200 || entries === 0
+          : answer.status !== 200 || entries < count || page * count >= matches
+      )
+        return;
       if (this.#faults.has('stops-at-first-page')) return;
     }
   }

@@ -16,6 +16,8 @@ import { PROTOCOL_FAULTS } from './protocol.ts';
 import { D1_ROW_FAULTS } from './rows/d1.ts';
 import { D2_ROW_FAULTS } from './rows/d2.ts';
 import { D3_ROW_FAULTS } from './rows/d3.ts';
+import { DISCOVERY_ROW_FAULTS } from './rows/discovery.ts';
+import { TRANSPORT_ROW_FAULTS } from './rows/transport.ts';
 import type { RowFault } from './rows/types.ts';
 import type { FaultInfo } from './faultInfo.ts';
 
@@ -791,7 +793,13 @@ const entries: Entry[] = [
  * Faults written to prove named MUST rows (server/faults/rows/): each holds its catalogue entry
  * and its modifier in one object, a file per document.
  */
-const ROW_FAULTS: readonly RowFault[] = [...D1_ROW_FAULTS, ...D2_ROW_FAULTS, ...D3_ROW_FAULTS];
+const ROW_FAULTS: readonly RowFault[] = [
+  ...D1_ROW_FAULTS,
+  ...D2_ROW_FAULTS,
+  ...D3_ROW_FAULTS,
+  ...DISCOVERY_ROW_FAULTS,
+  ...TRANSPORT_ROW_FAULTS,
+];
 
 const rowEntries: FaultInfo[] = ROW_FAULTS.map(
   ({ name, kind, rule, description, operations, expectedCheck, expectedLevel, rows }) => ({

@@ -85,6 +85,11 @@ export interface Route {
    * fault or variant changes them, so a tool reading them sees the same contract whatever is on.
    */
   unmodified?: boolean;
+  /**
+   * The service whose discovery document the route serves: the `discovery` members of the faults
+   * and variants of that service's operations rewrite it (faults nearest the handler).
+   */
+  discovery?: ServiceId;
 }
 
 const HANDLERS: Readonly<Record<string, Handler>> = {
@@ -218,6 +223,7 @@ function buildRoutes(): Route[] {
       operations: [],
       mediaType: JSON_MEDIA_TYPE,
       handler: discoveryOf(service),
+      discovery: service,
     }),
   );
   return [
@@ -308,13 +314,15 @@ export async function dispatch(request: Omit<SandboxRequest, 'params'>, setup: S
     return applyModifiers(setup, [], { ...request, params: {} }, async () => errorReply(error, []), JSON_MEDIA_TYPE);
   }
   const { route, params } = match;
+  const handler =
+    route.discovery === undefined ? route.handler : discoveryModified(route.handler, route.discovery, setup);
   return applyModifiers(
     setup,
     route.operations,
     { ...request, params },
     async (req, ctx) => {
       try {
-        return await route.handler(req, ctx);
+        return await handler(req, ctx);
       } catch (error) {
         return errorReply(error, route.operations);
       }
@@ -322,6 +330,21 @@ export async function dispatch(request: Omit<SandboxRequest, 'params'>, setup: S
     route.mediaType,
     route.unmodified !== true,
   );
+}
+
+/**
+ * A discovery document's handler inside the `discovery` members of the faults and variants of the
+ * service's operations: the faults nearest the handler, then the variants.
+ */
+function discoveryModified(handler: Handler, service: ServiceId, setup: SandboxSetup): Handler {
+  const operations = SERVED_OPERATIONS.filter((op) => op.service === service).map((op) => op.id);
+  return async (request, ctx) => {
+    let reply = await handler(request, ctx);
+    const scope = { service, operations, request };
+    for (const m of [...setup.faults.for(operations), ...setup.variants.for(operations)])
+      if (m.discovery) reply = m.discovery(reply, scope);
+    return reply;
+  };
 }
 
 /**

@@ -2,7 +2,7 @@
  * The transport-free request and reply of the sandbox router. The fastify adapter (../http.ts)
  * turns HTTP into a SandboxRequest and a SandboxReply back into HTTP; handlers never see fastify.
  */
-import type { Operation } from '../../spec/types.ts';
+import type { Operation, ServiceId } from '../../spec/types.ts';
 import type { Repository } from '../repo/repository.ts';
 
 export interface SandboxRequest {
@@ -92,6 +92,20 @@ export interface Modifier {
   repo?: (repo: Repository, scope: Omit<ModifierScope, 'received'>) => Repository;
   /** Serves an operation's row changed (a server that accepts what the documents refuse). */
   served?: (operation: Operation) => Operation;
+  /**
+   * Rewrites the discovery document of a service that serves one of the modifier's operations (a
+   * server whose document leaves a key out, or that does not publish it at its address). The
+   * discovery routes serve no operation, so no other member of a modifier reaches them.
+   */
+  discovery?: (reply: SandboxReply, scope: DiscoveryScope) => SandboxReply;
+}
+
+/** What a discovery modifier sees: the service whose document it is and that service's operations. */
+export interface DiscoveryScope {
+  service: ServiceId;
+  /** The ids of the operations the document addresses. */
+  operations: readonly string[];
+  request: SandboxRequest;
 }
 
 export type Handler = (req: SandboxRequest, ctx: SandboxContext) => Promise<SandboxReply>;

@@ -9,6 +9,7 @@ import { D1_CLAIMS_VARIANTS } from './d1Claims.ts';
 import { D1_MEMBERSHIP_VARIANTS } from './d1Membership.ts';
 import { D2_VARIANTS } from './d2.ts';
 import { D3_VARIANTS } from './d3.ts';
+import { D3_SILENCE_VARIANTS } from './d3Silences.ts';
 import { HTTP_FREEDOM_VARIANTS } from './http.ts';
 import { PROTOCOL_VARIANTS } from './protocol.ts';
 import { REGISTER_VARIANTS } from './register.ts';
@@ -22,6 +23,7 @@ const ALL: readonly Variant[] = [
   ...D1_CLAIMS_VARIANTS,
   ...D2_VARIANTS,
   ...D3_VARIANTS,
+  ...D3_SILENCE_VARIANTS,
   ...HTTP_FREEDOM_VARIANTS,
   ...REGISTER_VARIANTS,
 ];

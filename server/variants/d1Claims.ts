@@ -1,6 +1,9 @@
 /**
  * Variants of Document 1 (remittance search, hospital claims, bills; FHIR forms common to Document 1): choices its text or spec/decisions.md allow. See ./types.ts.
  */
+import { operation } from '../../spec/operations.ts';
+import type { RemittanceDetail } from '../repo/model.ts';
+import { bearerOf, mediaType } from '../router/auth.ts';
 import { operationOutcome } from '../router/errors.ts';
 import type { SandboxReply } from '../router/types.ts';
 import {
@@ -93,6 +96,42 @@ function patientNameMatchesWhole(detail: JsonObject, value: string): boolean {
     return forms.some((f) => f.trim().toLowerCase() === v);
   });
 }
+
+/** The batch operations (D1 4.6 to 4.8), whose header lists carry `content-type: application/fhir+json`, a GET's too. */
+const BATCHES = ['list-pending-remittances', 'get-remittance-details', 'ack-remittance'];
+
+/** The detail's numbers 2.5 lists as extensions in its field list and as identifier entries in its members (DEC-D1-07). */
+const DETAIL_NUMBERS = ['insurerBillNumber', 'hospitalNumber', 'chClaimNo'];
+
+/** An identifier entry `{clearing_url}/<name>` written as the extension `{clearing_url}/extension/<name>` valueString. */
+function numbersAsExtensions(r: JsonObject): JsonObject {
+  const moved: JsonObject[] = [];
+  const identifier = arr(r.identifier).filter((i) => {
+    if (!isObject(i) || typeof i.system !== 'string' || typeof i.value !== 'string') return true;
+    const system = i.system;
+    const name = DETAIL_NUMBERS.find((n) => system.endsWith(`/${n}`));
+    if (name === undefined) return true;
+    moved.push({ url: `${system.slice(0, -name.length)}extension/${name}`, valueString: i.value });
+    return false;
+  });
+  const { identifier: _identifier, ...rest } = r;
+  return { ...rest, ...(identifier.length > 0 ? { identifier } : {}), extension: [...arr(r.extension), ...moved] };
+}
+
+/** What a patient owes on a detail: the shortfall reasons whose liability type names the patient. */
+const patientLiability = (d: RemittanceDetail) =>
+  d.shortfallReasons.filter((r) => /patient/i.test(r.liabilityType)).reduce((sum, r) => sum + r.amount, 0);
+
+/** 2.5's Short Amount with "claim total" read as the insurer's part of the invoice (net of what the patient owes). */
+function shortAmountOfInsurerTotal(d: RemittanceDetail): RemittanceDetail {
+  const short =
+    Math.round((d.invoiceTotal - patientLiability(d) - (d.previousPaidAmount ?? 0) - d.paidAmount) * 100) / 100;
+  return { ...d, shortAmount: Math.max(0, short) };
+}
+
+/** Bank details a Cheque payment carries all the same (the account the insurer holds on file). */
+const CHEQUE_SORT_CODE = '20-00-00';
+const CHEQUE_ACCOUNT = '00000000';
 
 export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
   {
@@ -468,6 +507,178 @@ export const D1_CLAIMS_VARIANTS: readonly Variant[] = [
               ),
             })),
           )
+        : reply,
+  },
+  {
+    name: 'remittance-numbers-as-extensions',
+    kind: 'serialisation',
+    allowedBy: ['DEC-D1-07', 'D1 2.5 ("listed as an extension valueString in the field list")'],
+    description:
+      "Remittance details carry Insurer Bill Number, Hospital Number and CH Claim Number as extensions `{clearing_url}/extension/<name>` valueString (the form of 2.5's field list) instead of identifier entries.",
+    operations: [DETAIL],
+    reply: (reply) =>
+      isSuccess(reply) ? withBody(reply, mapResources(reply.body, 'ClaimResponse', numbersAsExtensions)) : reply,
+  },
+  {
+    name: 'gated-field-ignored-without-feature',
+    kind: 'validation',
+    allowedBy: ['DEC-D1-15', 'D1 4.4 ("How a feature is enabled: not shown.")'],
+    description:
+      "A remittance search naming a feature-gated field the caller's features do not cover ignores that field (serves the search without it) instead of refusing it with 422 `MSG_PARAM_INVALID`.",
+    operations: REMITTANCE,
+    request: async (request, { operations, repo }) => {
+      const token = bearerOf(request);
+      const client = token === undefined ? undefined : await repo.clientForToken(token);
+      if (client === undefined || request.form === undefined) return request;
+      const gated = operations
+        .filter((id) => REMITTANCE.includes(id))
+        .flatMap((id) => operation(id).parameters)
+        .filter((p) => (p.features ?? []).some((f) => !client.features.includes(f)))
+        .map((p) => p.name);
+      return gated.some((n) => request.form?.has(n))
+        ? withForm(request, (form) => {
+            for (const n of gated) form.delete(n);
+          })
+        : request;
+    },
+  },
+  {
+    name: 'clearing-get-content-type-required',
+    kind: 'protocol',
+    allowedBy: ['DEC-D1-16', 'D1 4.6 (`content-type: application/fhir+json` is listed as a header of a GET)'],
+    description:
+      'The batch operations (4.6 to 4.8) refuse a request without `Content-Type: application/fhir+json` (the header 4.6 lists, even on a GET) with 400 `MSG_CANT_PARSE_CONTENT`.',
+    operations: BATCHES,
+    reply: (reply, { received }) =>
+      reply.status < 400 && mediaType(received.headers['content-type']) !== 'application/fhir+json'
+        ? {
+            status: 400,
+            body: operationOutcome(
+              'MSG_CANT_PARSE_CONTENT',
+              `Expected Content-Type application/fhir+json, received ${received.headers['content-type'] ?? '<none>'}`,
+            ),
+          }
+        : reply,
+  },
+  {
+    name: 'has-shortfall-false-restricts',
+    kind: 'filter-match',
+    allowedBy: ['DEC-D1-25', 'D1 4.4 ("hasShortFall | Boolean | both | Only remittances with a shortfall")'],
+    description:
+      '`hasShortFall=false` keeps only the remittances without a shortfall (summaries whose `totalShortfall` and details whose `shortAmount` is absent or zero) instead of not restricting.',
+    operations: REMITTANCE,
+    repo: (repo, { request }) =>
+      request.form?.get('hasShortFall')?.toLowerCase() !== 'false'
+        ? repo
+        : {
+            ...repo,
+            remittanceSummaries: async (siteId) =>
+              (await repo.remittanceSummaries(siteId)).filter((s) => !((s.totalShortfall ?? 0) > 0)),
+            remittanceDetails: async (summaryId) =>
+              (await repo.remittanceDetails(summaryId)).filter((d) => !((d.shortAmount ?? 0) > 0)),
+          },
+  },
+  {
+    name: 'cheque-bank-details-present',
+    kind: 'null-optional',
+    allowedBy: ['DEC-D1-50', 'D1 2.4 ("present when the method is BACS"; other methods are not ruled out)'],
+    description:
+      'Remittances paid by Cheque carry bank details too: summary extensions `sortCode` and `accountNumber`, batch `bankSortCode` and `bankAccountNo` (the account the insurer holds on file).',
+    operations: [SUMMARY, 'get-remittance-details'],
+    reply: (reply) => {
+      if (!isSuccess(reply)) return reply;
+      const cheque = (v: unknown) => typeof v === 'string' && /^che/i.test(v);
+      const body = mapObjects(
+        mapResources(reply.body, 'PaymentReconciliation', (r) => {
+          const method = arr(r.extension).find((e) => endsWith(e, 'paymentMethod'));
+          if (!isObject(method) || !cheque(method.valueString) || typeof method.url !== 'string') return r;
+          const base = method.url.slice(0, -'paymentMethod'.length);
+          const extension = arr(r.extension).flatMap((e) =>
+            e === method
+              ? [
+                  e,
+                  { url: `${base}sortCode`, valueString: CHEQUE_SORT_CODE },
+                  { url: `${base}accountNumber`, valueString: CHEQUE_ACCOUNT },
+                ]
+              : [e],
+          );
+          return { ...r, extension };
+        }),
+        (o) =>
+          'paymentMethod' in o && 'paymentDate' in o && !('resourceType' in o) && cheque(o.paymentMethod)
+            ? { ...o, bankSortCode: CHEQUE_SORT_CODE, bankAccountNo: CHEQUE_ACCOUNT }
+            : o,
+      );
+      return withBody(reply, body);
+    },
+  },
+  {
+    name: 'summary-forward-extensions-batch-names',
+    kind: 'serialisation',
+    allowedBy: ['DEC-D1-51', 'D1 2.6 ("`broughtForward`, `carriedForward`")'],
+    description:
+      'Remittance summaries name the Brought Forward and Carried Forward extensions `broughtForward` / `carriedForward` (the batch field names of 2.6) instead of `broughtForwarded` / `carriedForwarded` (2.4); both are 0-1.',
+    operations: [SUMMARY],
+    reply: (reply) =>
+      isSuccess(reply)
+        ? withBody(
+            reply,
+            mapResources(reply.body, 'PaymentReconciliation', (r) => ({
+              ...r,
+              extension: arr(r.extension).map((e) =>
+                isObject(e) && typeof e.url === 'string' && /\/(brought|carried)Forwarded$/.test(e.url)
+                  ? { ...e, url: e.url.replace(/Forwarded$/, 'Forward') }
+                  : e,
+              ),
+            })),
+          )
+        : reply,
+  },
+  {
+    name: 'short-amount-of-insurer-total',
+    kind: 'data',
+    allowedBy: [
+      'DEC-D1-53',
+      'D1 2.5 ("claim total minus previously paid minus remitted"; "claim total" is tied to no field)',
+    ],
+    description:
+      'A detail\'s `shortAmount` reads "claim total" as the insurer\'s part of the invoice: `invoiceTotal` less what the patient owes (the patient-liability adjudications), less `previousPaidAmount`, less `paidAmount` (not below zero); `hasShortFall` filters on that amount.',
+    operations: [DETAIL],
+    repo: (repo) => ({
+      ...repo,
+      remittanceDetails: async (summaryId) => (await repo.remittanceDetails(summaryId)).map(shortAmountOfInsurerTotal),
+    }),
+  },
+  {
+    name: 'encounter-full-url-episode-id',
+    kind: 'data',
+    allowedBy: ['DEC-D1-65', 'D1 2.7 (the relation of `<claim_id>` to the Claims of the bundle is not stated)'],
+    description:
+      'Hospital claim Encounters have the `fullUrl` `{claims_url}/claim/<episode id>/encounter/<encounter id>`, naming the hospital episode (`EP-<encounter id>`) rather than a Claim of the bundle.',
+    operations: HOSPITAL,
+    reply: (reply) => {
+      if (!isSuccess(reply) || !isObject(reply.body) || !Array.isArray(reply.body.entry)) return reply;
+      const entry = reply.body.entry.map((e) =>
+        isObject(e) && typeof e.fullUrl === 'string' && isObject(e.resource) && e.resource.resourceType === 'Encounter'
+          ? { ...e, fullUrl: e.fullUrl.replace(/\/claim\/[^/]+\/encounter\/([^/]+)$/, '/claim/EP-$1/encounter/$1') }
+          : e,
+      );
+      return withBody(reply, { ...reply.body, entry });
+    },
+  },
+  {
+    name: 'clearing-site-header-required',
+    kind: 'protocol',
+    allowedBy: ['DEC-D1-63', 'D1 1 ("Operations that depend on the caller\'s site take the header `SU-SiteId`")'],
+    description:
+      'The clearing operations (4.6 to 4.12) refuse a request without `SU-SiteId` with 400 `MSG_MISSING_MANDATORY_PARAM`, naming the header, though the site is also read from the token.',
+    operations: [...BATCHES, ...HOSPITAL, ...BILLS],
+    // A refused request changes nothing: the acknowledgement it refuses leaves the batch pending.
+    repo: (repo, { request }) =>
+      (request.headers['su-siteid'] ?? '').trim() === '' ? { ...repo, removeBatch: async () => true } : repo,
+    reply: (reply, { received }) =>
+      (received.headers['su-siteid'] ?? '').trim() === '' && reply.status !== 401
+        ? { status: 400, body: operationOutcome('MSG_MISSING_MANDATORY_PARAM', 'Header SU-SiteId is required') }
         : reply,
   },
 ];

@@ -4,7 +4,7 @@
 import { FIND_MEMBER_V1_INSURERS, FIND_MEMBER_V2_INSURERS } from '../../spec/operations.ts';
 import { operationOutcome } from '../router/errors.ts';
 import type { SandboxReply, SandboxRequest } from '../router/types.ts';
-import { isObject, mapObjects, nullWhereAbsent, type JsonObject } from '../modifiers/json.ts';
+import { errorCodeOf, isObject, mapObjects, nullWhereAbsent, withForm, type JsonObject } from '../modifiers/json.ts';
 import type { Variant } from './types.ts';
 
 const FIND_MEMBER = ['find-member-v1', 'find-member-v2'];
@@ -68,6 +68,22 @@ const AUTH_FILTERS = [
   'lastUpdatedOn',
   '_since',
 ];
+
+/** Version-1 insurers whose rule (DEC-D1-18: "depends on insurer") needs `dateOfBirth` beside `membershipNumber`. */
+const DOB_WITH_MEMBERSHIP_NUMBER = ['ppp', 'wpa'];
+
+/** The authorisation date filters that take a minute or a range of minutes (D1 4.3; DEC-D1-23). */
+const AUTH_DATE_FILTERS = ['issueDate', 'requestedDate', 'lastUpdatedOn'];
+
+/** `YYYY-MM-DDTHH:MM` one minute earlier (read as UTC, as the sandbox compares the text). */
+const minuteBefore = (minute: string): string | undefined => {
+  const t = Date.parse(`${minute}:00Z`);
+  return Number.isNaN(t) ? undefined : new Date(t - 60_000).toISOString().slice(0, 16);
+};
+
+/** A year of days before a date (`YYYY-MM-DD`): the term a yearly policy renewed on that date followed. */
+const yearBefore = (day: string): string =>
+  `${String(Number(day.slice(0, 4)) - 1).padStart(4, '0')}${day.slice(4, 10)}`;
 
 let pendingListCalls = 0;
 
@@ -407,6 +423,7 @@ export const D1_MEMBERSHIP_VARIANTS: readonly Variant[] = [
     allowedBy: [
       'DEC-D1-74',
       'DEC-D1-67',
+      'DEC-D1-45',
       'D1 4.3 (all fields optional; what a search without filters returns is not shown)',
       'D1 8',
     ],
@@ -463,5 +480,111 @@ export const D1_MEMBERSHIP_VARIANTS: readonly Variant[] = [
       reply.status === 200 && isObject(reply.body) && reply.body.resourceType === 'Bundle'
         ? { ...reply, body: { ...reply.body, type: 'collection' } }
         : reply,
+  },
+  {
+    name: 'find-member-v1-insurer-rule',
+    kind: 'validation',
+    allowedBy: ['DEC-D1-18', 'D1 4.1 ("Per-insurer mandatory and optional rules: not shown.")'],
+    description:
+      'Version 1 of Find Member has a rule of its own for `ppp` and `wpa`: a search by `membershipNumber` needs `dateOfBirth` beside it, else 400 `MSG_MISSING_MANDATORY_PARAM` (every field but `insurerIdentifier` "depends on insurer").',
+    operations: FIND_MEMBER,
+    reply: (reply, { received, request }) => {
+      const form = request.form;
+      if (received.headers['svc-api-version'] !== '1' || form === undefined) return reply;
+      const insurer = (form.get('insurerIdentifier') ?? '').trim().toLowerCase();
+      const needsDob =
+        DOB_WITH_MEMBERSHIP_NUMBER.includes(insurer) &&
+        (form.get('membershipNumber') ?? '') !== '' &&
+        (form.get('dateOfBirth') ?? '') === '';
+      const dataOutcome =
+        reply.status === 200 || ['NO_MATCH_FOUND', 'MULTIPLE_MATCH_FOUND'].includes(errorCodeOf(reply.body) ?? '');
+      return needsDob && dataOutcome
+        ? findMemberError(
+            400,
+            'MSG_MISSING_MANDATORY_PARAM',
+            `Insurer ${insurer} needs dateOfBirth with membershipNumber`,
+          )
+        : reply;
+    },
+  },
+  {
+    name: 'site-header-missing-403',
+    kind: 'error-status',
+    allowedBy: ['DEC-D1-21', 'D1 5 (the answer without `SU-SiteId` is not shown)'],
+    description:
+      'A membership, authorisation or remittance-search request without `SU-SiteId` is answered 403 `MSG_FORBIDDEN` (no site, no access) instead of 400 `MSG_MISSING_MANDATORY_PARAM`.',
+    operations: [...FIND_MEMBER, AUTH, 'search-remittance-summary', 'search-remittance-detail'],
+    reply: (reply, { received }) =>
+      (received.headers['su-siteid'] ?? '').trim() === '' &&
+      reply.status === 400 &&
+      errorCodeOf(reply.body) === 'MSG_MISSING_MANDATORY_PARAM'
+        ? { status: 403, body: operationOutcome('MSG_FORBIDDEN', 'No site is named (SU-SiteId): access denied') }
+        : reply,
+  },
+  {
+    name: 'authorisation-range-end-exclusive',
+    kind: 'filter-match',
+    allowedBy: ['DEC-D1-23', 'D1 4.3 (a range `YYYY-MM-DDTHH:MM_YYYY-MM-DDTHH:MM`; its inclusivity is not stated)'],
+    description:
+      'Search Authorisation reads a date range as half-open: a record at the end minute of `issueDate`, `requestedDate` or `lastUpdatedOn` is left out (a single minute still means that minute).',
+    operations: [AUTH],
+    request: (req) => {
+      const ranges = AUTH_DATE_FILTERS.filter((f) => /^.{16}_.{16}$/.test(req.form?.get(f) ?? ''));
+      return ranges.length === 0
+        ? req
+        : withForm(req, (form) => {
+            for (const f of ranges) {
+              const [start, end] = (form.get(f) ?? '').split('_');
+              const before = minuteBefore(end);
+              if (before !== undefined) form.set(f, `${start}_${before}`);
+            }
+          });
+    },
+  },
+  {
+    name: 'find-member-json-body-param-invalid',
+    kind: 'error-code',
+    allowedBy: ['DEC-D1-59', 'D1 7 ("422 | MSG_PARAM_INVALID | Parameter content invalid")'],
+    description:
+      'Find Member answers a JSON body sent under the form content type with 422 `MSG_PARAM_INVALID` (its content is invalid) instead of reading it as a form that lacks its fields.',
+    operations: FIND_MEMBER,
+    reply: (reply, { received }) =>
+      reply.status >= 400 && reply.status < 500 && /^\s*[{[]/.test(received.rawBody) && received.form !== undefined
+        ? findMemberError(422, 'MSG_PARAM_INVALID', 'The body is not form-encoded')
+        : reply,
+  },
+  {
+    name: 'coverage-policy-renewed-term',
+    kind: 'data',
+    allowedBy: ['DEC-D1-60', 'D1 4.2 (how `policyActiveOn` shows in the Coverage is not said)'],
+    description:
+      "Policies renew yearly: `policyActiveOn` in the year before a member's current term finds the member too, and the Coverage shows the current term as its `period`, which then does not contain `policyActiveOn`.",
+    operations: FIND_MEMBER,
+    request: async (req, { repo }) => {
+      const day = req.form?.get('policyActiveOn') ?? '';
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return req;
+      const members = await repo.members();
+      const inTerm = (start: string, end: string) => start.slice(0, 10) <= day && day <= end.slice(0, 10);
+      if (members.some((m) => inTerm(m.periodStart, m.periodEnd))) return req;
+      const renewed = members.find(
+        (m) => inTerm(yearBefore(m.periodStart), m.periodStart) && day < m.periodStart.slice(0, 10),
+      );
+      return renewed ? withForm(req, (form) => form.set('policyActiveOn', renewed.periodStart.slice(0, 10))) : req;
+    },
+  },
+  {
+    name: 'foreign-batch-forbidden',
+    kind: 'error-status',
+    allowedBy: ['DEC-D1-64', "D1 4.6 (the answer to another site's batch is not shown)"],
+    description:
+      'Get or Ack of a batch of another site is answered 403 `MSG_FORBIDDEN` instead of `InvalidId` (the batch exists, the caller may not see it).',
+    operations: [GET, ACK],
+    reply: async (reply, { request, repo }) => {
+      if (reply.status < 400 || !isObject(reply.body) || reply.body.code !== 'InvalidId') return reply;
+      const id = request.params.id ?? decodeURIComponent(request.path.split('/').pop() ?? '');
+      return (await repo.pendingBatch(undefined, id))
+        ? { status: 403, body: operationOutcome('MSG_FORBIDDEN', `Batch ${id} belongs to another site`) }
+        : reply;
+    },
   },
 ];

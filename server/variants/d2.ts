@@ -1,6 +1,7 @@
 /**
  * Variants of Document 2: choices its text or spec/decisions.md allow. See ./types.ts.
  */
+import type { RegisterPractitioner } from '../repo/model.ts';
 import { operationOutcome } from '../router/errors.ts';
 import type { SandboxReply } from '../router/types.ts';
 import type { Variant } from './types.ts';
@@ -35,6 +36,54 @@ const DOCUMENTED: Readonly<Record<string, readonly string[]>> = {
   _sort: ['distance:asc', 'distance:desc', 'name:asc', 'name:desc'],
   _include: ['practitioner:location'],
   'distinct-by': ['practitioner', 'location'],
+};
+
+const LOOKUPS = ['lookup-practitioners', 'lookup-locations'];
+const LIST_INSURERS = 'list-insurers';
+const PHOTO = 'get-practitioner-photo';
+
+/** Codes of 2.3 and 3 that are examples ("such as"), written as another server's own codes (DEC-D2-46). */
+const OWN_CODES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  recognitionstatus: { Y: 'RECOGNISED', N: 'NOT-RECOGNISED', P: 'PENDING' },
+  agestreated: { C0: 'INFANT', C1: 'CHILD', C2: 'ADOLESCENT', C3: 'ADULT', C4: 'SENIOR' },
+};
+/** The filters that take those codes, and the set each reads. */
+const OWN_CODE_FILTERS: Readonly<Record<string, string>> = {
+  'insurer-recognition-status': 'recognitionstatus',
+  'ages-treated': 'agestreated',
+};
+
+/** A Coding of `{ref_url}/<set>` with its example code written as the server's own. */
+const ownCoding = (o: JsonObject): JsonObject => {
+  if (typeof o.system !== 'string' || typeof o.code !== 'string') return o;
+  const set = Object.keys(OWN_CODES).find((k) => (o.system as string).endsWith(`/${k}`));
+  const own = set === undefined ? undefined : OWN_CODES[set][o.code];
+  return own === undefined ? o : { ...o, code: own };
+};
+
+/** The register practitioners an `insurer` list names, read as all of its codes (DEC-D2-54). */
+const holdsEveryInsurer = (codes: readonly string[]) => (p: RegisterPractitioner) =>
+  codes.every((c) => p.insurers.some((i) => i.code.toLowerCase() === c));
+
+/** Whether one of the practitioner's `insurers` entries satisfies every insurer filter given (DEC-D2-53). */
+const oneEntrySatisfiesAll = (q: URLSearchParams) => (p: RegisterPractitioner) => {
+  const insurer = q.get('insurer')?.trim().toLowerCase();
+  const status = q.get('insurer-recognition-status')?.trim().toLowerCase();
+  const number = q.get('insurer-provider-number')?.trim().toLowerCase();
+  return p.insurers.some(
+    (i) =>
+      (insurer === undefined || insurer.split(',').includes(i.code.toLowerCase())) &&
+      (status === undefined || i.status.toLowerCase() === status) &&
+      (number === undefined || i.providerNumber.toLowerCase() === number),
+  );
+};
+
+/** The reference path a bundle's resources would be read at, by resource type (DEC-D2-34's fullUrl). */
+const REFERENCE_PATHS: Readonly<Record<string, string>> = {
+  Organization: 'reference/organization/insurer',
+  Practitioner: 'register/practitioner',
+  PractitionerRole: 'register/practitionerrole',
+  Location: 'reference/Location',
 };
 
 export const D2_VARIANTS: readonly Variant[] = [
@@ -580,5 +629,239 @@ export const D2_VARIANTS: readonly Variant[] = [
     operations: ['retrieve-address'],
     reply: (reply, { request }) =>
       request.query.has('id') && (request.query.get('id') ?? '').trim() === '' ? { status: 200, body: [] } : reply,
+  },
+  {
+    name: 'lookup-total-of-page',
+    kind: 'paging',
+    allowedBy: ['DEC-D2-27', 'D2 2.1 ("`total` (integer)"; what it counts is not spelled out)', 'DEC-D1-12'],
+    description:
+      'The practitioner and location lookups give as `total` the number of entries of the page, not the number of matches (`maxCount` still gives the matches).',
+    operations: LOOKUPS,
+    reply: (reply) =>
+      reply.status === 200 && isObject(reply.body) && Array.isArray(reply.body.entry)
+        ? { ...reply, body: { ...reply.body, total: reply.body.entry.length } }
+        : reply,
+  },
+  {
+    name: 'photo-unknown-practitioner-404',
+    kind: 'error-status',
+    allowedBy: ['DEC-D2-29', "D2 7 (the register table has no entry for an unknown practitioner's photo)"],
+    description:
+      'The photo of an unknown practitioner is answered 404 (`MSG_NOT_FOUND`) instead of 422 `MSG_REFERENCE_ID_NOT_FOUND`.',
+    operations: [PHOTO],
+    reply: (reply) =>
+      reply.status === 422 && errorCodeOf(reply.body) === 'MSG_REFERENCE_ID_NOT_FOUND'
+        ? { status: 404, body: operationOutcome('MSG_NOT_FOUND', 'No such practitioner') }
+        : reply,
+  },
+  {
+    name: 'bundle-id-and-full-urls-everywhere',
+    kind: 'null-optional',
+    allowedBy: [
+      'DEC-D2-34',
+      'D2 2.1 ("`id` (on lookups)", "`fullUrl` on lookups"; other bundles are not said to leave them out)',
+    ],
+    description:
+      'The insurer, register and booking bundles carry a Bundle `id` and an entry `fullUrl` too, as the lookups do.',
+    operations: [LIST_INSURERS, REGISTER_PRACTITIONERS, REGISTER_ROLES, ...BOOKING_SEARCHES],
+    reply: (reply, { received }) => {
+      if (reply.status !== 200 || !isObject(reply.body) || reply.body.resourceType !== 'Bundle') return reply;
+      const base = `http://${received.headers.host ?? 'localhost'}`;
+      const entry = arr(reply.body.entry).map((e) => {
+        if (!isObject(e) || 'fullUrl' in e || !isObject(e.resource) || typeof e.resource.id !== 'string') return e;
+        const path = REFERENCE_PATHS[String(e.resource.resourceType)] ?? `booking/${String(e.resource.resourceType)}`;
+        return { fullUrl: `${base}/${path}/${encodeURIComponent(e.resource.id)}`, ...e };
+      });
+      const { resourceType, ...rest } = reply.body;
+      const id = `bundle-${[...received.query.entries()].map(([k, v]) => `${k}-${v}`).join('-') || 'all'}`
+        .replace(/[^A-Za-z0-9.-]/g, '-')
+        .slice(0, 64);
+      return { ...reply, body: { resourceType, id, ...rest, ...(Array.isArray(reply.body.entry) ? { entry } : {}) } };
+    },
+  },
+  {
+    name: 'profession-url-display-segment',
+    kind: 'serialisation',
+    allowedBy: [
+      'DEC-D2-44',
+      'D2 2.3 (the relation of `<code>` in `{ref_url}/valueset/profession/<code>` to the coding is not stated)',
+    ],
+    description:
+      "The lookup Practitioner's profession extension URL ends in the profession's name in lower case (`{ref_url}/valueset/profession/consultant`) rather than its coding code (`CON`).",
+    operations: ['lookup-practitioners'],
+    reply: (reply) =>
+      reply.status !== 200
+        ? reply
+        : {
+            ...reply,
+            body: mapObjects(reply.body, (o) => {
+              if (typeof o.url !== 'string' || !/\/valueset\/profession\/[^/]+$/.test(o.url)) return o;
+              const coding = isObject(o.valueCodeableConcept) ? arr(o.valueCodeableConcept.coding)[0] : undefined;
+              const name = isObject(coding) && typeof coding.display === 'string' ? coding.display : undefined;
+              return name === undefined
+                ? o
+                : { ...o, url: o.url.replace(/[^/]+$/, name.toLowerCase().replace(/[^a-z0-9]+/g, '-')) };
+            }),
+          },
+  },
+  {
+    name: 'register-codes-beyond-examples',
+    kind: 'data',
+    allowedBy: ['DEC-D2-46', 'D2 2.3 (codes "such as" `C0`, `C1` and `Y` are examples)'],
+    description:
+      'The register writes recognition statuses and ages-treated bands with codes of its own (`RECOGNISED`, `NOT-RECOGNISED`, `PENDING`; `INFANT` ... `SENIOR`) instead of the example codes `Y`, `C0` ..., and filters on those codes.',
+    operations: [REGISTER_PRACTITIONERS, REGISTER_ROLES],
+    request: (req) =>
+      Object.keys(OWN_CODE_FILTERS).some((f) => req.query.has(f))
+        ? withQuery(req, (q) => {
+            for (const [filter, set] of Object.entries(OWN_CODE_FILTERS)) {
+              const v = q.get(filter);
+              const example =
+                v === null
+                  ? undefined
+                  : Object.entries(OWN_CODES[set]).find(([, own]) => own.toLowerCase() === v.trim().toLowerCase())?.[0];
+              if (example !== undefined) q.set(filter, example);
+              else if (
+                v !== null &&
+                Object.keys(OWN_CODES[set]).some((c) => c.toLowerCase() === v.trim().toLowerCase())
+              )
+                q.set(filter, 'NO-SUCH-CODE');
+            }
+          })
+        : req,
+    reply: (reply) => (reply.status === 200 ? { ...reply, body: mapObjects(reply.body, ownCoding) } : reply),
+  },
+  {
+    name: 'edi-list-routed-only',
+    kind: 'data',
+    allowedBy: [
+      'DEC-D2-48',
+      'D2 4.4 (`edi` lists "insurers accepting electronic invoices"; its completeness is not stated)',
+    ],
+    description:
+      'The `edi` insurer list names only the insurers whose electronic route is switched on today (control parameter `synchronousME` Y), not every insurer whose `edi` is `Yes`.',
+    operations: [LIST_INSURERS],
+    repo: (repo, { request }) =>
+      request.query.get('type')?.trim().toLowerCase() !== 'edi'
+        ? repo
+        : {
+            ...repo,
+            referenceInsurers: async () =>
+              (await repo.referenceInsurers()).filter((i) => i.edi !== 'Yes' || i.control.synchronousME === 'Y'),
+          },
+  },
+  {
+    name: 'online-booking-false-not-restricting',
+    kind: 'filter-match',
+    allowedBy: [
+      'DEC-D2-52',
+      'D2 4.9 (`is-onlinebooking-available` is "true for practitioners with active online booking schedules"; `false` is not described)',
+    ],
+    description:
+      '`is-onlinebooking-available=false` does not restrict the register searches (the filter only selects when true) instead of keeping the practitioners without online booking.',
+    operations: [REGISTER_PRACTITIONERS, REGISTER_ROLES],
+    request: (req) =>
+      req.query.get('is-onlinebooking-available')?.trim().toLowerCase() === 'false'
+        ? withQuery(req, (q) => q.delete('is-onlinebooking-available'))
+        : req,
+  },
+  {
+    name: 'insurer-filters-on-one-entry',
+    kind: 'filter-match',
+    allowedBy: ['DEC-D2-53', 'D2 4.9 (the match rule of insurer filters used together is not stated)'],
+    description:
+      '`insurer` with `insurer-recognition-status` or `insurer-provider-number` keeps a practitioner only when one `insurers` entry satisfies them all (the recognition or number with that insurer), not each on some entry.',
+    operations: [REGISTER_PRACTITIONERS],
+    repo: (repo, { request }) => {
+      const q = request.query;
+      const combined = q.has('insurer') && (q.has('insurer-recognition-status') || q.has('insurer-provider-number'));
+      return combined
+        ? {
+            ...repo,
+            registerPractitioners: async () => (await repo.registerPractitioners()).filter(oneEntrySatisfiesAll(q)),
+          }
+        : repo;
+    },
+  },
+  {
+    name: 'insurer-codes-intersection',
+    kind: 'filter-match',
+    allowedBy: ['DEC-D2-54', 'D2 4.11 (`insurer` takes "insurer code(s)"; any or all is not shown)'],
+    description:
+      '`insurer=a,b` keeps the practitioners (and roles of practitioners) recognised by every insurer named, not by any of them.',
+    operations: [REGISTER_PRACTITIONERS, REGISTER_ROLES],
+    repo: (repo, { request }) => {
+      const codes = (request.query.get('insurer') ?? '')
+        .split(',')
+        .map((c) => c.trim().toLowerCase())
+        .filter((c) => c !== '');
+      return codes.length > 1
+        ? {
+            ...repo,
+            registerPractitioners: async () => (await repo.registerPractitioners()).filter(holdsEveryInsurer(codes)),
+          }
+        : repo;
+    },
+  },
+  {
+    name: 'included-practitioner-header-only',
+    kind: 'null-optional',
+    allowedBy: ['DEC-D2-57', 'D2 4.11 (the form of the included resources is not shown)'],
+    description:
+      'With `_include=practitioner:location` the included Practitioners are written as a header only (`id`, `active`, `name`, `gender`), without the register extensions, telecom, address or qualifications.',
+    operations: [REGISTER_ROLES],
+    reply: (reply) => {
+      if (reply.status !== 200 || !isObject(reply.body) || !Array.isArray(reply.body.entry)) return reply;
+      const entry = reply.body.entry.map((e) => {
+        if (!isObject(e) || !isObject(e.resource) || e.resource.resourceType !== 'Practitioner') return e;
+        const { resourceType, id, active, name, gender } = e.resource;
+        return { ...e, resource: { resourceType, id, active, name, gender } };
+      });
+      return { ...reply, body: { ...reply.body, entry } };
+    },
+  },
+  {
+    name: 'role-practitioner-display-given-family',
+    kind: 'serialisation',
+    allowedBy: [
+      'DEC-D2-56',
+      'D2 4.11 ("name format: Title GivenName" names the sort key, not the form of `practitioner.display`)',
+    ],
+    description:
+      'Register roles write `practitioner.display` as "GivenName Family" (`John Smith`), without the title; `_sort=name` still orders by the name "Title GivenName".',
+    operations: [REGISTER_ROLES],
+    reply: (reply) =>
+      reply.status !== 200
+        ? reply
+        : {
+            ...reply,
+            body: mapObjects(reply.body, (o) =>
+              o.resourceType === 'PractitionerRole' &&
+              isObject(o.practitioner) &&
+              typeof o.practitioner.display === 'string'
+                ? { ...o, practitioner: { ...o.practitioner, display: o.practitioner.display.replace(/^\S+\s+/, '') } }
+                : o,
+            ),
+          },
+  },
+  {
+    name: 'address-drill-down-parameter-other-name',
+    kind: 'protocol',
+    allowedBy: [
+      'DEC-D2-12',
+      'D2 4.6 ("Repeated calls may be needed to drill down"; the parameter carrying the item is not shown)',
+    ],
+    description:
+      'The address search drills down on a parameter of its own name, `parent` (the key of the item drilled into), and ignores `container`, answering the top-level items again.',
+    operations: ['search-address'],
+    request: (req) =>
+      req.query.has('container') || req.query.has('parent')
+        ? withQuery(req, (q) => {
+            const parent = q.get('parent');
+            q.delete('container');
+            q.delete('parent');
+            if (parent !== null) q.set('container', parent);
+          })
+        : req,
   },
 ];

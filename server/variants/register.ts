@@ -126,14 +126,14 @@ export const REGISTER_VARIANTS: readonly Variant[] = [
   {
     name: 'names-matched-ignoring-accents',
     kind: 'filter-match',
-    allowedBy: ['DEC-R-11', 'DEC-D2-21', 'D2 4.9', 'D2 4.11'],
+    allowedBy: ['DEC-R-11', 'DEC-D2-21', 'DEC-D2-07', 'D2 4.2', 'D2 4.9', 'D2 4.11'],
     description:
-      'The register writes one of its two Smiths `Smíth` and matches `family` and `given` ignoring letter case and accents, so `family=Smith` and `family=Smíth` both find both; the documents state no match rule for names.',
-    operations: [REGISTER_PRACTITIONERS, REGISTER_ROLES],
+      'The register writes one of its two Smiths `Smíth` (in the practitioner lookup too) and matches `family`, `given` and the lookup `text` ignoring letter case and accents, so `family=Smith` and `family=Smíth` both find both; the documents state no match rule for names.',
+    operations: [REGISTER_PRACTITIONERS, REGISTER_ROLES, 'lookup-practitioners'],
     request: (req) =>
-      ['family', 'given'].some((p) => req.query.has(p))
+      ['family', 'given', 'text'].some((p) => req.query.has(p))
         ? withQuery(req, (q) => {
-            for (const p of ['family', 'given']) {
+            for (const p of ['family', 'given', 'text']) {
               const v = q.get(p);
               if (v !== null) q.set(p, v.normalize('NFD').replace(/\p{M}/gu, ''));
             }

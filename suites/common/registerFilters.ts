@@ -15,7 +15,7 @@ const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ?
 const str = (v: unknown): v is string => typeof v === 'string' && v !== '';
 const norm = (s: string) => s.replace(/\s+/g, '').toLowerCase();
 /** A name with letter case and accents folded away (`Smíth` reads `smith`). */
-const foldedName = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+export const foldedName = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 /** Extensions (top-level or nested) whose URL is the name or ends with `/<name>`. */
 export function extensionsNamed(r: unknown, name: string): Resource[] {

@@ -7,6 +7,7 @@ import {
   bodyIsJson,
   contentTypeIsJson,
   documentedCodeHasItsStatus,
+  documentedMethodServed,
   errorStatusAndCode,
   matchesSchema,
   operationOutcomeShape,
@@ -16,6 +17,7 @@ import {
   pagingTagsPresent,
   requestRefused,
   resourceKey,
+  sentParametersRead,
   successStatus,
   totalConsistent,
 } from '../../checks/index.ts';
@@ -27,7 +29,8 @@ import { bundleResources, hasResponse, isRecord, jsonBody } from '../../core/exc
 import type { CallOptions } from '../../core/suite.ts';
 import { call, fixturesNotHeld, on } from '../../core/suite.ts';
 import { operation } from '../../spec/operations.ts';
-import type { ErrorEntry, Level } from '../../spec/types.ts';
+import { loadRequirements } from '../../spec/requirements.ts';
+import type { ErrorEntry, Level, Operation } from '../../spec/types.ts';
 
 /** "Whenever a documented error code is returned, its HTTP status is the one of the table." */
 const DOCUMENTED_STATUS_RULE: Record<string, readonly string[]> = { D1: ['D1-7-16'], D2: ['D2-7-28'], D3: ['D3-7-39'] };
@@ -36,6 +39,25 @@ const DOCUMENTED_STATUS_RULE: Record<string, readonly string[]> = { D1: ['D1-7-1
  * document (Document 2: 1, DEC-D2-26; Document 3: 4, DEC-D3-19).
  */
 const JSON_RULE: Record<string, readonly string[]> = { D1: ['D1-1-06'], D2: ['D2-1-09'], D3: ['D3-4-02'] };
+/**
+ * Where request parameters travel, per document that says so: D1 4 (form body for POST, query
+ * for GET; D1-4-02), D2 4 (every operation a GET with query parameters; D2-4-03).
+ */
+const TRANSPORT_RULE: Record<string, readonly string[]> = { D1: ['D1-4-02'], D2: ['D2-4-03'] };
+
+/**
+ * The MUST rows saying the operation is addressed by its key (or its documented path) with its
+ * method ("addressed by the key `find_member_endpoint` with method POST"): a 405 or 501 to that
+ * method breaks them, whatever else they say.
+ */
+function methodRowsOf(op: Operation): string[] {
+  const path = `\`${op.documentedPath.split(/[ ?]/)[0]}`;
+  const method = new RegExp(`\\b${op.method}\\b`);
+  return loadRequirements('server')
+    .filter((r) => r.level === 'MUST' && r.notTestedReason === '' && r.operations.includes(op.id))
+    .filter((r) => (r.text.includes(`\`${op.discoveryKey}\``) || r.text.includes(path)) && method.test(r.text))
+    .map((r) => r.id);
+}
 
 /** Outcomes the suite decides itself (core/decidedOutcomes.ts), under the names the suites use. */
 export {
@@ -91,11 +113,20 @@ export function verifySuccess(
     ...(op.responseSchema ? (reqs.schema ?? []) : []),
   ];
   if (fixtureNotHeldSkip(x, id, cited)) return false;
+  // A request the step expects served that is refused as missing a parameter it carried: read elsewhere.
+  const transport = sentParametersRead(op);
+  if (TRANSPORT_RULE[op.document] && hasResponse(x) && transport.appliesTo?.(x))
+    b.must(...TRANSPORT_RULE[op.document]).check(x, transport);
   const status = b
     .must(...(reqs.success ?? []))
     .under(...(opts.decisions ?? []))
     .check(x, successStatus(opts.status ?? op.successStatus));
-  if (status.status !== 'pass') return false;
+  if (status.status !== 'pass') {
+    // Not served: whether the documented method itself was refused at the discovered address.
+    const methodRows = methodRowsOf(op);
+    if (hasResponse(x) && methodRows.length > 0) b.must(...methodRows).check(x, documentedMethodServed);
+    return false;
+  }
   if (op.responseMediaType !== 'json') return true;
   const json = b.must(...(reqs.json ?? JSON_RULE[op.document]));
   json.check(x, contentTypeIsJson);

@@ -32,3 +32,23 @@ describe('suite coupling read from spec/suiteCoupling.ts', () => {
     expect(batches.length).toBe(2);
   });
 });
+
+describe('faults caught at discovery', () => {
+  test('share a batch with each other, never an operation, and keep apart from suite-judged faults of their groups', () => {
+    const discovery = 'discovery-key-present';
+    const batches = batchFaults(
+      [
+        { name: 'list-hidden', operations: ['list-pending-remittances'], expectedCheck: discovery },
+        { name: 'get-hidden', operations: ['get-remittance-details'], expectedCheck: discovery },
+        { name: 'list-hidden-too', operations: ['list-pending-remittances'], expectedCheck: discovery },
+        { name: 'get-state', operations: ['get-remittance-details'], expectedCheck: 'batch-still-listed' },
+      ],
+      suiteGroups(),
+    );
+    const batchOf = (name: string) => batches.find((b) => b.faults.some((f) => f.name === name))?.index;
+    expect(batchOf('list-hidden')).toBe(batchOf('get-hidden'));
+    expect(batchOf('list-hidden-too')).not.toBe(batchOf('list-hidden'));
+    expect(batchOf('get-state')).not.toBe(batchOf('list-hidden'));
+    expect(batchOf('get-state')).not.toBe(batchOf('list-hidden-too'));
+  });
+});

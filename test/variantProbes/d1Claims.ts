@@ -29,4 +29,15 @@ export const PROBES: Probes = {
   'hospital-claims-lenient-dates': (s) => s.get(withQuery(paths.hospitalList, { dateCompleted: '14/03/2026' })),
   'clearing-errors-422': (s) => s.get(paths.bills),
   'bill-archived-flag-as-text': bills,
+  'remittance-numbers-as-extensions': details,
+  'gated-field-ignored-without-feature': async (s) =>
+    s.form(paths.summary, { invoiceNumber: 'INV-0001-01', count: '5' }, { token: await s.token('sandbox-basic') }),
+  // The sandbox's helper sends a GET without Content-Type.
+  'clearing-get-content-type-required': (s) => s.get(paths.batches),
+  'has-shortfall-false-restricts': (s) => s.form(paths.summary, { hasShortFall: 'false', count: '50' }),
+  'cheque-bank-details-present': summaries,
+  'summary-forward-extensions-batch-names': (s) => s.form(paths.summary, { count: '50' }),
+  'short-amount-of-insurer-total': details,
+  'encounter-full-url-episode-id': hospitalList,
+  'clearing-site-header-required': bills,
 };

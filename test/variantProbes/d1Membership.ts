@@ -53,4 +53,22 @@ export const PROBES: Probes = {
   'authorisation-read-status-refused': (s) => s.form(paths.authorisation, { status: 'read' }),
   'authorisation-bundle-collection': (s) => s.form(paths.authorisation, { count: '1' }),
   'preauth-claim-without-id': (s) => s.form(paths.authorisation, { count: '1' }),
+  'find-member-v1-insurer-rule': (s) => s.findMember('1', { insurerIdentifier: 'ppp', membershipNumber: 'PPP100001' }),
+  'site-header-missing-403': (s) => s.form(paths.authorisation, { count: '1' }, { site: null }),
+  // PA-0001 was issued at 2025-06-16T08:53: the end minute of this range.
+  'authorisation-range-end-exclusive': (s) =>
+    s.form(paths.authorisation, { issueDate: '2025-06-16T08:00_2025-06-16T08:53', count: '5' }),
+  'find-member-json-body-param-invalid': async (s) =>
+    s.request('POST', paths.findMember, {
+      headers: {
+        authorization: `Bearer ${await s.token()}`,
+        'su-siteid': 'SITE001',
+        'svc-api-version': '2',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: JSON.stringify(v2Single),
+    }),
+  'coverage-policy-renewed-term': (s) => s.findMember('2', { ...v2Single, policyActiveOn: '2025-06-01' }),
+  // BATCH-2001 belongs to SITE002.
+  'foreign-batch-forbidden': (s) => s.get(paths.batch('BATCH-2001')),
 };

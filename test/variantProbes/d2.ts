@@ -47,4 +47,22 @@ export const PROBES: Probes = {
     return s.get(`${paths.addressRetrieve}?id=${encodeURIComponent(key ?? 'NONE')}`);
   },
   'd2-optional-members-absent': (s) => s.get(`${paths.insurers}?count=1`),
+  'lookup-total-of-page': (s) => s.get(`${paths.lookupPractitioners}?text=Smith&count=2`),
+  'photo-unknown-practitioner-404': (s) => s.get(paths.photo('NO-SUCH-PRACTITIONER')),
+  'bundle-id-and-full-urls-everywhere': (s) => s.get(paths.insurers),
+  'profession-url-display-segment': (s) => s.get(`${paths.lookupPractitioners}?text=Smith&count=2`),
+  'register-codes-beyond-examples': (s) => s.get(`${paths.registerPractitioners}?count=2`),
+  'edi-list-routed-only': (s) => s.get(`${paths.insurers}?type=edi`),
+  'online-booking-false-not-restricting': (s) =>
+    s.get(`${paths.registerPractitioners}?is-onlinebooking-available=false&count=50`),
+  'insurer-filters-on-one-entry': (s) =>
+    s.get(`${paths.registerPractitioners}?insurer=bup&insurer-recognition-status=N&count=50`),
+  'insurer-codes-intersection': (s) => s.get(`${paths.registerRoles}?insurer=bup,ppp&count=50`),
+  'included-practitioner-header-only': (s) => s.get(`${paths.registerRoles}?_include=practitioner:location&count=2`),
+  'role-practitioner-display-given-family': (s) => s.get(`${paths.registerRoles}?_sort=name:asc&count=5`),
+  'address-drill-down-parameter-other-name': async (s) => {
+    const top = (await s.get(`${paths.addressSearch}?text=Downing%20Street`)).json as { key: string }[];
+    const key = Array.isArray(top) && top[0] ? top[0].key : 'NONE';
+    return s.get(`${paths.addressSearch}?text=Downing%20Street&container=${encodeURIComponent(key)}`);
+  },
 };

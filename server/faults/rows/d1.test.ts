@@ -27,6 +27,12 @@ const detailsOf = async (
   summaryId = 'RS-0001',
 ) => resources((await s.form(paths.detail(summaryId), { count: '50' })).json) as J[];
 const claimsOf = (batch: J): J[][] => (batch?.providers ?? []).map((p: J) => p.claims ?? []);
+const hospitalSmith = {
+  dateCompleted: '2026-03-14',
+  treatmentSiteName: 'St Elsewhere Hospital',
+  patientLastName: 'Smith',
+  patientDateOfBirth: '1980-04-12',
+};
 const hospitalNone = {
   dateCompleted: '2026-03-14',
   treatmentSiteName: 'St Elsewhere Hospital',
@@ -251,6 +257,59 @@ const SCENARIOS: Record<string, Scenario> = {
       ).size;
     expect(await bases(clean)).toBe(1);
     expect(await bases(faulty)).toBe(2);
+  },
+  'batch-get-answers-list-header': async (clean, faulty) => {
+    const c = (await clean.get(paths.batch('BATCH-1001'))).json as J;
+    expect([typeof c.msgId, Array.isArray(c.providers)]).toEqual(['string', true]);
+    const f = await faulty.get(paths.batch('BATCH-1001'));
+    expect(f.status).toBe(200);
+    expect(f.json).toEqual({ resourceType: 'Bundle', id: 'BATCH-1001', timestamp: expect.any(String) });
+    // The list and an unknown id keep the rule.
+    expect(ids((await faulty.get(paths.batches)).json)).toContain('BATCH-1001');
+    expect(statusAndCode(await faulty.get(paths.batch('BATCH-9999')))).toEqual([404, 'InvalidId']);
+  },
+  'hospital-search-patient-not-applied': async (clean, faulty) => {
+    const patients = async (s: typeof clean, query: Record<string, string>) =>
+      (resources((await s.get(withQuery(paths.hospitalSearch, query))).json) as J[])
+        .filter((r) => r.resourceType === 'Claim')
+        .map((r) => r.patient.display)
+        .sort();
+    expect(await patients(clean, hospitalSmith)).toEqual(['John Smith']);
+    expect(await patients(faulty, hospitalSmith)).toEqual(['John Smith', 'Robert Wilson']);
+    // The day and the site still restrict.
+    expect(await patients(faulty, { ...hospitalSmith, dateCompleted: '2026-03-10' })).toEqual(['Henry Wright']);
+    const { patientLastName: _, ...withoutName } = hospitalSmith;
+    expect((await clean.get(withQuery(paths.hospitalSearch, withoutName))).status).toBe(400);
+  },
+  'hospital-search-serviced-date-day-early': async (clean, faulty) => {
+    const days = async (s: typeof clean) =>
+      (resources((await s.get(withQuery(paths.hospitalSearch, hospitalSmith))).json) as J[])
+        .filter((r) => r.resourceType === 'Claim')
+        .flatMap((r) => r.item.map((i: J) => i.servicedDate));
+    expect(await days(clean)).toEqual(['2026-03-14']);
+    expect(await days(faulty)).toEqual(['2026-03-13']);
+    // The list keeps its dates.
+    const listed = (resources((await faulty.get(paths.hospitalList)).json) as J[]).filter(
+      (r) => r.resourceType === 'Claim',
+    );
+    expect(listed[0].item[0].servicedDate).toBe('2026-03-10');
+  },
+  'find-member-v1-accepts-v2-insurer': async (clean, faulty) => {
+    const cin = {
+      insurerIdentifier: 'cin',
+      membershipNumber: 'CIN100001',
+      firstInitial: 'O',
+      lastName: 'Green',
+      dateOfBirth: '1993-06-06',
+    };
+    expect(statusAndCode(await clean.findMember('1', cin))).toEqual([422, 'MSG_PARAM_INVALID']);
+    const f = await faulty.findMember('1', cin);
+    expect([f.status, memberNumber(f), family(f)]).toEqual([200, 'CIN100001', 'Green']);
+    // Version 2 keeps its own list: bup is still refused there.
+    expect(statusAndCode(await faulty.findMember('2', { ...v2Single, insurerIdentifier: 'bup' }))).toEqual([
+      422,
+      'MSG_PARAM_INVALID',
+    ]);
   },
 };
 

@@ -3,8 +3,10 @@
  * 30, item 1). Each breaks one documented rule, names the rows it proves and the check that must
  * catch it citing them; its scenario is in d1.test.ts.
  */
+import { FIND_MEMBER_V2_INSURERS } from '../../../spec/operations.ts';
 import type { Batch } from '../../repo/model.ts';
 import type { Repository } from '../../repo/repository.ts';
+import { batchHeaderOf } from '../../resources/batch.ts';
 import { coverageOf } from '../../resources/coverage.ts';
 import { claimResponseOf, paymentReconciliationOf } from '../../resources/remittance.ts';
 import { refExtension } from '../../resources/urls.ts';
@@ -19,6 +21,16 @@ const GET = 'get-remittance-details';
 const ACK = 'ack-remittance';
 
 const DETAIL = 'search-remittance-detail';
+const SEARCH_HOSPITAL = 'search-hospital-claims';
+/** 4.10: the search fields naming the patient. */
+const PATIENT_FIELDS = ['patientLastName', 'patientDateOfBirth'];
+/** The calendar day before a `yyyy-MM-dd` day. */
+const dayBefore = (day: string): string => {
+  const d = new Date(`${day.slice(0, 10)}T00:00:00Z`);
+  if (Number.isNaN(d.getTime())) return day;
+  d.setUTCDate(d.getUTCDate() - 1);
+  return d.toISOString().slice(0, 10);
+};
 const withBody = (reply: SandboxReply, body: unknown): SandboxReply => ({ ...reply, body });
 const versionOf = (scope: ModifierScope) => (scope.request.headers['svc-api-version'] ?? '').trim();
 const isInvalidId = (reply: SandboxReply) =>
@@ -560,5 +572,88 @@ export const D1_ROW_FAULTS: readonly RowFault[] = [
           }),
         })),
       ),
+  },
+  {
+    name: 'batch-get-answers-list-header',
+    kind: 'shape',
+    rule: 'D1 2.6 / 4.7: Get Remittance Details answers the batch object of 2.6',
+    description:
+      'Get Remittance Details answers the batch header of the pending list (a Bundle with the batch `id` and `timestamp`) instead of the batch object (msgId, msgIssueDate, msgSender, msgRecipient, providers).',
+    operations: [GET],
+    expectedCheck: 'matches-schema',
+    rows: ['D1-4.7-02'],
+    reply: async (reply, { request, repo }) => {
+      if (reply.status !== 200 || !isObject(reply.body) || !Array.isArray(reply.body.providers)) return reply;
+      const batch = await repo.pendingBatch(undefined, request.params.id ?? '');
+      return batch ? withBody(reply, batchHeaderOf(batch)) : reply;
+    },
+  },
+  {
+    name: 'hospital-search-patient-not-applied',
+    kind: 'filter',
+    rule: 'D1 4.10 / DEC-D1-29: the claims returned belong to a patient named `patientLastName`',
+    description:
+      'Search Hospital Claims does not read `patientLastName` and `patientDateOfBirth`: it answers every claim rendered on `dateCompleted` at `treatmentSiteName`, whoever the patient (and serves a request without the two).',
+    operations: [SEARCH_HOSPITAL],
+    expectedCheck: 'entries-match-filter',
+    rows: ['D1-4.10-04'],
+    served: (op) =>
+      op.id !== SEARCH_HOSPITAL
+        ? op
+        : {
+            ...op,
+            parameters: op.parameters.map((p) => (PATIENT_FIELDS.includes(p.name) ? { ...p, required: false } : p)),
+          },
+    request: (req) => {
+      if (!PATIENT_FIELDS.some((f) => req.query.has(f))) return req;
+      const query = new URLSearchParams(req.query);
+      for (const f of PATIENT_FIELDS) query.delete(f);
+      return { ...req, query };
+    },
+  },
+  {
+    name: 'hospital-search-serviced-date-day-early',
+    kind: 'value',
+    rule: 'D1 4.10 / DEC-D1-29: the claims returned were rendered on `dateCompleted`',
+    description:
+      "Search Hospital Claims finds the claims but writes each Claim's `item[].servicedDate` one day early (a day stored as local midnight and written in UTC): the claims answered for a day read as rendered the day before.",
+    operations: [SEARCH_HOSPITAL],
+    expectedCheck: 'entries-match-filter',
+    rows: ['D1-4.10-04'],
+    reply: (reply) =>
+      reply.status !== 200
+        ? reply
+        : withBody(
+            reply,
+            mapResources(reply.body, 'Claim', (r) => ({
+              ...r,
+              item: arr(r.item).map((i) =>
+                isObject(i) && typeof i.servicedDate === 'string'
+                  ? { ...i, servicedDate: dayBefore(i.servicedDate) }
+                  : i,
+              ),
+            })),
+          ),
+  },
+  {
+    name: 'find-member-v1-accepts-v2-insurer',
+    kind: 'validation',
+    rule: 'D1 4.1 / DEC-D1-19: version 1 refuses an insurer outside its list (`cin`, which only version 2 serves)',
+    description:
+      'Version 1 serves every insurer of version 2 too: a search with `cin` is answered like any other (the Coverage of the one member it matches).',
+    operations: FIND_MEMBER,
+    expectedCheck: 'request-refused',
+    rows: ['D1-4.1-07'],
+    served: (op) =>
+      op.id !== 'find-member-v1'
+        ? op
+        : {
+            ...op,
+            parameters: op.parameters.map((p) =>
+              p.name === 'insurerIdentifier'
+                ? { ...p, values: [...new Set([...(p.values ?? []), ...FIND_MEMBER_V2_INSURERS])] }
+                : p,
+            ),
+          },
   },
 ];

@@ -167,6 +167,31 @@ const SCENARIOS: Record<string, Scenario> = {
   },
   'practitioner-lookup-bare-array': bareArray(paths.lookupPractitioners, { text: 'Smith' }),
   'location-lookup-bare-array': bareArray(paths.lookupLocations, { text: 'London' }),
+  'practitioner-lookup-text-not-applied': async (clean, faulty) => {
+    const families = async (s: TestSandbox) =>
+      (resources((await getQ(s, paths.lookupPractitioners, { text: 'Smith', count: '50' })).json) as J[]).map(
+        (r) => r.name[0].family,
+      );
+    const c = await families(clean);
+    expect(c.length).toBeGreaterThan(0);
+    for (const f of c) expect(f.toLowerCase()).toContain('smith');
+    const f = await families(faulty);
+    expect(f.length).toBeGreaterThan(c.length);
+    expect(f).toContain('Patel');
+  },
+  'location-lookup-text-not-applied': async (clean, faulty) => {
+    const names = async (s: TestSandbox) =>
+      (resources((await getQ(s, paths.lookupLocations, { text: 'London', type: 'P', count: '50' })).json) as J[]).map(
+        (r) => r.name,
+      );
+    const c = await names(clean);
+    expect(c.length).toBeGreaterThan(0);
+    for (const n of c) expect(n).toContain('London');
+    const f = await names(faulty);
+    expect(f).toContain('Richmond Physiotherapy');
+    // The type still restricts.
+    expect(f).not.toContain('Harley Street Clinic');
+  },
   'location-lookup-type-p-refused': async (clean, faulty) => {
     const c = await getQ(clean, paths.lookupLocations, { text: 'London', type: 'P' });
     expect([c.status, typeOf(c)]).toEqual([200, 'Bundle']);
@@ -273,6 +298,19 @@ const SCENARIOS: Record<string, Scenario> = {
     const c = (await values(clean)) as J[];
     expect(c.length).toBeGreaterThan(0);
     expect(await values(faulty)).toEqual(c.map((v) => ({ valueString: v.valueCodeableConcept.coding[0].code })));
+  },
+  'photo-keyed-by-regulator-reference': async (clean, faulty) => {
+    const c = await clean.get(paths.photo('PR-0001'));
+    expect([c.status, typeOf(c)]).toEqual([200, 'Parameters']);
+    const f = await faulty.get(paths.photo('PR-0001'));
+    expect([f.status, errorCode(f.json)]).toEqual([422, 'MSG_REFERENCE_ID_NOT_FOUND']);
+    // The regulator reference 4.9 shows for PR-0001 answers its photo.
+    const [practitioner] = resources((await getQ(faulty, paths.registerPractitioners, { count: '1' })).json) as J[];
+    expect(practitioner.id).toBe('PR-0001');
+    const reference = extensionValues(practitioner, 'regulatorreference')[0] as J;
+    const byReference = await faulty.get(paths.photo(reference.valueString));
+    expect([byReference.status, (byReference.json as J).parameter]).toEqual([200, (c.json as J).parameter]);
+    expect((await clean.get(paths.photo(reference.valueString))).status).toBe(422);
   },
   'photo-as-binary': async (clean, faulty) => {
     const c = await clean.get(paths.photo('PR-0001'));

@@ -173,6 +173,33 @@ function bookableFilterReversed(operation: string, section: string, row: string)
   };
 }
 
+/**
+ * A lookup that does not read `text` (4.2, 4.3, DEC-D2-07): every record is answered whatever the
+ * text (and a request without it is served too, the parameter being unknown to it).
+ */
+function lookupTextNotApplied(operation: string, section: string, row: string, records: string): RowFault {
+  const who = operation === 'lookup-practitioners' ? 'practitioner' : 'location';
+  return {
+    name: `${who}-lookup-text-not-applied`,
+    kind: 'filter',
+    rule: `D2 ${section} / DEC-D2-07: every returned ${records} matches the search text`,
+    description: `The ${who} lookup does not read \`text\`: it answers every ${records} it holds${who === 'location' ? ' (of the `type` asked for)' : ''}, whatever the text, and serves a request without it.`,
+    operations: [operation],
+    expectedCheck: 'entries-match-filter',
+    rows: [row],
+    served: (op) =>
+      op.id !== operation
+        ? op
+        : { ...op, parameters: op.parameters.map((p) => (p.name === 'text' ? { ...p, required: false } : p)) },
+    request: (req) => {
+      if (!req.query.has('text')) return req;
+      const query = new URLSearchParams(req.query);
+      query.delete('text');
+      return { ...req, query };
+    },
+  };
+}
+
 export const D2_ROW_FAULTS: readonly RowFault[] = [
   // --- Code sets (2.2, 4.1) ---
   codeSetNotServed('service-category', 'ISC', 'D2-2.2-09'),
@@ -237,6 +264,8 @@ export const D2_ROW_FAULTS: readonly RowFault[] = [
   // --- Lookups and insurers (2.3, 4.2-4.5) ---
   lookupAnswersArray('practitioner-lookup-bare-array', 'lookup-practitioners', '4.2', 'D2-4.2-05'),
   lookupAnswersArray('location-lookup-bare-array', 'lookup-locations', '4.3', 'D2-4.3-06'),
+  lookupTextNotApplied('lookup-practitioners', '4.2', 'D2-4.2-02', 'practitioner'),
+  lookupTextNotApplied('lookup-locations', '4.3', 'D2-4.3-02', 'location'),
   {
     name: 'location-lookup-type-p-refused',
     kind: 'validation',
@@ -460,6 +489,23 @@ export const D2_ROW_FAULTS: readonly RowFault[] = [
             }),
           )
         : reply,
+  },
+  {
+    name: 'photo-keyed-by-regulator-reference',
+    kind: 'wrong-record',
+    rule: 'D2 4.9, 4.10: the photo is addressed by `{get_practitionerphoto_endpoint}/{practitioner.id}` with the id 4.9 returns',
+    description:
+      "The photo endpoint looks the practitioner up by the regulator reference of its registration (the `regulatorreference` of 4.9's `registrationnumbers`), not by the `id` 4.9 returns: a register id is refused 422 MSG_REFERENCE_ID_NOT_FOUND, a regulator reference answers that practitioner's photo.",
+    // The photo step finds its practitioner by 4.9 first: the target shows it holds the id.
+    operations: ['get-practitioner-photo'],
+    expectedCheck: 'success-status',
+    rows: ['D2-4.10-01'],
+    request: async (req, { operations, repo }) => {
+      if (!operations.includes('get-practitioner-photo') || req.params.practitionerId === undefined) return req;
+      const asked = req.params.practitionerId;
+      const byReference = (await repo.registerPractitioners()).find((p) => same(asked, p.regulator.reference));
+      return { ...req, params: { ...req.params, practitionerId: byReference?.id ?? `regulator-reference:${asked}` } };
+    },
   },
   {
     name: 'photo-as-binary',

@@ -2,6 +2,7 @@
 import { expect } from 'vitest';
 import {
   basicAuth,
+  errorCode,
   introspectStatus,
   paths,
   refreshStatus,
@@ -23,6 +24,14 @@ const tokenDetails = (s: TestSandbox, redirect_uri: string, authorization: strin
 const sitesV2 = async (s: TestSandbox, query: Record<string, string>): Promise<J> =>
   (await s.accounts(withQuery(paths.sitesV2, query))).json;
 const ids = (body: J): string[] => (body.sites as J[]).map((x) => x.id);
+const payorBody = (authority: string) => ({
+  resourceType: 'Contract',
+  subject: [{ reference: 'Site/SITE001' }],
+  authority: [{ reference: authority, display: `Payor ${authority}` }],
+});
+/** The authority references of a site's payor listing. */
+const payorRefs = (body: unknown): string[] =>
+  ((body as J).entry as J[]).flatMap((e) => (e.resource.authority ?? []).map((a: J) => a.reference));
 
 const SCENARIOS: Record<string, Scenario> = {
   'logout-keeps-refresh-token': async (clean, faulty) => {
@@ -262,6 +271,132 @@ const SCENARIOS: Record<string, Scenario> = {
       expect([x.status, JSON.stringify(x.json)]).toEqual([422, expect.stringContaining('INVALID_RESOURCE')]);
       const after = (await s.patient('GET', paths.patient('PAT-0002'))).json as J;
       expect(after.gender === before.gender ? 'unchanged' : after.gender).toBe(gender);
+    }
+  },
+  'episode-type-named-name': async (clean, faulty) => {
+    const first = async (s: TestSandbox) =>
+      ((await s.get(paths.episodeTypes, { token: await s.diaryToken() })).json as J).data[0];
+    const c = await first(clean);
+    expect(typeof c.type).toBe('string');
+    expect(await first(faulty)).toEqual({ id: c.id, name: c.type, description: c.description });
+  },
+  'recurrence-type-id-as-code': async (clean, faulty) => {
+    const first = async (s: TestSandbox) =>
+      ((await s.get(paths.recurrenceTypes, { token: await s.diaryToken() })).json as J).data[0];
+    const c = await first(clean);
+    expect(c.id).toBeDefined();
+    expect(await first(faulty)).toEqual({ code: c.id, type: c.type, description: c.description });
+  },
+  'diary-refreshed-token-unstored': async (clean, faulty) => {
+    for (const [s, listed] of [
+      [clean, 200],
+      [faulty, 401],
+    ] as const) {
+      const token = await s.diaryToken();
+      const r: J = (await s.request('POST', paths.diaryRefresh, { headers: { authorization: `Bearer ${token}` } }))
+        .json;
+      expect([r.response, typeof r.access_token]).toEqual([2, 'string']);
+      expect((await s.get(paths.episodeTypes, { token: r.access_token })).status).toBe(listed);
+      // The post-authorisation token stays good.
+      expect((await s.get(paths.episodeTypes, { token })).status).toBe(200);
+    }
+  },
+  'diary-postauth-token-unstored': async (clean, faulty) => {
+    for (const [s, listed, refreshed] of [
+      [clean, 200, 2],
+      [faulty, 401, 1],
+    ] as const) {
+      const a: J = (await s.multipart(paths.diaryPostAuth, { Code: 'DIARY-OK' })).json;
+      expect([a.response, typeof a.access_token]).toEqual([2, 'string']);
+      expect((await s.get(paths.recurrenceTypes, { token: a.access_token })).status).toBe(listed);
+      const r = await s.request('POST', paths.diaryRefresh, { headers: { authorization: `Bearer ${a.access_token}` } });
+      expect((r.json as J).response).toBe(refreshed);
+    }
+  },
+  'user-info-flattened': async (clean, faulty) => {
+    const path = withQuery(paths.userInfo, { code: 'CODE-0001' });
+    const c: J = (await clean.accounts(path)).json;
+    expect(Object.keys(c).sort()).toEqual(['homesite', 'site', 'user']);
+    const f = await faulty.accounts(path);
+    expect([f.status, f.json]).toEqual([200, c.user]);
+  },
+  'event-info-as-list': async (clean, faulty) => {
+    const path = withQuery(paths.event, { sns_id: 'SNS-0001' });
+    const c: J = (await clean.accounts(path)).json;
+    expect(typeof c.eventId).toBe('number');
+    const f = await faulty.accounts(path);
+    expect([f.status, f.json]).toEqual([200, [c]]);
+  },
+  'event-read-by-event-id': async (clean, faulty) => {
+    const path = withQuery(paths.event, { sns_id: 'SNS-0001' });
+    const c: J = (await clean.accounts(path)).json;
+    expect((await faulty.accounts(path)).json).toEqual({ message: 'eventId is missing', code: 400 });
+    const byEventId = await faulty.accounts(withQuery(paths.event, { sns_id: 'SNS-0001', eventId: String(c.eventId) }));
+    expect([byEventId.status, (byEventId.json as J).eventId]).toEqual([200, c.eventId]);
+  },
+  'patient-family-name-required': async (clean, faulty) => {
+    const bare = { resourceType: 'Patient' };
+    expect((await clean.patient('POST', paths.createPatient, bare)).status).toBe(201);
+    const f = await faulty.patient('POST', paths.createPatient, bare);
+    expect([f.status, errorCode(f.json)]).toEqual([400, 'MSG_MISSING_MANDATORY_PARAM']);
+    const named = { resourceType: 'Patient', name: [{ family: 'Conformance', given: ['Ann'] }] };
+    expect((await faulty.patient('POST', paths.createPatient, named)).status).toBe(201);
+  },
+  'patient-create-answers-id-only': async (clean, faulty) => {
+    const sent = { resourceType: 'Patient', name: [{ family: 'Conformance', given: ['Ann'] }], gender: 'female' };
+    expect((await clean.patient('POST', paths.createPatient, sent)).json).toMatchObject(sent);
+    const f: J = (await faulty.patient('POST', paths.createPatient, sent)).json;
+    expect(Object.keys(f).sort()).toEqual(['active', 'id', 'resourceType']);
+    // What was sent is stored: get returns it.
+    expect((await faulty.patient('GET', paths.patient(f.id))).json).toMatchObject(sent);
+  },
+  'condition-note-dated': async (clean, faulty) => {
+    const sent = {
+      resourceType: 'Condition',
+      evidence: [
+        {
+          detail: [
+            {
+              display: 'scan.pdf',
+              identifier: { id: 'ATT-9001', system: 'document-store', value: 'https://files.example/att/ATT-9001' },
+            },
+          ],
+        },
+      ],
+      note: [{ text: 'Back pain', authorReference: { reference: 'patient/PAT-0001' } }],
+    };
+    const c: J = (await clean.patient('POST', paths.condition, sent)).json;
+    expect([c.note[0].text, c.evidence[0].detail[0].display]).toEqual(['Back pain', 'scan.pdf']);
+    const f: J = (await faulty.patient('POST', paths.condition, sent)).json;
+    expect([f.note[0].text, f.evidence[0].detail[0].display]).toEqual(['2026-11-21: Back pain', 'SCAN.PDF']);
+  },
+  'payor-create-not-stored': async (clean, faulty) => {
+    for (const [s, listed] of [
+      [clean, true],
+      [faulty, false],
+    ] as const) {
+      for (const authority of ['Organization/CONF-INS', 'Person/CONF-CONTACT']) {
+        const a = await s.contract('POST', paths.contract, payorBody(authority));
+        expect([a.status, typeof (a.json as J).id]).toEqual([200, 'string']);
+        expect(payorRefs((await s.contract('GET', paths.sitePayors('SITE001'))).json).includes(authority)).toBe(listed);
+      }
+    }
+  },
+  'payor-delete-not-applied': async (clean, faulty) => {
+    for (const [s, listed] of [
+      [clean, false],
+      [faulty, true],
+    ] as const) {
+      for (const [authority, payorType] of [
+        ['Organization/CONF-INS', 'I'],
+        ['Person/CONF-CONTACT', 'C'],
+      ]) {
+        const id = ((await s.contract('POST', paths.contract, payorBody(authority))).json as J).id;
+        const query = { payorId: authority, payorType, providerGroup: id };
+        const del = await s.contract('DELETE', withQuery(paths.contractSite('SITE001'), query));
+        expect([del.status, errorCode(del.json)]).toEqual([200, 'MSG_DELETED_ID']);
+        expect(payorRefs((await s.contract('GET', paths.sitePayors('SITE001'))).json).includes(authority)).toBe(listed);
+      }
     }
   },
 };

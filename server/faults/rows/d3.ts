@@ -95,6 +95,31 @@ function searchOneKey(keep: (site: JsonObject, search: string) => boolean): Pick
   };
 }
 
+/** A diary token answer (`{access_token, response: 2}`) whose token is replaced by one never stored. */
+const unstoredDiaryToken = (reply: SandboxReply): SandboxReply => {
+  const body = reply.body;
+  if (!isObject(body) || body.response !== 2 || typeof body.access_token !== 'string') return reply;
+  return { ...reply, body: { ...body, access_token: `${body.access_token}-unstored` } };
+};
+
+/** A diary list answer whose items are rewritten. */
+const mapDiaryItems =
+  (edit: (item: JsonObject) => JsonObject) =>
+  (reply: SandboxReply): SandboxReply =>
+    reply.status === 200 && isObject(reply.body) && Array.isArray(reply.body.data)
+      ? { ...reply, body: { ...reply.body, data: reply.body.data.map((i) => (isObject(i) ? edit(i) : i)) } }
+      : reply;
+
+/** An item with member `from` renamed `to` (the value kept). */
+const renamed = (item: JsonObject, from: string, to: string): JsonObject => {
+  const { [from]: value, ...rest } = item;
+  return { ...rest, [to]: value };
+};
+
+/** True when a Patient names a last name (`name[].family`, a non-empty text). */
+const hasFamilyName = (resource: unknown) =>
+  isObject(resource) && arr(resource.name).some((n) => isObject(n) && typeof n.family === 'string' && n.family !== '');
+
 /** Marks a revoke whose `refresh_token` hint names a token that is no live refresh token. */
 const HINT_MISMATCH = 'x-fault-hint-mismatch';
 
@@ -596,5 +621,170 @@ export const D3_ROW_FAULTS: readonly RowFault[] = [
           )
         : reply;
     },
+  },
+  {
+    name: 'episode-type-named-name',
+    kind: 'shape',
+    rule: 'D3 2.3 / DEC-D3-29: episode type items carry `id` and `type`',
+    description: "List episode types names each item's type `name` (`{id, name, description}`).",
+    operations: ['list-episode-types'],
+    expectedCheck: 'matches-schema',
+    rows: ['D3-2.3-05'],
+    reply: mapDiaryItems((item) => renamed(item, 'type', 'name')),
+  },
+  {
+    name: 'recurrence-type-id-as-code',
+    kind: 'shape',
+    rule: 'D3 2.3 / DEC-D3-29: recurrence type items carry `id` and `type`',
+    description: "List recurrence types names each item's id `code` (`{code, type, description}`).",
+    operations: ['list-recurrence-types'],
+    expectedCheck: 'matches-schema',
+    rows: ['D3-2.3-07'],
+    reply: mapDiaryItems((item) => renamed(item, 'id', 'code')),
+  },
+  {
+    name: 'diary-refreshed-token-unstored',
+    kind: 'auth',
+    rule: 'D3 4.3 / DEC-D3-51: the refreshed access token is accepted by the diary list operations',
+    description: 'Refresh token answers response 2 with a new access token it never stores: the lists answer it 401.',
+    operations: ['diary-refresh-token'],
+    expectedCheck: 'success-status',
+    rows: ['D3-4.3-10'],
+    reply: unstoredDiaryToken,
+  },
+  {
+    name: 'diary-postauth-token-unstored',
+    kind: 'auth',
+    rule: 'D3 5: the diary access token of post-authorisation outcome 2 is accepted by refresh and by the list operations',
+    description:
+      'Post authorisation answers response 2 with an access token it never stores: refresh answers it response 1 and the lists 401.',
+    // Caught where the token is refused: the lists.
+    operations: ['diary-post-auth', 'list-episode-types', 'list-appointment-statuses', 'list-recurrence-types'],
+    expectedCheck: 'success-status',
+    rows: ['D3-5-08'],
+    reply: unstoredDiaryToken,
+  },
+  {
+    name: 'user-info-flattened',
+    kind: 'shape',
+    rule: 'D3 4.1, 2.2: Get user info with a valid code answers 200 with user info `{user, homesite, site}`',
+    description: 'Get user info answers the members of `user` at the top level, without `homesite` and `site`.',
+    operations: ['get-user-info'],
+    expectedCheck: 'matches-schema',
+    rows: ['D3-4.1-11'],
+    reply: (reply) =>
+      reply.status === 200 && isObject(reply.body) && isObject(reply.body.user)
+        ? { ...reply, body: { ...reply.body.user } }
+        : reply,
+  },
+  {
+    name: 'event-info-as-list',
+    kind: 'shape',
+    rule: 'D3 4.1, 2.2: Get event info with a known `sns_id` answers 200 with the event',
+    description: 'Get event info answers the event inside a list of one (`[event]`).',
+    operations: ['get-event-info'],
+    expectedCheck: 'matches-schema',
+    rows: ['D3-4.1-35'],
+    reply: (reply) => (reply.status === 200 && isObject(reply.body) ? { ...reply, body: [reply.body] } : reply),
+  },
+  {
+    name: 'event-read-by-event-id',
+    kind: 'validation',
+    rule: 'D3 4.1, 6: events are read through Get event info with the `sns_id` generated when the event was created or updated',
+    description:
+      'Get event info reads the event by a query `eventId`: a request naming the event by `sns_id` only is refused 400 `eventId is missing`.',
+    operations: ['get-event-info'],
+    expectedCheck: 'success-status',
+    rows: ['D3-6-01', 'D3-4.1-35'],
+    reply: (reply, { request }) =>
+      reply.status === 200 && (request.query.get('eventId') ?? '').trim() === ''
+        ? accountsError(400, 'eventId is missing')
+        : reply,
+  },
+  {
+    name: 'patient-family-name-required',
+    kind: 'validation',
+    rule: 'D3 2.4: only the patient identifier is 1-1; a Patient without a last name (0-1) is accepted by create',
+    description:
+      'Create patient refuses a Patient without `name[].family` with 400 `MSG_MISSING_MANDATORY_PARAM` (the optional last name made mandatory).',
+    operations: ['create-patient'],
+    expectedCheck: 'success-status',
+    rows: ['D3-2.4-10'],
+    repo: (repo) => ({
+      ...repo,
+      savePatient: async (record) => {
+        if (!hasFamilyName(record.resource))
+          throw new ApiError(400, 'MSG_MISSING_MANDATORY_PARAM', 'Patient.name.family is required');
+        return repo.savePatient(record);
+      },
+    }),
+  },
+  {
+    name: 'patient-create-answers-id-only',
+    kind: 'wrong-answer',
+    rule: 'D3 4.4 / DEC-D3-33: create answers the created Patient, carrying the values sent',
+    description:
+      'Create patient stores the Patient whole but answers only `{resourceType, id, active}`: get returns what was sent, the create answer does not.',
+    operations: ['create-patient'],
+    expectedCheck: 'patient-round-trip',
+    rows: ['D3-4.4-05'],
+    reply: (reply) =>
+      reply.status === 201 && isObject(reply.body)
+        ? { ...reply, body: { resourceType: 'Patient', id: reply.body.id, active: reply.body.active } }
+        : reply,
+  },
+  {
+    name: 'condition-note-dated',
+    kind: 'wrong-answer',
+    rule: 'D3 4.4 / DEC-D3-33: the created Condition carries the note and evidence sent',
+    description:
+      'Add condition answers each note text prefixed with the date it was added (`2026-11-21: <text>`) and each evidence detail `display` upper-cased.',
+    operations: ['create-condition'],
+    expectedCheck: 'condition-round-trip',
+    rows: ['D3-4.4-16'],
+    reply: (reply) => {
+      const body = reply.body;
+      if (reply.status !== 201 || !isObject(body)) return reply;
+      const note = arr(body.note).map((n) => (isObject(n) ? { ...n, text: `2026-11-21: ${String(n.text ?? '')}` } : n));
+      const evidence = arr(body.evidence).map((e) =>
+        isObject(e)
+          ? {
+              ...e,
+              detail: arr(e.detail).map((d) =>
+                isObject(d) && typeof d.display === 'string' ? { ...d, display: d.display.toUpperCase() } : d,
+              ),
+            }
+          : e,
+      );
+      return { ...reply, body: { ...body, note, ...(body.evidence === undefined ? {} : { evidence }) } };
+    },
+  },
+  {
+    name: 'payor-create-not-stored',
+    kind: 'state',
+    rule: "D3 4.5 / DEC-D3-37, DEC-D3-58: after a payor or contact payor is created the site's payor listing names it",
+    description:
+      "Create payor and create contact as payor answer the Contract with a new id but store nothing: the site's listing does not name the payor (updates of stored payors are kept).",
+    operations: ['upsert-payor', 'upsert-contact-payor'],
+    expectedCheck: 'ids-listed',
+    rows: ['D3-4.5-18', 'D3-4.5-24'],
+    repo: (repo) => ({
+      ...repo,
+      savePayor: async (payor) => {
+        if ((await repo.payors(payor.siteId)).some((p) => p.contractId === payor.contractId))
+          await repo.savePayor(payor);
+      },
+    }),
+  },
+  {
+    name: 'payor-delete-not-applied',
+    kind: 'state',
+    rule: "D3 4.5 / DEC-D3-37, DEC-D3-58: after a payor or contact payor is deleted the site's payor listing no longer names it",
+    description:
+      "Delete payor and delete contact as payor answer `MSG_DELETED_ID` but keep the payor: the site's listing still names it.",
+    operations: ['delete-payor', 'delete-contact-payor'],
+    expectedCheck: 'ids-listed',
+    rows: ['D3-4.5-18', 'D3-4.5-24'],
+    repo: (repo) => ({ ...repo, removePayor: async () => true }),
   },
 ];
