@@ -126,7 +126,10 @@ async function withPatient(
   return created;
 }
 
-/** The update of a live, active patient the suite created: its answer, the read-back and the update errors (DEC-D3-54). */
+/**
+ * The update of a live, active patient the suite created: its answer, the read-back and the update
+ * errors (DEC-D3-54).
+ */
 async function verifyUpdates(id: string, changed: Record<string, unknown>): Promise<void> {
   const updated = await patientCall('update-patient', { path: { patient_id: id }, body: json(changed) });
   if (verifySuccess(updated, 'update-patient', { success: ['D3-4.4-11', 'D3-4.4-19'], schema: PATIENT_SCHEMA })) {
