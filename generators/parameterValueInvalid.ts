@@ -93,6 +93,21 @@ const OVERRIDES: readonly Override[] = [
   { operation: 'find-member-v1', kinds: ['empty'], requiredOnly: true, mayServe: false, basis: 'DEC-D1-17' },
 ];
 
+/**
+ * Triggers a requirement row ties to one code of the table in so many words, where the table's
+ * wording alone is not read as a tie: Find Member's "a missing mandatory parameter is
+ * `MSG_MISSING_MANDATORY_PARAM` with HTTP 400" (D1-7-03; D1 7: "400 | MSG_MISSING_MANDATORY_PARAM |
+ * Mandatory parameter missing"), judged so by the Find Member suite too.
+ */
+const STATED_TIES: readonly { operations: readonly string[]; kind: InvalidKind; code: string; basis: string }[] = [
+  {
+    operations: ['find-member-v1', 'find-member-v2'],
+    kind: 'missing',
+    code: 'MSG_MISSING_MANDATORY_PARAM',
+    basis: 'D1-7-03',
+  },
+];
+
 const overrideFor = (op: Operation, p: Parameter, kind: InvalidKind) =>
   OVERRIDES.find(
     (o) =>
@@ -123,7 +138,12 @@ export function allowedAnswers(op: Operation, p: Parameter, kind: InvalidKind): 
   // no sentence of the documents makes a present, empty value the same as an absent one.
   const absence = kind === 'missing';
   const namesAbsence = new RegExp(`\\b${p.name.replace(/[^A-Za-z0-9_]/g, '\\$&')}\\b.*\\b(required|missing)\\b`, 'i');
-  const tied = absence ? documented.filter((e) => e.code === '' || namesAbsence.test(e.code)) : [];
+  const stated = STATED_TIES.find((t) => t.kind === kind && t.operations.includes(op.id));
+  if (stated) basis.push(stated.basis);
+  const tied = documented.filter(
+    (e) =>
+      (absence && (e.code === '' || namesAbsence.test(e.code))) || (stated !== undefined && e.code === stated.code),
+  );
   const parameterCodes = documented.filter((e) => PARAMETER_CODES.has(e.code));
   let refusal: AllowedAnswers['refusal'];
   let errors: readonly ErrorEntry[];

@@ -11,7 +11,7 @@ import { loadDecisions } from './decisions.ts';
 import { HTTP_FREEDOMS, NO_FREEDOM, PENDING, SILENCES, silenceRegister, wordsOf } from './silences.ts';
 
 /** Pinned: the pending list may only shrink (issue 30's goal is 0); lower it when a variant lands. */
-const PENDING_AT_MOST = 52;
+const PENDING_AT_MOST = 0;
 
 const decisions = loadDecisions();
 const decisionIds = new Set(decisions.map((d) => d.id));

@@ -53,6 +53,21 @@ async function as(
   return call(id, { ...options, values: { ...options.values, token } });
 }
 
+/**
+ * D3 5 / DEC-D3-39: "Accounts operations: `Authorization: Bearer <ACCESS_TOKEN>`." A request without
+ * a token, and one with an unknown token, each otherwise the request of the operation's success
+ * step, must be refused with a 4xx status.
+ */
+function tokenRequired(id: OperationId, options: () => CallOptions | Promise<CallOptions>): void {
+  test('a request without a token, or with an unknown one, is refused', async () => {
+    const base = await options();
+    const without = await call(id, { ...base, omitHeaders: [...(base.omitHeaders ?? []), 'Authorization'] });
+    on(id).must('D3-5-01').under('DEC-D3-39').check(without, requestRefused, { request: 'without a token' });
+    const unknown = await call(id, { ...base, values: { ...base.values, token: 'not-a-valid-token-0000' } });
+    on(id).must('D3-5-01').under('DEC-D3-39').check(unknown, requestRefused, { request: 'an unknown bearer token' });
+  });
+}
+
 /** A section 7 answer: exact status and message template, and the `{message, code}` body. */
 function verifyAccountsError(x: Exchange | undefined, id: OperationId, message: string, requirements: string[]): void {
   if (!x) return;
@@ -148,15 +163,12 @@ describeOperation('introspect', (op) => {
     );
   });
 
-  test('a request without a token is refused', async () => {
-    on(id)
-      .must('D3-5-01')
-      .check(await call(id, { omitHeaders: ['Authorization', 'SU-SiteId'] }), requestRefused);
-  });
+  tokenRequired(id, () => ({ omitHeaders: ['SU-SiteId'] }));
 });
 
 describeOperation('list-features', () => {
   const id = 'list-features';
+  tokenRequired(id, () => ({ omitHeaders: ['SU-SiteId'] }));
   test('a user with features gets the role object', async () => {
     const x = await as(id, 'user', { omitHeaders: ['SU-SiteId'] }, ['D3-4.1-08']);
     if (x)
@@ -214,6 +226,8 @@ describeOperation('list-features', () => {
 
 describeOperation('get-user-info', (op) => {
   const id = 'get-user-info';
+  // The configured code is spent once per run (DEC-D3-43): an invented one, refused either way.
+  tokenRequired(id, () => ({ query: { code: 'NO-SUCH-CODE-000' } }));
   const needs = { fixtures: ['accounts.userInfoCode'], cites: ['D3-4.1-11'] } as const;
   op.test('a valid code gives the user info', needs, async ([code]) => {
     const x = await as(id, 'user', { query: { code } }, ['D3-4.1-11']);
@@ -254,6 +268,7 @@ describeOperation('get-user-info', (op) => {
 
 describeOperation('list-authorised-sites-v1', () => {
   const id = 'list-authorised-sites-v1';
+  tokenRequired(id, () => ({}));
   test("the user's active sites are listed", async () => {
     const x = await as(id, 'user', {}, ['D3-4.1-13']);
     if (
@@ -286,6 +301,7 @@ describeOperation('list-authorised-sites-v1', () => {
 
 describeOperation('list-authorised-sites-v2', (op) => {
   const id = 'list-authorised-sites-v2';
+  tokenRequired(id, () => ({}));
   test('pagination: pages, counts and links agree; pages do not overlap', async () => {
     const max = 4;
     const pages = [];
@@ -431,6 +447,7 @@ describeOperation('list-authorised-sites-v2', (op) => {
 
 describeOperation('list-site-subscriptions', (op) => {
   const id = 'list-site-subscriptions';
+  tokenRequired(id, () => ({}));
   test("the site's subscriptions; a request without SU-SiteId is refused", async () => {
     const x = await as(id, 'user', {}, ['D3-4.1-30']);
     if (
@@ -506,6 +523,7 @@ describeOperation('list-site-subscriptions', (op) => {
 
 describeOperation('get-user-details', (op) => {
   const id = 'get-user-details';
+  tokenRequired(id, () => ({ omitHeaders: ['SU-UserId'] }));
   test("a user token gives the user's details", async () => {
     const x = await as(id, 'user', { omitHeaders: ['SU-UserId'] }, ['D3-4.1-32']);
     if (
@@ -605,6 +623,8 @@ describeOperation('get-user-details', (op) => {
 
 describeOperation('get-event-info', (op) => {
   const id = 'get-event-info';
+  // The configured sns_id when there is one (an invented one is refused either way).
+  tokenRequired(id, () => ({ query: { sns_id: A().snsId ?? 'NO-SUCH-SNS-000' } }));
   const needs = { fixtures: ['accounts.snsId'], cites: ['D3-4.1-35'] } as const;
   op.test('a known sns_id gives the event', needs, async ([snsId]) => {
     const x = await as(id, 'user', { query: { sns_id: snsId } }, ['D3-4.1-35']);
@@ -658,6 +678,7 @@ describeOperation('get-event-info', (op) => {
 
 describeOperation('get-site-users', (op) => {
   const id = 'get-site-users';
+  tokenRequired(id, () => ({ path: { siteId: runContext().siteId } }));
   test('users of a site, and the two HTTP 200 quirks', async () => {
     const site = runContext().siteId;
     const x = await as(id, 'user', { path: { siteId: site } }, ['D3-4.1-37']);

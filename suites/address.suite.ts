@@ -102,6 +102,15 @@ describeOperation(SEARCH, () => {
     on(SEARCH)
       .must(...R.auth)
       .check(await call(SEARCH, { query: { text: 'x' }, omitHeaders: ['Authorization'] }), requestRefused);
+    // D2 5, DEC-D2-61: an unknown token is refused as no token is.
+    on(SEARCH)
+      .must(...R.auth)
+      .under('DEC-D2-61')
+      .check(
+        await call(SEARCH, { query: { text: 'x' }, headers: { Authorization: 'Bearer not-a-known-token-0000' } }),
+        requestRefused,
+        { token: 'unknown' },
+      );
   });
 });
 

@@ -193,7 +193,8 @@ function searchSuite(id: OperationId, reqs: typeof R.practitioner, filters: () =
         tags: paging.tags,
         match: [...paging.match, ...reqs.paging],
         bounds: [...paging.bounds, ...reqs.paging],
-        total: paging.total,
+        // DEC-D2-27's paging rules include a consistent total: a record no page holds breaks the paging row too.
+        total: [...paging.total, ...reqs.paging],
       });
     });
 

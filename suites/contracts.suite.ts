@@ -20,8 +20,11 @@ import {
   effectivePricesProcedureHasService,
   entriesMatchFilter,
   notServerError,
+  pageWithinCount,
+  pagesDoNotOverlap,
   pagingTagsMatchRequest,
   payorsReservedOnce,
+  totalConsistent,
   requestRefused,
   successStatus,
 } from '../checks/index.ts';
@@ -32,7 +35,7 @@ import { bodyOf, bundleResources, hasResponse, isRecord, pagingTags } from '../c
 import type { CallOptions } from '../core/suite.ts';
 import { call, describeFlow, describeOperation, runContext, tokenFor } from '../core/suite.ts';
 import { omitUnlessDestructive } from './common/destructive.ts';
-import { verifySuccess } from './common/steps.ts';
+import { verifySuccess, walkPages } from './common/steps.ts';
 import { STATE_SEQUENCE_OPERATIONS, verifyStateSequence } from './common/stateSequences.ts';
 import { describeDerivedRequests, fixturesFrom } from './common/derivedRequests.ts';
 
@@ -622,11 +625,24 @@ describeOperation('get-effective-prices', () => {
         .check(paged, successStatus(), { sent: 'page, count, _since' }).status === 'pass'
     ) {
       const body = bodyOf(paged);
-      if (pagingTags(body).size > 0)
-        on('get-effective-prices')
-          .must('D3-4.5-07')
-          .under('DEC-D1-12', 'DEC-D3-56')
-          .check(paged, pagingTagsMatchRequest({ page: 1, count: 1 }));
+      if (pagingTags(body).size > 0) {
+        const tagged = () => on('get-effective-prices').must('D3-4.5-07').under('DEC-D1-12', 'DEC-D3-56');
+        tagged().check(paged, pagingTagsMatchRequest({ page: 1, count: 1 }));
+        // The target pages with these names: every page of the query, one record a page, follows DEC-D1-12
+        // (tags echo the request, a page within its count, no overlap, a total consistent with the walk).
+        const token = (await tokenFor('user')) ?? runContext().token;
+        const base = { query: { site, payor, _since: '2000-01-01T00:00:00Z' }, values: { token } };
+        const walk = await walkPages('get-effective-prices', base, 1, 20);
+        walk.pages.forEach((x, i) => {
+          tagged().check(x, pagingTagsMatchRequest({ page: i + 1, count: 1 }));
+          tagged().check(x, pageWithinCount(1));
+        });
+        const last = walk.pages[walk.pages.length - 1];
+        if (last && !walk.broken) {
+          tagged().with({ exchange: last }).check({ pages: walk.pages }, pagesDoNotOverlap);
+          tagged().with({ exchange: last }).check({ pages: walk.pages, complete: walk.complete }, totalConsistent);
+        }
+      }
     }
     const none = await contractCall('get-effective-prices', {
       query: { site, payor, 'service-code': 'NO-SUCH-SERVICE-000' },

@@ -28,6 +28,8 @@ import { locationMatchesText, practitionerMatchesText } from './common/lookupTex
 import { collectIds, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 import { describeDerivedRequests, fixturesFrom } from './common/derivedRequests.ts';
 
+/** A bearer token no server issued (D2 5, DEC-D2-61: refused like no token). */
+const UNKNOWN_TOKEN = 'not-a-known-token-0000';
 const paging = { tags: ['D2-2.1-08'], match: ['D2-2.1-09'], bounds: ['D2-2.1-10'], total: ['D2-2.1-11'] };
 const R = {
   practitioners: {
@@ -147,7 +149,8 @@ function lookupSuite(
         tags: [...paging.tags, ...reqs.paging],
         match: [...paging.match, ...reqs.paging],
         bounds: [...paging.bounds, ...reqs.paging],
-        total: paging.total,
+        // DEC-D2-27's paging rules include a consistent total: a record no page holds breaks the paging row too.
+        total: [...paging.total, ...reqs.paging],
       });
     });
 
@@ -243,11 +246,17 @@ describeOperation('list-insurers', () => {
     verifySuccess(everything, id, { success: R.insurers.all, schema: R.insurers.shape }, { status: 200 });
   });
 
-  test('a request without a token is refused', async () => {
+  test('a request without a token, or with an unknown one, is refused', async () => {
     const x = await call(id, { omitHeaders: ['Authorization'] });
     on(id)
       .must(...R.auth)
       .check(x, requestRefused);
+    on(id)
+      .must(...R.auth)
+      .under('DEC-D2-61')
+      .check(await call(id, { headers: { Authorization: `Bearer ${UNKNOWN_TOKEN}` } }), requestRefused, {
+        token: 'unknown',
+      });
   });
 });
 

@@ -26,7 +26,7 @@ export function multipartFields(contentType: string | undefined, body: string): 
   return fields;
 }
 
-function postAuthFields(req: SandboxRequest): Map<string, string> {
+export function postAuthFields(req: SandboxRequest): Map<string, string> {
   const type = mediaType(req.headers['content-type']);
   if (type === 'multipart/form-data') return multipartFields(req.headers['content-type'], req.rawBody);
   if (type === FORM_MEDIA_TYPE) return new Map(new URLSearchParams(req.rawBody));

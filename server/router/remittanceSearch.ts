@@ -29,7 +29,7 @@ type Filter<T> = (item: T, value: string) => boolean;
 const patientText = (d: RemittanceDetail) =>
   d.patientName ? [...d.patientName.prefix, ...d.patientName.given, d.patientName.family].join(' ') : '';
 
-const DETAIL_FILTERS: Readonly<Record<string, Filter<RemittanceDetail>>> = {
+export const DETAIL_FILTERS: Readonly<Record<string, Filter<RemittanceDetail>>> = {
   invoiceNumber: (d, v) => sameText(d.invoiceNumber, v),
   patientName: (d, v) => containsText(patientText(d), v),
   membershipNumber: (d, v) => sameText(d.membershipNumber, v),
@@ -46,7 +46,7 @@ const anyDetail =
   (s, v) =>
     s.details.some((d) => f(d, v));
 
-const SUMMARY_FILTERS: Readonly<Record<string, Filter<Summary>>> = {
+export const SUMMARY_FILTERS: Readonly<Record<string, Filter<Summary>>> = {
   insurerIdentifier: ({ summary }, v) => summary.insurer === v,
   provider: ({ summary }, v) => sameText(summary.providerCode, v) || containsText(summary.providerName, v),
   invoiceNumber: anyDetail(DETAIL_FILTERS.invoiceNumber),

@@ -4,7 +4,6 @@
  */
 import { validateAgainst } from '../../core/schemaRegistry.ts';
 import { REQUEST_BODY_SCHEMAS } from '../../spec/requestBodies.ts';
-import { multipartFields } from '../router/diary.ts';
 import { ApiError, MessageError, errorReply, operationOutcome } from '../router/errors.ts';
 import type { Repository } from '../repo/repository.ts';
 import type { SandboxReply, SandboxRequest } from '../router/types.ts';
@@ -53,14 +52,6 @@ function jsonBody(rawBody: string): unknown {
 }
 
 const bearerOf = (request: SandboxRequest) => /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
-
-/** The text fields of a post authorisation (multipart/form-data, or form-urlencoded as the sandbox reads it). */
-function postAuthFields(request: SandboxRequest): Map<string, string> {
-  const type = request.headers['content-type'] ?? '';
-  return /multipart\/form-data/i.test(type)
-    ? multipartFields(type, request.rawBody)
-    : new Map(new URLSearchParams(request.rawBody));
-}
 
 /** Per sandbox (its unwrapped repository): the user-info codes already answered. */
 const usedUserInfoCodes = new WeakMap<Repository, Set<string>>();

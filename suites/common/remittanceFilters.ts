@@ -96,7 +96,9 @@ export const summaryFilters: Record<string, FilterDef> = {
   },
   hasShortFall: {
     param: 'hasShortFall',
-    valuesFrom: () => ['true'],
+    // `true` is a value a record shows only when its shortfall is above zero (DEC-D1-53: what the
+    // amount is, is the server's reading), so a result of records without one proposes nothing.
+    valuesFrom: (r) => ((amountOf(r, 'totalShortfall') ?? 0) > 0 ? ['true'] : []),
     // DEC-D1-25: `false` does not restrict.
     matches: (r, v) => {
       if (v.toLowerCase() !== 'true') return undefined;
@@ -167,7 +169,8 @@ export const detailFilters: Record<string, FilterDef> = {
   },
   hasShortFall: {
     param: 'hasShortFall',
-    valuesFrom: () => ['true'],
+    // As for summaries: `true` is proposed only where a returned detail shows a shortfall.
+    valuesFrom: (r) => ((amountOf(r, 'shortAmount') ?? 0) > 0 ? ['true'] : []),
     // DEC-D1-25: `false` does not restrict.
     matches: (r, v) => {
       if (v.toLowerCase() !== 'true') return undefined;

@@ -1,6 +1,6 @@
 /** Every Document 1 row fault changes the sandbox's answer where the clean sandbox keeps the rule. */
 import { expect } from 'vitest';
-import { errorCode, ids, paths, resources, withQuery, type Answer } from '../../testSupport.ts';
+import { errorCode, extension, ids, paths, resources, withQuery, type Answer } from '../../testSupport.ts';
 import { D1_ROW_FAULTS } from './d1.ts';
 import { describeRowFaults, type Scenario } from './scenarios.ts';
 
@@ -310,6 +310,181 @@ const SCENARIOS: Record<string, Scenario> = {
       422,
       'MSG_PARAM_INVALID',
     ]);
+  },
+  'find-member-drops-unreadable-fields': async (clean, faulty) => {
+    const refusal = ['MSG_MISSING_MANDATORY_PARAM', 'MSG_PARAM_INVALID', 'MSG_CANT_PARSE_CONTENT'];
+    const noInsurer = { membershipNumber: 'BUP100001' };
+    expect(statusAndCode(await clean.findMember('1', noInsurer))).toEqual([400, 'MSG_MISSING_MANDATORY_PARAM']);
+    const f1 = await faulty.findMember('1', noInsurer);
+    expect([f1.status, memberNumber(f1)]).toEqual([200, 'BUP100001']);
+    const badDate = { ...v1Single, dateOfBirth: '12/04/1980' };
+    expect(refusal).toContain(errorCode((await clean.findMember('1', badDate)).json));
+    expect((await faulty.findMember('1', badDate)).status).toBe(200);
+    const { lastName: _, ...noLastName } = v2Single;
+    expect(statusAndCode(await clean.findMember('2', noLastName))).toEqual([400, 'MSG_MISSING_MANDATORY_PARAM']);
+    expect(refusal).not.toContain(errorCode((await faulty.findMember('2', noLastName)).json));
+    for (const fields of [
+      { ...v2Single, firstInitial: '' },
+      { ...v2Single, dateOfBirth: '12/04/1980' },
+    ]) {
+      expect(refusal).toContain(errorCode((await clean.findMember('2', fields)).json));
+      expect(refusal).not.toContain(errorCode((await faulty.findMember('2', fields)).json));
+    }
+    expect(family(await faulty.findMember('2', v2Single))).toBe('Smith');
+  },
+  'find-member-missing-field-as-invalid': async (clean, faulty) => {
+    const noInsurer = { membershipNumber: 'BUP100001' };
+    expect(statusAndCode(await clean.findMember('1', noInsurer))).toEqual([400, 'MSG_MISSING_MANDATORY_PARAM']);
+    expect(statusAndCode(await faulty.findMember('1', noInsurer))).toEqual([422, 'MSG_PARAM_INVALID']);
+    const { lastName: _, ...noLastName } = v2Single;
+    expect(statusAndCode(await faulty.findMember('2', noLastName))).toEqual([422, 'MSG_PARAM_INVALID']);
+    expect((await faulty.findMember('1', v1Single)).status).toBe(200);
+  },
+  'find-member-reads-json-body': async (clean, faulty) => {
+    const asJson = async (s: typeof clean) =>
+      s.request('POST', paths.findMember, {
+        headers: {
+          authorization: `Bearer ${await s.token()}`,
+          'su-siteid': 'SITE001',
+          'svc-api-version': '2',
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: JSON.stringify(v2Single),
+      });
+    const c = await asJson(clean);
+    expect(c.status >= 400 && c.status < 500).toBe(true);
+    const f = await asJson(faulty);
+    expect([f.status, family(f)]).toEqual([200, 'Smith']);
+    expect(family(await faulty.findMember('2', v2Single))).toBe('Smith');
+  },
+  'summary-filters-negated': async (clean, faulty) => {
+    const found = async (s: typeof clean, fields: Record<string, string>) =>
+      ids((await s.form(paths.summary, { ...fields, count: '50' })).json);
+    const all = await found(clean, {});
+    expect(all.length).toBe(48);
+    expect(await found(faulty, {})).toEqual(all);
+    for (const fields of [
+      { provider: 'PRV001' },
+      { hasShortFall: 'true' },
+      { excludeExported: 'true' },
+      { amountInvoiced: 'ge1000' },
+    ] as Record<string, string>[]) {
+      const c = await found(clean, fields);
+      const f = await found(faulty, fields);
+      expect(c.length, JSON.stringify(fields)).toBeGreaterThan(0);
+      expect(f.length, JSON.stringify(fields)).toBeGreaterThan(0);
+      expect(f.filter((id) => c.includes(id))).toEqual([]);
+      expect(c.length + f.length).toBe(48);
+    }
+  },
+  'summary-detail-filters-any-detail-differs': async (clean, faulty) => {
+    const found = async (s: typeof clean, fields: Record<string, string>) =>
+      ids((await s.form(paths.summary, { ...fields, count: '50' })).json);
+    expect(await found(clean, { invoiceNumber: 'NO-SUCH-INVOICE-0000' })).toEqual([]);
+    expect((await found(faulty, { invoiceNumber: 'NO-SUCH-INVOICE-0000' })).length).toBe(48);
+    expect(await found(clean, { invoiceNumber: 'INV-0002-01' })).toEqual(['RS-0002']);
+    expect(await found(faulty, { invoiceNumber: 'INV-0002-01' })).toContain('RS-0002');
+    expect((await found(faulty, { patientName: 'Zzyzxquorble' })).length).toBe(48);
+    // The summary's own filters keep the rule.
+    expect(await found(faulty, { provider: 'PRV001' })).toEqual(await found(clean, { provider: 'PRV001' }));
+  },
+  'detail-filters-negated': async (clean, faulty) => {
+    const found = async (s: typeof clean, fields: Record<string, string>) =>
+      ids((await s.form(paths.detail('RS-0001'), { ...fields, count: '50' })).json);
+    expect((await found(clean, {})).length).toBe(15);
+    expect(await found(clean, { invoiceNumber: 'INV-0001-01' })).toEqual(['RD-0001-01']);
+    const f = await found(faulty, { invoiceNumber: 'INV-0001-01' });
+    expect([f.length, f.includes('RD-0001-01')]).toEqual([14, false]);
+    const c = await found(clean, { hasShortFall: 'true' });
+    const fs = await found(faulty, { hasShortFall: 'true' });
+    expect(c.length).toBeGreaterThan(0);
+    expect(fs.filter((id) => c.includes(id))).toEqual([]);
+    expect(c.length + fs.length).toBe(15);
+  },
+  'remittance-search-lenient-values': async (clean, faulty) => {
+    const probes: [string, Record<string, string>][] = [
+      [paths.summary, { amountInvoiced: 'gt100' }],
+      [paths.summary, { dateCreated: 'not-a-range' }],
+      [paths.summary, { hasShortFall: 'zzz' }],
+      [paths.detail('RS-0001'), { invoiceTotal: 'gt100' }],
+      [paths.detail('RS-0001'), { invoiceDate: 'not-a-range' }],
+    ];
+    for (const [path, fields] of probes) {
+      const c = await clean.form(path, fields);
+      expect(c.status >= 400 && c.status < 500, JSON.stringify(fields)).toBe(true);
+      expect((await faulty.form(path, fields)).status, JSON.stringify(fields)).toBe(200);
+    }
+    // An empty value is still refused.
+    const empty = await clean.form(paths.summary, { count: '' });
+    expect(empty.status >= 400 && empty.status < 500).toBe(true);
+    expect((await faulty.form(paths.summary, { count: '' })).status).toBe(empty.status);
+  },
+  'authorisation-status-inverted': async (clean, faulty) => {
+    const statuses = async (s: typeof clean, status: string) =>
+      new Set(
+        (resources((await s.form(paths.authorisation, { status, count: '50' })).json) as J[]).map((r) =>
+          extension(r, 'status'),
+        ),
+      );
+    expect([...(await statuses(clean, 'read'))]).toEqual(['read']);
+    expect([...(await statuses(faulty, 'read'))]).toEqual(['unread']);
+    expect([...(await statuses(faulty, 'unread'))]).toEqual(['read']);
+  },
+  'authorisation-descending-sort-refused': async (clean, faulty) => {
+    expect((await clean.form(paths.authorisation, { _sort: '-issueDate' })).status).toBe(200);
+    expect(statusAndCode(await faulty.form(paths.authorisation, { _sort: '-issueDate' }))).toEqual([
+      422,
+      'MSG_PARAM_INVALID',
+    ]);
+    expect((await faulty.form(paths.authorisation, { _sort: 'issueDate' })).status).toBe(200);
+  },
+  'pending-list-pages-wrap-round': async (clean, faulty) => {
+    const past = withQuery(paths.batches, { page: '1000', count: '50' });
+    const c = await clean.get(past);
+    expect([c.status, ids(c.json)]).toEqual([200, []]);
+    const f = await faulty.get(past);
+    expect(f.status).toBe(200);
+    expect(ids(f.json)).toEqual(ids((await faulty.get(withQuery(paths.batches, { page: '1', count: '50' }))).json));
+    expect(ids(f.json).length).toBeGreaterThan(0);
+  },
+  'hospital-search-missing-fields-optional': async (clean, faulty) => {
+    const { patientLastName: _, ...withoutName } = hospitalSmith;
+    const path = withQuery(paths.hospitalSearch, withoutName);
+    expect((await clean.get(path)).status).toBe(400);
+    const f = await faulty.get(path);
+    expect(f.status).toBe(200);
+    expect((resources(f.json) as J[]).some((r) => r.resourceType === 'Claim')).toBe(true);
+    expect((await faulty.get(withQuery(paths.hospitalSearch, hospitalNone))).json).toMatchObject({
+      resourceType: 'Bundle',
+    });
+    expect(ids((await faulty.get(withQuery(paths.hospitalSearch, hospitalNone))).json)).toEqual([]);
+  },
+  'bills-search-every-insurer': async (clean, faulty) => {
+    const c = await clean.get(paths.bills);
+    expect(c.status >= 400 && c.status < 500).toBe(true);
+    const f = await faulty.get(paths.bills);
+    expect([f.status, ids(f.json).length]).toEqual([200, 15]);
+    expect(ids((await faulty.get(withQuery(paths.bills, { insurerid: 'bup' }))).json).length).toBe(5);
+  },
+  'bills-search-filters-or': async (clean, faulty) => {
+    const found = async (s: typeof clean, query: Record<string, string>) =>
+      ids((await s.get(withQuery(paths.bills, query))).json);
+    const c = await found(clean, { insurerid: 'bup', invoiceNumber: 'INV-B-0001' });
+    expect(c).toEqual(['BILL-0001']);
+    const f = await found(faulty, { insurerid: 'bup', invoiceNumber: 'INV-B-0001' });
+    expect(f).toContain('BILL-0001');
+    expect(f.length).toBe(5);
+    expect(await found(faulty, { insurerid: 'bup' })).toEqual(await found(clean, { insurerid: 'bup' }));
+  },
+  'get-bill-lenient': async (clean, faulty) => {
+    for (const path of [paths.bill('BILL-0001', 'maybe'), paths.bill('NO-SUCH-BILL-000', 'false')]) {
+      const c = await clean.get(path);
+      expect(c.status >= 400 && c.status < 500, path).toBe(true);
+      expect((await faulty.get(path)).status, path).toBe(200);
+    }
+    expect(((await faulty.get(paths.bill('BILL-0001', 'maybe'))).json as J).id).toBe('BILL-0001');
+    expect(ids((await faulty.get(paths.bill('NO-SUCH-BILL-000', 'false'))).json)).toEqual([]);
+    expect(((await faulty.get(paths.bill('BILL-0009', 'true'))).json as J).id).toBe('BILL-0009');
   },
 };
 

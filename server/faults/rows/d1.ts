@@ -3,16 +3,29 @@
  * 30, item 1). Each breaks one documented rule, names the rows it proves and the check that must
  * catch it citing them; its scenario is in d1.test.ts.
  */
-import { FIND_MEMBER_V2_INSURERS } from '../../../spec/operations.ts';
+import { FIND_MEMBER_V2_INSURERS, operation } from '../../../spec/operations.ts';
 import type { Batch } from '../../repo/model.ts';
 import type { Repository } from '../../repo/repository.ts';
 import { batchHeaderOf } from '../../resources/batch.ts';
 import { coverageOf } from '../../resources/coverage.ts';
 import { claimResponseOf, paymentReconciliationOf } from '../../resources/remittance.ts';
 import { refExtension } from '../../resources/urls.ts';
-import { arr, errorCodeOf, isObject, mapResources, type JsonObject } from '../../modifiers/json.ts';
+import {
+  arr,
+  errorCodeOf,
+  isObject,
+  mapResources,
+  withForm,
+  withParameter,
+  withQuery,
+  type JsonObject,
+} from '../../modifiers/json.ts';
+import { billOf } from '../../resources/bill.ts';
+import { singlePageBundle, DEFAULT_COUNT } from '../../router/paging.ts';
+import { FORMATS, isDate, sameText } from '../../router/params.ts';
+import { DETAIL_FILTERS, SUMMARY_FILTERS } from '../../router/remittanceSearch.ts';
 import { operationOutcome } from '../../router/errors.ts';
-import type { ModifierScope, SandboxReply } from '../../router/types.ts';
+import type { ModifierScope, SandboxReply, SandboxRequest } from '../../router/types.ts';
 import type { RowFault } from './types.ts';
 
 const FIND_MEMBER = ['find-member-v1', 'find-member-v2'];
@@ -91,6 +104,80 @@ const isEmptyBundle = (reply: SandboxReply) =>
   isObject(reply.body) &&
   reply.body.resourceType === 'Bundle' &&
   arr(reply.body.entry).length === 0;
+
+const SUMMARY = 'search-remittance-summary';
+/** 4.4: the summary filters read on the summary itself (provider, total invoiced, reference, flags). */
+const SUMMARY_OWN_FILTERS = [
+  'provider',
+  'amountInvoiced',
+  'insurerPaymentReference',
+  'hasShortFall',
+  'excludeExported',
+];
+/** 4.4: the summary filters read on the summary's details (DEC-D1-69). */
+const SUMMARY_DETAIL_FILTERS = ['invoiceNumber', 'patientName', 'membershipNumber'];
+/** 4.5: the detail filters. */
+const DETAIL_FILTER_NAMES = [
+  'invoiceNumber',
+  'patientName',
+  'membershipNumber',
+  'invoiceDate',
+  'hospitalNumber',
+  'insurerBillNumber',
+  'invoiceTotal',
+  'hasShortFall',
+  '_since',
+];
+/** A form key the reference handler does not read: a filter a fault applies itself. */
+const SET_ASIDE = 'set-aside:';
+
+/**
+ * The request with each named form field of a well-formed value moved to a key of its own, so that
+ * the handler does not filter by it and the fault's data wrapper does (a malformed value stays, to
+ * be refused as before).
+ */
+function setAsideFilters(operationId: string, names: readonly string[]): RowFault['request'] {
+  return (req, scope) => {
+    if (!scope.operations.includes(operationId)) return req;
+    const params = operation(operationId).parameters;
+    return withForm(req, (form) => {
+      for (const name of names) {
+        const p = params.find((pp) => pp.name === name);
+        const v = (form.get(name) ?? '').trim();
+        if (!p || v === '') continue;
+        if (p.format === 'enum' ? !(p.values ?? []).includes(v) : !FORMATS[p.format](v)) continue;
+        form.delete(name);
+        form.set(SET_ASIDE + name, v);
+      }
+    });
+  };
+}
+
+/** The filters a request set aside, as name and value. */
+const setAsideOf = (form: URLSearchParams | undefined): [string, string][] =>
+  [...(form ?? new URLSearchParams()).entries()]
+    .filter(([k]) => k.startsWith(SET_ASIDE))
+    .map(([k, v]) => [k.slice(SET_ASIDE.length), v]);
+
+/**
+ * Each form field whose value has not its documented form, read leniently: a comparator `gt`/`lt`
+ * as `ge`/`le`, anything else left out as if absent (a server that ignores what it cannot parse).
+ * Empty values and `_sort` are left as they are.
+ */
+function lenientForm(req: SandboxRequest, operationId: string): SandboxRequest {
+  const params = operation(operationId).parameters.filter((p) => p.in === 'form' && p.format !== 'string');
+  return withForm(req, (form) => {
+    for (const p of params) {
+      const v = (form.get(p.name) ?? '').trim();
+      if (v === '' || p.name === '_sort') continue;
+      const ok = p.format === 'enum' ? (p.values ?? []).includes(v) : FORMATS[p.format](v);
+      if (ok) continue;
+      const read = p.format === 'comparator-decimal' ? v.replace(/^gt/, 'ge').replace(/^lt/, 'le') : '';
+      if (read !== '' && FORMATS[p.format](read)) form.set(p.name, read);
+      else form.delete(p.name);
+    }
+  });
+}
 
 /** Acknowledged batches a sandbox keeps readable by Get (per sandbox: keyed by its unwrapped data). */
 const keptAfterAck = new WeakMap<Repository, Map<string, Batch>>();
@@ -655,5 +742,280 @@ export const D1_ROW_FAULTS: readonly RowFault[] = [
                 : p,
             ),
           },
+  },
+  {
+    name: 'find-member-drops-unreadable-fields',
+    kind: 'validation',
+    rule: 'D1 4.1 / 4.2 / 7: a missing or empty required field is refused with MSG_MISSING_MANDATORY_PARAM (400), a malformed date with MSG_PARAM_INVALID (422)',
+    description:
+      'Find Member searches with what it can read: version 1 defaults a missing insurerIdentifier to `bup` (the first of its list), version 2 searches without a missing or empty required field, and both leave out a date that is not YYYY-MM-DD.',
+    operations: FIND_MEMBER,
+    expectedCheck: 'error-status-and-code',
+    rows: ['D1-4.1-06', 'D1-4.1-09', 'D1-4.2-03', 'D1-4.2-04', 'D1-4.2-06', 'D1-7-03', 'D1-7-04'],
+    served: (op) =>
+      op.id === 'find-member-v2' ? { ...op, parameters: op.parameters.map((p) => ({ ...p, required: false })) } : op,
+    request: (req) =>
+      withForm(req, (form) => {
+        for (const [k, v] of [...form.entries()]) if (v.trim() === '') form.delete(k);
+        for (const name of ['dateOfBirth', 'policyActiveOn']) {
+          const v = form.get(name);
+          if (v !== null && !isDate(v.trim())) form.delete(name);
+        }
+        if ((req.headers['svc-api-version'] ?? '').trim() === '1' && !form.has('insurerIdentifier'))
+          form.set('insurerIdentifier', 'bup');
+      }),
+  },
+  {
+    name: 'find-member-missing-field-as-invalid',
+    kind: 'status',
+    rule: 'D1 7 / DEC-D1-76: a missing mandatory parameter is refused with its tied code MSG_MISSING_MANDATORY_PARAM',
+    description:
+      'Find Member refuses a missing required field with the code of invalid content, MSG_PARAM_INVALID at its status 422 (a documented pair, but not the one the table ties to a missing parameter).',
+    operations: FIND_MEMBER,
+    expectedCheck: 'invalid-request-answered',
+    rows: ['D1-7-26'],
+    reply: (reply) =>
+      reply.status === 400 && errorCodeOf(reply.body) === 'MSG_MISSING_MANDATORY_PARAM'
+        ? { status: 422, body: operationOutcome('MSG_PARAM_INVALID', 'A search field is invalid', ['Coverage']) }
+        : reply,
+  },
+  {
+    name: 'find-member-reads-json-body',
+    kind: 'validation',
+    rule: 'D1 4 / 7: the body is form-encoded; content that cannot be processed is refused (MSG_CANT_PARSE_CONTENT)',
+    description:
+      'Find Member reads a JSON object body as the search fields, whatever the Content-Type says, and answers it like the form.',
+    operations: FIND_MEMBER,
+    expectedCheck: 'request-refused',
+    rows: ['D1-7-05', 'D1-4-02'],
+    request: (req) => {
+      const text = req.rawBody.trim();
+      if (!text.startsWith('{')) return req;
+      try {
+        const body: unknown = JSON.parse(text);
+        if (!isObject(body)) return req;
+        const form = new URLSearchParams();
+        for (const [k, v] of Object.entries(body)) if (typeof v === 'string') form.set(k, v);
+        return { ...req, form };
+      } catch {
+        return req;
+      }
+    },
+  },
+  {
+    name: 'summary-filters-negated',
+    kind: 'filter',
+    rule: 'D1 4.4: provider, amountInvoiced, insurerPaymentReference, hasShortFall and excludeExported keep the matching summaries',
+    description:
+      'Search Remittance Summary applies provider, amountInvoiced, insurerPaymentReference, hasShortFall and excludeExported negated: it keeps the summaries that do not match them.',
+    operations: [SUMMARY],
+    expectedCheck: 'entries-match-filter',
+    rows: ['D1-4.4-04', 'D1-4.4-11', 'D1-4.4-12', 'D1-4.4-14', 'D1-4.4-15'],
+    request: setAsideFilters(SUMMARY, SUMMARY_OWN_FILTERS),
+    repo: (repo, { request }) => ({
+      ...repo,
+      remittanceSummaries: async (siteId) => {
+        const all = await repo.remittanceSummaries(siteId);
+        const negated = setAsideOf(request.form);
+        if (negated.length === 0) return all;
+        const kept = [];
+        for (const summary of all) {
+          const s = { summary, details: await repo.remittanceDetails(summary.id) };
+          if (negated.every(([name, v]) => !SUMMARY_FILTERS[name](s, v))) kept.push(summary);
+        }
+        return kept;
+      },
+    }),
+  },
+  {
+    name: 'summary-detail-filters-any-detail-differs',
+    kind: 'filter',
+    rule: 'D1 4.4 / DEC-D1-69: invoiceNumber, patientName and membershipNumber keep the summaries with a matching detail',
+    description:
+      'Search Remittance Summary keeps, for invoiceNumber, patientName and membershipNumber, every summary with a detail that does not match (the test of each detail negated): a value no detail holds returns every summary.',
+    operations: [SUMMARY],
+    expectedCheck: 'filter-excludes-all',
+    rows: ['D1-4.4-05', 'D1-4.4-06', 'D1-4.4-07'],
+    request: setAsideFilters(SUMMARY, SUMMARY_DETAIL_FILTERS),
+    repo: (repo, { request }) => ({
+      ...repo,
+      remittanceSummaries: async (siteId) => {
+        const all = await repo.remittanceSummaries(siteId);
+        const filters = setAsideOf(request.form);
+        if (filters.length === 0) return all;
+        const kept = [];
+        for (const summary of all) {
+          const details = await repo.remittanceDetails(summary.id);
+          if (filters.every(([name, v]) => details.some((d) => !DETAIL_FILTERS[name](d, v)))) kept.push(summary);
+        }
+        return kept;
+      },
+    }),
+  },
+  {
+    name: 'detail-filters-negated',
+    kind: 'filter',
+    rule: 'D1 4.5: each detail filter keeps the matching details',
+    description:
+      'Search Remittance Detail applies invoiceNumber, patientName, membershipNumber, invoiceDate, hospitalNumber, insurerBillNumber, invoiceTotal, hasShortFall and _since negated: it keeps the details that do not match them.',
+    operations: [DETAIL],
+    expectedCheck: 'entries-match-filter',
+    rows: [
+      'D1-4.5-03',
+      'D1-4.5-04',
+      'D1-4.5-05',
+      'D1-4.5-06',
+      'D1-4.5-07',
+      'D1-4.5-08',
+      'D1-4.5-09',
+      'D1-4.5-10',
+      'D1-4.5-13',
+    ],
+    request: setAsideFilters(DETAIL, DETAIL_FILTER_NAMES),
+    repo: (repo, { request, operations }) =>
+      operations.includes(DETAIL)
+        ? {
+            ...repo,
+            remittanceDetails: async (summaryId) => {
+              const all = await repo.remittanceDetails(summaryId);
+              const negated = setAsideOf(request.form);
+              return all.filter((d) => negated.every(([name, v]) => !DETAIL_FILTERS[name](d, v)));
+            },
+          }
+        : repo,
+  },
+  {
+    name: 'remittance-search-lenient-values',
+    kind: 'validation',
+    rule: 'D1 7 / DEC-D1-24: a malformed or invalid value is refused with a code of the table at its status',
+    description:
+      'Search Remittance Summary and Detail read what they cannot parse leniently: a comparator gt/lt as ge/le, and a malformed date range, comparator, Boolean or number left out as if absent; the search is answered.',
+    operations: [SUMMARY, DETAIL],
+    expectedCheck: 'error-status-and-code',
+    rows: ['D1-7-09', 'D1-7-11', 'D1-7-15'],
+    request: (req, scope) => {
+      const id = [SUMMARY, DETAIL].find((o) => scope.operations.includes(o));
+      return id ? lenientForm(req, id) : req;
+    },
+  },
+  {
+    name: 'authorisation-status-inverted',
+    kind: 'filter',
+    rule: 'D1 4.3 / DEC-D1-39: status read (unread) returns the records of that read status',
+    description:
+      'Search Authorisation reads the status filter inverted: `read` returns the unread records and `unread` the read ones.',
+    operations: ['search-authorisation'],
+    expectedCheck: 'entries-match-filter',
+    rows: ['D1-4.3-06'],
+    request: (req) =>
+      withParameter(req, 'status', (v) => (v.trim() === 'read' ? 'unread' : v.trim() === 'unread' ? 'read' : v)),
+  },
+  {
+    name: 'authorisation-descending-sort-refused',
+    kind: 'value',
+    rule: 'D1 4.3: `_sort` takes issueDate and -issueDate',
+    description: 'Search Authorisation sorts ascending only: `_sort=-issueDate` is refused with 422 MSG_PARAM_INVALID.',
+    operations: ['search-authorisation'],
+    expectedCheck: 'success-status',
+    rows: ['D1-4.3-11'],
+    reply: (reply, { request }) =>
+      (request.form?.get('_sort') ?? '').trim() === '-issueDate'
+        ? { status: 422, body: operationOutcome('MSG_PARAM_INVALID', '_sort must be issueDate') }
+        : reply,
+  },
+  {
+    name: 'pending-list-pages-wrap-round',
+    kind: 'paging',
+    rule: 'D1 4.6: a page that matches nothing is an empty result set',
+    description:
+      'List Pending Remittances takes the page number modulo the number of pages: a page past the last answers the batches of a page within the list again.',
+    operations: [LIST],
+    expectedCheck: 'page-within-count',
+    rows: ['D1-4.6-06'],
+    request: async (req, { repo }) => {
+      const page = Number(req.query.get('page') ?? '1');
+      const count = Number(req.query.get('count') ?? String(DEFAULT_COUNT));
+      if (!Number.isInteger(page) || !Number.isInteger(count) || page <= 1 || count < 1) return req;
+      const pages = Math.max(1, Math.ceil((await repo.pendingBatches(undefined)).length / count));
+      return page > pages ? withQuery(req, (q) => q.set('page', String(((page - 1) % pages) + 1))) : req;
+    },
+  },
+  {
+    name: 'hospital-search-missing-fields-optional',
+    kind: 'validation',
+    rule: 'D1 4.10 / DEC-D1-13: a request missing any of the four parameters is refused with a 4xx status',
+    description:
+      'Search Hospital Claims treats its four parameters as optional, as Get Hospital Claims List does: a missing one does not restrict and the search is answered.',
+    operations: [SEARCH_HOSPITAL],
+    expectedCheck: 'request-refused',
+    rows: ['D1-4.10-02'],
+    served: (op) =>
+      op.id === SEARCH_HOSPITAL ? { ...op, parameters: op.parameters.map((p) => ({ ...p, required: false })) } : op,
+  },
+  {
+    name: 'bills-search-every-insurer',
+    kind: 'validation',
+    rule: 'D1 4.11 / DEC-D1-13: a request without insurerid is refused with a 4xx status',
+    description: 'Search Bills without insurerid searches the bills of every insurer.',
+    operations: ['search-bills'],
+    expectedCheck: 'request-refused',
+    rows: ['D1-4.11-02'],
+    served: (op) =>
+      op.id === 'search-bills'
+        ? { ...op, parameters: op.parameters.map((p) => (p.name === 'insurerid' ? { ...p, required: false } : p)) }
+        : op,
+  },
+  {
+    name: 'bills-search-filters-or',
+    kind: 'filter',
+    rule: 'D1 4.11 / DEC-D1-30: membershipNumber and invoiceNumber restrict the bills of the insurer',
+    description:
+      "Search Bills combines its filters with OR: a bill is kept when it is of the insurer or matches membershipNumber or invoiceNumber, so a filter keeps the insurer's other bills.",
+    operations: ['search-bills'],
+    expectedCheck: 'entries-match-filter',
+    rows: ['D1-4.11-03'],
+    reply: async (reply, { request, repo }) => {
+      if (reply.status !== 200) return reply;
+      const named = ['insurerid', 'membershipNumber', 'invoiceNumber', 'cuid']
+        .map((n) => [n, (request.query.get(n) ?? '').trim()] as const)
+        .filter(([, v]) => v !== '');
+      if (!named.some(([n]) => n === 'membershipNumber' || n === 'invoiceNumber')) return reply;
+      const field = {
+        insurerid: 'insurer',
+        membershipNumber: 'membershipNumber',
+        invoiceNumber: 'invoiceNumber',
+        cuid: 'cuid',
+      } as const;
+      const bills = (await repo.bills()).filter((b) =>
+        named.some(([n, v]) => sameText(String(b[field[n as keyof typeof field]] ?? ''), v)),
+      );
+      return withBody(
+        reply,
+        singlePageBundle(
+          'searchset',
+          bills.map((b) => ({ resource: billOf(b, false) })),
+        ),
+      );
+    },
+  },
+  {
+    name: 'get-bill-lenient',
+    kind: 'validation',
+    rule: 'D1 4.12 / DEC-D1-13 / DEC-D1-31: an unknown claimId, and an isArchived other than true or false, are refused with a 4xx status',
+    description:
+      'Get Bill reads any isArchived other than `true` as `false`, and answers an unknown claimId with 200 and an empty Bundle.',
+    operations: ['get-bill'],
+    expectedCheck: 'request-refused',
+    rows: ['D1-4.12-04', 'D1-4.12-06'],
+    request: (req) => {
+      const flag = req.params.isArchived;
+      return flag === undefined || flag === 'true' || flag === 'false'
+        ? req
+        : { ...req, params: { ...req.params, isArchived: 'false' } };
+    },
+    reply: async (reply, { request, repo }) =>
+      reply.status === 404 && !(await repo.bill(request.params.claimId ?? ''))
+        ? { status: 200, body: singlePageBundle('searchset', []) }
+        : reply,
   },
 ];

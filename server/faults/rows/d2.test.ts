@@ -133,6 +133,38 @@ const bareArray =
     expect(f.json).toEqual(resources(c.json));
   };
 
+/** A paging tag's display (`meta.tag`, by code). */
+const pagingTag = (a: Answer, code: string) =>
+  ((a.json as J)?.meta?.tag ?? []).find((t: J) => t.code === code)?.display as string | undefined;
+
+/** Page n of count 2 holds three records on the faulty sandbox: the two asked for and the next page's first. */
+const pageEndInclusive =
+  (path: string, query: Record<string, string>): Scenario =>
+  async (clean, faulty) => {
+    const page = async (s: TestSandbox, n: number, count = 2) =>
+      getQ(s, path, { ...query, page: String(n), count: String(count) });
+    const c1 = ids((await page(clean, 1)).json);
+    const c2 = ids((await page(clean, 2)).json);
+    expect(c1).toHaveLength(2);
+    expect(c2.length).toBeGreaterThan(0);
+    const f1 = await page(faulty, 1);
+    expect(ids(f1.json)).toEqual([...c1, c2[0]]);
+    expect([pagingTag(f1, 'page'), pagingTag(f1, 'count')]).toEqual(['1', '2']);
+    expect(ids((await page(faulty, 2)).json).slice(0, c2.length)).toEqual(c2);
+  };
+
+/** Each value is refused 4xx on the clean sandbox and served 200 on the faulty one. */
+const lenient =
+  (path: string, probes: Record<string, string>[]): Scenario =>
+  async (clean, faulty) => {
+    for (const q of probes) {
+      const c = await statusOf(clean, path, q);
+      expect(c, JSON.stringify(q)).toBeGreaterThanOrEqual(400);
+      expect(c, JSON.stringify(q)).toBeLessThan(500);
+      expect(await statusOf(faulty, path, q), JSON.stringify(q)).toBe(200);
+    }
+  };
+
 const SCENARIOS: Record<string, Scenario> = {
   'code-set-service-category-isc-not-served': codeSetNotServed('service-category', 'ISC', ['service-type', 'ISC']),
   'code-set-service-type-isc-not-served': codeSetNotServed('service-type', 'ISC', ['service-category', 'ISC']),
@@ -419,6 +451,135 @@ const SCENARIOS: Record<string, Scenario> = {
   'booking-role-get-bare-resource': bareResource(paths.bookingRole('BR-0001'), 'PractitionerRole'),
   'booking-practitioner-search-requires-filter': requiresFilter(paths.bookingPractitioners, { gender: 'female' }),
   'booking-role-search-requires-filter': requiresFilter(paths.bookingRoles, { practitioner: 'BP-0001' }),
+
+  'code-set-page-size-bounds-exclusive': async (clean, faulty) => {
+    for (const count of ['1', '1000']) {
+      const c = await getQ(clean, paths.codeSet('condition-code'), { count });
+      expect([c.status, typeOf(c)]).toEqual([200, 'ValueSet']);
+      const f = await getQ(faulty, paths.codeSet('condition-code'), { count });
+      expect([f.status, errorCode(f.json)]).toEqual([400, 'MSG_INVALID_FORMAT']);
+    }
+    expect(await statusOf(faulty, paths.codeSet('condition-code'), { count: '2' })).toBe(200);
+    expect(await statusOf(faulty, paths.codeSet('condition-code'), { count: '999' })).toBe(200);
+  },
+  'code-set-oversized-count-served-empty': async (clean, faulty) => {
+    expect(await statusOf(clean, paths.codeSet('condition-code'), { count: '1001' })).toBe(400);
+    const f = await getQ(faulty, paths.codeSet('condition-code'), { count: '1001' });
+    expect([f.status, (f.json as J).expansion.contains]).toEqual([200, []]);
+    expect((f.json as J).expansion.total).toBeGreaterThan(0);
+    const served = await getQ(faulty, paths.codeSet('condition-code'), { count: '1000' });
+    expect((served.json as J).expansion.contains.length).toBeGreaterThan(0);
+  },
+  'code-set-unknown-name-server-error': async (clean, faulty) => {
+    expect(await statusOf(clean, paths.codeSet('no-such-set'))).toBeLessThan(500);
+    expect(await statusOf(faulty, paths.codeSet('no-such-set'))).toBe(500);
+    expect(await statusOf(faulty, paths.codeSet('condition-code', 'ICD10'))).toBe(200);
+  },
+  'location-lookup-page-tag-zero-based': async (clean, faulty) => {
+    for (const page of ['1', '2']) {
+      const q = { text: 'London', type: 'P', page, count: '1' };
+      const c = await getQ(clean, paths.lookupLocations, q);
+      const f = await getQ(faulty, paths.lookupLocations, q);
+      expect(pagingTag(c, 'page')).toBe(page);
+      expect(pagingTag(f, 'page')).toBe(String(Number(page) - 1));
+      expect(ids(f.json)).toEqual(ids(c.json));
+    }
+  },
+  'practitioner-lookup-page-end-inclusive': pageEndInclusive(paths.lookupPractitioners, { text: 'Smith' }),
+  'location-lookup-page-end-inclusive': pageEndInclusive(paths.lookupLocations, { text: 'London', type: 'P' }),
+  'register-practitioner-page-end-inclusive': pageEndInclusive(paths.registerPractitioners, {}),
+  'booking-practitioner-page-end-inclusive': pageEndInclusive(paths.bookingPractitioners, {}),
+  'booking-role-page-end-inclusive': pageEndInclusive(paths.bookingRoles, {}),
+  'control-parameters-missing-insurer-server-error': async (clean, faulty) => {
+    expect(await statusOf(clean, paths.controlParameters)).toBeLessThan(500);
+    expect(await statusOf(faulty, paths.controlParameters)).toBe(500);
+    expect(await statusOf(faulty, paths.controlParameters, { insurerId: 'INS001' })).toBe(200);
+  },
+  'geocode-unparsed-postcode-server-error': async (clean, faulty) => {
+    const bad = { postcode: 'NOT A POSTCODE' };
+    expect(await statusOf(clean, paths.geocode, bad)).toBeLessThan(500);
+    expect(await statusOf(faulty, paths.geocode, bad)).toBe(500);
+    expect(await statusOf(faulty, paths.geocode)).toBe(400);
+    expect(await statusOf(faulty, paths.geocode, { postcode: 'SW1A 2AA' })).toBe(
+      await statusOf(clean, paths.geocode, { postcode: 'SW1A 2AA' }),
+    );
+  },
+  'address-search-missing-text-empty-array': async (clean, faulty) => {
+    expect(await statusOf(clean, paths.addressSearch)).toBe(400);
+    const f = await faulty.get(paths.addressSearch);
+    expect([f.status, f.json]).toEqual([200, []]);
+    expect(await statusOf(faulty, paths.addressSearch, { text: 'Downing Street' })).toBe(200);
+  },
+  'retrieve-address-missing-id-not-found': async (clean, faulty) => {
+    expect(await statusOf(clean, paths.addressRetrieve)).toBe(400);
+    const f = await faulty.get(paths.addressRetrieve);
+    expect([f.status, errorCode(f.json)]).toEqual([404, 'MSG_NOT_FOUND']);
+  },
+  'geocode-missing-postcode-unprocessable': async (clean, faulty) => {
+    expect(await statusOf(clean, paths.geocode)).toBe(400);
+    const f = await faulty.get(paths.geocode);
+    expect([f.status, errorCode(f.json)]).toEqual([422, 'MSG_PARAM_INVALID']);
+  },
+  'photo-unknown-practitioner-placeholder': async (clean, faulty) => {
+    const c = await clean.get(paths.photo('NO-SUCH-PRACTITIONER-000'));
+    expect(c.status).toBeGreaterThanOrEqual(400);
+    expect(c.status).toBeLessThan(500);
+    const f = await faulty.get(paths.photo('NO-SUCH-PRACTITIONER-000'));
+    expect([f.status, typeOf(f)]).toEqual([200, 'Parameters']);
+    expect((await faulty.get(paths.photo('PR-0001'))).json).toEqual((await clean.get(paths.photo('PR-0001'))).json);
+  },
+  'role-distance-sort-without-near-server-error': async (clean, faulty) => {
+    const q = { _sort: 'distance:asc' };
+    const c = await statusOf(clean, paths.registerRoles, q);
+    expect(c).toBeLessThan(500);
+    expect(await statusOf(faulty, paths.registerRoles, q)).toBe(500);
+    expect(await statusOf(faulty, paths.registerRoles, { ...q, near: `${AT}:50:km` })).toBe(200);
+  },
+  'role-insurer-filter-read-as-practitioner': filterBroken(
+    paths.registerRoles,
+    'PractitionerRole',
+    'insurer',
+    'insurer',
+    true,
+  ),
+  'booking-site-and-registeredno-filters-swapped': async (clean, faulty) => {
+    const sample = resources((await getQ(clean, paths.bookingPractitioners, { count: '50' })).json) as J[];
+    const site = String((extension(sample[0], 'site') as J)?.reference ?? '').replace(/^Site\//, '');
+    const registered = sample.map((r) => extension(r, 'registeredNumber')).find((v) => typeof v === 'string');
+    expect(site).not.toBe('');
+    expect(registered).toBeDefined();
+    for (const q of [{ site }, { registeredno: registered as string }] as Record<string, string>[]) {
+      expect(ids((await getQ(clean, paths.bookingPractitioners, q)).json).length).toBeGreaterThan(0);
+      expect(ids((await getQ(faulty, paths.bookingPractitioners, q)).json)).toEqual([]);
+    }
+  },
+  'booking-role-get-unknown-empty-bundle': async (clean, faulty) => {
+    const c = await clean.get(paths.bookingRole('NO-SUCH-RECORD-000'));
+    expect([c.status, errorCode(c.json)]).toEqual([404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE']);
+    const f = await faulty.get(paths.bookingRole('NO-SUCH-RECORD-000'));
+    expect([f.status, typeOf(f), resources(f.json)]).toEqual([200, 'Bundle', []]);
+    expect(ids((await faulty.get(paths.bookingRole('BR-0001'))).json)).toEqual(['BR-0001']);
+  },
+  'register-search-lenient-parsing': lenient(paths.registerRoles, [
+    { near: 'north:west' },
+    { specialty: '' },
+    { page: 'abc' },
+    { _sort: 'height:asc' },
+    { 'is-onlinebooking-available': 'maybe' },
+  ]),
+  'booking-search-lenient-parsing': lenient(paths.bookingPractitioners, [
+    { near: 'north:west' },
+    { near: `${AT}:10:ft` },
+    { count: 'ten' },
+    { family: '' },
+  ]),
+  'bearer-presence-only': async (clean, faulty) => {
+    for (const path of [paths.insurers, withQuery(paths.addressSearch, { text: 'Downing Street' })]) {
+      expect((await clean.get(path, { token: 'not-a-known-token-0000' })).status).toBe(401);
+      expect((await faulty.get(path, { token: 'not-a-known-token-0000' })).status).toBe(200);
+      expect((await faulty.get(path, { token: null })).status).toBe(401);
+    }
+  },
 };
 
 describeRowFaults('Document 2', D2_ROW_FAULTS, SCENARIOS);

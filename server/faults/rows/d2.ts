@@ -4,9 +4,12 @@
  * catch it citing them; its scenario is in d2.test.ts.
  */
 import { arr, isObject, parameterOf, type JsonObject } from '../../modifiers/json.ts';
+import { DEFAULT_CLIENT_ID } from '../../fixtures/clients.ts';
+import { bearerOf } from '../../router/auth.ts';
 import { ApiError, errorReply } from '../../router/errors.ts';
 import { distanceKm } from '../../router/geo.ts';
-import type { SandboxReply } from '../../router/types.ts';
+import { CODE_SET_NAMES } from '../../../spec/operationsD2.ts';
+import type { SandboxReply, SandboxRequest } from '../../router/types.ts';
 import type { RowFault } from './types.ts';
 
 const withBody = (reply: SandboxReply, body: unknown): SandboxReply => ({ ...reply, body });
@@ -195,6 +198,160 @@ function lookupTextNotApplied(operation: string, section: string, row: string, r
       if (!req.query.has('text')) return req;
       const query = new URLSearchParams(req.query);
       query.delete('text');
+      return { ...req, query };
+    },
+  };
+}
+
+/** The reply's paging tags (`meta.tag`, codes `page` / `count`) rewritten. */
+function withPagingTags(reply: SandboxReply, values: Record<string, (display: string) => string>): SandboxReply {
+  const body = reply.body;
+  if (!isObject(body) || !isObject(body.meta) || !Array.isArray(body.meta.tag)) return reply;
+  const tag = body.meta.tag.map((t) => {
+    if (!isObject(t) || typeof t.code !== 'string' || values[t.code] === undefined) return t;
+    return { ...t, display: values[t.code](String(t.display)) };
+  });
+  return withBody(reply, { ...body, meta: { ...body.meta, tag } });
+}
+
+const positive = (v: string | undefined): number | undefined =>
+  v !== undefined && /^[1-9]\d{0,5}$/.test(v.trim()) ? Number(v) : undefined;
+
+/**
+ * A search whose page ends one record late (an inclusive slice end): page n of count c holds the
+ * records (n-1)*c+1 .. n*c+1, one more than asked, the last of each page again first on the next.
+ * The paging tags still echo the request. Unlike the families (page or count ignored, pages
+ * shifted) the start of each page is right.
+ */
+function pageEndInclusive(name: string, operation: string, section: string, row: string): RowFault {
+  return {
+    name,
+    kind: 'paging',
+    rule: `D2 2.1, ${section} / DEC-D2-27: page and count page the result; a page holds at most count entries`,
+    description:
+      'Page n of `count` c holds the records (n-1)c+1 to nc+1 (the slice end taken inclusively): one more than asked, the last record of each page again first on the next; the tags echo the request.',
+    operations: [operation],
+    expectedCheck: 'page-within-count',
+    rows: [row],
+    request: (req) => {
+      const page = positive(parameterOf(req, 'page')) ?? 1;
+      const count = positive(parameterOf(req, 'count'));
+      if (count === undefined) return req;
+      const query = new URLSearchParams(req.query);
+      query.set('page', '1');
+      query.set('count', String(page * count + 1));
+      return { ...req, query };
+    },
+    reply: (reply, { received }) => {
+      const page = positive(parameterOf(received, 'page')) ?? 1;
+      const count = positive(parameterOf(received, 'count'));
+      const body = reply.body;
+      if (!isSuccess(reply) || count === undefined || !isObject(body) || !Array.isArray(body.entry)) return reply;
+      const entry = body.entry.slice((page - 1) * count, page * count + 1);
+      return withPagingTags(withBody(reply, { ...body, entry }), {
+        page: () => String(page),
+        count: () => String(count),
+      });
+    },
+  };
+}
+
+/** A handler that dereferences what a request leaves out, or cannot parse: HTTP 500 for that request only. */
+function crashesWhen(
+  name: string,
+  operation: string,
+  rule: string,
+  description: string,
+  row: string,
+  when: (req: SandboxRequest) => boolean,
+  what: string,
+): RowFault {
+  return {
+    name,
+    kind: 'server-error',
+    rule,
+    description,
+    operations: [operation],
+    expectedCheck: 'not-server-error',
+    rows: [row],
+    reply: (reply, { received, operations }) => (when(received) ? crash(what, operations) : reply),
+  };
+}
+
+/**
+ * A search-text operation (7, DEC-D2-07) that answers a request without its search parameter
+ * otherwise than HTTP 400: `answer` gives the reply.
+ */
+function missingSearchParameter(
+  name: string,
+  operation: string,
+  parameter: string,
+  row: string,
+  what: string,
+  answer: (operations: readonly string[]) => SandboxReply,
+): RowFault {
+  return {
+    name,
+    kind: 'validation',
+    rule: `D2 7 / DEC-D2-07: a request without \`${parameter}\` is answered HTTP 400`,
+    description: `A request without \`${parameter}\` is ${what}.`,
+    operations: [operation],
+    expectedCheck: 'status-is',
+    rows: [row],
+    reply: (reply, { received, operations }) =>
+      parameterOf(received, parameter) === undefined && reply.status === 400 ? answer(operations) : reply,
+  };
+}
+
+/** A UK postcode's shape (outward and inward codes). */
+const POSTCODE = /^[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}$/i;
+
+/**
+ * The register and booking searches' values that fail their documented form or list (7,
+ * DEC-D2-30, DEC-D2-58): an empty value, a malformed `near` or unit, a Boolean other than true or
+ * false, a page or count that is no positive integer, a `_sort`, `_include` or `distinct-by`
+ * outside its list.
+ */
+const NEAR = /^-?\d+(\.\d+)?:-?\d+(\.\d+)?(:\d+(\.\d+)?(:(km|mi|m))?)?$/;
+const LISTS: Record<string, readonly string[]> = {
+  _sort: ['distance:asc', 'distance:desc', 'name:asc', 'name:desc'],
+  _include: ['practitioner:location'],
+  'distinct-by': ['practitioner', 'location'],
+};
+function invalidValue(name: string, value: string): boolean {
+  const v = value.trim();
+  if (v === '') return true;
+  if (name === 'near') return !NEAR.test(v);
+  if (name === 'page' || name === 'count') return positive(v) === undefined;
+  if (name === 'is-onlinebooking-available') return !['true', 'false'].includes(v.toLowerCase());
+  const list = LISTS[name];
+  return list !== undefined && !list.includes(v);
+}
+
+/**
+ * A search that skips validation: every value failing its form or list is dropped before the
+ * handler, which serves the rest (a lenient parser), instead of refusing with a documented code.
+ */
+function lenientSearch(
+  name: string,
+  operations: readonly string[],
+  section: string,
+  rows: readonly string[],
+): RowFault {
+  return {
+    name,
+    kind: 'validation',
+    rule: `D2 7 ${section} / DEC-D2-30, DEC-D2-58: a malformed, empty or unlisted value is refused with a documented code`,
+    description:
+      'Malformed, empty and unlisted values (`near`, its unit, Booleans, `page`, `count`, `_sort`, `_include`, `distinct-by`, an empty filter) are dropped before the search, which is answered 200 without them.',
+    operations: [...operations],
+    expectedCheck: 'error-status-and-code',
+    rows,
+    request: (req) => {
+      const bad = [...req.query.entries()].filter(([k, v]) => invalidValue(k, v)).map(([k]) => k);
+      if (bad.length === 0) return req;
+      const query = new URLSearchParams(req.query);
+      for (const k of bad) query.delete(k);
       return { ...req, query };
     },
   };
@@ -654,4 +811,216 @@ export const D2_ROW_FAULTS: readonly RowFault[] = [
     '4.13',
     'D2-4.13-04',
   ),
+
+  // --- Paging, page sizes, answers that must not be 5xx, refusals (wave 2) ---
+  {
+    name: 'code-set-page-size-bounds-exclusive',
+    kind: 'validation',
+    rule: 'D2 4.1, 8 / DEC-D2-03: count=1 and count=1000 (the bounds of 1 to 1,000) are served',
+    description:
+      'The code-set page-size check excludes its bounds: `count=1` and `count=1000` are refused with 400 MSG_INVALID_FORMAT (2 to 999 are served).',
+    operations: ['get-code-set'],
+    expectedCheck: 'success-status',
+    rows: ['D2-4.1-07', 'D2-4.1-08'],
+    reply: (reply, { request, operations }) => {
+      const count = parameterOf(request, 'count')?.trim();
+      return isSuccess(reply) && (count === '1' || count === '1000')
+        ? errorReply(new ApiError(400, 'MSG_INVALID_FORMAT', 'count must be between 1 and 1000'), operations)
+        : reply;
+    },
+  },
+  {
+    name: 'code-set-oversized-count-served-empty',
+    kind: 'paging',
+    rule: 'D2 4.1, 8 / DEC-D2-03: count=1001 is refused with a 4xx or served clamped into 1 to 1,000',
+    description:
+      'A code-set `count` above 1,000 is read as 0: the answer is 200 with an empty expansion (`total` kept), neither refused nor clamped.',
+    operations: ['get-code-set'],
+    expectedCheck: 'code-set-page-size-bounded',
+    rows: ['D2-4.1-10'],
+    request: (req) => {
+      const count = positive(parameterOf(req, 'count'));
+      if (count === undefined || count <= 1000) return req;
+      const query = new URLSearchParams(req.query);
+      query.set('count', '1000');
+      return { ...req, query };
+    },
+    reply: (reply, { received }) => {
+      const count = positive(parameterOf(received, 'count'));
+      const body = reply.body;
+      if (!isSuccess(reply) || count === undefined || count <= 1000 || !isObject(body) || !isObject(body.expansion))
+        return reply;
+      return withBody(reply, { ...body, expansion: { ...body.expansion, contains: [] } });
+    },
+  },
+  crashesWhen(
+    'code-set-unknown-name-server-error',
+    'get-code-set',
+    'D2 4.1, 7 / DEC-D2-41: an unknown set name is not answered with a 5xx status',
+    'A set name the server does not hold answers HTTP 500 MSG_INTERNAL_ERROR (its set is dereferenced unchecked); the documented sets are served.',
+    'D2-4.1-14',
+    (req) => !CODE_SET_NAMES.some((n) => same(req.params.set_name, n)),
+    "Cannot read properties of undefined (reading 'items')",
+  ),
+  {
+    name: 'location-lookup-page-tag-zero-based',
+    kind: 'paging',
+    rule: 'D2 2.1 / DEC-D2-27: the page tag equals the requested page (1-based)',
+    description:
+      'The location lookup serves the right page, but its `page` tag counts from 0 (page 1 is tagged 0, page 2 tagged 1).',
+    operations: ['lookup-locations'],
+    expectedCheck: 'paging-tags-match-request',
+    rows: ['D2-2.1-09'],
+    reply: (reply) =>
+      isSuccess(reply) ? withPagingTags(reply, { page: (d) => (/^\d+$/.test(d) ? String(Number(d) - 1) : d) }) : reply,
+  },
+  pageEndInclusive('practitioner-lookup-page-end-inclusive', 'lookup-practitioners', '4.2', 'D2-4.2-04'),
+  pageEndInclusive('location-lookup-page-end-inclusive', 'lookup-locations', '4.3', 'D2-4.3-05'),
+  pageEndInclusive('register-practitioner-page-end-inclusive', 'search-register-practitioners', '4.9', 'D2-4.9-02'),
+  pageEndInclusive('booking-practitioner-page-end-inclusive', 'search-booking-practitioners', '4.12', 'D2-4.12-17'),
+  pageEndInclusive('booking-role-page-end-inclusive', 'search-booking-practitioner-roles', '4.13', 'D2-4.13-08'),
+  crashesWhen(
+    'control-parameters-missing-insurer-server-error',
+    'get-insurer-control-parameters',
+    'D2 4.5, 7 / DEC-D2-41: a request without insurerId is not answered with a 5xx status',
+    'Insurer control parameters without `insurerId` answer HTTP 500 MSG_INTERNAL_ERROR (the id is read unchecked).',
+    'D2-4.5-05',
+    (req) => parameterOf(req, 'insurerId') === undefined,
+    "Cannot read properties of undefined (reading 'trim')",
+  ),
+  crashesWhen(
+    'geocode-unparsed-postcode-server-error',
+    'geocode-postcode',
+    'D2 4.8 / DEC-D2-51: geo-coding an invalid postcode is not answered with a 5xx status',
+    'Geo-coding a `postcode` that is not of a UK postcode shape answers HTTP 500 MSG_INTERNAL_ERROR (the null match of its pattern is dereferenced); a request without it is still 400.',
+    'D2-4.8-04',
+    (req) => {
+      const postcode = parameterOf(req, 'postcode');
+      return postcode !== undefined && postcode.trim() !== '' && !POSTCODE.test(postcode.trim());
+    },
+    "Cannot read properties of null (reading '1')",
+  ),
+  missingSearchParameter(
+    'address-search-missing-text-empty-array',
+    'search-address',
+    'text',
+    'D2-7-05',
+    'answered 200 with an empty array (the absent text read as a search matching nothing)',
+    () => ({ status: 200, body: [] }),
+  ),
+  missingSearchParameter(
+    'retrieve-address-missing-id-not-found',
+    'retrieve-address',
+    'id',
+    'D2-7-06',
+    'answered 404 MSG_NOT_FOUND (as an id no address has)',
+    (operations) => errorReply(new ApiError(404, 'MSG_NOT_FOUND', 'No address with id undefined'), operations),
+  ),
+  missingSearchParameter(
+    'geocode-missing-postcode-unprocessable',
+    'geocode-postcode',
+    'postcode',
+    'D2-7-07',
+    'answered 422 MSG_PARAM_INVALID (as a postcode of no valid form)',
+    (operations) => errorReply(new ApiError(422, 'MSG_PARAM_INVALID', 'postcode is not valid'), operations),
+  ),
+  {
+    name: 'photo-unknown-practitioner-placeholder',
+    kind: 'validation',
+    rule: 'D2 4.10 / DEC-D2-25, DEC-D2-29: an unknown practitioner id is refused with a 4xx status',
+    description:
+      "The photo of a practitioner id the register does not hold is answered 200 with a placeholder photo (another practitioner's picture, as a default avatar).",
+    operations: ['get-practitioner-photo'],
+    expectedCheck: 'request-refused',
+    rows: ['D2-4.10-05'],
+    request: async (req, { repo }) => {
+      const asked = req.params.practitionerId;
+      if (asked === undefined) return req;
+      const all = await repo.registerPractitioners();
+      if (all.some((p) => same(asked, p.id)) || all.length === 0) return req;
+      return { ...req, params: { ...req.params, practitionerId: all[0].id } };
+    },
+  },
+  crashesWhen(
+    'role-distance-sort-without-near-server-error',
+    'search-register-practitioner-roles',
+    'D2 4.11 / DEC-D2-17: a distance sort without near is not answered with a 5xx status',
+    '`_sort=distance:asc|desc` without `near` answers HTTP 500 MSG_INTERNAL_ERROR (the distance from an absent point is computed).',
+    'D2-4.11-24',
+    (req) => parameterOf(req, 'near') === undefined && /^distance(:|$)/.test((parameterOf(req, '_sort') ?? '').trim()),
+    "Cannot read properties of undefined (reading 'latitude')",
+  ),
+  filterReadAs(
+    'search-register-practitioner-roles',
+    'insurer',
+    'practitioner',
+    '4.11',
+    'D2-4.11-17',
+    'bundle-has-entries',
+  ),
+  {
+    name: 'booking-site-and-registeredno-filters-swapped',
+    kind: 'filter',
+    rule: 'D2 4.12 / DEC-D2-59: site keeps the practitioners of Site/<site>; registeredno those with that registeredNumber',
+    description:
+      'The booking practitioner search reads `site` as `location` and `registeredno` as `id` (two filters mapped to the wrong members).',
+    operations: ['search-booking-practitioners'],
+    expectedCheck: 'bundle-has-entries',
+    rows: ['D2-4.12-09', 'D2-4.12-11'],
+    request: (req) => {
+      const site = parameterOf(req, 'site');
+      const registered = parameterOf(req, 'registeredno');
+      if (site === undefined && registered === undefined) return req;
+      const query = new URLSearchParams(req.query);
+      query.delete('site');
+      query.delete('registeredno');
+      if (site !== undefined) query.set('location', site);
+      if (registered !== undefined) query.set('id', registered);
+      return { ...req, query };
+    },
+  },
+  {
+    name: 'booking-role-get-unknown-empty-bundle',
+    kind: 'validation',
+    rule: 'D2 4.13, 7 / DEC-D2-23: an unknown practitioner-role id is refused 404 MSG_ENTITY_NOT_FOUND_IN_DATABASE',
+    description:
+      'Get booking practitioner-role with an id no role has answers 200 with an empty searchset Bundle (as a search that matched nothing).',
+    operations: ['get-booking-practitioner-role'],
+    expectedCheck: 'error-status-and-code',
+    rows: ['D2-4.13-03'],
+    reply: (reply) =>
+      reply.status === 404
+        ? { status: 200, body: { resourceType: 'Bundle', type: 'searchset', total: 0, entry: [] } }
+        : reply,
+  },
+  lenientSearch(
+    'register-search-lenient-parsing',
+    ['search-register-practitioners', 'search-register-practitioner-roles'],
+    '(4.9, 4.11)',
+    ['D2-7-12', 'D2-7-13', 'D2-7-16'],
+  ),
+  lenientSearch(
+    'booking-search-lenient-parsing',
+    ['search-booking-practitioners', 'search-booking-practitioner-roles'],
+    '(4.12, 4.13)',
+    ['D2-7-21', 'D2-7-25'],
+  ),
+  {
+    name: 'bearer-presence-only',
+    kind: 'auth',
+    rule: 'D2 5 / DEC-D2-61: a request with an unknown token is refused with a 4xx status',
+    description:
+      'The insurer list and the address search check only that a bearer token is present: an unknown token is served as a live one (a request without a token is still refused).',
+    operations: ['list-insurers', 'search-address'],
+    expectedCheck: 'request-refused',
+    rows: ['D2-5-01', 'D2-5-02'],
+    request: async (req, { repo }) => {
+      const token = bearerOf(req);
+      if (token === undefined || (await repo.accessGrant(token)) || (await repo.clientForToken(token))) return req;
+      return {
+        ...req,
+        headers: { ...req.headers, authorization: `Bearer ${await repo.issueToken(DEFAULT_CLIENT_ID)}` },
+      };
+    },
+  },
 ];

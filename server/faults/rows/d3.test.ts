@@ -7,6 +7,7 @@ import {
   paths,
   refreshStatus,
   revokeWith,
+  tags,
   type TestSandbox,
   withQuery,
 } from '../../testSupport.ts';
@@ -398,6 +399,138 @@ const SCENARIOS: Record<string, Scenario> = {
         expect(payorRefs((await s.contract('GET', paths.sitePayors('SITE001'))).json).includes(authority)).toBe(listed);
       }
     }
+  },
+  'sites-v2-invalid-paging-server-error': async (clean, faulty) => {
+    const invalid: Record<string, string>[] = [{ pageNumber: '0' }, { pageNumber: 'abc' }, { maxRecordsPerPage: '-1' }];
+    for (const query of invalid) {
+      expect((await clean.accounts(withQuery(paths.sitesV2, query))).status).toBeLessThan(500);
+      expect((await faulty.accounts(withQuery(paths.sitesV2, query))).status).toBe(500);
+    }
+    // Valid pages, and a page beyond the last, are served as before.
+    const page = { pageNumber: '2', maxRecordsPerPage: '3' };
+    expect(ids(await sitesV2(faulty, page))).toEqual(ids(await sitesV2(clean, page)));
+    expect((await faulty.accounts(withQuery(paths.sitesV2, { pageNumber: '9999' }))).status).toBe(200);
+  },
+  'diary-post-auth-without-code-server-error': async (clean, faulty) => {
+    expect((await clean.multipart(paths.diaryPostAuth, { StateToken: 'S-1' })).status).toBe(200);
+    expect((await faulty.multipart(paths.diaryPostAuth, { StateToken: 'S-1' })).status).toBe(500);
+    expect(((await faulty.multipart(paths.diaryPostAuth, { Code: 'DIARY-OK' })).json as J).response).toBe(2);
+  },
+  'diary-lists-token-in-query-only': async (clean, faulty) => {
+    for (const path of [paths.episodeTypes, paths.appointmentStatuses, paths.recurrenceTypes]) {
+      expect((await clean.get(path, { token: await clean.diaryToken() })).status).toBe(200);
+      const token = await faulty.diaryToken();
+      const f = await faulty.get(path, { token });
+      expect([f.status, f.text]).toEqual([401, '']);
+      expect((await faulty.get(withQuery(path, { access_token: token }), { token: null })).status).toBe(200);
+    }
+  },
+  'patient-read-not-modified': async (clean, faulty) => {
+    const c = await clean.patient('GET', paths.patient('PAT-0001'));
+    expect([c.status, (c.json as J).id]).toEqual([200, 'PAT-0001']);
+    const f = await faulty.patient('GET', paths.patient('PAT-0001'));
+    expect([f.status, f.headers.get('etag'), f.text]).toEqual([304, 'W/"PAT-0001"', '']);
+    // Other patient operations are served as before.
+    expect((await faulty.patient('POST', paths.createPatient, { resourceType: 'Patient' })).status).toBe(201);
+  },
+  'patient-unparsable-body-unsupported-media': async (clean, faulty) => {
+    const c = await clean.patient('POST', paths.createPatient, '{not json');
+    expect([c.status, errorCode(c.json)]).toEqual([400, 'MSG_CANT_PARSE_CONTENT']);
+    const f = await faulty.patient('POST', paths.createPatient, '{not json');
+    expect([f.status, errorCode(f.json)]).toEqual([415, 'MSG_UNSUPPORTED_MEDIA_TYPE']);
+    expect((await faulty.patient('POST', paths.createPatient, { resourceType: 'Patient' })).status).toBe(201);
+  },
+  'patient-invalid-extension-400': async (clean, faulty) => {
+    const extension = [{ url: 'https://ref.example/extension/patient/no-such-extension', valueString: 'x' }];
+    for (const [s, status] of [
+      [clean, 422],
+      [faulty, 400],
+    ] as const) {
+      const before = (await s.patient('GET', paths.patient('PAT-0001'))).json as J;
+      const x = await s.patient('PUT', paths.updatePatient('PAT-0001'), { ...before, extension });
+      expect([x.status, errorCode(x.json)]).toEqual([status, 'INVALID_EXTENSION']);
+    }
+  },
+  'contract-delete-missing-server-error': async (clean, faulty) => {
+    const query = { indStdCode: 'NO-SUCH-SVC-000', indStdCodeScheme: 'ISC' };
+    const path = withQuery(paths.contractPriceSite('SITE001'), query);
+    const payor = withQuery(paths.contractSite('SITE001'), {
+      payorId: 'Organization/bup',
+      payorType: 'I',
+      providerGroup: 'NO-SUCH-CONTRACT-000',
+    });
+    for (const p of [path, payor]) {
+      expect((await clean.contract('DELETE', p)).status).toBe(404);
+      expect((await faulty.contract('DELETE', p)).status).toBe(500);
+    }
+  },
+  'contract-value-sets-not-modified': async (clean, faulty) => {
+    for (const path of [paths.contractTypes, paths.contractSubtypes]) {
+      const c = await clean.contract('GET', path);
+      expect([c.status, (c.json as J).resourceType]).toEqual([200, 'ValueSet']);
+      const f = await faulty.contract('GET', path);
+      expect([f.status, f.headers.get('etag'), f.text]).toEqual([304, expect.stringMatching(/^W\//), '']);
+    }
+    expect((await faulty.contract('GET', paths.sitePayors('SITE001'))).status).toBe(200);
+  },
+  'effective-prices-site-dropped-with-payor': async (clean, faulty) => {
+    const subjects = async (s: TestSandbox, query: Record<string, string>) =>
+      ((await s.contract('GET', withQuery(paths.effectivePrices, query))).json as J).entry.flatMap((e: J) =>
+        (e.resource.subject ?? []).map((x: J) => x.reference).filter((r: string) => r.startsWith('Site/')),
+      );
+    const withPayor = { site: 'SITE001', payor: 'bup', count: '50' };
+    // The reference names no site subject; the faulty one names each Contract's site.
+    expect(await subjects(clean, withPayor)).toEqual([]);
+    expect(new Set(await subjects(faulty, withPayor))).toEqual(new Set(['Site/SITE001', 'Site/SITE002']));
+    expect(new Set(await subjects(faulty, { site: 'SITE001', count: '50' }))).toEqual(new Set(['Site/SITE001']));
+  },
+  'effective-prices-count-tag-default': async (clean, faulty) => {
+    const path = withQuery(paths.effectivePrices, { site: 'SITE001', page: '1', count: '1' });
+    const c: J = (await clean.contract('GET', path)).json;
+    expect([c.entry.length, tags(c).count]).toEqual([1, '1']);
+    const f: J = (await faulty.contract('GET', path)).json;
+    expect([f.entry.length, tags(f).count]).toEqual([1, '10']);
+  },
+  'effective-prices-unpriced-not-found': async (clean, faulty) => {
+    const path = withQuery(paths.effectivePrices, { site: 'SITE001', 'service-code': 'NO-SUCH-SERVICE-000' });
+    const c = await clean.contract('GET', path);
+    expect([c.status, (c.json as J).entry ?? []]).toEqual([200, []]);
+    const f = await faulty.contract('GET', path);
+    expect([f.status, errorCode(f.json)]).toEqual([404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE']);
+    expect((await faulty.contract('GET', withQuery(paths.effectivePrices, { site: 'SITE001' }))).status).toBe(200);
+  },
+  'sites-unknown-token-empty-list': async (clean, faulty) => {
+    for (const path of [paths.sitesV1, paths.sitesV2]) {
+      expect((await clean.accounts(path, { token: 'not-a-valid-token-0000' })).status).toBe(401);
+      const f = await faulty.accounts(path, { token: 'not-a-valid-token-0000' });
+      expect([f.status, Array.isArray(f.json) ? f.json : (f.json as J).sites]).toEqual([200, []]);
+      // Without a token the request is still refused; alice still sees her sites.
+      expect((await faulty.accounts(path, { token: null })).status).toBe(401);
+      expect((await faulty.accounts(path)).status).toBe(200);
+    }
+  },
+  'user-details-inaccessible-user-not-found': async (clean, faulty) => {
+    const asClient = async (s: TestSandbox, user: string) =>
+      s.accounts(paths.userDetails, { token: await s.token('sandbox-client'), headers: { 'su-userid': user } });
+    const c = await asClient(clean, 'U-1003');
+    expect(c.status).toBe(403);
+    expect((c.json as J).message).toMatch(/does not have access to this user/);
+    expect((await asClient(faulty, 'U-1003')).json).toEqual({ message: 'User U-1003 not found', code: 404 });
+    expect(((await asClient(faulty, 'U-1001')).json as J).userId).toBe('U-1001');
+  },
+  'event-invalid-sns-id-400': async (clean, faulty) => {
+    const path = withQuery(paths.event, { sns_id: 'NO-SUCH-SNS-000' });
+    expect((await clean.accounts(path)).json).toEqual({ message: 'SNS_ID is Invalid.', code: 403 });
+    const f = await faulty.accounts(path);
+    expect([f.status, f.json]).toEqual([400, { message: 'SNS_ID is Invalid.', code: 400 }]);
+  },
+  'token-details-missing-uri-not-signed-in': async (clean, faulty) => {
+    const path = paths.tokenDetails('nhs');
+    const c = await clean.request('GET', path, { headers: { authorization: basicAuth() } });
+    expect([c.status, (c.json as J).message]).toEqual([400, 'redirect_uri is required']);
+    const f = await faulty.request('GET', path, { headers: { authorization: basicAuth() } });
+    expect([f.status, (f.json as J).message]).toEqual([400, 'User not logged in with NHS account']);
+    expect((await tokenDetails(faulty, 'https://app.example/callback', basicAuth())).status).toBe(200);
   },
 };
 

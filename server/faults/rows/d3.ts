@@ -8,6 +8,7 @@ import type { Repository } from '../../repo/repository.ts';
 import { subscriptionOf } from '../../resources/accounts.ts';
 import { arr, isObject, withQuery, type JsonObject } from '../../modifiers/json.ts';
 import { listAuthorisedSitesV2 } from '../../router/accounts.ts';
+import { postAuthFields } from '../../router/diary.ts';
 import { ApiError, errorReply } from '../../router/errors.ts';
 import type { SandboxReply, SandboxRequest } from '../../router/types.ts';
 import type { RowFault } from './types.ts';
@@ -119,6 +120,9 @@ const renamed = (item: JsonObject, from: string, to: string): JsonObject => {
 /** True when a Patient names a last name (`name[].family`, a non-empty text). */
 const hasFamilyName = (resource: unknown) =>
   isObject(resource) && arr(resource.name).some((n) => isObject(n) && typeof n.family === 'string' && n.family !== '');
+
+/** The accounts answer to a bearer token the server does not know (router/accounts.ts). */
+const UNKNOWN_TOKEN = 'The access token is invalid, expired or revoked';
 
 /** Marks a revoke whose `refresh_token` hint names a token that is no live refresh token. */
 const HINT_MISMATCH = 'x-fault-hint-mismatch';
@@ -786,5 +790,253 @@ export const D3_ROW_FAULTS: readonly RowFault[] = [
     expectedCheck: 'ids-listed',
     rows: ['D3-4.5-18', 'D3-4.5-24'],
     repo: (repo) => ({ ...repo, removePayor: async () => true }),
+  },
+  {
+    name: 'sites-v2-invalid-paging-server-error',
+    kind: 'validation',
+    rule: 'D3 4.1 / DEC-D3-45: a `pageNumber` or `maxRecordsPerPage` that is not a positive integer is not answered with a 5xx',
+    description:
+      'List authorised sites v2 serves every valid page, but a `pageNumber` or `maxRecordsPerPage` that is not a positive integer (`0`, `abc`, `-1`, `1.5`) breaks its paging arithmetic: HTTP 500.',
+    operations: ['list-authorised-sites-v2'],
+    expectedCheck: 'not-server-error',
+    rows: ['D3-4.1-28'],
+    reply: (reply, { request }) => {
+      const invalid = ['pageNumber', 'maxRecordsPerPage'].some((name) => {
+        const v = request.query.get(name);
+        return v !== null && !/^\s*[1-9]\d*\s*$/.test(v);
+      });
+      return invalid ? accountsError(500, 'Internal server error: invalid array length') : reply;
+    },
+  },
+  {
+    name: 'diary-post-auth-without-code-server-error',
+    kind: 'validation',
+    rule: 'D3 4.3 / DEC-D3-51: a post authorisation without `Code` is not answered with a 5xx',
+    description:
+      'Post authorisation answers every code as the reference does, but a request without the `Code` field fails dereferencing it: HTTP 500.',
+    operations: ['diary-post-auth'],
+    expectedCheck: 'not-server-error',
+    rows: ['D3-4.3-08'],
+    reply: (reply, { request }) =>
+      postAuthFields(request).has('Code')
+        ? reply
+        : { status: 500, body: { error: 'System.NullReferenceException: Object reference not set to an instance of an object.' } },
+  },
+  {
+    name: 'diary-lists-token-in-query-only',
+    kind: 'auth',
+    rule: 'D3 4.3, 5: the diary lists answer HTTP 200 to a GET with the diary bearer token',
+    description:
+      'The three diary lists read the diary token only from a query parameter `access_token`: a request carrying it as `Authorization: Bearer` is answered 401 with no body.',
+    operations: ['list-episode-types', 'list-appointment-statuses', 'list-recurrence-types'],
+    expectedCheck: 'success-status',
+    rows: ['D3-4.3-13', 'D3-4.3-14', 'D3-4.3-15'],
+    request: (req) => {
+      const { authorization: _dropped, ...headers } = req.headers;
+      void _dropped;
+      const token = (req.query.get('access_token') ?? '').trim();
+      return { ...req, headers: token === '' ? headers : { ...headers, authorization: `Bearer ${token}` } };
+    },
+  },
+  {
+    name: 'patient-read-not-modified',
+    kind: 'status',
+    rule: 'D3 4.4 / DEC-D3-52: a successful patient operation is answered with a 2xx status',
+    description:
+      'Get patient answers a read of a patient it holds 304 Not Modified with an `ETag` and no body, as if every request were conditional (no `If-None-Match` is sent).',
+    operations: ['get-patient'],
+    expectedCheck: 'success-status',
+    rows: ['D3-4.4-19'],
+    reply: (reply, { request }) =>
+      reply.status === 200 && isObject(reply.body) && request.headers['if-none-match'] === undefined
+        ? { status: 304, headers: { etag: `W/"${String(reply.body.id)}"` } }
+        : reply,
+  },
+  {
+    name: 'patient-unparsable-body-unsupported-media',
+    kind: 'validation',
+    rule: 'D3 7 / DEC-D3-53: a create body that is not JSON is refused with a code of the table at its status (400 MSG_CANT_PARSE_CONTENT)',
+    description:
+      'Create patient refuses a body that is not JSON with HTTP 415 and the code `MSG_UNSUPPORTED_MEDIA_TYPE`, which the table does not list.',
+    operations: ['create-patient'],
+    expectedCheck: 'error-status-and-code',
+    rows: ['D3-7-23'],
+    reply: (reply, { operations }) =>
+      reply.status === 400 && JSON.stringify(reply.body ?? null).includes('MSG_CANT_PARSE_CONTENT')
+        ? errorReply(
+            new ApiError(415, 'MSG_UNSUPPORTED_MEDIA_TYPE', 'The request body is not application/fhir+json'),
+            operations,
+          )
+        : reply,
+  },
+  {
+    name: 'patient-invalid-extension-400',
+    kind: 'status',
+    rule: 'D3 7: patient update answers `INVALID_EXTENSION` with HTTP 422 (the update table is all 422)',
+    description:
+      'Update patient refuses an extension whose URL is none of 2.4 with `INVALID_EXTENSION`, as the reference does, but with HTTP 400 (the status of the create table).',
+    operations: ['update-patient'],
+    expectedCheck: 'documented-code-has-its-status',
+    rows: ['D3-7-36', 'D3-7-39'],
+    reply: (reply) =>
+      reply.status === 422 && JSON.stringify(reply.body ?? null).includes('INVALID_EXTENSION')
+        ? { ...reply, status: 400 }
+        : reply,
+  },
+  {
+    name: 'contract-delete-missing-server-error',
+    kind: 'validation',
+    rule: 'D3 4.5, 7 / DEC-D3-59: deleting a payor, contact payor or service that does not exist is not a 5xx',
+    description:
+      'The four contract deletes remove what exists as the reference does, but deleting something that does not exist fails reading the missing record: HTTP 500.',
+    operations: [
+      'delete-payor',
+      'delete-contact-payor',
+      'delete-contract-service',
+      'delete-contract-service-with-procedure',
+    ],
+    expectedCheck: 'not-server-error',
+    rows: ['D3-4.5-38'],
+    reply: (reply, { operations }) =>
+      reply.status === 404
+        ? errorReply(new TypeError("Cannot read properties of undefined (reading 'contractId')"), operations)
+        : reply,
+  },
+  {
+    name: 'contract-value-sets-not-modified',
+    kind: 'status',
+    rule: 'D3 4.5 / DEC-D3-52: a successful contract operation is answered with a 2xx status',
+    description:
+      'The contract type and sub-type value sets answer 304 Not Modified with an `ETag` and no body, as if every request were conditional (no `If-None-Match` is sent).',
+    operations: ['list-contract-types', 'list-contract-subtypes'],
+    expectedCheck: 'success-status',
+    rows: ['D3-4.5-40'],
+    reply: (reply, { request }) =>
+      reply.status === 200 && isObject(reply.body) && request.headers['if-none-match'] === undefined
+        ? { status: 304, headers: { etag: `W/"${String(reply.body.id ?? 'valueset')}"` } }
+        : reply,
+  },
+  {
+    name: 'effective-prices-site-dropped-with-payor',
+    kind: 'filter',
+    rule: 'D3 4.5 / DEC-D3-56: `site` gives the prices of that site; every returned Contract with a `Site/` subject names it',
+    description:
+      'Effective prices name the site of each Contract as its subject (`Site/<site_id>`) and honour `site` alone, but when `payor` is given too they answer the prices of that payor at every site.',
+    operations: ['get-effective-prices'],
+    expectedCheck: 'entries-match-filter',
+    rows: ['D3-4.5-03'],
+    repo: (repo, { request }) => ({
+      ...repo,
+      priceContracts: async (siteId) =>
+        (request.query.get('payor') ?? '').trim() === ''
+          ? repo.priceContracts(siteId)
+          : repo.priceContracts(undefined),
+    }),
+    reply: async (reply, { repo }) => {
+      const body = reply.body;
+      if (reply.status !== 200 || !isObject(body)) return reply;
+      const siteOf = new Map((await repo.priceContracts(undefined)).map((c) => [c.id, c.siteId]));
+      const entry = arr(body.entry).map((e) => {
+        const resource = isObject(e) ? e.resource : undefined;
+        const site = isObject(resource) && typeof resource.id === 'string' ? siteOf.get(resource.id) : undefined;
+        return isObject(e) && isObject(resource) && site !== undefined && resource.subject === undefined
+          ? { ...e, resource: { ...resource, subject: [{ reference: `Site/${site}` }] } }
+          : e;
+      });
+      return { ...reply, body: { ...body, entry } };
+    },
+  },
+  {
+    name: 'effective-prices-count-tag-default',
+    kind: 'paging',
+    rule: 'D3 4.5 / DEC-D3-56, DEC-D1-12: the paging tags of an effective-prices Bundle agree with the request',
+    description:
+      'Effective prices page as asked, but the `count` tag always says the default page size (`10`), whatever `count` was sent.',
+    operations: ['get-effective-prices'],
+    expectedCheck: 'paging-tags-match-request',
+    rows: ['D3-4.5-07'],
+    reply: (reply) => {
+      const body = reply.body;
+      if (reply.status !== 200 || !isObject(body) || !isObject(body.meta)) return reply;
+      const tag = arr(body.meta.tag).map((t) => (isObject(t) && t.code === 'count' ? { ...t, display: '10' } : t));
+      return { ...reply, body: { ...body, meta: { ...body.meta, tag } } };
+    },
+  },
+  {
+    name: 'effective-prices-unpriced-not-found',
+    kind: 'validation',
+    rule: 'D3 7 / DEC-D3-56: "no match yields an empty result set": effective prices of a service nothing is priced for is an empty Bundle',
+    description:
+      'Effective prices answer a `service-code` that no contract prices with 404 `MSG_ENTITY_NOT_FOUND_IN_DATABASE` instead of an empty Bundle.',
+    operations: ['get-effective-prices'],
+    expectedCheck: 'success-status',
+    rows: ['D3-7-44'],
+    reply: (reply, { request, operations }) => {
+      const body = reply.body;
+      const empty = isObject(body) && arr(body.entry).length === 0;
+      return reply.status === 200 && empty && (request.query.get('service-code') ?? '').trim() !== ''
+        ? errorReply(
+            new ApiError(404, 'MSG_ENTITY_NOT_FOUND_IN_DATABASE', 'No contract prices the service'),
+            operations,
+          )
+        : reply;
+    },
+  },
+  {
+    name: 'sites-unknown-token-empty-list',
+    kind: 'auth',
+    rule: 'D3 5 / DEC-D3-39: an accounts request with an unknown token is refused with a 4xx status',
+    description:
+      'List authorised sites (both versions) refuse a request without a token, but answer an unknown token as a user with no sites: HTTP 200 with an empty list.',
+    operations: ['list-authorised-sites-v1', 'list-authorised-sites-v2'],
+    expectedCheck: 'request-refused',
+    rows: ['D3-5-01'],
+    reply: (reply, { request, operations }) => {
+      if (reply.status !== 401 || !isObject(reply.body) || reply.body.message !== UNKNOWN_TOKEN) return reply;
+      return operations.includes('list-authorised-sites-v2')
+        ? { status: 200, body: pagedV2(request, []) }
+        : { status: 200, body: [] };
+    },
+  },
+  {
+    name: 'user-details-inaccessible-user-not-found',
+    kind: 'status',
+    rule: 'D3 7: a user the client account has no access to is answered 403 `The client account <client_account> does not have access to this user <user_id>`',
+    description:
+      'Get user details answers a user the client account may not see as if it did not exist: 404 `User <user_id> not found`.',
+    operations: ['get-user-details'],
+    expectedCheck: 'accounts-error-answer',
+    rows: ['D3-7-12'],
+    reply: (reply, { request }) =>
+      reply.status === 403 && isObject(reply.body) && /does not have access to this user/.test(String(reply.body.message))
+        ? accountsError(404, `User ${(request.headers['su-userid'] ?? '').trim()} not found`)
+        : reply,
+  },
+  {
+    name: 'event-invalid-sns-id-400',
+    kind: 'status',
+    rule: 'D3 7: an invalid `sns_id` is answered HTTP 403 `SNS_ID is Invalid.`',
+    description: 'Get event info answers an unknown `sns_id` with the documented message, but with HTTP 400 (and `code` 400).',
+    operations: ['get-event-info'],
+    expectedCheck: 'accounts-error-answer',
+    rows: ['D3-7-13'],
+    reply: (reply) =>
+      reply.status === 403 && isObject(reply.body) && reply.body.message === 'SNS_ID is Invalid.'
+        ? accountsError(400, 'SNS_ID is Invalid.')
+        : reply,
+  },
+  {
+    name: 'token-details-missing-uri-not-signed-in',
+    kind: 'validation',
+    rule: 'D3 7 / DEC-D3-65: token details without `redirect_uri` is refused 400 `redirect_uri is required`',
+    description:
+      'Token details looks the sign-in up before reading `redirect_uri`: a request without it is answered 400 `User not logged in with NHS account`.',
+    operations: ['get-idp-token-details'],
+    expectedCheck: 'invalid-request-answered',
+    rows: ['D3-7-45'],
+    reply: (reply) =>
+      isObject(reply.body) && reply.body.message === 'redirect_uri is required'
+        ? { ...reply, body: { ...reply.body, message: 'User not logged in with NHS account' } }
+        : reply,
   },
 ];
