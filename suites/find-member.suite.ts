@@ -279,10 +279,13 @@ describeOperation('find-member-v2', (op) => {
     'a malformed date and an insurer of version 1 only are refused',
     single('findMemberV2', 'D1-4.2-06'),
     async ([s]) => {
-      const badDate = await call(id, { form: { ...fields(s), dateOfBirth: '12/04/1980' } });
-      verifyError(badDate, id, ['MSG_PARAM_INVALID', 'MSG_CANT_PARSE_CONTENT'], ['D1-4.2-06', 'D1-7-04'], {
-        decisions: ['DEC-D1-58'],
-      });
+      // Both dates of 4.2 are YYYY-MM-DD: each malformed one is refused.
+      for (const name of ['dateOfBirth', 'policyActiveOn']) {
+        const badDate = await call(id, { form: { ...fields(s), [name]: '12/04/1980' } });
+        verifyError(badDate, id, ['MSG_PARAM_INVALID', 'MSG_CANT_PARSE_CONTENT'], ['D1-4.2-06', 'D1-7-04'], {
+          decisions: ['DEC-D1-58'],
+        });
+      }
       const v1Insurer = await call(id, { form: { ...fields(s), insurerIdentifier: 'bup' } });
       verifyUnsupportedInsurer(v1Insurer, id, ['D1-4.2-02', 'D1-9-01']);
     },
@@ -382,10 +385,13 @@ describeOperation('find-member-v1', (op) => {
       });
       const v2Only = await call(id, { form: { ...fields(s), insurerIdentifier: 'cin' } });
       verifyUnsupportedInsurer(v2Only, id, ['D1-4.1-07', 'D1-9-01']);
-      const badDate = await call(id, { form: { ...fields(s), dateOfBirth: '12/04/1980' } });
-      verifyError(badDate, id, ['MSG_PARAM_INVALID', 'MSG_CANT_PARSE_CONTENT'], ['D1-4.1-09', 'D1-7-04'], {
-        decisions: ['DEC-D1-58'],
-      });
+      // Both dates of 4.1 are YYYY-MM-DD: each malformed one is refused.
+      for (const name of ['dateOfBirth', 'policyActiveOn']) {
+        const badDate = await call(id, { form: { ...fields(s), [name]: '12/04/1980' } });
+        verifyError(badDate, id, ['MSG_PARAM_INVALID', 'MSG_CANT_PARSE_CONTENT'], ['D1-4.1-09', 'D1-7-04'], {
+          decisions: ['DEC-D1-58'],
+        });
+      }
     },
   );
 

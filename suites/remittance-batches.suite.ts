@@ -300,7 +300,10 @@ describeOperation(ACK, () => {
     const { ids } = await pendingIds();
     const held = ids.find((i) => i !== runContext().fixtures.batches?.ackId);
     const x = await call(ACK, { path: { id: held ?? unknownId() }, omitHeaders: ['Authorization'] });
-    on(ACK).must('D1-5-04').under('DEC-D1-21').check(x, requestRefused, held ? { pendingBatch: held } : {});
+    on(ACK)
+      .must('D1-5-04')
+      .under('DEC-D1-21')
+      .check(x, requestRefused, held ? { pendingBatch: held } : {});
   });
 });
 

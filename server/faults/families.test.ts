@@ -104,6 +104,12 @@ describe('fault families derived from the operation table', () => {
     expect(rowOfFamilyKind(accepted, made('The Coverage carries its `status`.'))).toBe(false);
     const bearer = info('family:bearer-not-enforced:find-member-v1');
     expect(rowOfFamilyKind(bearer, made('A request without a bearer token is refused with HTTP 401.'))).toBe(true);
+    // Rows the family-fault weighing (familyWeighing.ts) found of the kind but not credited.
+    expect(rowOfFamilyKind(info('family:success-as-5xx:get-remittance-details'), row('D1-4.7-02'))).toBe(true);
+    expect(rowOfFamilyKind(info('family:success-as-5xx:delete-condition'), row('D3-4.4-18'))).toBe(true);
+    expect(rowOfFamilyKind(info('family:refusal-as-5xx:upsert-payor'), row('D3-4.5-19'))).toBe(true);
+    expect(rowOfFamilyKind(info('family:refusal-accepted:upsert-payor'), row('D3-4.5-19'))).toBe(false);
+    expect(rowOfFamilyKind(info('family:filter-ignored:get-effective-prices:service-code'), row('D3-7-44'))).toBe(true);
     expect(textNamesToken('`page` and `count`', 'page')).toBe(true);
     expect(textNamesToken('pageNumber', 'page')).toBe(false);
   });

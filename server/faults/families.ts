@@ -272,7 +272,7 @@ export function isFamilyFault(name: string): boolean {
 
 /** A row stating the success status or answer: a 2xx status, success, what a request returns, is served or answered with. */
 const HTTP_SUCCESS =
-  /\bHTTP 2\d\d\b|\b20[0-4]\b|\b2xx\b|\bsuccess|\breturns?\b|\bserved\b|\banswer(s|ed)? (with|HTTP)\b/i;
+  /\bHTTP 2\d\d\b|\b20[0-4]\b|\b2xx\b|\bsuccess|\breturns?\b|\bserved\b|\banswer(s|ed)? (with|HTTP)\b|\bresponse is\b|\banswers [A-Z]/i;
 const REFUSAL = /\b4\d\d\b|refus|reject|\berror|invalid|missing|unauthori[sz]ed|forbidden|not found|no match/i;
 
 /** True when the text names the word as a token (`page`, not `pageNumber`; `_since`, `near-distance`). */
@@ -297,14 +297,21 @@ export function rowOfFamilyKind(fault: FamilyFaultInfo, row: { text: string; ope
     case 'success-as-4xx':
       return HTTP_SUCCESS.test(t) && (!REFUSAL.test(t) || /\bHTTP 2\d\d\b/.test(t));
     case 'refusal-accepted':
-    case 'refusal-as-5xx':
       return REFUSAL.test(t) || namesCode;
+    case 'refusal-as-5xx':
+      // A row that a request the server may refuse "is not answered with a 5xx status" is the rule broken.
+      return REFUSAL.test(t) || namesCode || /\b5xx\b/i.test(t);
     case 'code-unlisted':
       return namesCode || /\berror codes?\b|\bcodes? of (the|its)\b.*\btable\b|\bcode\b.*\btable\b/i.test(t);
     case 'status-swapped':
       return namesCode || /\b[45]\d\d\b/.test(t);
     case 'filter-ignored':
-      return fault.subject !== undefined && textNamesToken(t, fault.subject);
+      // `service-code` is also written "service code".
+      return (
+        fault.subject !== undefined &&
+        (textNamesToken(t, fault.subject) ||
+          (fault.subject.includes('-') && textNamesToken(t, fault.subject.replace(/-/g, ' '))))
+      );
     case 'sort-one-direction':
       return /_sort|\bsort|descending|ascending|\border(ed)?\b/i.test(t);
     case 'page-ignored':

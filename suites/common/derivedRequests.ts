@@ -21,6 +21,7 @@ import fc from 'fast-check';
 import {
   type CoveragePhaseEntry,
   coveragePhaseServed,
+  documentedCodeHasItsStatus,
   invalidRequestAnswered,
   matchesSchema,
   validRequestServed,
@@ -50,6 +51,7 @@ import {
 import { fixturesOf, namesRecord, requestParameters, valuesOf } from '../../generators/parameterValueRequest.ts';
 import { type OperationId, operation } from '../../spec/operations.ts';
 import { REQUEST_BODY_SCHEMAS } from '../../spec/requestBodies.ts';
+import { requirementById } from '../../spec/requirements.ts';
 import { omitUnlessDestructive } from './destructive.ts';
 import type { DocumentId, FeatureName, Level, Operation } from '../../spec/types.ts';
 
@@ -61,6 +63,19 @@ const ROWS: Record<DocumentId, { served: string; body: string; tied: string; ope
 };
 
 const DECISION: Record<DocumentId, string> = { D1: 'DEC-D1-76', D2: 'DEC-D2-65', D3: 'DEC-D3-65' };
+
+/**
+ * "Whenever a documented error code is returned, its HTTP status is the one of the table", per
+ * document (D1 7, D2 7, D3 7): whatever the request, an answer carrying a code of the operation's
+ * table carries that code's status. Judged only where the row lists the operation.
+ */
+const CODE_STATUS_ROW: Record<DocumentId, string> = { D1: 'D1-7-16', D2: 'D2-7-28', D3: 'D3-7-39' };
+function codeStatusJudgements(op: Operation): Judged[] {
+  const row = CODE_STATUS_ROW[op.document];
+  const table = op.errors.filter((e) => e.code !== '');
+  if (table.length === 0 || !requirementById(row)?.operations.includes(op.id)) return [];
+  return [{ level: 'MUST', requirements: [row], check: documentedCodeHasItsStatus(table) }];
+}
 
 /** What a suite tells the derivation about one operation. */
 export interface DerivedOptions {
@@ -184,16 +199,19 @@ function validJudgements(op: Operation, x: Exchange, request: ParameterRequest, 
   ];
   if (held && hasResponse(x) && x.response.status >= 200 && x.response.status < 300 && op.responseSchema)
     out.push({ level: 'MUST', requirements: [rows.body], check: matchesSchema(op.responseSchema) });
-  return out;
+  return [...out, ...codeStatusJudgements(op)];
 }
 
-/** Judges one answer without recording it; the first failing judgement, if any. */
+/** Judges one answer without recording it; the first failing judgement at MUST, else the first failing one. */
 function firstFailure(x: Exchange, judged: readonly Judged[]): { j: Judged; message: string } | undefined {
+  let first: { j: Judged; message: string } | undefined;
   for (const j of judged) {
     const e = evaluate(x, j.check, x);
-    if (e.outcome === 'fail' || e.outcome === 'error') return { j, message: e.message };
+    if (e.outcome !== 'fail' && e.outcome !== 'error') continue;
+    if (j.level === 'MUST') return { j, message: e.message };
+    first ??= { j, message: e.message };
   }
-  return undefined;
+  return first;
 }
 
 interface Planned {
@@ -237,7 +255,7 @@ function planBodies(op: Operation, options: DerivedOptions): Planned[] {
       await undoIfTaken(x, options);
       return x;
     },
-    judged: () => [{ ...rule, check: invalidRequestAnswered(INVALID_BODY) }],
+    judged: () => [{ ...rule, check: invalidRequestAnswered(INVALID_BODY) }, ...codeStatusJudgements(op)],
   }));
 }
 
@@ -274,7 +292,7 @@ function plan(op: Operation, options: DerivedOptions): Planned[] {
       parameter: f.parameter,
       send: () => sendOf(options)(op.id as OperationId, callOptions(c.request, options)),
       notSent: lacking(f.features),
-      judged: () => [{ ...rule, check: invalidRequestAnswered(f.allowed) }],
+      judged: () => [{ ...rule, check: invalidRequestAnswered(f.allowed) }, ...codeStatusJudgements(op)],
     };
   });
   return [...valid, ...invalid];
