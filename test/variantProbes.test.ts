@@ -18,7 +18,16 @@ import { PROBES as HTTP_FREEDOMS } from './variantProbes/http.ts';
 import { PROBES as PROTOCOL } from './variantProbes/protocol.ts';
 import { PROBES as REGISTER } from './variantProbes/register.ts';
 
-const PROBES = { ...PROTOCOL, ...D1_MEMBERSHIP, ...D1_CLAIMS, ...D2, ...D3, ...D3_SILENCES, ...HTTP_FREEDOMS, ...REGISTER };
+const PROBES = {
+  ...PROTOCOL,
+  ...D1_MEMBERSHIP,
+  ...D1_CLAIMS,
+  ...D2,
+  ...D3,
+  ...D3_SILENCES,
+  ...HTTP_FREEDOMS,
+  ...REGISTER,
+};
 
 /**
  * What a probe's answer is compared by: status, media type, header names and body text, with the

@@ -820,7 +820,10 @@ export const D3_ROW_FAULTS: readonly RowFault[] = [
     reply: (reply, { request }) =>
       postAuthFields(request).has('Code')
         ? reply
-        : { status: 500, body: { error: 'System.NullReferenceException: Object reference not set to an instance of an object.' } },
+        : {
+            status: 500,
+            body: { error: 'System.NullReferenceException: Object reference not set to an instance of an object.' },
+          },
   },
   {
     name: 'diary-lists-token-in-query-only',
@@ -928,9 +931,7 @@ export const D3_ROW_FAULTS: readonly RowFault[] = [
     repo: (repo, { request }) => ({
       ...repo,
       priceContracts: async (siteId) =>
-        (request.query.get('payor') ?? '').trim() === ''
-          ? repo.priceContracts(siteId)
-          : repo.priceContracts(undefined),
+        (request.query.get('payor') ?? '').trim() === '' ? repo.priceContracts(siteId) : repo.priceContracts(undefined),
     }),
     reply: async (reply, { repo }) => {
       const body = reply.body;
@@ -1008,7 +1009,9 @@ export const D3_ROW_FAULTS: readonly RowFault[] = [
     expectedCheck: 'accounts-error-answer',
     rows: ['D3-7-12'],
     reply: (reply, { request }) =>
-      reply.status === 403 && isObject(reply.body) && /does not have access to this user/.test(String(reply.body.message))
+      reply.status === 403 &&
+      isObject(reply.body) &&
+      /does not have access to this user/.test(String(reply.body.message))
         ? accountsError(404, `User ${(request.headers['su-userid'] ?? '').trim()} not found`)
         : reply,
   },
@@ -1016,7 +1019,8 @@ export const D3_ROW_FAULTS: readonly RowFault[] = [
     name: 'event-invalid-sns-id-400',
     kind: 'status',
     rule: 'D3 7: an invalid `sns_id` is answered HTTP 403 `SNS_ID is Invalid.`',
-    description: 'Get event info answers an unknown `sns_id` with the documented message, but with HTTP 400 (and `code` 400).',
+    description:
+      'Get event info answers an unknown `sns_id` with the documented message, but with HTTP 400 (and `code` 400).',
     operations: ['get-event-info'],
     expectedCheck: 'accounts-error-answer',
     rows: ['D3-7-13'],
