@@ -411,6 +411,9 @@ const AUTH_DECISIONS: Readonly<Record<Operation['document'], string>> = {
   D3: 'DEC-D3-07, DEC-D3-39',
 };
 
+/** The schema of a success body the documents do not show (it may also be absent, DEC-D3-19). */
+export const NOT_SHOWN_BODY: JsonObject = { description: 'The documents do not show this body.' };
+
 function answersOf(op: Operation): Answer[] {
   const answers: Answer[] = [];
   const body = (shape: ErrorShape) => errorBody(op, shape);
@@ -429,7 +432,7 @@ function answersOf(op: Operation): Answer[] {
           ? other
             ? { anyOf: [{ $ref: componentRef(op.responseSchema) }, other.schema] }
             : { $ref: componentRef(op.responseSchema) }
-          : { description: 'The documents do not show this body.' },
+          : NOT_SHOWN_BODY,
     codes: [],
   });
   const statuses = distinct(op.errors.map((e) => e.status)).sort((a, b) => a - b);

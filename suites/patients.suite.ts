@@ -318,7 +318,8 @@ describeFlow('patient lifecycle', ['create-patient', 'get-patient', 'update-pati
   test('missing mandatory headers are answered 401; an unparsable body 400', async () => {
     for (const h of operation('create-patient').headers.filter((hh) => hh.enforced)) {
       const x = await patientCall('get-patient', { path: { patient_id: 'PAT-0001' }, omitHeaders: [h.name] });
-      // Judged on the operation the request was sent to (get patient): a target serving it without a header breaks get patient's rows.
+      // Judged on the operation the request was sent to (get patient): a target serving it without a
+      // header breaks get patient's rows.
       on('get-patient')
         .must('D3-5-10', 'D3-7-40', 'D3-4.4-01')
         .under('DEC-D3-07')

@@ -298,6 +298,7 @@ describeOperation(ACK, () => {
     // A pending batch (not the one the cycle acknowledges): an unknown id is refused whatever the token,
     // so only a batch the target holds shows a request without a token being served.
     const { ids } = await pendingIds();
+    // optional fixture: without an ackId every listed batch may serve; it only keeps the cycle's batch aside.
     const held = ids.find((i) => i !== runContext().fixtures.batches?.ackId);
     const x = await call(ACK, { path: { id: held ?? unknownId() }, omitHeaders: ['Authorization'] });
     on(ACK)
