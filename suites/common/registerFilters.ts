@@ -70,6 +70,9 @@ export const practitionerValues: Record<string, (p: Resource) => string[]> = {
 /** Whether shown values satisfy the filter value (DEC-D2-21); undefined when nothing is shown. */
 export function valuesMatch(param: string, shown: string[], value: string): boolean | undefined {
   if (shown.length === 0) return undefined;
+  // The meaning of `false` is not stated (DEC-D2-52): it may keep the practitioners without online
+  // booking or not restrict at all, so no entry is judged by it (its answer is judged as a subset).
+  if (param === 'is-onlinebooking-available' && value.trim().toLowerCase() === 'false') return undefined;
   // Whole names are sent; whether a part of a name matches (prefix, contains), or letter case and
   // accents count, is not stated, so a returned name containing the value with case and accents
   // folded passes whatever the target's match rule (DEC-D2-21, DEC-R-11).
