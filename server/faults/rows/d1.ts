@@ -772,7 +772,9 @@ export const D1_ROW_FAULTS: readonly RowFault[] = [
     description:
       'Find Member refuses a missing required field with the code of invalid content, MSG_PARAM_INVALID at its status 422 (a documented pair, but not the one the table ties to a missing parameter).',
     operations: FIND_MEMBER,
-    expectedCheck: 'invalid-request-answered',
+    // The coverage phase sends each required field missing at every seed; the generated invalid
+    // request of invalid-request-answered is a missing field only at some (seed 1611291344 not).
+    expectedCheck: 'coverage-phase-served',
     rows: ['D1-7-26'],
     reply: (reply) =>
       reply.status === 400 && errorCodeOf(reply.body) === 'MSG_MISSING_MANDATORY_PARAM'
