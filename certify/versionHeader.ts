@@ -10,6 +10,7 @@
  */
 import { PATIENT_VERSION_HEADER } from '../server/router/patients.ts';
 import type { ActiveModifiers, Modifier } from '../server/router/types.ts';
+import { PATIENT_OPERATIONS } from '../spec/operations.ts';
 
 /** A header name that reads as "a version-id header": one whose words include `version`. */
 const VERSION_NAME = /^(x-)?([a-z]+-)*version(-id)?$/i;
@@ -26,21 +27,12 @@ const versionHeaderNames: Modifier = {
   },
 };
 
-const PATIENT_OPERATIONS = [
-  'create-patient',
-  'get-patient',
-  'update-patient',
-  'delete-patient',
-  'create-condition',
-  'delete-condition',
-];
-
 /** The workspace's reading of the version header, around the scenario's own modifiers (if any). */
 export function withVersionHeaderNames(scenario?: ActiveModifiers): ActiveModifiers {
   return {
     for: (operations) => [
       ...(scenario?.for(operations) ?? []),
-      ...(operations.some((o) => PATIENT_OPERATIONS.includes(o)) ? [versionHeaderNames] : []),
+      ...(operations.some((o) => (PATIENT_OPERATIONS as readonly string[]).includes(o)) ? [versionHeaderNames] : []),
     ],
     list: () => [...(scenario?.list() ?? []), "the patients' version read from any version-id header (DEC-C-03)"],
   };

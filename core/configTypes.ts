@@ -224,6 +224,10 @@ export interface Fixtures {
     none?: MemberSearch;
     multipleResolvedByRefine?: MemberSearch;
     multipleAfterRefine?: MemberSearch;
+    /**
+     * A date (YYYY-MM-DD) on which the policy of the `single` member is not active, for a server that applies policyActiveOn to that member's insurer: the single search with policyActiveOn set to it must find no member, NO_MATCH_FOUND (D1-4.2-11, DEC-D1-77). Without it that step is skipped (fixture-configured, counted against coverage).
+     */
+    policyInactiveOn?: string;
   };
   /**
    * Members for Find Member version 1 (Document 1, 4.1), which stays functional.
@@ -233,6 +237,10 @@ export interface Fixtures {
     multiple?: MemberSearch;
     none?: MemberSearch;
     otherVersionInsurer?: MemberSearch;
+    /**
+     * A date (YYYY-MM-DD) on which the policy of the `single` member is not active, for a server that applies policyActiveOn to that member's insurer: the single search with policyActiveOn set to it must find no member, NO_MATCH_FOUND (D1-4.1-13, DEC-D1-77). Without it that step is skipped (fixture-configured, counted against coverage).
+     */
+    policyInactiveOn?: string;
   };
   /**
    * An authorisation the target holds, for Search Authorisation (Document 1, 4.3).

@@ -688,3 +688,8 @@ export function operation(id: string): Operation {
 
 /** True when the string is an operation id of the table. */
 export const isOperationId = (id: string): id is OperationId => byId.has(id);
+
+/** The patient and condition operations of Document 3, 4.4 (the patients suite), in table order. */
+export const PATIENT_OPERATIONS: readonly OperationId[] = operations
+  .filter((o) => o.suite === 'patients')
+  .map((o) => o.id as OperationId);

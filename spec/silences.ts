@@ -347,6 +347,7 @@ export const NO_FREEDOM: readonly NoFreedom[] = [
   none('DEC-D1-30', 'stated-rule', 'the suite judges only filters whose value the bill shows; the rest are not judged'),
   none('DEC-D1-32', 'suite-request', 'the suite sends no version header to other operations'),
   none('DEC-D1-33', 'suite-config', "which reserved operations a run omits is the config's"),
+  none('DEC-D1-77', 'suite-config', "a date the member's policy is not active on is the config's fixture"),
   none('DEC-D1-44', 'suite-request', 'how the suite form-encodes postCode'),
   none('DEC-D1-72', 'stated-rule', 'each comparator names the field it compares by its own name'),
   none(

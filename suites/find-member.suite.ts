@@ -257,6 +257,20 @@ describeOperation('find-member-v2', (op) => {
     });
   });
 
+  // DEC-D1-77: "Date (`YYYY-MM-DD`) on which the policy must be active"; the inactive date is the config's.
+  const inactive = {
+    fixtures: ['findMemberV2.single', 'findMemberV2.policyInactiveOn'],
+    cites: ['D1-4.2-11'],
+  } as const;
+  op.test('step 2: a policyActiveOn the policy is not active on finds no member', inactive, async ([s, date]) => {
+    const x = await call(id, { form: { ...fields(s), policyActiveOn: date } });
+    verifyError(x, id, 'NO_MATCH_FOUND', ['D1-4.2-11', 'D1-7-01'], {
+      shapeLevel: 'MUST',
+      shapeRequirements: outcomeShapeReqs,
+      decisions: ['DEC-D1-77'],
+    });
+  });
+
   op.test(
     'each required field, missing or empty, is refused as documented',
     single('findMemberV2', 'D1-4.2-03'),
@@ -362,6 +376,20 @@ describeOperation('find-member-v1', (op) => {
       shapeRequirements: outcomeShapeReqs,
     });
     verifyOutcomeValues(x, id);
+  });
+
+  // DEC-D1-77: "Date (`YYYY-MM-DD`) on which the policy must be active"; the inactive date is the config's.
+  const inactive = {
+    fixtures: ['findMemberV1.single', 'findMemberV1.policyInactiveOn'],
+    cites: ['D1-4.1-13'],
+  } as const;
+  op.test('a policyActiveOn the policy is not active on finds no member', inactive, async ([s, date]) => {
+    const x = await call(id, { form: { ...fields(s), policyActiveOn: date } });
+    verifyError(x, id, 'NO_MATCH_FOUND', ['D1-4.1-13', 'D1-7-01'], {
+      shapeLevel: 'MUST',
+      shapeRequirements: outcomeShapeReqs,
+      decisions: ['DEC-D1-77'],
+    });
   });
 
   const multiple = { fixtures: ['findMemberV1.multiple'], cites: ['D1-4.1-14'] } as const;

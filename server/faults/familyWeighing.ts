@@ -26,14 +26,22 @@ const SUCCESS_ROW_CITED =
 const NOT_5XX_ROW_CITED =
   'citation fixed: rowOfFamilyKind (refusal-as-5xx) now reads a row saying a request "is not answered with a 5xx status" as of the kind; not-server-error cites it';
 
+/** A miss now caught: success-status fails at MUST citing the row, quoted. */
+const successCited = (row: string, words: string) => ({
+  verdict: 'hole-fixed' as const,
+  reason: `${SUCCESS_ROW_CITED}: success-status cites ${row} (${words})`,
+});
+/** A miss now caught: the 5xx is failed at MUST citing the row named (and quoted). */
+const not5xxCited = (row: string) => ({ verdict: 'hole-fixed' as const, reason: `${NOT_5XX_ROW_CITED} (${row})` });
+
 export const FAMILY_WEIGHING: Record<string, { verdict: FamilyVerdict; reason: string }> = {
   // ---- familyMissed: find member
   'family:filter-ignored:find-member-v1:firstInitial': { verdict: 'allowed', reason: D1_FIND_MEMBER_OPEN },
   'family:filter-ignored:find-member-v1:postCode': { verdict: 'allowed', reason: D1_FIND_MEMBER_OPEN },
   'family:filter-ignored:find-member-v1:policyActiveOn': {
-    verdict: 'open',
+    verdict: 'hole-fixed',
     reason:
-      'D1 4.1: policyActiveOn is the "Date (`YYYY-MM-DD`) on which the policy must be active", yet "Per-insurer mandatory and optional rules: not shown" and DEC-D1-60 records only ("how this shows in the Coverage is not said"). Observable only with a fixture date on which the configured member\'s policy is known not to be active (NO_MATCH_FOUND expected); no such fixture exists yet',
+      'D1 4.1: policyActiveOn is the "Date (`YYYY-MM-DD`) on which the policy must be active". With the fixture findMemberV1.policyInactiveOn (DEC-D1-77; the sandbox config names 2020-06-01) the single search with that date must answer NO_MATCH_FOUND: error-status-and-code fails at MUST citing D1-4.1-13 when the field is ignored (targeted run, seed 5)',
   },
   'family:filter-ignored:find-member-v2:sex': {
     verdict: 'allowed',
@@ -41,9 +49,9 @@ export const FAMILY_WEIGHING: Record<string, { verdict: FamilyVerdict; reason: s
       'D1 4.2: `sex` | no | Gender, and step 2 only says "Repeat with the optional fields `sex`, `postCode`, `policyActiveOn` added. Outcomes: one match returns Coverage"; no sentence says a member of another recorded gender must not match (DEC-D1-43: the gender value is not listed)',
   },
   'family:filter-ignored:find-member-v2:policyActiveOn': {
-    verdict: 'open',
+    verdict: 'hole-fixed',
     reason:
-      'D1 4.1/4.2: policyActiveOn is the date "on which the policy must be active"; DEC-D1-60 records only. A mismatching date (one the configured member\'s policy is not active on) would show the fault; it needs a fixture (a date outside the member\'s policy) the config does not name yet',
+      'D1 4.2: "(2) Repeat with the optional fields `sex`, `postCode`, `policyActiveOn` added. Outcomes: ... no match returns `NO_MATCH_FOUND`". With the fixture findMemberV2.policyInactiveOn (DEC-D1-77) the single search with that date must find no member: error-status-and-code fails at MUST citing D1-4.2-11 when the field is ignored (targeted run, seed 5)',
   },
   // ---- authorisation, remittance, clearing
   'family:sort-one-direction:search-authorisation': {
@@ -252,77 +260,57 @@ export const FAMILY_WEIGHING: Record<string, { verdict: FamilyVerdict; reason: s
       'D1-4.5-09 (MUST): "`invoiceTotal` ... keeps the details whose invoice total satisfies" the comparator. The suite now catches it citing that row: entries-match-filter fails at MUST citing D1-4.5-09 (invoiceTotal=le210.5, 14 of 15 entries do not match; targeted run, seed 7); the power.json entry predates that',
   },
 
-  'family:success-as-5xx:list-pending-remittances': {
-    verdict: 'hole-fixed',
-    reason: `${SUCCESS_ROW_CITED}: success-status cites D1-4.6-05 ("The response is a Bundle of \`type\` \`collection\`")`,
-  },
-  'family:success-as-5xx:get-remittance-details': {
-    verdict: 'hole-fixed',
-    reason: `${SUCCESS_ROW_CITED}: success-status cites D1-4.7-02 ("The response is the batch object of 2.6.")`,
-  },
-  'family:success-as-5xx:search-address': {
-    verdict: 'hole-fixed',
-    reason: `${SUCCESS_ROW_CITED}: success-status cites D2-4.6-02 ("The response is a JSON array of address search items")`,
-  },
-  'family:success-as-5xx:geocode-postcode': {
-    verdict: 'hole-fixed',
-    reason: `${SUCCESS_ROW_CITED}: success-status cites D2-4.8-02 ("The geo-coding response is an object ...")`,
-  },
-  'family:success-as-5xx:get-practitioner-photo': {
-    verdict: 'hole-fixed',
-    reason: `${SUCCESS_ROW_CITED}: success-status cites D2-4.10-02 ("The response is a Parameters resource with the photo")`,
-  },
-  'family:success-as-4xx:get-practitioner-photo': {
-    verdict: 'hole-fixed',
-    reason: `${SUCCESS_ROW_CITED}: success-status cites D2-4.10-02 ("The response is a Parameters resource with the photo")`,
-  },
-  'family:refusal-as-5xx:list-authorised-sites-v2': {
-    verdict: 'hole-fixed',
-    reason: `${NOT_5XX_ROW_CITED} (D3-4.1-28: "A page beyond the last ... are not answered with a 5xx status")`,
-  },
-  'family:refusal-as-5xx:delete-patient': {
-    verdict: 'hole-fixed',
-    reason: `${NOT_5XX_ROW_CITED} (D3-3-06: "... deletes of unknown ids are not answered with a 5xx status")`,
-  },
-  'family:success-as-5xx:delete-condition': {
-    verdict: 'hole-fixed',
-    reason: `${SUCCESS_ROW_CITED}: success-status cites D3-4.4-18 ("answers Parameters with \`Status\` = \`DELETED\`")`,
-  },
-  'family:success-as-4xx:delete-condition': {
-    verdict: 'hole-fixed',
-    reason: `${SUCCESS_ROW_CITED}: success-status cites D3-4.4-18 ("answers Parameters with \`Status\` = \`DELETED\`")`,
-  },
-  'family:refusal-as-5xx:delete-condition': {
-    verdict: 'hole-fixed',
-    reason: `${NOT_5XX_ROW_CITED} (D3-3-06: "a second delete of a condition ... not answered with a 5xx status")`,
-  },
+  'family:success-as-5xx:list-pending-remittances': successCited(
+    'D1-4.6-05',
+    `"The response is a Bundle of \`type\` \`collection\`"`,
+  ),
+  'family:success-as-5xx:get-remittance-details': successCited(
+    'D1-4.7-02',
+    `"The response is the batch object of 2.6."`,
+  ),
+  'family:success-as-5xx:search-address': successCited(
+    'D2-4.6-02',
+    `"The response is a JSON array of address search items"`,
+  ),
+  'family:success-as-5xx:geocode-postcode': successCited('D2-4.8-02', `"The geo-coding response is an object ..."`),
+  'family:success-as-5xx:get-practitioner-photo': successCited(
+    'D2-4.10-02',
+    `"The response is a Parameters resource with the photo"`,
+  ),
+  'family:success-as-4xx:get-practitioner-photo': successCited(
+    'D2-4.10-02',
+    `"The response is a Parameters resource with the photo"`,
+  ),
+  'family:refusal-as-5xx:list-authorised-sites-v2': not5xxCited(
+    `D3-4.1-28: "A page beyond the last ... are not answered with a 5xx status"`,
+  ),
+  'family:refusal-as-5xx:delete-patient': not5xxCited(
+    `D3-3-06: "... deletes of unknown ids are not answered with a 5xx status"`,
+  ),
+  'family:success-as-5xx:delete-condition': successCited(
+    'D3-4.4-18',
+    `"answers Parameters with \`Status\` = \`DELETED\`"`,
+  ),
+  'family:success-as-4xx:delete-condition': successCited(
+    'D3-4.4-18',
+    `"answers Parameters with \`Status\` = \`DELETED\`"`,
+  ),
+  'family:refusal-as-5xx:delete-condition': not5xxCited(
+    `D3-3-06: "a second delete of a condition ... not answered with a 5xx status"`,
+  ),
   'family:filter-ignored:get-effective-prices:service-code': {
     verdict: 'hole-fixed',
     reason:
       'citation fixed: D3-7-44 ("effective prices for a service code nothing is priced for answer an empty Bundle") names the parameter as "service code"; rowOfFamilyKind now reads a hyphenated parameter written with a space, so bundle-is-empty credits D3-7-44',
   },
-  'family:refusal-as-5xx:upsert-payor': {
-    verdict: 'hole-fixed',
-    reason: `${NOT_5XX_ROW_CITED} (D3-4.5-19: "A Contract without the required \`subject\` ... is not answered with a 5xx status")`,
-  },
-  'family:refusal-as-5xx:delete-payor': {
-    verdict: 'hole-fixed',
-    reason: `${NOT_5XX_ROW_CITED} (D3-4.5-38: "Deleting a payor ... that does not exist is not answered with a 5xx status")`,
-  },
-  'family:refusal-as-5xx:upsert-contact-payor': {
-    verdict: 'hole-fixed',
-    reason: `${NOT_5XX_ROW_CITED} (D3-4.5-19)`,
-  },
-  'family:refusal-as-5xx:delete-contact-payor': {
-    verdict: 'hole-fixed',
-    reason: `${NOT_5XX_ROW_CITED} (D3-4.5-38)`,
-  },
-  'family:refusal-as-5xx:delete-contract-service': {
-    verdict: 'hole-fixed',
-    reason: `${NOT_5XX_ROW_CITED} (D3-4.5-38)`,
-  },
-  'family:refusal-as-5xx:delete-contract-service-with-procedure': {
-    verdict: 'hole-fixed',
-    reason: `${NOT_5XX_ROW_CITED} (D3-4.5-38)`,
-  },
+  'family:refusal-as-5xx:upsert-payor': not5xxCited(
+    `D3-4.5-19: "A Contract without the required \`subject\` ... is not answered with a 5xx status"`,
+  ),
+  'family:refusal-as-5xx:delete-payor': not5xxCited(
+    `D3-4.5-38: "Deleting a payor ... that does not exist is not answered with a 5xx status"`,
+  ),
+  'family:refusal-as-5xx:upsert-contact-payor': not5xxCited(`D3-4.5-19`),
+  'family:refusal-as-5xx:delete-contact-payor': not5xxCited(`D3-4.5-38`),
+  'family:refusal-as-5xx:delete-contract-service': not5xxCited(`D3-4.5-38`),
+  'family:refusal-as-5xx:delete-contract-service-with-procedure': not5xxCited(`D3-4.5-38`),
 };

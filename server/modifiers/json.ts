@@ -3,7 +3,7 @@
  * object, find the resources of a bundle, give an absent optional member the value null, read an
  * error code, edit a query or a form.
  */
-import type { SandboxRequest } from '../router/types.ts';
+import type { SandboxRequest, WireReply } from '../router/types.ts';
 
 import { arr, isObject, type JsonObject } from '../router/json.ts';
 
@@ -25,6 +25,28 @@ export function mapObjects(
 /** Every object with the given `resourceType`, wherever it is (bundle entries, contained, included). */
 export function mapResources(value: unknown, resourceType: string, visit: (r: JsonObject) => JsonObject): unknown {
   return mapObjects(value, (o) => (o.resourceType === resourceType ? visit(o) : o));
+}
+
+/** A 2xx answer with a JSON object body, each resource of the type rewritten by `visit`; any other reply is kept. */
+export function mapAnsweredResources<R extends { status: number; body?: unknown }>(
+  reply: R,
+  resourceType: string,
+  visit: (r: JsonObject) => JsonObject,
+): R {
+  return reply.status >= 200 && reply.status < 300 && isObject(reply.body)
+    ? { ...reply, body: mapResources(reply.body, resourceType, visit) }
+    : reply;
+}
+
+/** The answer on the wire with `application/fhir+json` written as `application/json` (another JSON media type). */
+export function fhirJsonAsPlainJson(wire: WireReply): WireReply {
+  const ct = wire.headers['content-type'];
+  return ct === undefined
+    ? wire
+    : {
+        ...wire,
+        headers: { ...wire.headers, 'content-type': ct.replace(/application\/fhir\+json/i, 'application/json') },
+      };
 }
 
 /** The object with each named member that is absent given the value null (present members are kept). */

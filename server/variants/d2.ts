@@ -5,7 +5,15 @@ import type { RegisterPractitioner } from '../repo/model.ts';
 import { operationOutcome } from '../router/errors.ts';
 import type { SandboxReply } from '../router/types.ts';
 import type { Variant } from './types.ts';
-import { arr, errorCodeOf, isObject, mapObjects, withQuery, type JsonObject } from '../modifiers/json.ts';
+import {
+  arr,
+  errorCodeOf,
+  fhirJsonAsPlainJson,
+  isObject,
+  mapObjects,
+  withQuery,
+  type JsonObject,
+} from '../modifiers/json.ts';
 
 const CODE_SET = 'get-code-set';
 const REGISTER_PRACTITIONERS = 'search-register-practitioners';
@@ -414,15 +422,7 @@ export const D2_VARIANTS: readonly Variant[] = [
       'get-booking-practitioner-role',
       ...BOOKING_SEARCHES,
     ],
-    wire: (wire) => {
-      const ct = wire.headers['content-type'];
-      return ct === undefined
-        ? wire
-        : {
-            ...wire,
-            headers: { ...wire.headers, 'content-type': ct.replace(/application\/fhir\+json/i, 'application/json') },
-          };
-    },
+    wire: fhirJsonAsPlainJson,
   },
   {
     name: 'last-updated-other-forms',

@@ -7,7 +7,7 @@ import { REQUEST_BODY_SCHEMAS } from '../../spec/requestBodies.ts';
 import { ApiError, MessageError, errorReply, operationOutcome } from '../router/errors.ts';
 import type { Repository } from '../repo/repository.ts';
 import type { SandboxReply, SandboxRequest } from '../router/types.ts';
-import { arr, isObject, mapResources, type JsonObject } from '../modifiers/json.ts';
+import { arr, fhirJsonAsPlainJson, isObject, mapAnsweredResources, type JsonObject } from '../modifiers/json.ts';
 import type { Variant } from './types.ts';
 
 const PATIENT_ANSWERS = ['create-patient', 'get-patient', 'update-patient'];
@@ -157,15 +157,7 @@ export const D3_SILENCE_VARIANTS: readonly Variant[] = [
     description:
       'The patient and contract operations answer with `Content-Type: application/json` instead of `application/fhir+json` (a JSON media type; the media type of these answers is not named).',
     operations: [...PATIENT_OPS, ...CONTRACT_OPS],
-    wire: (wire) => {
-      const ct = wire.headers['content-type'];
-      return ct === undefined
-        ? wire
-        : {
-            ...wire,
-            headers: { ...wire.headers, 'content-type': ct.replace(/application\/fhir\+json/i, 'application/json') },
-          };
-    },
+    wire: fhirJsonAsPlainJson,
   },
   {
     name: 'sites-v1-lists-child-sites',
@@ -221,23 +213,18 @@ export const D3_SILENCE_VARIANTS: readonly Variant[] = [
     description: `Patients are answered with their extension URLs under the server's own prefix (\`${OWN_REF_URL}/extension/patient/<name>\`), whatever prefix the request used.`,
     operations: PATIENT_ANSWERS,
     reply: (reply) =>
-      okJson(reply)
-        ? {
-            ...reply,
-            body: mapResources(reply.body, 'Patient', (p) => ({
-              ...p,
-              ...(Array.isArray(p.extension)
-                ? {
-                    extension: p.extension.map((e) =>
-                      isObject(e) && typeof e.url === 'string'
-                        ? { ...e, url: e.url.replace(/^.*(\/extension\/patient\/[^/]+)$/, `${OWN_REF_URL}$1`) }
-                        : e,
-                    ),
-                  }
-                : {}),
-            })),
-          }
-        : reply,
+      mapAnsweredResources(reply, 'Patient', (p) => ({
+        ...p,
+        ...(Array.isArray(p.extension)
+          ? {
+              extension: p.extension.map((e) =>
+                isObject(e) && typeof e.url === 'string'
+                  ? { ...e, url: e.url.replace(/^.*(\/extension\/patient\/[^/]+)$/, `${OWN_REF_URL}$1`) }
+                  : e,
+              ),
+            }
+          : {}),
+      })),
   },
   {
     name: 'patient-telecom-entry-added',
@@ -247,18 +234,13 @@ export const D3_SILENCE_VARIANTS: readonly Variant[] = [
       'Patients are answered with one more telecom entry than was sent: a `phone` of use `work` (with its `id`, as 2.4 has telecom carry one on read), the practice number the server adds, after the entries sent.',
     operations: PATIENT_ANSWERS,
     reply: (reply) =>
-      okJson(reply)
-        ? {
-            ...reply,
-            body: mapResources(reply.body, 'Patient', (p) => ({
-              ...p,
-              telecom: [
-                ...arr(p.telecom),
-                { id: `${String(p.id)}-work-phone`, system: 'phone', value: '020 7946 0000', use: 'work' },
-              ],
-            })),
-          }
-        : reply,
+      mapAnsweredResources(reply, 'Patient', (p) => ({
+        ...p,
+        telecom: [
+          ...arr(p.telecom),
+          { id: `${String(p.id)}-work-phone`, system: 'phone', value: '020 7946 0000', use: 'work' },
+        ],
+      })),
   },
   {
     name: 'patient-narrative-and-entry-ids',
@@ -271,21 +253,16 @@ export const D3_SILENCE_VARIANTS: readonly Variant[] = [
       "Patients are answered with a generated narrative `text` and with `id`s on their `name` entries, members the server assigns (telecom and address ids are the reference's own).",
     operations: PATIENT_ANSWERS,
     reply: (reply) =>
-      okJson(reply)
-        ? {
-            ...reply,
-            body: mapResources(reply.body, 'Patient', (p) => ({
-              ...p,
-              text: {
-                status: 'generated',
-                div: `<div xmlns="http://www.w3.org/1999/xhtml">Patient ${String(p.id)}</div>`,
-              },
-              ...(Array.isArray(p.name)
-                ? { name: p.name.map((n, k) => (isObject(n) ? { id: `name-${k + 1}`, ...n } : n)) }
-                : {}),
-            })),
-          }
-        : reply,
+      mapAnsweredResources(reply, 'Patient', (p) => ({
+        ...p,
+        text: {
+          status: 'generated',
+          div: `<div xmlns="http://www.w3.org/1999/xhtml">Patient ${String(p.id)}</div>`,
+        },
+        ...(Array.isArray(p.name)
+          ? { name: p.name.map((n, k) => (isObject(n) ? { id: `name-${k + 1}`, ...n } : n)) }
+          : {}),
+      })),
   },
   {
     name: 'accounts-no-token-403',

@@ -1,7 +1,7 @@
 /**
  * Variants for silences of the register (spec/silences.ts) that no other variant file proves (issue 30, item 2).
  */
-import { operations as OPERATIONS } from '../../spec/operations.ts';
+import { operations as OPERATIONS, PATIENT_OPERATIONS } from '../../spec/operations.ts';
 import type { Repository } from '../repo/repository.ts';
 import { operationOutcome } from '../router/errors.ts';
 import type { SandboxReply } from '../router/types.ts';
@@ -13,14 +13,6 @@ const BATCH_OPERATIONS = ['get-remittance-details'];
 const REMITTANCE_SUMMARY = 'search-remittance-summary';
 const LIST_INSURERS = 'list-insurers';
 const DOCUMENT_2 = OPERATIONS.filter((o) => o.document === 'D2').map((o) => o.id);
-const PATIENT_OPERATIONS = [
-  'create-patient',
-  'get-patient',
-  'update-patient',
-  'delete-patient',
-  'create-condition',
-  'delete-condition',
-];
 
 /** An error answer whose code sits in an OperationOutcome, written as a plain `{code, message}` object. */
 const plainError = (reply: SandboxReply): SandboxReply => {

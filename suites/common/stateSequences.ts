@@ -49,21 +49,14 @@ import {
   runStateMachine,
   type StateMachineName,
 } from '../../generators/stateMachines.ts';
-import { type OperationId, operation } from '../../spec/operations.ts';
+import { type OperationId, operation, PATIENT_OPERATIONS } from '../../spec/operations.ts';
 import type { Operation } from '../../spec/types.ts';
 import { mustRequirementsOf, omitRowsUnlessDestructive, omitUnlessDestructive } from './destructive.ts';
 
 /** The operations each machine calls (all of one suite, so the suite's coupling holds). */
 export const STATE_SEQUENCE_OPERATIONS: Readonly<Record<StateMachineName, readonly OperationId[]>> = {
   'batch-cycle': ['list-pending-remittances', 'get-remittance-details', 'ack-remittance'],
-  'patient-lifecycle': [
-    'create-patient',
-    'get-patient',
-    'update-patient',
-    'delete-patient',
-    'create-condition',
-    'delete-condition',
-  ],
+  'patient-lifecycle': PATIENT_OPERATIONS,
   'payor-maintenance': [
     'list-site-payors',
     'upsert-payor',
