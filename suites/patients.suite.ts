@@ -417,6 +417,17 @@ describeFlow('conditions', ['create-condition', 'delete-condition'], () => {
     );
     const orphanId = idOf(orphan);
     if (orphanId) await patientCall('delete-condition', { path: { condition_id: orphanId } });
+    // D3 7's table covers the condition operations too: a body that is not JSON is refused (DEC-D3-53).
+    const unparsable = await patientCall('create-condition', { body: '{"resourceType": "Condition", ' });
+    verifyPatientRefusal(
+      unparsable,
+      'create-condition',
+      ['MSG_CANT_PARSE_CONTENT'],
+      { must: ['D3-7-23'], should: ['D3-7-49'] },
+      ['DEC-D3-53'],
+    );
+    const unparsableId = idOf(unparsable);
+    if (unparsableId) await patientCall('delete-condition', { path: { condition_id: unparsableId } });
     const [sent] = (await import('fast-check')).default.sample(patientBody(REF_URL), {
       seed: runContext().seed + 1,
       numRuns: 1,

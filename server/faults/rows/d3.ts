@@ -860,8 +860,8 @@ export const D3_ROW_FAULTS: readonly RowFault[] = [
     kind: 'validation',
     rule: 'D3 7 / DEC-D3-53: a create body that is not JSON is refused with a code of the table at its status (400 MSG_CANT_PARSE_CONTENT)',
     description:
-      'Create patient refuses a body that is not JSON with HTTP 415 and the code `MSG_UNSUPPORTED_MEDIA_TYPE`, which the table does not list.',
-    operations: ['create-patient'],
+      'Create patient and add condition refuse a body that is not JSON with HTTP 415 and the code `MSG_UNSUPPORTED_MEDIA_TYPE`, which the table does not list.',
+    operations: ['create-patient', 'create-condition'],
     expectedCheck: 'error-status-and-code',
     rows: ['D3-7-23'],
     reply: (reply, { operations }) =>
