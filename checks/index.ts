@@ -54,6 +54,7 @@ export { pageWithinCount } from './pageWithinCount.ts';
 export { pagingTagsMatchRequest, type PagingRequest } from './pagingTagsMatchRequest.ts';
 export { pagingTagsPresent } from './pagingTagsPresent.ts';
 export { requestRefused } from './requestRefused.ts';
+export { refusalReturnsNoData } from './refusalReturnsNoData.ts';
 export { sentParametersRead } from './sentParametersRead.ts';
 export { someEntryMatches } from './someEntryMatches.ts';
 export { sortOrdersReverse, type OppositeSorts } from './sortOrdersReverse.ts';

@@ -17,6 +17,7 @@ import {
   membersPresent,
   messageIs,
   notServerError,
+  refusalReturnsNoData,
   requestRefused,
   sitesActive,
   successStatus,
@@ -56,15 +57,18 @@ async function as(
 /**
  * D3 5 / DEC-D3-39: "Accounts operations: `Authorization: Bearer <ACCESS_TOKEN>`." A request without
  * a token, and one with an unknown token, each otherwise the request of the operation's success
- * step, must be refused with a 4xx status.
+ * step, must be refused with a 4xx status and return no data (no success answer in the refusal).
  */
 function tokenRequired(id: OperationId, options: () => CallOptions | Promise<CallOptions>): void {
   test('a request without a token, or with an unknown one, is refused', async () => {
     const base = await options();
+    const noData = refusalReturnsNoData(operation(id).responseSchema);
     const without = await call(id, { ...base, omitHeaders: [...(base.omitHeaders ?? []), 'Authorization'] });
     on(id).must('D3-5-01').under('DEC-D3-39').check(without, requestRefused, { request: 'without a token' });
+    on(id).must('D3-5-01').under('DEC-D3-39').check(without, noData, { request: 'without a token' });
     const unknown = await call(id, { ...base, values: { ...base.values, token: 'not-a-valid-token-0000' } });
     on(id).must('D3-5-01').under('DEC-D3-39').check(unknown, requestRefused, { request: 'an unknown bearer token' });
+    on(id).must('D3-5-01').under('DEC-D3-39').check(unknown, noData, { request: 'an unknown bearer token' });
   });
 }
 

@@ -509,6 +509,18 @@ const SCENARIOS: Record<string, Scenario> = {
       expect((await faulty.accounts(path)).status).toBe(200);
     }
   },
+  'accounts-refusal-carries-data': async (clean, faulty) => {
+    for (const token of [null, 'not-a-valid-token-0000']) {
+      const c = await clean.accounts(paths.sitesV1, { token });
+      expect([c.status, Array.isArray(c.json)]).toEqual([401, false]);
+      // Refused, as the clean sandbox, yet carrying the sites a signed-in user would see.
+      const f = await faulty.accounts(paths.sitesV1, { token });
+      expect(f.status).toBe(401);
+      expect((f.json as J[]).length).toBeGreaterThan(0);
+    }
+    // A live token is served as before.
+    expect((await faulty.accounts(paths.sitesV1)).status).toBe(200);
+  },
   'user-details-inaccessible-user-not-found': async (clean, faulty) => {
     const asClient = async (s: TestSandbox, user: string) =>
       s.accounts(paths.userDetails, { token: await s.token('sandbox-client'), headers: { 'su-userid': user } });

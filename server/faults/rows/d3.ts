@@ -3,7 +3,7 @@
  * 30, item 1). Each breaks one documented rule, names the rows it proves and the check that must
  * catch it citing them; its scenario is in d3.test.ts.
  */
-import { operation } from '../../../spec/operations.ts';
+import { operation, operations } from '../../../spec/operations.ts';
 import type { Repository } from '../../repo/repository.ts';
 import { subscriptionOf } from '../../resources/accounts.ts';
 import { arr, isObject, withQuery, type JsonObject } from '../../modifiers/json.ts';
@@ -12,6 +12,11 @@ import { postAuthFields } from '../../router/diary.ts';
 import { ApiError, errorReply } from '../../router/errors.ts';
 import type { SandboxReply, SandboxRequest } from '../../router/types.ts';
 import type { RowFault } from './types.ts';
+
+/** The operations of D3 5's accounts line ("Accounts operations: `Authorization: Bearer <ACCESS_TOKEN>`"). */
+const ACCOUNTS_OPERATIONS = operations.filter((o) => o.suite === 'accounts').map((o) => o.id);
+/** The sandbox's partner client (server/fixtures/accounts.ts), through which the fault signs a user in. */
+const SANDBOX_CLIENT = 'sandbox-client';
 
 const bearerOf = (req: SandboxRequest) => /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
 const withHeaders = (req: SandboxRequest, headers: Record<string, string>): SandboxRequest => ({
@@ -998,6 +1003,28 @@ export const D3_ROW_FAULTS: readonly RowFault[] = [
         ? { status: 200, body: pagedV2(request, []) }
         : { status: 200, body: [] };
     },
+  },
+  {
+    name: 'accounts-refusal-carries-data',
+    kind: 'auth',
+    rule: 'D3 5 / DEC-D3-39: a request without a token, or with an unknown one, is refused with a 4xx status and returns no data',
+    description:
+      "The accounts operations answer a request without a token, or with an unknown one, 401, but with the body a signed-in user would get (the sandbox's first user, as if signed in through its client).",
+    operations: ACCOUNTS_OPERATIONS,
+    expectedCheck: 'refusal-returns-no-data',
+    rows: ['D3-5-01'],
+    request: async (req, { repo }) => {
+      const token = /^Bearer\s+(\S+)$/i.exec((req.headers.authorization ?? '').trim())?.[1];
+      if (token !== undefined && (await repo.accessGrant(token)) !== undefined) return req;
+      const [user] = await repo.users();
+      if (user === undefined) return req;
+      const issued = await repo.issueUserTokens(SANDBOX_CLIENT, user.id);
+      return { ...req, headers: { ...req.headers, authorization: `Bearer ${issued.accessToken}` } };
+    },
+    reply: (reply, { request, received }) =>
+      request.headers.authorization !== received.headers.authorization && reply.status >= 200 && reply.status < 300
+        ? { ...reply, status: 401 }
+        : reply,
   },
   {
     name: 'user-details-inaccessible-user-not-found',
