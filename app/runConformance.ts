@@ -30,7 +30,7 @@ import {
 import { type ReportPaths, subscribeReportFolder } from '../reports/writeReports.ts';
 import { operations } from '../spec/operations.ts';
 import type { ServiceId } from '../spec/types.ts';
-import { addressedByKey, omittedByConfig, silentOperations } from './runnerResults.ts';
+import { addressedByKey, documentedPathResult, omittedByConfig, silentOperations } from './runnerResults.ts';
 import { selectOperations } from './selectOperations.ts';
 import type { ProgressSink } from './progress.ts';
 import { type Shard, suiteInShard } from './shard.ts';
@@ -271,7 +271,10 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       const a = addressOf(op, discovery);
       const exchange = discovery.get(op.service)?.exchange.id;
       if (!('url' in a)) unaddressable[op.id] = a.problem;
-      runnerResults.push(addressedByKey(op, a, exchange, discovery.get(op.service)?.documentedBase !== undefined));
+      const base = discovery.get(op.service)?.documentedBase;
+      runnerResults.push(addressedByKey(op, a, exchange, base !== undefined));
+      const path = 'url' in a ? documentedPathResult(op, a.url, base, exchange) : undefined;
+      if (path) runnerResults.push(path);
     }
 
     const ctx: RunContext = {

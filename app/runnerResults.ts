@@ -7,7 +7,13 @@ import { capabilityRowsOf } from '../spec/capabilities.ts';
 import { loadRequirements, type Requirement } from '../spec/requirements.ts';
 import type { Operation } from '../spec/types.ts';
 import type { DecidedOutcome } from '../core/decidedOutcomes.ts';
-import { DISCOVERY_KEY_PRESENT, OPERATION_IN_SCOPE, SUITE_RAN } from '../core/decidedOutcomes.ts';
+import {
+  ADDRESS_HAS_DOCUMENTED_PATH,
+  DISCOVERY_KEY_PRESENT,
+  OPERATION_IN_SCOPE,
+  SUITE_RAN,
+} from '../core/decidedOutcomes.ts';
+import { DOCUMENTED_LOCATIONS } from '../core/discovery.ts';
 import type { Unaddressed } from '../core/discovery.ts';
 import type { WorkerEvent, WorkerResult } from '../core/events.ts';
 
@@ -81,6 +87,66 @@ export const addressedByKey = (
     message: 'url' in address ? `${op.discoveryKey} = ${address.url}` : address.problem,
     exchange,
   });
+
+/** A path as compared: percent-decoded segment by segment, without a trailing slash. */
+function comparablePath(pathname: string): string {
+  const segments = pathname.split('/').map((s) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  });
+  return segments.join('/').replace(/\/+$/, '');
+}
+
+/**
+ * The discovered address has the path the documents give it under its service's base, where that
+ * base is known: the service's document is published where the documents fix it (claims,
+ * contracts) and the configured URL has that form, so `{claims_url}` is the configured URL without
+ * `/.well-known/api-configuration` (D1-4.6-01: "GET `{claims_url}/claimresponse/$batch`"). The
+ * path parameters the suite appends are left out (DEC-D1-09). Only the path is compared, decoded
+ * and without a trailing slash: a host name or port the server publishes for itself (an alias of
+ * the configured one) is its own. Cites the rows naming the operation's key and a path under that
+ * base. Undefined where nothing is judged.
+ */
+export function documentedPathResult(
+  op: Operation,
+  address: string,
+  base: string | undefined,
+  exchange: string | undefined,
+): WorkerResult | undefined {
+  const location = DOCUMENTED_LOCATIONS[op.service];
+  if (base === undefined || location === undefined || !op.documentedPath.startsWith(`${location.base}/`)) return;
+  const documented = op.documentedPath.split(/[ ?]/)[0] ?? op.documentedPath;
+  const withoutParameters =
+    op.pathSuffix !== '' && documented.endsWith(op.pathSuffix)
+      ? documented.slice(0, -op.pathSuffix.length)
+      : documented;
+  const rows = loadRequirements('server')
+    .filter((r) => r.notTestedReason === '' && r.operations.includes(op.id))
+    .filter((r) => r.text.includes(`\`${op.discoveryKey}\``) && r.text.includes(`${location.base}/`))
+    .map((r) => r.id);
+  if (rows.length === 0) return;
+  let expected: URL;
+  let received: URL;
+  try {
+    expected = new URL(base + withoutParameters.slice(location.base.length));
+    received = new URL(address);
+  } catch {
+    return; // an address that is not a URL is discovery-key-present's to judge
+  }
+  const same = comparablePath(expected.pathname) === comparablePath(received.pathname);
+  return runnerResult(ADDRESS_HAS_DOCUMENTED_PATH, {
+    operation: op.id,
+    requirements: rows,
+    status: same ? 'pass' : 'fail',
+    message: same
+      ? `${op.discoveryKey} = ${address} (${withoutParameters})`
+      : `Expected ${op.discoveryKey} to address ${withoutParameters}, the path ${comparablePath(expected.pathname)} under ${location.base} = ${base}, received ${address}`,
+    exchange,
+  });
+}
 
 /**
  * An addressed, selected operation on which the suites recorded nothing was not judged at all

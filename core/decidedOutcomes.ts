@@ -87,6 +87,12 @@ export const DISCOVERY_KEY_PRESENT = outcome(
   'runner',
   { standing: 'judged' },
 );
+export const ADDRESS_HAS_DOCUMENTED_PATH = outcome(
+  'address-has-documented-path',
+  "The discovered address has the path the documents give under the service's base",
+  'runner',
+  { standing: 'judged' },
+);
 export const SUITE_RAN = outcome('suite-ran', 'The suites judged the operation', 'runner', { standing: 'judged' });
 export const OPERATION_IN_SCOPE = outcome('operation-in-scope', 'The operation is in the scope of this run', 'runner', {
   standing: 'chosen',
@@ -127,6 +133,7 @@ export const DECIDED_OUTCOMES: readonly DecidedOutcome[] = [
   EFFECT_OBSERVABLE,
   PROPERTY,
   DISCOVERY_KEY_PRESENT,
+  ADDRESS_HAS_DOCUMENTED_PATH,
   SUITE_RAN,
   OPERATION_IN_SCOPE,
   PACT_INTERACTION_VERIFIED,

@@ -4,6 +4,7 @@
  * parameters, extra response headers.
  */
 import type { Repository } from '../repo/repository.ts';
+import { operations } from '../../spec/operations.ts';
 import type { Variant } from './types.ts';
 import { isObject, mapObjects, reverseMembers } from '../modifiers/json.ts';
 
@@ -19,7 +20,27 @@ const jsonPayload = (payload: string | undefined): unknown => {
 /** GET requests seen per sandbox (its unwrapped repository), for load-shed-429. */
 const shed = new WeakMap<Repository, number>();
 
+/** The operations addressed under a base the documents name (`{claims_url}`, `{contracts_url}`). */
+const BASED_OPERATIONS = operations.filter((o) => o.service === 'claims' || o.service === 'contracts').map((o) => o.id);
+
 export const PROTOCOL_VARIANTS: readonly Variant[] = [
+  {
+    name: 'discovery-addresses-percent-encoded',
+    kind: 'protocol',
+    allowedBy: ['RFC 3986 2.1, 6.2.2.2 (a percent-encoded octet is equivalent to the character it encodes)'],
+    description:
+      'The claims and contracts discovery documents write the `$` of their addresses percent-encoded (`{claims_url}/claimresponse/%24batch`), the same path as the documents give.',
+    operations: BASED_OPERATIONS,
+    discovery: (reply, { service }) =>
+      (service === 'claims' || service === 'contracts') && reply.status === 200 && isObject(reply.body)
+        ? {
+            ...reply,
+            body: Object.fromEntries(
+              Object.entries(reply.body).map(([k, v]) => [k, typeof v === 'string' ? v.replace(/\$/g, '%24') : v]),
+            ),
+          }
+        : reply,
+  },
   {
     name: 'json-pretty-printed',
     kind: 'serialisation',

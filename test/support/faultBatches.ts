@@ -23,14 +23,16 @@ export { suiteGroups };
 export interface BatchableFault {
   name: string;
   operations: readonly string[];
-  /** The check that catches the fault (catalogued faults): `discovery-key-present` is the runner's. */
+  /** The check that catches the fault: `discovery-key-present` and `address-has-documented-path` are the runner's. */
   expectedCheck?: string;
 }
 
-const CAUGHT_AT_DISCOVERY = 'discovery-key-present';
+/** The runner's results of discovery: a key present, and its address's documented path. */
+const CAUGHT_AT_DISCOVERY: readonly string[] = ['discovery-key-present', 'address-has-documented-path'];
 
-/** The fault is caught by the runner's discovery result, before any suite runs. */
-export const caughtAtDiscovery = (fault: BatchableFault): boolean => fault.expectedCheck === CAUGHT_AT_DISCOVERY;
+/** The fault is caught by the runner's discovery results, before any suite runs. */
+export const caughtAtDiscovery = (fault: BatchableFault): boolean =>
+  fault.expectedCheck !== undefined && CAUGHT_AT_DISCOVERY.includes(fault.expectedCheck);
 
 export interface FaultBatch<F extends BatchableFault> {
   /** 1-based, for test names. */

@@ -13,4 +13,6 @@ export const PROBES: Probes = {
   'media-type-without-charset': discovery,
   'media-type-upper-case': discovery,
   'cache-and-trace-headers': discovery,
+  'discovery-addresses-percent-encoded': (s) =>
+    s.get('/claims/.well-known/api-configuration', { token: null, site: null }),
 };

@@ -33,6 +33,20 @@ const lacksKey =
     }
   };
 
+/** The service's document names `key` under `/v2` of its base, where the faulty sandbox answers 404; nothing else changes. */
+const movesKey =
+  (service: ServiceId, key: string): Scenario =>
+  async (clean, faulty) => {
+    const c = await documentOf(clean, service);
+    const f = await documentOf(faulty, service);
+    const path = (keys: Record<string, string> | undefined, k: string) => new URL(keys?.[k] ?? 'x:').pathname;
+    expect(path(f.keys, key)).toBe(path(c.keys, key).replace(/^\/(claims|contracts)\//, '/$1/v2/'));
+    expect(path(f.keys, key)).not.toBe(path(c.keys, key));
+    for (const k of Object.keys(c.keys ?? {}).filter((x) => x !== key))
+      expect(path(f.keys, k), k).toBe(path(c.keys, k));
+    expect((await faulty.get(path(f.keys, key))).status).toBe(404);
+  };
+
 /** Nothing at the service's document address (404); every other document is served. */
 const notPublished =
   (service: ServiceId): Scenario =>
@@ -52,6 +66,7 @@ const SCENARIOS: Record<string, Scenario> = Object.fromEntries(
     if (published) return [f.name, notPublished(published[1] as ServiceId)];
     const op = SERVED_OPERATIONS.find((o) => o.id === f.operations[0]);
     if (!op) throw new Error(`${f.name}: no operation`);
+    if (/-discovery-moves-/.test(f.name)) return [f.name, movesKey(op.service, op.discoveryKey)];
     return [f.name, lacksKey(op.service, op.discoveryKey)];
   }),
 );

@@ -1,7 +1,9 @@
 /**
  * Faults of the discovery documents (Documents 1, 2 and 3, section 1 and 4; DEC-D1-08, DEC-D2-01,
  * DEC-D3-01, DEC-D3-02), derived from the operation table: for every key of every service's
- * document, a document without that key (the operations it addresses are not offered); and for the
+ * document, a document without that key (the operations it addresses are not offered); for the keys
+ * of the two services whose base the documents name (`{claims_url}`, `{contracts_url}`), the key's
+ * address moved to another path under it (caught by `address-has-documented-path`); and for the
  * two documents whose address the documents fix, nothing published there. Each is caught by the
  * runner's `discovery-key-present` on its operations, before any suite runs (so these faults share
  * fault batches among themselves, test/support/faultBatches.ts). Scenarios: discovery.test.ts.
@@ -72,6 +74,45 @@ const KEY_MISSING: RowFault[] = keysOfServices().map(({ service, key, ops }) => 
   discovery: (reply, scope) => (scope.service === service ? withoutKey(key)(reply) : reply),
 }));
 
+/** The services whose base the documents name in each operation's path (`{claims_url}/...`). */
+const BASED_SERVICES: readonly ServiceId[] = ['claims', 'contracts'];
+
+/** The rows naming `key` with a path under the service's documented base (D1-4.6-01, D3-4.5-01 ...). */
+function rowsOfDocumentedPath(key: string, ops: readonly Operation[]): string[] {
+  const ids = ops.map((o) => o.id);
+  return testableMust()
+    .filter((r) => r.operations.some((o) => ids.includes(o)) && r.text.includes(`\`${key}\``))
+    .filter((r) => /`\{(claims|contracts)_url\}\//.test(r.text))
+    .map((r) => r.id);
+}
+
+/** The document of `reply` with `key`'s address moved under `/v2` of its service's base. */
+const movedKey =
+  (key: string) =>
+  (reply: SandboxReply): SandboxReply => {
+    if (reply.status !== 200 || !isObject(reply.body) || typeof reply.body[key] !== 'string') return reply;
+    const url = new URL(reply.body[key]);
+    url.pathname = url.pathname.replace(/^\/(claims|contracts)\//, '/$1/v2/');
+    return { ...reply, body: { ...reply.body, [key]: url.toString() } };
+  };
+
+const KEY_MOVED: RowFault[] = keysOfServices()
+  .filter(({ service }) => BASED_SERVICES.includes(service))
+  .map(
+    ({ service, key, ops }): RowFault => ({
+      name: `${service}-discovery-moves-${kebab(key)}`,
+      kind: 'discovery',
+      rule: `${ops[0].document} ${ops.map((o) => o.section).join(', ')}: \`${key}\` addresses ${ops[0].documentedPath.split(/[ ?]/)[0]}`,
+      description: `The ${service} discovery document names \`${key}\` at another path under its base (\`/v2\` inserted), where nothing is served: ${ops.map((o) => o.id).join(', ')} answer 404.`,
+      operations: ops.map((o) => o.id),
+      expectedCheck: 'address-has-documented-path',
+      rows: rowsOfDocumentedPath(key, ops),
+      discovery: (reply, scope) => (scope.service === service ? movedKey(key)(reply) : reply),
+    }),
+  )
+  // "the same POST" (D3-4.5-30, -34) names no path: those keys' addresses are not compared.
+  .filter((f) => f.rows.length > 0);
+
 /** Nothing at a document's address: the answer of the sandbox to any path it does not serve. */
 const notPublished =
   (service: ServiceId) =>
@@ -107,4 +148,4 @@ const NOT_PUBLISHED: RowFault[] = [
   },
 ];
 
-export const DISCOVERY_ROW_FAULTS: readonly RowFault[] = [...KEY_MISSING, ...NOT_PUBLISHED];
+export const DISCOVERY_ROW_FAULTS: readonly RowFault[] = [...KEY_MISSING, ...KEY_MOVED, ...NOT_PUBLISHED];
