@@ -40,6 +40,12 @@ export interface ClientRequestOptions {
   operatorProduct: boolean;
   /** Why how `|` is sent cannot be seen (a pact keeping query values decoded), if it cannot. */
   pipeNotShown?: string;
+  /**
+   * The request is a consumer's test of a documented refusal (a pact interaction expecting one of
+   * the operation's documented 4xx answers): what it leaves out or sends malformed is the point
+   * of the test, so its headers, parameters and body are not judged (the reason says so).
+   */
+  refusalTested?: string;
 }
 
 const RANK: Record<Level, number> = { INFO: 0, SHOULD: 1, MUST: 2 };
@@ -109,7 +115,7 @@ export function judgeClientRequest(request: ClientRequest, options: ClientReques
       header.enforced ? 'MUST' : 'SHOULD',
       rowsOf(op, (r) => mentionsHeader(r, header)),
     );
-    out.push(judge(clientSendsHeader(header), request, b.level, b.requirements));
+    out.push(judge(clientSendsHeader(header), request, b.level, b.requirements, options.refusalTested));
   }
   // The migration row (D1-4.1-16: "migration to version 2 is mandatory") states no parameter.
   const params = binding(
@@ -117,14 +123,14 @@ export function judgeClientRequest(request: ClientRequest, options: ClientReques
     rowsOf(op, (r) => /\b(required|mandatory)\b|YYYY-MM-DD/i.test(r.text) && !/\bmigration\b/i.test(r.text)),
   );
   if (op.parameters.some((p) => p.in === (request.method === 'GET' ? 'query' : 'form')))
-    out.push(judge(clientSendsDocumentedParameters, request, params.level, params.requirements));
+    out.push(judge(clientSendsDocumentedParameters, request, params.level, params.requirements, options.refusalTested));
   const schema = REQUEST_BODY_SCHEMAS[op.id];
   if (schema && request.method !== 'GET' && request.method !== 'DELETE') {
     const body = binding(
       'MUST',
       rowsOf(op, (r) => r.party === 'client' && /\b(body|Patient|Condition|Contract)\b/.test(r.text)),
     );
-    out.push(judge(clientBodyMatchesSchema(schema), request, body.level, body.requirements));
+    out.push(judge(clientBodyMatchesSchema(schema), request, body.level, body.requirements, options.refusalTested));
   }
   if (clientCreateWithoutId.appliesTo?.(request) && request.method !== 'GET' && request.method !== 'DELETE') {
     // D3 4.4: "Patient body (2.4) without id"; the request schema leaves `id` allowed.

@@ -234,3 +234,61 @@ describe('judging a pact', () => {
     expect(clean.results!.results.find((x) => x.check === 'client-create-without-id')?.status).toBe('pass');
   });
 });
+
+describe('a pact may rely on less than the documents give (issue 31)', () => {
+  const headers = { Authorization: `Bearer ${SECRET}`, 'SU-SiteId': 'SITE001', 'SVC-API-Version': '2' };
+  const answering = (body: unknown, status = 200) => ({
+    ...findMember(headers),
+    response: { status, headers: { 'Content-Type': 'application/json' }, body },
+  });
+  const verdictOf = async (interaction: unknown, name: string) => {
+    const o = await checkPartnerPact({ pactFile: file(v('3.0.0', [interaction])), reportDir: join(dir, name) });
+    const failed = o.results!.results.filter((x) => x.status === 'fail').map((x) => x.check);
+    return { code: o.exitCode, failed };
+  };
+
+  test('every reference pact passes parts (a) and (b) of pact check, as an operator product', {
+    timeout: 240_000,
+  }, async () => {
+    const { generateReferencePacts } = await import('../generate.ts');
+    const files = await generateReferencePacts(mkdtempSync(join(tmpdir(), 'reference-pacts-')));
+    expect(files.length).toBeGreaterThanOrEqual(10);
+    // One pact holding every reference interaction: the comparator compiles the documents once.
+    const pacts = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as { interactions: unknown[] });
+    const all = { ...pacts[0], interactions: pacts.flatMap((p) => p.interactions) };
+    const o = await checkPartnerPact({ pactFile: file(all), reportDir: join(dir, 'reference'), operatorProduct: true });
+    const failed = o.results!.results.filter((x) => x.status === 'fail' || x.status === 'error');
+    expect(failed.map((x) => `${x.test}: ${x.check}: ${x.message}`)).toEqual([]);
+    expect(o.results!.results.filter((x) => x.check === 'agrees-with-open-api').length).toBe(
+      2 * all.interactions.length,
+    );
+    expect(o.exitCode).toBe(0);
+  });
+
+  test('a Coverage with only the members the consumer reads passes; a member of the wrong type or value fails', async () => {
+    const part = { resourceType: 'Coverage', id: 'COV-1' };
+    expect(await verdictOf(answering(part), 'subset-1')).toEqual({ code: 0, failed: [] });
+    expect((await verdictOf(answering({ ...part, resourceType: 'Patient' }), 'subset-2')).failed).toEqual([
+      'agrees-with-open-api',
+    ]);
+    expect((await verdictOf(answering({ ...part, id: 42 }), 'subset-3')).failed).toEqual(['agrees-with-open-api']);
+    // A member the documents never give is still refused (PactFlow's reading of answers).
+    expect((await verdictOf(answering({ ...part, status: 'active' }), 'subset-4')).failed).toEqual([
+      'agrees-with-open-api',
+    ]);
+  });
+
+  test('a consumer test of a documented refusal is not failed for what it leaves out on purpose', async () => {
+    const outcome = {
+      resourceType: 'OperationOutcome',
+      issue: [{ severity: 'error', code: 'required', details: { coding: [{ code: 'MSG_MISSING_MANDATORY_PARAM' }] } }],
+    };
+    const missing = answering(outcome, 400);
+    missing.request = { ...missing.request, body: 'firstInitial=J&lastName=Smith&dateOfBirth=1980-04-12' };
+    const judged = await verdictOf(missing, 'refusal-1');
+    expect(judged).toEqual({ code: 0, failed: [] });
+    // The same request expecting a success is the client's failure: it leaves out a required field.
+    const expectingSuccess = { ...missing, response: answering({ resourceType: 'Coverage' }).response };
+    expect((await verdictOf(expectingSuccess, 'refusal-2')).failed).toContain('client-sends-documented-parameters');
+  });
+});

@@ -98,11 +98,20 @@ export function judgeInteractions(
       headers,
       ...(i.request.body !== undefined ? { body: i.request.body } : {}),
     };
+    // A consumer test of a documented refusal (HTTP 400 to a request without a required field)
+    // leaves out on purpose what the refusal is about.
+    const refused = i.response.status >= 400 && i.response.status <= 499;
+    const documented = operation.errors.some((e) => e.status === i.response.status);
+    const refusalTested =
+      refused && documented
+        ? `The interaction expects HTTP ${i.response.status}, a documented refusal of ${operation.id}: the consumer tests what the provider answers to this request, so what it leaves out is not judged`
+        : undefined;
     const decodedQuery =
       i.request.query && Object.values(i.request.query).some((vs) => vs.some((v) => v.includes('|')));
     results.push(
       ...judgeClientRequest(request, {
         operatorProduct: options.operatorProduct,
+        ...(refusalTested ? { refusalTested } : {}),
         ...(decodedQuery && !request.rawPath.includes('|')
           ? {
               pipeNotShown:
