@@ -27,6 +27,7 @@ const factoryArgs: Record<string, unknown[]> = {
   documentedCodeHasItsStatus: [[{ status: 400, code: 'NO_MATCH_FOUND' }]],
   invalidIdNamesId: ['b1'],
   matchesSchema: ['coverage.schema.json'],
+  refusalReturnsNoData: ['accounts-user-info.schema.json'],
   outcomeIssuesHave: [{ severity: 'error' }],
   outcomeIssuesHaveWhenPresent: [{ location: ['Coverage'] }],
   pageWithinCount: [10],
