@@ -111,10 +111,10 @@ export function judgeClientRequest(request: ClientRequest, options: ClientReques
   const op = request.operation;
   const out: ClientJudgement[] = [];
   for (const header of op.headers) {
-    const b = binding(
-      header.enforced ? 'MUST' : 'SHOULD',
-      rowsOf(op, (r) => mentionsHeader(r, header)),
-    );
+    const rows = rowsOf(op, (r) => mentionsHeader(r, header));
+    // A client row naming the header binds the client at its own level, whether or not a server
+    // refuses a request without it (D3-4.4-21: patient bodies as `application/fhir+json`).
+    const b = binding(header.enforced || rows.some((r) => r.party === 'client') ? 'MUST' : 'SHOULD', rows);
     out.push(judge(clientSendsHeader(header), request, b.level, b.requirements, options.refusalTested));
   }
   // The migration row (D1-4.1-16: "migration to version 2 is mandatory") states no parameter.

@@ -10,9 +10,9 @@
 import { writeSealedReport } from '../app/sealedReport.ts';
 import { judge, judgeClientRequest } from '../app/judgeClientRequest.ts';
 import type { RunOutcome } from '../app/runConformance.ts';
-import { clientUsesDiscoveredAddress } from '../checks/index.ts';
-import { type ClientExchange, isPreflight } from '../core/clientRequest.ts';
-import { SCENARIO_COMPLETED, SCENARIO_SELECTED } from '../core/decidedOutcomes.ts';
+import { clientAuthenticatesAsClient, clientReadsDiscovery, clientUsesDiscoveredAddress } from '../checks/index.ts';
+import { answerCode, type ClientExchange, isPreflight } from '../core/clientRequest.ts';
+import { SCENARIO_COMPLETED, SCENARIO_FLOW_REACHED, SCENARIO_SELECTED } from '../core/decidedOutcomes.ts';
 import type { WorkerResult } from '../core/events.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { Redactor } from '../core/redact.ts';
@@ -22,6 +22,7 @@ import { resolveOperation } from '../pacts/resolveOperation.ts';
 import type { ServedExchange } from '../server/http.ts';
 import { DISCOVERY_PATHS } from '../server/router/addresses.ts';
 import { operations } from '../spec/operations.ts';
+import type { ServiceId } from '../spec/types.ts';
 import { loadRequirements } from '../spec/requirements.ts';
 import { methodsAt } from './cors.ts';
 import { type Scenario, SCENARIOS } from './scenarios.ts';
@@ -46,7 +47,10 @@ export interface CertificationOptions {
 
 export interface Certification {
   runs: readonly ScenarioRun[];
-  /** Waits until every scenario is complete, stopped where it may, or past its time-out. */
+  /**
+   * Waits until every scenario is complete (and its client then quiet for `quietMs`, a grace period
+   * in which late calls are still recorded and judged), stopped where it may, or past its time-out.
+   */
   wait(timeoutMs: number, quietMs?: number): Promise<void>;
   /** Judges what the client did and writes the sealed report folder; `attestation` names the client (config `attestation`). */
   finish(options: {
@@ -92,8 +96,12 @@ export function clientExchangeOf(x: ServedExchange): ClientExchange {
   }
   const operation =
     x.path === undefined || x.operations.length === 0 ? undefined : resolveOperation(x.method, at, headers, x.body);
+  // A request at a served address with a method no operation there has (a plain OPTIONS): at a
+  // discovered address all the same, though of no operation.
+  const servedAt = operation === undefined && x.path !== undefined ? methodsAt(x.path) : [];
   return {
     ...(operation ? { operation } : {}),
+    ...(servedAt.length > 0 ? { servedMethods: servedAt } : {}),
     method: x.method,
     rawPath,
     rawQuery,
@@ -155,8 +163,10 @@ export async function startCertification(options: CertificationOptions = {}): Pr
       };
       const look = () => {
         const ending = scenarioEnding(run, quietMs);
-        if (ending) settle(ending);
-        else if (Date.now() - Date.parse(startedAt) >= timeoutMs) settle('timed-out');
+        // A completed scenario stays open a grace period (quiet for `quietMs`), so that the calls
+        // the client makes after the last awaited step are judged too.
+        if (ending && (ending === 'stopped' || quietFor(run) >= quietMs)) settle(ending);
+        else if (Date.now() - Date.parse(startedAt) >= timeoutMs) settle(ending ?? 'timed-out');
       };
       // Polled as well as told: a client that stops sends nothing more to be told about.
       const timer = setInterval(look, 100);
@@ -179,6 +189,10 @@ export async function startCertification(options: CertificationOptions = {}): Pr
         const test = `scenario ${run.scenario.id}`;
         const served = run.workspace.exchanges;
         const xs = served.map(clientExchangeOf);
+        const { clientId, clientSecret } = run.workspace.config;
+        // What the client had learnt before each request: the discovery documents it fetched, the tokens it was issued.
+        const fetched = new Set<ServiceId>();
+        const issuedTokens: string[] = [];
         xs.forEach((x, i) => {
           const id = `${run.workspace.config.clientId}-${i}`;
           records.set(id, redactor.exchange(exchangeOf(id, served[i], x)));
@@ -204,13 +218,51 @@ export async function startCertification(options: CertificationOptions = {}): Pr
               ),
             );
           // A preflight is the browser's: it is not judged as a request of the operation.
-          if (x.operation)
+          if (x.operation) {
             results.push(...judgeClientRequest({ ...x, operation: x.operation }, { operatorProduct }).map(bind));
+            results.push(
+              bind(
+                judge(
+                  clientReadsDiscovery,
+                  { request: x, fetched },
+                  'MUST',
+                  discoveryRows.map((r) => r.id),
+                ),
+              ),
+            );
+            const asClient = clientCredentialRows(x.operation.id);
+            if (asClient.length > 0)
+              results.push(
+                bind(
+                  judge(
+                    clientAuthenticatesAsClient,
+                    { request: x, client: { id: clientId, secret: clientSecret }, issuedTokens },
+                    'MUST',
+                    asClient,
+                  ),
+                ),
+              );
+          }
+          learn(x, served[i], fetched, issuedTokens);
         });
         const requests = xs.filter((x) => !x.preflight);
-        for (const f of run.scenario.flow)
-          results.push({ ...judge(f.check, requests, f.level, f.requirements), operation: f.operation, test });
         const ending = run.ending ?? 'timed-out';
+        for (const f of run.scenario.flow) {
+          const judged = judge(f.check, requests, f.level, f.requirements);
+          // A flow the client's allowed stop left unreached is left out by its choice, not wanting.
+          if (ending === 'stopped' && judged.status === 'skip')
+            results.push({
+              check: SCENARIO_FLOW_REACHED.id,
+              summary: SCENARIO_FLOW_REACHED.summary,
+              operation: f.operation,
+              requirements: f.requirements,
+              level: f.level,
+              status: 'omit',
+              message: `Not judged: the client stopped where the scenario allows it to, before this flow (${f.check.id}: ${judged.message})`,
+              test,
+            });
+          else results.push({ ...judged, operation: f.operation, test });
+        }
         results.push({
           check: SCENARIO_COMPLETED.id,
           summary: SCENARIO_COMPLETED.summary,
@@ -223,9 +275,7 @@ export async function startCertification(options: CertificationOptions = {}): Pr
               ? `${run.scenario.title}: completed (${xs.length} requests)`
               : ending === 'stopped'
                 ? `${run.scenario.title}: the client stopped where the scenario allows it to (${xs.length} requests)`
-                : endedEarly
-                  ? `Expected the client to run "${run.scenario.title}" before the workspace was finished (after ${Math.round(waitedMs / 1000)} of ${Math.round(timeoutMs / 1000)} s), received ${xs.length} request(s) and no end`
-                  : `Expected the client to run "${run.scenario.title}" within ${Math.round(timeoutMs / 1000)} s, received ${xs.length} request(s) and no end`,
+                : `Expected the client to run "${run.scenario.title}" ${endedEarly ? `before the workspace was finished (after ${Math.round(waitedMs / 1000)} of ${Math.round(timeoutMs / 1000)} s)` : `within ${Math.round(timeoutMs / 1000)} s`}, received ${xs.length} request(s) and no end: your client never made ${run.scenario.waitingFor}${lastRequest(xs)}${mustFailed(results, test) ? '; the workspace answered as the documents have it a request that breaks a MUST (the failures of this scenario say which)' : ''}`,
           test,
         });
       }
@@ -295,3 +345,49 @@ function exchangeOf(id: string, served: ServedExchange, x: ClientExchange): Exch
     },
   };
 }
+
+/** The discovery path of each service, for knowing which document a request fetched. */
+const SERVICE_OF_DISCOVERY = new Map<string, ServiceId>(
+  Object.entries(DISCOVERY_PATHS).map(([service, path]) => [path, service as ServiceId]),
+);
+
+/**
+ * What a request taught its client: a discovery document it was answered (the services whose
+ * addresses it can have read), the tokens the token endpoint issued it.
+ */
+function learn(x: ClientExchange, served: ServedExchange, fetched: Set<ServiceId>, issuedTokens: string[]): void {
+  if (!x.own || x.preflight || served.path === undefined) return;
+  const service = SERVICE_OF_DISCOVERY.get(served.path);
+  if (service && x.method === 'GET' && (x.status === 200 || x.status === 304)) fetched.add(service);
+  if (served.path === '/oauth/token' && x.status === 200) {
+    try {
+      const answer = JSON.parse(x.responseBody ?? '') as Record<string, unknown>;
+      for (const key of ['access_token', 'refresh_token'])
+        if (typeof answer[key] === 'string') issuedTokens.push(answer[key] as string);
+    } catch {
+      // not JSON: no token issued
+    }
+  }
+}
+
+/**
+ * The client rows of an operation that name the client's own credentials as its Basic
+ * authentication (D3-5-12: "`Authorization: Basic <BASE64(client_id:client_secret)>`").
+ */
+function clientCredentialRows(operation: string): string[] {
+  return loadRequirements('client')
+    .filter((r) => r.operations.includes(operation) && r.text.includes('BASE64(client_id:client_secret)'))
+    .map((r) => r.id);
+}
+
+/** `; its last request, GET /x, was answered 400 MSG_X`: where the client's flow ended. */
+function lastRequest(xs: readonly ClientExchange[]): string {
+  const last = [...xs].reverse().find((x) => !x.own && !x.preflight);
+  if (!last) return '';
+  const code = answerCode(last);
+  return `; its last request of an operation, ${last.method} ${last.rawPath}, was answered ${last.status}${code ? ` ${code}` : ''}`;
+}
+
+/** True when a result of the scenario's test is a MUST failure. */
+const mustFailed = (results: readonly WorkerResult[], test: string): boolean =>
+  results.some((r) => r.test === test && r.level === 'MUST' && r.status === 'fail');

@@ -8,6 +8,7 @@
 import { isLastPage } from '../core/readers/paging.ts';
 import {
   clientAcknowledgesAfterGet,
+  clientFetchesListedBatch,
   clientNoActionOnMalformedAnswer,
   clientNoBlindRetry,
   clientRevokeNamesClient,
@@ -40,6 +41,8 @@ export interface Scenario {
   operations: OperationId[];
   /** Answers of the workspace beyond the reference behaviour (a refusal the client must cope with). */
   modifiers?: () => ActiveModifiers;
+  /** The step the scenario waits for, as a client's developer reads it ("a Find Member version 2 answered 200"). */
+  waitingFor: string;
   /** True once the client has done what the scenario waits for. */
   complete(exchanges: readonly ClientExchange[]): boolean;
   /**
@@ -103,6 +106,7 @@ export const SCENARIOS: readonly Scenario[] = [
       'Several members match: when the answer is MULTIPLE_MATCH_FOUND, refine the search with sex Female, postcode AB1 2CD and policy active on 2026-06-01.',
     ],
     operations: ['find-member-v2'],
+    waitingFor: 'a Find Member version 2 search answered 200 (after MULTIPLE_MATCH_FOUND, the refined search)',
     complete: (xs) => of(xs, 'find-member-v2').some((x) => x.status === 200),
     flow: [
       {
@@ -121,8 +125,16 @@ export const SCENARIOS: readonly Scenario[] = [
       'List the pending remittance batches of the site, fetch one (BATCH-1002 is LIVE), import it, then acknowledge it.',
     ],
     operations: ['list-pending-remittances', 'get-remittance-details', 'ack-remittance'],
+    waitingFor:
+      'an acknowledgement (DELETE) of a batch answered 200, after listing the pending batches and fetching it',
     complete: (xs) => of(xs, 'ack-remittance').some((x) => x.status === 200),
     flow: [
+      {
+        check: clientFetchesListedBatch,
+        level: 'MUST',
+        requirements: ['D1-4.7-04'],
+        operation: 'ack-remittance',
+      },
       {
         check: clientAcknowledgesAfterGet,
         level: 'MUST',
@@ -139,6 +151,7 @@ export const SCENARIOS: readonly Scenario[] = [
       'Sign the user in (password grant with the user below) and create a patient: Mrs Priya Patel, female, born 1984-07-19.',
     ],
     operations: ['create-patient'],
+    waitingFor: 'a create patient answered 201 or 200',
     complete: (xs) => of(xs, 'create-patient').some((x) => x.status === 201 || x.status === 200),
     flow: [],
   },
@@ -157,6 +170,8 @@ export const SCENARIOS: readonly Scenario[] = [
       'delete-condition',
       'delete-patient',
     ],
+    waitingFor:
+      "a delete patient answered with a success, after the create, read, update and the condition's create and delete",
     complete: (xs) => of(xs, 'delete-patient').some((x) => x.status >= 200 && x.status < 300),
     flow: [
       {
@@ -177,6 +192,7 @@ export const SCENARIOS: readonly Scenario[] = [
       'Drill down: repeat the search with the key of a non-Address item (as `container`) until an item of type Address appears, then retrieve that item by its key, sending each | as %7C.',
     ],
     operations: ['search-address', 'retrieve-address'],
+    waitingFor: 'a retrieve address, after drilling down to an item of type Address',
     complete: (xs) => of(xs, 'retrieve-address').length > 0,
     flow: [
       {
@@ -194,6 +210,7 @@ export const SCENARIOS: readonly Scenario[] = [
       'With a client-credentials token, search the private-practice register for practitioners with count=10 and collect every page: request page 1, 2, ... until the last page (the paging tags page, count, maxCount and the Bundle total tell), then stop.',
     ],
     operations: ['search-register-practitioners'],
+    waitingFor: 'a register practitioner search that answered its last page',
     complete: (xs) => lastPageReached(of(xs, 'search-register-practitioners')),
     // A client that stops early stops: judged once it has been quiet.
     mayStop: (xs) => of(xs, 'search-register-practitioners').length > 0,
@@ -215,6 +232,7 @@ export const SCENARIOS: readonly Scenario[] = [
       "Revoke the user's refresh token (Basic client authentication, headers ClientId and secret, form field token, token_type_hint refresh_token); sign the user in again and log out.",
     ],
     operations: ['get-idp-token-details', 'revoke-token', 'logout'],
+    waitingFor: 'token details, a revoke answered 200 and a logout answered 200',
     complete: (xs) =>
       of(xs, 'get-idp-token-details').length > 0 &&
       of(xs, 'revoke-token').some((x) => x.status === 200) &&
@@ -229,6 +247,7 @@ export const SCENARIOS: readonly Scenario[] = [
       'The first answer is HTTP 401 (the token has expired): obtain a new token before trying again, or stop.',
     ],
     operations: ['find-member-v2'],
+    waitingFor: 'a second Find Member version 2 search, with a new token, after the 401 (or a stop after the first)',
     modifiers: firstRefused('find-member-v2'),
     complete: (xs) => of(xs, 'find-member-v2').length >= 2,
     mayStop: (xs) => of(xs, 'find-member-v2').length === 1,
@@ -241,10 +260,17 @@ export const SCENARIOS: readonly Scenario[] = [
       'Run the batch cycle (list the pending batches, fetch one, acknowledge it). The list arrives with a body cut short: the client must not act as if it had read it (stopping is allowed).',
     ],
     operations: ['list-pending-remittances', 'ack-remittance'],
+    waitingFor: 'an acknowledgement of a batch, or a stop after the unreadable pending list',
     modifiers: truncatedAnswers('list-pending-remittances'),
     complete: (xs) => of(xs, 'ack-remittance').length > 0,
     mayStop: (xs) => of(xs, 'list-pending-remittances').length > 0,
     flow: [
+      {
+        check: clientFetchesListedBatch,
+        level: 'MUST',
+        requirements: ['D1-4.7-04'],
+        operation: 'ack-remittance',
+      },
       // D1 1: the caller "fetches one batch, and acknowledges (receipts) it after import", whatever
       // the list looked like (DEC-C-05): an acknowledgement without a get of that batch is a MUST failure.
       {

@@ -6,7 +6,8 @@ const create = x('create-patient', {
   status: 201,
   responseBody: JSON.stringify({ resourceType: 'Patient', id: 'p-7' }),
 });
-const get = (id: string) => x('get-patient', { method: 'GET', rawPath: `/patients/patient/${id}` });
+const get = (id: string, status = 200) =>
+  x('get-patient', { method: 'GET', rawPath: `/patients/patient/${id}`, status });
 const update = (id: string, bodyId: string) =>
   x('update-patient', { method: 'PUT', rawPath: `/patients/${id}`, body: JSON.stringify({ id: bodyId }) });
 const condition = (id: string) =>
@@ -20,8 +21,14 @@ describe('clientUsesCreatedPatientId', () => {
     expect(check.run([create, get('p-7'), update('p-7', 'p-7'), condition('p-7'), del]).outcome).toBe('pass');
   });
 
+  it('passes an id stored earlier that the workspace holds (DEC-C-09), and a condition naming it', () => {
+    const f = check.run([create, get('p-7'), get('PAT-0001'), condition('PAT-0001')]);
+    expect(f.outcome).toBe('pass');
+    expect(f.message).toContain('stored earlier that the workspace holds (PAT-0001)');
+  });
+
   it('fails another id in the path, in the update body or in a condition', () => {
-    expect(check.run([create, get('p-1')]).message).toBe(
+    expect(check.run([create, get('p-1', 404)]).message).toBe(
       'Expected the id the create answered (p-7), received GET of patient "p-1"',
     );
     expect(check.run([create, update('p-7', 'p-1')]).message).toMatch(/an update body with id "p-1"/);

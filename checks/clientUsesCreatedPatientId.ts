@@ -29,14 +29,17 @@ const ABOUT_THE_PATIENT = new Set(['get-patient', 'update-patient', 'delete-pati
  * Document 3, 4.4: create answers the Patient "with its new `id` (to be stored by the caller)";
  * get, update and delete address the patient by `{patient_id}`, and update sends the Patient body
  * "with `id`". Judged on the client's patient requests after a successful create: each get,
- * update and delete names an id a create answered, each update body carries the id of its path,
- * and each condition's note names a created patient (`patient/<id>`, 2.5).
+ * update and delete names an id a create answered (or one the client stored earlier, which the
+ * workspace answers with a success: DEC-C-09), each update body carries the id of its path, and each
+ * condition's note names such a patient (`patient/<id>`, 2.5).
  */
 export const clientUsesCreatedPatientId: Check<readonly ClientExchange[]> = {
   id: 'client-uses-created-patient-id',
   summary: 'The client reads, updates and deletes the patient by the id its create answered',
   run: (exchanges) => {
     const created = new Set<string>();
+    const stored = new Set<string>();
+    const storedSeen: string[] = [];
     const wrong: string[] = [];
     let judged = 0;
     for (const x of exchanges) {
@@ -51,11 +54,18 @@ export const clientUsesCreatedPatientId: Check<readonly ClientExchange[]> = {
       judged++;
       if (op === 'create-condition') {
         const named = notedPatients(jsonOf(x.body));
-        if (!named.some((id) => created.has(id))) wrong.push(`a condition naming ${show(named)}`);
+        if (!named.some((id) => created.has(id) || stored.has(id))) wrong.push(`a condition naming ${show(named)}`);
         continue;
       }
       const id = pathId(x);
-      if (!created.has(id)) wrong.push(`${x.method} of patient ${show(id)}`);
+      // An id the client stored earlier (D3 4.4: "to be stored by the caller", DEC-C-09) names a
+      // patient the workspace holds: its answer is a success.
+      if (!created.has(id) && !stored.has(id)) {
+        if (x.status >= 200 && x.status < 300) {
+          stored.add(id);
+          storedSeen.push(id);
+        } else wrong.push(`${x.method} of patient ${show(id)}`);
+      }
       if (op === 'update-patient') {
         const body = jsonOf(x.body);
         const bodyId = isRecord(body) ? body.id : undefined;
@@ -66,7 +76,10 @@ export const clientUsesCreatedPatientId: Check<readonly ClientExchange[]> = {
     if (judged === 0) return skip('The client made no request about the patient it created');
     const ids = [...created].join(', ');
     return wrong.length === 0
-      ? pass(`${judged} request(s) used the id the create answered (${ids})`, { created: [...created] })
+      ? pass(
+          `${judged} request(s) used the id the create answered (${ids})${storedSeen.length > 0 ? ` or one stored earlier that the workspace holds (${storedSeen.join(', ')})` : ''}`,
+          { created: [...created] },
+        )
       : fail(`Expected the id the create answered (${ids}), received ${wrong.join('; ')}`, { wrong });
   },
 };

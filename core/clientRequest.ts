@@ -58,6 +58,11 @@ export interface ClientExchange {
    * `operation` stays undefined, and only its address is judged.
    */
   preflight?: { method: string; operation?: Operation };
+  /**
+   * For a request of no operation at an address that is served (a plain `OPTIONS`): the methods
+   * the operations at that address are sent with. The address is a discovered one all the same.
+   */
+  servedMethods?: readonly string[];
 }
 
 /** True for a CORS preflight: an `OPTIONS` request naming the method it asks leave for. */

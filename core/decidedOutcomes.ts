@@ -123,6 +123,18 @@ export const SCENARIO_SELECTED = outcome(
   { standing: 'chosen', reason: 'scenario not selected' },
 );
 
+/**
+ * A flow of a certification scenario that the client's allowed stop left unreached (it stopped
+ * after a refusal or an unreadable answer, as the documents allow): the rows only that flow judges
+ * are left out by the client's choice, not wanting.
+ */
+export const SCENARIO_FLOW_REACHED = outcome(
+  'scenario-flow-reached',
+  'The client went on far enough in the scenario for this flow to be judged',
+  'runner',
+  { standing: 'chosen', reason: 'the client stopped where the documents allow' },
+);
+
 export const DECIDED_OUTCOMES: readonly DecidedOutcome[] = [
   FIXTURE_CONFIGURED,
   FIXTURE_HELD,
@@ -139,6 +151,7 @@ export const DECIDED_OUTCOMES: readonly DecidedOutcome[] = [
   PACT_INTERACTION_VERIFIED,
   SCENARIO_COMPLETED,
   SCENARIO_SELECTED,
+  SCENARIO_FLOW_REACHED,
 ];
 
 const byId = new Map(DECIDED_OUTCOMES.map((o) => [o.id, o]));

@@ -19,6 +19,7 @@
  */
 import { createHash } from 'node:crypto';
 import { namedMembers } from '../spec/memberRows.ts';
+import { operations as OPERATIONS } from '../spec/operations.ts';
 import type { Level } from '../spec/types.ts';
 import type { CheckResult, RunResults, Status } from './results.ts';
 
@@ -156,6 +157,52 @@ export function errorAdvice(example: Pick<CheckResult, 'message'>): string {
   return 'Nothing was judged here (no answer to judge): check that the target answers within http.timeoutMs and that the run is not stopped early, then run again.';
 }
 
+/**
+ * What a partner's client must do differently (a certification, a pact check): said to the client,
+ * never as a change of an API operation. A request at an address of the client's own is told where
+ * to read the address; anything else what the client's requests must carry, in the documents' words.
+ */
+export function clientChangeOf(
+  check: string,
+  level: Level,
+  operations: readonly string[],
+  example: Pick<CheckResult, 'message' | 'summary'> & { operation?: string },
+  requirements: readonly string[],
+  rows: ReadonlyMap<string, { text: string; level: Level; operations?: readonly string[] }>,
+): string {
+  const operation = new Map(OPERATIONS.map((o) => [o.id as string, o]));
+  const change =
+    level === 'MUST'
+      ? 'Change your client'
+      : level === 'SHOULD'
+        ? 'Consider changing your client'
+        : 'Look at your client';
+  const documented = operations.filter((o) => operation.has(o));
+  const row = requirements.map((id) => ({ id, row: rows.get(id) })).find((r) => r.row !== undefined);
+  const because = row?.row ? ` (${row.id}: “${row.row.text.replace(/\s+/g, ' ').trim()}”)` : '';
+  if (check === 'client-uses-discovered-address' || check === 'client-reads-discovery') {
+    const keys = documented.map(
+      (o) => `${o} from the ${operation.get(o)?.service} discovery document, key ${operation.get(o)?.discoveryKey}`,
+    );
+    return keys.length > 0
+      ? `${change}: it called ${joinOps(documented)} at an address of its own; fetch the discovery document and read the address of ${keys.slice(0, 3).join('; ')}${because}.`
+      : `${change}: it sent requests to addresses no discovery document publishes; read the address of each operation from its service's discovery document by its key${because}.`;
+  }
+  const expected = lowerFirst(expectedPart(example.message) ?? example.summary.replace(/\.$/, ''));
+  const what = documented.length > 0 ? `its ${joinOps(documented)} requests` : 'its requests';
+  return `${change} so that ${what} meet ${check}: ${expected}${because}.`;
+}
+
+/**
+ * An error in a client's run: nothing of the client was judged there, most often a scenario it
+ * did not finish. Said to the client: no setting of a server run is named.
+ */
+export function clientErrorAdvice(example: Pick<CheckResult, 'message'>): string {
+  return /never made/.test(example.message)
+    ? 'Nothing was judged of the step your client never made: make your client run the whole scenario (the message names the step it never made and the last answer it had), then certify again; give it more time with --timeout if it was still working.'
+    : 'Nothing was judged here: make your client run the scenario to its end, then certify again.';
+}
+
 /** "must be string" -> "is string": a schema error's demand as a statement of the fixed answer. */
 function indicative(demand: string): string {
   return demand
@@ -170,7 +217,8 @@ function indicative(demand: string): string {
 const lowerFirst = (s: string): string => (/^[A-Z][a-z]/.test(s) ? s[0].toLowerCase() + s.slice(1) : s);
 
 /** The findings of a run: its fail, error and warn results grouped by cause, worst first. */
-export function findingsOf(results: Pick<RunResults, 'results' | 'requirements'>): Finding[] {
+export function findingsOf(results: Pick<RunResults, 'results' | 'requirements' | 'party'>): Finding[] {
+  const forClient = results.party === 'client';
   const rows = new Map(results.requirements.map((r) => [r.id, r]));
   const byKey = new Map<string, { key: string; first: CheckResult; cause: string; indexes: number[] }>();
   results.results.forEach((r, index) => {
@@ -202,8 +250,10 @@ export function findingsOf(results: Pick<RunResults, 'results' | 'requirements'>
       example,
       change:
         g.first.status === 'error'
-          ? errorAdvice(results.results[example] as CheckResult)
-          : changeOf(
+          ? forClient
+            ? clientErrorAdvice(results.results[example] as CheckResult)
+            : errorAdvice(results.results[example] as CheckResult)
+          : (forClient ? clientChangeOf : changeOf)(
               g.first.check,
               g.first.level,
               operations,

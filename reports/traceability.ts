@@ -73,6 +73,15 @@ export function traceability(run: RunResults): TraceRow[] {
     let reason = '';
     if (indexes.length > 0) {
       status = indexes.map((i) => (run.results[i] as CheckResult).status).reduce(worst);
+      // A client's row whose flow check was skipped (the flow never reached it) is not passed by
+      // the requests judged one at a time: it stays skipped, with the flow's reason.
+      const flowSkipped = indexes
+        .map((i) => run.results[i] as CheckResult)
+        .find((r) => run.party === 'client' && r.exchange === undefined && r.status === 'skip');
+      if (status === 'pass' && flowSkipped) {
+        status = 'skip';
+        reason = `Its flow was not judged (${flowSkipped.check}: ${flowSkipped.message}); only single requests were.`;
+      }
     } else if (requirement.notTestedReason !== '') {
       status = 'not-tested';
       reason = requirement.notTestedReason;

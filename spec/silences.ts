@@ -331,6 +331,17 @@ export const SILENCES: readonly Silence[] = [
     client: true,
   }),
   sil('DEC-C-06', 'a client running in a browser of another origin', ['browser-preflight'], { client: true }),
+  sil(
+    'DEC-C-09',
+    'a client naming an id or key it stored earlier',
+    ['reads-stored-patient', 'retrieves-stored-address'],
+    {
+      client: true,
+    },
+  ),
+  sil('DEC-C-10', 'how often a client fetches a discovery document', ['caches-discovery'], { client: true }),
+  sil('DEC-C-11', 'when a client takes a new token', ['refreshes-token-early'], { client: true }),
+  sil('DEC-C-12', 'the page size a client asks for', ['pages-of-25'], { client: true }),
 ];
 
 /** Decisions that record no freedom of a server, each with why. */
@@ -400,6 +411,7 @@ export const NO_FREEDOM: readonly NoFreedom[] = [
   none('DEC-R-02', 'suite-rule', 'how much a run must judge before it may say conformant'),
   none('DEC-C-02', 'stated-rule', 'addresses are read from discovery documents by key'),
   none('DEC-C-07', 'stated-rule', 'version 1 is deprecated and migration is mandatory'),
+  none('DEC-C-08', 'stated-rule', 'a batch id must be one the pending list returned'),
 ];
 
 /**

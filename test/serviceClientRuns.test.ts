@@ -192,7 +192,7 @@ test('another organisation can neither see nor finish the workspace; its owner f
   ) as RunResults;
   const completed = results.results.find((r) => r.check === 'scenario-completed');
   expect(completed?.message).toMatch(
-    /^Expected the client to run ".+" before the workspace was finished \(after \d+ of 600 s\), received 0 request\(s\) and no end$/,
+    /^Expected the client to run ".+" before the workspace was finished \(after \d+ of 600 s\), received 0 request\(s\) and no end: your client never made a create patient answered 201 or 200$/,
   );
   // A finished workspace cannot be finished again; its addresses are gone.
   const again = await partner.post(`/runs/${runId}/finish`, {}, `/runs/${runId}/workspace`);

@@ -37,6 +37,19 @@ export const CLIENT_FAULTS = {
   'patient-body-invalid': 'sends a patient whose name is a string instead of a HumanName list',
   'bearer-on-token-details': 'sends its bearer token to token details instead of Basic client authentication',
   'patient-with-own-id': 'creates a patient whose body carries an id of its own (the documents: "without id")',
+  'patient-json-content-type':
+    'sends patient and condition bodies as Content-Type: application/json instead of application/fhir+json',
+  'fixed-paths':
+    "never fetches a discovery document: builds each address from the token endpoint's base and the paths it knows",
+  'acks-without-listing':
+    'fetches and acknowledges a batch id it knows (BATCH-1002) without listing the pending batches',
+  'revoke-as-json': 'sends the revoke as a JSON body (Content-Type: application/json) instead of a form',
+  'form-as-text-plain': 'sends the Find Member form with Content-Type: text/plain',
+  'uses-find-member-v1': 'searches members with Find Member version 1 (SVC-API-Version: 1), which is deprecated',
+  'token-details-user-basic':
+    "sends token details with Basic of the user's name and password instead of the client's id and secret",
+  'token-details-token-in-query':
+    'sends token details with Basic client authentication and its access token in the query',
 } as const;
 
 export type ClientFault = keyof typeof CLIENT_FAULTS;
@@ -52,6 +65,16 @@ export const CLIENT_CHOICES = {
     'collects a paged search by asking page after page until one comes back empty: one empty page past the last (DEC-C-04)',
   'lists-again-after-unreadable-list':
     'lists the pending batches once more after a list it cannot read, and fetches and acknowledges a batch only from a list it could read (DEC-C-05)',
+  'caches-discovery':
+    'fetches each discovery document once and keeps its addresses for the rest of the workspace (DEC-C-10)',
+  'reads-stored-patient':
+    'after the lifecycle, reads a patient it stored earlier (one the workspace holds, not created in this run) by its id (DEC-C-09)',
+  'retrieves-stored-address':
+    'retrieves an address by a key it stored earlier (an Address item it did not search for in this run) before drilling down (DEC-C-09)',
+  'refreshes-token-early':
+    'takes a new token before every request instead of reusing one until it is refused (DEC-C-11)',
+  'pages-of-25':
+    "collects the paged register search 25 at a time instead of 10 (DEC-C-12: the page size is the caller's)",
 } as const;
 
 export type ClientChoice = keyof typeof CLIENT_CHOICES;
@@ -68,6 +91,9 @@ const PATIENT = {
 };
 
 const CONDITION_NOTE = 'Sprained left ankle, seen in clinic';
+/** A patient and an address key stored by an earlier run (the workspace's seed holds them). */
+const STORED_PATIENT = 'PAT-0001';
+const STORED_ADDRESS_KEY = 'GB|RM|A|10004';
 /** The identity-provider sign-in when the workspace names none (Document 3, 4.2). */
 const DEFAULT_IDP = { name: 'nhs', redirectUri: 'https://app.example/callback' };
 
@@ -90,6 +116,8 @@ export class ReferenceClient {
   readonly #faults: ReadonlySet<ClientFault>;
   readonly #choices: ReadonlySet<ClientChoice>;
   #token = '';
+  /** Discovery documents kept (choice `caches-discovery`), by service. */
+  readonly #discovered = new Map<string, Answer>();
 
   constructor(
     private readonly config: ClientConfig,
@@ -156,7 +184,13 @@ export class ReferenceClient {
   /** The address of an operation: from its service's discovery document, by key. */
   async address(service: string, key: string, reference: string): Promise<string> {
     if (this.#faults.has('hard-coded-addresses')) return `${new URL(this.config.tokenUrl).origin}${reference}`;
-    const doc = await this.#call(this.config.discovery[service]);
+    // The right address, guessed: the token endpoint's base and the path the client knows.
+    if (this.#faults.has('fixed-paths')) return `${this.config.tokenUrl.replace(/\/oauth\/token$/, '')}${reference}`;
+    let doc = this.#discovered.get(service);
+    if (!doc) {
+      doc = await this.#call(this.config.discovery[service]);
+      if (this.#choices.has('caches-discovery')) this.#discovered.set(service, doc);
+    }
     const url = (doc.body as Record<string, unknown> | undefined)?.[key];
     if (typeof url !== 'string') throw new Error(`Discovery of ${service} has no ${key}`);
     return url;
@@ -212,12 +246,17 @@ export class ReferenceClient {
     };
   }
 
-  #findMember(url: string, fields: Record<string, string>): Promise<Answer> {
+  async #findMember(url: string, fields: Record<string, string>): Promise<Answer> {
+    if (this.#choices.has('refreshes-token-early')) this.#token = await this.#clientToken();
     return this.#call(url, {
       method: 'POST',
       headers: this.#headers({
-        'Content-Type': FORM,
-        'SVC-API-Version': this.#faults.has('wrong-version-header') ? '3' : '2',
+        'Content-Type': this.#faults.has('form-as-text-plain') ? 'text/plain' : FORM,
+        'SVC-API-Version': this.#faults.has('wrong-version-header')
+          ? '3'
+          : this.#faults.has('uses-find-member-v1')
+            ? '1'
+            : '2',
       }),
       body: new URLSearchParams(fields).toString(),
     });
@@ -239,6 +278,12 @@ export class ReferenceClient {
     const list = await this.address('claims', 'list_pending_remittances_endpoint', '/claims/claimresponse/$batch');
     const get = await this.address('claims', 'get_remittance_details_endpoint', '/claims/claimresponse/$batch');
     const ack = await this.address('claims', 'ack_remittance_endpoint', '/claims/claimresponse/$batch');
+    if (this.#faults.has('acks-without-listing')) {
+      const known = `${get}/BATCH-1002`;
+      const batch = await this.#call(known, { headers: this.#headers() });
+      if (batch.status === 200) await this.#call(`${ack}/BATCH-1002`, { method: 'DELETE', headers: this.#headers() });
+      return;
+    }
     let pending = await this.#call(list, { headers: this.#headers() });
     // An unreadable list (DEC-C-05): listed once more under the choice; nothing is done from it.
     if (typeof pending.body === 'string' && this.#choices.has('lists-again-after-unreadable-list')) {
@@ -289,7 +334,8 @@ export class ReferenceClient {
   }
 
   #patientHeaders(): Record<string, string> {
-    return this.#headers({ 'Content-Type': 'application/fhir+json', ...this.#version() });
+    const media = this.#faults.has('patient-json-content-type') ? 'application/json' : 'application/fhir+json';
+    return this.#headers({ 'Content-Type': media, ...this.#version() });
   }
 
   /** Create a patient, read, update it by the id the create answered, add and delete a condition, delete it. */
@@ -336,6 +382,9 @@ export class ReferenceClient {
         headers: this.#headers(this.#version()),
       });
     await this.#call(`${remove}/${one}`, { method: 'DELETE', headers: this.#headers(this.#version()) });
+    // A patient stored by an earlier run (the workspace's seed holds it): read by its stored id.
+    if (this.#choices.has('reads-stored-patient'))
+      await this.#call(`${get}/${encodeURIComponent(STORED_PATIENT)}`, { headers: this.#headers(this.#version()) });
   }
 
   /** A query with each value percent-encoded (`|` as %7C), or with `|` left literal under the fault. */
@@ -351,6 +400,9 @@ export class ReferenceClient {
     const retrieve = await this.address('address', 'retrieve_address_endpoint', '/address/retrieve');
     const text = 'Downing Street';
     type Item = { key?: string; addressType?: string };
+    // A key stored by an earlier run: retrieved before any search of this run.
+    if (this.#choices.has('retrieves-stored-address'))
+      await this.#call(`${retrieve}?${this.#query({ id: STORED_ADDRESS_KEY })}`, { headers: this.#headers() });
     const first = await this.#call(`${search}?${this.#query({ text })}`, { headers: this.#headers() });
     let items = Array.isArray(first.body) ? (first.body as Item[]) : [];
     let found = items.find((i) => i.addressType === 'Address');
@@ -371,8 +423,9 @@ export class ReferenceClient {
   async registerPaging(): Promise<void> {
     this.#token = await this.#clientToken();
     const search = await this.address('register', 'search_practitioner_endpoint', '/register/practitioner');
-    const count = 10;
+    const count = this.#choices.has('pages-of-25') ? 25 : 10;
     for (let page = 1; ; page++) {
+      if (this.#choices.has('refreshes-token-early')) this.#token = await this.#clientToken();
       const answer = await this.#call(
         `${search}?${new URLSearchParams({ page: String(page), count: String(count) })}`,
         {
@@ -399,11 +452,21 @@ export class ReferenceClient {
     const tokens = await this.#userTokens();
     const idp = this.config.idp ?? DEFAULT_IDP;
     const details = `${auth}/oauth/${idp.name}/token-details?${new URLSearchParams({ redirect_uri: idp.redirectUri })}`;
-    await this.#call(details, {
-      headers: {
-        Authorization: this.#faults.has('bearer-on-token-details') ? `Bearer ${tokens.access}` : this.#basic(),
+    const userBasic = `Basic ${Buffer.from(`${this.config.user.username}:${this.config.user.password}`).toString('base64')}`;
+    await this.#call(
+      this.#faults.has('token-details-token-in-query')
+        ? `${details}&${new URLSearchParams({ access_token: tokens.access })}`
+        : details,
+      {
+        headers: {
+          Authorization: this.#faults.has('bearer-on-token-details')
+            ? `Bearer ${tokens.access}`
+            : this.#faults.has('token-details-user-basic')
+              ? userBasic
+              : this.#basic(),
+        },
       },
-    });
+    );
     // The token was generated with a client id: ClientId and secret go with the Basic credentials (Document 3, 4.2).
     await this.#call(`${auth}/revoke`, {
       method: 'POST',
@@ -412,9 +475,11 @@ export class ReferenceClient {
         ...(this.#faults.has('revoke-without-client-headers')
           ? {}
           : { ClientId: this.config.clientId, secret: this.config.clientSecret }),
-        'Content-Type': FORM,
+        'Content-Type': this.#faults.has('revoke-as-json') ? 'application/json' : FORM,
       },
-      body: new URLSearchParams({ token: tokens.refresh, token_type_hint: 'refresh_token' }).toString(),
+      body: this.#faults.has('revoke-as-json')
+        ? JSON.stringify({ token: tokens.refresh, token_type_hint: 'refresh_token' })
+        : new URLSearchParams({ token: tokens.refresh, token_type_hint: 'refresh_token' }).toString(),
     });
     // Revoking the refresh token revoked its access token too: a new sign-in has a session to log out of.
     const again = await this.#userTokens();
