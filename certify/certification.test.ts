@@ -143,6 +143,7 @@ describe('certify-client with the reference client', () => {
     ['retrieves-stored-address', ['address-drill-down']],
     ['refreshes-token-early', ['find-member-two-step', 'register-paging']],
     ['pages-of-25', ['register-paging']],
+    ['client-token-for-patients', ['patient-create', 'patient-lifecycle']],
   ];
   test.each(CHOICE_CASES)(
     'a client that %s (a choice the documents leave open) is certified',
@@ -173,7 +174,8 @@ describe('certify-client with the reference client', () => {
             await Promise.all(c.runs.map((r) => new ReferenceClient(r.workspace.config, [], cs).run().catch(() => {})));
             return c.runs.flatMap((r) =>
               r.workspace.exchanges.map(
-                (x) => `${x.method} ${x.path ?? x.rawUrl} ${x.status} ${Object.keys(x.headers).sort()}`,
+                (x) =>
+                  `${x.method} ${x.path ?? x.rawUrl} ${x.status} ${Object.keys(x.headers).sort()} ${x.path === '/oauth/token' ? new URLSearchParams(x.body).get('grant_type') : ''}`,
               ),
             );
           } finally {
@@ -275,7 +277,7 @@ describe('certify-client with the reference client', () => {
   test.concurrent.each(CLIENT_FAULT_CASES.map((c) => [`${c.fault} in ${c.scenario}`, c] as const))(
     '%s is caught by its check, citing its rows',
     async (_name, c) => {
-      const o = await certify([c.scenario], [c.fault], c.scenario, c.external !== true);
+      const o = await certify([c.scenario], [c.fault], `${c.scenario}-${c.check}`, c.external !== true);
       const caught = o.results!.results.filter(
         (r) =>
           r.check === c.check &&

@@ -166,7 +166,10 @@ export async function startCertification(options: CertificationOptions = {}): Pr
         // A completed scenario stays open a grace period (quiet for `quietMs`), so that the calls
         // the client makes after the last awaited step are judged too.
         if (ending && (ending === 'stopped' || quietFor(run) >= quietMs)) settle(ending);
-        else if (Date.now() - Date.parse(startedAt) >= timeoutMs) settle(ending ?? 'timed-out');
+        // At the time-out a client that stopped where the scenario allows has stopped, however
+        // recently it last called (a busy machine may have kept it until then).
+        else if (Date.now() - Date.parse(startedAt) >= timeoutMs)
+          settle(ending ?? scenarioEnding(run, 0) ?? 'timed-out');
       };
       // Polled as well as told: a client that stops sends nothing more to be told about.
       const timer = setInterval(look, 100);
@@ -246,7 +249,8 @@ export async function startCertification(options: CertificationOptions = {}): Pr
           learn(x, served[i], fetched, issuedTokens);
         });
         const requests = xs.filter((x) => !x.preflight);
-        const ending = run.ending ?? 'timed-out';
+        // A wait ended early (Ctrl-C, "Finish and judge") judges how the scenario stands now.
+        const ending = run.ending ?? scenarioEnding(run, 0) ?? 'timed-out';
         for (const f of run.scenario.flow) {
           const judged = judge(f.check, requests, f.level, f.requirements);
           // A flow the client's allowed stop left unreached is left out by its choice, not wanting.

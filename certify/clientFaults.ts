@@ -66,6 +66,7 @@ export const CLIENT_FAULT_CASES: readonly ClientFaultCase[] = [
   must('patient-with-own-id', 'patient-create', 'client-create-without-id', ['D3-4.4-21']),
   must('patient-json-content-type', 'patient-lifecycle', 'client-sends-header', ['D3-4.4-21', 'D3-4.4-23']),
   // The workspace refuses the request (400), so the scenario never completes: a failure all the same, exit 1.
+  must('no-version-header', 'find-member-two-step', 'client-sends-header', ['D1-4.2-14']),
   must('form-as-text-plain', 'find-member-two-step', 'client-sends-header', ['D1-4.2-14']),
   must('uses-find-member-v1', 'find-member-two-step', 'client-avoids-deprecated', ['D1-4.1-16'], { external: true }),
 ];

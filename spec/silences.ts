@@ -342,6 +342,9 @@ export const SILENCES: readonly Silence[] = [
   sil('DEC-C-10', 'how often a client fetches a discovery document', ['caches-discovery'], { client: true }),
   sil('DEC-C-11', 'when a client takes a new token', ['refreshes-token-early'], { client: true }),
   sil('DEC-C-12', 'the page size a client asks for', ['pages-of-25'], { client: true }),
+  sil('DEC-C-14', 'the kind of token a client sends to the patient operations', ['client-token-for-patients'], {
+    client: true,
+  }),
 ];
 
 /** Decisions that record no freedom of a server, each with why. */

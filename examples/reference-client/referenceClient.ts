@@ -44,6 +44,7 @@ export const CLIENT_FAULTS = {
   'acks-without-listing':
     'fetches and acknowledges a batch id it knows (BATCH-1002) without listing the pending batches',
   'revoke-as-json': 'sends the revoke as a JSON body (Content-Type: application/json) instead of a form',
+  'no-version-header': 'sends Find Member without the SVC-API-Version header',
   'form-as-text-plain': 'sends the Find Member form with Content-Type: text/plain',
   'uses-find-member-v1': 'searches members with Find Member version 1 (SVC-API-Version: 1), which is deprecated',
   'token-details-user-basic':
@@ -73,6 +74,8 @@ export const CLIENT_CHOICES = {
     'retrieves an address by a key it stored earlier (an Address item it did not search for in this run) before drilling down (DEC-C-09)',
   'refreshes-token-early':
     'takes a new token before every request instead of reusing one until it is refused (DEC-C-11)',
+  'client-token-for-patients':
+    "sends its patient and condition requests with a client-credentials token instead of a signed-in user's (DEC-C-14)",
   'pages-of-25':
     "collects the paged register search 25 at a time instead of 10 (DEC-C-12: the page size is the caller's)",
 } as const;
@@ -214,6 +217,11 @@ export class ReferenceClient {
     return (await this.#userTokens()).access;
   }
 
+  /** The token of the patient operations: the signed-in user's, or under the choice the client's own (DEC-C-14). */
+  #patientsToken(): Promise<string> {
+    return this.#choices.has('client-token-for-patients') ? this.#clientToken() : this.#userToken();
+  }
+
   /** A password-grant sign-in: the user's access token and refresh token. */
   async #userTokens(): Promise<{ access: string; refresh: string }> {
     const form = new URLSearchParams({
@@ -252,11 +260,15 @@ export class ReferenceClient {
       method: 'POST',
       headers: this.#headers({
         'Content-Type': this.#faults.has('form-as-text-plain') ? 'text/plain' : FORM,
-        'SVC-API-Version': this.#faults.has('wrong-version-header')
-          ? '3'
-          : this.#faults.has('uses-find-member-v1')
-            ? '1'
-            : '2',
+        ...(this.#faults.has('no-version-header')
+          ? {}
+          : {
+              'SVC-API-Version': this.#faults.has('wrong-version-header')
+                ? '3'
+                : this.#faults.has('uses-find-member-v1')
+                  ? '1'
+                  : '2',
+            }),
       }),
       body: new URLSearchParams(fields).toString(),
     });
@@ -313,7 +325,7 @@ export class ReferenceClient {
 
   /** Sign the user in and create a patient. */
   async createPatient(): Promise<void> {
-    this.#token = await this.#userToken();
+    this.#token = await this.#patientsToken();
     const url = await this.address('patients', 'create_patient_endpoint', '/patients/patient');
     await this.#call(url, {
       method: 'POST',
@@ -340,7 +352,7 @@ export class ReferenceClient {
 
   /** Create a patient, read, update it by the id the create answered, add and delete a condition, delete it. */
   async patientLifecycle(): Promise<void> {
-    this.#token = await this.#userToken();
+    this.#token = await this.#patientsToken();
     const create = await this.address('patients', 'create_patient_endpoint', '/patients/patient');
     const get = await this.address('patients', 'get_patienet_endpoint', '/patients/patient');
     const update = await this.address('patients', 'update_patient_endpoint', '/patients');
