@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TestSandbox, paths } from '../server/testSupport.ts';
 import { SANDBOX_STATE_VALUES } from '../server/providerStates.ts';
 import { operations } from '../spec/operations.ts';
-import { PROVIDER_STATES, stateExamples, stateFromFixtures } from './providerStates.ts';
+import { SEED } from '../server/fixtures/seed.ts';
+import { arrangeStates, PROVIDER_STATES, stateExamples, stateFromFixtures } from './providerStates.ts';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -84,5 +85,61 @@ describe('provider-state catalogue', () => {
       expect(a.status).toBe(400);
       expect((a.json as { error: string }).error).toMatch(/^Expected /);
     }
+  });
+});
+
+const NOT_VERIFIED = ' the interaction was not verified';
+
+describe("states arranged with a partner pact's own params (pact check)", () => {
+  test('the examples need nothing; other ids and member fields are copies of the example records', () => {
+    const same = arrangeStates(
+      SEED,
+      PROVIDER_STATES.map((s) => ({ name: s.name, params: stateExamples(s) })),
+    );
+    expect(same).toEqual({ seed: SEED, unarranged: [] });
+
+    const { seed, unarranged } = arrangeStates(SEED, [
+      { name: 'a patient exists', params: { patient_id: 'PAT-4242' } },
+      { name: 'a patient exists', params: { patient_id: 'PAT-4242' } },
+      { name: 'an inactive patient', params: { patient_id: 'PAT-0001' } },
+      { name: 'a condition exists', params: { condition_id: 'COND-7' } },
+      { name: 'a pending remittance batch', params: { id: 'BATCH-7777' } },
+      { name: 'a member who matches once', params: { firstInitial: 'k', lastName: 'Okafor' } },
+      { name: 'a member who matches once by membership number', params: { membershipNumber: 'BUP-42' } },
+    ]);
+    expect(unarranged).toEqual([]);
+    const patient = (id: string) => seed.patients.filter((p) => p.resource.id === id);
+    expect(patient('PAT-4242').map((p) => [p.siteId, p.resource.active])).toEqual([['SITE001', true]]);
+    // A state's id that names another record replaces it: PAT-0001 is now the inactive patient.
+    expect(patient('PAT-0001').map((p) => p.resource.active)).toEqual([false]);
+    expect(seed.conditions.some((c) => c.resource.id === 'COND-7')).toBe(true);
+    expect(seed.batches.find((b) => b.id === 'BATCH-7777')?.siteId).toBe('SITE001');
+    const okafor = seed.members.filter((m) => m.family === 'Okafor');
+    expect(okafor.map((m) => [m.insurer, m.given.charAt(0), m.birthDate])).toEqual([['ppp', 'K', '1980-04-12']]);
+    expect(seed.members.filter((m) => m.membershipNumber === 'BUP-42').map((m) => m.insurer)).toEqual(['bup']);
+    // The sandbox's own seed is left as it was.
+    expect(SEED.patients.some((p) => p.resource.id === 'PAT-4242')).toBe(false);
+  });
+
+  test('an unknown state, unknown params or values the sandbox cannot arrange are unarranged, with the reason', () => {
+    const { seed, unarranged } = arrangeStates(SEED, [
+      { name: 'a patient who likes tea' },
+      { name: 'insurers exist', params: { country: 'GB' } },
+      { name: 'a patient exists', params: { patient_id: { nested: true } } },
+      { name: 'a bill exists', params: { claimId: 'BILL-9' } },
+    ]);
+    expect(seed).toBe(SEED);
+    expect(unarranged.map((u) => u.reason)).toEqual([
+      `Provider state "a patient who likes tea" with params {} is unknown to the sandbox:${NOT_VERIFIED}`,
+      'Provider state "insurers exist" with params {"country":"GB"} is unknown to the sandbox ' +
+        '(the state takes no parameters):' +
+        NOT_VERIFIED,
+      'Provider state "a patient exists" with params {"patient_id":{"nested":true}} is unknown to the sandbox ' +
+        '(the state takes patient_id):' +
+        NOT_VERIFIED,
+      'Provider state "a bill exists" with params {"claimId":"BILL-9"} cannot be arranged by the sandbox ' +
+        '(it holds this state\'s data for {"claimId":"BILL-0001","isArchived":"false"} only):' +
+        NOT_VERIFIED,
+    ]);
   });
 });

@@ -7,7 +7,11 @@
  *
  * Parameter names are the names of the operation parameters they fill (spec/operations.ts), so
  * one rule builds every request: a parameter of the operation takes the state's value of that name.
+ * A partner's pact may name a state with values of its own: `arrangeStates` (below) puts them in
+ * the sandbox's seed where it can.
  */
+import type { Seed } from '../server/fixtures/seed.ts';
+import type { Member } from '../server/repo/model.ts';
 
 export interface StateParameter {
   /** The operation parameter it fills (path, query or form). */
@@ -377,4 +381,158 @@ function valueAt(root: unknown, path: string): string | undefined {
     node = (node as Record<string, unknown>)[key];
   }
   return typeof node === 'string' || typeof node === 'number' || typeof node === 'boolean' ? String(node) : undefined;
+}
+
+/**
+ * A partner's pact names a state with its own parameters (`providerStates: [{ name, params }]`),
+ * and its request then asks for that data (a patient `PAT-4242`, not the sandbox's `PAT-0001`).
+ * The sandbox of `pact check` arranges what it can: its seed gets a copy of the record the state's
+ * example names, under the pact's values, so the interaction's request finds its data. A state or
+ * parameter it does not know, or values it cannot arrange, leave the interaction not verified (a
+ * skip naming the state), never failed: neither the provider nor the consumer broke a rule.
+ */
+export interface UnarrangedState {
+  name: string;
+  params: Record<string, unknown>;
+  /** One line: why the sandbox cannot arrange the state, ending "the interaction was not verified". */
+  reason: string;
+}
+
+type Values = Readonly<Record<string, string>>;
+/** A seed with one state's data added under the pact's values, or undefined when the seed lacks the example. */
+type Arranger = (seed: Seed, values: Values, examples: Values, n: number) => Seed | undefined;
+
+const lower = (v: string) => v.trim().toLowerCase();
+
+/** The list with a copy of its example record under new values, replacing a record of the same key. */
+function copied<T>(
+  list: readonly T[],
+  isExample: (r: T) => boolean,
+  isReplaced: (r: T) => boolean,
+  change: (copy: T) => T,
+): T[] | undefined {
+  const example = list.find(isExample);
+  return example === undefined ? undefined : [...list.filter((r) => !isReplaced(r)), change(structuredClone(example))];
+}
+
+/** A member of the insurer takes that insurer's name and contact details from the seed, when it has one. */
+function asMemberOf(m: Member, insurer: string, members: readonly Member[]): Member {
+  const other = members.find((x) => x.insurer === insurer);
+  if (other === undefined) return { ...m, insurer };
+  return {
+    ...m,
+    insurer,
+    insurerName: other.insurerName,
+    ...(other.insurerEmail ? { insurerEmail: other.insurerEmail } : {}),
+    ...(other.insurerPhone ? { insurerPhone: other.insurerPhone } : {}),
+  };
+}
+
+const byFields = (v: Values) => (m: Member) =>
+  m.insurer === v.insurerIdentifier &&
+  lower(m.given).charAt(0) === lower(v.firstInitial).charAt(0) &&
+  lower(m.family) === lower(v.lastName) &&
+  m.birthDate === v.dateOfBirth;
+const byNumber = (v: Values) => (m: Member) =>
+  m.insurer === v.insurerIdentifier && lower(m.membershipNumber) === lower(v.membershipNumber);
+
+/** The states the sandbox arranges with a pact's own values (the others only with their examples). */
+const ARRANGERS: Readonly<Record<string, Arranger>> = {
+  'a patient exists': (seed, v, e) => patientCopy(seed, v.patient_id, e.patient_id),
+  'an inactive patient': (seed, v, e) => patientCopy(seed, v.patient_id, e.patient_id),
+  'a condition exists': (seed, v, e) => {
+    const conditions = copied(
+      seed.conditions,
+      (c) => c.resource.id === e.condition_id,
+      (c) => c.resource.id === v.condition_id,
+      (c) => ({ ...c, resource: { ...c.resource, id: v.condition_id } }),
+    );
+    return conditions && { ...seed, conditions };
+  },
+  'a pending remittance batch': (seed, v, e) => {
+    const batches = copied(
+      seed.batches,
+      (b) => b.id === e.id,
+      (b) => b.id === v.id,
+      (b) => ({ ...b, id: v.id }),
+    );
+    return batches && { ...seed, batches };
+  },
+  // The one member the search finds: a copy of the example member under the pact's fields (any
+  // member of the seed those fields would also find is left out, so that it still matches once).
+  'a member who matches once': (seed, v, e, n) => {
+    const members = copied(seed.members, byFields(e), byFields(v), (m) => ({
+      ...asMemberOf(m, v.insurerIdentifier, seed.members),
+      coverageId: `${m.coverageId}-${n}`,
+      given: `${v.firstInitial.charAt(0).toUpperCase()}${m.given.slice(1)}`,
+      family: v.lastName,
+      birthDate: v.dateOfBirth,
+    }));
+    return members && { ...seed, members };
+  },
+  'a member who matches once by membership number': (seed, v, e, n) => {
+    const members = copied(seed.members, byNumber(e), byNumber(v), (m) => ({
+      ...asMemberOf(m, v.insurerIdentifier, seed.members),
+      coverageId: `${m.coverageId}-${n}`,
+      membershipNumber: v.membershipNumber,
+    }));
+    return members && { ...seed, members };
+  },
+};
+
+function patientCopy(seed: Seed, id: string, example: string): Seed | undefined {
+  const patients = copied(
+    seed.patients,
+    (p) => p.resource.id === example,
+    (p) => p.resource.id === id,
+    (p) => ({ ...p, resource: { ...p.resource, id } }),
+  );
+  return patients && { ...seed, patients };
+}
+
+const shown = (params: Record<string, unknown>) => JSON.stringify(params);
+
+/**
+ * The sandbox's seed with every state of the pact arranged under the pact's own parameters, and
+ * the states it cannot arrange, each with its reason (pacts/check/againstSandbox.ts).
+ */
+export function arrangeStates(
+  seed: Seed,
+  states: readonly { name: string; params?: Record<string, unknown> }[],
+): { seed: Seed; unarranged: UnarrangedState[] } {
+  const unarranged: UnarrangedState[] = [];
+  const seen = new Set<string>();
+  let n = 0;
+  for (const { name, params = {} } of states) {
+    const key = `${name}\n${shown(params)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const refuse = (why: string) =>
+      unarranged.push({ name, params, reason: `Provider state "${name}" with params ${shown(params)} ${why}` });
+    const s = providerState(name);
+    if (s === undefined) {
+      refuse('is unknown to the sandbox: the interaction was not verified');
+      continue;
+    }
+    const examples = stateExamples(s);
+    const unknown = Object.keys(params).filter((k) => !(k in examples));
+    const odd = Object.entries(params).filter(([, v]) => !['string', 'number', 'boolean'].includes(typeof v));
+    if (unknown.length > 0 || odd.length > 0) {
+      const takes = s.params.length > 0 ? s.params.map((x) => x.name).join(', ') : 'no parameters';
+      refuse(`is unknown to the sandbox (the state takes ${takes}): the interaction was not verified`);
+      continue;
+    }
+    const values = { ...examples, ...Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])) };
+    if (Object.entries(values).every(([k, v]) => examples[k] === v)) continue;
+    const arranged = ARRANGERS[name]?.(seed, values, examples, ++n);
+    if (arranged === undefined) {
+      refuse(
+        `cannot be arranged by the sandbox (it holds this state's data for ${shown(examples)} only): ` +
+          'the interaction was not verified',
+      );
+      continue;
+    }
+    seed = arranged;
+  }
+  return { seed, unarranged };
 }

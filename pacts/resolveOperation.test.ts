@@ -1,9 +1,12 @@
-/** resolveOperation: every reference interaction resolves to its operation; shared routes are told apart. */
+/**
+ * resolveOperation: every reference interaction resolves to its operation; shared routes are told
+ * apart; a path under another base is the operation whose address ends it (D1 1: addresses by key).
+ */
 import { describe, expect, test } from 'vitest';
 import { MatchersV3 } from '@pact-foundation/pact';
 import { operations } from '../spec/operations.ts';
 import { planInteractions } from './generate.ts';
-import { resolveOperation } from './resolveOperation.ts';
+import { resolveOperation, resolveRequest } from './resolveOperation.ts';
 
 describe('resolveOperation', () => {
   test('each planned reference interaction resolves to its own operation', () => {
@@ -60,5 +63,35 @@ describe('resolveOperation', () => {
     expect(resolveOperation('POST', '/oauth/token', {})).toBeUndefined();
     expect(resolveOperation('GET', '/no/such/path', {})).toBeUndefined();
     expect(resolveOperation('PUT', '/claims/claimresponse/$batch', {})).toBeUndefined();
+  });
+
+  test('a path under a base of its own is the operation whose address ends it, the shortest base first', () => {
+    const find = resolveRequest('POST', '/api/v2/membership/find-member', { 'SVC-API-Version': '2' });
+    expect([find?.operation.id, find?.base, find?.path]).toEqual([
+      'find-member-v2',
+      '/api/v2',
+      '/membership/find-member',
+    ]);
+    const batch = resolveRequest('GET', '/gw/claims/claimresponse/$batch/BATCH-1?x=1', {});
+    expect([batch?.operation.id, batch?.base, batch?.path]).toEqual([
+      'get-remittance-details',
+      '/gw',
+      '/claims/claimresponse/$batch/BATCH-1?x=1',
+    ]);
+    // The query and body still tell the operations of one address apart under a base.
+    const del = resolveOperation('DELETE', '/x/contracts/contract/SITE001?payorId=Person/x&payorType=C', {});
+    expect(del?.id).toBe('delete-contact-payor');
+    expect(resolveRequest('GET', '/patients/patient/PAT-1', {})).toMatchObject({
+      base: '',
+      path: '/patients/patient/PAT-1',
+    });
+    expect(resolveOperation('PUT', '/api/patients/PAT-1', {})?.id).toBe('update-patient');
+  });
+
+  test('a path no operation address ends, under any base, is none', () => {
+    expect(resolveRequest('POST', '/api/v2/membership/member-search', {})).toBeUndefined();
+    expect(resolveRequest('GET', '/api/.well-known/api-configuration', {})).toBeUndefined();
+    expect(resolveRequest('POST', '/gw/oauth/token', {})).toBeUndefined();
+    expect(resolveRequest('GET', '/api/v2/membership/find-member', {})).toBeUndefined();
   });
 });

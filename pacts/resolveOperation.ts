@@ -1,12 +1,12 @@
 /**
- * Which operation of the table a request at a sandbox reference address is (pact verification
- * and `pact check`): the route table (server/router/routes.ts) gives the operations served at the
- * method and path; operations sharing a route are told apart as the sandbox tells them apart:
+ * Which operation of the table a request addresses (pact verification and `pact check`): the
+ * route table (server/router/routes.ts) gives the operations served at the method and the path
+ * after any base prefix; operations sharing a route are told apart as the sandbox tells them apart:
  * Find Member by SVC-API-Version, the contract deletes by their query, the contract upserts and
  * price settings by the body (Document 3, 4.5). Pure: no I/O.
  */
 import { matchRoute } from '../server/router/routes.ts';
-import { operation } from '../spec/operations.ts';
+import { operation as operationOf } from '../spec/operations.ts';
 import type { Operation } from '../spec/types.ts';
 
 const headerOf = (headers: Record<string, string>, name: string): string | undefined => {
@@ -63,20 +63,55 @@ function choose(ids: readonly string[], query: URLSearchParams, headers: Record<
   return ids[0];
 }
 
+/** Results about an interaction that addresses no operation of the table are filed under this name. */
+export const NO_OPERATION = '(no operation of the documents)';
+
+/** The operation a request addresses, and where its address starts in the request's path. */
+export interface ResolvedRequest {
+  operation: Operation;
+  /**
+   * The base the path carries before the operation's address ('' when none): a gateway prefix
+   * such as `/api/v2` before `/membership/find-member`.
+   */
+  base: string;
+  /** The path from the operation's address on, with the query string when there was one. */
+  path: string;
+}
+
 /**
- * The operation a request at a sandbox reference address is, or undefined when the address is
- * none of the table's (the sandbox's own routes, an unknown path, a method the path does not
- * serve). `path` may carry a query string; `body` tells the contract operations apart that share
- * an address (without it, the first of the table is meant).
+ * The operation a request addresses, read by the address shape the discovery documents publish:
+ * D1 1, "The address of each operation is read from a discovery document by a named key", so the
+ * base before a key's address is the server's own (a gateway prefix, a version segment) and a
+ * path is matched by the operation's address after any base prefix, the shortest prefix first.
+ * Undefined when no operation's address ends the path (the sandbox's own routes, an unknown
+ * path, a method the address does not serve). `path` may carry a query string; `body` tells the
+ * contract operations apart that share an address (without it, the first of the table is meant).
  */
+export function resolveRequest(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): ResolvedRequest | undefined {
+  const url = new URL(path, 'http://reference.invalid');
+  const segments = url.pathname.split('/').slice(1);
+  for (let k = 0; k < segments.length; k++) {
+    const rest = `/${segments.slice(k).join('/')}`;
+    const match = matchRoute(method.toUpperCase(), rest);
+    if (!('route' in match) || match.route.operations.length === 0) continue;
+    const operation = choose(match.route.operations, url.searchParams, headers, body);
+    const base = k === 0 ? '' : `/${segments.slice(0, k).join('/')}`;
+    return { operation: operationOf(operation), base, path: `${rest}${url.search}` };
+  }
+  return undefined;
+}
+
+/** The operation a request addresses (resolveRequest), without where its address starts. */
 export function resolveOperation(
   method: string,
   path: string,
   headers: Record<string, string>,
   body?: string,
 ): Operation | undefined {
-  const url = new URL(path, 'http://reference.invalid');
-  const match = matchRoute(method.toUpperCase(), url.pathname);
-  if (!('route' in match) || match.route.operations.length === 0) return undefined;
-  return operation(choose(match.route.operations, url.searchParams, headers, body));
+  return resolveRequest(method, path, headers, body)?.operation;
 }

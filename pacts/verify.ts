@@ -42,7 +42,8 @@ import { CREDENTIAL_PLACEHOLDER, generateReferencePacts } from './generate.ts';
 import { providerState, stateFromFixtures } from './providerStates.ts';
 import { normaliseHeaders } from '../core/clientRequest.ts';
 import { isObject as isRecord, PactFileError, readPact as readPactFile } from './readPact.ts';
-import { resolveOperation } from './resolveOperation.ts';
+import { NO_OPERATION, resolveRequest } from './resolveOperation.ts';
+import type { ChildVerifyOptions } from './verifyInChild.ts';
 
 export type { RunOutcome } from '../app/runConformance.ts';
 export type { Verified, VerifiedInteractions, VerifyOptions } from './verifyTypes.ts';
@@ -80,7 +81,34 @@ function readPact(file: string): PactDocument {
 const stateNames = (i: PactInteraction): string[] =>
   i.providerStates?.map((s) => s.name) ?? (i.providerState ? [i.providerState] : []);
 
-/** The request as a path with its query string, headers and body text, for resolveOperation. */
+/** A state with its params, as one key (params in any key order alike). */
+function stateKey(name: string, params: unknown): string {
+  const canonical = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canonical)
+      : isRecord(v)
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, canonical(v[k])]),
+          )
+        : v;
+  return `${name}\n${JSON.stringify(canonical(isRecord(params) ? params : {}))}`;
+}
+
+const stateKeys = (i: PactInteraction): string[] =>
+  i.providerStates?.map((s) => stateKey(s.name, s.params)) ?? (i.providerState ? [stateKey(i.providerState, {})] : []);
+
+/** A state the target did not arrange: the interaction is not verified (skip), or could not be (error). */
+interface StateRefusal {
+  status: 'skip' | 'error';
+  message: string;
+}
+
+/** The state endpoint answered 4xx: it does not know the state or its params (pacts/README.md). */
+class StateRefused extends Error {}
+
+/** The request as a path with its query string, headers and body text, for resolveRequest. */
 function requestParts(r: PactRequest): { path: string; headers: Record<string, string>; body?: string } {
   const q = new URLSearchParams();
   if (typeof r.query === 'string') for (const [k, v] of new URLSearchParams(r.query)) q.append(k, v);
@@ -181,7 +209,7 @@ function parseReport(text: string): VerifierReport | undefined {
  * child process of verifyInChild.ts, so that the native verifier's console output, which may
  * quote the target's answers, never reaches a terminal or a CI log.
  */
-export async function verifyInteractions(opts: Omit<VerifyOptions, 'reportDir'>): Promise<Verified> {
+export async function verifyInteractions(opts: ChildVerifyOptions): Promise<Verified> {
   process.env.PACT_DO_NOT_TRACK = 'true';
   const stateSource = opts.stateSource ?? 'endpoint';
   let client: HttpClient | undefined;
@@ -194,11 +222,32 @@ export async function verifyInteractions(opts: Omit<VerifyOptions, 'reportDir'>)
     const docs = files.map((file) => ({ file, doc: readPact(file) }));
 
     const planned: Planned[] = [];
+    // States the target is known not to arrange, and those its state endpoint refuses as they come.
+    const refusals = new Map<string, StateRefusal>(
+      (opts.unarrangedStates ?? []).map((u) => [stateKey(u.name, u.params), { status: 'skip', message: u.reason }]),
+    );
+    const unaddressed: WorkerResult[] = [];
     for (const { file, doc } of docs) {
       for (const interaction of doc.interactions) {
         const parts = requestParts(interaction.request);
-        const op = resolveOperation(interaction.request.method, parts.path, parts.headers, parts.body);
-        if (!op && opts.ignoreUnaddressed) continue;
+        const op = resolveRequest(interaction.request.method, parts.path, parts.headers, parts.body)?.operation;
+        if (!op && opts.ignoreUnaddressed) {
+          // Reported, not dropped: the OpenAPI comparison of `pact check` fails it, this says why it is not verified.
+          unaddressed.push({
+            check: PACT_INTERACTION_VERIFIED.id,
+            summary: PACT_INTERACTION_VERIFIED.summary,
+            level: 'MUST',
+            status: 'skip',
+            message:
+              `Not verified: ${interaction.request.method} ${interaction.request.path} is at no operation's ` +
+              "address (no discovery key's address ends the path, after any base)",
+            operation: NO_OPERATION,
+            requirements: [],
+            test: `${basename(file)}: ${interaction.description}`,
+            evidence: { pact: basename(file), interaction: interaction.description, states: stateNames(interaction) },
+          });
+          continue;
+        }
         if (!op)
           throw new PactFileError(
             `Expected interaction "${interaction.description}" of ${file} at an address of the operation table, received ${interaction.request.method} ${interaction.request.path}`,
@@ -210,7 +259,11 @@ export async function verifyInteractions(opts: Omit<VerifyOptions, 'reportDir'>)
           interaction,
           operation: op,
         };
-        if (stateSource === 'fixtures') {
+        const refused = stateKeys(interaction)
+          .map((k) => refusals.get(k))
+          .find((r) => r !== undefined);
+        if (refused) p.notRun = { outcome: PACT_INTERACTION_VERIFIED, status: 'skip', message: refused.message };
+        else if (stateSource === 'fixtures') {
           for (const name of stateNames(interaction)) {
             const s = providerState(name);
             const arranged = s ? stateFromFixtures(s, config) : { missing: `state "${name}" is not in the catalogue` };
@@ -273,12 +326,38 @@ export async function verifyInteractions(opts: Omit<VerifyOptions, 'reportDir'>)
           current = arranged && 'values' in arranged ? arranged.values : {};
           return { ...current };
         }
-        const answer = await postStateChange(stateClient, config.target, {
-          state: name,
-          params: params ?? {},
-          action: 'setup',
-        });
-        current = Object.fromEntries(Object.entries(answer).map(([k, v]) => [k, String(v)]));
+        // A state the target does not arrange leaves its interaction not verified (the results say
+        // so below): its request still goes (Pact runs it whatever a state handler says), with the
+        // pact's own values and none of an earlier state's.
+        const key = stateKey(name, params);
+        current = {};
+        if (refusals.has(key)) return {};
+        let answer: Record<string, unknown>;
+        try {
+          answer = await postStateChange(stateClient, config.target, {
+            state: name,
+            params: params ?? {},
+            action: 'setup',
+          });
+        } catch (e) {
+          const why = redactor.text((e as Error).message.split('\n')[0]);
+          const stateText = `Provider state "${name}" with params ${JSON.stringify(params ?? {})}`;
+          refusals.set(
+            key,
+            e instanceof StateRefused
+              ? {
+                  status: 'skip',
+                  message: `${stateText} is unknown to the target (${why}): the interaction was not verified`,
+                }
+              : {
+                  status: 'error',
+                  message: `${stateText} could not be arranged (${why}): the interaction was not verified`,
+                },
+          );
+          return {};
+        }
+        const own = opts.paramsArranged ? (params ?? {}) : {};
+        current = Object.fromEntries(Object.entries({ ...answer, ...own }).map(([k, v]) => [k, String(v)]));
         return { ...current };
       };
       const stateHandlers = Object.fromEntries(
@@ -287,7 +366,7 @@ export async function verifyInteractions(opts: Omit<VerifyOptions, 'reportDir'>)
           {
             setup: (params?: unknown) => setup(name, isRecord(params) ? params : undefined),
             teardown: async (params?: unknown) => {
-              if (stateSource === 'endpoint')
+              if (stateSource === 'endpoint' && !refusals.has(stateKey(name, params)))
                 await postStateChange(stateClient, config.target, {
                   state: name,
                   params: isRecord(params) ? params : {},
@@ -351,14 +430,19 @@ export async function verifyInteractions(opts: Omit<VerifyOptions, 'reportDir'>)
         });
         continue;
       }
+      // The Verifier ran it, but its state was not arranged: whatever the answer, it says nothing of the target.
+      const refused = stateKeys(p.interaction)
+        .map((k) => refusals.get(k))
+        .find((r) => r !== undefined);
       results.push({
         check: PACT_INTERACTION_VERIFIED.id,
         summary: PACT_INTERACTION_VERIFIED.summary,
         level: 'MUST',
-        ...outcomeOf(p, report, redactor),
+        ...(refused ?? outcomeOf(p, report, redactor)),
         ...base,
       });
     }
+    results.push(...unaddressed);
 
     const ids = new Set(planned.map((p) => p.operation.id));
     return {
@@ -451,6 +535,16 @@ function writeRunnable(runnable: readonly Planned[], dir: string): string[] {
   return out;
 }
 
+/** The one-line `error` of a state endpoint's refusal (pacts/README.md), when it gives one. */
+function errorOf(text: string): string | undefined {
+  try {
+    const body = JSON.parse(text) as unknown;
+    return isRecord(body) && typeof body.error === 'string' ? body.error.split('\n')[0].slice(0, 200) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Asks the target's state endpoint for a state, through the run's client (its TLS, proxy and limits). */
 async function postStateChange(
   client: HttpClient,
@@ -467,6 +561,10 @@ async function postStateChange(
   if (!x.response)
     throw new Error(`Expected an answer from the state endpoint ${url} for "${String(change.state)}": ${x.error}`);
   const text = x.response.bodyText;
+  if (x.response.status >= 400 && x.response.status <= 499)
+    throw new StateRefused(
+      `HTTP ${x.response.status} from the state endpoint${errorOf(text) ? `: ${errorOf(text)}` : ''}`,
+    );
   if (x.response.status < 200 || x.response.status > 299)
     throw new Error(
       `Expected HTTP 2xx from the state endpoint ${url} for "${String(change.state)}", received HTTP ${x.response.status}`,
@@ -559,8 +657,9 @@ async function prepareRequest(
     Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v ?? '')]),
   );
   let body = bodyText(req);
-  const op = resolveOperation(req.method, req.url, headers, body);
-  if (!op) return;
+  const resolved = resolveRequest(req.method, req.url, headers, body);
+  if (!resolved) return;
+  const op = resolved.operation;
   const set = (name: string, value: string) => {
     req.headers[name.toLowerCase()] = value;
   };
@@ -595,10 +694,12 @@ async function prepareRequest(
     req.body = buffer;
     set('Content-Length', String(buffer.length));
   }
-  // The reference address becomes the target's discovered one; the rest of the path and the query stay.
+  // The reference address becomes the target's discovered one; the rest of the path and the query
+  // stay. A base the pact's path carries before the address (a gateway prefix) is the pact's
+  // provider's: the target's own base is in its discovered address.
   const discovered = ctx.addresses.get(op.id);
   if (discovered) {
-    const url = new URL(req.url, 'http://reference.invalid');
+    const url = new URL(resolved.path, 'http://reference.invalid');
     const reference = referenceAddressOf(op.service, op.discoveryKey);
     const rest = url.pathname.startsWith(reference) ? url.pathname.slice(reference.length) : '';
     req.url = `${discovered.pathname.replace(/\/+$/, '')}${rest}${url.search}`;

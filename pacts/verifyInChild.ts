@@ -8,7 +8,22 @@ import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { UnarrangedState } from './providerStates.ts';
 import type { Verified, VerifyOptions } from './verifyTypes.ts';
+
+/** What the child verifies: the options of `pact verify`, and what `pact check` knows of its sandbox. */
+export interface ChildVerifyOptions extends Omit<VerifyOptions, 'reportDir'> {
+  /**
+   * States (by name and params) the target is known not to arrange (the sandbox of `pact check`,
+   * pacts/providerStates.ts `arrangeStates`): their interactions are not verified, for that reason.
+   */
+  unarrangedStates?: readonly UnarrangedState[];
+  /**
+   * The target holds each state's data under the pact's own params (the sandbox of `pact check`):
+   * Pact injects the params, over the values the state endpoint answers with its examples.
+   */
+  paramsArranged?: boolean;
+}
 
 const OWN_FILE = fileURLToPath(import.meta.url);
 
@@ -28,9 +43,7 @@ function workerLaunch(): { module: string; execArgv: string[] } {
  * The child's environment: this one, with the config's connection settings where the verifier's
  * forwarding reads them (pacts/forwarding.ts); a config or setting problem is the one line.
  */
-async function childEnvironment(
-  opts: Omit<VerifyOptions, 'reportDir'>,
-): Promise<{ env: NodeJS.ProcessEnv } | { problem: string }> {
+async function childEnvironment(opts: ChildVerifyOptions): Promise<{ env: NodeJS.ProcessEnv } | { problem: string }> {
   const [{ ConfigError, loadConfig }, { ForwardingProblem, forwardingEnvironment }] = await Promise.all([
     import('../core/config.ts'),
     import('./forwarding.ts'),
@@ -44,7 +57,7 @@ async function childEnvironment(
   }
 }
 
-export async function verifyInChild(opts: Omit<VerifyOptions, 'reportDir'>): Promise<Verified> {
+export async function verifyInChild(opts: ChildVerifyOptions): Promise<Verified> {
   const prepared = await childEnvironment(opts);
   if ('problem' in prepared) return prepared;
   return new Promise((resolve) => {

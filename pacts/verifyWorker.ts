@@ -3,9 +3,9 @@
  * of the suite itself is sent as a problem line, never a stack trace.
  */
 import { verifyInteractions } from './verify.ts';
-import type { VerifyOptions } from './verifyTypes.ts';
+import type { ChildVerifyOptions } from './verifyInChild.ts';
 
-process.once('message', async (opts: Omit<VerifyOptions, 'reportDir'>) => {
+process.once('message', async (opts: ChildVerifyOptions) => {
   let answer: Awaited<ReturnType<typeof verifyInteractions>>;
   try {
     answer = await verifyInteractions(opts);

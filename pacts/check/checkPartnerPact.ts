@@ -14,8 +14,8 @@ import { suiteVersion } from '../../core/suiteVersion.ts';
 import type { RunOutcome } from '../../app/runConformance.ts';
 import { buildOpenApiDocument } from '../../openapi/buildOpenApi.ts';
 import { operations } from '../../spec/operations.ts';
-import { resolveOperation } from '../resolveOperation.ts';
-import { compareWithOpenApi } from './compareWithOpenApi.ts';
+import { resolveOperation, resolveRequest } from '../resolveOperation.ts';
+import { compareWithOpenApi, documentedView } from './compareWithOpenApi.ts';
 import { comparatorView } from './comparatorView.ts';
 import { judgeInteractions } from './judgeInteractions.ts';
 import { PactFileError, readPact } from '../readPact.ts';
@@ -44,7 +44,10 @@ export async function checkPartnerPact(options: PactCheckOptions): Promise<RunOu
     if (e instanceof PactFileError) return { exitCode: EXIT.usage, problem: e.message };
     throw e;
   }
-  const findings = await compareWithOpenApi(comparatorView(buildOpenApiDocument()), pact.raw);
+  // Compared as the documents read it: a path's base before the operation's address and a patient
+  // version header of another name are the provider's and the client's to choose (noted, not failed).
+  const view = await documentedView(pact, resolveRequest);
+  const findings = [...(await compareWithOpenApi(comparatorView(buildOpenApiDocument()), view.raw)), ...view.notes];
   const judged = judgeInteractions(pact, findings, {
     operatorProduct: options.operatorProduct === true,
     resolve: resolveOperation,

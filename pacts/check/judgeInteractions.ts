@@ -12,11 +12,11 @@ import type { Exchange } from '../../core/exchange.ts';
 import { agreesWithOpenApi } from '../../checks/index.ts';
 import { type ClientJudgement, judge, judgeClientRequest } from '../../app/judgeClientRequest.ts';
 import type { Operation } from '../../spec/types.ts';
-import type { OpenApiFinding } from './compareWithOpenApi.ts';
+import { type OpenApiFinding, VERSION_NAME_NOTE } from './compareWithOpenApi.ts';
 import type { PactInteraction, PartnerPact } from '../readPact.ts';
+import { NO_OPERATION } from '../resolveOperation.ts';
 
-/** Results of an interaction that addresses no operation of the table are filed under this name. */
-export const NO_OPERATION = '(no operation of the documents)';
+export { NO_OPERATION } from '../resolveOperation.ts';
 
 export interface JudgeOptions {
   /** The consumer is one of the operator's own products: reserved operations are theirs to call. */
@@ -106,6 +106,12 @@ export function judgeInteractions(
       refused && documented
         ? `The interaction expects HTTP ${i.response.status}, a documented refusal of ${operation.id}: the consumer tests what the provider answers to this request, so what it leaves out is not judged`
         : undefined;
+    // The patients' version under another header name (DEC-C-03): the INFO on SVC-API-Version says so.
+    const versionName = own.find((f) => f.code === VERSION_NAME_NOTE)?.message;
+    const noted = (j: ClientJudgement): ClientJudgement =>
+      versionName && j.check === 'client-sends-header' && j.summary.includes('SVC-API-Version') && j.status !== 'pass'
+        ? { ...j, message: `${j.message}. ${versionName}` }
+        : j;
     const decodedQuery =
       i.request.query && Object.values(i.request.query).some((vs) => vs.some((v) => v.includes('|')));
     results.push(
@@ -118,7 +124,9 @@ export function judgeInteractions(
                 'A pact of specification 3 or 4 keeps query values decoded, so how `|` is sent is not shown; a live request shows it',
             }
           : {}),
-      }).map(bind),
+      })
+        .map(noted)
+        .map(bind),
     );
     return { interaction: i, operation, exchange, results };
   });
