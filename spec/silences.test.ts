@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CLIENT_CHOICES } from '../examples/reference-client/referenceClient.ts';
+import { PACT_CHOICES } from '../pacts/check/pactChoices.ts';
 import { VARIANTS } from '../server/variants/catalog.ts';
 import { runCli } from '../test/support/cli.ts';
 import { loadDecisions } from './decisions.ts';
@@ -46,7 +47,10 @@ describe('register of silences', () => {
   });
 
   it('names for each client silence only choices of the reference client that rest on its decision', () => {
-    const choices: Readonly<Record<string, string>> = CLIENT_CHOICES;
+    const choices: Readonly<Record<string, string>> = {
+      ...CLIENT_CHOICES,
+      ...Object.fromEntries(Object.entries(PACT_CHOICES).map(([name, c]) => [name, c.description])),
+    };
     const wrong = SILENCES.filter((s) => s.client).flatMap((s) => {
       const decision = decisions.find((d) => d.id === s.decision);
       return s.variants.flatMap((name) => {

@@ -32,7 +32,10 @@ export interface Silence {
   decision: string;
   /** What a server (or, for DEC-C rows, a client) may choose, in a few words. */
   choice: string;
-  /** Sandbox variants (server/variants/catalog.ts), or reference-client choices for a client silence. */
+  /**
+   * Sandbox variants (server/variants/catalog.ts), or for a client silence the reference client's
+   * choices (examples/reference-client) or a consumer pact's (pacts/check/pactChoices.ts).
+   */
   variants: readonly string[];
   /** The variants are choices of the reference client (examples/reference-client), not of the sandbox. */
   client?: true;
@@ -342,6 +345,14 @@ export const SILENCES: readonly Silence[] = [
   sil('DEC-C-10', 'how often a client fetches a discovery document', ['caches-discovery'], { client: true }),
   sil('DEC-C-11', 'when a client takes a new token', ['refreshes-token-early'], { client: true }),
   sil('DEC-C-12', 'the page size a client asks for', ['pages-of-25'], { client: true }),
+  sil(
+    'DEC-C-13',
+    'how much of an answer a consumer pact relies on',
+    ['relies-on-fewer-members', 'tests-documented-refusals'],
+    {
+      client: true,
+    },
+  ),
   sil('DEC-C-14', 'the kind of token a client sends to the patient operations', ['client-token-for-patients'], {
     client: true,
   }),
