@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { checkPartnerPactAgainstSandbox } from './againstSandbox.ts';
 import { checkPartnerPact } from './checkPartnerPact.ts';
 import { fewerMembers, PACT_CHOICES } from './pactChoices.ts';
 
@@ -28,6 +29,27 @@ describe('choices a consumer pact may make (DEC-C-13)', () => {
       type: 'searchset',
     });
     expect(fewerMembers([{ key: 'k', addressType: 'Street' }, { key: 'j' }])).toEqual([{ key: 'k' }]);
+  });
+
+  test('every reference pact passes the whole pact check, (c) verification against the sandbox included', {
+    timeout: 600_000,
+  }, async () => {
+    const file = join(dir, 'reference.json');
+    writeFileSync(file, JSON.stringify(merged));
+    const o = await checkPartnerPactAgainstSandbox({
+      pactFile: file,
+      reportDir: join(dir, 'report-whole'),
+      operatorProduct: true,
+    });
+    const bad = o.results!.results.filter((x) => x.status === 'fail' || x.status === 'error' || x.status === 'skip');
+    expect(bad.filter((x) => x.check === 'pact-interaction-verified').map((x) => `${x.test}: ${x.message}`)).toEqual(
+      [],
+    );
+    expect(bad.filter((x) => x.status !== 'skip').map((x) => `${x.test}: ${x.check}: ${x.message}`)).toEqual([]);
+    expect(
+      o.results!.results.filter((x) => x.check === 'pact-interaction-verified' && x.status === 'pass').length,
+    ).toBe(merged.interactions.length);
+    expect([o.exitCode, o.results?.verdict]).toEqual([0, 'conformant']);
   });
 
   test.each(Object.keys(PACT_CHOICES))(
