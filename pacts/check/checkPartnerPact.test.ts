@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { findingsOf } from '../../core/findings.ts';
 import { verifyReportDir } from '../../reports/writeReports.ts';
 import { loadRequirements } from '../../spec/requirements.ts';
 import { stricterThanCited } from '../../test/support/levels.ts';
@@ -116,6 +117,13 @@ describe('judging a pact', () => {
     expect(failed.map((x) => [x.operation, x.check, /received ([\w.-]+):/.exec(x.message)?.[1]])).toEqual([
       [NO_OPERATION, 'agrees-with-open-api', 'request.path-or-method.unknown'],
     ]);
+    // A pact check judges the partner's client: its advice is said to the client, never to an operation.
+    expect(o.results!.party).toBe('client');
+    const advice = findingsOf(o.results!).map((f) => f.change);
+    expect(advice.length).toBeGreaterThan(0);
+    expect(advice.filter((a) => !/^(Change|Consider changing|Look at) your client/.test(a))).toEqual([]);
+    const html = readFileSync(o.reports!.reportHtml, 'utf8');
+    expect(html).not.toMatch(/http\.timeoutMs|Change \(no operation of the documents\) so that/);
   });
 
   test('| is judged in a raw query (specification 2) and left unjudged in a decoded one (3)', async () => {

@@ -81,5 +81,8 @@ export async function checkPartnerPact(options: PactCheckOptions): Promise<RunOu
     // The pact, not the documents, sets what a partner's client consumes: the share of the
     // documents' requirements it reaches says nothing of its conformance (shown, not gated).
     minCoverage: 0,
+    // A pact check judges a partner's client (its consumer's requests and expectations): its rows,
+    // coverage and advice are the client's.
+    party: 'client',
   });
 }
