@@ -18,7 +18,7 @@ import { findingsOf } from '../core/findings.ts';
 import { verifyReportDir } from '../reports/writeReports.ts';
 import { loadRequirements } from '../spec/requirements.ts';
 import { stricterThanCited } from '../test/support/levels.ts';
-import { type Certification, startCertification } from './certification.ts';
+import { type Certification, defaultScenarios, startCertification } from './certification.ts';
 import { CLIENT_FAULT_CASES, unprovenClientRows } from './clientFaults.ts';
 import { SCENARIOS } from './scenarios.ts';
 
@@ -95,6 +95,25 @@ describe('certify-client with the reference client', () => {
     const html = readFileSync(o.reports!.reportHtml, 'utf8');
     for (const id of ALL_SCENARIOS) expect(html).toContain(`<tr data-scenario="${id}">`);
     expect(html).toContain('id="scenarios-table"');
+  });
+
+  test("a partner's client with the default scenarios and no --operator-product is certified", async () => {
+    const cert = await startCertification({});
+    try {
+      const chosen = cert.runs.map((r) => r.scenario.id);
+      expect(chosen).toEqual(['find-member-two-step', 'patient-create', 'patient-lifecycle', 'expired-token']);
+      expect(chosen).toEqual(defaultScenarios(false));
+      expect(defaultScenarios(true)).toEqual(ALL_SCENARIOS);
+      await Promise.all(cert.runs.map((r) => new ReferenceClient(r.workspace.config).run()));
+      await cert.wait(TIMEOUT_MS, 300);
+      const o = await cert.finish({ reportDir: join(dir, 'partner-default'), timeoutMs: TIMEOUT_MS });
+      const bad = o.results!.results.filter((r) => r.status === 'fail' || r.status === 'error');
+      expect(bad.map((r) => `${r.test} ${r.check}: ${r.message}`)).toEqual([]);
+      expect([o.exitCode, o.results?.verdict]).toEqual([0, 'conformant']);
+      expect(o.results!.results.some((r) => r.check === 'client-avoids-reserved' && r.status === 'pass')).toBe(true);
+    } finally {
+      await cert.close();
+    }
   });
 
   test('an external integrator that consumes the reserved batch cycle is refused for it', async () => {

@@ -25,7 +25,7 @@ import { operations } from '../spec/operations.ts';
 import type { ServiceId } from '../spec/types.ts';
 import { loadRequirements } from '../spec/requirements.ts';
 import { methodsAt } from './cors.ts';
-import { type Scenario, SCENARIOS } from './scenarios.ts';
+import { isOperatorOnly, type Scenario, SCENARIOS } from './scenarios.ts';
 import { startWorkspace, type Workspace } from './workspace.ts';
 
 /** Results of a request at no address of the documents are filed under this name. */
@@ -40,8 +40,10 @@ export interface ScenarioRun {
 }
 
 export interface CertificationOptions {
-  /** Scenario ids (default: every scenario). */
+  /** Scenario ids (default: every scenario the client may run: defaultScenarios). */
   scenarios?: readonly string[];
+  /** The client is one of the operator's own products: by default it runs the operator-only scenarios too. */
+  operatorProduct?: boolean;
   host?: string;
 }
 
@@ -133,8 +135,22 @@ export function scenarioEnding(run: ScenarioRun, quietMs: number): Exclude<Endin
   return undefined;
 }
 
+/**
+ * How a scenario has ended, settled: as `scenarioEnding`, except that a completed scenario stays
+ * open a grace period (its client quiet for `quietMs`), so that late calls are recorded and judged.
+ */
+export function settledEnding(run: ScenarioRun, quietMs: number): Exclude<Ending, 'timed-out'> | undefined {
+  const ending = scenarioEnding(run, quietMs);
+  return ending === 'completed' && quietFor(run) < quietMs ? undefined : ending;
+}
+
+/** The scenarios a certification runs when none is named: for a partner's client, only those it may call. */
+export function defaultScenarios(operatorProduct: boolean): string[] {
+  return SCENARIOS.filter((s) => operatorProduct || !isOperatorOnly(s)).map((s) => s.id);
+}
+
 export async function startCertification(options: CertificationOptions = {}): Promise<Certification> {
-  const ids = options.scenarios ?? SCENARIOS.map((s) => s.id);
+  const ids = options.scenarios ?? defaultScenarios(options.operatorProduct === true);
   const unknown = ids.filter((id) => !SCENARIOS.some((s) => s.id === id));
   if (unknown.length > 0)
     throw new UnknownScenarioError(
@@ -162,14 +178,11 @@ export async function startCertification(options: CertificationOptions = {}): Pr
         done();
       };
       const look = () => {
-        const ending = scenarioEnding(run, quietMs);
-        // A completed scenario stays open a grace period (quiet for `quietMs`), so that the calls
-        // the client makes after the last awaited step are judged too.
-        if (ending && (ending === 'stopped' || quietFor(run) >= quietMs)) settle(ending);
-        // At the time-out a client that stopped where the scenario allows has stopped, however
-        // recently it last called (a busy machine may have kept it until then).
-        else if (Date.now() - Date.parse(startedAt) >= timeoutMs)
-          settle(ending ?? scenarioEnding(run, 0) ?? 'timed-out');
+        const ending = settledEnding(run, quietMs);
+        if (ending) settle(ending);
+        // At the time-out a client that completed or stopped where the scenario allows has done
+        // so, however recently it last called (a busy machine may have kept it until then).
+        else if (Date.now() - Date.parse(startedAt) >= timeoutMs) settle(scenarioEnding(run, 0) ?? 'timed-out');
       };
       // Polled as well as told: a client that stops sends nothing more to be told about.
       const timer = setInterval(look, 100);

@@ -21,7 +21,7 @@ import type { Check } from '../core/check.ts';
 import { type ClientExchange, jsonOf } from '../core/clientRequest.ts';
 import { operationOutcome } from '../server/router/errors.ts';
 import type { ActiveModifiers, Modifier } from '../server/router/types.ts';
-import type { OperationId } from '../spec/operations.ts';
+import { type OperationId, operation as operationOf } from '../spec/operations.ts';
 import type { Level } from '../spec/types.ts';
 
 export interface FlowCheck {
@@ -290,3 +290,10 @@ export const SCENARIOS: readonly Scenario[] = [
 ];
 
 export const scenario = (id: string): Scenario | undefined => SCENARIOS.find((s) => s.id === id);
+
+/**
+ * True when the scenario calls an operation reserved for the operator's own products (D1-1-10,
+ * D2 and D3 likewise): a partner's client may not run it, so it is left out of a partner's
+ * certification unless named.
+ */
+export const isOperatorOnly = (s: Scenario): boolean => s.operations.some((id) => operationOf(id).reservedForOperator);

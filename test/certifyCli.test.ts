@@ -20,6 +20,50 @@ describe('conformance certify-client', () => {
     expect(r.code).toBe(0);
     for (const id of ['find-member-two-step', 'batch-cycle', 'patient-create', 'expired-token'])
       expect(r.stdout).toMatch(new RegExp(`^${id} `, 'm'));
+    // The operator-only scenarios are marked; a partner's client runs the others by default.
+    const marked = r.stdout
+      .split('\n')
+      .filter((l) => l.endsWith('[operator products only: run with --operator-product]'));
+    expect(marked.map((l) => l.split(' ')[0]).sort()).toEqual([
+      'address-drill-down',
+      'batch-cycle',
+      'malformed-answer',
+      'register-paging',
+      'token-revoke-and-logout',
+    ]);
+  });
+
+  test('a client that sends nothing is told so before the time-out, and the advice speaks to the client', async () => {
+    const reportDir = join(dir, 'silent');
+    const r = await inProcess([
+      'certify-client',
+      '--scenarios',
+      'patient-create',
+      '--timeout',
+      '4',
+      '--report-dir',
+      reportDir,
+    ]);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^No request has reached any workspace after 1 s: configure your client/m);
+    expect(r.stdout).not.toMatch(/http\.timeoutMs/);
+    expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).not.toMatch(/http\.timeoutMs/);
+  });
+
+  test('a named operator-only scenario without --operator-product is noted, not refused', async () => {
+    const r = await inProcess([
+      'certify-client',
+      '--scenarios',
+      'batch-cycle',
+      '--timeout',
+      '1',
+      '--quiet',
+      '--report-dir',
+      join(dir, 'noted'),
+    ]);
+    expect(r.stderr.split('\n')[0]).toBe(
+      "Note: batch-cycle call operations reserved for the operator's own products; without --operator-product each such call fails client-avoids-reserved.",
+    );
   });
 
   test('an unknown scenario or a bad time-out is one line, exit 2', async () => {

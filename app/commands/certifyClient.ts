@@ -25,7 +25,10 @@ export const certifyClient: Command = {
         '--config FILE',
         'a config file whose attestation names the client certified (organisation, product, environment, person); the rest of it is not used',
       ],
-      ['--scenarios LIST', 'scenario ids, comma-separated (default: every scenario; --list shows them)'],
+      [
+        '--scenarios LIST',
+        "scenario ids, comma-separated (default: every scenario a partner's client may run, and with --operator-product every scenario; --list shows them)",
+      ],
       ['--timeout SECONDS', 'how long the client has to run the scenarios (default 300)'],
       ['--operator-product', "the client is one of the operator's own products (reserved operations are its to call)"],
       [
@@ -50,15 +53,21 @@ export const certifyClient: Command = {
       quiet: { type: 'boolean' },
       list: { type: 'boolean' },
     });
-    const [{ SCENARIOS }, { operation }] = await Promise.all([
+    const [{ SCENARIOS, isOperatorOnly }, { operation }] = await Promise.all([
       import('../../certify/scenarios.ts'),
       import('../../spec/operations.ts'),
     ]);
+    const operatorProduct = values['operator-product'] === true;
     if (values.list) {
       for (const s of SCENARIOS) {
-        io.out(`${s.id}  ${s.title}`);
+        io.out(
+          `${s.id}  ${s.title}${isOperatorOnly(s) ? '  [operator products only: run with --operator-product]' : ''}`,
+        );
         for (const line of s.instructions) io.out(`    ${line}`);
       }
+      io.out(
+        "Without --scenarios a partner's client runs every scenario not marked [operator products only]; with --operator-product, every scenario.",
+      );
       return 0;
     }
     const scenarios = (values.scenarios as string | undefined)
@@ -68,6 +77,11 @@ export const certifyClient: Command = {
     const known = new Set(SCENARIOS.map((s) => s.id));
     for (const id of scenarios ?? [])
       if (!known.has(id)) throw new UsageError(`Unknown scenario ${id} (see conformance certify-client --list)`);
+    const reserved = SCENARIOS.filter((s) => scenarios?.includes(s.id) && isOperatorOnly(s)).map((s) => s.id);
+    if (reserved.length > 0 && !operatorProduct)
+      io.err(
+        `Note: ${reserved.join(', ')} call operations reserved for the operator's own products; without --operator-product each such call fails client-avoids-reserved.`,
+      );
     const timeoutMs = (integer('timeout', values.timeout as string | undefined, 1, 86400) ?? 300) * 1000;
     const attestation = await attestationOf(values.config as string | undefined);
     const reportDir = reportDirOption(values['report-dir'] as string | undefined);
@@ -77,6 +91,7 @@ export const certifyClient: Command = {
       const { startCertification } = await import('../../certify/certification.ts');
       const cert = await startCertification({
         ...(scenarios ? { scenarios } : {}),
+        operatorProduct,
         ...(values.host ? { host: values.host as string } : {}),
       });
       try {
@@ -115,15 +130,25 @@ export const certifyClient: Command = {
         const interrupted = new Promise<void>((resolve) => {
           stopWaiting = onInterrupt(resolve);
         });
+        // A client that sends nothing is told so early, not only at the time-out.
+        const noticeMs = Math.min(30_000, Math.max(1000, Math.floor(timeoutMs / 4)));
+        const notice = setTimeout(() => {
+          const silent = cert.runs.filter((r) => r.workspace.exchanges.length === 0).map((r) => r.scenario.id);
+          if (silent.length > 0)
+            io.out(
+              `No request has reached ${silent.length === cert.runs.length ? 'any workspace' : `the workspace(s) of ${silent.join(', ')}`} after ${Math.round(noticeMs / 1000)} s: configure your client with the discovery address(es), token endpoint and credentials above, then run the scenario(s).`,
+            );
+        }, noticeMs);
         try {
           await Promise.race([cert.wait(timeoutMs), interrupted]);
         } finally {
+          clearTimeout(notice);
           stopWaiting();
         }
         const outcome = await cert.finish({
           reportDir,
           timeoutMs,
-          operatorProduct: values['operator-product'] === true,
+          operatorProduct,
           attestation,
         });
         return await printOutcome(outcome, io, values.quiet === true);

@@ -103,7 +103,7 @@ export async function performClientRun(ctx: ServiceContext, claim: Claim, stoppi
       .executeTakeFirstOrThrow();
     const input = parseClientInput(run.input);
     const attestation = (product.attestation ? JSON.parse(product.attestation) : {}) as Attestation;
-    const [{ startCertification, UnknownScenarioError, scenarioEnding }, { operation }] = await Promise.all([
+    const [{ startCertification, UnknownScenarioError, settledEnding }, { operation }] = await Promise.all([
       import('../../certify/certification.ts'),
       import('../../spec/operations.ts'),
     ]);
@@ -111,6 +111,8 @@ export async function performClientRun(ctx: ServiceContext, claim: Claim, stoppi
       cert = await startCertification({
         ...(input.scenarios ? { scenarios: input.scenarios } : {}),
         host: workspaceHostOf(ctx.settings),
+        // The service certifies partners' clients: by default only the scenarios a partner may run.
+        operatorProduct: false,
       });
     } catch (e) {
       if (e instanceof UnknownScenarioError) {
@@ -145,11 +147,11 @@ export async function performClientRun(ctx: ServiceContext, claim: Claim, stoppi
       };
       return JSON.stringify(progress);
     };
-    // When each scenario ends, by the rule `certify-client` waits with (scenarioEnding): complete, or
-    // stopped where the scenario allows it after a quiet while; at the time-out it is left unended
+    // When each scenario ends, by the rule `certify-client` waits with (settledEnding): complete and
+    // then quiet a while (late calls are judged), or stopped where the scenario allows it after a quiet while; at the time-out it is left unended
     // (judged as timed out). The service's own loop, so that a partner's "finish" stops the waiting too.
     const look = () => {
-      for (const r of runs) if (!r.ending) r.ending = scenarioEnding(r, QUIET_MS);
+      for (const r of runs) if (!r.ending) r.ending = settledEnding(r, QUIET_MS);
     };
     let written = '';
     for (;;) {

@@ -47,10 +47,7 @@ async function clientHead(
   product: { id: string; attestation: string | null },
   csrf: string,
 ): Promise<Raw> {
-  const [{ SCENARIOS }, { operation }] = await Promise.all([
-    import('../../certify/scenarios.ts'),
-    import('../../spec/operations.ts'),
-  ]);
+  const { SCENARIOS, isOperatorOnly } = await import('../../certify/scenarios.ts');
   const waiting = await ctx.db
     .selectFrom('runs')
     .select(['id', 'created_at', 'state'])
@@ -66,9 +63,9 @@ async function clientHead(
 ${waiting.length > 0 ? html`<p id="open-workspaces">Open workspaces: ${waiting.map((w, i) => html`${i > 0 ? ', ' : ''}<a href="/runs/${w.id}/workspace">${w.created_at}</a> (${w.state})`)}</p>` : ''}
 <p>A workspace per scenario: a sandbox of its own (addresses, client credentials, a fresh copy of the data) that records every request your client makes; the run page shows what to configure, and judges when you press "Finish and judge" or at the time-out.</p>
 <form method="post" action="/products/${product.id}/workspaces">${csrfField(csrf)}
-<fieldset><legend>Scenarios (none ticked: every scenario)</legend>${SCENARIOS.map(
+<fieldset><legend>Scenarios (none ticked: every scenario a partner's client may run)</legend>${SCENARIOS.map(
     (s) =>
-      html`<label><input type="checkbox" name="scenarios" value="${s.id}"> <code>${s.id}</code> ${s.title}${s.operations.some((id) => operation(id).reservedForOperator) ? html` <small class="reserved">(calls operations reserved for the operator's own products: a partner's client is refused for them)</small>` : ''}</label>`,
+      html`<label><input type="checkbox" name="scenarios" value="${s.id}"> <code>${s.id}</code> ${s.title}${isOperatorOnly(s) ? html` <small class="reserved">(operator products only: it calls operations reserved for the operator's own products, and a partner's client is refused for them)</small>` : ''}</label>`,
   )}</fieldset>
 <label>Time-out in seconds (30 to 3600) <input type="number" name="timeoutSeconds" min="30" max="3600" value="600"></label>
 <button>Start a client workspace</button></form>`;

@@ -13,6 +13,9 @@ import type { ClientProgress, ClientRunInput } from '../jobs/performClientRun.ts
 import { queueRun } from '../jobs/claims.ts';
 import { notFound, param, type RouteSpec, send, assetRoute, productOf, runOf } from './shared.ts';
 
+/** After this long without a request, a workspace says so (not only at the time-out). */
+const NO_REQUEST_NOTICE_MS = 30_000;
+
 /** The time-out a partner may give a workspace, in seconds: a workspace holds a worker while it waits. */
 export const WORKSPACE_TIMEOUT = { min: 30, max: 3600, default: 600 } as const;
 
@@ -118,6 +121,7 @@ export const WORKSPACE_ROUTES: RouteSpec[] = [
 ${progress.workspaces.map(
   (w) => html`<section class="workspace" data-scenario="${w.scenario}"><h2><code>${w.scenario}</code> ${w.title}</h2>
 <p>Status: <strong class="ending">${w.ending ?? 'waiting for the client'}</strong> · ${w.requests} request(s) recorded</p>
+${!w.ending && w.requests === 0 && Date.now() - Date.parse(progress.startedAt) >= NO_REQUEST_NOTICE_MS ? html`<p class="no-request">No request has reached this workspace yet: configure your client with the discovery address, token endpoint and credentials below, then run the scenario.</p>` : ''}
 <ul>${w.instructions.map((line) => html`<li>${line}</li>`)}</ul>
 <table>${Object.entries(w.discovery)
     .filter(([service]) => w.services.includes(service))
