@@ -6,11 +6,14 @@
  * parts' results and exchanges (core/aggregate.ts), so verdict, coverage and counts are computed
  * exactly as for an unsharded run.
  */
+import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { aggregate } from '../core/aggregate.ts';
+import { applyBaseline, incompatibility } from '../core/baseline.ts';
 import { sealed, integrityOf } from '../core/integrity.ts';
 import type { ExchangeRecord, RunResults } from '../core/results.ts';
 import type { WorkerEvent, WorkerResult } from '../core/events.ts';
+import { heldReportFolder } from '../reports/reportFolder.ts';
 import { RESULTS_JSON, readResults, type ReportPaths, writeReports } from '../reports/writeReports.ts';
 import { operations } from '../spec/operations.ts';
 
@@ -20,9 +23,15 @@ export class MergeError extends Error {}
 /** The run settings every part must share. */
 const SAME = ['target', 'configDigest', 'seed', 'runs', 'evidence', 'allowDestructive', 'only'] as const;
 
+export interface MergeOptions {
+  /** An earlier run to compare the merged one with (`merge --baseline`), as `run --baseline`. */
+  baseline?: { results: RunResults; source: string; failOn: 'any' | 'new' };
+}
+
 export async function mergeParts(
   dirs: readonly string[],
   outDir: string,
+  options: MergeOptions = {},
 ): Promise<{ results: RunResults; reports: ReportPaths }> {
   if (dirs.length === 0) throw new MergeError('merge needs the report folders of the shards');
   const parts: RunResults[] = [];
@@ -98,6 +107,25 @@ export async function mergeParts(
     mergedFrom: count,
     ...(parts.some((p) => p.interrupted) ? { interrupted: { notRun: interrupted } } : {}),
   });
-  const reports = await writeReports(merged, outDir);
-  return { results: sealed(merged), reports };
+  if (options.baseline) {
+    const why = incompatibility(merged, options.baseline.results);
+    if (why !== undefined) throw new MergeError(`the baseline ${options.baseline.source} cannot be used: ${why}`);
+  }
+  const compared: RunResults = options.baseline
+    ? {
+        ...merged,
+        baseline: applyBaseline(merged, options.baseline.results, options.baseline.source, options.baseline.failOn),
+      }
+    : merged;
+  // The parts' Allure results go with the merged report (their files are named by UUID: none clash).
+  const claim = heldReportFolder(outDir);
+  const allure = join(claim ? claim.staging : resolve(outDir), 'allure-results');
+  for (const dir of dirs) {
+    const from = join(resolve(dir), 'allure-results');
+    if (!existsSync(from)) continue;
+    mkdirSync(allure, { recursive: true });
+    for (const name of readdirSync(from)) copyFileSync(join(from, name), join(allure, name));
+  }
+  const reports = await writeReports(compared, outDir);
+  return { results: sealed(compared), reports };
 }

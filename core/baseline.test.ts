@@ -23,7 +23,8 @@ const fail = (check: string, operation: string, message: string): CheckResult =>
   message,
 });
 
-function run(results: CheckResult[], over: Partial<RunResults> = {}): RunResults {
+/** A run that judged `judged` (default op-a and op-b, both runs' scope), with these results. */
+function run(results: CheckResult[], over: Partial<RunResults> = {}, judged = ['op-a', 'op-b']): RunResults {
   return {
     suite: { name: 's', version: '1.0.0' },
     target: 'http://t',
@@ -37,13 +38,13 @@ function run(results: CheckResult[], over: Partial<RunResults> = {}): RunResults
     finishedAt: '2026-11-26T00:01:00Z',
     verdict: results.some((r) => r.status === 'fail') ? 'not-conformant' : 'conformant',
     summary: { pass: 0, fail: 0, warn: 0, skip: 0, omit: 0, error: 0 },
-    operations: [...new Set(results.map((r) => r.operation))].map((id) => ({
+    operations: judged.map((id) => ({
       id,
       document: 'D1',
       section: '4',
       summary: id,
       counts: { pass: 0, fail: 1, warn: 0, skip: 0, omit: 0, error: 0 },
-      verdict: 'not-conformant',
+      verdict: results.some((r) => r.operation === id && r.status === 'fail') ? 'not-conformant' : 'conformant',
     })),
     results,
     exchanges: [],
@@ -115,11 +116,22 @@ describe('baseline', () => {
     expect(() => readBaseline(join(empty, 'x.json'))).toThrow(/not a run's results\.json/);
   });
 
+  it('a run that judged fewer operations reports the others as not compared, never fixed (issue 32)', () => {
+    const shard = run([paging(3)], {}, ['op-a']);
+    const record = applyBaseline(shard, later, 'whole/', 'new');
+    expect(record.fixed).toEqual([]);
+    expect(record.notCompared?.map((f) => [f.check, f.operations])).toEqual([['invalid-id-answer', ['op-b']]]);
+    expect(exitCodeUnderBaseline(shard, record, 1)).toBe(0);
+    const d = diffRuns(later, 'whole', shard, 'shard');
+    expect([d.findings.fixed, d.findings.notCompared.map((f) => f.check)]).toEqual([[], ['invalid-id-answer']]);
+    expect(formatDiff(d).join('\n')).toContain('Findings: 0 new, 0 fixed, 1 still failing, 1 not compared');
+  });
+
   it('diffs two runs both ways: what is new in one is fixed in the other', () => {
     const forward = diffRuns(base, 'A', later, 'B');
     expect(forward.findings.new.map((f) => f.check)).toEqual(['invalid-id-answer']);
     expect(forward.findings.fixed).toEqual([]);
-    expect(forward.operations).toEqual([{ id: 'op-b', b: 'not-conformant' }]);
+    expect(forward.operations).toEqual([{ id: 'op-b', a: 'conformant', b: 'not-conformant' }]);
     const back = diffRuns(later, 'B', base, 'A');
     expect(back.findings.fixed.map((f) => f.check)).toEqual(['invalid-id-answer']);
     expect(formatDiff(back).join('\n')).toContain('Findings: 0 new, 1 fixed, 1 still failing');

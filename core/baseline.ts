@@ -85,6 +85,11 @@ export interface Comparison {
   still: Finding[];
   /** The baseline's findings, each on the operations where the run no longer has its cause. */
   fixed: FindingDigest[];
+  /**
+   * The baseline's findings on operations this run did not judge (a shard, `--only`): not compared,
+   * never fixed.
+   */
+  notCompared: FindingDigest[];
   /** Per new finding that the baseline had on other operations: the operations it is new on. */
   newOn: Record<string, string[]>;
 }
@@ -116,12 +121,23 @@ export function compare(run: RunResults, baseline: RunResults): Comparison {
         newOn[f.key] = unknown.map(unitOperation);
     }
   }
-  const fixed = before.flatMap((f): FindingDigest[] => {
+  // Only what this run judged can be fixed: a baseline finding on an operation outside the run's
+  // scope (a shard, --only) is not compared.
+  const judged = new Set(run.operations.map((o) => o.id));
+  const inScope = (u: string) => !u.includes(' ') || judged.has(unitOperation(u));
+  const fixed: FindingDigest[] = [];
+  const notCompared: FindingDigest[] = [];
+  for (const f of before) {
     const gone = unitsOf(f).filter((u) => !now.has(u));
-    if (gone.length === 0) return [];
-    return [{ ...digestOf(f), ...(f.operations.length > 0 ? { operations: gone.map(unitOperation) } : {}) }];
-  });
-  return { new: fresh, still, fixed, newOn };
+    const [compared, outside] = [gone.filter(inScope), gone.filter((u) => !inScope(u))];
+    const digest = (units: string[]): FindingDigest => ({
+      ...digestOf(f),
+      ...(f.operations.length > 0 ? { operations: units.map(unitOperation) } : {}),
+    });
+    if (compared.length > 0) fixed.push(digest(compared));
+    if (outside.length > 0) notCompared.push(digest(outside));
+  }
+  return { new: fresh, still, fixed, notCompared, newOn };
 }
 
 /**
@@ -147,7 +163,17 @@ export function applyBaseline(
     ...(Object.keys(c.newOn).length > 0 ? { newOn: c.newOn } : {}),
     still: c.still.map((f) => f.key),
     fixed: c.fixed,
+    ...(c.notCompared.length > 0 ? { notCompared: c.notCompared } : {}),
   };
+}
+
+/** The console's lines about a baseline: counts, each fixed finding, and what was not compared. */
+export function baselineLines(b: BaselineRecord): string[] {
+  const outside = b.notCompared ?? [];
+  return [
+    `Baseline: ${b.source} (run started ${b.startedAt}, ${b.verdict}): ${b.new.length} new, ${b.still.length} still failing, ${b.fixed.length} fixed${outside.length > 0 ? `, ${outside.length} not compared (on operations this run did not judge)` : ''}${b.failOn === 'new' ? '; the exit code counts only new MUST findings (--fail-on new)' : ''}`,
+    ...b.fixed.map((f) => `  fixed: ${f.check} ${f.level} on ${f.operations.join(', ')}: ${f.cause}`),
+  ];
 }
 
 /** Each finding key's mark for the console and the report. */
@@ -176,7 +202,8 @@ export interface RunDiff {
   b: { source: string; verdict: Verdict; startedAt: string; coverage?: string; suiteVersion: string; target: string };
   /** Differences that make the comparison weaker (another target, config or suite version). */
   notes: string[];
-  findings: { new: FindingDigest[]; fixed: FindingDigest[]; still: FindingDigest[] };
+  /** `notCompared`: A's findings on operations B did not judge (B a shard or an --only run). */
+  findings: { new: FindingDigest[]; fixed: FindingDigest[]; still: FindingDigest[]; notCompared: FindingDigest[] };
   /** Operations whose verdict changed, and those judged in only one of the runs. */
   operations: { id: string; a?: Verdict; b?: Verdict }[];
 }
@@ -209,7 +236,7 @@ export function diffRuns(a: RunResults, aSource: string, b: RunResults, bSource:
           `the runs are not strictly comparable: ${why.replace(/^it /, 'A ').replace('this run', 'B').replace(', this is ', ', B is ')}`,
         ]
       : [],
-    findings: { new: c.new.map(digestOf), fixed: c.fixed, still: c.still.map(digestOf) },
+    findings: { new: c.new.map(digestOf), fixed: c.fixed, still: c.still.map(digestOf), notCompared: c.notCompared },
     operations: ids
       .filter((id) => av.get(id) !== bv.get(id))
       .map((id) => ({ id, ...(av.has(id) ? { a: av.get(id) } : {}), ...(bv.has(id) ? { b: bv.get(id) } : {}) })),
@@ -225,11 +252,13 @@ export function formatDiff(d: RunDiff): string[] {
     `B: ${d.b.source}  ${d.b.verdict}  coverage ${d.b.coverage ?? 'n/a'}  started ${d.b.startedAt}`,
     ...d.notes.map((n) => `Note: ${n}`),
     `Verdict: ${d.a.verdict === d.b.verdict ? `unchanged (${d.b.verdict})` : `${d.a.verdict} -> ${d.b.verdict}`}`,
-    `Findings: ${d.findings.new.length} new, ${d.findings.fixed.length} fixed, ${d.findings.still.length} still failing`,
+    `Findings: ${d.findings.new.length} new, ${d.findings.fixed.length} fixed, ${d.findings.still.length} still failing${d.findings.notCompared.length > 0 ? `, ${d.findings.notCompared.length} not compared (on operations B did not judge)` : ''}`,
   ];
   if (d.findings.new.length > 0) lines.push('New in B:', ...d.findings.new.map(line));
   if (d.findings.fixed.length > 0) lines.push('Fixed in B:', ...d.findings.fixed.map(line));
   if (d.findings.still.length > 0) lines.push('Still failing:', ...d.findings.still.map(line));
+  if (d.findings.notCompared.length > 0)
+    lines.push('Not compared (B did not judge these operations):', ...d.findings.notCompared.map(line));
   if (d.operations.length > 0)
     lines.push(
       'Operations whose verdict changed:',

@@ -161,8 +161,10 @@ export interface BaselineRecord {
   newOn?: Record<string, string[]>;
   /** Keys of the run's findings that the baseline had too. */
   still: string[];
-  /** The baseline's findings the run no longer has. */
+  /** The baseline's findings the run no longer has, on operations it judged. */
   fixed: FindingDigest[];
+  /** The baseline's findings on operations this run did not judge (a shard, `--only`): not compared. */
+  notCompared?: FindingDigest[];
 }
 
 /** A finding as a comparison lists it: enough to name it without the run it came from. */

@@ -4,16 +4,48 @@ import { type Command, claimReportDir, EXIT, parse, quietLines, reportDirOption,
 
 export const merge: Command = {
   help: {
-    usage: ['merge DIR... [--report-dir DIR] [--quiet]'],
+    usage: ['merge DIR... [--report-dir DIR] [--baseline DIR [--fail-on new|any]] [--quiet]'],
     summary: 'join the report folders of a sharded run (--shard I/N) into one sealed report',
     options: [
       ['--report-dir DIR', 'where the merged report folder is written (default conformance-report)'],
+      [
+        '--baseline DIR',
+        'compare the merged run with an earlier run of the same suite version, target and config, as run --baseline does',
+      ],
+      ['--fail-on new|any', 'with --baseline: new exits 1 only for new MUST findings; default any'],
       ['--quiet', 'print only the verdict and where the report is'],
     ],
   },
   async run(argv, io) {
-    const { values, positionals } = parse(argv, { 'report-dir': { type: 'string' }, quiet: { type: 'boolean' } }, true);
+    const { values, positionals } = parse(
+      argv,
+      {
+        'report-dir': { type: 'string' },
+        quiet: { type: 'boolean' },
+        baseline: { type: 'string' },
+        'fail-on': { type: 'string' },
+      },
+      true,
+    );
     if (positionals.length === 0) throw new UsageError('merge needs the report folders of the shards');
+    const failOn = values['fail-on'] as string | undefined;
+    if (failOn !== undefined && failOn !== 'new' && failOn !== 'any')
+      throw new UsageError(`--fail-on must be new or any, received ${JSON.stringify(failOn)}`);
+    if (failOn !== undefined && values.baseline === undefined)
+      throw new UsageError('--fail-on compares with a baseline: give --baseline DIR too');
+    const { BaselineError, baselineLines, baselineMarks, exitCodeUnderBaseline, readBaseline } = await import(
+      '../../core/baseline.ts'
+    );
+    let baseline: { results: ReturnType<typeof readBaseline>; source: string; failOn: 'any' | 'new' } | undefined;
+    if (values.baseline !== undefined) {
+      const source = values.baseline as string;
+      try {
+        baseline = { results: readBaseline(source), source, failOn: failOn === 'new' ? 'new' : 'any' };
+      } catch (e) {
+        if (e instanceof BaselineError) throw new UsageError(e.message);
+        throw e;
+      }
+    }
     const out = reportDirOption(values['report-dir'] as string | undefined);
     const [{ mergeParts, MergeError }, { formatSummary, shellWord }, { exitCodeOf }] = await Promise.all([
       import('../merge.ts'),
@@ -24,17 +56,22 @@ export const merge: Command = {
     const folder = claimReportDir(out);
     let merged: Awaited<ReturnType<typeof mergeParts>>;
     try {
-      merged = await mergeParts(positionals, out);
+      merged = await mergeParts(positionals, out, baseline ? { baseline } : {});
     } catch (e) {
       if (e instanceof MergeError) throw new UsageError(e.message);
       throw e;
     } finally {
       folder.release();
     }
+    const b = merged.results.baseline;
     const lines = formatSummary(merged.results, merged.reports.reportHtml, {
       replayCommand: `${commandName()} run --target ${shellWord(merged.results.target)}`,
+      ...(b ? { baseline: baselineMarks(b) } : {}),
     });
+    if (b) lines.splice(1, 0, ...baselineLines(b));
     for (const line of values.quiet ? quietLines(lines) : lines) io.out(line);
-    return merged.results.interrupted ? EXIT.interrupted : exitCodeOf(merged.results.verdict);
+    if (merged.results.interrupted) return EXIT.interrupted;
+    const ordinary = exitCodeOf(merged.results.verdict);
+    return b ? exitCodeUnderBaseline(merged.results, b, ordinary) : ordinary;
   },
 };

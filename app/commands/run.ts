@@ -212,18 +212,12 @@ export async function judge(
     }
     if (!outcome.results || !outcome.reports) throw new Error('A run without a problem returned no results');
     const b = outcome.results.baseline;
-    const { baselineMarks } = await import('../../core/baseline.ts');
+    const { baselineLines, baselineMarks } = await import('../../core/baseline.ts');
     const lines = formatSummary(outcome.results, outcome.reports.reportHtml, {
       replayCommand: replay.replace('{target}', shellWord(options.target)),
       ...(b ? { baseline: baselineMarks(b) } : {}),
     });
-    if (b)
-      lines.splice(
-        1,
-        0,
-        `Baseline: ${b.source} (run started ${b.startedAt}, ${b.verdict}): ${b.new.length} new, ${b.still.length} still failing, ${b.fixed.length} fixed${b.failOn === 'new' ? '; the exit code counts only new MUST findings (--fail-on new)' : ''}`,
-        ...b.fixed.map((f) => `  fixed: ${f.check} ${f.level} on ${f.operations.join(', ')}: ${f.cause}`),
-      );
+    if (b) lines.splice(1, 0, ...baselineLines(b));
     const colour = colourAllowed(process.stdout);
     for (const line of quiet ? quietLines(lines) : lines) {
       io.out(colour && line.startsWith('Verdict:') ? colouredVerdict(line, outcome.results.verdict) : line);

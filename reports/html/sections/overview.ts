@@ -119,7 +119,7 @@ function baselineParagraph(r: RunResults): string {
     : '';
   return (
     `<p id="baseline" class="baseline"><strong>Baseline applied:</strong> <code>${esc(b.source)}</code> (run started ${esc(b.startedAt)}, ${esc(b.verdict)}${b.digest ? `, SHA-256 ${esc(b.digest.slice(0, 16))}…` : ''}): ` +
-    `${b.new.length} new, ${b.still.length} still failing, ${b.fixed.length} fixed. ` +
+    `${b.new.length} new, ${b.still.length} still failing, ${b.fixed.length} fixed${b.notCompared?.length ? `, ${b.notCompared.length} not compared (on operations this run did not judge)` : ''}. ` +
     `${b.failOn === 'new' ? "The exit code counts only new MUST findings (--fail-on new); the verdict above is the whole run's." : 'The exit code follows the verdict.'}</p>${fixed}`
   );
 }
