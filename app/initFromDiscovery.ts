@@ -75,6 +75,11 @@ export interface ServiceFinding {
   found?: { url: string; path: string; keys: number; of: number };
   /** The addresses asked, in order. */
   tried: string[];
+  /**
+   * The scheme and host the found document's addresses name, when they are not the target's (a
+   * server behind a TLS front or gateway that publishes its own inner address).
+   */
+  elsewhere?: string;
 }
 
 export interface TokenFinding {
@@ -105,6 +110,18 @@ const OAUTH_ERRORS = new Set([
   'unsupported_grant_type',
   'invalid_scope',
 ]);
+
+/** The origins (scheme, host and port) of the absolute addresses among `values`. */
+function originsOf(values: readonly unknown[]): string[] {
+  return values.flatMap((v) => {
+    if (typeof v !== 'string' || !/^https?:\/\//i.test(v)) return [];
+    try {
+      return [new URL(v).origin];
+    } catch {
+      return [];
+    }
+  });
+}
 
 /** Reads the target's discovery documents and looks for its token endpoint. */
 export async function readTarget(target: string, client?: HttpClient): Promise<TargetFindings> {
@@ -160,7 +177,8 @@ async function read(target: string, http: HttpClient): Promise<TargetFindings> {
         const doc = await documentAt(url);
         if (doc && own.some((k) => typeof doc[k] === 'string')) {
           const keys = all.filter((k) => typeof doc[k] === 'string').length;
-          return { service, found: { url, path, keys, of: all.length }, tried };
+          const elsewhere = originsOf(all.map((k) => doc[k])).find((o) => o !== new URL(target).origin);
+          return { service, found: { url, path, keys, of: all.length }, tried, ...(elsewhere ? { elsewhere } : {}) };
         }
       }
       return { service, tried };

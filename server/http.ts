@@ -5,7 +5,12 @@
  */
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { ActiveFaults } from './faults/catalog.ts';
 import { ActiveVariants } from './variants/catalog.ts';
 import { applyStateChange, parseStateChange, resettableRepository } from './providerStates.ts';
@@ -32,6 +37,18 @@ export interface SandboxOptions {
   onExchange?: (exchange: ServedExchange) => void;
   /** Further modifiers around the handlers (a certification scenario's answers), outermost. */
   modifiers?: ActiveModifiers;
+  /**
+   * The address clients reach the sandbox at (behind a TLS front or a gateway): discovery documents
+   * publish it, whatever the request's Host or protocol.
+   */
+  publicUrl?: string;
+  /**
+   * Honour `X-Forwarded-Proto` and `X-Forwarded-Host` (set by a TLS-terminating proxy in front):
+   * discovery then names the address the client used. Off by default: a client could write them.
+   */
+  trustProxy?: boolean;
+  /** Serve TLS itself, with this certificate and key (PEM text). */
+  tls?: { cert: string | Buffer; key: string | Buffer };
 }
 
 /** A request the sandbox served and its answer, as it went over the wire. */
@@ -98,7 +115,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const prefix = opts.pathPrefix?.replace(/\/+$/, '') ?? '';
   const repo = data.repo;
   const host = opts.host ?? '127.0.0.1';
-  const app = Fastify({ logger: false });
+  const app = Fastify({
+    logger: false,
+    ...(opts.trustProxy ? { trustProxy: true } : {}),
+    ...(opts.tls ? { https: { cert: opts.tls.cert, key: opts.tls.key } } : {}),
+    // The https server's type differs from the plain one; the routes below use neither.
+  } as FastifyServerOptions) as unknown as FastifyInstance;
+  const publicBase = opts.publicUrl?.replace(/\/+$/, '');
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(FORM_MEDIA_TYPE, { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -130,7 +153,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
         repo,
         faults,
         variants,
-        baseUrl: `${headers.host ? `${request.protocol}://${headers.host}` : fallbackBase}${prefix}`,
+        // The address the client used: --public-url, else the request's protocol and host (from
+        // X-Forwarded-Proto and -Host with --trust-proxy), else where the sandbox listens.
+        baseUrl: `${publicBase ?? (request.host ? `${request.protocol}://${request.host}` : fallbackBase)}${prefix}`,
       };
       const wire =
         path === undefined
@@ -187,7 +212,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
 
   await app.listen({ host, port: opts.port ?? 0 });
   const { port } = app.server.address() as AddressInfo;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const url = `${opts.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   fallbackBase = url;
   return { url, close: () => app.close() };
 }

@@ -106,6 +106,11 @@ export const init: Command = {
       if (s.found)
         io.out(`  services.${s.service}.discovery: ${s.found.path} (${s.found.keys} of ${s.found.of} discovery keys)`);
     if (findings.token.found) io.out(`  tokenUrl: ${starter.tokenUrl} (${findings.token.found.how})`);
+    for (const s of found)
+      if (s.elsewhere)
+        io.out(
+          `Warning: the ${s.service} discovery document names addresses at ${s.elsewhere}, not at the target's ${new URL(findings.target).origin}: a run calls what discovery names. Behind a TLS front or gateway, make the server publish the address clients use (the sandbox: serve --public-url URL, or --trust-proxy behind a proxy that sets X-Forwarded-Proto and X-Forwarded-Host).`,
+        );
     io.out('Left to fill:');
     for (const s of missing)
       io.out(

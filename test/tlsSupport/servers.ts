@@ -76,20 +76,34 @@ async function bodyOf(stream: IncomingMessage): Promise<Buffer> {
  * the upstream's own address in answers (discovery documents, links, Location) is written as the
  * front's https address.
  */
-export async function startTlsFront(upstream: string, o: TlsServerOptions): Promise<Listening> {
+export async function startTlsFront(
+  upstream: string,
+  o: TlsServerOptions & {
+    /**
+     * As an ordinary TLS-terminating proxy (nginx's `proxy_pass` with `X-Forwarded-Proto` and
+     * `X-Forwarded-Host`): answers pass unchanged, the upstream is told the address the client used.
+     */
+    forwarded?: boolean;
+  },
+): Promise<Listening> {
   const up = new URL(upstream);
   let self = '';
   const server = createHttpsServer(tlsOptions(o), async (req, res) => {
     const body = await bodyOf(req);
-    const headers = { ...req.headers, host: up.host };
+    const headers = {
+      ...req.headers,
+      host: up.host,
+      ...(o.forwarded ? { 'x-forwarded-proto': 'https', 'x-forwarded-host': req.headers.host ?? '' } : {}),
+    };
     const proxied = forward(
       { host: up.hostname, port: up.port, method: req.method, path: req.url, headers },
       async (answer) => {
-        const text = (await bodyOf(answer)).toString('utf8').replaceAll(upstream, self);
+        const received = (await bodyOf(answer)).toString('utf8');
+        const text = o.forwarded ? received : received.replaceAll(upstream, self);
         const out: Record<string, string | string[]> = {};
         for (const [k, v] of Object.entries(answer.headers)) {
           if (v === undefined || ['content-length', 'transfer-encoding', 'connection'].includes(k)) continue;
-          out[k] = k === 'location' && typeof v === 'string' ? v.replace(upstream, self) : v;
+          out[k] = k === 'location' && typeof v === 'string' && !o.forwarded ? v.replace(upstream, self) : v;
         }
         res.writeHead(answer.statusCode ?? 502, out).end(text);
       },
