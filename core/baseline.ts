@@ -15,6 +15,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { shareLabel } from './coverage.ts';
 import { type Finding, findingsOf, isBlocking } from './findings.ts';
 import type { BaselineRecord, FindingDigest, RunResults, Verdict } from './results.ts';
 
@@ -208,10 +209,8 @@ export interface RunDiff {
   operations: { id: string; a?: Verdict; b?: Verdict }[];
 }
 
-const coverageText = (r: RunResults): string | undefined =>
-  r.coverage
-    ? `${Math.round((100 * r.coverage.overall.judged) / Math.max(1, r.coverage.overall.inScope))}% (${r.coverage.overall.judged}/${r.coverage.overall.inScope})`
-    : undefined;
+/** The run's MUST coverage as every command shows it (core/coverage.ts shareLabel: rounded down). */
+const coverageText = (r: RunResults): string | undefined => (r.coverage ? shareLabel(r.coverage.overall) : undefined);
 
 /** `conformance diff A B`: what changed from run A to run B. */
 export function diffRuns(a: RunResults, aSource: string, b: RunResults, bSource: string): RunDiff {

@@ -43,7 +43,13 @@ function jsFiles(dir) {
 
 function build() {
   rmSync(DIST, { recursive: true, force: true });
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  let tsc;
+  try {
+    tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  } catch {
+    // A fresh clone without its dependencies: say what to do, not Node's resolver trace.
+    fail('TypeScript is not installed here: run `npm ci` in the clone first, then `npm pack` (or `npm run build`)');
+  }
   const compiled = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], {
     cwd: ROOT,
     stdio: 'inherit',

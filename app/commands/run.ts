@@ -73,9 +73,25 @@ export const runFlags = {
   'fail-on': { type: 'string' },
 } as const;
 
+/**
+ * The target a `--config` file names (its `"target"`, as `init --target` writes it), when no
+ * `--target` is given; undefined when there is no config or it names none (a config that cannot be
+ * read is the run's to report, as ever).
+ */
+async function configTarget(values: Values): Promise<string | undefined> {
+  if (typeof values.config !== 'string' || values.config === '') return undefined;
+  const { readConfigFile } = await import('../../core/config.ts');
+  try {
+    const target = (readConfigFile(values.config) as { target?: unknown }).target;
+    return typeof target === 'string' && target !== '' ? target : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Every option of run and start, checked before the run sends anything. */
 export async function runOptions(values: Values, target: string | undefined): Promise<RunOptions> {
-  if (!target) throw new UsageError('run needs --target URL');
+  if (!target) throw new UsageError('run needs --target URL (or a --config file that names its "target")');
   const path = values.path as string | undefined;
   if (path !== undefined && !/^\d+(:\d+)*(#[A-Za-z0-9+/:]*)?$/.test(path)) {
     throw new UsageError(
@@ -236,13 +252,13 @@ export async function judge(
 
 export const run: Command = {
   help: {
-    usage: ['run --target URL [options]'],
+    usage: ['run --target URL [options]', 'run --config FILE [options]   (FILE names its "target")'],
     summary: 'judge a server against the documents and write the report folder',
     options: [['--target URL', 'the server to judge (its services are found through discovery)'], ...RUN_OPTIONS],
   },
   async run(argv, io) {
     const { values } = parse(argv, runFlags);
-    const options = await runOptions(values, values.target as string | undefined);
+    const options = await runOptions(values, (values.target as string | undefined) ?? (await configTarget(values)));
     const replay = replayCommand([CMD, 'run', '--target', '{target}'], options, values.config !== undefined);
     const folder = claimReportDir(options.reportDir);
     try {

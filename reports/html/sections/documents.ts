@@ -16,7 +16,7 @@ export function documentsSection(ctx: ReportContext): string {
   });
   const table = [
     '<table id="documents-table">',
-    `<thead><tr><th scope="col">document</th><th scope="col" class="num">operations</th>${statusHeaders()}<th scope="col" class="num" title="testable requirements of the document with a judged result">requirement coverage</th><th scope="col">verdict</th></tr></thead>`,
+    `<thead><tr><th scope="col">document</th><th scope="col" class="num">operations</th>${statusHeaders()}<th scope="col" class="num" title="testable rows of the document, any level, with a judged result (not the MUST coverage of the verdict)">rows judged</th><th scope="col">verdict</th></tr></thead>`,
     `<tbody>\n${rows.join('\n')}\n</tbody>`,
     '</table>',
   ].join('\n');

@@ -26,7 +26,7 @@ export function operationsSection(ctx: ReportContext): string {
   );
   const table = [
     '<div class="scroll"><table id="operations-table">',
-    `<thead><tr><th scope="col">operation</th><th scope="col">document</th><th scope="col">section</th><th scope="col">summary</th>${statusHeaders()}<th scope="col" class="num" title="testable requirements of the operation with a judged result">requirement coverage</th><th scope="col" title="testable MUST requirements in scope that were judged, and why the others were not">MUST judged</th><th scope="col">verdict</th></tr></thead>`,
+    `<thead><tr><th scope="col">operation</th><th scope="col">document</th><th scope="col">section</th><th scope="col">summary</th>${statusHeaders()}<th scope="col" class="num" title="testable rows of the operation, any level, with a judged result (the MUST coverage is the next column)">rows judged</th><th scope="col" title="testable MUST requirements in scope that were judged, and why the others were not">MUST judged</th><th scope="col">verdict</th></tr></thead>`,
     `<tbody>\n${rows.join('\n')}\n</tbody>`,
     '</table></div>',
   ].join('\n');

@@ -32,7 +32,7 @@ export function summarySection(ctx: ReportContext): string {
   const coverage = [
     '<table class="counts" id="coverage-summary">',
     '<caption>Requirements</caption>',
-    '<thead><tr><th scope="col">in the table</th><th scope="col">testable</th><th scope="col">verified by this run</th><th scope="col">coverage</th><th scope="col">not testable (reason given)</th><th scope="col">testable, no result</th></tr></thead>',
+    '<thead><tr><th scope="col">in the table</th><th scope="col">testable</th><th scope="col">verified by this run</th><th scope="col" title="testable rows of any level with a judged result; the MUST coverage that decides the verdict is above">rows judged</th><th scope="col">not testable (reason given)</th><th scope="col">testable, no result</th></tr></thead>',
     `<tbody><tr><td class="num">${cov.total}</td><td class="num">${cov.testable}</td><td class="num">${cov.verified}</td><td class="num" data-coverage="run">${esc(coverageLabel(cov))}</td><td class="num">${byTrace.get('not-tested') ?? 0}</td><td class="num${(byTrace.get('not-run') ?? 0) > 0 ? ' has-warn' : ''}">${byTrace.get('not-run') ?? 0}</td></tr></tbody>`,
     '</table>',
   ].join('\n');
