@@ -23,6 +23,7 @@ import { merge } from '../app/commands/merge.ts';
 import { openapi } from '../app/commands/openapi.ts';
 import { operations } from '../app/commands/operations.ts';
 import { pact } from '../app/commands/pact.ts';
+import { referenceClient } from '../app/commands/referenceClient.ts';
 import { report } from '../app/commands/report.ts';
 import { run } from '../app/commands/run.ts';
 import { serve } from '../app/commands/serve.ts';
@@ -47,6 +48,7 @@ const COMMANDS: Record<string, Command> = {
   openapi,
   pact,
   'certify-client': certifyClient,
+  'reference-client': referenceClient,
   keys,
   service,
 };

@@ -1,7 +1,10 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {
   certificateStatusUrl,
+  fetchCertificateStatus,
   generateSigningKeyPair,
   jwksOf,
   KeyProblem,
@@ -151,6 +154,36 @@ describe('key files and key sets', () => {
     expect(certificateStatusUrl(new URL('https://ca.test/keys.json'), 'C-1').href).toBe(
       'https://ca.test/certificates/C-1.json',
     );
+  });
+
+  it('reads a certificate status: superseded names its successor only as a plain id', async () => {
+    const answers: Record<string, unknown> = {
+      '/certificates/C-1.json': { status: 'superseded', supersededBy: 'C-2', supersededAt: '2026-02-01T00:00:00.000Z' },
+      '/certificates/C-3.json': { status: 'superseded', supersededBy: 'C-4\u001b[31m red' },
+      '/certificates/C-5.json': { status: 'superseded' },
+      '/certificates/C-6.json': { status: 'valid', supersededBy: 'C-7' },
+      '/certificates/C-8.json': { status: 'replaced' },
+    };
+    const server = createServer((req, res) => {
+      const answer = answers[req.url ?? ''];
+      if (answer === undefined) res.writeHead(404).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const status = (id: string) => fetchCertificateStatus(new URL(`${base}/certificates/${id}.json`));
+    try {
+      expect(await status('C-1')).toEqual({ status: 'superseded', supersededBy: 'C-2' });
+      expect(await status('C-3')).toEqual({ status: 'superseded' });
+      expect(await status('C-5')).toEqual({ status: 'superseded' });
+      expect(await status('C-6')).toEqual({ status: 'valid' });
+      expect(await status('C-8')).toEqual({
+        problem: 'expected a status of valid, revoked, superseded or expired, received "replaced"',
+      });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('reads the signer the results state, and nothing from a malformed one', () => {

@@ -313,12 +313,18 @@ export function statedSigner(results: RunResults): SignedBy | undefined {
   return { name: v.name, kid: v.kid, ...(typeof v.jwks === 'string' ? { jwks: v.jwks } : {}) };
 }
 
-export type CertificateStatus = 'valid' | 'revoked' | 'expired';
+/**
+ * `superseded`: a later certificate of the same product version and scope took its place; it
+ * still states what its run showed (the status names the later one as `supersededBy`).
+ */
+export type CertificateStatus = 'valid' | 'revoked' | 'superseded' | 'expired';
+const CERTIFICATE_STATUSES: readonly string[] = ['valid', 'revoked', 'superseded', 'expired'];
 
 /**
  * Where a certification service says a certificate's status: `<service>/certificates/<id>.json`
- * answering `{"status": "valid" | "revoked" | "expired"}`, the service being the JWKS URL without
- * its `/.well-known/jwks.json` (or its origin).
+ * answering `{"status": "valid" | "revoked" | "superseded" | "expired"}` (a superseded one with
+ * `"supersededBy": "<id>"`), the service being the JWKS URL without its `/.well-known/jwks.json`
+ * (or its origin).
  */
 export function certificateStatusUrl(jwksUrl: URL, certificate: string): URL {
   const base = jwksUrl.pathname.endsWith('/.well-known/jwks.json')
@@ -327,8 +333,13 @@ export function certificateStatusUrl(jwksUrl: URL, certificate: string): URL {
   return new URL(`${base}/certificates/${encodeURIComponent(certificate)}.json`, jwksUrl.origin);
 }
 
-/** A certificate's status at its service, or why it could not be read. */
-export async function fetchCertificateStatus(url: URL): Promise<{ status: CertificateStatus } | { problem: string }> {
+/**
+ * A certificate's status at its service (a superseded one's successor when the service names it
+ * as a plain id), or why it could not be read.
+ */
+export async function fetchCertificateStatus(
+  url: URL,
+): Promise<{ status: CertificateStatus; supersededBy?: string } | { problem: string }> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'error' });
     if (res.status !== 200) return { problem: `HTTP ${res.status}` };
@@ -336,8 +347,15 @@ export async function fetchCertificateStatus(url: URL): Promise<{ status: Certif
     if (text.length > 65536) return { problem: 'the answer is too long to be a status' };
     const value = JSON.parse(text) as unknown;
     const status = isObject(value) ? value.status : undefined;
-    if (status === 'valid' || status === 'revoked' || status === 'expired') return { status };
-    return { problem: `expected a status of valid, revoked or expired, received ${JSON.stringify(status) ?? 'none'}` };
+    if (typeof status === 'string' && CERTIFICATE_STATUSES.includes(status)) {
+      // Printed as it stands: only a plain id is taken.
+      const by = isObject(value) ? value.supersededBy : undefined;
+      const supersededBy =
+        status === 'superseded' && typeof by === 'string' && /^[\w.:-]{1,200}$/.test(by) ? by : undefined;
+      return { status: status as CertificateStatus, ...(supersededBy !== undefined ? { supersededBy } : {}) };
+    }
+    const received = JSON.stringify(status) ?? 'none';
+    return { problem: `expected a status of valid, revoked, superseded or expired, received ${received}` };
   } catch (e) {
     const err = e as Error & { cause?: { code?: string } };
     return {

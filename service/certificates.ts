@@ -1,31 +1,39 @@
 /**
  * A run the service performs is signed, and a conformant run that judged enough earns a
- * certificate (issue 25, items 6 and 7).
+ * certificate (issue 25, items 6 and 7; its scope and superseding, issue 32).
  *
  * Signing: the results state their signer (`signedBy`: the service's address, its key id and its
  * JWKS URL) before they are sealed, so report.html names it; the folder is then signed
  * (reports/verifySignature.ts signReportDir: signature.jws and signature.json), naming the run's
  * id and its certificate when it earned one. Every file a verifier needs is kept with the run.
  *
- * A certificate: the run is conformant and judged at least settings.certificate.minimumCoverage of
- * the testable MUST requirements in scope (and some at all). It states the organisation, the
- * product's name and version as certified, the suite version, the scope (kind, documents,
- * operations), when it was issued and expires, the run and its results digest; it is itself a JWS
- * signed with the service's key. A later run of the product, passing or failing, changes no
- * earlier certificate: each states what one run showed, for its validity; the product's history
- * shows every run beside them, and the operator revokes a certificate that must no longer stand.
+ * A certificate: the run is conformant, judged at least settings.certificate.minimumCoverage of
+ * the testable MUST requirements in scope, and certifies at least one operation. It states the
+ * organisation, the product's name and version as certified, the suite version, the scope (kind,
+ * the certified operations and their documents, and the operations of the run's selection left
+ * out, each with why), when it was issued and expires, the run and its results digest; it is
+ * itself a JWS signed with the service's key. An operation is certified only when its own verdict
+ * is conformant, it judged a testable MUST row, and none of its rows was left out because the
+ * product did not allow changes: an operation whose steps were omitted is never certified.
+ *
+ * One certificate per product version and scope: a new one supersedes every earlier still-valid
+ * certificate of the same product, version and scope (in the transaction that writes it), which
+ * still states what its run showed; a certificate of another scope stands beside it. A failing
+ * run changes no certificate; the operator revokes one that must no longer stand.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CompactSign } from 'jose';
+import type { Kysely } from 'kysely';
+import { DESTRUCTIVE_STEP } from '../core/decidedOutcomes.ts';
 import { sealed } from '../core/integrity.ts';
 import type { RunResults } from '../core/results.ts';
 import { type CertificateStatus, SIGNATURE_JSON, SIGNATURE_JWS, SIGNING_ALG } from '../core/signing.ts';
 import { signReportDir } from '../reports/verifySignature.ts';
 import { RESULTS_JSON, writeReports } from '../reports/writeReports.ts';
 import { type CertificateSettings, iso, type ServiceContext, serviceUrlOf } from './context.ts';
-import type { CertificatesTable } from './db/schema.ts';
+import type { CertificatesTable, Database } from './db/schema.ts';
 import { JWKS_PATH } from './signingKey.ts';
 
 /** The `typ` header of a certificate's JWS. */
@@ -59,16 +67,124 @@ export interface CertificateStatement {
   status?: string;
 }
 
-export interface CertificateScope {
-  kind: 'server' | 'client';
-  documents: string[];
-  operations: string[];
+/** Why an operation of a run's selection is not certified. */
+export const LEFT_OUT_REASONS = Object.freeze({
+  /** Some of its rows are judged only by steps that change data, and the product did not allow changes. */
+  noChanges: 'omitted: the product did not allow changes',
+  /** Left out by choice: the config omits it, its features are not available, its scenario not selected. */
+  notInScope: 'not in scope',
+  /** Nothing of it judged (data wanting, no result), or too little for a verdict of its own. */
+  notJudged: 'not judged',
+} as const);
+export type LeftOutReason = (typeof LEFT_OUT_REASONS)[keyof typeof LEFT_OUT_REASONS];
+
+export interface LeftOutOperation {
+  operation: string;
+  reason: LeftOutReason;
 }
 
-/** Whether a finished run earns a certificate, or the one line why not. */
+export interface CertificateScope {
+  kind: 'server' | 'client';
+  /** The documents of the certified operations. */
+  documents: string[];
+  /** The certified operations. */
+  operations: string[];
+  /** The operations of the run's selection that are not certified, each with why. */
+  leftOut: LeftOutOperation[];
+}
+
+/**
+ * What a run's sealed results certify: each operation of its selection is certified when its own
+ * verdict is conformant, it judged at least one testable MUST row, and no row of it was left out
+ * because steps that change data were not allowed (results.coverage.operations); the others are
+ * left out with their reason.
+ */
+export function certifiedOperations(
+  results: Pick<RunResults, 'operations' | 'coverage'>,
+): Omit<CertificateScope, 'kind'> {
+  const certified: RunResults['operations'] = [];
+  const leftOut: LeftOutOperation[] = [];
+  for (const o of results.operations) {
+    const c = results.coverage?.operations[o.id];
+    const [judged, inScope, chosen] = [c?.judged ?? 0, c?.inScope ?? 0, c?.leftOut ?? {}];
+    const reason: LeftOutReason | undefined =
+      (chosen[DESTRUCTIVE_STEP.coverage.reason] ?? 0) > 0
+        ? LEFT_OUT_REASONS.noChanges
+        : judged > 0 && o.verdict === 'conformant'
+          ? undefined
+          : judged === 0 && inScope === 0 && Object.keys(chosen).length > 0
+            ? LEFT_OUT_REASONS.notInScope
+            : LEFT_OUT_REASONS.notJudged;
+    if (reason === undefined) certified.push(o);
+    else leftOut.push({ operation: o.id, reason });
+  }
+  return {
+    documents: [...new Set(certified.map((o) => o.document))].sort(),
+    operations: certified.map((o) => o.id).sort(),
+    leftOut: leftOut.sort((a, b) => a.operation.localeCompare(b.operation)),
+  };
+}
+
+/** `ack-remittance (omitted: the product did not allow changes), ...`, the first few. */
+export function leftOutText(leftOut: readonly LeftOutOperation[], most = 5): string {
+  const named = leftOut.slice(0, most).map((l) => `${l.operation} (${l.reason})`);
+  return leftOut.length > most ? `${named.join(', ')} and ${leftOut.length - most} more` : named.join(', ');
+}
+
+/** A stored scope, as issued (a certificate issued before scopes named what was left out names none). */
+export function scopeOf(text: string | null): CertificateScope {
+  const value = (text ? JSON.parse(text) : {}) as Partial<CertificateScope>;
+  return {
+    kind: value.kind === 'client' ? 'client' : 'server',
+    documents: value.documents ?? [],
+    operations: value.operations ?? [],
+    leftOut: value.leftOut ?? [],
+  };
+}
+
+/** Two certificates are of one scope when of one kind, certifying and leaving out the same operations. */
+export function sameScope(a: CertificateScope, b: CertificateScope): boolean {
+  const key = (s: CertificateScope) =>
+    JSON.stringify([s.kind, [...s.operations].sort(), s.leftOut.map((l) => l.operation).sort()]);
+  return key(a) === key(b);
+}
+
+/**
+ * Marks superseded by `issued` every other still-valid certificate of its product, version and
+ * scope (not revoked, not superseded, not expired when it is issued). Called in the transaction
+ * that writes `issued` (jobs/claims.ts finishRun); answers the ids superseded.
+ */
+export async function supersedeEarlier(db: Kysely<Database>, issued: CertificatesTable): Promise<string[]> {
+  if (issued.product_version === null) return [];
+  const standing = await db
+    .selectFrom('certificates')
+    .select(['id', 'scope'])
+    .where('product_id', '=', issued.product_id)
+    .where('product_version', '=', issued.product_version)
+    .where('id', '!=', issued.id)
+    .where('revoked_at', 'is', null)
+    .where('superseded_at', 'is', null)
+    .where('expires_at', '>', issued.issued_at)
+    .execute();
+  const scope = scopeOf(issued.scope);
+  const same = standing.filter((c) => sameScope(scopeOf(c.scope), scope)).map((c) => c.id);
+  if (same.length > 0)
+    await db
+      .updateTable('certificates')
+      .set({ superseded_by: issued.id, superseded_at: issued.issued_at })
+      .where('id', 'in', same)
+      .execute();
+  return same;
+}
+
+/**
+ * Whether a finished run earns a certificate, or the one line why not; with its results, also
+ * whether it certifies any operation (certifiedOperations).
+ */
 export function certificateDecision(
   run: { verdict: string | null; coverage_judged: number | null; coverage_in_scope: number | null },
   settings: CertificateSettings,
+  results?: Pick<RunResults, 'operations' | 'coverage'>,
 ): { earned: true } | { earned: false; reason: string } {
   if (run.verdict !== 'conformant')
     return { earned: false, reason: `the run is not conformant (verdict ${run.verdict ?? 'none'})` };
@@ -80,15 +196,21 @@ export function certificateDecision(
       earned: false,
       reason: `coverage ${percent(judged / inScope)} (${judged}/${inScope}) is below the minimum of ${percent(settings.minimumCoverage)}`,
     };
+  if (results !== undefined) {
+    const { operations, leftOut } = certifiedOperations(results);
+    if (operations.length === 0)
+      return { earned: false, reason: `no operation can be certified: ${leftOutText(leftOut)}` };
+  }
   return { earned: true };
 }
 
-/** A certificate's status at a moment: revoked first, then expired. */
+/** A certificate's status at a moment: revoked first, then superseded, then expired. */
 export function certificateStatus(
-  row: Pick<CertificatesTable, 'revoked_at' | 'expires_at'>,
+  row: Pick<CertificatesTable, 'revoked_at' | 'superseded_at' | 'expires_at'>,
   now: Date,
 ): CertificateStatus {
   if (row.revoked_at !== null) return 'revoked';
+  if (row.superseded_at !== null) return 'superseded';
   return row.expires_at <= iso(now) ? 'expired' : 'valid';
 }
 
@@ -150,6 +272,7 @@ export async function signRun(
             coverage_in_scope: overall?.inScope ?? null,
           },
           ctx.settings.certificate,
+          stated,
         );
   const now = ctx.now();
   const certificateId = decision.earned ? randomUUID() : undefined;
@@ -176,8 +299,7 @@ export async function signRun(
     .executeTakeFirstOrThrow();
   const scope: CertificateScope = {
     kind: stated.party === 'client' || product.kind === 'client' ? 'client' : 'server',
-    documents: [...new Set(stated.operations.map((o) => o.document))].sort(),
-    operations: stated.operations.map((o) => o.id).sort(),
+    ...certifiedOperations(stated),
   };
   const expires = new Date(now.getTime() + ctx.settings.certificate.validityDays * 86_400_000);
   const statement: CertificateStatement = {
@@ -213,6 +335,8 @@ export async function signRun(
       suite_version: stated.suite.version,
       scope: JSON.stringify(scope),
       results_digest: digest,
+      superseded_by: null,
+      superseded_at: null,
     },
   };
 }

@@ -8,6 +8,12 @@
  * 404, a form without its token refused), and `conformance verify-report` on the signed folder
  * downloaded from the run page: accepted with the signer and the certificate's status, revoked
  * after revocation, altered when changed, an unknown signer when signed by another key.
+ *
+ * Scope is part of the certificate (issue 32): a server keeping an acknowledged batch (a MUST
+ * break) is not conformant when its product allows changes, and certified without ack-remittance
+ * (left out: the product did not allow changes) when it does not; a second conformant run of one
+ * version and scope supersedes the first (its page, its status and verify-report say so, exit 0);
+ * another scope (changes allowed on the product's page) is another certificate, both valid.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -15,9 +21,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { MustCoverage } from '../core/results.ts';
 import { generateSigningKeyPair, type ReportStatement, signingKeyFromPem, signStatement } from '../core/signing.ts';
 import { type RunningSandbox, startSandbox } from '../server/http.ts';
-import { type CertificateStatement, certificateDecision } from '../service/certificates.ts';
+import {
+  type CertificateScope,
+  type CertificateStatement,
+  certificateDecision,
+  certificateStatus,
+  certifiedOperations,
+  LEFT_OUT_REASONS,
+  sameScope,
+} from '../service/certificates.ts';
 import { ServiceKeyProblem } from '../service/secrets.ts';
 import { SIGNING_KEY_FILE } from '../service/signingKey.ts';
 import { type RunningService, startService } from '../service/startService.ts';
@@ -32,6 +47,9 @@ const OPERATOR = { email: 'operator@example.test', password: 'operator-password-
 /** One operation keeps each run to seconds: Find Member judges every testable MUST row in scope on the clean sandbox. */
 const ONLY = 'find-member-v2';
 const FAULT = 'no-match-status-200';
+/** Find Member and the acknowledgement of a batch: the latter judged in full only when changes are allowed. */
+const WITH_ACK = 'find-member-v2,ack-remittance';
+const ACK_FAULT = 'ack-keeps-batch';
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string })
   .version;
 const DAY = 86_400_000;
@@ -39,14 +57,17 @@ const DAY = 86_400_000;
 let pg: ThrowawayPostgres | undefined;
 let clean: RunningSandbox;
 let faulty: RunningSandbox;
+let keepsBatch: RunningSandbox;
 beforeAll(async () => {
   if (PG) pg = await startThrowawayPostgres();
   clean = await startSandbox({ port: 0 });
   faulty = await startSandbox({ port: 0, faults: [FAULT] });
+  keepsBatch = await startSandbox({ port: 0, faults: [ACK_FAULT] });
 }, 60_000);
 afterAll(async () => {
   await clean?.close();
   await faulty?.close();
+  await keepsBatch?.close();
   pg?.stop();
 });
 
@@ -102,6 +123,24 @@ async function downloadSigned(person: Person, run: string): Promise<string> {
 }
 
 const lastLine = (text: string) => text.trim().split('\n').at(-1);
+
+/** The certificate the run page links, or undefined. */
+async function certificateOf(person: Person, run: string): Promise<string | undefined> {
+  return /<a id="certificate" href="\/certificates\/([\w-]+)">/.exec((await person.get(run)).text)?.[1];
+}
+
+/** What a certificate states (its JWS payload, as stored). */
+async function statementOf(service: RunningService, certificate: string): Promise<CertificateStatement> {
+  const row = await service.ctx.db
+    .selectFrom('certificates')
+    .select('jws')
+    .where('id', '=', certificate)
+    .executeTakeFirstOrThrow();
+  return JSON.parse(Buffer.from(row.jws!.split('.')[1], 'base64url').toString('utf8')) as CertificateStatement;
+}
+
+const statusOf = async (service: RunningService, certificate: string) =>
+  (await fetch(`${service.url}/certificates/${certificate}.json`)).json();
 const engines = ['sqlite' as const, ...(PG ? ['postgres' as const] : [])];
 
 describe.each(engines)('on %s', (engine) => {
@@ -303,6 +342,161 @@ describe.each(engines)('on %s', (engine) => {
     });
   }, 150_000);
 
+  let ledger: string;
+  let ledgerRun: string;
+  let ledgerCertificate: string;
+
+  test('a server keeping an acknowledged batch: allowed to change it, not conformant and no certificate', async () => {
+    const product = (
+      await partner.post('/products', {
+        name: 'Ledger',
+        version: '1',
+        baseUrl: keepsBatch.url,
+        only: WITH_ACK,
+        allowChanges: 'on',
+      })
+    ).location!;
+    const page = await partner.get(product);
+    expect(page.text).toContain('<p id="allow-changes" data-allow-changes="yes">');
+    expect(page.text).toMatch(/<input type="checkbox" name="allowChanges" value="on" checked>/);
+    const run = await runToEnd(service, partner, product);
+    const id = run.split('/').pop()!;
+    const row = await service.ctx.db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ state: 'finished', verdict: 'not-conformant' });
+    const results = await service.ctx.db
+      .selectFrom('run_files')
+      .select('content')
+      .where('run_id', '=', id)
+      .where('name', '=', 'results.json')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(results.content)).toMatchObject({ allowDestructive: true });
+    expect((await partner.get(run)).text).toContain(
+      '<p id="no-certificate">No certificate: the run is not conformant (verdict not-conformant).</p>',
+    );
+    expect(await service.ctx.db.selectFrom('certificates').select('id').where('run_id', '=', id).execute()).toEqual([]);
+  }, 150_000);
+
+  test('not allowed to change it: a certificate leaving ack-remittance out, in its statement and page', async () => {
+    ledger = (
+      await partner.post('/products', { name: 'Ledger', version: '1', baseUrl: keepsBatch.url, only: WITH_ACK })
+    ).location!;
+    expect((await partner.get(ledger)).text).toContain('<p id="allow-changes" data-allow-changes="no">');
+    ledgerRun = await runToEnd(service, partner, ledger);
+    const row = await service.ctx.db
+      .selectFrom('runs')
+      .selectAll()
+      .where('id', '=', ledgerRun.split('/').pop()!)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ state: 'finished', verdict: 'conformant' });
+    ledgerCertificate = (await certificateOf(partner, ledgerRun))!;
+    expect(ledgerCertificate).toBeDefined();
+    const scope: CertificateScope = {
+      kind: 'server',
+      documents: ['D1'],
+      operations: ['find-member-v2'],
+      leftOut: [{ operation: 'ack-remittance', reason: 'omitted: the product did not allow changes' }],
+    };
+    expect((await statementOf(service, ledgerCertificate)).scope).toEqual(scope);
+    const page = await new Person(service.url!).get(`/certificates/${ledgerCertificate}`);
+    expect(page.text).toContain('<td id="certificate-operations">find-member-v2</td>');
+    expect(page.text).toContain(
+      '<li data-operation="ack-remittance"><code>ack-remittance</code>: ' +
+        'omitted: the product did not allow changes</li>',
+    );
+    expect(await statusOf(service, ledgerCertificate)).toEqual({
+      status: 'valid',
+      id: ledgerCertificate,
+      issuedAt: expect.any(String),
+      expiresAt: expect.any(String),
+    });
+  }, 150_000);
+
+  test('a second conformant run of one version and scope supersedes the first; verify-report exits 0', async () => {
+    const firstFolder = await downloadSigned(partner, ledgerRun);
+    const second = await runToEnd(service, partner, ledger);
+    const successor = (await certificateOf(partner, second))!;
+    expect(successor).toBeDefined();
+    expect(successor).not.toBe(ledgerCertificate);
+    expect((await statementOf(service, successor)).scope).toEqual(
+      (await statementOf(service, ledgerCertificate)).scope,
+    );
+    expect(await statusOf(service, ledgerCertificate)).toMatchObject({
+      status: 'superseded',
+      supersededBy: successor,
+      supersededAt: expect.any(String),
+    });
+    expect(await statusOf(service, successor)).toMatchObject({ status: 'valid' });
+    const anyone = new Person(service.url!);
+    const page = await anyone.get(`/certificates/${ledgerCertificate}`);
+    expect(page.text).toContain('<strong id="certificate-status">superseded</strong>');
+    expect(page.text).toContain(`<a id="superseded-by" href="/certificates/${successor}">${successor}</a>`);
+    // Still what it was: the statement and the list of what was left out stand.
+    expect(page.text).toContain('<td id="certificate-operations">find-member-v2</td>');
+    expect((await anyone.get(`/certificates/${successor}`)).text).toContain(
+      `<td id="certificate-supersedes"><a href="/certificates/${ledgerCertificate}">${ledgerCertificate}</a></td>`,
+    );
+    const history = (await partner.get(ledger)).text;
+    expect(history).toMatch(
+      new RegExp(`<a href="/certificates/${ledgerCertificate}">.*?class="certificate-superseded">superseded<`, 's'),
+    );
+    expect(history).toMatch(
+      new RegExp(`<a href="/certificates/${successor}">.*?class="certificate-valid">valid<`, 's'),
+    );
+    const standing = await service.ctx.db
+      .selectFrom('certificates')
+      .select('id')
+      .where('product_id', '=', ledger.split('/').pop()!)
+      .where('superseded_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .execute();
+    expect(standing).toEqual([{ id: successor }]);
+    // The first run's folder still verifies as what it was; its certificate is named superseded, not refused.
+    const r = await runInProcess(['verify-report', firstFolder, '--key', jwksUrl]);
+    expect(r.stdout).toContain(
+      `certificate ${ledgerCertificate}: SUPERSEDED by ${successor} ` +
+        `(${service.url}/certificates/${ledgerCertificate}.json)`,
+    );
+    expect(lastLine(r.stdout)).toBe(`SIGNED AND INTACT: ${firstFolder} is as ${service.url} signed it`);
+    expect(r.code).toBe(0);
+  }, 150_000);
+
+  test('another scope (changes allowed on the product’s page) is another certificate: both valid', async () => {
+    // A sandbox of its own: the run that acknowledges batches changes its data.
+    const own = await startSandbox({ port: 0 });
+    try {
+      const product = (
+        await partner.post('/products', { name: 'Books', version: '2', baseUrl: own.url, only: WITH_ACK })
+      ).location!;
+      const first = (await certificateOf(partner, await runToEnd(service, partner, product)))!;
+      expect((await statementOf(service, first)).scope.leftOut).toEqual([
+        { operation: 'ack-remittance', reason: 'omitted: the product did not allow changes' },
+      ]);
+      // The form is the product page's, with its token; without one it is refused; a wrong value is one line.
+      expect((await partner.request('POST', `${product}/changes`, { allowChanges: 'on' })).status).toBe(403);
+      const wrong = await partner.post(`${product}/changes`, { allowChanges: 'yes please' }, product);
+      expect(wrong.status).toBe(400);
+      expect(wrong.text).toContain('<p class="problem">Expected allowChanges &quot;on&quot; or absent, received');
+      expect(await partner.post(`${product}/changes`, { allowChanges: 'on' }, product)).toMatchObject({
+        status: 303,
+        location: product,
+      });
+      expect((await partner.get(product)).text).toContain('<p id="allow-changes" data-allow-changes="yes">');
+      const second = (await certificateOf(partner, await runToEnd(service, partner, product)))!;
+      expect(second).toBeDefined();
+      expect((await statementOf(service, second)).scope).toMatchObject({
+        operations: ['ack-remittance', 'find-member-v2'],
+        leftOut: [],
+      });
+      expect(await statusOf(service, first)).toMatchObject({ status: 'valid' });
+      expect(await statusOf(service, second)).toMatchObject({ status: 'valid' });
+      // Unticked again: the next run omits the changes once more.
+      expect(await partner.post(`${product}/changes`, {}, product)).toMatchObject({ status: 303 });
+      expect((await partner.get(product)).text).toContain('<p id="allow-changes" data-allow-changes="no">');
+    } finally {
+      await own.close();
+    }
+  }, 300_000);
+
   test('the operator revokes: a partner is answered 404, a form without its token refused; then verify-report says revoked', async () => {
     const revoke = `/certificates/${certificate}/revoke`;
     expect((await partner.post(revoke, {}, `/certificates/${certificate}`)).status).toBe(404);
@@ -357,6 +551,106 @@ test('a certificate needs a conformant verdict and enough judged; the reason is 
   expect(certificateDecision({ verdict: 'conformant', coverage_judged: 0, coverage_in_scope: 0 }, settings)).toEqual({
     earned: false,
     reason: 'the run judged no testable MUST requirement',
+  });
+});
+
+describe('what a certificate certifies', () => {
+  const operation = (id: string, verdict: 'conformant' | 'inconclusive' = 'conformant') => ({
+    id,
+    document: 'D1' as const,
+    section: '4',
+    summary: id,
+    counts: { pass: 1, fail: 0, warn: 0, skip: 0, omit: 0, error: 0 },
+    verdict,
+  });
+  const coverage = (judged: number, inScope: number, leftOut: Record<string, number> = {}): MustCoverage => ({
+    judged,
+    inScope,
+    notJudged: inScope > judged ? { 'fixture not configured': inScope - judged } : {},
+    leftOut,
+  });
+  const results = {
+    operations: [
+      operation('find-member-v2'),
+      operation('ack-remittance'),
+      operation('list-pending-remittances'),
+      operation('search-address'),
+      operation('get-remittance-details'),
+      operation('create-patient', 'inconclusive'),
+    ],
+    coverage: {
+      minimum: 0.9,
+      overall: coverage(70, 72),
+      operations: {
+        'find-member-v2': coverage(53, 53),
+        // Judged in part and omitted in part: never certified.
+        'ack-remittance': coverage(4, 4, { 'needs --allow-destructive': 11 }),
+        'list-pending-remittances': coverage(0, 0, { 'operation omitted by the config': 20 }),
+        'search-address': coverage(0, 3),
+        'get-remittance-details': coverage(10, 10, { 'a feature the config says its credentials lack': 2 }),
+        'create-patient': coverage(2, 6),
+      },
+    },
+  };
+
+  test('an operation is certified when conformant, judged and nothing of it omitted for want of changes', () => {
+    expect(certifiedOperations(results)).toEqual({
+      documents: ['D1'],
+      operations: ['find-member-v2', 'get-remittance-details'],
+      leftOut: [
+        { operation: 'ack-remittance', reason: LEFT_OUT_REASONS.noChanges },
+        { operation: 'create-patient', reason: 'not judged' },
+        { operation: 'list-pending-remittances', reason: 'not in scope' },
+        { operation: 'search-address', reason: 'not judged' },
+      ],
+    });
+  });
+
+  test('no operation certified: no certificate, and the one line names what was left out', () => {
+    const settings = { minimumCoverage: 0.9, validityDays: 365 };
+    const run = { verdict: 'conformant', coverage_judged: 4, coverage_in_scope: 4 };
+    const onlyAck = {
+      operations: [operation('ack-remittance')],
+      coverage: {
+        ...results.coverage,
+        operations: { 'ack-remittance': coverage(4, 4, { 'needs --allow-destructive': 11 }) },
+      },
+    };
+    expect(certificateDecision(run, settings, onlyAck)).toEqual({
+      earned: false,
+      reason: 'no operation can be certified: ack-remittance (omitted: the product did not allow changes)',
+    });
+    expect(certificateDecision(run, settings, results)).toEqual({ earned: true });
+  });
+
+  test('a status: revoked first, then superseded, then expired', () => {
+    const [now, past, future] = [
+      new Date('2026-06-01T00:00:00Z'),
+      '2026-01-01T00:00:00.000Z',
+      '2027-01-01T00:00:00.000Z',
+    ];
+    const row = (revoked_at: string | null, superseded_at: string | null, expires_at: string) => ({
+      revoked_at,
+      superseded_at,
+      expires_at,
+    });
+    expect(certificateStatus(row(past, past, past), now)).toBe('revoked');
+    expect(certificateStatus(row(null, past, past), now)).toBe('superseded');
+    expect(certificateStatus(row(null, null, past), now)).toBe('expired');
+    expect(certificateStatus(row(null, null, future), now)).toBe('valid');
+  });
+
+  test('one scope: the same kind, certified operations and operations left out (whatever the reason)', () => {
+    const scope: CertificateScope = {
+      kind: 'server',
+      documents: ['D1'],
+      operations: ['find-member-v2'],
+      leftOut: [{ operation: 'ack-remittance', reason: LEFT_OUT_REASONS.noChanges }],
+    };
+    expect(sameScope(scope, { ...scope, leftOut: [{ operation: 'ack-remittance', reason: 'not judged' }] })).toBe(true);
+    expect(sameScope(scope, { ...scope, kind: 'client' })).toBe(false);
+    expect(sameScope(scope, { ...scope, leftOut: [] })).toBe(false);
+    expect(sameScope(scope, { ...scope, operations: ['ack-remittance', 'find-member-v2'], leftOut: [] })).toBe(false);
   });
 });
 

@@ -142,7 +142,7 @@ test('the reference client certified through a workspace job: conformant, with t
     .where('run_id', '=', runId)
     .execute();
   expect(certificates.map((c) => JSON.parse(c.scope ?? '{}'))).toEqual([
-    { kind: 'client', documents: ['D1', 'D3'], operations: ['create-patient', 'find-member-v2'] },
+    { kind: 'client', documents: ['D1', 'D3'], operations: ['create-patient', 'find-member-v2'], leftOut: [] },
   ]);
   expect(results.results.filter((r) => r.status === 'fail')).toEqual([]);
   const report = await partner.get(`/runs/${runId}/report`);

@@ -4,7 +4,9 @@
  * starts a run, follows it live (server-sent events), reads the report, and after the server
  * breaks a rule sees the run fail and the history say what changed. Claims honour one run per
  * product and the organisation's limit; a dead worker's run is retried once, then failed; a
- * verdict is written only under the claim that holds; private addresses are refused.
+ * verdict is written only under the claim that holds; private addresses are refused. A certificate
+ * written with its run supersedes, in the same transaction, the standing ones of its product's
+ * version and scope, and no other (issue 32).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -13,6 +15,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../server/http.ts';
 import { iso, type ServiceContext } from '../service/context.ts';
+import { certificateStatus } from '../service/certificates.ts';
+import type { CertificatesTable } from '../service/db/schema.ts';
 import { claimNextRun, finishRun, recoverRuns } from '../service/jobs/claims.ts';
 import { guardTarget, TargetRefused } from '../service/ssrf.ts';
 import { type RunningService, startService } from '../service/startService.ts';
@@ -298,5 +302,90 @@ describe('claims', () => {
     const failed = await ctx.db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(failed).toMatchObject({ state: 'failed', verdict: null, attempt: 2 });
     expect(await finishRun(ctx, secondClaim, outcome)).toBe(false);
+  });
+
+  test('a certificate supersedes the standing ones of its version and scope; a lost claim, none', async () => {
+    await ctx.db.updateTable('runs').set({ state: 'failed' }).execute();
+    const { org, products } = await organisationWithProducts(1);
+    const earlierRun = await queued(org, products[0]);
+    await ctx.db.updateTable('runs').set({ state: 'finished' }).where('id', '=', earlierRun).execute();
+    const now = new Date();
+    const leftOut = (reason: string) => [{ operation: 'ack-remittance', reason }];
+    const scope = (operations: string[], left: { operation: string; reason: string }[]) =>
+      JSON.stringify({ kind: 'server', documents: ['D1'], operations, leftOut: left });
+    const certificate = (id: string, runId: string, other: Partial<CertificatesTable> = {}): CertificatesTable => ({
+      id,
+      organisation_id: org,
+      product_id: products[0],
+      run_id: runId,
+      issued_at: iso(now),
+      expires_at: iso(new Date(now.getTime() + 86_400_000)),
+      revoked_at: null,
+      jws: null,
+      product_name: 'p0',
+      product_version: '1',
+      suite_version: '0.1.0',
+      scope: scope(['find-member-v2'], leftOut('omitted: the product did not allow changes')),
+      results_digest: null,
+      superseded_by: null,
+      superseded_at: null,
+      ...other,
+    });
+    const earlier = [
+      certificate('same', earlierRun),
+      // The same operations left out for another reason: the same scope.
+      certificate('same-otherwise-left-out', earlierRun, { scope: scope(['find-member-v2'], leftOut('not judged')) }),
+      certificate('other-version', earlierRun, { product_version: '0.9' }),
+      certificate('other-scope', earlierRun, { scope: scope(['ack-remittance', 'find-member-v2'], []) }),
+      certificate('revoked', earlierRun, { revoked_at: iso(now) }),
+      certificate('expired', earlierRun, { expires_at: iso(new Date(now.getTime() - 1000)) }),
+    ];
+    for (const c of earlier) await ctx.db.insertInto('certificates').values(c).execute();
+    const id = await queued(org, products[0]);
+    const claim = (await claimNextRun(ctx, 'worker'))!;
+    expect(claim.runId).toBe(id);
+    const outcome = {
+      state: 'finished' as const,
+      verdict: 'conformant',
+      coverage_judged: 1,
+      coverage_in_scope: 1,
+      report_dir: null,
+      problem: null,
+    };
+    const supersededBy = async () =>
+      Object.fromEntries(
+        (
+          await ctx.db
+            .selectFrom('certificates')
+            .select(['id', 'superseded_by'])
+            .where('product_id', '=', products[0])
+            .execute()
+        ).map((c) => [c.id, c.superseded_by]),
+      );
+    // A claim that no longer holds writes neither the certificate nor its superseding.
+    expect(await finishRun(ctx, { ...claim, attempt: claim.attempt + 1 }, outcome, {}, certificate('lost', id))).toBe(
+      false,
+    );
+    expect(Object.values(await supersededBy())).toEqual(earlier.map(() => null));
+    expect(await finishRun(ctx, claim, outcome, {}, certificate('newest', id))).toBe(true);
+    expect(await supersededBy()).toEqual({
+      same: 'newest',
+      'same-otherwise-left-out': 'newest',
+      'other-version': null,
+      'other-scope': null,
+      revoked: null,
+      expired: null,
+      newest: null,
+    });
+    const rows = await ctx.db.selectFrom('certificates').selectAll().where('product_id', '=', products[0]).execute();
+    const statusOf = (id: string) => certificateStatus(rows.find((r) => r.id === id)!, now);
+    expect(['same', 'other-scope', 'revoked', 'expired', 'newest'].map(statusOf)).toEqual([
+      'superseded',
+      'valid',
+      'revoked',
+      'expired',
+      'valid',
+    ]);
+    expect(rows.find((r) => r.id === 'same')?.superseded_at).toBe(iso(now));
   });
 });

@@ -8,6 +8,10 @@
  * cannot be edited, and the history compares runs of one product), the next run is not conformant
  * and the history says what changed since the previous run. A partner of another organisation is
  * answered 404 on every address of the first partner's, and the operator revokes the certificate.
+ * The product is registered with its target's changes not allowed (the form's checkbox left
+ * unticked): its certificate names Find Member certified and the acknowledgement of a batch left
+ * out, with why; the partner then allows changes on the product's page, and against a server that
+ * keeps acknowledged batches the run is not conformant (issue 32).
  *
  * The steps share one service and run in order; a failing step leaves screenshots of every open
  * page in a temporary folder (its path printed). The time of each step is printed at the end.
@@ -27,11 +31,15 @@ const OPERATOR = { email: 'operator@example.test', password: 'operator-password-
 const PARTNER = { email: 'partner@acme.test', password: 'partner-password-1' };
 const STRANGER = { email: 'someone@globex.test', password: 'stranger-password-1' };
 /**
- * One operation keeps each run to seconds: Find Member, judged on every testable MUST row in scope
- * against the clean sandbox (conformant, so a certificate can be earned); the fault breaks one of
- * its documented rules (a search matching no one answered 200).
+ * Two operations keep each run to seconds: Find Member, judged on every testable MUST row in scope
+ * against the clean sandbox (conformant, so a certificate can be earned), and the acknowledgement
+ * of a batch, whose steps change data (omitted: the product does not allow changes, so it is left
+ * out of the certificate); the fault breaks one of Find Member's documented rules (a search
+ * matching no one answered 200).
  */
-const ONLY = 'find-member-v2';
+const CERTIFIED = 'find-member-v2';
+const LEFT_OUT = 'ack-remittance';
+const ONLY = `${CERTIFIED},${LEFT_OUT}`;
 const FAULT = 'no-match-status-200';
 const RUN_TIMEOUT_MS = 90_000;
 
@@ -228,11 +236,17 @@ describe('the certification service in Chromium: a partner from invite to certif
     await page.locator('input[name="version"]').fill('3.2');
     await page.locator('input[name="baseUrl"]').fill(sandbox.url);
     await page.locator('input[name="only"]').fill(ONLY);
+    // The target's changes: a checkbox with its plain explanation, left unticked.
+    const changes = page.getByLabel(
+      'The target is a test environment: runs may change its data (acknowledge batches, create and delete records)',
+    );
+    expect(await changes.isChecked()).toBe(false);
     await page.getByRole('button', { name: 'Register' }).click();
     await page.waitForURL(/\/products\/[^/]+$/);
     walk.productPath = pathOf(page);
     expect(await page.locator('h1').innerText()).toBe('Acme Practice Server 3.2');
     expect(await page.locator('main').innerText()).toContain(`Server: ${sandbox.url}`);
+    expect(await page.locator('#allow-changes').innerText()).toMatch(/^Changes not allowed: /);
     await page.goto(`${service.url}/products`);
     expect(await page.locator(`a[href="${walk.productPath}"]`).innerText()).toBe('Acme Practice Server');
     // The operator sees the partner and the product on the organisation's page.
@@ -288,7 +302,11 @@ describe('the certification service in Chromium: a partner from invite to certif
       expect(await page.locator('#certificate-organisation').innerText()).toBe('Acme Health');
       expect(await page.locator('#certificate-product').innerText()).toBe('Acme Practice Server');
       expect(await page.locator('#certificate-version').innerText()).toBe('3.2');
-      expect(await page.locator('#certificate-operations').innerText()).toBe(ONLY);
+      // Only what was judged is certified; the operation whose steps were omitted is named with why.
+      expect(await page.locator('#certificate-operations').innerText()).toBe(CERTIFIED);
+      expect(await page.locator('#certificate-left-out li').allInnerTexts()).toEqual([
+        `${LEFT_OUT}: omitted: the product did not allow changes`,
+      ]);
       // Only the operator revokes.
       expect(await page.locator('#revoke').count()).toBe(0);
       // The product's page lists it, valid.
@@ -360,11 +378,37 @@ describe('the certification service in Chromium: a partner from invite to certif
       expect(since).toMatch(/^[1-9]\d* new, 0 fixed/);
       const findings = await newest.locator('.new-findings li').allInnerTexts();
       expect(findings.length).toBeGreaterThan(0);
-      expect(findings.every((f) => f.startsWith('MUST ') && f.includes(ONLY))).toBe(true);
+      expect(findings.every((f) => f.startsWith('MUST ') && f.includes(CERTIFIED))).toBe(true);
       expect(await rows.nth(1).locator(`td.verdict-${walk.firstVerdict}`).count()).toBe(1);
       // The chart: one point per finished run, the latest red.
       expect(await page.locator('#history-chart circle').count()).toBe(2);
       expect(await page.locator('#history-chart circle').last().getAttribute('fill')).toBe('#a00');
+    },
+    RUN_TIMEOUT_MS + 30_000,
+  );
+
+  step(
+    'the partner allows changes; against a server keeping acknowledged batches the run is not conformant',
+    async () => {
+      const page = walk.partner!;
+      await page.goto(`${service.url}${walk.productPath}`);
+      const changes = page.locator('#changes-form input[name="allowChanges"]');
+      expect(await changes.isChecked()).toBe(false);
+      await changes.check();
+      await page.getByRole('button', { name: 'Save whether runs may change data' }).click();
+      await page.waitForURL((u) => u.pathname === walk.productPath);
+      await expect.poll(() => page.locator('#allow-changes').getAttribute('data-allow-changes')).toBe('yes');
+      expect(await page.locator('#allow-changes').innerText()).toMatch(/^Changes allowed: /);
+      expect(await page.locator('#changes-form input[name="allowChanges"]').isChecked()).toBe(true);
+      // The acknowledgement's steps now run, and find the batch still listed (a MUST break).
+      await sandbox.close();
+      sandbox = await startSandbox({ port: sandboxPort, faults: ['ack-keeps-batch'] });
+      await startRunAndFollow(page);
+      expect(await page.locator('#verdict').innerText()).toBe('not-conformant');
+      expect(await page.locator('#certificate').count()).toBe(0);
+      expect(await page.locator('#no-certificate').innerText()).toBe(
+        'No certificate: the run is not conformant (verdict not-conformant).',
+      );
     },
     RUN_TIMEOUT_MS + 30_000,
   );
@@ -435,7 +479,7 @@ describe('the certification service in Chromium: a partner from invite to certif
       .select('id')
       .where('product_id', '=', walk.productPath.split('/').pop()!)
       .execute();
-    expect(runs).toHaveLength(2);
+    expect(runs).toHaveLength(3);
     // Signed out, the same addresses lead to the sign-in page.
     const anonymous = await newPage();
     for (const path of [walk.productPath, walk.firstRunPath, `${walk.firstRunPath}/report`]) {

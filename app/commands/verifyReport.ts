@@ -2,6 +2,8 @@
  * `conformance verify-report`: exit 0 when the folder is as the run wrote it (and, with --key,
  * signed by that key), 1 when altered, signed by an unknown key, unsigned although --key asks for
  * a signature, or its certificate revoked or expired; 2 when the folder or the key cannot be read.
+ * A superseded certificate (a later one of the same product version and scope took its place) is
+ * reported, naming the later one, and still exits 0: it states what its run showed.
  */
 import { type Command, EXIT, existsAsReadableFile, parse, UsageError } from './command.ts';
 
@@ -25,7 +27,9 @@ export const verifyReport: Command = {
       ],
       [
         'exit codes',
-        '0 intact (and with --key signed by that key); 1 altered, "unknown signer" (signed by another key), not signed although --key was given, or the certificate revoked or expired; 2 folder or key unreadable',
+        '0 intact (and with --key signed by that key; a superseded certificate is reported); 1 altered, ' +
+          '"unknown signer" (signed by another key), not signed although --key was given, or the certificate ' +
+          'revoked or expired; 2 folder or key unreadable',
       ],
     ],
   },
@@ -132,8 +136,14 @@ export const verifyReport: Command = {
         const url = signing.certificateStatusUrl(keys.url, st.certificate);
         const status = await signing.fetchCertificateStatus(url);
         if ('status' in status) {
-          certificateBad = status.status !== 'valid';
-          io.out(`certificate ${st.certificate}: ${status.status.toUpperCase()} (${url.href})`);
+          certificateBad = status.status === 'revoked' || status.status === 'expired';
+          const by = status.supersededBy ? ` by ${status.supersededBy}` : '';
+          const said =
+            status.status === 'superseded'
+              ? `SUPERSEDED${by} (${url.href}): a later certificate of the same product version and scope ` +
+                'took its place; this one still states what this run showed'
+              : `${status.status.toUpperCase()} (${url.href})`;
+          io.out(`certificate ${st.certificate}: ${said}`);
         } else io.out(`certificate ${st.certificate}: status unknown: ${status.problem} (${url.href})`);
       } else
         io.out(`certificate ${st.certificate}: status not checked (give the service's JWKS URL as --key to read it)`);

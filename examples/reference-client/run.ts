@@ -42,5 +42,11 @@ if (positionals.length !== 1) {
   process.exit(2);
 }
 const configs = JSON.parse(readFileSync(positionals[0], 'utf8')) as ClientConfig[];
-await Promise.all(configs.map((c) => new ReferenceClient(c, faults, choices).run()));
-process.stdout.write(`reference client: ran ${configs.map((c) => c.scenario).join(', ')}\n`);
+// No top-level await: copied into a CommonJS project, the file still runs (`npx tsx run.ts`).
+Promise.all(configs.map((c) => new ReferenceClient(c, faults, choices).run())).then(
+  () => process.stdout.write(`reference client: ran ${configs.map((c) => c.scenario).join(', ')}\n`),
+  (e: unknown) => {
+    process.stderr.write(`reference client: ${(e as Error).message}\n`);
+    process.exitCode = 1;
+  },
+);

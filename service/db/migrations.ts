@@ -138,11 +138,31 @@ const kindsAndCertificates: Migration = {
   },
 };
 
+/**
+ * Scope is part of the certificate (issue 32): whether a product's target may be changed (its runs
+ * then run the steps that change data; 0 or 1, portable where a boolean is not), and which later
+ * certificate of the same product version and scope superseded a certificate, and when.
+ */
+const scopeAndSuperseding: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('products')
+      .addColumn('allow_changes', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .alterTable('certificates')
+      .addColumn('superseded_by', 'text', (c) => c.references('certificates.id'))
+      .execute();
+    await db.schema.alterTable('certificates').addColumn('superseded_at', 'text').execute();
+  },
+};
+
 /** Every migration by name; names sort in the order they apply. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-run-files': runFiles,
   '0003-kinds-and-certificates': kindsAndCertificates,
+  '0004-scope-and-superseding': scopeAndSuperseding,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

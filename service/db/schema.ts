@@ -63,6 +63,11 @@ export interface ProductsTable {
   kind: Generated<ProductKind>;
   /** A client product's attestation (core/results.ts Attestation), JSON; null: none given. */
   attestation: string | null;
+  /**
+   * 1: the target is a test environment, runs may change its data (`--allow-destructive`); 0: steps
+   * that change data are omitted, and the operations they judge are not certified.
+   */
+  allow_changes: Generated<number>;
 }
 
 export interface ProductConfigsTable {
@@ -117,9 +122,12 @@ export interface CertificatesTable {
   product_name: string | null;
   product_version: string | null;
   suite_version: string | null;
-  /** JSON: { kind: server | client, documents, operations }. */
+  /** JSON (service/certificates.ts CertificateScope): { kind, documents, operations, leftOut }. */
   scope: string | null;
   results_digest: string | null;
+  /** The later certificate of the same product, version and scope that took its place; null: none. */
+  superseded_by: string | null;
+  superseded_at: string | null;
 }
 
 export interface RunFilesTable {

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
+import { supersedeEarlier } from '../certificates.ts';
 import { iso, type ServiceContext } from '../context.ts';
 import type { CertificatesTable, Database, RunKind, RunsTable } from '../db/schema.ts';
 
@@ -155,8 +156,10 @@ export async function recordProgress(ctx: ServiceContext, claim: Claim, progress
 
 /**
  * Ends the run with its outcome (a signed run's digest and signature too), its files (the signed
- * report folder's) and the certificate it earned, in one transaction; false when the claim no
- * longer holds (nothing written: a certificate exists only with the verdict it rests on).
+ * report folder's) and the certificate it earned, superseding the earlier still-valid ones of the
+ * same product version and scope (service/certificates.ts supersedeEarlier), in one transaction;
+ * false when the claim no longer holds (nothing written: a certificate exists only with the
+ * verdict it rests on).
  */
 export async function finishRun(
   ctx: ServiceContext,
@@ -174,7 +177,10 @@ export async function finishRun(
     await tx.deleteFrom('run_files').where('run_id', '=', claim.runId).execute();
     for (const [name, content] of Object.entries(files))
       await tx.insertInto('run_files').values({ run_id: claim.runId, name, content }).execute();
-    if (certificate) await tx.insertInto('certificates').values(certificate).execute();
+    if (certificate) {
+      await tx.insertInto('certificates').values(certificate).execute();
+      await supersedeEarlier(tx, certificate);
+    }
     return true;
   });
 }

@@ -1,7 +1,8 @@
 /**
  * One claimed run, performed: the product's URLs are guarded (service/ssrf.ts), its config written
  * into the run's folder and its secrets opened only for the run, then `runConformance` (the same
- * run as the command's) writes the report under the data folder. Progress goes to the run's row
+ * run as the command's, with `--allow-destructive` when the product allows changes to its target)
+ * writes the report under the data folder. Progress goes to the run's row
  * as suites start and finish; the lease is renewed meanwhile; the report folder is signed with
  * the service's key and a certificate made when the run earns one (service/certificates.ts); the
  * outcome, the signed folder's files and the certificate are written only while the claim holds. A run stopped because the worker stops is given back to the queue, not judged.
@@ -157,7 +158,8 @@ export async function performRun(ctx: ServiceContext, claim: Claim, stopping: Ab
       connectGuard: { allowRanges: ctx.settings.allowRanges },
       ...(product.only ? { only: product.only } : {}),
       reportDir,
-      allowDestructive: false,
+      // The product says whether its target is a test environment whose data runs may change.
+      allowDestructive: Boolean(product.allow_changes),
       progress,
       signal: stopping,
     });

@@ -1,12 +1,14 @@
 /**
  * The service's public keys and its certificates (issue 25): /.well-known/jwks.json (the key set
  * verify-report --key reads), each certificate's public page and its status as JSON (what
- * core/signing.ts fetchCertificateStatus reads: `{"status": "valid" | "revoked" | "expired"}`),
- * and the operator's revocation. The page and the status need no sign-in: whoever is shown a
- * certificate checks it; only revoking is the operator's.
+ * core/signing.ts fetchCertificateStatus reads: `{"status": "valid" | "revoked" | "superseded" |
+ * "expired"}`, a superseded one naming the certificate that took its place), and the operator's
+ * revocation. The page and the status need no sign-in: whoever is shown a certificate checks it;
+ * only revoking is the operator's. The page says what the signed statement says: the certified
+ * operations, and those of the run's selection left out with why (issue 32).
  */
 import { jwksOf } from '../../core/signing.ts';
-import { certificateStatus, type CertificateScope } from '../certificates.ts';
+import { certificateStatus, scopeOf } from '../certificates.ts';
 import { iso, type ServiceContext } from '../context.ts';
 import { csrfField, html, type Raw } from '../html.ts';
 import { JWKS_PATH } from '../signingKey.ts';
@@ -73,6 +75,7 @@ export const CERTIFICATE_ROUTES: RouteSpec[] = [
           issuedAt: row.issued_at,
           expiresAt: row.expires_at,
           ...(row.revoked_at ? { revokedAt: row.revoked_at } : {}),
+          ...(row.superseded_at ? { supersededAt: row.superseded_at, supersededBy: row.superseded_by } : {}),
         }),
       );
     },
@@ -85,28 +88,56 @@ export const CERTIFICATE_ROUTES: RouteSpec[] = [
       const row = await certificateRow(ctx, param(request, 'certificateId'));
       if (row === undefined) return notFound(reply, who);
       const status = certificateStatus(row, ctx.now());
-      const scope = (
-        row.scope ? JSON.parse(row.scope) : { kind: 'server', documents: [], operations: [] }
-      ) as CertificateScope;
+      const scope = scopeOf(row.scope);
+      const supersedes = await ctx.db
+        .selectFrom('certificates')
+        .select('id')
+        .where('superseded_by', '=', row.id)
+        .orderBy('issued_at')
+        .execute();
+      const superseded =
+        status === 'superseded' && row.superseded_by
+          ? html`<p id="certificate-superseded">Superseded at ${row.superseded_at ?? ''} by
+<a id="superseded-by" href="/certificates/${row.superseded_by}">${row.superseded_by}</a>, a later certificate
+of the same product version and scope. This one still states what its run showed.</p>`
+          : '';
+      const leftOut =
+        scope.leftOut.length === 0
+          ? 'none'
+          : html`<ul>${scope.leftOut.map(
+              (l) => html`<li data-operation="${l.operation}"><code>${l.operation}</code>: ${l.reason}</li>`,
+            )}</ul>`;
+      const supersedesRow =
+        supersedes.length === 0
+          ? ''
+          : html`<tr><th>Supersedes</th><td id="certificate-supersedes">${supersedes.map(
+              (c, i) => html`${i > 0 ? ', ' : ''}<a href="/certificates/${c.id}">${c.id}</a>`,
+            )}</td></tr>`;
       const service = origin(request, ctx);
       const mine = who !== undefined && (who.role === 'operator' || who.organisationId === row.organisation_id);
       return send(
         reply,
         `Certificate ${row.id}`,
         html`<p>Status: <strong id="certificate-status">${status}</strong>${row.revoked_at ? html` (revoked at ${row.revoked_at})` : ''}</p>
+${superseded}
 <table id="certificate-fields">
 <tr><th>Organisation</th><td id="certificate-organisation">${row.organisation_name}</td></tr>
 <tr><th>Product</th><td id="certificate-product">${row.product_name ?? ''}</td></tr>
 <tr><th>Version</th><td id="certificate-version">${row.product_version ?? ''}</td></tr>
 <tr><th>Kind</th><td>${scope.kind}</td></tr>
 <tr><th>Documents</th><td>${scope.documents.join(', ')}</td></tr>
-<tr><th>Operations</th><td id="certificate-operations">${scope.operations.join(', ')}</td></tr>
+<tr><th>Certified operations</th><td id="certificate-operations">${scope.operations.join(', ')}</td></tr>
+<tr><th>Left out</th><td id="certificate-left-out">${leftOut}</td></tr>
+${supersedesRow}
 <tr><th>Suite version</th><td id="certificate-suite">${row.suite_version ?? ''}</td></tr>
 <tr><th>Issued</th><td id="certificate-issued">${row.issued_at}</td></tr>
 <tr><th>Expires</th><td id="certificate-expires">${row.expires_at}</td></tr>
 <tr><th>Run</th><td>${mine ? html`<a href="/runs/${row.run_id}">${row.run_id}</a>` : row.run_id}</td></tr>
 <tr><th>Results digest (SHA-256)</th><td><code id="certificate-digest">${row.results_digest ?? ''}</code></td></tr>
 </table>
+<p>An operation is certified when its testable MUST requirements were judged and it conformed; the
+operations of the run's selection left out are named with why. Operations outside the product's
+selection are not named.</p>
 <h2>How to verify</h2>
 <p>The run's signed report folder (the partner downloads it from the run's page) names this certificate in <code>signature.jws</code>. Unpack it and check who signed it and this certificate's status:</p>
 <pre><code id="verify-command">npx conformance verify-report DIR --key ${service}${JWKS_PATH}</code></pre>

@@ -1,4 +1,7 @@
-/** A partner's products: registering one, its page (history, config) and its config. */
+/**
+ * A partner's products: registering one, its page (history, config), its config, and whether its
+ * target may be changed (a test environment: runs then run the steps that change data).
+ */
 import { randomUUID } from 'node:crypto';
 import { diffRuns } from '../../core/baseline.ts';
 import { iso, type ServiceContext } from '../context.ts';
@@ -86,6 +89,36 @@ ${missing.length > 0 ? html`<p class="problem" id="missing-secrets">Expected a s
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The checkbox that says a server's target may be changed, as the forms show it. */
+const ALLOW_CHANGES_TEXT =
+  'The target is a test environment: runs may change its data (acknowledge batches, create and delete records)';
+
+function allowChangesBox(checked: boolean): Raw {
+  const tick = checked ? new Raw(' checked') : '';
+  return html`<label><input type="checkbox" name="allowChanges" value="on"${tick}> ${ALLOW_CHANGES_TEXT}</label>`;
+}
+
+/** A form's allowChanges checkbox: 1 ticked, 0 not; anything else is a problem. */
+function allowChangesOf(body: Record<string, unknown>, problems: string[]): number {
+  const value = body.allowChanges;
+  if (value === undefined || value === '') return 0;
+  if (value === 'on') return 1;
+  problems.push(`Expected allowChanges "on" or absent, received ${JSON.stringify(value)}.`);
+  return 0;
+}
+
+/** What the product page says of a server's changes, and the form that edits it. */
+function changesSection(id: string, allowChanges: boolean, csrf: string): Raw {
+  const said = allowChanges
+    ? 'Changes allowed: the target is a test environment, and runs also run the steps that change its data.'
+    : 'Changes not allowed: runs omit the steps that change data, ' +
+      'and the operations they judge are left out of certificates.';
+  return html`<p id="allow-changes" data-allow-changes="${allowChanges ? 'yes' : 'no'}">${said}</p>
+<form method="post" action="/products/${id}/changes" id="changes-form">${csrfField(csrf)}
+${allowChangesBox(allowChanges)}
+<button>Save whether runs may change data</button></form>`;
+}
 
 /** The form's own fields of a submitted body (the values it is shown again with). */
 function formValuesFromBody(body: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -179,7 +212,8 @@ export const PRODUCT_ROUTES: RouteSpec[] = [
 <label>Kind <select name="kind"><option value="server">server: the suites judge it over HTTP</option><option value="client">client: it calls certification workspaces, or its pact is checked</option></select></label>
 <fieldset><legend>A server</legend>
 <label>Server base URL <input type="url" name="baseUrl" placeholder="https://staging.example.com"></label>
-<label>Operations (optional, as --only: ids with * or documents D1, D2, D3) <input type="text" name="only"></label></fieldset>
+<label>Operations (optional, as --only: ids with * or documents D1, D2, D3) <input type="text" name="only"></label>
+${allowChangesBox(false)}</fieldset>
 <fieldset><legend>A client: its attestation, as its report states it (all optional)</legend>${ATTESTATION_FIELDS.map(
               ([key, help]) =>
                 key === 'environment'
@@ -212,7 +246,13 @@ export const PRODUCT_ROUTES: RouteSpec[] = [
       if (name.trim() === '') problems.push('Expected a name, received none.');
       if (version.trim() === '') problems.push('Expected a version, received none.');
       // What the kind needs: a client its attestation, a server its base URL and operations.
-      let fields: { base_url: string; only: string | null; kind: 'server' | 'client'; attestation: string | null };
+      let fields: {
+        base_url: string;
+        only: string | null;
+        kind: 'server' | 'client';
+        attestation: string | null;
+        allow_changes: number;
+      };
       if (kind === 'client') {
         const attestation = attestationOf(body, problems);
         fields = {
@@ -220,6 +260,7 @@ export const PRODUCT_ROUTES: RouteSpec[] = [
           only: null,
           kind: 'client',
           attestation: Object.keys(attestation).length > 0 ? JSON.stringify(attestation) : null,
+          allow_changes: 0,
         };
       } else {
         if (kind !== 'server') problems.push(`Expected the kind server or client, received ${JSON.stringify(kind)}.`);
@@ -246,6 +287,7 @@ export const PRODUCT_ROUTES: RouteSpec[] = [
           only: only.trim() === '' ? null : only.trim(),
           kind: 'server',
           attestation: null,
+          allow_changes: allowChangesOf(body, problems),
         };
       }
       if (problems.length > 0)
@@ -316,6 +358,7 @@ export const PRODUCT_ROUTES: RouteSpec[] = [
           product.kind === 'client'
             ? await clientHead(ctx, product, who.csrf)
             : html`<p>Server: <code>${product.base_url}</code>${product.only ? html` · operations: <code>${product.only}</code>` : ''}</p>
+${changesSection(id, Boolean(product.allow_changes), who.csrf)}
 <form method="post" action="/products/${id}/runs">${csrfField(who.csrf)}<button>Start a run</button></form>`
         }
 <p><a id="pacts" href="/products/${id}/pacts">Check a pact file</a> of a consumer of the API family.</p>
@@ -329,6 +372,29 @@ ${await certificatesTable(ctx, id)}
 ${product.kind === 'client' ? '' : configSummary(id, config?.config_json ?? null, secretNames)}`,
         who,
       );
+    },
+  },
+  {
+    method: 'POST',
+    url: '/products/:productId/changes',
+    access: 'signed-in',
+    async handler(request, reply, ctx, who) {
+      const id = param(request, 'productId');
+      const product = await ctx.db.selectFrom('products').select('kind').where('id', '=', id).executeTakeFirstOrThrow();
+      const problems: string[] = [];
+      if (product.kind === 'client')
+        problems.push('Expected a server product, received a client product: its workspaces change no target.');
+      const allowChanges = allowChangesOf((request.body ?? {}) as Record<string, unknown>, problems);
+      if (problems.length > 0)
+        return send(
+          reply,
+          'Changes',
+          html`${problems.map((p) => html`<p class="problem">${p}</p>`)}<p><a href="/products/${id}">Back</a></p>`,
+          who,
+          400,
+        );
+      await ctx.db.updateTable('products').set({ allow_changes: allowChanges }).where('id', '=', id).execute();
+      return reply.redirect(`/products/${id}`, 303);
     },
   },
   {

@@ -83,12 +83,13 @@ async function certificateLine(
   if (run.state !== 'finished') return '';
   const certificate = await ctx.db
     .selectFrom('certificates')
-    .select(['id', 'revoked_at', 'expires_at'])
+    .select(['id', 'revoked_at', 'superseded_at', 'expires_at'])
     .where('run_id', '=', run.id)
     .executeTakeFirst();
   if (certificate)
     return html`<p>Certificate: <a id="certificate" href="/certificates/${certificate.id}">${certificate.id}</a> (${certificateStatus(certificate, ctx.now())})</p>`;
-  const decision = certificateDecision(run, ctx.settings.certificate);
+  // With its results: a run that certifies no operation says which were left out and why.
+  const decision = certificateDecision(run, ctx.settings.certificate, await readResults(ctx, run.id));
   const why = decision.earned
     ? run.signature === null
       ? 'the run was performed before the service signed its runs'
