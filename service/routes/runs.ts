@@ -1,4 +1,5 @@
 /** Runs: starting one, watching it, its report; and the history helpers the product page uses. */
+import { shareLabel } from '../../core/coverage.ts';
 import type { RunResults } from '../../core/results.ts';
 import { certificateDecision, certificateStatus, SIGNED_FILES } from '../certificates.ts';
 import type { ServiceContext } from '../context.ts';
@@ -43,9 +44,10 @@ ${runs.map(
 )}</svg>`;
 }
 
+/** A run's MUST coverage as every command and the report show it (core/coverage.ts shareLabel: rounded down). */
 export function coverageText(judged: number | null, inScope: number | null): string {
   if (judged === null || inScope === null) return '';
-  return `${Math.round((100 * judged) / Math.max(1, inScope))}% (${judged}/${inScope})`;
+  return shareLabel({ judged, inScope, notJudged: {}, leftOut: {} });
 }
 
 /** A file of a finished run, as the worker that performed it stored it (on any machine). */
