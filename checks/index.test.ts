@@ -11,6 +11,7 @@ const factoryArgs: Record<string, unknown[]> = {
   invalidRequestAnswered: [{ refusal: 'any-4xx', errors: [], mayServe: false, basis: [] }],
   validRequestServed: [{}],
   acknowledgedBatchGone: ['b1'],
+  answerRecorded: [{ success: 200, refusals: [{ status: 400, code: 'MSG_INVALID_FORMAT' }] }],
   agreesWithOpenApi: ['request'],
   batchBelongsToSite: ['SITE1'],
   bundleHasEntries: [],

@@ -8,6 +8,7 @@ export { agreesWithOpenApi, type OpenApiComparison } from './agreesWithOpenApi.t
 export { bodyIsJson } from './bodyIsJson.ts';
 export { bundleHasEntries } from './bundleHasEntries.ts';
 export { bundleTypeIs } from './bundleTypeIs.ts';
+export { answerRecorded } from './answerRecorded.ts';
 export { clientAcknowledgesAfterGet } from './clientAcknowledgesAfterGet.ts';
 export { clientAvoidsDeprecated } from './clientAvoidsDeprecated.ts';
 export { clientBodyMatchesSchema } from './clientBodyMatchesSchema.ts';
