@@ -18,6 +18,17 @@ export function escapeHtml(value: string): string {
 
 export const esc = escapeHtml;
 
+/**
+ * Requirement text as the documents write it: escaped, its `code spans` shown as code (the table
+ * keeps the documents' Markdown backticks).
+ */
+export function requirementText(value: string): string {
+  return value
+    .split(/(`[^`\n]+`)/)
+    .map((part) => (/^`[^`\n]+`$/.test(part) ? `<code>${escapeHtml(part.slice(1, -1))}</code>` : escapeHtml(part)))
+    .join('');
+}
+
 /** Attribute list from pairs; values escaped, undefined values left out. */
 export function attrs(pairs: Record<string, string | number | undefined>): string {
   return Object.entries(pairs)

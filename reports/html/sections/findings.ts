@@ -1,6 +1,6 @@
 /** report.html section: Failures, warnings and errors first, each with its evidence. */
 import type { Requirement } from '../../../spec/requirements.ts';
-import { attrs, esc } from '../escape.ts';
+import { attrs, esc, requirementText } from '../escape.ts';
 import { statusBadge } from '../format.ts';
 import { joined, type ReportContext, resultAnchor, section, sectionPieces, whole } from '../context.ts';
 import { CLIENT_ADVICE } from '../clientAdvice.ts';
@@ -45,7 +45,9 @@ function requirementQuotes(text: ReadonlyMap<string, Requirement>, ids: readonly
   const quoted = ids.flatMap((id) => {
     const q = text.get(id);
     return q
-      ? [`<li><code>${esc(id)}</code> (${esc(q.level)}, ${esc(q.document)} ${esc(q.section)}): ${esc(q.text)}</li>`]
+      ? [
+          `<li><code>${esc(id)}</code> (${esc(q.level)}, ${esc(q.document)} ${esc(q.section)}): ${requirementText(q.text)}</li>`,
+        ]
       : [];
   });
   return quoted.length > 0 ? `<ul class="requirement-quotes">\n${quoted.join('\n')}\n</ul>` : '';

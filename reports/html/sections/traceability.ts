@@ -1,6 +1,6 @@
 /** report.html section: Requirement traceability: each requirement of the documents with the results that judge it. */
 import type { TraceRow, TraceStatus } from '../../traceability.ts';
-import { attrs, esc } from '../escape.ts';
+import { attrs, esc, requirementText } from '../escape.ts';
 import { statusBadge } from '../format.ts';
 import { joined, type ReportContext, sectionPieces, whole } from '../context.ts';
 import { TRACE_LABEL } from './filters.ts';
@@ -28,7 +28,7 @@ function traceRow(row: TraceRow): string {
   return (
     `<tr class="trace-row"${attrs({ id: `req-${q.id}`, 'data-status': row.status, 'data-level': q.level, 'data-document': q.document, 'data-operations': [...new Set([...q.operations, ...row.checks.map((c) => c.operation)])].join(' ') })} data-filterable>` +
     `<th scope="row"><code>${esc(q.id)}</code></th><td>${esc(q.document)} §${esc(q.section)}</td><td>${esc(q.level)}</td><td>${traceBadge(row.status)}</td>` +
-    `<td class="trace-text">${esc(q.text)}</td><td>${checks}</td></tr>`
+    `<td class="trace-text">${requirementText(q.text)}</td><td>${checks}</td></tr>`
   );
 }
 
