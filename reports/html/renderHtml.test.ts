@@ -127,6 +127,11 @@ describe('renderHtml', () => {
     const expected = run.results.flatMap((r, i) => (['fail', 'warn', 'error'].includes(r.status) ? [i] : []));
     expect(linked).toEqual(expected);
     expect(causes).toContain('<strong>What to change:</strong> Change ');
+    // A result repeated word for word on the same operation is listed once, with how many times.
+    const repeated = { ...run, results: [...run.results, ...run.results.filter((r) => r.status === 'fail')] };
+    const page = elementById(renderHtml(repeated), 'causes');
+    expect(page).toMatch(/<span class="times">×2<\/span>/);
+    expect(page).toMatch(/results of this cause, \d+ distinct:/);
     // The findings come right after the verdict.
     expect(failing.indexOf('<section id="causes">')).toBeLessThan(failing.indexOf('<section id="summary">'));
   });

@@ -37,11 +37,22 @@ function causeItem(ctx: ReportContext, f: Finding, n: number): string {
   const example = ctx.results.results[f.example];
   const times = f.results.length === 1 ? 'once' : `${f.results.length} times`;
   const mark = ctx.baselineMarks?.get(f.key);
-  const results = f.results
-    .map((i) => {
-      const r = ctx.results.results[i];
-      return r ? `<li><a href="#${esc(resultAnchor(i))}">${esc(r.operation)}</a>: ${esc(r.message)}</li>` : '';
-    })
+  // Each distinct result once, with how many times it was seen (a cause repeated on many requests
+  // often repeats one message word for word), linked to its first occurrence.
+  const distinct = new Map<string, { first: number; count: number; operation: string; message: string }>();
+  for (const i of f.results) {
+    const r = ctx.results.results[i];
+    if (!r) continue;
+    const key = `${r.operation}\u0000${r.message}`;
+    const seen = distinct.get(key);
+    if (seen) seen.count++;
+    else distinct.set(key, { first: i, count: 1, operation: r.operation, message: r.message });
+  }
+  const results = [...distinct.values()]
+    .map(
+      (d) =>
+        `<li><a href="#${esc(resultAnchor(d.first))}">${esc(d.operation)}</a>: ${esc(d.message)}${d.count > 1 ? ` <span class="times">×${d.count}</span>` : ''}</li>`,
+    )
     .join('\n');
   return [
     `<li class="cause status-${esc(f.status)}"${attrs({ id: causeAnchor(f), 'data-level': f.level, 'data-status': f.status, 'data-key': f.key })}>`,
@@ -52,7 +63,7 @@ function causeItem(ctx: ReportContext, f: Finding, n: number): string {
       ? `<p class="cause-example"><strong>Example</strong> (${esc(example.operation)}): ${esc(example.message)}</p>`
       : '',
     `<p class="cause-requirements"><strong>Requirements:</strong> ${f.requirements.map((id) => `<code>${esc(id)}</code>`).join(' ') || '(none)'}</p>`,
-    `<p class="cause-results-label">${n}. The ${f.results.length === 1 ? 'result' : `${f.results.length} results`} of this cause:</p>`,
+    `<p class="cause-results-label">${n}. The ${f.results.length === 1 ? 'result' : `${f.results.length} results`} of this cause${distinct.size < f.results.length ? `, ${distinct.size} distinct` : ''}:</p>`,
     `<ul class="cause-results">\n${results}\n</ul>`,
     '</details>',
     '</li>',
