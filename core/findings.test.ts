@@ -116,3 +116,41 @@ describe('findingsOf', () => {
     expect(f?.change).toMatch(/^Change search-authorisation so that \/meta\/tag\/\*\/display is string \(D1-2\.1-04: /);
   });
 });
+
+describe('a finding that repeats another cause', () => {
+  it('is folded into it: the coverage phase repeating a schema failure is one finding', () => {
+    const schema = (n: number): CheckResult => ({
+      check: 'matches-schema',
+      summary: 's',
+      operation: 'search-bills',
+      requirements: ['D1-4-01'],
+      level: 'MUST',
+      status: 'fail',
+      message: `Expected a body valid against bill-bundle.schema.json, received /type must be equal to constant "searchset", received "collection${n}"`,
+    });
+    const phase: CheckResult = {
+      check: 'coverage-phase-served',
+      summary: 'c',
+      operation: 'search-bills',
+      requirements: ['D1-4-04'],
+      level: 'MUST',
+      status: 'fail',
+      message:
+        'Expected every request of the coverage phase to be answered as the documents allow, received 4 of 10 not: required parameters only: Expected a body valid against bill-bundle.schema.json, received /type must be equal to constant "searchset", received "collection"',
+    };
+    const found = findingsOf({ results: [schema(1), phase, schema(2)], requirements: [] });
+    expect(found.map((f) => [f.check, f.results, f.requirements])).toEqual([
+      ['matches-schema', [0, 1, 2], ['D1-4-01', 'D1-4-04']],
+    ]);
+    // Another cause in the coverage phase stays a finding of its own.
+    const other = {
+      ...phase,
+      message: phase.message.replace(/Expected a body[\s\S]*$/, 'Expected HTTP 200, received HTTP 500'),
+    };
+    expect(
+      findingsOf({ results: [schema(1), other], requirements: [] })
+        .map((f) => f.check)
+        .sort(),
+    ).toEqual(['coverage-phase-served', 'matches-schema']);
+  });
+});

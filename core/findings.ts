@@ -263,7 +263,38 @@ export function findingsOf(results: Pick<RunResults, 'results' | 'requirements' 
             ),
     });
   }
-  return findings.sort(compareFindings);
+  return foldRepeatedCauses(findings, results.results).sort(compareFindings);
+}
+
+/** The checks whose message repeats the cause of a request they summarise (`... not: LABEL: CAUSE`). */
+const SUMMARISING = new Set(['coverage-phase-served']);
+
+/**
+ * A finding that only repeats another's cause is folded into it (issue 32, item 7): the coverage
+ * phase's "a request was not answered as the documents allow: LABEL: <a schema failure>" beside
+ * the schema failure itself is one finding, its results listed with the other's.
+ */
+function foldRepeatedCauses(findings: Finding[], all: readonly unknown[]): Finding[] {
+  const folded = new Set<Finding>();
+  for (const f of findings) {
+    if (!SUMMARISING.has(f.check)) continue;
+    const messages = f.results.map((i) => causeOf((all[i] as CheckResult).message));
+    const into = findings.find(
+      (g) =>
+        g !== f &&
+        !folded.has(g) &&
+        !SUMMARISING.has(g.check) &&
+        g.level === f.level &&
+        g.status === f.status &&
+        messages.every((m) => m.endsWith(`: ${g.cause}`)),
+    );
+    if (!into) continue;
+    into.results = [...into.results, ...f.results].sort((a, b) => a - b);
+    into.operations = [...new Set([...into.operations, ...f.operations])];
+    into.requirements = [...new Set([...into.requirements, ...f.requirements])].sort();
+    folded.add(f);
+  }
+  return findings.filter((f) => !folded.has(f));
 }
 
 /** MUST failures first, then errors, then SHOULD and INFO; then by operations touched, results held, check. */
