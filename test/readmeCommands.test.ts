@@ -12,7 +12,7 @@ import { describe, expect, test } from 'vitest';
 import { ROOT } from './support/cli.ts';
 
 /** The marked blocks of the README, by name. */
-export function markedBlocks(markdown: string): Map<string, string> {
+function markedBlocks(markdown: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const m of markdown.matchAll(/<!-- readme-test: ([\w-]+) -->\s*\n```(?:sh|bash)\n([\s\S]*?)\n```/g))
     out.set(m[1] as string, m[2] as string);
