@@ -1,15 +1,5 @@
 import { fail, pass, show, skip, type Check } from '../core/check.ts';
-import { type ClientExchange, jsonOf } from '../core/clientRequest.ts';
-
-/** The last path segment, percent-decoded: the batch id of get and acknowledge. */
-function pathId(x: ClientExchange): string {
-  const last = x.rawPath.split('/').filter(Boolean).pop() ?? '';
-  try {
-    return decodeURIComponent(last);
-  } catch {
-    return last;
-  }
-}
+import { type ClientExchange, jsonOf, lastPathSegment } from '../core/clientRequest.ts';
 
 /** The batch ids a pending list answered (a searchset Bundle of batches, D1 4.6). */
 function listedIds(body: unknown): string[] {
@@ -38,7 +28,7 @@ export const clientFetchesListedBatch: Check<readonly ClientExchange[]> = {
       if (op === 'list-pending-remittances' && x.status === 200)
         for (const id of listedIds(jsonOf(x.responseBody))) listed.add(id);
       if (op !== 'get-remittance-details' && op !== 'ack-remittance') continue;
-      const id = pathId(x);
+      const id = lastPathSegment(x);
       named.push(id);
       if (!listed.has(id))
         wrong.push(`${op === 'ack-remittance' ? 'an acknowledgement' : 'a get'} of ${show(id)} that no list answered`);

@@ -1,17 +1,7 @@
 import { fail, pass, show, skip, type Check } from '../core/check.ts';
-import { type ClientExchange, jsonOf } from '../core/clientRequest.ts';
+import { type ClientExchange, jsonOf, lastPathSegment } from '../core/clientRequest.ts';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** The last path segment, percent-decoded: the patient id of get, update and delete. */
-function pathId(x: ClientExchange): string {
-  const last = x.rawPath.split('/').filter(Boolean).pop() ?? '';
-  try {
-    return decodeURIComponent(last);
-  } catch {
-    return last;
-  }
-}
 
 /** The patient ids a Condition's notes name (`note[].authorReference.reference` = `patient/<id>`, 2.5). */
 function notedPatients(body: unknown): string[] {
@@ -57,7 +47,7 @@ export const clientUsesCreatedPatientId: Check<readonly ClientExchange[]> = {
         if (!named.some((id) => created.has(id) || stored.has(id))) wrong.push(`a condition naming ${show(named)}`);
         continue;
       }
-      const id = pathId(x);
+      const id = lastPathSegment(x);
       // An id the client stored earlier (D3 4.4: "to be stored by the caller", DEC-C-09) names a
       // patient the workspace holds: its answer is a success.
       if (!created.has(id) && !stored.has(id)) {

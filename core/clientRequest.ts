@@ -94,3 +94,13 @@ export function jsonOf(text: string | undefined): unknown {
     return undefined;
   }
 }
+
+/** The last segment of a request's path, percent-decoded: the id of a get, update, delete or acknowledgement. */
+export function lastPathSegment(x: Pick<ClientExchange, 'rawPath'>): string {
+  const last = x.rawPath.split('/').filter(Boolean).pop() ?? '';
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}

@@ -36,6 +36,18 @@ function demoConfig(): string {
   return file;
 }
 
+/** `init --target URL`, trusting the test CA, writing into a folder of its own. */
+const initAt = (url: string) =>
+  runCli([
+    'init',
+    '--target',
+    url,
+    '--out',
+    join(mkdtempSync(join(tmpdir(), 'init-')), 'c.json'),
+    '--ca-file',
+    pki.caFile,
+  ]);
+
 // One operation of each document, their discovery documents and the token endpoint behind the front.
 const ONLY = 'find-member-v2,search-address,get-patient';
 
@@ -52,15 +64,7 @@ describe('the sandbox behind a TLS-terminating proxy', () => {
     );
     expect(cli.code, cli.stderr + cli.stdout).toBe(0);
     expect(readResults(dir).verdict).toBe('conformant');
-    const init = await runCli([
-      'init',
-      '--target',
-      front.url,
-      '--out',
-      join(mkdtempSync(join(tmpdir(), 'init-')), 'c.json'),
-      '--ca-file',
-      pki.caFile,
-    ]);
+    const init = await initAt(front.url);
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).not.toMatch(/^Warning: /m);
   }, 250_000);
@@ -70,15 +74,7 @@ describe('the sandbox behind a TLS-terminating proxy', () => {
     closing.push(sandbox);
     const front = await startTlsFront(sandbox.url, { pair: pki.server, forwarded: true });
     closing.push(front);
-    const init = await runCli([
-      'init',
-      '--target',
-      front.url,
-      '--out',
-      join(mkdtempSync(join(tmpdir(), 'init-')), 'c.json'),
-      '--ca-file',
-      pki.caFile,
-    ]);
+    const init = await initAt(front.url);
     expect(init.code, init.stderr).toBe(0);
     expect(init.stdout).toContain(
       `Warning: the membership discovery document names addresses at ${sandbox.url}, not at the target's ${front.url}`,
@@ -111,15 +107,7 @@ describe('conformance serve --tls-cert --tls-key', () => {
         child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
       });
       expect(url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-      const init = await runCli([
-        'init',
-        '--target',
-        url,
-        '--out',
-        join(mkdtempSync(join(tmpdir(), 'init-')), 'c.json'),
-        '--ca-file',
-        pki.caFile,
-      ]);
+      const init = await initAt(url);
       expect(init.code, init.stderr).toBe(0);
       expect(init.stdout).toMatch(/services\.membership\.discovery: /);
       expect(init.stdout).not.toMatch(/^Warning: /m);

@@ -1,6 +1,7 @@
 /** `conformance merge DIR...`: one sealed report from the report folders of a sharded run. */
 import { commandName } from '../../core/commandName.ts';
 import { type Command, claimReportDir, EXIT, parse, quietLines, reportDirOption, UsageError } from './command.ts';
+import { baselineOption } from './run.ts';
 
 export const merge: Command = {
   help: {
@@ -28,24 +29,8 @@ export const merge: Command = {
       true,
     );
     if (positionals.length === 0) throw new UsageError('merge needs the report folders of the shards');
-    const failOn = values['fail-on'] as string | undefined;
-    if (failOn !== undefined && failOn !== 'new' && failOn !== 'any')
-      throw new UsageError(`--fail-on must be new or any, received ${JSON.stringify(failOn)}`);
-    if (failOn !== undefined && values.baseline === undefined)
-      throw new UsageError('--fail-on compares with a baseline: give --baseline DIR too');
-    const { BaselineError, baselineLines, baselineMarks, exitCodeUnderBaseline, readBaseline } = await import(
-      '../../core/baseline.ts'
-    );
-    let baseline: { results: ReturnType<typeof readBaseline>; source: string; failOn: 'any' | 'new' } | undefined;
-    if (values.baseline !== undefined) {
-      const source = values.baseline as string;
-      try {
-        baseline = { results: readBaseline(source), source, failOn: failOn === 'new' ? 'new' : 'any' };
-      } catch (e) {
-        if (e instanceof BaselineError) throw new UsageError(e.message);
-        throw e;
-      }
-    }
+    const baseline = await baselineOption(values);
+    const { baselineLines, baselineMarks, exitCodeUnderBaseline } = await import('../../core/baseline.ts');
     const out = reportDirOption(values['report-dir'] as string | undefined);
     const [{ mergeParts, MergeError }, { formatSummary, shellWord }, { exitCodeOf }] = await Promise.all([
       import('../merge.ts'),

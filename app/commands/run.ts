@@ -89,6 +89,24 @@ async function configTarget(values: Values): Promise<string | undefined> {
   }
 }
 
+/** `--baseline DIR` and `--fail-on new|any` (run and merge), read and checked; undefined without --baseline. */
+export async function baselineOption(values: Values): Promise<RunOptions['baseline']> {
+  const failOn = values['fail-on'] as string | undefined;
+  if (failOn !== undefined && failOn !== 'new' && failOn !== 'any')
+    throw new UsageError(`--fail-on must be new or any, received ${JSON.stringify(failOn)}`);
+  if (failOn !== undefined && values.baseline === undefined)
+    throw new UsageError('--fail-on compares with a baseline: give --baseline DIR too');
+  if (values.baseline === undefined) return undefined;
+  const { BaselineError, readBaseline } = await import('../../core/baseline.ts');
+  const source = values.baseline as string;
+  try {
+    return { results: readBaseline(source), source, failOn: failOn === 'new' ? 'new' : 'any' };
+  } catch (e) {
+    if (e instanceof BaselineError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
 /** Every option of run and start, checked before the run sends anything. */
 export async function runOptions(values: Values, target: string | undefined): Promise<RunOptions> {
   if (!target) throw new UsageError('run needs --target URL (or a --config file that names its "target")');
@@ -117,22 +135,7 @@ export async function runOptions(values: Values, target: string | undefined): Pr
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  const failOn = values['fail-on'] as string | undefined;
-  if (failOn !== undefined && failOn !== 'new' && failOn !== 'any')
-    throw new UsageError(`--fail-on must be new or any, received ${JSON.stringify(failOn)}`);
-  if (failOn !== undefined && values.baseline === undefined)
-    throw new UsageError('--fail-on compares with a baseline: give --baseline DIR too');
-  let baseline: RunOptions['baseline'];
-  if (values.baseline !== undefined) {
-    const { BaselineError, readBaseline } = await import('../../core/baseline.ts');
-    const source = values.baseline as string;
-    try {
-      baseline = { results: readBaseline(source), source, failOn: failOn === 'new' ? 'new' : 'any' };
-    } catch (e) {
-      if (e instanceof BaselineError) throw new UsageError(e.message);
-      throw e;
-    }
-  }
+  const baseline = await baselineOption(values);
   const { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } = await import('../../server/demoConfig.ts');
   return {
     ...(baseline ? { baseline } : {}),
