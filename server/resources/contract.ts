@@ -2,8 +2,8 @@
  * Contract-pricing resources (Document 3, 2.6, 4.5). A payor is a Contract with subject
  * `Site/<site>` and authority `Organization/<payor>` or `Person/<contact>`, sub type coding code
  * `I` or `C` displayed `FEE_SCHEDULE`. A price contract carries `authority` only for
- * FEE_SCHEDULE and PRACTITIONER_BESPOKE_CONTRACT and `subject` (the practitioner) only for
- * PRACTITIONER_BESPOKE_CONTRACT and SELF_PAY; its `term[0].asset[]` holds one PriceGroupAssignment
+ * FEE_SCHEDULE and PRACTITIONER_BESPOKE_CONTRACT; its `subject` names its site, and the practitioner
+ * only for PRACTITIONER_BESPOKE_CONTRACT and SELF_PAY; its `term[0].asset[]` holds one PriceGroupAssignment
  * per service: the service entry (system `ISC`) followed by its procedure entries (system
  * `{ref_url}/procedure`), fees as `net`. Also the MSG_DELETED_ID outcome of the deletes.
  */
@@ -107,9 +107,14 @@ export function priceContractOf(
     resourceType: 'Contract',
     id: c.id,
     meta: { lastUpdated: c.lastUpdated },
-    ...(withSubject && c.practitioner
-      ? { subject: [{ reference: `Practitioner/${c.practitioner.id}`, display: c.practitioner.display }] }
-      : {}),
+    // The site whose prices these are (a `Site/` subject passes on any Contract, DEC-D3-36), then
+    // the practitioner of a bespoke or self-pay contract.
+    subject: [
+      { reference: `Site/${c.siteId}` },
+      ...(withSubject && c.practitioner
+        ? [{ reference: `Practitioner/${c.practitioner.id}`, display: c.practitioner.display }]
+        : []),
+    ],
     ...(withAuthority
       ? { authority: [{ id: 'payor', reference: payorReference(c.payorType, c.payorId), display: o.payorDisplay }] }
       : {}),

@@ -287,10 +287,10 @@ describe('Set contract service, service with procedure, price (4.5; DEC-D3-15)',
         priceBody('I-bup', [svc('CONS', 190)], { practitioner: 'PR-0001' }),
       )
     ).json;
-    expect([bespoke.id, subTypeOf(bespoke), bespoke.subject[0].reference]).toEqual([
+    expect([bespoke.id, subTypeOf(bespoke), bespoke.subject.map((x: J) => x.reference)]).toEqual([
       'PC-0002',
       'PRACTITIONER_BESPOKE_CONTRACT',
-      'Practitioner/PR-0001',
+      ['Site/SITE001', 'Practitioner/PR-0001'],
     ]);
     expect(pricesOf(bespoke)).toContain('S:CONS=190');
     const selfPay: J = (await sb.contract('POST', paths.contractPrice, priceBody('I-slf', [svc('PHYSIO', 85)]))).json;
@@ -305,7 +305,7 @@ describe('Set contract service, service with procedure, price (4.5; DEC-D3-15)',
       'PC-1001',
       'FEE_SCHEDULE',
       'Organization/CONF-INS',
-      undefined,
+      [{ reference: 'Site/SITE001' }],
     ]);
   });
 
@@ -447,14 +447,16 @@ describe('Effective prices (4.5; DEC-D3-15)', () => {
     });
   });
 
-  test('authority only on fee schedule and bespoke, subject only on bespoke and self-pay; every procedure with its service', async () => {
+  test('authority only on fee schedule and bespoke, the site as subject of each, a practitioner only on bespoke and self-pay; every procedure with its service', async () => {
     const b: J = (await get(paths.effectivePrices, { site: 'SITE001' })).json;
     expect(b.total).toBe(4);
     for (const e of b.entry) {
       const c = e.resource;
       const sub = subTypeOf(c);
       expect(c.authority !== undefined, c.id).toBe(sub === 'FEE_SCHEDULE' || sub === 'PRACTITIONER_BESPOKE_CONTRACT');
-      expect(c.subject !== undefined, c.id).toBe(sub === 'PRACTITIONER_BESPOKE_CONTRACT' || sub === 'SELF_PAY');
+      expect(c.subject[0], c.id).toEqual({ reference: 'Site/SITE001' });
+      const practitioner = c.subject.some((x: J) => String(x.reference).startsWith('Practitioner/'));
+      if (practitioner) expect(sub === 'PRACTITIONER_BESPOKE_CONTRACT' || sub === 'SELF_PAY', c.id).toBe(true);
       for (const asset of c.term[0].asset) {
         const systems = asset.valuedItem.map((v: J) => v.entityCodeableConcept.coding[0].system);
         expect(systems[0]).toBe('ISC');

@@ -479,8 +479,8 @@ const SCENARIOS: Record<string, Scenario> = {
         (e.resource.subject ?? []).map((x: J) => x.reference).filter((r: string) => r.startsWith('Site/')),
       );
     const withPayor = { site: 'SITE001', payor: 'bup', count: '50' };
-    // The reference names no site subject; the faulty one names each Contract's site.
-    expect(await subjects(clean, withPayor)).toEqual([]);
+    // The reference answers the requested site's prices only; the faulty one every site's.
+    expect(new Set(await subjects(clean, withPayor))).toEqual(new Set(['Site/SITE001']));
     expect(new Set(await subjects(faulty, withPayor))).toEqual(new Set(['Site/SITE001', 'Site/SITE002']));
     expect(new Set(await subjects(faulty, { site: 'SITE001', count: '50' }))).toEqual(new Set(['Site/SITE001']));
   },

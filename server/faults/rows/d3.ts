@@ -929,7 +929,7 @@ export const D3_ROW_FAULTS: readonly RowFault[] = [
     kind: 'filter',
     rule: 'D3 4.5 / DEC-D3-56: `site` gives the prices of that site; every returned Contract with a `Site/` subject names it',
     description:
-      'Effective prices name the site of each Contract as its subject (`Site/<site_id>`) and honour `site` alone, but when `payor` is given too they answer the prices of that payor at every site.',
+      'Effective prices honour `site` alone, but when `payor` is given too they answer the prices of that payor at every site (each Contract naming its own site as its subject, as the sandbox does).',
     operations: ['get-effective-prices'],
     expectedCheck: 'entries-match-filter',
     rows: ['D3-4.5-03'],
@@ -938,19 +938,6 @@ export const D3_ROW_FAULTS: readonly RowFault[] = [
       priceContracts: async (siteId) =>
         (request.query.get('payor') ?? '').trim() === '' ? repo.priceContracts(siteId) : repo.priceContracts(undefined),
     }),
-    reply: async (reply, { repo }) => {
-      const body = reply.body;
-      if (reply.status !== 200 || !isObject(body)) return reply;
-      const siteOf = new Map((await repo.priceContracts(undefined)).map((c) => [c.id, c.siteId]));
-      const entry = arr(body.entry).map((e) => {
-        const resource = isObject(e) ? e.resource : undefined;
-        const site = isObject(resource) && typeof resource.id === 'string' ? siteOf.get(resource.id) : undefined;
-        return isObject(e) && isObject(resource) && site !== undefined && resource.subject === undefined
-          ? { ...e, resource: { ...resource, subject: [{ reference: `Site/${site}` }] } }
-          : e;
-      });
-      return { ...reply, body: { ...body, entry } };
-    },
   },
   {
     name: 'effective-prices-count-tag-default',
