@@ -118,6 +118,31 @@ export function changeOf(
   const outcome = schemaCause
     ? `${causeOf(schemaCause[1] as string)} ${indicative(schemaCause[2] as string)}`
     : `${check} sees ${lowerFirst(expectedPart(example.message) ?? example.summary.replace(/\.$/, ''))}`;
+  const because = becauseOf(level, example, requirements, rows);
+  return `${change} ${joinOps(operations)} so that ${outcome}${because}.`;
+}
+
+/**
+ * An error is not the server's failure: nothing was judged. What to do is about the run, not the
+ * answers: a refusal for load asks for a slower or more patient run, anything else for a target
+ * that answers (issue 22: load is not non-conformance).
+ */
+export function errorAdvice(example: Pick<CheckResult, 'message'>): string {
+  if (/for load|HTTP 429|Retry-After/i.test(example.message))
+    return 'Nothing to change in the answers: the target refused for load and the call was not judged; pace the run (--max-requests-per-second, --concurrency) or give it a larger retry budget (http.loadRetries, http.loadRetryWaitMs) and run again.';
+  return 'Nothing was judged here (no answer to judge): check that the target answers within http.timeoutMs and that the run is not stopped early, then run again.';
+}
+
+/**
+ * ` (ROW: “its text”)`: the cited row most about the cause of a finding, in the documents' words
+ * (server and client advice alike); '' when it cites none.
+ */
+function becauseOf(
+  level: Level,
+  example: Pick<CheckResult, 'message'> & { operation?: string },
+  requirements: readonly string[],
+  rows: ReadonlyMap<string, { text: string; level: Level; operations?: readonly string[] }>,
+): string {
   // The row most about the cause: first a row of the operation the failing answer came from (a
   // state sequence cites its machine's rows on the operation of the command that failed: the
   // update's rows when the update failed, the read's when a read after a delete did), then the
@@ -142,19 +167,7 @@ export function changeOf(
     }))
     .sort((a, b) => b.s - a.s || a.i - b.i);
   const row = candidates[0];
-  const because = row ? ` (${row.id}: “${row.row.text.replace(/\s+/g, ' ').trim()}”)` : '';
-  return `${change} ${joinOps(operations)} so that ${outcome}${because}.`;
-}
-
-/**
- * An error is not the server's failure: nothing was judged. What to do is about the run, not the
- * answers: a refusal for load asks for a slower or more patient run, anything else for a target
- * that answers (issue 22: load is not non-conformance).
- */
-export function errorAdvice(example: Pick<CheckResult, 'message'>): string {
-  if (/for load|HTTP 429|Retry-After/i.test(example.message))
-    return 'Nothing to change in the answers: the target refused for load and the call was not judged; pace the run (--max-requests-per-second, --concurrency) or give it a larger retry budget (http.loadRetries, http.loadRetryWaitMs) and run again.';
-  return 'Nothing was judged here (no answer to judge): check that the target answers within http.timeoutMs and that the run is not stopped early, then run again.';
+  return row ? ` (${row.id}: “${row.row.text.replace(/\s+/g, ' ').trim()}”)` : '';
 }
 
 /**
@@ -178,8 +191,7 @@ export function clientChangeOf(
         ? 'Consider changing your client'
         : 'Look at your client';
   const documented = operations.filter((o) => operation.has(o));
-  const row = requirements.map((id) => ({ id, row: rows.get(id) })).find((r) => r.row !== undefined);
-  const because = row?.row ? ` (${row.id}: “${row.row.text.replace(/\s+/g, ' ').trim()}”)` : '';
+  const because = becauseOf(level, example, requirements, rows);
   if (check === 'client-uses-discovered-address' || check === 'client-reads-discovery') {
     const keys = documented.map(
       (o) => `${o} from the ${operation.get(o)?.service} discovery document, key ${operation.get(o)?.discoveryKey}`,
