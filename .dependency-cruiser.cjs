@@ -16,28 +16,28 @@ module.exports = {
       severity: 'error',
       comment: 'core/ is the harness: it never imports checks, suites, reports, the sandbox or the app layer.',
       from: { path: '^core/' },
-      to: { path: '^(checks|suites|reports|server|app|bin)/' },
+      to: { path: '^(checks|suites|reports|server|app|cli|bin)/' },
     },
     {
       name: 'checks-below-suites',
       severity: 'error',
       comment: 'A check reads an exchange; it never imports suites, reports, the sandbox or the app layer.',
       from: { path: '^checks/' },
-      to: { path: '^(suites|reports|server|app|bin)/' },
+      to: { path: '^(suites|reports|server|app|cli|bin)/' },
     },
     {
       name: 'reports-consume-results',
       severity: 'error',
       comment: 'Reporters read results and events; they never import suites, checks, the sandbox or the app layer.',
       from: { path: '^reports/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^(suites|checks|server|app|bin)/' },
+      to: { path: '^(suites|checks|server|app|cli|bin)/' },
     },
     {
       name: 'sandbox-stands-alone',
       severity: 'error',
       comment: 'The sandbox never imports the suite (suites, checks, reports, the app layer).',
       from: { path: '^server/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^(suites|checks|reports|app|bin)/' },
+      to: { path: '^(suites|checks|reports|app|cli|bin)/' },
     },
     {
       name: 'reference-sandbox-knows-no-deviation',
@@ -53,21 +53,21 @@ module.exports = {
       comment:
         'The OpenAPI export is generated from spec/ and schemas/ (and the sandbox addresses); the sandbox serves it, so it never imports the rest of the sandbox, nor the suite.',
       from: { path: '^openapi/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^(suites|checks|reports|app|bin|server)/', pathNot: '^server/router/addresses\\.ts$' },
+      to: { path: '^(suites|checks|reports|app|cli|bin|server)/', pathNot: '^server/router/addresses\\.ts$' },
     },
     {
       name: 'spec-is-data',
       severity: 'error',
       comment: 'spec/ and schemas/ are data every layer reads; they import nothing of the layers.',
       from: { path: '^(spec|schemas)/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^(core|checks|suites|reports|server|app|bin|generators)/' },
+      to: { path: '^(core|checks|suites|reports|server|app|cli|bin|generators)/' },
     },
     {
       name: 'nothing-imports-the-service',
       severity: 'error',
       comment:
-        'The certification service (service/) composes the layers; nothing imports it but its command (app/commands/service.ts), the tests and its load benchmark (scripts/serviceLoad.ts).',
-      from: { pathNot: '^(service/|app/commands/service\\.ts$|test/|scripts/serviceLoad\\.ts$)' },
+        'The certification service (service/) composes the layers; nothing imports it but the command layer (cli/), the tests and its load benchmark (scripts/serviceLoad.ts).',
+      from: { pathNot: '^(service/|cli/|test/|scripts/serviceLoad\\.ts$)' },
       to: { path: '^service/' },
     },
     {
@@ -76,7 +76,30 @@ module.exports = {
       comment:
         'The service composes app, certify, pacts and the harness; of the sandbox it reads the demo config alone (a product without a config of its own), and it never imports the CLI.',
       from: { path: '^service/', pathNot: '^service/testSupport/' },
-      to: { path: '^(bin/|server/(?!demoConfig\\.ts$|fixtures/))' },
+      to: { path: '^(cli/|bin/|server/(?!demoConfig\\.ts$|fixtures/))' },
+    },
+    {
+      name: 'cli-is-the-top-floor',
+      severity: 'error',
+      comment:
+        'The command layer (cli/, one file per subcommand) may import every layer; only the executable (bin/), the tests and the scripts import it (issue 34).',
+      from: { pathNot: '^(cli/|bin/|test/|scripts/)' },
+      to: { path: '^cli/' },
+    },
+    {
+      name: 'the-run-engine-is-below-its-users',
+      severity: 'error',
+      comment:
+        'app/ is the run engine: pacts/, certify/ and service/ compose it, so it never imports them (nor the command layer above).',
+      from: { path: '^app/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^(pacts|certify|service|cli|bin)/' },
+    },
+    {
+      name: 'pacts-and-certify-below-the-service',
+      severity: 'error',
+      comment: 'pacts/ and certify/ compose the run engine; they never import the service or the command layer.',
+      from: { path: '^(pacts|certify)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^(service|cli|bin)/' },
     },
   ],
   options: {

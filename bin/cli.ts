@@ -1,5 +1,5 @@
 /**
- * The `conformance` command: a dispatcher over its subcommands (app/commands/, one file each,
+ * The `conformance` command: a dispatcher over its subcommands (cli/, one file each,
  * owning its options, help and printing). Exit codes: 0 conformant (or intact), 1 not conformant
  * (or altered), 2 usage / config / unreachable target / unreadable file / report folder in use,
  * 3 inconclusive, 4 internal error of the suite, 130 interrupted (Ctrl-C; the report written so
@@ -8,29 +8,29 @@
  * Every subcommand's heavy modules are imported when it runs, so that `conformance help` or a
  * usage error costs a Node start and these small files, not the suite, the sandbox and the
  * reports. Every option is checked before any request is sent. Ctrl-C is handled from the first
- * moment of main() (app/commands/interrupt.ts).
+ * moment of main() (cli/interrupt.ts).
  */
 import { readFileSync } from 'node:fs';
-import { certifyClient } from '../app/commands/certifyClient.ts';
-import { type Command, EXIT, type Out, SetupProblem, stdio, UsageError } from '../app/commands/command.ts';
-import { diff } from '../app/commands/diff.ts';
-import { faults } from '../app/commands/faults.ts';
-import { commandHelp, helpCommand, overview, usageLine } from '../app/commands/help.ts';
-import { init } from '../app/commands/init.ts';
-import { handleInterrupts } from '../app/commands/interrupt.ts';
-import { keys } from '../app/commands/keys.ts';
-import { merge } from '../app/commands/merge.ts';
-import { openapi } from '../app/commands/openapi.ts';
-import { operations } from '../app/commands/operations.ts';
-import { pact } from '../app/commands/pact.ts';
-import { referenceClient } from '../app/commands/referenceClient.ts';
-import { report } from '../app/commands/report.ts';
-import { run } from '../app/commands/run.ts';
-import { serve } from '../app/commands/serve.ts';
-import { service } from '../app/commands/service.ts';
-import { start } from '../app/commands/start.ts';
-import { variants } from '../app/commands/variants.ts';
-import { verifyReport } from '../app/commands/verifyReport.ts';
+import { certifyClient } from '../cli/certifyClient.ts';
+import { type Command, EXIT, type Out, SetupProblem, stdio, UsageError } from '../cli/command.ts';
+import { diff } from '../cli/diff.ts';
+import { faults } from '../cli/faults.ts';
+import { commandHelp, helpCommand, overview, usageLine } from '../cli/help.ts';
+import { init } from '../cli/init.ts';
+import { handleInterrupts } from '../cli/interrupt.ts';
+import { keys } from '../cli/keys.ts';
+import { merge } from '../cli/merge.ts';
+import { openapi } from '../cli/openapi.ts';
+import { operations } from '../cli/operations.ts';
+import { pact } from '../cli/pact.ts';
+import { referenceClient } from '../cli/referenceClient.ts';
+import { report } from '../cli/report.ts';
+import { run } from '../cli/run.ts';
+import { serve } from '../cli/serve.ts';
+import { service } from '../cli/service.ts';
+import { start } from '../cli/start.ts';
+import { variants } from '../cli/variants.ts';
+import { verifyReport } from '../cli/verifyReport.ts';
 
 /** The commands, in the order the overview lists them. */
 const COMMANDS: Record<string, Command> = {

@@ -3,9 +3,9 @@
  * options and the judging itself are shared with `start` (start.ts), which runs against the
  * embedded sandbox.
  */
-import { commandName } from '../../core/commandName.ts';
-import type { ReportFolderClaim } from '../../reports/reportFolder.ts';
-import type { RunOptions } from '../runConformance.ts';
+import { commandName } from '../core/commandName.ts';
+import type { ReportFolderClaim } from '../reports/reportFolder.ts';
+import type { RunOptions } from '../app/runConformance.ts';
 import {
   type Command,
   claimReportDir,
@@ -80,7 +80,7 @@ export const runFlags = {
  */
 async function configTarget(values: Values): Promise<string | undefined> {
   if (typeof values.config !== 'string' || values.config === '') return undefined;
-  const { readConfigFile } = await import('../../core/config.ts');
+  const { readConfigFile } = await import('../core/config.ts');
   try {
     const target = (readConfigFile(values.config) as { target?: unknown }).target;
     return typeof target === 'string' && target !== '' ? target : undefined;
@@ -97,7 +97,7 @@ export async function baselineOption(values: Values): Promise<RunOptions['baseli
   if (failOn !== undefined && values.baseline === undefined)
     throw new UsageError('--fail-on compares with a baseline: give --baseline DIR too');
   if (values.baseline === undefined) return undefined;
-  const { BaselineError, readBaseline } = await import('../../core/baseline.ts');
+  const { BaselineError, readBaseline } = await import('../core/baseline.ts');
   const source = values.baseline as string;
   try {
     return { results: readBaseline(source), source, failOn: failOn === 'new' ? 'new' : 'any' };
@@ -119,7 +119,7 @@ export async function runOptions(values: Values, target: string | undefined): Pr
   const seed = integer('seed', values.seed as string | undefined, 0, 2 ** 31 - 1);
   if (path !== undefined && seed === undefined)
     throw new UsageError('--path replays a case of one seed: give --seed too');
-  const { parseShard } = await import('../shard.ts');
+  const { parseShard } = await import('../app/shard.ts');
   let shard: RunOptions['shard'];
   if (values.shard !== undefined) {
     try {
@@ -129,14 +129,14 @@ export async function runOptions(values: Values, target: string | undefined): Pr
     }
   }
   // --only is checked before anything is sent (a config problem is found by the run, also first).
-  const { selectOperations } = await import('../selectOperations.ts');
+  const { selectOperations } = await import('../app/selectOperations.ts');
   try {
     selectOperations(values.only as string | undefined);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
   const baseline = await baselineOption(values);
-  const { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } = await import('../../server/demoConfig.ts');
+  const { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } = await import('../server/demoConfig.ts');
   return {
     ...(baseline ? { baseline } : {}),
     target,
@@ -192,9 +192,9 @@ export async function judge(
   replay: string,
 ): Promise<number> {
   const [{ runConformance }, { formatSummary, shellWord }, { Progress, colourAllowed }] = await Promise.all([
-    import('../runConformance.ts'),
-    import('../../core/summary.ts'),
-    import('../progress.ts'),
+    import('../app/runConformance.ts'),
+    import('../core/summary.ts'),
+    import('../app/progress.ts'),
   ]);
   const controller = new AbortController();
   let judging = false;
@@ -231,7 +231,7 @@ export async function judge(
     }
     if (!outcome.results || !outcome.reports) throw new Error('A run without a problem returned no results');
     const b = outcome.results.baseline;
-    const { baselineLines, baselineMarks } = await import('../../core/baseline.ts');
+    const { baselineLines, baselineMarks } = await import('../core/baseline.ts');
     const lines = formatSummary(outcome.results, outcome.reports.reportHtml, {
       replayCommand: replay.replace('{target}', shellWord(options.target)),
       ...(b ? { baseline: baselineMarks(b) } : {}),

@@ -4,7 +4,7 @@
  * it first reads the target's discovery documents and token endpoint (app/initFromDiscovery.ts),
  * writes what it found and says what is left to fill.
  */
-import { commandName } from '../../core/commandName.ts';
+import { commandName } from '../core/commandName.ts';
 import { type Command, parse, SetupProblem, UsageError } from './command.ts';
 
 export const init: Command = {
@@ -41,15 +41,15 @@ export const init: Command = {
     const { dirname, relative, resolve } = await import('node:path');
     const { fileURLToPath } = await import('node:url');
     if (existsSync(out) && !values.force) throw new UsageError(`${out} exists; give --force to overwrite it`);
-    const { ConfigError, httpSettings, readConfigFile, variablesNamed } = await import('../../core/config.ts');
-    const { DEMO_CONFIG_FILE } = await import('../../server/demoConfig.ts');
-    const { readTarget, starterConfig } = await import('../initFromDiscovery.ts');
+    const { ConfigError, httpSettings, readConfigFile, variablesNamed } = await import('../core/config.ts');
+    const { DEMO_CONFIG_FILE } = await import('../server/demoConfig.ts');
+    const { readTarget, starterConfig } = await import('../app/initFromDiscovery.ts');
     const connection = connectionOptions(values);
     if (connection.given && target === undefined)
       throw new UsageError('--ca-file, --client-cert and --client-key go with --target (the target init reads)');
     let findings: Awaited<ReturnType<typeof readTarget>> | undefined;
     if (target !== undefined) {
-      const { HttpClient } = await import('../../core/http.ts');
+      const { HttpClient } = await import('../core/http.ts');
       let http: ReturnType<typeof httpSettings>;
       try {
         // Read as a config's http section would be (paths from the working folder, proxies from the environment).

@@ -33,22 +33,22 @@ export const faults: Command = {
       throw new UsageError(`--party must be server or client, received ${party}`);
     if (values.party !== undefined && !values.unproven) throw new UsageError('--party goes with --unproven');
     if (values.families) {
-      const { familyFaults } = await import('../../server/faults/families.ts');
+      const { familyFaults } = await import('../server/faults/families.ts');
       const all = familyFaults();
       for (const f of all) io.out(`${f.name}\tbreaks ${f.breaks}\t${f.description}`);
       io.out(`${all.length} family faults over ${new Set(all.map((f) => f.operations[0])).size} operations`);
       return 0;
     }
     if (values.unproven && party === 'client') {
-      const { formatUnprovenClient } = await import('../../certify/clientFaults.ts');
+      const { formatUnprovenClient } = await import('../certify/clientFaults.ts');
       for (const line of formatUnprovenClient()) io.out(line);
       return 0;
     }
     if (values.unproven) {
       const { formatUnproven, readPowerEvidence, rowFaultProofs, unprovenRows, testableMustRows } = await import(
-        '../power.ts'
+        '../app/power.ts'
       );
-      const { FAULTS } = await import('../../server/faults/catalog.ts');
+      const { FAULTS } = await import('../server/faults/catalog.ts');
       const evidence = readPowerEvidence();
       const proofs = rowFaultProofs(FAULTS);
       // Rows power.json leaves unproven that a row fault proves (the self-test asserts it).
@@ -56,7 +56,7 @@ export const faults: Command = {
       for (const line of formatUnproven(unprovenRows(evidence, proofs), evidence, byRowFaults.length)) io.out(line);
       return 0;
     }
-    const { FAULTS } = await import('../../server/faults/catalog.ts');
+    const { FAULTS } = await import('../server/faults/catalog.ts');
     for (const f of FAULTS) io.out(values.describe ? `${f.name}\t${f.description}` : f.name);
     return 0;
   },

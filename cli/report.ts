@@ -25,7 +25,7 @@ export const report: Command = {
       throw new UsageError('--allure-history is the history of the Allure report: give --allure too');
     const [file, ...extra] = parsed.positionals;
     if (file === undefined || extra.length > 0) throw new UsageError('report needs exactly one results.json file');
-    const { rebuildReports } = await import('../../reports/writeReports.ts');
+    const { rebuildReports } = await import('../reports/writeReports.ts');
     let rebuilt: Awaited<ReturnType<typeof rebuildReports>>;
     try {
       rebuilt = await rebuildReports(file, parsed.values.out as string | undefined);
@@ -37,7 +37,7 @@ export const report: Command = {
     io.out(`Also: ${rebuilt.paths.junitXml}, ${rebuilt.paths.coverageCsv}`);
     if (parsed.values.allure) {
       const { dirname, join, resolve } = await import('node:path');
-      const { buildAllureReport } = await import('../../reports/allureReport.ts');
+      const { buildAllureReport } = await import('../reports/allureReport.ts');
       const resultsDir = join(dirname(resolve(file)), 'allure-results');
       const outDir = join(dirname(rebuilt.paths.reportHtml), 'allure-report');
       try {

@@ -11,7 +11,7 @@ import {
   UsageError,
 } from './command.ts';
 import { onInterrupt } from './interrupt.ts';
-import type { Attestation } from '../../core/results.ts';
+import type { Attestation } from '../core/results.ts';
 
 export const certifyClient: Command = {
   help: {
@@ -54,8 +54,8 @@ export const certifyClient: Command = {
       list: { type: 'boolean' },
     });
     const [{ SCENARIOS, isOperatorOnly }, { operation }] = await Promise.all([
-      import('../../certify/scenarios.ts'),
-      import('../../spec/operations.ts'),
+      import('../certify/scenarios.ts'),
+      import('../spec/operations.ts'),
     ]);
     const operatorProduct = values['operator-product'] === true;
     if (values.list) {
@@ -88,7 +88,7 @@ export const certifyClient: Command = {
     const configOut = values['config-out'] as string | undefined;
     const folder = claimReportDir(reportDir);
     try {
-      const { startCertification } = await import('../../certify/certification.ts');
+      const { startCertification } = await import('../certify/certification.ts');
       const cert = await startCertification({
         ...(scenarios ? { scenarios } : {}),
         operatorProduct,
@@ -165,7 +165,7 @@ export const certifyClient: Command = {
 async function attestationOf(file: string | undefined): Promise<Attestation> {
   if (file === undefined) return {};
   if (file === '') throw new UsageError('--config must not be empty');
-  const { ConfigError, readConfigFile } = await import('../../core/config.ts');
+  const { ConfigError, readConfigFile } = await import('../core/config.ts');
   try {
     return readConfigFile(file).attestation ?? {};
   } catch (e) {

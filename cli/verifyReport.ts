@@ -42,7 +42,7 @@ export const verifyReport: Command = {
     const isUrl = keyOption !== undefined && /^[a-z][a-z0-9+.-]*:\/\//i.test(keyOption);
     if (keyOption !== undefined && !isUrl && !existsAsReadableFile(keyOption))
       throw new UsageError(`--key ${keyOption} is neither a readable file nor an http(s) URL`);
-    const { verifyReportDir } = await import('../../reports/writeReports.ts');
+    const { verifyReportDir } = await import('../reports/writeReports.ts');
     let v: Awaited<ReturnType<typeof verifyReportDir>>;
     try {
       v = await verifyReportDir(dir);
@@ -50,8 +50,8 @@ export const verifyReport: Command = {
       io.err(`conformance: ${(e as Error).message}`);
       return EXIT.usage;
     }
-    const signing = await import('../../core/signing.ts');
-    const { signaturePresence, verifySignature } = await import('../../reports/verifySignature.ts');
+    const signing = await import('../core/signing.ts');
+    const { signaturePresence, verifySignature } = await import('../reports/verifySignature.ts');
     // The key is read before anything is printed: a key that cannot be read is one line, exit 2.
     let keys: Awaited<ReturnType<typeof signing.keySourceFromUrl>> | undefined;
     if (keyOption !== undefined) {

@@ -12,7 +12,7 @@ export const operations: Command = {
   },
   async run(argv, io) {
     const { values } = parse(argv, { only: { type: 'string' }, json: { type: 'boolean' } });
-    const { selectOperations } = await import('../selectOperations.ts');
+    const { selectOperations } = await import('../app/selectOperations.ts');
     let ops: ReturnType<typeof selectOperations>;
     try {
       ops = selectOperations(values.only as string | undefined);

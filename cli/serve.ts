@@ -67,7 +67,7 @@ export const serve: Command = {
       tls = { cert: read('--tls-cert', certFile), key: read('--tls-key', keyFile) };
     }
     const [faults, variants] = [await faultNames(values), await variantNames(values)];
-    const { startSandbox } = await import('../../server/http.ts');
+    const { startSandbox } = await import('../server/http.ts');
     let sandbox: Awaited<ReturnType<typeof startSandbox>>;
     try {
       sandbox = await startSandbox({

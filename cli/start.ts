@@ -1,5 +1,5 @@
 /** `conformance start` (npm start): the sandbox started, and every operation judged against it. */
-import { commandName } from '../../core/commandName.ts';
+import { commandName } from '../core/commandName.ts';
 import { type Command, claimReportDir, parse, UsageError } from './command.ts';
 import { judge, RUN_OPTIONS, replayCommand, runFlags, runOptions } from './run.ts';
 import { faultNames, variantNames } from './sandboxOptions.ts';
@@ -33,7 +33,7 @@ export const start: Command = {
     // The report folder is claimed before the sandbox starts: a folder in use is refused at once.
     const folder = claimReportDir(checked.reportDir);
     try {
-      const { startSandbox } = await import('../../server/http.ts');
+      const { startSandbox } = await import('../server/http.ts');
       const sandbox = await startSandbox({ faults, variants });
       const quiet = values.quiet === true;
       if (!quiet) io.out(`sandbox listening on ${sandbox.url}`);

@@ -50,7 +50,7 @@ export const pact: Command = {
       if (out === '') throw new UsageError('--out must not be empty');
       if (existsAsFile(out)) throw new UsageError(`--out ${out} is a file, not a folder`);
       outFolder(out);
-      const { generateReferencePacts } = await import('../../pacts/generate.ts');
+      const { generateReferencePacts } = await import('../pacts/generate.ts');
       for (const file of await generateReferencePacts(out)) io.out(file);
       return 0;
     }
@@ -74,8 +74,8 @@ export const pact: Command = {
       const reportDir = reportDirOption(values['report-dir'] as string | undefined);
       const folder = claimReportDir(reportDir);
       try {
-        const { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } = await import('../../server/demoConfig.ts');
-        const { verifyPacts } = await import('../../pacts/verify.ts');
+        const { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } = await import('../server/demoConfig.ts');
+        const { verifyPacts } = await import('../pacts/verify.ts');
         const outcome = await verifyPacts({
           target,
           ...(pacts.length ? { pactFiles: pacts } : {}),
@@ -99,7 +99,7 @@ export const pact: Command = {
       );
       if (positionals.length !== 1) throw new UsageError('pact check needs exactly one pact file');
       // The pact is read before the report folder is claimed: an unreadable one is a usage error.
-      const { PactFileError, readPact } = await import('../../pacts/readPact.ts');
+      const { PactFileError, readPact } = await import('../pacts/readPact.ts');
       try {
         readPact(positionals[0]);
       } catch (e) {
@@ -109,7 +109,7 @@ export const pact: Command = {
       const reportDir = reportDirOption(values['report-dir'] as string | undefined);
       const folder = claimReportDir(reportDir);
       try {
-        const { checkPartnerPactAgainstSandbox } = await import('../../pacts/check/againstSandbox.ts');
+        const { checkPartnerPactAgainstSandbox } = await import('../pacts/check/againstSandbox.ts');
         const outcome = await checkPartnerPactAgainstSandbox({
           pactFile: positionals[0],
           reportDir,

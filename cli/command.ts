@@ -5,15 +5,10 @@
  */
 import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { commandName } from '../../core/commandName.ts';
-import type { RunOutcome } from '../runConformance.ts';
-import type { EvidenceMode } from '../../core/redact.ts';
-import {
-  claimReportFolder,
-  makeFolder,
-  type ReportFolderClaim,
-  ReportFolderError,
-} from '../../reports/reportFolder.ts';
+import { commandName } from '../core/commandName.ts';
+import type { RunOutcome } from '../app/runConformance.ts';
+import type { EvidenceMode } from '../core/redact.ts';
+import { claimReportFolder, makeFolder, type ReportFolderClaim, ReportFolderError } from '../reports/reportFolder.ts';
 
 /** 0 conformant (or intact), 1 not conformant (or altered), 2 usage / config / unreachable target /
  * unreadable file / report folder in use, 3 inconclusive, 4 internal error, 130 interrupted. */
@@ -152,7 +147,7 @@ export async function printOutcome(outcome: RunOutcome, io: Out, quiet: boolean)
     return outcome.exitCode;
   }
   if (!outcome.results || !outcome.reports) throw new Error('A pact run without a problem returned no results');
-  const { formatSummary, shellWord } = await import('../../core/summary.ts');
+  const { formatSummary, shellWord } = await import('../core/summary.ts');
   const lines = formatSummary(outcome.results, outcome.reports.reportHtml, {
     replayCommand: `${commandName()} run --target ${shellWord(outcome.results.target)}`,
   });

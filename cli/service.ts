@@ -87,9 +87,9 @@ export const service: Command = {
       throw new UsageError(`--public-url must be an http or https URL, received ${JSON.stringify(publicUrl)}`);
 
     const [{ startService, DEFAULT_DATA_DIR }, { DatabaseUnavailable }, { ServiceKeyProblem }] = await Promise.all([
-      import('../../service/startService.ts'),
-      import('../../service/db/openDatabase.ts'),
-      import('../../service/secrets.ts'),
+      import('../service/startService.ts'),
+      import('../service/db/openDatabase.ts'),
+      import('../service/secrets.ts'),
     ]);
     let running: Awaited<ReturnType<typeof startService>>;
     try {

@@ -25,7 +25,7 @@ export const variants: Command = {
   async run(argv, io) {
     const { values } = parse(argv, { describe: { type: 'boolean' }, silences: { type: 'boolean' } });
     if (values.silences) {
-      const { silenceRegister } = await import('../../spec/silences.ts');
+      const { silenceRegister } = await import('../spec/silences.ts');
       const lines = silenceRegister();
       let proven = 0;
       let pending = 0;
@@ -46,7 +46,7 @@ export const variants: Command = {
       );
       return 0;
     }
-    const { VARIANTS } = await import('../../server/variants/catalog.ts');
+    const { VARIANTS } = await import('../server/variants/catalog.ts');
     for (const v of VARIANTS) {
       io.out(values.describe ? `${v.name}\t${v.description} Allowed by: ${v.allowedBy.join('; ')}.` : v.name);
     }

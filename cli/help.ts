@@ -1,5 +1,5 @@
 /** `conformance help [COMMAND]`, `--help` and the overview: every command's usage, summary and options. */
-import { commandName } from '../../core/commandName.ts';
+import { commandName } from '../core/commandName.ts';
 import { type Command, type CommandHelp, UsageError } from './command.ts';
 
 export function overview(commands: Readonly<Record<string, Command>>): string {

@@ -1,5 +1,5 @@
 /** `conformance merge DIR...`: one sealed report from the report folders of a sharded run. */
-import { commandName } from '../../core/commandName.ts';
+import { commandName } from '../core/commandName.ts';
 import { type Command, claimReportDir, EXIT, parse, quietLines, reportDirOption, UsageError } from './command.ts';
 import { baselineOption } from './run.ts';
 
@@ -30,12 +30,12 @@ export const merge: Command = {
     );
     if (positionals.length === 0) throw new UsageError('merge needs the report folders of the shards');
     const baseline = await baselineOption(values);
-    const { baselineLines, baselineMarks, exitCodeUnderBaseline } = await import('../../core/baseline.ts');
+    const { baselineLines, baselineMarks, exitCodeUnderBaseline } = await import('../core/baseline.ts');
     const out = reportDirOption(values['report-dir'] as string | undefined);
     const [{ mergeParts, MergeError }, { formatSummary, shellWord }, { exitCodeOf }] = await Promise.all([
-      import('../merge.ts'),
-      import('../../core/summary.ts'),
-      import('../../core/results.ts'),
+      import('../app/merge.ts'),
+      import('../core/summary.ts'),
+      import('../core/results.ts'),
     ]);
     // The merged report is staged and moved into place whole, as a run's (reports/writeReports.ts).
     const folder = claimReportDir(out);

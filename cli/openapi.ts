@@ -12,7 +12,7 @@ export const openapi: Command = {
     const out = (values.out as string | undefined) ?? 'conformance-openapi';
     if (out === '') throw new UsageError('--out must not be empty');
     outFolder(out);
-    const { writeOpenApi } = await import('../../openapi/writeOpenApi.ts');
+    const { writeOpenApi } = await import('../openapi/writeOpenApi.ts');
     let written: string[];
     try {
       written = writeOpenApi(out);

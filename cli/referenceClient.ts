@@ -23,7 +23,7 @@ export const referenceClient: Command = {
     if (positionals.length !== 1)
       throw new UsageError('reference-client needs the workspaces file (certify-client --config-out FILE)');
     const { CLIENT_CHOICES, CLIENT_FAULTS, ReferenceClient } = await import(
-      '../../examples/reference-client/referenceClient.ts'
+      '../examples/reference-client/referenceClient.ts'
     );
     const faults = (values.fault ?? []) as string[];
     const choices = (values.choice ?? []) as string[];

@@ -13,7 +13,7 @@ export const diff: Command = {
     if (positionals.length !== 2)
       throw new UsageError('diff needs exactly two report folders (or results.json files): A B');
     const [a, b] = positionals as [string, string];
-    const { BaselineError, diffRuns, formatDiff, readBaseline } = await import('../../core/baseline.ts');
+    const { BaselineError, diffRuns, formatDiff, readBaseline } = await import('../core/baseline.ts');
     let d: ReturnType<typeof diffRuns>;
     try {
       d = diffRuns(readBaseline(a), a, readBaseline(b), b);

@@ -37,7 +37,7 @@ export const keys: Command = {
   },
   async run(argv, io) {
     const [sub, ...rest] = argv;
-    const { KeyProblem } = await import('../../core/signing.ts');
+    const { KeyProblem } = await import('../core/signing.ts');
     try {
       if (sub === 'generate') return await generate(rest, io);
       if (sub === 'sign') return await sign(rest, io);
@@ -63,7 +63,7 @@ async function generate(argv: string[], io: Parameters<Command['run']>[1]): Prom
   const jwksPath = join(out, JWKS_FILE);
   // A private key is never overwritten: it may sign certificates already issued.
   if (existsAsFile(privatePath)) throw new SetupProblem(`${privatePath} exists; a signing key is never overwritten`);
-  const { generateSigningKeyPair } = await import('../../core/signing.ts');
+  const { generateSigningKeyPair } = await import('../core/signing.ts');
   const pair = await generateSigningKeyPair(values.kid as string | undefined);
   outFolder(out);
   const { writeFileSync } = await import('node:fs');
@@ -103,9 +103,9 @@ async function sign(argv: string[], io: Parameters<Command['run']>[1]): Promise<
       throw new UsageError(`--${name} must be letters, digits, '.', ':', '_' or '-', received ${JSON.stringify(v)}`);
   }
   const { readFileSync } = await import('node:fs');
-  const { signingKeyFromPem } = await import('../../core/signing.ts');
+  const { signingKeyFromPem } = await import('../core/signing.ts');
   const key = await signingKeyFromPem(readFileSync(keyFile, 'utf8'), values.kid as string | undefined);
-  const { NotSignable, signReportDir } = await import('../../reports/verifySignature.ts');
+  const { NotSignable, signReportDir } = await import('../reports/verifySignature.ts');
   try {
     const { statement } = await signReportDir(dir, {
       key,
