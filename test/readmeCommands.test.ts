@@ -2,73 +2,66 @@
  * The README's commands run as written (issue 32, item 6): each fenced block the README marks with
  * `<!-- readme-test: NAME -->` is run by bash in an empty folder outside the clone, `npx conformance`
  * and `npx tsx` answered by this checkout (as an installed package or a clone's `npx` would), and
- * must exit 0. The README cannot drift from what works.
+ * must exit 0. A block `(given: $URL a server, c.json its config, $CONFORMANCE_* the secrets it names)`
+ * gets a sandbox's address as `URL`, the sandbox's config as `c.json` and its demo secrets in the
+ * environment, as a CI job has them; a block `(run by: FILE)` is run by that test file, which must
+ * read it (test/support/readme.ts). The README cannot drift from what works.
  */
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } from '../server/demoConfig.ts';
+import { startSandbox } from '../server/http.ts';
 import { ROOT } from './support/cli.ts';
+import { readmeBlocks, runBlock, shims } from './support/readme.ts';
 
-/** The marked blocks of the README, by name. */
-function markedBlocks(markdown: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const m of markdown.matchAll(/<!-- readme-test: ([\w-]+) -->\s*\n```(?:sh|bash)\n([\s\S]*?)\n```/g))
-    out.set(m[1] as string, m[2] as string);
-  return out;
-}
-
-/** A folder of shims: `npx conformance` and `conformance` run this checkout's command, `npx tsx` its tsx. */
-function shims(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'readme-bin-'));
-  const cli = `node ${JSON.stringify(join(ROOT, 'bin', 'conformance.mjs'))}`;
-  const npx = `#!/usr/bin/env bash
-case "$1" in
-  conformance) shift; exec ${cli} "$@" ;;
-  tsx) shift; exec ${JSON.stringify(join(ROOT, 'node_modules', '.bin', 'tsx'))} "$@" ;;
-  *) echo "npx shim: $1 is not a command of this checkout" >&2; exit 127 ;;
-esac
-`;
-  writeFileSync(join(dir, 'npx'), npx);
-  writeFileSync(join(dir, 'conformance'), `#!/usr/bin/env bash\nexec ${cli} "$@"\n`);
-  for (const f of ['npx', 'conformance']) chmodSync(join(dir, f), 0o755);
-  return dir;
-}
-
-function runBlock(block: string, cwd: string, bin: string): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-e', '-c', block], {
-      cwd,
-      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, CONFORMANCE_PROGRESS: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.on('close', (code) => resolve({ code, out }));
-  });
-}
-
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const BLOCKS = readmeBlocks();
+const here = [...BLOCKS.values()].filter((b) => b.runBy === undefined);
+const elsewhere = [...BLOCKS.values()].filter((b) => b.runBy !== undefined);
+const KNOWN_GIVENS = ['$URL', 'c.json', '$CONFORMANCE_*'];
 
 describe('the README commands', () => {
-  test('the marked blocks are found', () => {
-    expect([...markedBlocks(README).keys()]).toContain('certify-recipe');
+  test('the marked blocks are found, and every block given something names what this test gives', () => {
+    expect([...BLOCKS.keys()]).toEqual(
+      expect.arrayContaining([
+        'certify-recipe',
+        'baseline-recipe',
+        'shard-recipe',
+        'verify-download',
+        'install-package',
+      ]),
+    );
+    for (const b of BLOCKS.values()) for (const g of b.given) expect(KNOWN_GIVENS, b.name).toContain(g);
   });
 
-  test.each([...markedBlocks(README).entries()])(
+  test.each(elsewhere.map((b) => [b.name, b.runBy as string]))(
+    '%s is run by %s, which reads the block from the README',
+    (name, file) => {
+      expect(
+        readFileSync(join(ROOT, file), 'utf8').includes(`readmeBlock('${name}')`),
+        `${file} reads readmeBlock('${name}')`,
+      ).toBe(true);
+    },
+  );
+
+  test.each(here.map((b) => [b.name, b]))(
     '%s runs as written from an empty folder',
     async (_name, block) => {
       const cwd = mkdtempSync(join(tmpdir(), 'readme-'));
-      mkdirSync(cwd, { recursive: true });
-      const r = await runBlock(block, cwd, shims());
-      expect(r.code, r.out).toBe(0);
+      const sandbox = block.given.includes('$URL') ? await startSandbox() : undefined;
+      try {
+        if (block.given.includes('c.json')) copyFileSync(DEMO_CONFIG_FILE, join(cwd, 'c.json'));
+        const env = {
+          ...(sandbox ? { URL: sandbox.url } : {}),
+          ...(block.given.includes('$CONFORMANCE_*') ? DEMO_ENVIRONMENT : {}),
+        };
+        const r = await runBlock(block.text, cwd, shims(), env);
+        expect(r.code, r.out).toBe(0);
+      } finally {
+        await sandbox?.close();
+      }
     },
-    180_000,
+    300_000,
   );
 });

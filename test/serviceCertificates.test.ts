@@ -39,6 +39,7 @@ import { type RunningService, startService } from '../service/startService.ts';
 import { newPartner, Person } from '../service/testSupport/browserless.ts';
 import { postgresAvailable, startThrowawayPostgres, type ThrowawayPostgres } from '../service/testSupport/postgres.ts';
 import { runInProcess } from './support/cli.ts';
+import { readmeBlock, runBlock, shims } from './support/readme.ts';
 
 const PG = postgresAvailable();
 if (!PG)
@@ -107,8 +108,8 @@ async function runToEnd(service: RunningService, partner: Person, product: strin
   }
 }
 
-/** Downloads the run's signed folder and unpacks it; answers the folder. */
-async function downloadSigned(person: Person, run: string): Promise<string> {
+/** Downloads the run's signed archive under the name the service gives it; answers its folder and name. */
+async function downloadArchive(person: Person, run: string): Promise<{ into: string; id: string }> {
   const response = await fetch(`${person.base}${run}/report.tar.gz`, {
     headers: { cookie: [...person.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
   });
@@ -117,8 +118,14 @@ async function downloadSigned(person: Person, run: string): Promise<string> {
   const id = run.split('/').pop()!;
   expect(response.headers.get('content-disposition')).toBe(`attachment; filename="conformance-report-${id}.tar.gz"`);
   const into = mkdtempSync(join(tmpdir(), 'signed-download-'));
-  writeFileSync(join(into, 'report.tar.gz'), Buffer.from(await response.arrayBuffer()));
-  execFileSync('tar', ['-xzf', 'report.tar.gz'], { cwd: into });
+  writeFileSync(join(into, `conformance-report-${id}.tar.gz`), Buffer.from(await response.arrayBuffer()));
+  return { into, id };
+}
+
+/** Downloads the run's signed folder and unpacks it; answers the folder. */
+async function downloadSigned(person: Person, run: string): Promise<string> {
+  const { into, id } = await downloadArchive(person, run);
+  execFileSync('tar', ['-xzf', `conformance-report-${id}.tar.gz`], { cwd: into });
   return join(into, `conformance-report-${id}`);
 }
 
@@ -259,13 +266,18 @@ describe.each(engines)('on %s', (engine) => {
     expect((await fetch(`${service.url}/certificates/no-such-certificate.json`)).status).toBe(404);
   });
 
-  test('verify-report accepts the downloaded folder with the service’s key set: the signer, the certificate valid', async () => {
-    signedDir = await downloadSigned(partner, certifiedRun);
-    const r = await runInProcess(['verify-report', signedDir, '--key', jwksUrl]);
-    expect(r.stdout).toContain(`signature: verified: signed by ${service.url} at `);
-    expect(r.stdout).toContain(`(key ${service.ctx.signingKey.kid}, EdDSA; checked with the key set at ${jwksUrl})`);
-    expect(r.stdout).toContain(`certificate ${certificate}: VALID (${service.url}/certificates/${certificate}.json)`);
-    expect(lastLine(r.stdout)).toBe(`SIGNED AND INTACT: ${signedDir} is as ${service.url} signed it`);
+  test('the README’s command unpacks the downloaded archive and verifies it with the service’s key set: the signer, the certificate valid', async () => {
+    const { into, id } = await downloadArchive(partner, certifiedRun);
+    // The README's own text (readme-test: verify-download), its placeholders given this run's.
+    const command = readmeBlock('verify-download')
+      .text.replaceAll('RUN', id)
+      .replaceAll('https://certify.example.com', new URL(jwksUrl).origin);
+    const r = await runBlock(command, into, shims());
+    signedDir = join(into, `conformance-report-${id}`);
+    expect(r.out).toContain(`signature: verified: signed by ${service.url} at `);
+    expect(r.out).toContain(`(key ${service.ctx.signingKey.kid}, EdDSA; checked with the key set at ${jwksUrl})`);
+    expect(r.out).toContain(`certificate ${certificate}: VALID (${service.url}/certificates/${certificate}.json)`);
+    expect(lastLine(r.out)).toBe(`SIGNED AND INTACT: ${signedDir} is as ${service.url} signed it`);
     expect(r.code).toBe(0);
   }, 60_000);
 
