@@ -7,7 +7,7 @@
  * environment, as a CI job has them; a block `(run by: FILE)` is run by that test file, which must
  * read it (test/support/readme.ts). The README cannot drift from what works.
  */
-import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -19,7 +19,21 @@ import { readmeBlocks, runBlock, shims } from './support/readme.ts';
 const BLOCKS = readmeBlocks();
 const here = [...BLOCKS.values()].filter((b) => b.runBy === undefined);
 const elsewhere = [...BLOCKS.values()].filter((b) => b.runBy !== undefined);
-const KNOWN_GIVENS = ['$URL', 'c.json', '$CONFORMANCE_*'];
+/**
+ * What each given is made of, run before the block in its folder (never shown in the README): a
+ * given names what a reader has at hand, and this is how the test has it.
+ */
+const GIVEN_SETUP: Record<string, string> = {
+  $URL: '', // the sandbox this test starts, in the environment
+  '$CONFORMANCE_*': '', // the demo secrets, in the environment
+  'c.json': `cp ${JSON.stringify(DEMO_CONFIG_FILE)} c.json`,
+  'conformance-report':
+    'npx conformance start --only lookup-practitioners --quiet --report-dir conformance-report >/dev/null',
+  'practice-app-api-family.json': `npx tsx --eval ${JSON.stringify(
+    `import(${JSON.stringify(join(ROOT, 'examples', 'partner-consumer', 'writePartnerPact.ts'))}).then(async (m) => (await import('node:fs')).renameSync(await m.writePartnerPact('.given'), 'practice-app-api-family.json'))`,
+  )} && rm -r .given`,
+};
+const KNOWN_GIVENS = Object.keys(GIVEN_SETUP);
 
 describe('the README commands', () => {
   test('the marked blocks are found, and every block given something names what this test gives', () => {
@@ -51,12 +65,17 @@ describe('the README commands', () => {
       const cwd = mkdtempSync(join(tmpdir(), 'readme-'));
       const sandbox = block.given.includes('$URL') ? await startSandbox() : undefined;
       try {
-        if (block.given.includes('c.json')) copyFileSync(DEMO_CONFIG_FILE, join(cwd, 'c.json'));
         const env = {
           ...(sandbox ? { URL: sandbox.url } : {}),
           ...(block.given.includes('$CONFORMANCE_*') ? DEMO_ENVIRONMENT : {}),
         };
-        const r = await runBlock(block.text, cwd, shims(), env);
+        const bin = shims();
+        const setup = block.given.map((g) => GIVEN_SETUP[g]).filter(Boolean);
+        if (setup.length > 0) {
+          const given = await runBlock(setup.join('\n'), cwd, bin, env);
+          expect(given.code, `the givens of ${block.name}: ${given.out}`).toBe(0);
+        }
+        const r = await runBlock(block.text, cwd, bin, env);
         expect(r.code, r.out).toBe(0);
       } finally {
         await sandbox?.close();

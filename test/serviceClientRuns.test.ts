@@ -174,6 +174,23 @@ test('another organisation can neither see nor finish the workspace; its owner f
   expect(still.state).toBe('running');
   expect(still.input).not.toContain('finishRequestedAt');
 
+  // A workspace no request has reached says so once 30 s have passed (not only at the time-out):
+  // the worker's progress is dated back, the page read again.
+  const dated = async (ago: number) => {
+    const progress = JSON.parse(still.progress as string) as { startedAt: string };
+    progress.startedAt = new Date(Date.now() - ago).toISOString();
+    await service.ctx.db
+      .updateTable('runs')
+      .set({ progress: JSON.stringify(progress) })
+      .where('id', '=', runId)
+      .execute();
+    return (await partner.get(`/runs/${runId}/workspace`)).text;
+  };
+  expect(await dated(1_000)).not.toContain('class="no-request"');
+  expect(await dated(31_000)).toContain(
+    '<p class="no-request">No request has reached this workspace yet: configure your client with the discovery address, token endpoint and credentials below, then run the scenario.</p>',
+  );
+
   const finish = await partner.post(`/runs/${runId}/finish`, {}, `/runs/${runId}/workspace`);
   expect(finish).toMatchObject({ status: 303, location: `/runs/${runId}/workspace` });
   const done = await ended(runId);

@@ -414,6 +414,28 @@ export const D3_SILENCE_VARIANTS: readonly Variant[] = [
         : reply,
   },
   {
+    name: 'price-contracts-without-site-subject',
+    kind: 'data',
+    allowedBy: [
+      'DEC-D3-36',
+      'D3 2.6 ("`subject[].reference` (`Site/<site_id>`)", yet "`subject` (practitioner) only for `PRACTITIONER_BESPOKE_CONTRACT` or `SELF_PAY`")',
+    ],
+    description:
+      'Price Contracts carry no `Site/` subject (the site is the one asked for): `subject` names the practitioner of a bespoke or self-pay Contract and is left out of the others, the second reading of 2.6.',
+    operations: [
+      'get-effective-prices',
+      'set-contract-service',
+      'set-contract-service-with-procedure',
+      'set-contract-price',
+    ],
+    reply: (reply) =>
+      mapAnsweredResources(reply, 'Contract', (c) => {
+        const { subject, ...rest } = c;
+        const kept = arr(subject).filter((sub) => !(isObject(sub) && /^Site\//.test(String(sub.reference))));
+        return kept.length > 0 ? { ...rest, subject: kept } : rest;
+      }),
+  },
+  {
     name: 'contract-subtypes-payor-kinds',
     kind: 'data',
     allowedBy: [

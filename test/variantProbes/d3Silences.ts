@@ -72,6 +72,8 @@ export const PROBES: Probes = {
       id: 'NO-SUCH-PATIENT-000',
       gender: 'female',
     }),
+  'price-contracts-without-site-subject': (s) =>
+    s.contract('GET', withQuery(paths.effectivePrices, { site: 'SITE001' })),
   'effective-prices-payor-required': (s) => s.contract('GET', withQuery(paths.effectivePrices, { site: 'SITE001' })),
   'contract-subtypes-payor-kinds': (s) => s.contract('GET', paths.contractSubtypes),
   'payor-create-existing-refused': async (s) => {
