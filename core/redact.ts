@@ -10,8 +10,9 @@
  * repeats them as a whole token (messages, evidence, counterexamples), as are email addresses.
  * Personal data is masked by value, never by a piece of a word: `invalid` stays readable after a
  * search for the name `val`, and values too short to tell from words are masked only in their
- * field. Secrets are masked wherever they appear, inside a word too: no reading of a report may
- * recover one. Masking happens after the checks judged the unmasked exchange, so it never changes
+ * field. Secrets are masked wherever they appear, inside a word too, and in every form a target
+ * may echo them in (JSON escapes, percent-encoding, base64: core/secretForms.ts): no reading of a
+ * report may recover one. Masking happens after the checks judged the unmasked exchange, so it never changes
  * an outcome.
  *
  * Bodies are then cut to the evidence cap per exchange (core/evidenceCap.ts), after masking, so
@@ -33,6 +34,7 @@ import {
   type Learn,
 } from './personalData.ts';
 import type { EvidenceMode, ExchangeRecord } from './results.ts';
+import { maskSecretForms } from './secretForms.ts';
 
 export { MASK } from './personalData.ts';
 
@@ -276,7 +278,8 @@ export class Redactor {
       const encoded = encodeURIComponent(s);
       if (encoded !== s) out = out.split(encoded).join(MASK);
     }
-    return out;
+    // Then the forms a target may echo it in: JSON escapes, percent-encoding, base64 (core/secretForms.ts).
+    return maskSecretForms(out, this.secrets, MASK);
   }
 
   private tokenFields(value: string): string {
