@@ -17,7 +17,7 @@ export const keys: Command = {
   help: {
     usage: [
       'keys generate [--out DIR] [--kid ID]',
-      'keys sign DIR --key FILE --signer NAME [--kid ID] [--run-id ID] [--certificate ID]',
+      'keys sign DIR --key FILE --signer NAME [--kid ID] [--run-id ID] [--certificate ID [--certificate-expires DATE]]',
     ],
     summary: 'signing keys: generate an Ed25519 key pair, sign a report folder with it (signature.jws)',
     options: [
@@ -33,6 +33,10 @@ export const keys: Command = {
       ['--signer NAME', 'sign: who signs (the operator), as verify-report prints it'],
       ['--run-id ID', 'sign: the run id at the signer (default: the results digest)'],
       ['--certificate ID', 'sign: the certificate the run backs'],
+      [
+        '--certificate-expires DATE',
+        'sign: when that certificate expires (an ISO 8601 date-time), stated in the signature',
+      ],
     ],
   },
   async run(argv, io) {
@@ -86,6 +90,7 @@ async function sign(argv: string[], io: Parameters<Command['run']>[1]): Promise<
       kid: { type: 'string' },
       'run-id': { type: 'string' },
       certificate: { type: 'string' },
+      'certificate-expires': { type: 'string' },
     },
     true,
   );
@@ -102,6 +107,11 @@ async function sign(argv: string[], io: Parameters<Command['run']>[1]): Promise<
     if (v !== undefined && !/^[\w.:-]{1,200}$/.test(v))
       throw new UsageError(`--${name} must be letters, digits, '.', ':', '_' or '-', received ${JSON.stringify(v)}`);
   }
+  const expires = values['certificate-expires'] as string | undefined;
+  if (expires !== undefined && values.certificate === undefined)
+    throw new UsageError('--certificate-expires goes with --certificate ID');
+  if (expires !== undefined && (!/^\d{4}-\d{2}-\d{2}T/.test(expires) || Number.isNaN(Date.parse(expires))))
+    throw new UsageError(`--certificate-expires must be an ISO 8601 date-time, received ${JSON.stringify(expires)}`);
   const { readFileSync } = await import('node:fs');
   const { signingKeyFromPem } = await import('../core/signing.ts');
   const key = await signingKeyFromPem(readFileSync(keyFile, 'utf8'), values.kid as string | undefined);
@@ -112,6 +122,7 @@ async function sign(argv: string[], io: Parameters<Command['run']>[1]): Promise<
       signer,
       ...(values['run-id'] !== undefined ? { runId: values['run-id'] as string } : {}),
       ...(values.certificate !== undefined ? { certificate: values.certificate as string } : {}),
+      ...(expires !== undefined ? { certificateExpiresAt: new Date(expires).toISOString() } : {}),
     });
     io.out(`Signed ${dir} as ${statement.signer} (key ${key.kid}, ${statement.signedAt}): signature.jws`);
     return 0;

@@ -1,7 +1,9 @@
 /**
  * `conformance verify-report`: exit 0 when the folder is as the run wrote it (and, with --key,
  * signed by that key), 1 when altered, signed by an unknown key, unsigned although --key asks for
- * a signature, or its certificate revoked or expired; 2 when the folder or the key cannot be read.
+ * a signature, or its certificate revoked or expired (by its status, or by the expiry its signed
+ * statement names); 2 when the folder or the key cannot be read; 3 when the folder is intact and
+ * signed but its certificate's status cannot be read (a revoked certificate is never passed for valid).
  * A superseded certificate (a later one of the same product version and scope took its place) is
  * reported, naming the later one, and still exits 0: it states what its run showed.
  */
@@ -29,7 +31,7 @@ export const verifyReport: Command = {
         'exit codes',
         '0 intact (and with --key signed by that key; a superseded certificate is reported); 1 altered, ' +
           '"unknown signer" (signed by another key), not signed although --key was given, or the certificate ' +
-          'revoked or expired; 2 folder or key unreadable',
+          'revoked or expired; 2 folder or key unreadable; 3 intact and signed, but the certificate status could not be read',
       ],
     ],
   },
@@ -131,12 +133,22 @@ export const verifyReport: Command = {
     for (const m of s.mismatches) io.out(`signature: ALTERED: ${m}`);
 
     let certificateBad = false;
+    let statusUnknown = false;
+    // The signed statement names the certificate's expiry: past it, the certificate is not valid,
+    // whether or not its service can be asked.
+    const expiredBySignature =
+      st.certificateExpiresAt !== undefined && Date.parse(st.certificateExpiresAt) <= Date.now();
     if (st.certificate !== undefined) {
+      if (st.certificateExpiresAt !== undefined)
+        io.out(
+          `certificate ${st.certificate}: ${expiredBySignature ? 'EXPIRED' : 'expires'} at ${st.certificateExpiresAt} (signed statement)`,
+        );
+      certificateBad = expiredBySignature;
       if (keys.kind === 'url') {
         const url = signing.certificateStatusUrl(keys.url, st.certificate);
         const status = await signing.fetchCertificateStatus(url);
         if ('status' in status) {
-          certificateBad = status.status === 'revoked' || status.status === 'expired';
+          certificateBad ||= status.status === 'revoked' || status.status === 'expired';
           const by = status.supersededBy ? ` by ${status.supersededBy}` : '';
           const said =
             status.status === 'superseded'
@@ -144,7 +156,10 @@ export const verifyReport: Command = {
                 'took its place; this one still states what this run showed'
               : `${status.status.toUpperCase()} (${url.href})`;
           io.out(`certificate ${st.certificate}: ${said}`);
-        } else io.out(`certificate ${st.certificate}: status unknown: ${status.problem} (${url.href})`);
+        } else {
+          statusUnknown = true;
+          io.out(`certificate ${st.certificate}: status unknown: ${status.problem} (${url.href})`);
+        }
       } else
         io.out(`certificate ${st.certificate}: status not checked (give the service's JWKS URL as --key to read it)`);
     }
@@ -158,6 +173,12 @@ export const verifyReport: Command = {
         `CERTIFICATE NOT VALID: ${v.dir} is as ${st.signer} signed it, but certificate ${st.certificate} is no longer valid`,
       );
       return EXIT.notConformant;
+    }
+    if (statusUnknown) {
+      io.out(
+        `STATUS UNKNOWN: ${v.dir} is as ${st.signer} signed it, but whether certificate ${st.certificate} is still valid (not revoked) could not be read; try again`,
+      );
+      return EXIT.inconclusive;
     }
     io.out(`SIGNED AND INTACT: ${v.dir} is as ${st.signer} signed it`);
     return 0;

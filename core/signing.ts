@@ -60,6 +60,8 @@ export interface ReportStatement {
   signedAt: string;
   /** The certificate this run backs, when one was issued. */
   certificate?: string;
+  /** When that certificate expires (it may be revoked or superseded before; its status URL says). */
+  certificateExpiresAt?: string;
 }
 
 /** A private key ready to sign, its key id and its public half. */
@@ -122,7 +124,7 @@ export const jwksOf = (keys: readonly Pick<SigningKey, 'publicJwk'>[]): JSONWebK
 export function statementOf(
   results: RunResults,
   files: Record<string, string>,
-  signer: { signer: string; runId?: string; certificate?: string; signedAt?: string },
+  signer: { signer: string; runId?: string; certificate?: string; certificateExpiresAt?: string; signedAt?: string },
 ): ReportStatement {
   const digest = results.integrity?.digest;
   if (digest === undefined) throw new Error('A report is signed only once results.json is sealed');
@@ -144,6 +146,9 @@ export function statementOf(
     signer: signer.signer,
     signedAt: signer.signedAt ?? new Date().toISOString(),
     ...(signer.certificate !== undefined ? { certificate: signer.certificate } : {}),
+    ...(signer.certificate !== undefined && signer.certificateExpiresAt !== undefined
+      ? { certificateExpiresAt: signer.certificateExpiresAt }
+      : {}),
   };
 }
 
@@ -260,6 +265,11 @@ export function statementProblem(value: unknown): string | undefined {
     if (typeof value[key] !== 'string') return `expected "${key}" to be a string`;
   if (value.certificate !== undefined && typeof value.certificate !== 'string')
     return 'expected "certificate" to be a string';
+  if (
+    value.certificateExpiresAt !== undefined &&
+    (typeof value.certificateExpiresAt !== 'string' || Number.isNaN(Date.parse(value.certificateExpiresAt)))
+  )
+    return 'expected "certificateExpiresAt" to be a date-time';
   return undefined;
 }
 

@@ -40,6 +40,8 @@ export interface SignOptions {
   runId?: string;
   /** The certificate this run backs. */
   certificate?: string;
+  /** When that certificate expires. */
+  certificateExpiresAt?: string;
   /** When it was signed (default: now). */
   signedAt?: string;
 }

@@ -276,12 +276,13 @@ export async function signRun(
         );
   const now = ctx.now();
   const certificateId = decision.earned ? randomUUID() : undefined;
+  const expires = new Date(now.getTime() + ctx.settings.certificate.validityDays * 86_400_000);
   const { jws } = await signReportDir(reportDir, {
     key,
     signer: signer.name,
     runId: run.id,
     signedAt: iso(now),
-    ...(certificateId ? { certificate: certificateId } : {}),
+    ...(certificateId ? { certificate: certificateId, certificateExpiresAt: iso(expires) } : {}),
   });
   const files = Object.fromEntries(SIGNED_FILES.map((name) => [name, readFileSync(join(reportDir, name), 'utf8')]));
   const digest = stated.integrity?.digest ?? '';
@@ -301,7 +302,6 @@ export async function signRun(
     kind: stated.party === 'client' || product.kind === 'client' ? 'client' : 'server',
     ...certifiedOperations(stated),
   };
-  const expires = new Date(now.getTime() + ctx.settings.certificate.validityDays * 86_400_000);
   const statement: CertificateStatement = {
     statement: 'conformance-certificate/1',
     id: certificateId as string,

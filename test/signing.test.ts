@@ -249,6 +249,56 @@ describe('conformance verify-report --key', () => {
     expect(u.code).toBe(1);
   });
 
+  test('a certificate whose status cannot be read is never passed for valid: exit 3, one line saying so', async () => {
+    // The service knows no such certificate (or cannot be reached): revoked or not, nobody can tell.
+    const unknown = await signedCopy('status-unknown', operatorKeys, ['--certificate', 'C-withdrawn']);
+    const r = await runInProcess(['verify-report', unknown, '--key', `${service}/.well-known/jwks.json`]);
+    expect(r.stdout).toMatch(/^certificate C-withdrawn: status unknown: /m);
+    expect(lastLine(r.stdout)).toBe(
+      `STATUS UNKNOWN: ${unknown} is as Operator Ltd signed it, but whether certificate C-withdrawn is still valid (not revoked) could not be read; try again`,
+    );
+    expect(r.code).toBe(3);
+  });
+
+  test('the signed statement carries the certificate’s expiry: past it, not valid, even offline (exit 1)', async () => {
+    const future = '2099-01-01T00:00:00.000Z';
+    const current = await signedCopy('expires-later', operatorKeys, [
+      '--certificate',
+      'C-valid',
+      '--certificate-expires',
+      future,
+    ]);
+    const ok = await runInProcess(['verify-report', current, '--key', `${service}/.well-known/jwks.json`]);
+    expect(ok.stdout).toContain(`certificate C-valid: expires at ${future} (signed statement)`);
+    expect(ok.code).toBe(0);
+    const past = await signedCopy('expired', operatorKeys, [
+      '--certificate',
+      'C-valid',
+      '--certificate-expires',
+      '2020-01-01T00:00:00Z',
+    ]);
+    for (const key of [`${service}/.well-known/jwks.json`, join(operatorKeys, 'jwks.json')]) {
+      const r = await runInProcess(['verify-report', past, '--key', key]);
+      expect(r.stdout).toContain('certificate C-valid: EXPIRED at 2020-01-01T00:00:00.000Z (signed statement)');
+      expect(lastLine(r.stdout)).toBe(
+        `CERTIFICATE NOT VALID: ${past} is as Operator Ltd signed it, but certificate C-valid is no longer valid`,
+      );
+      expect(r.code, key).toBe(1);
+    }
+    const refused = await runInProcess([
+      'keys',
+      'sign',
+      past,
+      '--key',
+      join(operatorKeys, 'signing-key.pem'),
+      '--signer',
+      'x',
+      '--certificate-expires',
+      'soon',
+    ]);
+    expect(refused.code).toBe(2);
+  });
+
   test('a key that cannot be read: one line, exit 2, before anything is judged', async () => {
     const dir = await signedCopy('unread-key');
     const closed = createServer();
