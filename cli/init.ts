@@ -69,7 +69,7 @@ export const init: Command = {
       throw new SetupProblem(
         `Target unreachable: ${asOptions(findings.unreachable ?? 'no answer')} (init reads the discovery documents of ${target}); nothing written`,
       );
-    const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+    const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
     let schema = relative(dirname(resolve(out)), resolve(root, 'core/config.schema.json')).replaceAll('\\', '/');
     if (!schema.startsWith('.')) schema = `./${schema}`;
     const starter = starterConfig(readConfigFile(DEMO_CONFIG_FILE), schema, findings);

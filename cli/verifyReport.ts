@@ -87,6 +87,10 @@ export const verifyReport: Command = {
           ? `results.json: ALTERED (states SHA-256 ${i.stored}, content has ${i.actual})`
           : `results.json: NOT SEALED (no digest; content has SHA-256 ${i.actual})`,
     );
+    if (i.state === 'intact' && !v.resultsExact)
+      io.out(
+        'results.json: ALTERED (its text is not what the run wrote for this content: a member given twice, a number out of range or another edit)',
+      );
     for (const f of v.files) io.out(`${f.name}: ${FILE_STATE_TEXT[f.state]}`);
 
     if (keys === undefined || s === undefined) {

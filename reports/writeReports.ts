@@ -289,7 +289,14 @@ export interface Verification {
   dir: string;
   integrity: IntegrityState;
   files: { name: string; state: FileState }[];
-  /** True when the digest holds and every derived file matches. */
+  /**
+   * Whether results.json's bytes are exactly what the run writes for its content. The digest is
+   * over the parsed content, so this is what makes it cover the text: a member given twice (a
+   * reader that keeps the first would see another value) or a number beyond range (`1e999`, read
+   * as Infinity and digested as null) changes the bytes and is an alteration.
+   */
+  resultsExact: boolean;
+  /** True when the digest holds, results.json's text is exact, and every derived file matches. */
   intact: boolean;
   suiteVersion: string;
 }
@@ -313,9 +320,12 @@ export async function verifyReportDir(dir: string): Promise<Verification> {
       held === undefined ? 'missing' : !comparable ? 'not-comparable' : held ? 'matches' : 'altered';
     files.push({ name: basename(name), state });
   }
+  const resultsExact = (await holdsPieces(join(root, RESULTS_JSON), resultsJsonPieces(results))) === true;
   const intact =
-    integrity.state === 'intact' && files.every((f) => f.state === 'matches' || f.state === 'not-comparable');
-  return { dir: root, integrity, files, intact, suiteVersion: `${own.name} ${own.version}` };
+    integrity.state === 'intact' &&
+    resultsExact &&
+    files.every((f) => f.state === 'matches' || f.state === 'not-comparable');
+  return { dir: root, integrity, files, resultsExact, intact, suiteVersion: `${own.name} ${own.version}` };
 }
 
 const VERDICTS = new Set(['conformant', 'not-conformant', 'inconclusive']);

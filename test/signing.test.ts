@@ -174,6 +174,37 @@ describe('conformance verify-report --key', () => {
     expect(r.code).toBe(1);
   });
 
+  test('text edits the parsed content hides are alterations: a member given twice, a number out of range (exit 1)', async () => {
+    // Results holding a null (a member no reader of this version knows), sealed as a run writes them.
+    const withNull = join(root, 'with-null');
+    const results = readResults(local);
+    await writeReports({ ...results, note: null } as never, withNull);
+    expect((await runInProcess(['verify-report', withNull])).code).toBe(0);
+    const edits: [string, string, (t: string) => string][] = [
+      // A reader that keeps the first of two members sees another verdict; JSON.parse keeps the last.
+      ['a leading duplicate member', local, (t) => t.replace('{', '{\n  "verdict": "conformant",')],
+      // 1e999 is read as Infinity, which canonical JSON writes as null.
+      ['1e999 for null', withNull, (t) => t.replace('"note": null', '"note": 1e999')],
+    ];
+    for (const [name, from, edit] of edits) {
+      const dir = join(root, `exact-${name.replace(/\W+/g, '-')}`);
+      cpSync(from, dir, { recursive: true });
+      const text = readFileSync(join(dir, 'results.json'), 'utf8');
+      const edited = edit(text);
+      expect(edited, name).not.toBe(text);
+      writeFileSync(join(dir, 'results.json'), edited);
+      for (const args of [[]]) {
+        const r = await runInProcess(['verify-report', dir, ...args]);
+        expect(r.stdout, `${name}: ${r.stderr}`).toMatch(/^results\.json: intact \(SHA-256/m);
+        expect(r.stdout, name).toMatch(
+          /^results\.json: ALTERED \(its text is not what the run wrote for this content/m,
+        );
+        expect(lastLine(r.stdout), name).toMatch(/^ALTERED: /);
+        expect(r.code, name).toBe(1);
+      }
+    }
+  });
+
   test('results re-sealed and the report rebuilt: the digest holds, the signature does not', async () => {
     const dir = await signedCopy('resealed');
     const forged: RunResults = { ...readResults(dir), target: 'https://partner.test' };
