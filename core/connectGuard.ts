@@ -53,6 +53,8 @@ const RANGES: Record<AllowedRange | 'other', [string, number, 'ipv4' | 'ipv6'][]
     ['ff00::', 8, 'ipv6'],
     ['2001:db8::', 32, 'ipv6'],
     ['64:ff9b::', 96, 'ipv6'],
+    // Teredo carries an obfuscated IPv4 address: no partner's server is reached through it.
+    ['2001::', 32, 'ipv6'],
   ],
 };
 
@@ -67,14 +69,58 @@ const LISTS = Object.fromEntries(Object.entries(RANGES).map(([k, v]) => [k, bloc
   BlockList
 >;
 
-/** The range an address falls in, or undefined for a public unicast address. */
-export function rangeOf(address: string): AllowedRange | 'reserved' | undefined {
-  // An IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  const a = mapped ? mapped[1] : address;
+/** The eight 16-bit groups of an IPv6 address (a zone id dropped, a trailing dotted IPv4 read), or undefined. */
+export function ipv6Groups(address: string): number[] | undefined {
+  let text = address.replace(/%.*$/, '').toLowerCase();
+  if (isIP(text) !== 6) return undefined;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
+  const part = (p: string | undefined) => (p ? p.split(':').map((g) => Number.parseInt(g, 16)) : []);
+  const left = part(head);
+  const right = part(tail);
+  const groups = tail === undefined ? left : [...left, ...Array(8 - left.length - right.length).fill(0), ...right];
+  return groups.length === 8 ? groups : undefined;
+}
+
+const dottedOf = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+
+/**
+ * The IPv4 address an IPv6 address carries, in every form that reaches it: IPv4-mapped
+ * (`::ffff:a.b.c.d`, also written in hex, `::ffff:7f00:1`), IPv4-compatible (`::a.b.c.d`), IPv4-
+ * translated (`::ffff:0:a.b.c.d`), NAT64 (`64:ff9b::a.b.c.d`) and 6to4 (`2002:AABB:CCDD::`).
+ */
+export function embeddedIpv4(address: string): string | undefined {
+  const g = ipv6Groups(address);
+  if (!g) return undefined;
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && g[5] === 0xffff) return dottedOf(g[6] as number, g[7] as number);
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return dottedOf(g[6] as number, g[7] as number);
+  // `::` and `::1` are IPv6's own unspecified and loopback addresses.
+  if (zeros(0, 6) && !(g[6] === 0 && (g[7] as number) <= 1)) return dottedOf(g[6] as number, g[7] as number);
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return dottedOf(g[6] as number, g[7] as number);
+  if (g[0] === 0x2002) return dottedOf(g[1] as number, g[2] as number);
+  return undefined;
+}
+
+function rangeOfPlain(a: string): AllowedRange | 'reserved' | undefined {
   const family = isIP(a) === 6 ? 'ipv6' : 'ipv4';
   for (const name of ['loopback', 'private', 'link-local'] as const) if (LISTS[name].check(a, family)) return name;
   return LISTS.other.check(a, family) ? 'reserved' : undefined;
+}
+
+/**
+ * The range an address falls in, or undefined for a public unicast address. An IPv6 address that
+ * carries an IPv4 address is judged by the one it carries (a loopback IPv4 address is loopback in
+ * any form), and by its own range when that is stricter (NAT64 stays reserved).
+ */
+export function rangeOf(address: string): AllowedRange | 'reserved' | undefined {
+  const carried = embeddedIpv4(address);
+  const own = rangeOfPlain(address);
+  return carried === undefined ? own : (rangeOfPlain(carried) ?? own);
 }
 
 /** What the guard allows, as the end of a refusal line. */

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runConformance } from '../app/runConformance.ts';
-import { addressRefusal, hostRefusal } from '../core/connectGuard.ts';
+import { addressRefusal, embeddedIpv4, hostRefusal, rangeOf } from '../core/connectGuard.ts';
 import { HttpClient } from '../core/http.ts';
 import { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } from '../server/demoConfig.ts';
 import { type RunningSandbox, startSandbox } from '../server/http.ts';
@@ -134,6 +134,33 @@ describe('a call under the guard (core/http.ts)', () => {
     expect(await hostRefusal('localhost', { allowRanges: ['loopback'] })).toBeUndefined();
     expect(addressRefusal('h', '8.8.8.8', [])).toBeUndefined();
     expect(addressRefusal('h', '::ffff:10.0.0.1', ['loopback'])).toMatch(/a private address/);
+  });
+
+  test('an IPv6 address carrying an IPv4 address is judged by the one it carries, however it is written', async () => {
+    const loopback = [
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1', // the same, as URL parsing writes it
+      '::127.0.0.1', // IPv4-compatible
+      '::7f00:1',
+      '::ffff:0:127.0.0.1', // IPv4-translated
+      '2002:7f00:1::', // 6to4
+      '2002:7f00:0001:0:0:0:0:1',
+    ];
+    for (const a of loopback) expect(rangeOf(a), a).toBe('loopback');
+    expect(rangeOf('2002:a9fe:a9fe::1')).toBe('link-local'); // 169.254.169.254 by 6to4
+    expect(rangeOf('::ffff:a00:1')).toBe('private');
+    expect(rangeOf('64:ff9b::a00:1')).toBe('private'); // NAT64 to 10.0.0.1
+    expect(rangeOf('64:ff9b::808:808')).toBe('reserved'); // NAT64 stays reserved
+    expect(rangeOf('2001:0:4136:e378:8000:63bf:3fff:fdd2')).toBe('reserved'); // Teredo
+    // IPv6's own addresses and public ones are untouched.
+    expect(rangeOf('::1')).toBe('loopback');
+    expect(rangeOf('::')).toBe('reserved');
+    expect(rangeOf('2606:4700::1111')).toBeUndefined();
+    expect(rangeOf('2002:808:808::1')).toBeUndefined(); // 6to4 of a public address
+    expect(embeddedIpv4('fe80::1%eth0')).toBeUndefined();
+    // The URL forms of the review, before any connection.
+    for (const url of ['http://[::127.0.0.1]:8080/', 'http://[::ffff:127.0.0.1]/', 'http://[2002:7f00:1::]/'])
+      await expect(guardTarget(url, []), url).rejects.toThrow(/a loopback address/);
   });
 });
 
