@@ -1,4 +1,4 @@
-/** `conformance keys generate|sign`: an Ed25519 signing key pair, and a report folder signed with it. */
+/** `conformance keys generate|sign|retire`: an Ed25519 signing key pair, a report folder signed with it, a key set marked retired. */
 import {
   type Command,
   existsAsFile,
@@ -18,8 +18,10 @@ export const keys: Command = {
     usage: [
       'keys generate [--out DIR] [--kid ID]',
       'keys sign DIR --key FILE --signer NAME [--kid ID] [--run-id ID] [--certificate ID [--certificate-expires DATE]]',
+      'keys retire JWKS [--not-after DATE]',
     ],
-    summary: 'signing keys: generate an Ed25519 key pair, sign a report folder with it (signature.jws)',
+    summary:
+      'signing keys: generate an Ed25519 key pair, sign a report folder with it (signature.jws), mark public keys retired',
     options: [
       [
         '--out DIR',
@@ -37,6 +39,10 @@ export const keys: Command = {
         '--certificate-expires DATE',
         'sign: when that certificate expires (an ISO 8601 date-time), stated in the signature',
       ],
+      [
+        '--not-after DATE',
+        'retire: when the keys of the set stopped signing (an ISO 8601 date-time, default now), written as "notAfter" into each key without one; the set is then a service\'s --retired-keys',
+      ],
     ],
   },
   async run(argv, io) {
@@ -45,14 +51,15 @@ export const keys: Command = {
     try {
       if (sub === 'generate') return await generate(rest, io);
       if (sub === 'sign') return await sign(rest, io);
+      if (sub === 'retire') return await retire(rest, io);
     } catch (e) {
       if (e instanceof KeyProblem) throw new UsageError(e.message);
       throw e;
     }
     throw new UsageError(
       sub === undefined
-        ? 'keys needs generate or sign'
-        : `Unknown keys command ${JSON.stringify(sub)} (generate or sign)`,
+        ? 'keys needs generate, sign or retire'
+        : `Unknown keys command ${JSON.stringify(sub)} (generate, sign or retire)`,
     );
   },
 };
@@ -133,4 +140,41 @@ async function sign(argv: string[], io: Parameters<Command['run']>[1]): Promise<
       throw new SetupProblem((e as Error).message);
     throw e;
   }
+}
+
+/** `keys retire JWKS`: each public key of the set says when it stopped signing (`notAfter`). */
+async function retire(argv: string[], io: Parameters<Command['run']>[1]): Promise<number> {
+  const { values, positionals } = parse(argv, { 'not-after': { type: 'string' } }, true);
+  const [file, ...extra] = positionals;
+  if (file === undefined || extra.length > 0)
+    throw new UsageError('keys retire needs exactly one public key set (jwks.json)');
+  const when = values['not-after'] as string | undefined;
+  if (when !== undefined && (!/^\d{4}-\d{2}-\d{2}T/.test(when) || Number.isNaN(Date.parse(when))))
+    throw new UsageError(`--not-after must be an ISO 8601 date-time, received ${JSON.stringify(when)}`);
+  const notAfter = new Date(when ?? Date.now()).toISOString();
+  const { readFileSync, writeFileSync, renameSync } = await import('node:fs');
+  let set: { keys?: unknown };
+  try {
+    set = JSON.parse(readFileSync(file, 'utf8')) as { keys?: unknown };
+  } catch (e) {
+    throw new SetupProblem(
+      `${file} cannot be read as a key set: ${e instanceof SyntaxError ? 'it is not JSON' : ((e as NodeJS.ErrnoException).code ?? (e as Error).message)}`,
+    );
+  }
+  if (!Array.isArray(set.keys))
+    throw new SetupProblem(`Expected a JWK set ({"keys": [...]}) in ${file}, received something else`);
+  const keys = set.keys as Record<string, unknown>[];
+  if (keys.some((k) => k !== null && typeof k === 'object' && 'd' in k))
+    throw new SetupProblem(`${file} holds a private key: retire the public key set (the jwks.json of keys generate)`);
+  const marked = keys.filter((k) => k !== null && typeof k === 'object' && k.notAfter === undefined);
+  for (const k of marked) k.notAfter = notAfter;
+  // Written whole, then renamed: a reader never sees half a key set.
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(set, null, 2)}\n`);
+  renameSync(`${file}.tmp`, file);
+  io.out(
+    marked.length === 0
+      ? `${file}: every key already says when it stopped signing; nothing changed`
+      : `${file}: ${marked.map((k) => String(k.kid)).join(', ')} retired, not after ${notAfter} (give the file as the service's --retired-keys)`,
+  );
+  return 0;
 }

@@ -165,8 +165,19 @@ export type KeySource =
       kind: 'file';
       path: string;
       resolve: (header: JWSHeaderParameters) => Promise<KeyObject | CryptoKey | Uint8Array>;
+      /** The key set the file holds (a set's keys may say when they were retired), when it is one. */
+      jwks?: () => JSONWebKeySet | undefined;
     }
   | { kind: 'url'; url: URL; resolve: ReturnType<typeof createRemoteJWKSet> };
+
+/**
+ * When a key of a set stopped signing (its `notAfter`, an extension member a certification
+ * service publishes for its retired keys): a statement it signed later is not the service's.
+ */
+export function keyNotAfter(set: JSONWebKeySet | undefined, kid: string | undefined): string | undefined {
+  const key = set?.keys.find((k) => k.kid === kid) as (JWK & { notAfter?: unknown }) | undefined;
+  return typeof key?.notAfter === 'string' && !Number.isNaN(Date.parse(key.notAfter)) ? key.notAfter : undefined;
+}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -203,7 +214,7 @@ export async function keySourceFromText(text: string, path: string): Promise<Key
     } catch (e) {
       throw new KeyProblem(`${path} is not a key set: ${(e as Error).message}`);
     }
-    return { kind: 'file', path, resolve: (header) => set(header) };
+    return { kind: 'file', path, resolve: (header) => set(header), jwks: () => value as unknown as JSONWebKeySet };
   }
   if (isObject(value) && typeof value.kty === 'string') {
     if (value.d !== undefined) throw new KeyProblem(`${path} holds a private JWK: give the public key (without "d")`);
@@ -294,6 +305,14 @@ export async function verifyStatement(jws: string, source: KeySource): Promise<S
     }
     const problem = statementProblem(statement);
     if (problem !== undefined) return { state: 'malformed', reason: `the signed payload: ${problem}` };
+    const notAfter = keyNotAfter(source.kind === 'url' ? source.resolve.jwks() : source.jwks?.(), kid);
+    const signedAt = (statement as ReportStatement).signedAt;
+    if (notAfter !== undefined && !(Date.parse(signedAt) <= Date.parse(notAfter)))
+      return {
+        state: 'unknown-signer',
+        ...(kid ? { kid } : {}),
+        reason: `key ${kid} was retired at ${notAfter} and signs nothing after; this statement says it was signed at ${signedAt}`,
+      };
     return { state: 'verified', header, statement: statement as ReportStatement };
   } catch (e) {
     if (e instanceof errors.JWKSNoMatchingKey)

@@ -75,7 +75,9 @@ export async function serviceSigningKey(options: {
  * Keys the service signed with before its current one (`--retired-keys FILE`: a JWK set of public
  * keys, as `conformance keys generate` writes jwks.json): published at JWKS_PATH beside the current
  * key, so that folders and certificates signed before a key was replaced still verify; never used
- * to sign. A set holding a private part, or a key other than Ed25519 with its id, is refused.
+ * to sign. A set holding a private part, or a key other than Ed25519 with its id, is refused, as
+ * is a key that does not say when it stopped signing (`notAfter`, an ISO 8601 date-time that
+ * `conformance keys retire FILE` writes): verify-report refuses what it signed later.
  */
 export function retiredKeys(file: string): JWK[] {
   let value: unknown;
@@ -102,6 +104,17 @@ export function retiredKeys(file: string): JWK[] {
       throw new ServiceKeyProblem(
         `--retired-keys ${file} holds a private key (keys[${i}].d): publish public keys only (the jwks.json of keys generate)`,
       );
-    return { kty: 'OKP', crv: 'Ed25519', x: k.x, kid: k.kid, ...(typeof k.alg === 'string' ? { alg: k.alg } : {}) };
+    if (typeof k.notAfter !== 'string' || Number.isNaN(Date.parse(k.notAfter)))
+      throw new ServiceKeyProblem(
+        `Expected keys[${i}] (${k.kid}) of --retired-keys ${file} to say when it stopped signing ("notAfter"): conformance keys retire ${file} writes it`,
+      );
+    return {
+      kty: 'OKP',
+      crv: 'Ed25519',
+      x: k.x,
+      kid: k.kid,
+      ...(typeof k.alg === 'string' ? { alg: k.alg } : {}),
+      notAfter: new Date(k.notAfter).toISOString(),
+    };
   });
 }

@@ -693,9 +693,28 @@ describe('the signing key', () => {
     } finally {
       await before.close();
     }
-    // The same service, its key replaced: the old one published as retired.
+    // The same service, its key replaced: the old one published as retired, from now on.
     const retiredFile = join(mkdtempSync(join(tmpdir(), 'retired-set-')), 'jwks.json');
     writeFileSync(retiredFile, JSON.stringify(old.jwks));
+    // A retired key says when it stopped signing; without that, the set is refused.
+    await expect(serviceOn('sqlite', { retiredKeysFile: retiredFile })).rejects.toThrow(
+      `Expected keys[0] (operator-2025) of --retired-keys ${retiredFile} to say when it stopped signing ("notAfter"): conformance keys retire ${retiredFile} writes it`,
+    );
+    const retiredAt = new Date();
+    const retire = await runInProcess(['keys', 'retire', retiredFile, '--not-after', retiredAt.toISOString()]);
+    expect(retire.stdout).toBe(
+      `${retiredFile}: operator-2025 retired, not after ${retiredAt.toISOString()} (give the file as the service's --retired-keys)\n`,
+    );
+    expect(retire.code).toBe(0);
+    // The old key signs a copy after its retirement (a leaked or forgotten key): not the service's.
+    const late = join(mkdtempSync(join(tmpdir(), 'signed-late-')), 'report');
+    cpSync(folder, late, { recursive: true });
+    await new Promise((r) => setTimeout(r, 5));
+    const oldKeyFile = join(mkdtempSync(join(tmpdir(), 'old-key-')), 'key.pem');
+    writeFileSync(oldKeyFile, old.privatePem, { mode: 0o600 });
+    const signer = (JSON.parse(readFileSync(join(folder, 'signature.json'), 'utf8')) as { signer: string }).signer;
+    const resigned = await runInProcess(['keys', 'sign', late, '--key', oldKeyFile, '--signer', signer]);
+    expect(resigned.code, resigned.stderr).toBe(0);
     const without = await serviceOn('sqlite', { dataDir, environment: environment(current.privatePem) });
     try {
       const unknown = await runInProcess(['verify-report', folder, '--key', `${without.url}/.well-known/jwks.json`]);
@@ -717,6 +736,13 @@ describe('the signing key', () => {
       expect(verified.stdout).toMatch(/certificate [\w-]+: VALID/);
       expect(lastLine(verified.stdout)).toMatch(/^SIGNED AND INTACT: /);
       expect(verified.code).toBe(0);
+      expect(published.keys[1]).toMatchObject({ kid: 'operator-2025', notAfter: retiredAt.toISOString() });
+      const refused = await runInProcess(['verify-report', late, '--key', jwks]);
+      expect(refused.stdout).toContain(
+        `signature: unknown signer: key operator-2025 was retired at ${retiredAt.toISOString()} and signs nothing after`,
+      );
+      expect(lastLine(refused.stdout)).toMatch(/^UNKNOWN SIGNER: /);
+      expect(refused.code).toBe(1);
     } finally {
       await after.close();
     }
