@@ -71,6 +71,14 @@ test('the partner example without the reserved batch cycle is conformant; the re
   // Signed as any run is, and no certificate: a pact is not the client's behaviour.
   expect(row.signature).toMatch(/^[\w-]+\.[\w-]*\.[\w-]+$/);
   expect(row.results_digest).toBe(results?.integrity?.digest);
+  // The signed statement says what it is: a client's pact, named as the upload, no folder of the service.
+  const [, payload] = (row.signature as string).split('.');
+  const statement = JSON.parse(Buffer.from(payload as string, 'base64url').toString('utf8')) as Record<string, unknown>;
+  expect(statement).toMatchObject({
+    party: 'client',
+    target: 'pact partner-practice-app -> api-family (the uploaded pact file)',
+  });
+  expect(JSON.stringify(results)).not.toContain(service.ctx.settings.dataDir);
   expect(await service.ctx.db.selectFrom('certificates').selectAll().where('run_id', '=', row.id).execute()).toEqual(
     [],
   );

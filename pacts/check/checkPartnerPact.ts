@@ -28,6 +28,8 @@ export interface Verification {
 
 export interface PactCheckOptions {
   pactFile: string;
+  /** How the report names the pact (default its path): a service names the upload, never its own folders. */
+  pactName?: string;
   reportDir: string;
   /** The consumer is one of the operator's own products: reserved operations are its to call. */
   operatorProduct?: boolean;
@@ -65,7 +67,7 @@ export async function checkPartnerPact(options: PactCheckOptions): Promise<RunOu
   const used = new Set(judged.flatMap((j) => (j.operation ? [j.operation.id] : [])));
   return writeSealedReport(options.reportDir, {
     suite: suiteVersion(),
-    target: `pact ${pact.consumer} -> ${pact.provider} (${options.pactFile})`,
+    target: `pact ${pact.consumer} -> ${pact.provider} (${options.pactName ?? options.pactFile})`,
     configDigest: '',
     attestation: {},
     evidence: 'masked',

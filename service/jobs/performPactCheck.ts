@@ -40,7 +40,13 @@ export async function performPactCheck(ctx: ServiceContext, claim: Claim, stoppi
     // The shape of a server run's progress (service/runEvents.ts): one step, running.
     await recordProgress(ctx, claim, JSON.stringify({ done: 0, total: 1, running: ['pact check'] }));
     const { checkPartnerPactAgainstSandbox } = await import('../../pacts/check/againstSandbox.ts');
-    const outcome = await checkPartnerPactAgainstSandbox({ pactFile, reportDir, operatorProduct: false });
+    // The report names the upload, never the service's own folders.
+    const outcome = await checkPartnerPactAgainstSandbox({
+      pactFile,
+      pactName: 'the uploaded pact file',
+      reportDir,
+      operatorProduct: false,
+    });
     if (stopping.aborted) {
       await releaseRun(ctx, claim);
       return;
