@@ -18,6 +18,7 @@ import {
   formValuesOf,
   renderConfigForm,
 } from '../service/configForm.ts';
+import { openSecrets } from '../service/secretHosts.ts';
 import { type RunningService, startService } from '../service/startService.ts';
 import { inviteLinkOf, Person } from '../service/testSupport/browserless.ts';
 
@@ -204,9 +205,13 @@ describe('the config page, over HTTP', () => {
     const row = await service.ctx.db.selectFrom('product_configs').selectAll().executeTakeFirstOrThrow();
     expect(JSON.parse(row.config_json!)).toEqual(demo);
     expect(row.secrets_encrypted).not.toContain('value-of');
-    expect(JSON.parse(service.ctx.box.open(row.secrets_encrypted!))).toEqual({
-      CONFORMANCE_CLIENT_ID: 'value-of-CONFORMANCE_CLIENT_ID',
-      CONFORMANCE_CLIENT_SECRET: 'value-of-CONFORMANCE_CLIENT_SECRET',
+    expect(openSecrets(service.ctx.box, row.secrets_encrypted)).toEqual({
+      values: {
+        CONFORMANCE_CLIENT_ID: 'value-of-CONFORMANCE_CLIENT_ID',
+        CONFORMANCE_CLIENT_SECRET: 'value-of-CONFORMANCE_CLIENT_SECRET',
+      },
+      // Bound to the hosts they were given for: the base URL's, which every URL of the demo config names.
+      hosts: ['127.0.0.1:9'],
     });
     // The product page names the variables still without a value; the form shows a password field for each.
     const productPage = await partner.get(product);
@@ -222,11 +227,50 @@ describe('the config page, over HTTP', () => {
       config,
     );
     const merged = await service.ctx.db.selectFrom('product_configs').selectAll().executeTakeFirstOrThrow();
-    expect(Object.keys(JSON.parse(service.ctx.box.open(merged.secrets_encrypted!))).sort()).toEqual([
+    expect(Object.keys(openSecrets(service.ctx.box, merged.secrets_encrypted).values).sort()).toEqual([
       'CONFORMANCE_CLIENT_ID',
       'CONFORMANCE_CLIENT_SECRET',
       'CONFORMANCE_USER_NAME',
     ]);
+  });
+
+  test('a token endpoint moved to another host takes no stored secret there: refused until the secrets are entered again', async () => {
+    const config = `${product}/config`;
+    const stored = await service.ctx.db.selectFrom('product_configs').selectAll().executeTakeFirstOrThrow();
+    const moved = {
+      ...demo,
+      auth: { ...(demo.auth as Record<string, unknown>), tokenUrl: 'http://collector.test:9/oauth/token' },
+    };
+    const refused = await partner.post(config, { config: JSON.stringify(moved) }, config);
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain(
+      'The config now names collector.test:9, which the stored secrets CONFORMANCE_CLIENT_ID, CONFORMANCE_CLIENT_SECRET, CONFORMANCE_USER_NAME were not given for: enter them again to send them there.',
+    );
+    const unchanged = await service.ctx.db.selectFrom('product_configs').selectAll().executeTakeFirstOrThrow();
+    expect(unchanged).toEqual(stored);
+    // Entering only some of them again is not enough: the others would still travel.
+    const partly = await partner.post(
+      config,
+      { config: JSON.stringify(moved), secrets: 'CONFORMANCE_CLIENT_SECRET=for-the-collector' },
+      config,
+    );
+    expect(partly.status).toBe(400);
+    expect(partly.text).toContain('the stored secrets CONFORMANCE_CLIENT_ID, CONFORMANCE_USER_NAME were not given for');
+    // Every one entered again: saved, and bound to the new host too.
+    const all = await partner.post(
+      config,
+      {
+        config: JSON.stringify(moved),
+        secrets: 'CONFORMANCE_CLIENT_ID=a\nCONFORMANCE_CLIENT_SECRET=b\nCONFORMANCE_USER_NAME=c',
+      },
+      config,
+    );
+    expect(all).toMatchObject({ status: 303, location: product });
+    const rebound = await service.ctx.db.selectFrom('product_configs').selectAll().executeTakeFirstOrThrow();
+    expect(openSecrets(service.ctx.box, rebound.secrets_encrypted).hosts).toEqual(['127.0.0.1:9', 'collector.test:9']);
+    // Back to the base URL's host alone: nothing new to the secrets, no need to enter them.
+    const back = await partner.post(config, { config: JSON.stringify(demo) }, config);
+    expect(back).toMatchObject({ status: 303, location: product });
   });
 });
 

@@ -12,18 +12,9 @@ import { basename, join } from 'node:path';
 import type { ProgressSink } from '../../app/progress.ts';
 import type { ServiceContext } from '../context.ts';
 import { finishSigned } from './finishSigned.ts';
+import { hostsOf, newHosts, openSecrets, urlsOf } from '../secretHosts.ts';
 import { guardTarget, TargetRefused } from '../ssrf.ts';
 import { type Claim, failRun, keepLease, recordProgress, releaseRun } from './claims.ts';
-
-/** Every http(s) URL a config names (discovery documents, token endpoints), `{target}` filled in. */
-function urlsOf(value: unknown, target: string, into: string[] = []): string[] {
-  if (typeof value === 'string') {
-    const filled = value.replaceAll('{target}', target);
-    if (/^https?:\/\//i.test(filled)) into.push(filled);
-  } else if (Array.isArray(value)) for (const v of value) urlsOf(v, target, into);
-  else if (value && typeof value === 'object') for (const v of Object.values(value)) urlsOf(v, target, into);
-  return into;
-}
 
 /** Every environment variable a config names for a secret (tokenEnv, clientSecretEnv, ...). */
 export function variablesOf(value: unknown, into = new Set<string>()): Set<string> {
@@ -120,7 +111,16 @@ export async function performRun(ctx: ServiceContext, claim: Claim, stopping: Ab
     if (stored?.config_json) {
       config = join(runFolder, 'config.json');
       writeFileSync(config, stored.config_json, { mode: 0o600 });
-      environmentFallbacks = stored.secrets_encrypted ? JSON.parse(ctx.box.open(stored.secrets_encrypted)) : {};
+      const secrets = openSecrets(ctx.box, stored.secrets_encrypted);
+      environmentFallbacks = secrets.values;
+      // Secrets go only to the hosts they were stored for (service/secretHosts.ts).
+      const elsewhere = secrets.hosts ? newHosts(secrets.hosts, hostsOf(stored.config_json, product.base_url)) : [];
+      if (elsewhere.length > 0 && Object.keys(secrets.values).length > 0) {
+        await fail(
+          `Refused: the config names ${elsewhere.join(', ')}, which the stored secrets were not given for (${secrets.hosts?.join(', ')}); enter them again on the config page to send them there.`,
+        );
+        return;
+      }
     } else {
       const demo = await import('../../server/demoConfig.ts');
       config = demo.DEMO_CONFIG_FILE;

@@ -21,6 +21,7 @@ import {
   renderConfigForm,
 } from '../configForm.ts';
 import { variablesOf } from '../jobs/performRun.ts';
+import { hostsOf, newHosts, openSecrets, sealSecrets } from '../secretHosts.ts';
 import type { Who } from '../sessions.ts';
 
 /** A client's attestation fields (core/config.schema.json attestation), with the schema's help. */
@@ -154,7 +155,7 @@ async function configPage(
     .select(['config_json', 'secrets_encrypted'])
     .where('product_id', '=', id)
     .executeTakeFirst();
-  const secretNames = stored?.secrets_encrypted ? Object.keys(JSON.parse(ctx.box.open(stored.secrets_encrypted))) : [];
+  const secretNames = Object.keys(openSecrets(ctx.box, stored?.secrets_encrypted).values);
   const named = new Set([...view.named, ...(stored?.config_json ? variablesOf(JSON.parse(stored.config_json)) : [])]);
   const { REFUSED_POINTERS } = await import('../configCheck.ts');
   const general = view.problems.filter((p) => !view.fromForm || p.pointer === '');
@@ -348,9 +349,7 @@ ${allowChangesBox(false)}</fieldset>
           html`${d.findings.new.length} new, ${d.findings.fixed.length} fixed${d.findings.new.length > 0 ? html`<ul class="new-findings">${d.findings.new.map((f) => html`<li>${f.level} ${f.check} on ${f.operations.join(', ')}</li>`)}</ul>` : ''}${d.findings.fixed.length > 0 ? html`<ul class="fixed-findings">${d.findings.fixed.map((f) => html`<li>fixed: ${f.check} on ${f.operations.join(', ')}</li>`)}</ul>` : ''}`,
         );
       }
-      const secretNames = config?.secrets_encrypted
-        ? Object.keys(JSON.parse(ctx.box.open(config.secrets_encrypted)))
-        : [];
+      const secretNames = Object.keys(openSecrets(ctx.box, config?.secrets_encrypted).values);
       return send(
         reply,
         `${product.name} ${product.version}`,
@@ -462,6 +461,29 @@ ${product.kind === 'client' ? '' : configSummary(id, config?.config_json ?? null
           problems.push({ pointer: '', line: 'Expected secrets as NAME=value lines, received a line without NAME=.' });
         else pairs.push([m[1], m[2]]);
       }
+      // A stored secret stays with the hosts it was given for: a config naming another host needs
+      // every stored secret entered again (service/secretHosts.ts).
+      const product = await ctx.db.selectFrom('products').select('base_url').where('id', '=', id).executeTakeFirst();
+      const before = await ctx.db
+        .selectFrom('product_configs')
+        .select(['config_json', 'secrets_encrypted'])
+        .where('product_id', '=', id)
+        .executeTakeFirst();
+      const storedSecrets = openSecrets(ctx.box, before?.secrets_encrypted);
+      let wantedHosts: string[] = [];
+      if (problems.length === 0) {
+        const baseUrl = product?.base_url ?? '';
+        wantedHosts = hostsOf(config.trim() === '' ? null : config, baseUrl);
+        const storedHosts = storedSecrets.hosts ?? hostsOf(before?.config_json, baseUrl);
+        const given = new Set(pairs.map(([name]) => name));
+        const carried = Object.keys(storedSecrets.values).filter((name) => !given.has(name));
+        const elsewhere = newHosts(storedHosts, wantedHosts);
+        if (carried.length > 0 && elsewhere.length > 0)
+          problems.push({
+            pointer: '',
+            line: `The config now names ${elsewhere.join(', ')}, which the stored secrets ${carried.join(', ')} were not given for: enter them again to send them there.`,
+          });
+      }
       if (problems.length > 0) {
         let named = new Set<string>();
         try {
@@ -488,17 +510,14 @@ ${product.kind === 'client' ? '' : configSummary(id, config?.config_json ?? null
         config_json: config.trim() === '' ? null : config,
         updated_at: iso(ctx.now()),
       };
-      if (pairs.length > 0) {
-        // New values replace those of the same name; the others stay stored.
-        const stored = await ctx.db
-          .selectFrom('product_configs')
-          .select('secrets_encrypted')
-          .where('product_id', '=', id)
-          .executeTakeFirst();
-        const kept = stored?.secrets_encrypted
-          ? (JSON.parse(ctx.box.open(stored.secrets_encrypted)) as Record<string, string>)
-          : {};
-        update.secrets_encrypted = ctx.box.seal(JSON.stringify({ ...kept, ...Object.fromEntries(pairs) }));
+      if (pairs.length > 0 || Object.keys(storedSecrets.values).length > 0) {
+        // New values replace those of the same name; the others stay stored, bound to the hosts
+        // of the config they now go with (none new to them, or every one entered again).
+        update.secrets_encrypted = sealSecrets(
+          ctx.box,
+          { ...storedSecrets.values, ...Object.fromEntries(pairs) },
+          wantedHosts,
+        );
       }
       await ctx.db.updateTable('product_configs').set(update).where('product_id', '=', id).execute();
       return reply.redirect(`/products/${id}`, 303);
