@@ -274,6 +274,11 @@ describe('readResults', () => {
       'expected "verdict" to be one of conformant, not-conformant, inconclusive',
     );
     expect(resultsProblem(loadFixture('conformant'))).toBeUndefined();
+    // A stated attestation is text (the report shows it as stated); a number there is no run's.
+    const fixture = loadFixture('conformant');
+    expect(resultsProblem({ ...fixture, attestation: { ...fixture.attestation, environment: 1e999 } })).toBe(
+      'expected "attestation.environment" to be a string',
+    );
   });
 });
 

@@ -356,6 +356,8 @@ export function resultsProblem(value: unknown): string | undefined {
     return 'expected "summary" with a count per status';
   }
   if (!isObject(value.attestation)) return 'expected "attestation" to be an object';
+  for (const [k, v] of Object.entries(value.attestation))
+    if (typeof v !== 'string') return `expected "attestation.${k}" to be a string`;
   if (value.evidence !== 'masked' && value.evidence !== 'full') return 'expected "evidence" to be masked or full';
   for (const key of ['operations', 'results', 'exchanges', 'requirements', 'appliedDecisions', 'decisions'] as const) {
     if (!Array.isArray(value[key])) return `expected "${key}" to be an array`;
