@@ -1,19 +1,23 @@
 /**
  * `conformance service`: the hosted certification service (service/) until Ctrl-C. The embedded
  * database under --data-dir by default; --database-url postgres://... for PostgreSQL, where
- * --workers-only processes on other machines share the runs. A database that cannot be opened,
+ * --workers-only processes on other machines share the runs. --queue-limit bounds the runs an
+ * organisation has queued or running; --retain-days prunes old runs' reports (certified ones kept).
+ * A database that cannot be opened,
  * or a missing service key or signing key, is one line and exit 2.
  */
+import { DEFAULT_SETTINGS } from '../service/context.ts';
 import { type Command, integer, parse, SetupProblem, UsageError } from './command.ts';
 import { onInterrupt } from './interrupt.ts';
 
 const RANGES = ['loopback', 'private', 'link-local'] as const;
+const { organisationQueueLimit: DEFAULT_QUEUE_LIMIT, retainDays: DEFAULT_RETAIN_DAYS } = DEFAULT_SETTINGS;
 
 export const service: Command = {
   help: {
     usage: [
-      'service [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--public-url URL] [--signing-key FILE] [--retired-keys FILE] [--allow-ranges LIST] [--trust-proxy] [--workspace-host H]',
-      'service --workers-only --database-url URL [--data-dir DIR] [--signing-key FILE] [--workspace-host H]',
+      'service [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--public-url URL] [--signing-key FILE] [--retired-keys FILE] [--allow-ranges LIST] [--trust-proxy] [--workspace-host H] [--queue-limit N] [--retain-days N]',
+      'service --workers-only --database-url URL [--data-dir DIR] [--signing-key FILE] [--workspace-host H] [--retain-days N]',
     ],
     summary: 'host the certification service: partners sign in, register products and run certifications',
     options: [
@@ -40,6 +44,14 @@ export const service: Command = {
         "the address client workspaces listen on and partners' clients reach them at (default 127.0.0.1; a name or address, not 0.0.0.0)",
       ],
       [
+        '--queue-limit N',
+        `runs one organisation may have queued or running at once; a start beyond it is refused with a message (default ${DEFAULT_QUEUE_LIMIT})`,
+      ],
+      [
+        '--retain-days N',
+        `days a run's report and record are kept after it ends; older ones are pruned, except the runs certificates rest on (default ${DEFAULT_RETAIN_DAYS}; 0: keep every run)`,
+      ],
+      [
         '--trust-proxy',
         "behind a reverse proxy: read the client's address and protocol from X-Forwarded-For / X-Forwarded-Proto",
       ],
@@ -58,7 +70,11 @@ export const service: Command = {
       'signing-key': { type: 'string' },
       'retired-keys': { type: 'string' },
       'workspace-host': { type: 'string' },
+      'queue-limit': { type: 'string' },
+      'retain-days': { type: 'string' },
     });
+    const queueLimit = integer('queue-limit', values['queue-limit'] as string | undefined, 1, 100_000);
+    const retainDays = integer('retain-days', values['retain-days'] as string | undefined, 0, 36_500);
     const workspaceHost = values['workspace-host'] as string | undefined;
     if (workspaceHost !== undefined && !/^[A-Za-z0-9.-]+$|^\[?[0-9a-fA-F:]+\]?$/.test(workspaceHost))
       throw new UsageError(
@@ -103,6 +119,8 @@ export const service: Command = {
         ...(publicUrl !== undefined ? { publicUrl } : {}),
         ...(values['trust-proxy'] === true ? { trustProxy: true } : {}),
         ...(workspaceHost !== undefined ? { workspaceHost } : {}),
+        ...(queueLimit !== undefined ? { organisationQueueLimit: queueLimit } : {}),
+        ...(retainDays !== undefined ? { retainDays } : {}),
         ...(signingKeyFile !== undefined ? { signingKeyFile } : {}),
         ...(values['retired-keys'] !== undefined ? { retiredKeysFile: values['retired-keys'] as string } : {}),
         signingKeyRequired: true,

@@ -16,7 +16,9 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { ServiceContext } from './context.ts';
 import { html, page } from './html.ts';
+import { RunRefused } from './jobs/claims.ts';
 import { notFound, OWNED_PARAMS, ownerOf, ROUTES, type RouteSpec } from './routes/index.ts';
+import { refuse, wantsJson } from './routes/shared.ts';
 import { loadSession, startSessionSweep, type Who } from './sessions.ts';
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -115,11 +117,14 @@ export async function buildServiceApp(
         : {}),
       preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
         if (!(await allowed(ctx, route, request))) {
-          // Not signed in: to the sign-in page; signed in: the row is not theirs, and does not exist for them.
-          if (!request.who)
+          // Not signed in (or no longer: a session ended by the operator, a password change): a page
+          // to the sign-in page, anything else 401; signed in: the row is not theirs, and does not exist for them.
+          if (!request.who) {
+            if (wantsJson(request)) return reply.code(401).type('application/json').send({ error: 'Sign in first.' });
             return route.method === 'GET'
               ? reply.redirect('/')
               : reply.code(401).type('text/html').send(page('Sign in first', html`<p><a href="/">Sign in</a></p>`));
+          }
           return notFound(reply, request.who);
         }
         if (route.method === 'POST') {
@@ -138,6 +143,9 @@ export async function buildServiceApp(
 
   app.setNotFoundHandler((request, reply) => notFound(reply, request.who));
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    // A run not started (the organisation's limit, a disabled organisation): the page or JSON says why.
+    if (error instanceof RunRefused)
+      return refuse(request, reply, error.status, 'Run not started', error.message, request.who);
     const status = error.statusCode ?? 500;
     const message = error.code?.startsWith('FST_CSRF')
       ? 'Expected the form’s CSRF token, received none or a wrong one: reload the page and send the form again.'

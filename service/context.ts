@@ -28,6 +28,18 @@ export interface ServiceSettings {
   allowRanges: AllowedRange[];
   /** Runs of one organisation running at once, at most. */
   organisationConcurrency: number;
+  /**
+   * Runs of one organisation queued or running at once, at most: a start beyond it is refused
+   * with a message (429), so that no organisation fills the queue (`--queue-limit`).
+   */
+  organisationQueueLimit: number;
+  /**
+   * Days a run's report and row are kept after it ended; older ones are pruned (service/retention.ts),
+   * except a run a certificate rests on, whose evidence stays. 0: kept for ever (`--retain-days`).
+   */
+  retainDays: number;
+  /** How often a worker looks whether its run was cancelled or taken back (it then stops the run). */
+  claimCheckMs: number;
   /** Server runs and pact checks one process works on at once, at most. */
   workerConcurrency: number;
   /**
@@ -64,6 +76,9 @@ export const DEFAULT_SETTINGS: Omit<ServiceSettings, 'dataDir'> = {
   signIn: { max: 10, windowMs: 60_000 },
   allowRanges: [],
   organisationConcurrency: 2,
+  organisationQueueLimit: 20,
+  retainDays: 365,
+  claimCheckMs: 1000,
   workerConcurrency: 2,
   workspaceConcurrency: 8,
   maxAttempts: 2,

@@ -1,7 +1,7 @@
 /**
  * A run's live progress as server-sent events. The progress is read from the run's row, which the
  * worker running it updates (service/jobs/performRun.ts), so a page served by one machine follows
- * a run on another: `progress` when it changes, `done` when the run has ended.
+ * a run on another: `progress` when it changes, `done` when the run has ended (finished, failed or cancelled).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from './context.ts';
@@ -47,7 +47,7 @@ export async function streamRunEvents(
       out.write(`event: progress\ndata: ${data}\n\n`);
       last = data;
     }
-    if (run.state === 'finished' || run.state === 'failed') {
+    if (run.state === 'finished' || run.state === 'failed' || run.state === 'cancelled') {
       out.write(`event: done\ndata: ${JSON.stringify({ state: run.state, verdict: run.verdict })}\n\n`);
       break;
     }

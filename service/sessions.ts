@@ -8,7 +8,10 @@
  * invite forms) it is kept in a cookie of its own.
  *
  * Signing in always starts a new session (a new cookie, a new CSRF secret) and ends the one the
- * request came with, so a session id planted before sign-in is worth nothing after it. Expired
+ * request came with, so a session id planted before sign-in is worth nothing after it. A session
+ * of a disabled user, or of a user of a disabled organisation, opens nothing (and is deleted): the
+ * operator's disabling deletes them at once too (endSessionsOf), as does a password change or reset
+ * every other session of the user. Expired
  * sessions and spent invites are swept from the database (sweepSessions, on a timer the app starts).
  */
 import { randomBytes } from 'node:crypto';
@@ -52,7 +55,10 @@ export async function loadSession(ctx: ServiceContext, request: FastifyRequest, 
     const row = await ctx.db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
+      .leftJoin('organisations', 'organisations.id', 'users.organisation_id')
       .select([
+        'users.disabled_at as user_disabled_at',
+        'organisations.disabled_at as organisation_disabled_at',
         'sessions.expires_at',
         'sessions.csrf_secret',
         'users.id',
@@ -62,7 +68,12 @@ export async function loadSession(ctx: ServiceContext, request: FastifyRequest, 
       ])
       .where('sessions.id_hash', '=', hash)
       .executeTakeFirst();
-    if (row && row.expires_at > iso(ctx.now())) {
+    if (
+      row &&
+      row.expires_at > iso(ctx.now()) &&
+      row.user_disabled_at == null &&
+      row.organisation_disabled_at == null
+    ) {
       request.session = { _csrf: row.csrf_secret };
       request.sessionHash = hash;
       request.who = {
@@ -115,6 +126,13 @@ export async function startSession(ctx: ServiceContext, request: FastifyRequest,
 export async function endSession(ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (request.sessionHash) await ctx.db.deleteFrom('sessions').where('id_hash', '=', request.sessionHash).execute();
   reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}
+
+/** Ends every session of a user at once, but the one named by `exceptHash` (the request's own, on a password change). */
+export async function endSessionsOf(ctx: ServiceContext, userId: string, exceptHash?: string): Promise<void> {
+  let query = ctx.db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (exceptHash !== undefined) query = query.where('id_hash', '!=', exceptHash);
+  await query.execute();
 }
 
 /** What one sweep deleted. */

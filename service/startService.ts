@@ -183,7 +183,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     throw e;
   }
   queueRef.current = workers;
+  const { startRetention } = await import('./retention.ts');
+  const stopRetention = startRetention(ctx);
   const closeAll = async () => {
+    await stopRetention();
     await workers.stop();
     await database.close();
   };

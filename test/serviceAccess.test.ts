@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROUTES } from '../service/routes/index.ts';
+import { openSecrets } from '../service/secretHosts.ts';
 import { type RunningService, startService } from '../service/startService.ts';
 import { inviteLinkOf, Person } from '../service/testSupport/browserless.ts';
 import { postgresAvailable, startThrowawayPostgres, type ThrowawayPostgres } from '../service/testSupport/postgres.ts';
@@ -245,7 +246,7 @@ describe.each(engines)('on %s', (engine) => {
       .where('product_id', '=', a.ids.productId)
       .executeTakeFirst();
     expect(stored?.secrets_encrypted).not.toContain('very-secret-value');
-    expect(JSON.parse(service.ctx.box.open(stored!.secrets_encrypted!))).toEqual({
+    expect(openSecrets(service.ctx.box, stored?.secrets_encrypted).values).toEqual({
       CONFORMANCE_CLIENT_SECRET: 'very-secret-value',
     });
   });

@@ -3,7 +3,7 @@
  * them too), run by Kysely's Migrator on every start. Column types are the portable subset of
  * SQLite and PostgreSQL (text, integer); a migration never changes once released: a new one follows.
  */
-import { type Kysely, type Migration, type MigrationProvider, sql } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, SqliteAdapter, sql } from 'kysely';
 
 const initial: Migration = {
   async up(db: Kysely<unknown>) {
@@ -157,12 +157,86 @@ const scopeAndSuperseding: Migration = {
   },
 };
 
+const RUN_STATES_BEFORE = "state in ('queued', 'running', 'finished', 'failed')";
+const RUN_STATES = "state in ('queued', 'running', 'finished', 'failed', 'cancelled')";
+
+/**
+ * The runs' state check admits `cancelled`. PostgreSQL swaps the constraint; SQLite cannot alter a
+ * check, so the table is rebuilt as SQLite documents it (a new table from the stored definition
+ * with the new check, rows copied, the old dropped, the new renamed, its indexes made again),
+ * foreign keys off meanwhile (Kysely runs SQLite's migrations outside a transaction: this one
+ * holds its own, and checks the keys before it commits).
+ */
+async function admitCancelledRuns(db: Kysely<unknown>): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) {
+    const checks = await sql<{ conname: string }>`
+      select conname from pg_constraint
+      where conrelid = 'runs'::regclass and contype = 'c' and pg_get_constraintdef(oid) like '%queued%'`.execute(db);
+    for (const { conname } of checks.rows) await sql`alter table runs drop constraint ${sql.ref(conname)}`.execute(db);
+    await sql`alter table runs add constraint runs_state_check check (${sql.raw(RUN_STATES)})`.execute(db);
+    return;
+  }
+  const table = await sql<{
+    sql: string;
+  }>`select sql from sqlite_schema where type = 'table' and name = 'runs'`.execute(db);
+  const definition = table.rows[0]?.sql ?? '';
+  if (!definition.includes(RUN_STATES_BEFORE))
+    throw new Error(`Expected the runs table to check ${RUN_STATES_BEFORE}, received ${definition}`);
+  const indexes = await sql<{ sql: string }>`
+    select sql from sqlite_schema where type = 'index' and tbl_name = 'runs' and sql is not null`.execute(db);
+  const rebuilt = definition
+    .replace(RUN_STATES_BEFORE, RUN_STATES)
+    .replace(/^CREATE TABLE\s+("runs"|runs)/i, 'CREATE TABLE "runs_rebuilt"');
+  await sql`pragma foreign_keys = OFF`.execute(db);
+  try {
+    await sql`begin`.execute(db);
+    try {
+      await sql.raw(rebuilt).execute(db);
+      await sql`insert into runs_rebuilt select * from runs`.execute(db);
+      await sql`drop table runs`.execute(db);
+      await sql`alter table runs_rebuilt rename to runs`.execute(db);
+      for (const index of indexes.rows) await sql.raw(index.sql).execute(db);
+      const broken = await sql`pragma foreign_key_check`.execute(db);
+      if (broken.rows.length > 0) throw new Error(`Expected no broken foreign key, received ${broken.rows.length}`);
+      await sql`commit`.execute(db);
+    } catch (e) {
+      await sql`rollback`.execute(db);
+      throw e;
+    }
+  } finally {
+    await sql`pragma foreign_keys = ON`.execute(db);
+  }
+}
+
+/**
+ * An operator can run the service for years (issue 33): runs can be cancelled; the queue takes
+ * runs by organisation in turn (each organisation's last worker slot, each run's slot); the
+ * operator disables or removes people and organisations; a newer invite withdraws the older.
+ */
+const queueAndLifecycle: Migration = {
+  async up(db: Kysely<unknown>) {
+    await admitCancelledRuns(db);
+    await db.schema.alterTable('runs').addColumn('slot', 'integer').execute();
+    await db.schema
+      .alterTable('organisations')
+      .addColumn('last_slot', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema.alterTable('organisations').addColumn('disabled_at', 'text').execute();
+    await db.schema.alterTable('organisations').addColumn('removed_at', 'text').execute();
+    await db.schema.alterTable('users').addColumn('disabled_at', 'text').execute();
+    await db.schema.alterTable('invites').addColumn('withdrawn_at', 'text').execute();
+    await db.schema.createIndex('runs_by_organisation').on('runs').columns(['organisation_id', 'state']).execute();
+    await db.schema.createIndex('invites_by_email').on('invites').columns(['email']).execute();
+  },
+};
+
 /** Every migration by name; names sort in the order they apply. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-run-files': runFiles,
   '0003-kinds-and-certificates': kindsAndCertificates,
   '0004-scope-and-superseding': scopeAndSuperseding,
+  '0005-queue-and-lifecycle': queueAndLifecycle,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

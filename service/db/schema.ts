@@ -6,7 +6,8 @@
 import type { Generated } from 'kysely';
 
 export type Role = 'operator' | 'partner';
-export type RunState = 'queued' | 'running' | 'finished' | 'failed';
+/** `cancelled`: stopped by a member of its organisation or the operator before it ended (no verdict). */
+export type RunState = 'queued' | 'running' | 'finished' | 'failed' | 'cancelled';
 /** A server judged over HTTP, or a client judged in the workspaces it calls. */
 export type ProductKind = 'server' | 'client';
 /** A run of a server's suites, a client-certification workspace, or a check of a pact file. */
@@ -16,6 +17,15 @@ export interface OrganisationsTable {
   id: string;
   name: string;
   created_at: string;
+  /**
+   * The number of the last worker slot a run of the organisation got (0: none yet): the queue
+   * takes the oldest queued run of the organisation that least recently got one (claims.ts).
+   */
+  last_slot: Generated<number>;
+  /** Set by the operator: its people cannot sign in, its runs are not started. */
+  disabled_at: Generated<string | null>;
+  /** Set by the operator: its people, secrets and uncertified runs are gone; its certificates stay. */
+  removed_at: Generated<string | null>;
 }
 
 export interface UsersTable {
@@ -27,6 +37,8 @@ export interface UsersTable {
   /** Null for the operator. */
   organisation_id: string | null;
   created_at: string;
+  /** Set by the operator: the user cannot sign in, and every session of theirs has ended. */
+  disabled_at: Generated<string | null>;
 }
 
 export interface InvitesTable {
@@ -39,6 +51,8 @@ export interface InvitesTable {
   expires_at: string;
   used_at: string | null;
   created_at: string;
+  /** A newer invite of the same address withdrew it (or the address took another one). */
+  withdrawn_at: Generated<string | null>;
 }
 
 export interface SessionsTable {
@@ -107,6 +121,8 @@ export interface RunsTable {
   results_digest: string | null;
   /** The compact JWS the service signed the report folder with (core/signing.ts); null: unsigned. */
   signature: string | null;
+  /** The worker slot's number its last claim got (the order in which runs were taken); null: never claimed. */
+  slot: Generated<number | null>;
 }
 
 export interface CertificatesTable {

@@ -3,8 +3,16 @@
  * a run in a transaction (queued -> running, attempt + 1, a lease), only when the product has no
  * run running and its organisation fewer than its limit; it renews the lease while it works, and
  * writes the verdict only while its claim still holds (same attempt, still running), so a run
- * taken back from a worker thought dead is never written twice to a verdict. A running run whose
- * lease has passed belonged to a dead worker: it is queued again, or failed after maxAttempts.
+ * taken back from a worker thought dead, or cancelled, is never written to a verdict. A running
+ * run whose lease has passed belonged to a dead worker: it is queued again, or failed after
+ * maxAttempts.
+ *
+ * Fair by organisation, whatever the queue's depth: every claim takes a slot number (one more than
+ * the last given), kept on the run and on its organisation, and the next run taken is the oldest
+ * queued run that may start of the organisation whose last slot is the lowest, the one that least
+ * recently got a worker (round-robin). The runs that may start are chosen in the query, so a deep
+ * queue of one organisation's blocked runs hides no other organisation's. An organisation has at
+ * most organisationQueueLimit runs queued or running: a start beyond it is refused (RunRefused).
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
@@ -12,7 +20,21 @@ import { supersedeEarlier } from '../certificates.ts';
 import { iso, type ServiceContext } from '../context.ts';
 import type { CertificatesTable, Database, RunKind, RunsTable } from '../db/schema.ts';
 
-/** Queues a run of a product (a server run, a client workspace or a pact check) and sends its job; answers its id. */
+/** A run not started, with one line why; `status` is the HTTP status the pages answer with. */
+export class RunRefused extends Error {
+  constructor(
+    message: string,
+    readonly status: 409 | 429,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Queues a run of a product (a server run, a client workspace or a pact check) and sends its job;
+ * answers its id. Refused (RunRefused) when the organisation is disabled, or has as many runs
+ * queued or running as it may.
+ */
 export async function queueRun(
   ctx: ServiceContext,
   product: { id: string; organisation_id: string },
@@ -21,30 +43,67 @@ export async function queueRun(
   input: string | null = null,
 ): Promise<string> {
   const id = randomUUID();
-  await ctx.db
-    .insertInto('runs')
-    .values({
-      id,
-      product_id: product.id,
-      organisation_id: product.organisation_id,
-      state: 'queued',
-      verdict: null,
-      coverage_judged: null,
-      coverage_in_scope: null,
-      report_dir: null,
-      progress: null,
-      problem: null,
-      created_at: iso(ctx.now()),
-      started_at: null,
-      finished_at: null,
-      lease_until: null,
-      worker: null,
-      kind,
-      input,
-    })
-    .execute();
+  await ctx.db.transaction().execute(async (tx) => {
+    await lockOrganisation(ctx, tx, product.organisation_id);
+    const organisation = await tx
+      .selectFrom('organisations')
+      .select('disabled_at')
+      .where('id', '=', product.organisation_id)
+      .executeTakeFirst();
+    if (organisation?.disabled_at != null)
+      throw new RunRefused('Expected an organisation in service, received a disabled one: no run is started.', 409);
+    const waiting = await tx
+      .selectFrom('runs')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('organisation_id', '=', product.organisation_id)
+      .where('state', 'in', ['queued', 'running'])
+      .executeTakeFirstOrThrow();
+    const limit = ctx.settings.organisationQueueLimit;
+    if (Number(waiting.n) >= limit)
+      throw new RunRefused(
+        `Expected at most ${limit} runs queued or running for the organisation, received a start beyond them (${Number(waiting.n)} are): cancel one or wait for one to end, then start again.`,
+        429,
+      );
+    await tx
+      .insertInto('runs')
+      .values({
+        id,
+        product_id: product.id,
+        organisation_id: product.organisation_id,
+        state: 'queued',
+        verdict: null,
+        coverage_judged: null,
+        coverage_in_scope: null,
+        report_dir: null,
+        progress: null,
+        problem: null,
+        created_at: iso(ctx.now()),
+        started_at: null,
+        finished_at: null,
+        lease_until: null,
+        worker: null,
+        kind,
+        input,
+      })
+      .execute();
+  });
   await ctx.queue.enqueue(id);
   return id;
+}
+
+/**
+ * Cancels a queued or running run: written cancelled at once (its worker, on any machine, sees its
+ * claim gone within settings.claimCheckMs and stops the run: performJob.ts). False when the run
+ * had ended already.
+ */
+export async function cancelRun(ctx: ServiceContext, runId: string, why: string): Promise<boolean> {
+  const r = await ctx.db
+    .updateTable('runs')
+    .set({ state: 'cancelled', finished_at: iso(ctx.now()), lease_until: null, problem: why })
+    .where('id', '=', runId)
+    .where('state', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 export interface Claim {
@@ -71,6 +130,12 @@ async function tryClaim(
   const run = await tx.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
   if (run?.state !== 'queued') return { gone: true };
   await lockOrganisation(ctx, tx, run.organisation_id);
+  const organisation = await tx
+    .selectFrom('organisations')
+    .select('disabled_at')
+    .where('id', '=', run.organisation_id)
+    .executeTakeFirst();
+  if (organisation?.disabled_at != null) return { blocked: 'the organisation is disabled' };
   const sameProduct = await tx
     .selectFrom('runs')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
@@ -88,6 +153,11 @@ async function tryClaim(
     return { blocked: 'the organisation has as many runs running as it may' };
   const now = ctx.now();
   const attempt = run.attempt + 1;
+  const last = await tx
+    .selectFrom('organisations')
+    .select((eb) => eb.fn.max('last_slot').as('n'))
+    .executeTakeFirst();
+  const slot = Number(last?.n ?? 0) + 1;
   const updated = await tx
     .updateTable('runs')
     .set({
@@ -97,12 +167,15 @@ async function tryClaim(
       started_at: iso(now),
       lease_until: iso(new Date(now.getTime() + ctx.settings.leaseMs)),
       progress: null,
+      slot,
     })
     .where('id', '=', runId)
     .where('state', '=', 'queued')
     .where('attempt', '=', run.attempt)
     .executeTakeFirst();
-  return Number(updated.numUpdatedRows) === 1 ? { claimed: { runId, attempt, kind: run.kind } } : { gone: true };
+  if (Number(updated.numUpdatedRows) !== 1) return { gone: true };
+  await tx.updateTable('organisations').set({ last_slot: slot }).where('id', '=', run.organisation_id).execute();
+  return { claimed: { runId, attempt, kind: run.kind } };
 }
 
 /** Claims one run by id (a pg-boss job names it). */
@@ -110,9 +183,14 @@ export function claimRun(ctx: ServiceContext, runId: string, worker: string): Pr
   return ctx.db.transaction().execute((tx) => tryClaim(ctx, tx, runId, worker));
 }
 
+/** How many of the fairest runs that may start one look tries to claim (others may take them first). */
+const CANDIDATES = 10;
+
 /**
- * Claims the oldest queued run that may start now (the embedded engine's worker), of the kinds
- * given: the worker has room for workspaces and for other runs apart (ServiceSettings).
+ * Claims the next run that may start now, fairly (the oldest of the organisation that least
+ * recently got a slot), of the kinds given: the embedded engine's worker, and a pg-boss job of
+ * either queue (service/jobs/pgBossQueue.ts). The worker has room for workspaces and for other
+ * runs apart (ServiceSettings).
  */
 export async function claimNextRun(
   ctx: ServiceContext,
@@ -120,15 +198,39 @@ export async function claimNextRun(
   kinds: readonly RunKind[] = ['server', 'client', 'pact'],
 ): Promise<Claim | undefined> {
   if (kinds.length === 0) return undefined;
-  const queued = await ctx.db
-    .selectFrom('runs')
-    .select('id')
-    .where('state', '=', 'queued')
-    .where('kind', 'in', [...kinds])
-    .orderBy('created_at')
-    .limit(100)
+  const candidates = await ctx.db
+    .selectFrom('runs as r')
+    .innerJoin('organisations as o', 'o.id', 'r.organisation_id')
+    .select('r.id')
+    .where('r.state', '=', 'queued')
+    .where('r.kind', 'in', [...kinds])
+    .where('o.disabled_at', 'is', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('runs as p')
+            .select('p.id')
+            .whereRef('p.product_id', '=', 'r.product_id')
+            .where('p.state', '=', 'running'),
+        ),
+      ),
+    )
+    .where(
+      (eb) =>
+        eb
+          .selectFrom('runs as c')
+          .select((c) => c.fn.countAll<number>().as('n'))
+          .whereRef('c.organisation_id', '=', 'r.organisation_id')
+          .where('c.state', '=', 'running'),
+      '<',
+      ctx.settings.organisationConcurrency,
+    )
+    .orderBy('o.last_slot')
+    .orderBy('r.created_at')
+    .orderBy('r.id')
+    .limit(CANDIDATES)
     .execute();
-  for (const { id } of queued) {
+  for (const { id } of candidates) {
     const answer = await claimRun(ctx, id, worker);
     if ('claimed' in answer) return answer.claimed;
   }
@@ -227,6 +329,34 @@ export async function recoverRuns(ctx: ServiceContext, options: { everyRunning: 
     }
   }
   return requeued;
+}
+
+/**
+ * Whether the claim still holds, every settings.claimCheckMs until the answered function is called:
+ * `lost` is called once when it does not (the run was cancelled, or taken back from this worker).
+ */
+export function watchClaim(ctx: ServiceContext, claim: Claim, lost: () => void): () => void {
+  let looking = false;
+  const timer = setInterval(() => {
+    if (looking) return;
+    looking = true;
+    ctx.db
+      .selectFrom('runs')
+      .select(['state', 'attempt'])
+      .where('id', '=', claim.runId)
+      .executeTakeFirst()
+      .then((row) => {
+        if (row?.state !== 'running' || row.attempt !== claim.attempt) {
+          clearInterval(timer);
+          lost();
+        }
+      })
+      .catch(() => {})
+      .finally(() => {
+        looking = false;
+      });
+  }, ctx.settings.claimCheckMs);
+  return () => clearInterval(timer);
 }
 
 /** Renews the claim's lease every third of its length until the answered function is called. */

@@ -1,10 +1,13 @@
 /**
  * PostgreSQL's jobs: pg-boss carries one job per queued run, so that every `conformance service`
  * process on the database (the web one and `--workers-only` ones on other machines) shares the
- * work. The job names a run; the runs table stays the truth: a job whose run may not start yet
- * (its product or organisation is busy) is sent again a little later, a job whose run is no longer
- * queued is done. Dead workers' runs are taken back by lease (service/jobs/claims.ts) by whichever
- * process notices first, and sent again.
+ * work. A job is a turn at a worker slot, not a promise to one run: the worker that takes it claims
+ * the fairest run that may start (claims.ts claimNextRun: by organisation in turn), whatever the
+ * order pg-boss holds the jobs in. When that is another run than the job's own, the job's run,
+ * still queued, is sent a job again (the claimed run's own job, when its turn comes, takes the
+ * next fairest run or ends). When no run may start (products or organisations busy), a job whose
+ * run is still queued is sent again a little later, and a job whose run is no longer queued is
+ * done. Dead workers' runs are taken back by lease by whichever process notices first, and sent again.
  *
  * A queued run may also have lost its job: the web process died between writing the run and
  * sending it, or pg-boss failed or expired the job. On start and with every look for dead
@@ -16,7 +19,7 @@ import { hostname } from 'node:os';
 import { sql } from 'kysely';
 import PgBoss from 'pg-boss';
 import { iso, type ServiceContext } from '../context.ts';
-import { claimRun, recoverRuns } from './claims.ts';
+import { claimNextRun, recoverRuns } from './claims.ts';
 import type { WorkerPool } from './embeddedQueue.ts';
 import { performJob } from './performJob.ts';
 
@@ -101,13 +104,16 @@ export async function startPgBossQueue(
       for (let i = 0; i < count; i++) {
         await boss.work<{ runId: string }>(queue, { batchSize: 1, pollingIntervalSeconds }, async ([job]) => {
           if (stopping.signal.aborted) return;
-          const answer = await claimRun(ctx, job.data.runId, worker);
-          if ('blocked' in answer) {
-            await send(job.data.runId, RETRY_BLOCKED_SECONDS);
+          const stillQueued = async () =>
+            (await ctx.db.selectFrom('runs').select('state').where('id', '=', job.data.runId).executeTakeFirst())
+              ?.state === 'queued';
+          const claim = await claimNextRun(ctx, worker, queue === WORKSPACE_QUEUE ? ['client'] : ['server', 'pact']);
+          if (!claim) {
+            if (await stillQueued()) await send(job.data.runId, RETRY_BLOCKED_SECONDS);
             return;
           }
-          if ('gone' in answer) return;
-          const run = performJob(ctx, answer.claimed, stopping.signal);
+          if (claim.runId !== job.data.runId && (await stillQueued())) await send(job.data.runId);
+          const run = performJob(ctx, claim, stopping.signal);
           inFlight.add(run);
           await run.finally(() => inFlight.delete(run));
           // Stopped before it ended: the run went back to the queue, and needs a job again.
@@ -115,9 +121,9 @@ export async function startPgBossQueue(
             const row = await ctx.db
               .selectFrom('runs')
               .select('state')
-              .where('id', '=', job.data.runId)
+              .where('id', '=', claim.runId)
               .executeTakeFirst();
-            if (row?.state === 'queued') await send(job.data.runId);
+            if (row?.state === 'queued') await send(claim.runId);
           }
         });
       }

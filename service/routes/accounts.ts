@@ -1,11 +1,19 @@
-/** Signing in and out, invites, and the operator's organisations. */
+/**
+ * Signing in and out, invites, a person's password, and the operator's organisations.
+ *
+ * An invite is for one address and one organisation: a newer invite of the address withdraws the
+ * older ones (their links answer 410), and an invite is refused for an account of another
+ * organisation (or another role). Accepting an invite for an existing account resets its password
+ * and ends every session of it; a password change ends every other session.
+ */
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { type ServiceContext, iso } from '../context.ts';
 import type { Role } from '../db/schema.ts';
 import { csrfField, html } from '../html.ts';
 import { hashPassword, newToken, tokenHash, verifyPassword } from '../secrets.ts';
-import { endSession, startSession, type Who } from '../sessions.ts';
+import { endSession, endSessionsOf, startSession, type Who } from '../sessions.ts';
+import { organisationControls, personControls } from './lifecycle.ts';
 import { bodyOf, origin, param, type RouteSpec, send } from './shared.ts';
 
 const home = (who: Who): string => (who.role === 'operator' ? '/organisations' : '/products');
@@ -25,13 +33,17 @@ function signInPage(reply: FastifyReply, problem?: string, status = 200): Fastif
   );
 }
 
-/** Creates a one-time invite and answers its link (the token is shown once and stored only hashed). */
+/**
+ * Creates a one-time invite and answers its link (the token is shown once and stored only hashed);
+ * the address's earlier invites still open are withdrawn.
+ */
 export async function createInvite(
   ctx: ServiceContext,
   invite: { email: string; role: Role; organisationId: string | null },
 ): Promise<string> {
   const token = newToken();
   const now = ctx.now();
+  await withdrawInvites(ctx, invite.email);
   await ctx.db
     .insertInto('invites')
     .values({
@@ -48,7 +60,25 @@ export async function createInvite(
   return `/invite/${token}`;
 }
 
+/** Withdraws the open invites of an address. */
+async function withdrawInvites(ctx: ServiceContext, email: string): Promise<void> {
+  await ctx.db
+    .updateTable('invites')
+    .set({ withdrawn_at: iso(ctx.now()) })
+    .where('email', '=', email)
+    .where('used_at', 'is', null)
+    .where('withdrawn_at', 'is', null)
+    .execute();
+}
+
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/** A new password's problem, if any: 12 characters or more, not all whitespace. */
+function passwordProblem(password: string): string | undefined {
+  if (password.length < 12) return `Expected a password of 12 characters or more, received ${password.length}.`;
+  if (password.trim() === '') return 'Expected a password with other characters than spaces, received only spaces.';
+  return undefined;
+}
 
 async function validInvite(ctx: ServiceContext, token: string) {
   const row = await ctx.db
@@ -58,8 +88,39 @@ async function validInvite(ctx: ServiceContext, token: string) {
     .executeTakeFirst();
   if (!row) return { problem: 'This invite link is not valid.' } as const;
   if (row.used_at !== null) return { problem: 'This invite link has been used already.' } as const;
+  if (row.withdrawn_at !== null)
+    return {
+      problem: 'This invite link was withdrawn: a newer invite was made for the address. Use the newest link.',
+    } as const;
   if (row.expires_at <= iso(ctx.now())) return { problem: 'This invite link has expired: ask for a new one.' } as const;
   return { invite: row } as const;
+}
+
+async function organisationDisabled(ctx: ServiceContext, organisationId: string | null): Promise<boolean> {
+  if (organisationId === null) return false;
+  const row = await ctx.db
+    .selectFrom('organisations')
+    .select('disabled_at')
+    .where('id', '=', organisationId)
+    .executeTakeFirst();
+  return row?.disabled_at != null;
+}
+
+/**
+ * Why an invite may not be accepted although its link is valid: the address has an account of
+ * another organisation or role (an invite is no password reset for it), or the account or the
+ * organisation is disabled.
+ */
+async function inviteRefusal(
+  ctx: ServiceContext,
+  invite: { email: string; role: Role; organisation_id: string | null },
+): Promise<string | undefined> {
+  const existing = await ctx.db.selectFrom('users').selectAll().where('email', '=', invite.email).executeTakeFirst();
+  if (existing && (existing.organisation_id !== invite.organisation_id || existing.role !== invite.role))
+    return `Expected an invite of the organisation ${invite.email} belongs to, received one of another: this invite cannot be used. Ask the operator.`;
+  if (existing?.disabled_at != null || (await organisationDisabled(ctx, invite.organisation_id)))
+    return 'This account is disabled: ask the operator of the service.';
+  return undefined;
 }
 
 export const ACCOUNT_ROUTES: RouteSpec[] = [
@@ -86,6 +147,8 @@ export const ACCOUNT_ROUTES: RouteSpec[] = [
       // The same work and the same answer whether the address is known or the password wrong.
       const ok = await verifyPassword(password, user?.password_hash ?? null);
       if (!user || !ok) return signInPage(reply, 'Wrong email or password.', 401);
+      if (user.disabled_at !== null || (await organisationDisabled(ctx, user.organisation_id)))
+        return signInPage(reply, 'This account is disabled: ask the operator of the service.', 403);
       await startSession(ctx, request, reply, user.id);
       return reply.redirect(user.role === 'operator' ? '/organisations' : '/products', 303);
     },
@@ -127,16 +190,19 @@ export const ACCOUNT_ROUTES: RouteSpec[] = [
       const found = await validInvite(ctx, token);
       if (!found.invite) return send(reply, 'Invite', html`<p class="problem">${found.problem}</p>`, undefined, 410);
       const { password = '' } = bodyOf(request);
-      if (password.length < 12) {
+      const problem = passwordProblem(password);
+      if (problem) {
         return send(
           reply,
           'Set your password',
-          html`<p class="problem">Expected a password of 12 characters or more, received ${password.length}.</p>
+          html`<p class="problem">${problem}</p>
 <p><a href="/invite/${token}">Try again</a></p>`,
           undefined,
           400,
         );
       }
+      const refused = await inviteRefusal(ctx, found.invite);
+      if (refused) return send(reply, 'Invite', html`<p class="problem">${refused}</p>`, undefined, 409);
       const invite = found.invite;
       const hash = await hashPassword(password);
       const now = iso(ctx.now());
@@ -151,7 +217,9 @@ export const ACCOUNT_ROUTES: RouteSpec[] = [
         if (Number(used.numUpdatedRows) !== 1) return undefined;
         const existing = await tx.selectFrom('users').select('id').where('email', '=', invite.email).executeTakeFirst();
         if (existing) {
+          // A reset: the new password ends every session the account had.
           await tx.updateTable('users').set({ password_hash: hash }).where('id', '=', existing.id).execute();
+          await tx.deleteFrom('sessions').where('user_id', '=', existing.id).execute();
           return existing.id;
         }
         const id = randomUUID();
@@ -176,8 +244,66 @@ export const ACCOUNT_ROUTES: RouteSpec[] = [
           undefined,
           410,
         );
+      await withdrawInvites(ctx, invite.email);
       await startSession(ctx, request, reply, userId);
       return reply.redirect(invite.role === 'operator' ? '/organisations' : '/products', 303);
+    },
+  },
+  {
+    method: 'GET',
+    url: '/account',
+    access: 'signed-in',
+    async handler(_request, reply, _ctx, who) {
+      return send(
+        reply,
+        'Your account',
+        html`<p>Signed in as ${who.email}.</p>
+<h2>Change your password</h2><p>Every other session of yours ends: sign in again elsewhere.</p>
+<form method="post" action="/account/password">${csrfField(who.csrf)}
+<label>Current password <input type="password" name="current" required autocomplete="current-password"></label>
+<label>New password (12 characters or more) <input type="password" name="password" minlength="12" required autocomplete="new-password"></label>
+<button>Change the password</button></form>`,
+        who,
+      );
+    },
+  },
+  {
+    method: 'POST',
+    url: '/account/password',
+    access: 'signed-in',
+    rateLimited: true,
+    async handler(request, reply, ctx, who) {
+      const { current = '', password = '' } = bodyOf(request);
+      const user = await ctx.db
+        .selectFrom('users')
+        .select('password_hash')
+        .where('id', '=', who.userId)
+        .executeTakeFirstOrThrow();
+      const problem = (await verifyPassword(current, user.password_hash))
+        ? passwordProblem(password)
+        : 'Expected your current password, received another.';
+      if (problem)
+        return send(
+          reply,
+          'Your account',
+          html`<p class="problem">${problem}</p><p><a href="/account">Try again</a></p>`,
+          who,
+          400,
+        );
+      await ctx.db
+        .updateTable('users')
+        .set({ password_hash: await hashPassword(password) })
+        .where('id', '=', who.userId)
+        .execute();
+      // Every session of the account ends; this one starts afresh (a new cookie).
+      await endSessionsOf(ctx, who.userId);
+      await startSession(ctx, request, reply, who.userId);
+      return send(
+        reply,
+        'Your account',
+        html`<p class="notice" id="password-changed">Your password is changed; every other session of yours has ended.</p>`,
+        who,
+      );
     },
   },
   {
@@ -189,8 +315,9 @@ export const ACCOUNT_ROUTES: RouteSpec[] = [
       return send(
         reply,
         'Organisations',
-        html`<table><tr><th>Name</th><th>Created</th></tr>${orgs.map(
-          (o) => html`<tr><td><a href="/organisations/${o.id}">${o.name}</a></td><td>${o.created_at}</td></tr>`,
+        html`<table><tr><th>Name</th><th>Created</th><th>State</th></tr>${orgs.map(
+          (o) =>
+            html`<tr><td><a href="/organisations/${o.id}">${o.name}</a></td><td>${o.created_at}</td><td>${o.removed_at ? 'removed' : o.disabled_at ? 'disabled' : 'in service'}</td></tr>`,
         )}</table>
 <h2>New organisation</h2>
 <form method="post" action="/organisations">${csrfField(who.csrf)}
@@ -243,13 +370,27 @@ export const ACCOUNT_ROUTES: RouteSpec[] = [
         .where('organisation_id', '=', id)
         .orderBy('name')
         .execute();
+      const invited = await ctx.db
+        .selectFrom('invites')
+        .select('email')
+        .where('organisation_id', '=', id)
+        .where('used_at', 'is', null)
+        .where('withdrawn_at', 'is', null)
+        .where('expires_at', '>', iso(ctx.now()))
+        .execute();
+      const waiting = invited.filter((i) => !people.some((p) => p.email === i.email));
       return send(
         reply,
         org.name,
-        html`<h2>People</h2><ul>${people.map((p) => html`<li>${p.email}${p.password_hash ? '' : ' (invited)'}</li>`)}</ul>
-<h2>Invite someone</h2>
+        html`${organisationControls(who, org)}
+<h2>People</h2><ul id="people">${people.map((p) => html`<li>${p.email}${personControls(who, p)}</li>`)}${waiting.map((i) => html`<li>${i.email} (invited)</li>`)}</ul>
+${
+  org.removed_at
+    ? ''
+    : html`<h2>Invite someone</h2><p>A new invite of an address withdraws its earlier ones; for a person of the organisation it resets the password and ends their sessions.</p>
 <form method="post" action="/organisations/${id}/invites">${csrfField(who.csrf)}
-<label>Email <input type="email" name="email" required></label><button>Create a one-time invite link</button></form>
+<label>Email <input type="email" name="email" required></label><button>Create a one-time invite link</button></form>`
+}
 <h2>Products</h2><ul>${products.map((p) => html`<li><a href="/products/${p.id}">${p.name} ${p.version}</a></li>`)}</ul>`,
         who,
       );
@@ -269,6 +410,15 @@ export const ACCOUNT_ROUTES: RouteSpec[] = [
           html`<p class="problem">Expected an email address, received ${JSON.stringify(email)}.</p>`,
           who,
           400,
+        );
+      const org = await ctx.db.selectFrom('organisations').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      if (org.removed_at !== null || org.disabled_at !== null)
+        return send(
+          reply,
+          'Invite',
+          html`<p class="problem">Expected an organisation in service, received a ${org.removed_at ? 'removed' : 'disabled'} one: no invite was made.</p>`,
+          who,
+          409,
         );
       const existing = await ctx.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
       if (existing && existing.organisation_id !== id)

@@ -5,10 +5,11 @@
  * sees every organisation), else the answer is 404 (not 403: another organisation's ids are not
  * confirmed to exist). test/serviceAccess.test.ts walks this list with another organisation's ids.
  * A `:certificateId` is not an owned row: a certificate's page and status are public, and its one
- * other route (revoke) is the operator's.
+ * other route (revoke) is the operator's; a `:userId` is named by the operator's routes alone.
  */
 import { ACCOUNT_ROUTES } from './accounts.ts';
 import { CERTIFICATE_ROUTES } from './certificates.ts';
+import { LIFECYCLE_ROUTES } from './lifecycle.ts';
 import { PRODUCT_ROUTES } from './products.ts';
 import { RUN_ROUTES } from './runs.ts';
 import { PACT_ROUTES } from './pacts.ts';
@@ -22,6 +23,7 @@ export { SESSION_COOKIE } from '../sessions.ts';
 
 export const ROUTES: RouteSpec[] = [
   ...ACCOUNT_ROUTES,
+  ...LIFECYCLE_ROUTES,
   ...PRODUCT_ROUTES,
   ...RUN_ROUTES,
   ...WORKSPACE_ROUTES,

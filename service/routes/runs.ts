@@ -1,14 +1,17 @@
-/** Runs: starting one, watching it, its report; and the history helpers the product page uses. */
+/**
+ * Runs: starting one (refused beyond the organisation's limit: claims.ts queueRun), watching it,
+ * its status as JSON, cancelling it, its report; and the history helpers the product page uses.
+ */
 import { shareLabel } from '../../core/coverage.ts';
 import type { RunResults } from '../../core/results.ts';
 import { certificateDecision, certificateStatus, SIGNED_FILES } from '../certificates.ts';
 import type { ServiceContext } from '../context.ts';
-import { html, type Raw } from '../html.ts';
+import { csrfField, html, type Raw } from '../html.ts';
 import { tarGz } from '../tarGz.ts';
 import { progressText, streamRunEvents } from '../runEvents.ts';
-import { queueRun } from '../jobs/claims.ts';
+import { cancelRun, queueRun } from '../jobs/claims.ts';
 import { RUN_PROGRESS_PATH, RUN_PROGRESS_SCRIPT } from '../assets/runProgress.ts';
-import { assetRoute, notFound, param, type RouteSpec, send, productOf, runOf } from './shared.ts';
+import { assetRoute, notFound, param, refuse, type RouteSpec, send, productOf, runOf, wantsJson } from './shared.ts';
 
 const VERDICT_COLOURS: Record<string, string> = {
   conformant: '#070',
@@ -136,12 +139,56 @@ export const RUN_ROUTES: RouteSpec[] = [
 <p>State: <strong id="state">${run.state}</strong> · Verdict: <strong id="verdict">${run.verdict ?? ''}</strong>
 ${run.coverage_in_scope !== null ? html` · Coverage: ${coverageText(run.coverage_judged, run.coverage_in_scope)}` : ''}</p>
 ${run.problem ? html`<p class="problem" id="problem">${run.problem}</p>` : ''}
-<p>Progress: <span id="progress">${progressText(run.progress)}</span></p>
+<p>Progress: <span id="progress">${run.state === 'cancelled' && !run.progress ? 'none: cancelled before a worker took it' : progressText(run.progress)}</span></p>
+${live ? html`<form method="post" action="/runs/${id}/cancel">${csrfField(who.csrf)}<button id="cancel">Cancel the run</button></form>` : ''}
 ${run.state === 'finished' && run.report_dir ? html`<p><a id="report" href="/runs/${id}/report">The report</a>${run.signature !== null ? html` · <a id="download" href="/runs/${id}/report.tar.gz">the signed report folder</a> (<code>tar -xzf</code>, then <code>npx conformance verify-report DIR --key URL</code>)` : ''}</p>` : ''}
 ${await certificateLine(ctx, run)}
 ${live ? html`<script src="/assets/run-progress.js" data-run-id="${id}"></script>` : ''}`,
         who,
       );
+    },
+  },
+  {
+    method: 'GET',
+    url: '/runs/:runId.json',
+    access: 'signed-in',
+    async handler(request, reply, ctx) {
+      const run = await runOf(ctx, request);
+      return reply.type('application/json').send({
+        id: run.id,
+        product: { id: run.product_id, name: run.name, version: run.version },
+        kind: run.kind,
+        state: run.state,
+        verdict: run.verdict,
+        coverage:
+          run.coverage_in_scope !== null ? { judged: run.coverage_judged, inScope: run.coverage_in_scope } : null,
+        problem: run.problem,
+        attempt: run.attempt,
+        createdAt: run.created_at,
+        startedAt: run.started_at,
+        finishedAt: run.finished_at,
+      });
+    },
+  },
+  {
+    method: 'POST',
+    url: '/runs/:runId/cancel',
+    access: 'signed-in',
+    async handler(request, reply, ctx, who) {
+      const id = param(request, 'runId');
+      if (!(await cancelRun(ctx, id, `Cancelled by ${who.email}.`))) {
+        const run = await runOf(ctx, request);
+        return refuse(
+          request,
+          reply,
+          409,
+          'Cancel the run',
+          `Expected a queued or running run, received a ${run.state} one: nothing to cancel.`,
+          who,
+        );
+      }
+      if (wantsJson(request)) return reply.type('application/json').send({ id, state: 'cancelled' });
+      return reply.redirect(`/runs/${id}`, 303);
     },
   },
   {

@@ -61,6 +61,25 @@ export function send(reply: FastifyReply, title: string, body: Raw, who?: Who, s
     .send(page(title, body, who ? { email: who.email, csrf: who.csrf, operator: who.role === 'operator' } : undefined));
 }
 
+/** Whether the request asks for JSON (an Accept naming application/json and not text/html): answered as JSON. */
+export function wantsJson(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return /application\/json/.test(accept) && !/text\/html/.test(accept);
+}
+
+/** A refusal: `{ "error": message }` to a request asking for JSON, else a page saying it. */
+export function refuse(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  message: string,
+  who?: Who,
+): FastifyReply {
+  if (wantsJson(request)) return reply.code(status).type('application/json').send({ error: message });
+  return send(reply, title, html`<p class="problem" id="refused">${message}</p>`, who, status);
+}
+
 export function notFound(reply: FastifyReply, who?: Who): FastifyReply {
   return send(reply, 'Not found', html`<p>There is nothing at this address.</p>`, who, 404);
 }

@@ -4,8 +4,13 @@
  * found under /usr/lib/postgresql/<version>/bin; when none is installed the tests that need it
  * are skipped with a line saying so. Run as root, the cluster runs as the `postgres` user (the
  * server refuses root).
+ *
+ * pg_ctl detaches the server from the test's process, so a test runner killed before its
+ * afterAll (a time-out's kill, Ctrl-C) would leave it running: a watchdog started with the
+ * cluster stops it (SIGQUIT to the postmaster: an immediate shutdown) and removes its folder as
+ * soon as the process that started it is gone; stop() ends the watchdog too.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -70,6 +75,19 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     'start',
   ]);
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const watchdog = spawn(
+    'sh',
+    [
+      '-c',
+      'while kill -0 "$1" 2>/dev/null; do sleep 1; done; kill -QUIT "$(head -n 1 "$2/postmaster.pid")" 2>/dev/null; sleep 2; rm -rf "$3"',
+      'watchdog',
+      String(process.pid),
+      data,
+      dir,
+    ],
+    { detached: true, stdio: 'ignore' },
+  );
+  watchdog.unref();
   return {
     url,
     async createDatabase(name: string) {
@@ -84,6 +102,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
     stop() {
+      watchdog.kill();
       try {
         run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', 'stop']);
       } catch {
