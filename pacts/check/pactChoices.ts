@@ -4,6 +4,7 @@
  * makes the choice. The pact self-test (pacts/check/pactChoices.test.ts) applies each to the
  * suite's own reference pacts, merged, and `pact check` must still find them conformant.
  */
+import { normaliseHeaders } from '../../core/clientRequest.ts';
 import { operation as operationOf } from '../../spec/operations.ts';
 import { resolveOperation } from '../resolveOperation.ts';
 
@@ -60,10 +61,11 @@ export const PACT_CHOICES: Readonly<Record<string, PactChoice>> = {
     apply: (pact) => ({
       ...pact,
       interactions: pact.interactions.flatMap((i) => {
-        const headers = Object.fromEntries(
-          Object.entries(i.request?.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]),
+        const op = resolveOperation(
+          i.request?.method ?? 'GET',
+          i.request?.path ?? '/',
+          normaliseHeaders(i.request?.headers),
         );
-        const op = resolveOperation(i.request?.method ?? 'GET', i.request?.path ?? '/', headers);
         const authorization = headerName(i.request?.headers, 'Authorization');
         if (!op || !authorization || !operationOf(op.id).errors.some((e) => e.status === 401)) return [i];
         const { [authorization]: _dropped, ...rest } = i.request?.headers ?? {};
