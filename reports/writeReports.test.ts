@@ -276,7 +276,7 @@ describe('readResults', () => {
     expect(resultsProblem(loadFixture('conformant'))).toBeUndefined();
     // A stated attestation is text (the report shows it as stated); a number there is no run's.
     const fixture = loadFixture('conformant');
-    expect(resultsProblem({ ...fixture, attestation: { ...fixture.attestation, environment: 1e999 } })).toBe(
+    expect(resultsProblem({ ...fixture, attestation: { ...fixture.attestation, environment: 42 } })).toBe(
       'expected "attestation.environment" to be a string',
     );
   });
