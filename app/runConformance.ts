@@ -12,7 +12,7 @@ import { addressOf, discover, TargetUnreachableError } from '../core/discovery.t
 import { type ConnectGuard, hostRefusal } from '../core/connectGuard.ts';
 import { type RunEvent, RunEventBus, readEvents, type WorkerResult } from '../core/events.ts';
 import { interruptRun, RunRetryBudget } from '../core/breaker.ts';
-import { HttpClient, type HttpOptions, type LoadRetryTotals, Pacer } from '../core/http.ts';
+import { HttpClient, type HttpOptions, type LoadRetryTotals, Pacer, sharedPacing } from '../core/http.ts';
 import { applyBaseline, exitCodeUnderBaseline, incompatibility } from '../core/baseline.ts';
 import { sealed } from '../core/integrity.ts';
 import { type EvidenceMode, Redactor } from '../core/redact.ts';
@@ -216,9 +216,11 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     const onInterrupt = () => interruptRun(dirOfRun);
     if (options.signal?.aborted) onInterrupt();
     else options.signal?.addEventListener('abort', onInterrupt, { once: true });
+    // One pacing state for the run: the runner's calls and every worker's take from it.
+    const pacing = sharedPacing();
     client = new HttpClient(config.http, undefined, {
       budget,
-      pacer: new Pacer(config.http.maxRequestsPerSecond, config.http.concurrency),
+      pacer: new Pacer(config.http.maxRequestsPerSecond, config.http.concurrency, pacing),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     const runnerExchanges = new Map<string, ExchangeRecord>();
@@ -296,7 +298,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       ...(options.path ? { path: options.path } : {}),
       selected: active.map((op) => op.id),
       runDir,
-      ...(config.http.maxRequestsPerSecond !== undefined ? { pacedFrom: Date.now() + 1000 } : {}),
+      pacing,
     };
     const suites = [...new Set(active.filter((op) => addresses[op.id]).map((op) => op.suite))];
     marks.discovered = performance.now();

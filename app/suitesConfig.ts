@@ -21,6 +21,7 @@ export const SUITES_TEST_OPTIONS: InlineConfig = {
   setupFiles: ['allure-vitest/setup'],
   testTimeout: 300_000,
   hookTimeout: 120_000,
+  // Threads, not processes: the workers share the run's pacing state (RunContext `pacing`, shared memory).
   pool: 'threads',
   maxWorkers: 2,
   // Suite files share their worker's module cache: the schemas are compiled, and the harness set

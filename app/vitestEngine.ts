@@ -5,11 +5,10 @@
  * a broken suite never looks conformant.
  *
  * The run's pacing (config `http.maxRequestsPerSecond`, `http.concurrency`) holds for the run as a
- * whole: each worker thread paces itself at an equal share of it (core/http.ts, Pacer). Dividing is
- * the simplest thing that is correct whatever the pool (threads or processes): the shares never add
- * up to more than the limit, and no state is shared per request. The price is a slower tail when
- * one worker has nothing left to run. With a concurrency below the number of workers, fewer
- * workers run.
+ * whole: the workers are threads, and every one paces its calls by the run's one pacing state in
+ * shared memory (RunContext `pacing`, core/http.ts sharedPacing), so a worker whose suite sends
+ * independent requests together may use the places in flight another worker leaves free. With a
+ * concurrency below the number of workers, fewer workers run.
  */
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -79,15 +78,6 @@ export function workerCount(files: number, http: Pick<RunContext['http'], 'concu
   const wanted = workers ?? SUITES_TEST_OPTIONS.maxWorkers;
   const most = typeof wanted === 'number' ? wanted : 2;
   return Math.max(1, Math.min(most, files, http.concurrency ?? most));
-}
-
-/** One worker's share of the run's pacing, when `workers` run at once. */
-export function workerShare(http: RunContext['http'], workers: number): RunContext['http'] {
-  return {
-    ...http,
-    ...(http.maxRequestsPerSecond !== undefined ? { maxRequestsPerSecond: http.maxRequestsPerSecond / workers } : {}),
-    ...(http.concurrency !== undefined ? { concurrency: Math.max(1, Math.floor(http.concurrency / workers)) } : {}),
-  };
 }
 
 const suiteOf = (moduleId: string): string => moduleId.split('/').pop()?.replace(SUITE_SUFFIX, '') ?? 'unknown';
@@ -177,7 +167,8 @@ export async function runSuites(
     // allure-vitest skips every test missing from an Allure test plan named by this variable (set
     // by Allure TestOps in CI): what the suite judges is chosen by --only, never by the environment.
     env: { ALLURE_TESTPLAN_PATH: '' },
-    provide: { conformance: { ...ctx, http: workerShare(ctx.http, workers) } },
+    // The pacing state goes as shared memory: the pool is threads (app/suitesConfig.ts).
+    provide: { conformance: { ...ctx, workers } },
   });
   options.signal?.removeEventListener('abort', onAbort);
   await vitest.close();

@@ -42,7 +42,10 @@ export const RUN_OPTIONS: [string, string][] = [
     '--max-requests-per-second N',
     'start at most N requests a second, over the whole run (1 to 100000; default: the config, else no limit)',
   ],
-  ['--concurrency N', 'have at most N calls in flight at once, over the whole run (1 to 1000; default: no limit)'],
+  [
+    '--concurrency N',
+    'have at most N calls in flight at once, over the whole run (1 to 1000; default: the config, else 8); the results are the same whatever N',
+  ],
   ['--quiet', 'print only the verdict and where the report is'],
   [
     '--baseline DIR',

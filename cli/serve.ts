@@ -6,7 +6,7 @@ import { faultNames, variantNames } from './sandboxOptions.ts';
 export const serve: Command = {
   help: {
     usage: [
-      'serve [--port N] [--host H] [--public-url URL | --trust-proxy] [--tls-cert FILE --tls-key FILE] [--fault NAME]... [--variant NAME]...',
+      'serve [--port N] [--host H] [--public-url URL | --trust-proxy] [--tls-cert FILE --tls-key FILE] [--latency MS] [--fault NAME]... [--variant NAME]...',
     ],
     summary: 'serve the sandbox (the reference server) until Ctrl-C',
     options: [
@@ -22,6 +22,10 @@ export const serve: Command = {
       ],
       ['--tls-cert FILE', 'serve https with this certificate (PEM; with --tls-key)'],
       ['--tls-key FILE', 'the private key of --tls-cert (PEM)'],
+      [
+        '--latency MS',
+        'wait MS milliseconds before answering each request, as a server in another region would (0 to 60000; default 0)',
+      ],
       ['--fault NAME', 'switch on a named fault'],
       ['--variant NAME', 'switch on a named variant'],
     ],
@@ -36,8 +40,10 @@ export const serve: Command = {
       'trust-proxy': { type: 'boolean' },
       'tls-cert': { type: 'string' },
       'tls-key': { type: 'string' },
+      latency: { type: 'string' },
     });
     const port = integer('port', values.port as string | undefined, 0, 65535) ?? 0;
+    const latencyMs = integer('latency', values.latency as string | undefined, 0, 60_000) ?? 0;
     const publicUrl = values['public-url'] as string | undefined;
     if (publicUrl !== undefined) {
       let parsed: URL | undefined;
@@ -78,6 +84,7 @@ export const serve: Command = {
         ...(publicUrl ? { publicUrl } : {}),
         ...(values['trust-proxy'] ? { trustProxy: true } : {}),
         ...(tls ? { tls } : {}),
+        ...(latencyMs > 0 ? { latencyMs } : {}),
       });
     } catch (e) {
       // A certificate and key that do not make a TLS server (not PEM, not a pair) are the user's to fix.
@@ -87,7 +94,7 @@ export const serve: Command = {
         );
       throw e;
     }
-    io.out(`listening on ${sandbox.url}`);
+    io.out(`listening on ${sandbox.url}${latencyMs > 0 ? ` (answering each request after ${latencyMs} ms)` : ''}`);
     // Ctrl-C closes the sandbox (a second one ends the process at once).
     await new Promise<void>((resolve) => onInterrupt(resolve));
     await sandbox.close();

@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       timeoutMs: 10_000,
       maxResponseBytes: 5 * 1024 * 1024,
       stopAfterConsecutiveFailures: 3,
+      concurrency: 8,
       maxEvidenceBytes: 64 * 1024,
       maxRunEvidenceBytes: 32 * 1024 * 1024,
       loadRetries: 1000,
@@ -48,7 +49,7 @@ describe('loadConfig', () => {
     });
   });
 
-  test('load refusals are resent within a budget by default; pacing is off unless the config sets it', () => {
+  test('load refusals are resent within a budget by default; 8 calls in flight at most, no rate unless the config sets one', () => {
     const defaults = loadConfig({
       file: file(minimal),
       target: 'http://127.0.0.1:1',
@@ -56,7 +57,7 @@ describe('loadConfig', () => {
     });
     expect(defaults.http).toMatchObject({ loadRetries: 1000, loadRetryWaitMs: 600_000, maxRetryAfterMs: 30_000 });
     expect(defaults.http.maxRequestsPerSecond).toBeUndefined();
-    expect(defaults.http.concurrency).toBeUndefined();
+    expect(defaults.http.concurrency).toBe(8);
     const paced = loadConfig({
       file: file({ ...minimal, http: { maxRequestsPerSecond: 50, concurrency: 4, loadRetries: 0 } }),
       target: 'http://127.0.0.1:1',

@@ -14,6 +14,7 @@ import type { Auth, ConformanceRunConfiguration, Fixtures } from './configTypes.
 import { discoveryConfigKey } from './discovery.ts';
 import { EVIDENCE_DEFAULTS } from './evidenceCap.ts';
 import {
+  DEFAULT_CONCURRENCY,
   LOAD_RETRY_DEFAULTS,
   type ProxyChoice,
   type ProxySettings,
@@ -47,7 +48,7 @@ export interface HttpSettings {
   maxRunEvidenceBytes: number;
   /** Requests the whole run starts per second at most (no limit when absent). */
   maxRequestsPerSecond?: number;
-  /** Calls the whole run has in flight at once at most (no limit when absent). */
+  /** Calls the whole run has in flight at once at most (config default DEFAULT_CONCURRENCY; no limit when absent). */
   concurrency?: number;
   /** Resends the run may make after load refusals (HTTP 429, or 503 with Retry-After; 0: none). */
   loadRetries: number;
@@ -66,6 +67,7 @@ export const HTTP_DEFAULTS: Readonly<HttpSettings> = {
   timeoutMs: 10_000,
   maxResponseBytes: 5 * 1024 * 1024,
   stopAfterConsecutiveFailures: DEFAULT_STOP_AFTER_FAILURES,
+  concurrency: DEFAULT_CONCURRENCY,
   ...EVIDENCE_DEFAULTS,
   ...LOAD_RETRY_DEFAULTS,
 };

@@ -161,7 +161,7 @@ export interface ConformanceRunConfiguration {
      */
     maxRequestsPerSecond?: number;
     /**
-     * Calls the whole run has in flight at once at most, shared among the suite workers (default: no limit). Also --concurrency.
+     * Calls the whole run has in flight at once at most, shared among the suite workers (default 8). Independent requests (the coverage phase and generated cases of an operation that changes nothing, the operations of other suite files) are sent together up to this many; what must stay in order (a state sequence, a create before its read) stays in order, and the results are the same whatever the value. Also --concurrency.
      */
     concurrency?: number;
     /**

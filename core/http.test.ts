@@ -4,7 +4,17 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { Exchange } from './exchange.ts';
-import { type CallGuard, HttpClient, type HttpOptions, LocalRetryBudget, loadRefusalOf, retryAfterMs } from './http.ts';
+import {
+  type CallGuard,
+  HttpClient,
+  type HttpOptions,
+  LocalRetryBudget,
+  loadRefusalOf,
+  Pacer,
+  retryAfterMs,
+  sentAhead,
+  sharedPacing,
+} from './http.ts';
 
 const seen: { url: string; headers: Record<string, string | string[] | undefined> }[] = [];
 const timers = new Set<NodeJS.Timeout>();
@@ -474,6 +484,67 @@ describe('HttpClient and a target refusing for load', () => {
     );
     expect(xs.every((x) => x.response?.status === 200)).toBe(true);
     expect(mostInFlight).toBe(2);
+  });
+
+  test("clients sharing the run's pacing state (its workers) keep to one concurrency and one rate together", async () => {
+    const pacing = sharedPacing();
+    const worker = () =>
+      new HttpClient({ timeoutMs: 400, maxResponseBytes: 1024 }, undefined, { pacer: new Pacer(undefined, 3, pacing) });
+    const [a, b] = [worker(), worker()];
+    mostInFlight = 0;
+    const xs = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        (i % 2 ? a : b).send({ method: 'GET', url: `${S}/slow/${n++}`, headers: {} }),
+      ),
+    );
+    expect(xs.every((x) => x.response?.status === 200)).toBe(true);
+    expect(mostInFlight).toBe(3);
+    expect(new Pacer(undefined, 3, pacing).mostInFlight()).toBe(3);
+
+    // 20 a second over both: six starts span at least five intervals, whichever client took them.
+    const rate = sharedPacing();
+    const paced = () =>
+      new HttpClient({ timeoutMs: 400, maxResponseBytes: 1024 }, undefined, { pacer: new Pacer(20, undefined, rate) });
+    const [c, d] = [paced(), paced()];
+    const sent = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => (i % 2 ? c : d).send({ method: 'GET', url: `${S}/ok/${n++}`, headers: {} })),
+    );
+    const at = sent.map((x) => Date.parse(x.startedAt)).sort((p, q) => p - q);
+    expect(at[5] - at[0]).toBeGreaterThanOrEqual(5 * 50 - 10);
+  });
+
+  test('a call sent ahead leaves the places reserved for other workers free; a call not sent ahead takes one', async () => {
+    const pacer = new Pacer(undefined, 3, sharedPacing(), 1);
+    const ahead = [await pacer.enter(true), await pacer.enter(true)];
+    let third = false;
+    const waiting = pacer.enter(true).then((leave) => {
+      third = true;
+      return leave;
+    });
+    // The reserved place is free for a call not sent ahead (a worker's state sequence), at once.
+    const inOrder = await pacer.enter(false);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(third).toBe(false);
+    expect(pacer.mostInFlight()).toBe(3);
+    ahead[0]();
+    inOrder();
+    const leaveThird = await waiting;
+    expect(third).toBe(true);
+    // sentAhead marks the calls of a task sent ahead (core/sendAhead.ts): enter() reads it.
+    let entered = false;
+    const fromTask = sentAhead
+      .run(true, () => pacer.enter())
+      .then((leave) => {
+        entered = true;
+        return leave;
+      });
+    const notAhead = await pacer.enter();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(entered).toBe(false);
+    notAhead();
+    ahead[1]();
+    (await fromTask)();
+    leaveThird();
   });
 
   test('an interruption ends a wait for Retry-After at once: the call is left unjudged, the budget gets the unwaited time back', async () => {

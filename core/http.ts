@@ -30,8 +30,9 @@
  * Retry-After and for a pacing turn are outside it, bounded by the run's retry budget and the rate.
  *
  * Pacing (a Pacer): at most `maxRequestsPerSecond` requests started per second, evenly spaced, and
- * at most `concurrency` calls in flight at once. Suite workers each get their share of both
- * (app/vitestEngine.ts), so that the whole run keeps to them.
+ * at most `concurrency` calls in flight at once. The state is in shared memory (sharedPacing): the
+ * runner's client and every suite worker take from the one state of the run, so that the whole
+ * run keeps to both however many calls each worker has in flight.
  *
  * An interrupted run (the client's `signal`, Ctrl-C) waits for nothing more: a wait for Retry-After
  * or for a pacing turn ends at once, and its call is left unjudged.
@@ -51,6 +52,7 @@
  * the cap, and of a cut answer only its first bytes are kept (what its evidence shows), never the
  * whole; one that announces a Content-Length over the cap is never buffered beyond those bytes.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -116,6 +118,13 @@ export interface HttpOptions {
 
 /** The defaults of the retry budget (config `http.loadRetries`, `http.loadRetryWaitMs`, `http.maxRetryAfterMs`). */
 export const LOAD_RETRY_DEFAULTS = { loadRetries: 1000, loadRetryWaitMs: 600_000, maxRetryAfterMs: 30_000 } as const;
+
+/**
+ * Calls a run has in flight at once unless the config or --concurrency says otherwise: enough
+ * that a target 50 ms away is not waited on one call at a time, few enough that a staging gateway
+ * takes them (gateways commonly allow 10 or more per client).
+ */
+export const DEFAULT_CONCURRENCY = 8;
 
 /** Resends of one call at most, whatever the run's budget: a call refused this often is left unjudged. */
 export const MAX_RETRIES_PER_CALL = 10;
@@ -226,37 +235,99 @@ export class LocalRetryBudget implements RetryBudget {
 export const PACING_MARGIN_MS = 50;
 
 /**
- * Paces the calls of one client (or of one suite worker): at most `maxRequestsPerSecond` starts a
- * second, evenly spaced (a start every (1000 + PACING_MARGIN_MS)/N ms, every redirect hop counted),
- * at most `concurrency` calls in flight, and no start before a time the target asked to wait until.
+ * Set while a call is sent ahead of the one its suite judges (core/sendAhead.ts): it takes a place
+ * in flight only while the places reserved for other workers' calls stay free (Pacer).
+ */
+export const sentAhead = new AsyncLocalStorage<true>();
+
+/** Bytes of a pacing state (sharedPacing): two 32-bit counters, then one 64-bit time. */
+const PACING_BYTES = 16;
+/** Int32 indexes: calls in flight, and the most there were at once. */
+const ACTIVE = 0;
+const MOST = 1;
+/** BigInt64 index (from byte 8): the next start allowed (a hold included), in µs since the epoch. */
+const NEXT = 0;
+
+/** Atomics.waitAsync (ES2024; Node has it), typed here because the project's lib is ES2022. */
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(a: Int32Array, index: number, value: number, timeout?: number): { async: boolean; value: unknown };
+  }
+).waitAsync;
+
+/** Now, in µs since the epoch, alike in every thread (performance.now() counts from each thread's start). */
+const nowMicros = (): number => Math.round((performance.timeOrigin + performance.now()) * 1000);
+
+/**
+ * The pacing state of a run, in shared memory: every Pacer built on it (the runner's client and
+ * each suite worker's, in their threads) takes its places in flight and its starts from the same
+ * counters, so that the limits hold for the run as a whole however its calls are spread over
+ * workers, and a time the target asked to wait until holds for all of them.
+ */
+export function sharedPacing(): SharedArrayBuffer {
+  return new SharedArrayBuffer(PACING_BYTES);
+}
+
+/**
+ * Paces calls: at most `maxRequestsPerSecond` starts a second, evenly spaced (a start every
+ * (1000 + PACING_MARGIN_MS)/N ms, every redirect hop counted), at most `concurrency` calls in
+ * flight, and no start before a time the target asked to wait until. The state is a
+ * sharedPacing() given by the run (shared with its other Pacers, in any thread), or the Pacer's own.
  */
 export class Pacer {
-  /** performance.now() of the next start allowed. */
-  private next = 0;
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly slots: Int32Array;
+  private readonly times: BigInt64Array;
   private readonly interval: number;
 
+  /**
+   * @param state the run's sharedPacing(), or none: the Pacer's own
+   * @param reserved places in flight a call sent ahead (sentAhead) leaves free: one for each other
+   *   worker of the run, so that a worker sending its requests one after another (a state
+   *   sequence, a create before its read) never waits behind another's requests sent ahead
+   */
   constructor(
     maxRequestsPerSecond?: number,
     private readonly concurrency?: number,
+    state: SharedArrayBuffer = sharedPacing(),
+    private readonly reserved = 0,
   ) {
-    this.interval = maxRequestsPerSecond ? (1000 + PACING_MARGIN_MS) / maxRequestsPerSecond : 0;
+    this.interval = maxRequestsPerSecond ? ((1000 + PACING_MARGIN_MS) / maxRequestsPerSecond) * 1000 : 0;
+    this.slots = new Int32Array(state, 0, 2);
+    this.times = new BigInt64Array(state, 8, 1);
   }
 
-  /** Waits for a place among the calls in flight; the function returned gives it back. */
-  async enter(): Promise<() => void> {
-    if (this.concurrency !== undefined) {
-      if (this.active < this.concurrency) this.active += 1;
-      else await new Promise<void>((resolve) => this.waiting.push(resolve)); // handed over by a leaving call
+  /** The most calls that were in flight at once, over every Pacer of the state. */
+  mostInFlight(): number {
+    return Atomics.load(this.slots, MOST);
+  }
+
+  /**
+   * Waits for a place among the calls in flight; the function returned gives it back. A call sent
+   * ahead of the one judged (`ahead`, by default as sentAhead says) takes one only while the
+   * reserved places stay free.
+   */
+  async enter(ahead = sentAhead.getStore() === true): Promise<() => void> {
+    const all = this.concurrency ?? Number.POSITIVE_INFINITY;
+    const limit = ahead ? Math.max(1, all - this.reserved) : all;
+    for (;;) {
+      const active = Atomics.load(this.slots, ACTIVE);
+      if (active < limit) {
+        if (Atomics.compareExchange(this.slots, ACTIVE, active, active + 1) !== active) continue;
+        for (let most = Atomics.load(this.slots, MOST); most < active + 1; most = Atomics.load(this.slots, MOST))
+          if (Atomics.compareExchange(this.slots, MOST, most, active + 1) === most) break;
+        break;
+      }
+      // Woken by a leaving call (of any thread); the wait ends at once when one left meanwhile.
+      const wait = waitAsync(this.slots, ACTIVE, active);
+      if (wait.async) await wait.value;
     }
     let left = false;
     return () => {
-      if (left || this.concurrency === undefined) return;
+      if (left) return;
       left = true;
-      const nextCall = this.waiting.shift();
-      if (nextCall) nextCall();
-      else this.active -= 1;
+      Atomics.sub(this.slots, ACTIVE, 1);
+      // Every waiter looks again: the place may be one only a call not sent ahead may take.
+      Atomics.notify(this.slots, ACTIVE);
     };
   }
 
@@ -265,25 +336,37 @@ export class Pacer {
    * AbortError at once when `signal` is aborted during the wait (the start is then not taken).
    */
   async turn(signal?: AbortSignal): Promise<void> {
-    const now = performance.now();
-    const at = Math.max(now, this.next);
-    if (at > now) signal?.throwIfAborted();
-    this.next = at + this.interval;
+    const now = nowMicros();
+    let at: number;
+    let after: bigint;
+    for (;;) {
+      const next = Atomics.load(this.times, NEXT);
+      at = Math.max(now, Number(next));
+      after = BigInt(Math.round(at + this.interval));
+      if (Atomics.compareExchange(this.times, NEXT, next, after) === next) break;
+    }
     if (at <= now) return;
     try {
-      await sleep(at - now, undefined, signal ? { signal } : undefined);
+      signal?.throwIfAborted();
+      await sleep((at - now) / 1000, undefined, signal ? { signal } : undefined);
     } catch (e) {
       // The start not taken is given back, unless a later one was taken meanwhile.
-      if (this.next === at + this.interval) this.next = at;
+      Atomics.compareExchange(this.times, NEXT, after, BigInt(Math.round(at)));
       throw e;
     }
     // A timer fires late, never early: the next start is counted from this one as it happened.
-    this.next = Math.max(this.next, performance.now() + this.interval);
+    this.notBefore(nowMicros() + this.interval);
   }
 
-  /** No call starts before `until` (performance.now() time): the target asked to wait. */
+  /** No call starts before `until` (performance.now() time of this thread): the target asked to wait. */
   holdUntil(until: number): void {
-    this.next = Math.max(this.next, until);
+    this.notBefore((performance.timeOrigin + until) * 1000);
+  }
+
+  private notBefore(micros: number): void {
+    const until = BigInt(Math.round(micros));
+    for (let next = Atomics.load(this.times, NEXT); next < until; next = Atomics.load(this.times, NEXT))
+      if (Atomics.compareExchange(this.times, NEXT, next, until) === next) return;
   }
 }
 

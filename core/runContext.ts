@@ -1,6 +1,7 @@
 /**
  * What the runner hands to the suites (through vitest's `provide`/`inject`): everything is
- * serialisable; the token is the only secret and is masked in every artefact.
+ * serialisable (the pacing state is shared memory, which threads share); the token is the only
+ * secret and is masked in every artefact.
  */
 import type { FeatureName } from '../spec/types.ts';
 import type { Credentials, Fixtures, HttpSettings } from './config.ts';
@@ -21,16 +22,17 @@ export interface RunContext {
   siteId: string;
   features: FeatureName[];
   fixtures: Fixtures;
-  /**
-   * The config's `http` section; in a suite worker, `maxRequestsPerSecond` and `concurrency` are
-   * that worker's share of the run's (app/vitestEngine.ts).
-   */
+  /** The config's `http` section (its `maxRequestsPerSecond` and `concurrency` are the whole run's). */
   http: HttpSettings;
   /**
-   * With pacing: the time (epoch ms) before which no worker starts a call, a second after the
-   * runner's own last call, so that no second holds the runner's calls and the workers' together.
+   * The run's pacing state in shared memory (core/http.ts, sharedPacing): every worker's calls and
+   * the runner's take their places in flight and their starts from it, so that the run's
+   * `concurrency` and `maxRequestsPerSecond` hold for all of them together. Shared, not copied:
+   * the workers are threads (app/suitesConfig.ts).
    */
-  pacedFrom?: number;
+  pacing: SharedArrayBuffer;
+  /** Worker threads running the suites (set by app/vitestEngine.ts): a call sent ahead leaves a place in flight for each other one. */
+  workers?: number;
   allowDestructive: boolean;
   /** Whether personal data is masked in evidence (`masked`, the default) or kept (`full`). */
   evidence: EvidenceMode;

@@ -22,11 +22,12 @@ import { type ConfiguredFixture, carries, HeldFixtures, requestValues } from './
 import { type AnyCheck, type Binding, record, verify } from './judgement.ts';
 import { type PropertySpec, verifyProperty } from './property.ts';
 import { type CallOptions, call as send } from './request.ts';
+import { learnInOrder } from './sendAhead.ts';
 import { runContext } from './worker.ts';
 
 export type { CallOptions } from './request.ts';
 export { basicFor, freshTokens, tokenFor } from './suiteCredentials.ts';
-export { runContext } from './worker.ts';
+export { runContext, sendAheadWidth } from './worker.ts';
 export { evaluate, record, verify } from './judgement.ts';
 export { judge as judgement } from './property.ts';
 
@@ -95,8 +96,14 @@ const heldHere = (): HeldFixtures => {
 /** Sends one request of the operation (never throws for the target's behaviour), learning which fixtures the target holds. */
 export async function call(id: string, options: CallOptions = {}): Promise<Exchange> {
   const x = await send(id, options);
-  heldHere().note(x, configuredFixtures());
+  // A request sent ahead (core/sendAhead.ts) teaches what it shows when its answer is taken, in order.
+  learnInOrder(x, noteHeld);
   return x;
+}
+
+/** Learns which configured fixtures the exchange shows the target holds. */
+export function noteHeld(x: Exchange): void {
+  heldHere().note(x, configuredFixtures());
 }
 
 /**
@@ -136,7 +143,7 @@ export interface Judge {
    * is exercised silently; the shrunk counterexample (or the last passing case) is recorded with
    * this judge's level, requirements and decisions unless a judgement names its own.
    */
-  property<T>(spec: Pick<PropertySpec<T>, 'arbitrary' | 'exercise'>): Promise<void>;
+  property<T>(spec: Pick<PropertySpec<T>, 'arbitrary' | 'exercise' | 'independent'>): Promise<void>;
 }
 
 function judge(binding: Binding): Judge {

@@ -1,8 +1,8 @@
 /**
  * The state of one vitest worker running suites: the run context the runner provided, one HTTP
  * client guarded by the run's breaker (core/breaker.ts: a service that stopped answering is not
- * called again), paced at this worker's share of the run's rate and concurrency (the runner
- * divides them among the workers, app/vitestEngine.ts) and resending load refusals within the
+ * called again), paced by the run's one pacing state (core/http.ts, sharedPacing: the run's rate
+ * and concurrency hold for every worker's calls together) and resending load refusals within the
  * run's one retry budget (core/breaker.ts, RunRetryBudget), the redactor (which learns secrets obtained during the run), the run's evidence
  * budget (core/evidenceCap.ts), the event file and the exchanges already recorded. Created on
  * first use; suites run only through `conformance run`.
@@ -13,7 +13,7 @@ import { Breaker, type BreakerKey, RunRetryBudget, runInterruption } from './bre
 import { EventFile } from './events.ts';
 import { EvidenceBudget } from './evidenceCap.ts';
 import type { Exchange, ExchangeRequest } from './exchange.ts';
-import { HttpClient, Pacer } from './http.ts';
+import { DEFAULT_CONCURRENCY, HttpClient, Pacer } from './http.ts';
 import { Redactor } from './redact.ts';
 import type { ExchangeRecord } from './results.ts';
 import type { RunContext } from './runContext.ts';
@@ -50,8 +50,7 @@ export function worker(): WorkerState {
     const ctx = inject('conformance');
     if (!ctx) throw new Error('Suites run only through `conformance run` (no run context was provided)');
     const breaker = new Breaker(ctx.runDir, ctx.http.stopAfterConsecutiveFailures, breakerKeyOf);
-    const pacer = new Pacer(ctx.http.maxRequestsPerSecond, ctx.http.concurrency);
-    if (ctx.pacedFrom !== undefined) pacer.holdUntil(performance.now() + (ctx.pacedFrom - Date.now()));
+    const pacer = new Pacer(ctx.http.maxRequestsPerSecond, ctx.http.concurrency, ctx.pacing, (ctx.workers ?? 1) - 1);
     state = {
       ctx,
       client: new HttpClient(ctx.http, breaker, {
@@ -73,6 +72,14 @@ export function worker(): WorkerState {
 /** The run context (target, fixtures, seed, ...). */
 export function runContext(): RunContext {
   return worker().ctx;
+}
+
+/**
+ * How many independent requests a suite may send ahead of the one it judges (core/sendAhead.ts):
+ * the run's concurrency, which the pacing bounds over every worker.
+ */
+export function sendAheadWidth(): number {
+  return worker().ctx.http.concurrency ?? DEFAULT_CONCURRENCY;
 }
 
 /** Learns a secret obtained during the run, so that every artefact masks it. */

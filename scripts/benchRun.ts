@@ -1,7 +1,9 @@
 /**
  * One measured run for the benchmark (scripts/bench.mjs): what `conformance start` does (the
  * sandbox in this process, every operation, destructive steps on), in a fresh process so that its
- * peak memory is its own. Prints one JSON line of figures.
+ * peak memory is its own. Prints one JSON line of figures: with the requests the sandbox received
+ * and the most it held at once. Arguments: runs, then optionally the sandbox's latency in ms
+ * (`serve --latency`) and the run's concurrency (default: the config's, 8).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,8 +13,10 @@ import { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } from '../server/demoConfig.ts';
 import { startSandbox } from '../server/http.ts';
 
 const runs = Number(process.argv[2] ?? 25);
+const latencyMs = Number(process.argv[3] ?? 0);
+const concurrency = process.argv[4] ? Number(process.argv[4]) : undefined;
 const dir = mkdtempSync(join(tmpdir(), 'conformance-bench-'));
-const sandbox = await startSandbox();
+const sandbox = await startSandbox({ latencyMs });
 try {
   const outcome = await runConformance({
     target: sandbox.url,
@@ -22,6 +26,7 @@ try {
     allowDestructive: true,
     seed: 1,
     runs,
+    ...(concurrency !== undefined ? { concurrency } : {}),
   });
   const exchanges = outcome.results?.exchanges ?? [];
   process.stdout.write(
@@ -35,6 +40,9 @@ try {
       exchanges: exchanges.length,
       exchangeMs: exchanges.reduce((sum, x) => sum + (x.duration ?? 0), 0),
       maxRssMb: process.resourceUsage().maxRSS / 1024,
+      requests: sandbox.load().requests,
+      mostInFlight: sandbox.load().mostInFlight,
+      cpuMs: (process.resourceUsage().userCPUTime + process.resourceUsage().systemCPUTime) / 1000,
     })}\n`,
   );
 } finally {

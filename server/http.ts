@@ -4,6 +4,7 @@
  * fastify, decides about content types and errors.
  */
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import Fastify, {
   type FastifyInstance,
@@ -49,6 +50,11 @@ export interface SandboxOptions {
   trustProxy?: boolean;
   /** Serve TLS itself, with this certificate and key (PEM text). */
   tls?: { cert: string | Buffer; key: string | Buffer };
+  /**
+   * Milliseconds waited before answering each request (`serve --latency`): a server as far away as
+   * a staging server in another region, for the benchmark (`npm run bench -- --latency 50`).
+   */
+  latencyMs?: number;
 }
 
 /** A request the sandbox served and its answer, as it went over the wire. */
@@ -72,6 +78,14 @@ export interface ServedExchange {
 export interface RunningSandbox {
   url: string;
   close(): Promise<void>;
+  /** Requests received so far, and the most it held at once (the benchmark prints them). */
+  load(): SandboxLoad;
+}
+
+/** What a sandbox has served: requests received, and the most in flight at once (received, not yet answered). */
+export interface SandboxLoad {
+  requests: number;
+  mostInFlight: number;
 }
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
@@ -122,6 +136,23 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
     // The https server's type differs from the plain one; the routes below use neither.
   } as FastifyServerOptions) as unknown as FastifyInstance;
   const publicBase = opts.publicUrl?.replace(/\/+$/, '');
+
+  const latencyMs = opts.latencyMs ?? 0;
+  const load: SandboxLoad = { requests: 0, mostInFlight: 0 };
+  let inFlight = 0;
+  const open = new WeakSet<FastifyRequest>();
+  app.addHook('onRequest', async (request) => {
+    load.requests += 1;
+    open.add(request);
+    load.mostInFlight = Math.max(load.mostInFlight, ++inFlight);
+    if (latencyMs > 0) await sleep(latencyMs);
+  });
+  // A request leaves once: answered (onResponse), or given up by its client (onRequestAbort).
+  const left = async (request: FastifyRequest) => {
+    if (open.delete(request)) inFlight -= 1;
+  };
+  app.addHook('onResponse', left);
+  app.addHook('onRequestAbort', left);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(FORM_MEDIA_TYPE, { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -214,5 +245,5 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<RunningSa
   const { port } = app.server.address() as AddressInfo;
   const url = `${opts.tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
   fallbackBase = url;
-  return { url, close: () => app.close() };
+  return { url, close: () => app.close(), load: () => ({ ...load }) };
 }

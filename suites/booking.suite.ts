@@ -222,6 +222,8 @@ function searchSuite(id: OperationId, reqs: typeof R.practitioner, filters: () =
         .must(...Object.values(reqs.filter))
         .under('DEC-D2-21', 'DEC-D2-59', 'DEC-D2-60')
         .property({
+          // Searches: no case changes what another is answered (sent ahead, judged in order).
+          independent: true,
           // One or two filters of their documented forms, values of returned records mixed in.
           arbitrary: filterSearches(operation(id), Object.values(defs), sample, { maxFilters: 3 }),
           exercise: async (q) => {

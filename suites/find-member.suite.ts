@@ -346,6 +346,8 @@ describeOperation('find-member-v2', (op) => {
     await on(id)
       .must('D1-4.2-07', 'D1-4.2-08', 'D1-4.2-09', 'D1-7-16')
       .property({
+        // Searches: no case changes what another is answered (sent ahead, judged in order).
+        independent: true,
         // Every required field of its documented form; the configured member's values mixed in.
         arbitrary: validRequest(operation(id), { fixtures: memberFixtures(s), optional: [] }).map((r) => r.form),
         exercise: async (form) => {

@@ -335,6 +335,8 @@ describeOperation(PRACTITIONERS, () => {
       .must(...Object.values(R.practitioners.filter))
       .under('DEC-D2-21')
       .property({
+        // Searches: no case changes what another is answered (sent ahead, judged in order).
+        independent: true,
         // One or two filters of their documented forms, values of returned practitioners mixed in.
         arbitrary: filterSearches(operation(id), Object.values(registerPractitionerFilters), sample, { maxFilters: 3 }),
         exercise: async (q) => {
@@ -494,6 +496,8 @@ describeOperation(ROLES, () => {
       .must(...R.roles.near.km, ...R.roles.near.mi, ...R.roles.near.m, ...R.roles.near.default)
       .under('DEC-D2-16')
       .property({
+        // Searches: no case changes what another is answered (sent ahead, judged in order).
+        independent: true,
         // Radius and unit of the derived `near` value, around the configured centre (the default unit: its own test).
         arbitrary: parameterValue(nearParameter).map((v) => {
           const [, , distance, unit] = v.split(':');
@@ -665,6 +669,8 @@ describeOperation(ROLES, () => {
       .must(...Object.values(R.roles.filter))
       .under('DEC-D2-21', 'DEC-D2-57')
       .property({
+        // Searches: no case changes what another is answered (sent ahead, judged in order).
+        independent: true,
         // One or two filters of their documented forms, values of returned roles mixed in.
         arbitrary: filterSearches(operation(id), Object.values(roleFilters(includedIndex(sampleBody))), roles, {
           maxFilters: 2,

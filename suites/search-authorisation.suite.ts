@@ -323,6 +323,8 @@ describeOperation(ID, () => {
       .must('D1-4.3-03', 'D1-4.3-08', 'D1-4.3-09', 'D1-2.1-07', 'D1-2.1-08')
       .under(...FILTER_DECISIONS)
       .property({
+        // Searches: no case changes what another is answered (sent ahead, judged in order).
+        independent: true,
         // The filters this property judges, of their documented forms, the configured values mixed in.
         arbitrary: validRequest(operation(ID), {
           optional: [...Object.keys(VISIBLE), 'page', 'count'],

@@ -457,6 +457,8 @@ function suiteFor(s: Surface): void {
         .must(s.sortReq, 'D1-2.1-07', 'D1-2.1-08')
         .under('DEC-D1-12', 'DEC-D1-70', 'DEC-D1-71', 'DEC-D1-72')
         .property({
+          // Searches: no case changes what another is answered (sent ahead, judged in order).
+          independent: true,
           // The filters this property judges, of their documented forms, values of returned records mixed in.
           arbitrary: filterSearches(operation(s.id), usableFilters(s), records, {
             features: runContext().features,
@@ -618,6 +620,8 @@ function suiteFor(s: Surface): void {
         .must(s.errors.empty, s.errors.format, s.errors.content, 'D1-7-16')
         .under('DEC-D1-24')
         .property({
+          // Searches: no case changes what another is answered (sent ahead, judged in order).
+          independent: true,
           // Every invalid family of the derivation (generators/requestArbitrary.ts), the summary id kept valid.
           arbitrary: fc.oneof(
             ...invalidRequests(operation(s.id), { features: runContext().features })

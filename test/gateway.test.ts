@@ -16,7 +16,7 @@ import { HttpClient } from '../core/http.ts';
 import { evaluate } from '../core/judgement.ts';
 import { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } from '../server/demoConfig.ts';
 import { TestSandbox } from '../server/testSupport.ts';
-import { workerCount, workerShare } from '../app/vitestEngine.ts';
+import { workerCount } from '../app/vitestEngine.ts';
 import { HTTP_DEFAULTS } from '../core/config.ts';
 import { readResults, reportDir, runInProcess } from './support/cli.ts';
 import {
@@ -130,17 +130,12 @@ describe('pacing options', () => {
     }
   });
 
-  test("each worker paces itself at an equal share of the run's rate and concurrency", () => {
+  test('never more workers than the calls allowed in flight, nor than the suite files to run', () => {
     const http = { ...HTTP_DEFAULTS, maxRequestsPerSecond: 50, concurrency: 5 };
     expect(workerCount(30, http)).toBe(2);
-    expect(workerShare(http, 2)).toEqual({ ...http, maxRequestsPerSecond: 25, concurrency: 2 });
-    // Fewer workers than the calls allowed in flight, and than the suite files to run.
     expect(workerCount(30, { concurrency: 1 })).toBe(1);
-    expect(workerShare({ ...http, concurrency: 1 }, 1)).toMatchObject({ maxRequestsPerSecond: 50, concurrency: 1 });
     expect(workerCount(1, {})).toBe(1);
     expect(workerCount(30, {}, 4)).toBe(4);
-    // Without pacing, nothing is added.
-    expect(workerShare(HTTP_DEFAULTS, 2)).toEqual(HTTP_DEFAULTS);
   });
 });
 

@@ -31,7 +31,17 @@ import type { Exchange, RespondedExchange } from '../../core/exchange.ts';
 import { hasResponse } from '../../core/exchange.ts';
 import { MASK, personalParameter } from '../../core/personalData.ts';
 import { judge } from '../../core/property.ts';
-import { type CallOptions, call, describeOperation, evaluate, hasFeatures, on, runContext } from '../../core/suite.ts';
+import { SendAhead } from '../../core/sendAhead.ts';
+import {
+  type CallOptions,
+  call,
+  describeOperation,
+  evaluate,
+  hasFeatures,
+  on,
+  runContext,
+  sendAheadWidth,
+} from '../../core/suite.ts';
 import {
   type AllowedAnswers,
   coveragePhase,
@@ -63,6 +73,40 @@ const ROWS: Record<DocumentId, { served: string; body: string; tied: string; ope
 };
 
 const DECISION: Record<DocumentId, string> = { D1: 'DEC-D1-76', D2: 'DEC-D2-65', D3: 'DEC-D3-65' };
+
+/** The searches the documents send as a POST form (D1 4.1 to 4.3, 4.6, 4.7): they change nothing. */
+const SEARCHES_SENT_AS_POST: ReadonlySet<string> = new Set([
+  'find-member-v1',
+  'find-member-v2',
+  'search-authorisation',
+  'search-remittance-summary',
+  'search-remittance-detail',
+]);
+
+/**
+ * GETs whose requests may change what a later request is answered: logout ends the session, and
+ * a user-info `code` may be accepted once (DEC-D3-43); list-site-payors is destructive (DEC-D3-12).
+ */
+const GETS_THAT_CHANGE: ReadonlySet<string> = new Set(['logout', 'get-user-info']);
+
+/**
+ * Whether the valid requests of an operation change nothing on the target (a GET but those above,
+ * a search sent as a POST form; none destructive), so that they are independent of each other:
+ * they may be sent ahead of the one judged, several at once (core/sendAhead.ts, up to the run's
+ * concurrency), and are still judged and recorded in their order. Any other operation's valid
+ * requests go one after another: each may change what the next is answered (an acknowledged
+ * batch, a deleted payor, a used code).
+ *
+ * Invalid requests and invalid bodies are independent whatever the operation: the target must
+ * refuse every one (D1-7-26, D2-7-31, D3-7-45; DEC-D3-67), and a refused request changes
+ * nothing (a body taken anyway is undone). On a target that serves some of them anyway, the
+ * verdicts are the same whatever the concurrency; what such a request changed may show in
+ * another's evidence.
+ */
+export function readsOnly(op: Operation): boolean {
+  if (op.destructive) return false;
+  return op.method === 'GET' ? !GETS_THAT_CHANGE.has(op.id) : SEARCHES_SENT_AS_POST.has(op.id);
+}
 
 /**
  * "Whenever a documented error code is returned, its HTTP status is the one of the table", per
@@ -218,6 +262,8 @@ interface Planned {
   label: string;
   aspect: string;
   parameter?: string;
+  /** Whether the request may be sent ahead of those before it (readsOnly; invalid requests always). */
+  independent: boolean;
   /** Sends the request (absent when it is not sent). */
   send?: () => Promise<Exchange>;
   /** Why it is not sent, when it is not. */
@@ -250,6 +296,7 @@ function planBodies(op: Operation, options: DerivedOptions): Planned[] {
   return [...chosen.values()].map((c) => ({
     label: `invalid body: ${c.reason} at ${c.path === '' ? 'the body' : c.path}`,
     aspect: `invalid-body-${c.reason}`,
+    independent: true,
     send: async () => {
       const x = await sendOf(options)(op.id as OperationId, bodyCall(c.body, options));
       await undoIfTaken(x, options);
@@ -278,6 +325,7 @@ function plan(op: Operation, options: DerivedOptions): Planned[] {
       label: masked(e.label, e.parameter, e.value),
       aspect: e.aspect,
       parameter: e.parameter,
+      independent: readsOnly(op),
       send: () => sendOf(options)(op.id as OperationId, callOptions(e.request, options)),
       notSent: lacking(e.features),
       judged: (x) => validJudgements(op, x, e.request, options),
@@ -290,6 +338,7 @@ function plan(op: Operation, options: DerivedOptions): Planned[] {
       label: `invalid: ${masked(c.reason, f.parameter, c.value)} (${f.kind})`,
       aspect: `invalid-${f.kind}`,
       parameter: f.parameter,
+      independent: true,
       send: () => sendOf(options)(op.id as OperationId, callOptions(c.request, options)),
       notSent: lacking(f.features),
       judged: () => [{ ...rule, check: invalidRequestAnswered(f.allowed) }, ...codeStatusJudgements(op)],
@@ -317,7 +366,8 @@ function phaseRule(
 }
 
 /**
- * The coverage phase: every planned request sent in order and judged, one `coverage-phase-served`
+ * The coverage phase: every planned request sent (the independent ones ahead, several at once,
+ * readsOnly) and judged in order, one `coverage-phase-served`
  * result listing them all (the report's "Coverage phase" section), its exchange the first one
  * that failed at MUST; a failure of a SHOULD rule is also recorded on its own, as a warning.
  */
@@ -326,13 +376,22 @@ async function runCoveragePhase(op: Operation, options: DerivedOptions): Promise
   let firstMust: Exchange | undefined;
   const requirements = new Set<string>();
   const shouldRows = new Set<string>();
-  for (const p of plan(op, options)) {
+  const planned = plan(op, options);
+  const sent = planned.flatMap((p) => (p.notSent === undefined && p.send ? [{ send: p.send, ...p }] : []));
+  // The independent ones sent ahead, several at once; all judged below one by one in the plan's order.
+  const ahead = new SendAhead(
+    sent.map((p) => p.send),
+    sendAheadWidth(),
+    (k) => sent[k].independent,
+  );
+  let taken = 0;
+  for (const p of planned) {
     const shown = { label: p.label, aspect: p.aspect, ...(p.parameter ? { parameter: p.parameter } : {}) };
     if (p.notSent !== undefined || p.send === undefined) {
       entries.push({ ...shown, outcome: 'not-sent', why: p.notSent ?? 'no request' });
       continue;
     }
-    const x = await p.send();
+    const x = await ahead.take(taken++);
     // Refused for load after the run's retry budget: not judged, never a failure (DEC-R-05).
     if (x.errorKind === 'load-refused') {
       entries.push({ ...shown, outcome: 'not-sent', why: x.error ?? 'refused for load; not judged' });
@@ -384,6 +443,7 @@ async function randomValid(op: Operation, options: DerivedOptions): Promise<void
           judge(x, j.check, { level: j.level, requirements: j.requirements }),
         );
       },
+      independent: readsOnly(op),
     });
 }
 
@@ -409,6 +469,8 @@ async function randomInvalid(op: Operation, options: DerivedOptions): Promise<vo
           const x = await sendOf(options)(op.id as OperationId, callOptions(c.request, options));
           return [judge(x, invalidRequestAnswered(c.allowed))];
         },
+        // Invalid requests: the target must refuse every one, so none changes what another is answered.
+        independent: true,
       });
   }
 }
@@ -428,6 +490,8 @@ async function randomInvalidBodies(op: Operation, options: DerivedOptions): Prom
         await undoIfTaken(x, options);
         return [judge(x, invalidRequestAnswered(INVALID_BODY))];
       },
+      // Invalid bodies: the target must refuse every one (one taken is undone).
+      independent: true,
     });
 }
 
