@@ -203,8 +203,12 @@ describe('claims', () => {
   });
   afterAll(() => service?.close());
 
+  // Each run queued a millisecond after the one before: runs queued in the same millisecond are
+  // equally old, and the queue breaks that tie by id, which this test does not choose.
+  let clock = Date.now();
   async function queued(organisationId: string, productId: string): Promise<string> {
     const id = randomUUID();
+    clock += 1;
     await ctx.db
       .insertInto('runs')
       .values({
@@ -218,7 +222,7 @@ describe('claims', () => {
         report_dir: null,
         progress: null,
         problem: null,
-        created_at: iso(new Date()),
+        created_at: iso(new Date(clock)),
         started_at: null,
         finished_at: null,
         lease_until: null,
