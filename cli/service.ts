@@ -3,8 +3,9 @@
  * database under --data-dir by default; --database-url postgres://... for PostgreSQL, where
  * --workers-only processes on other machines share the runs. --queue-limit bounds the runs an
  * organisation has queued or running; --retain-days prunes old runs' reports (certified ones kept).
- * A database that cannot be opened,
- * or a missing service key or signing key, is one line and exit 2.
+ * --trust-proxy N trusts N reverse proxies (alone: 1): the client's address is the Nth from the
+ * right of X-Forwarded-For. A database that cannot be opened, a data folder that cannot be
+ * written, or a missing service key or signing key, is one line and exit 2.
  */
 import { DEFAULT_SETTINGS } from '../service/context.ts';
 import { type Command, integer, parse, SetupProblem, UsageError } from './command.ts';
@@ -13,10 +14,17 @@ import { onInterrupt } from './interrupt.ts';
 const RANGES = ['loopback', 'private', 'link-local'] as const;
 const { organisationQueueLimit: DEFAULT_QUEUE_LIMIT, retainDays: DEFAULT_RETAIN_DAYS } = DEFAULT_SETTINGS;
 
+/** `--trust-proxy` with no number after it (the last word, or an option next) means one proxy, as it did before N. */
+function trustProxyAlone(argv: string[]): string[] {
+  return argv.map((word, i) =>
+    word === '--trust-proxy' && (argv[i + 1] === undefined || argv[i + 1].startsWith('--')) ? '--trust-proxy=1' : word,
+  );
+}
+
 export const service: Command = {
   help: {
     usage: [
-      'service [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--public-url URL] [--signing-key FILE] [--retired-keys FILE] [--allow-ranges LIST] [--trust-proxy] [--workspace-host H] [--queue-limit N] [--retain-days N]',
+      'service [--port N] [--host H] [--data-dir DIR] [--database-url URL] [--public-url URL] [--signing-key FILE] [--retired-keys FILE] [--allow-ranges LIST] [--trust-proxy [N]] [--workspace-host H] [--queue-limit N] [--retain-days N]',
       'service --workers-only --database-url URL [--data-dir DIR] [--signing-key FILE] [--workspace-host H] [--retain-days N]',
     ],
     summary: 'host the certification service: partners sign in, register products and run certifications',
@@ -52,13 +60,13 @@ export const service: Command = {
         `days a run's report and record are kept after it ends; older ones are pruned, except the runs certificates rest on (default ${DEFAULT_RETAIN_DAYS}; 0: keep every run)`,
       ],
       [
-        '--trust-proxy',
-        "behind a reverse proxy: read the client's address and protocol from X-Forwarded-For / X-Forwarded-Proto",
+        '--trust-proxy [N]',
+        "behind N reverse proxies (alone: 1): the client's address is the Nth from the right of X-Forwarded-For (the one the outermost of them saw, never the left-most, which the client writes), the protocol from X-Forwarded-Proto",
       ],
     ],
   },
   async run(argv, io) {
-    const { values } = parse(argv, {
+    const { values } = parse(trustProxyAlone(argv), {
       port: { type: 'string' },
       host: { type: 'string' },
       'data-dir': { type: 'string' },
@@ -66,7 +74,7 @@ export const service: Command = {
       'workers-only': { type: 'boolean' },
       'public-url': { type: 'string' },
       'allow-ranges': { type: 'string' },
-      'trust-proxy': { type: 'boolean' },
+      'trust-proxy': { type: 'string' },
       'signing-key': { type: 'string' },
       'retired-keys': { type: 'string' },
       'workspace-host': { type: 'string' },
@@ -74,6 +82,7 @@ export const service: Command = {
       'retain-days': { type: 'string' },
     });
     const queueLimit = integer('queue-limit', values['queue-limit'] as string | undefined, 1, 100_000);
+    const trustProxy = integer('trust-proxy', values['trust-proxy'] as string | undefined, 1, 32);
     const retainDays = integer('retain-days', values['retain-days'] as string | undefined, 0, 36_500);
     const workspaceHost = values['workspace-host'] as string | undefined;
     if (workspaceHost !== undefined && !/^[A-Za-z0-9.-]+$|^\[?[0-9a-fA-F:]+\]?$/.test(workspaceHost))
@@ -102,11 +111,19 @@ export const service: Command = {
     if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl))
       throw new UsageError(`--public-url must be an http or https URL, received ${JSON.stringify(publicUrl)}`);
 
-    const [{ startService, DEFAULT_DATA_DIR }, { DatabaseUnavailable }, { ServiceKeyProblem }] = await Promise.all([
-      import('../service/startService.ts'),
-      import('../service/db/openDatabase.ts'),
-      import('../service/secrets.ts'),
-    ]);
+    const [{ startService, DEFAULT_DATA_DIR }, { DatabaseUnavailable }, { ServiceKeyProblem }, { DataFolderProblem }] =
+      await Promise.all([
+        import('../service/startService.ts'),
+        import('../service/db/openDatabase.ts'),
+        import('../service/secrets.ts'),
+        import('../service/dataFolder.ts'),
+      ]);
+    // Whatever the service and its runs write (the database, keys, reports, run folders) is its own alone.
+    try {
+      process.umask(0o077);
+    } catch {
+      // A worker thread (the command run inside a test) may not set it: the service's own modes still hold.
+    }
     let running: Awaited<ReturnType<typeof startService>>;
     try {
       running = await startService({
@@ -117,7 +134,7 @@ export const service: Command = {
         workersOnly,
         allowRanges: allowRanges as (typeof RANGES)[number][],
         ...(publicUrl !== undefined ? { publicUrl } : {}),
-        ...(values['trust-proxy'] === true ? { trustProxy: true } : {}),
+        ...(trustProxy !== undefined ? { trustProxy } : {}),
         ...(workspaceHost !== undefined ? { workspaceHost } : {}),
         ...(queueLimit !== undefined ? { organisationQueueLimit: queueLimit } : {}),
         ...(retainDays !== undefined ? { retainDays } : {}),
@@ -126,7 +143,8 @@ export const service: Command = {
         signingKeyRequired: true,
       });
     } catch (e) {
-      if (e instanceof DatabaseUnavailable || e instanceof ServiceKeyProblem) throw new SetupProblem(e.message);
+      if (e instanceof DatabaseUnavailable || e instanceof ServiceKeyProblem || e instanceof DataFolderProblem)
+        throw new SetupProblem(e.message);
       throw e;
     }
     io.out(

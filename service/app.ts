@@ -14,7 +14,7 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { ServiceContext } from './context.ts';
+import { proxyHops, type ServiceContext } from './context.ts';
 import { html, page } from './html.ts';
 import { RunRefused } from './jobs/claims.ts';
 import { notFound, OWNED_PARAMS, ownerOf, ROUTES, type RouteSpec } from './routes/index.ts';
@@ -76,9 +76,16 @@ async function allowed(ctx: ServiceContext, route: RouteSpec, request: FastifyRe
 
 export async function buildServiceApp(
   ctx: ServiceContext,
-  options: { trustProxy?: boolean; sweepMs?: number } = {},
+  options: { trustProxy?: boolean | number; sweepMs?: number } = {},
 ): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, trustProxy: options.trustProxy ?? false, bodyLimit: 1_048_576 });
+  // A number of hops (proxy-addr): the client is the Nth address from the right of X-Forwarded-For.
+  // `true` would trust every hop, the left-most address the client writes itself: never passed as such.
+  const hops = proxyHops(options.trustProxy);
+  const app = Fastify({
+    logger: false,
+    trustProxy: hops > 0 ? (_address: string, hop: number) => hop < hops : false,
+    bodyLimit: 1_048_576,
+  });
   await app.register(cookie);
   await app.register(formbody);
   await app.register(csrf, { sessionPlugin: '@fastify/session' });
@@ -120,7 +127,8 @@ export async function buildServiceApp(
           // Not signed in (or no longer: a session ended by the operator, a password change): a page
           // to the sign-in page, anything else 401; signed in: the row is not theirs, and does not exist for them.
           if (!request.who) {
-            if (wantsJson(request)) return reply.code(401).type('application/json').send({ error: 'Sign in first.' });
+            if (wantsJson(request) || route.forPrograms)
+              return reply.code(401).type('application/json').send({ error: 'Sign in first.' });
             return route.method === 'GET'
               ? reply.redirect('/')
               : reply.code(401).type('text/html').send(page('Sign in first', html`<p><a href="/">Sign in</a></p>`));

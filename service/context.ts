@@ -14,16 +14,25 @@ export interface ServiceSettings {
   /** The address people reach the service at (invite links); default: the request's own. */
   publicUrl?: string;
   /**
-   * Behind a reverse proxy: the client's address (the sign-in rate limit) and protocol come from
-   * X-Forwarded-For / X-Forwarded-Proto. Off by default: anyone could claim any address.
+   * Behind reverse proxies: how many (`--trust-proxy N`; `true` is 1). The client's address (the
+   * sign-in limit, the audit trail) is the Nth from the right of X-Forwarded-For, the one the
+   * outermost trusted proxy saw, never the left-most the client writes; the protocol comes from
+   * X-Forwarded-Proto. Off by default: anyone could claim any address.
    */
-  trustProxy?: boolean;
+  trustProxy?: boolean | number;
   /** Secure cookies: default when publicUrl or the request is https. */
   secureCookies?: boolean;
   sessionHours: number;
   inviteHours: number;
   /** Sign-in attempts per address and window. */
   signIn: { max: number; windowMs: number };
+  /**
+   * Failed sign-ins per account (the address typed) and window: `max` of them lock the account's
+   * sign-in for `lockMs`, whatever the client's address (service/audit.ts accountLockedUntil).
+   */
+  accountSignIn: { max: number; windowMs: number; lockMs: number };
+  /** Event streams (a run page's live progress) one person may hold open at once; the next is answered 429. */
+  eventStreamsPerUser: number;
   /** Address ranges a product's URL may resolve to although not public (tests allow loopback). */
   allowRanges: AllowedRange[];
   /** Runs of one organisation running at once, at most. */
@@ -74,6 +83,8 @@ export const DEFAULT_SETTINGS: Omit<ServiceSettings, 'dataDir'> = {
   sessionHours: 12,
   inviteHours: 72,
   signIn: { max: 10, windowMs: 60_000 },
+  accountSignIn: { max: 10, windowMs: 15 * 60_000, lockMs: 15 * 60_000 },
+  eventStreamsPerUser: 10,
   allowRanges: [],
   organisationConcurrency: 2,
   organisationQueueLimit: 20,
@@ -114,3 +125,14 @@ export function serviceUrlOf(ctx: ServiceContext): string | undefined {
 }
 
 export const iso = (d: Date): string => d.toISOString();
+
+/** How many proxy hops the service trusts (settings.trustProxy): `true` is one, as `--trust-proxy` alone. */
+export function proxyHops(trustProxy: boolean | number | undefined): number {
+  if (trustProxy === true) return 1;
+  return typeof trustProxy === 'number' && trustProxy > 0 ? Math.floor(trustProxy) : 0;
+}
+
+/** Bounds of what people type: a name (an organisation's, a product's, its version), a free text. */
+export const NAME_MAX = 200;
+export const TEXT_MAX = 2000;
+export const EMAIL_MAX = 254;

@@ -34,7 +34,7 @@ const STYLE = `body{font:15px/1.45 system-ui,sans-serif;margin:0;color:#1d1d1f}h
 /** The page around a body; `signOut` holds the sign-out form's CSRF token when someone is signed in. */
 export function page(title: string, body: Raw, who?: { email: string; csrf: string; operator: boolean }): string {
   const nav = who
-    ? html`<a href="/products">Products</a>${who.operator ? html` <a href="/organisations">Organisations</a>` : ''}
+    ? html`<a href="/products">Products</a>${who.operator ? html` <a href="/organisations">Organisations</a>` : ''} <a href="/audit">Audit</a>
 <a href="/account">${who.email}</a>
 <form method="post" action="/sign-out"><input type="hidden" name="_csrf" value="${who.csrf}"><button>Sign out</button></form>`
     : '';

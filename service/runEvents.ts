@@ -2,6 +2,9 @@
  * A run's live progress as server-sent events. The progress is read from the run's row, which the
  * worker running it updates (service/jobs/performRun.ts), so a page served by one machine follows
  * a run on another: `progress` when it changes, `done` when the run has ended (finished, failed or cancelled).
+ *
+ * One person holds at most settings.eventStreamsPerUser streams open at once (in this process:
+ * each stream polls the database); the next is answered 429 with one line, until one closes.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceContext } from './context.ts';
@@ -15,12 +18,37 @@ export function progressText(progress: string | null): string {
   return `${p.done} of ${p.total} suites done${p.running.length > 0 ? ` (running ${p.running.join(', ')})` : ''}`;
 }
 
+/** Open streams per person, per service (a test process may hold several services). */
+const OPEN = new WeakMap<ServiceContext, Map<string, number>>();
+
 export async function streamRunEvents(
   ctx: ServiceContext,
   runId: string,
   request: FastifyRequest,
   reply: FastifyReply,
+  userId: string,
 ): Promise<void> {
+  const open = OPEN.get(ctx) ?? new Map<string, number>();
+  OPEN.set(ctx, open);
+  const limit = ctx.settings.eventStreamsPerUser;
+  if ((open.get(userId) ?? 0) >= limit) {
+    await reply
+      .code(429)
+      .type('application/json')
+      .send({
+        error: `Expected at most ${limit} live progress streams open per person, received one more: close a run page, then reload.`,
+      });
+    return;
+  }
+  open.set(userId, (open.get(userId) ?? 0) + 1);
+  let counted = true;
+  const release = () => {
+    if (!counted) return;
+    counted = false;
+    const n = (open.get(userId) ?? 1) - 1;
+    if (n > 0) open.set(userId, n);
+    else open.delete(userId);
+  };
   reply.hijack();
   const out = reply.raw;
   out.writeHead(200, {
@@ -30,9 +58,12 @@ export async function streamRunEvents(
     'x-accel-buffering': 'no',
   });
   let closed = false;
-  request.raw.on('close', () => {
+  const onClose = () => {
     closed = true;
-  });
+    release();
+  };
+  request.raw.on('close', onClose);
+  out.on('close', onClose);
   let last = '';
   while (!closed) {
     const run = await ctx.db
@@ -53,5 +84,6 @@ export async function streamRunEvents(
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
+  release();
   out.end();
 }

@@ -13,17 +13,22 @@
  * 600), so a fresh machine just works; PostgreSQL requires it (every machine must hold the same).
  * The signing key (service/signingKey.ts) is found or made the same way: --signing-key FILE,
  * CONFORMANCE_SERVICE_SIGNING_KEY, else signing-key.pem generated in the data folder (embedded only).
+ *
+ * The data folder is private (service/dataFolder.ts): folders 0700, files 0600; one that cannot be
+ * made or written (a read-only mount, another user's) is one line (DataFolderProblem) before anything starts.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   type CertificateSettings,
   DEFAULT_SETTINGS,
   iso,
+  proxyHops,
   type ServiceContext,
   type ServiceSettings,
 } from './context.ts';
+import { privateDataFolder } from './dataFolder.ts';
 import { type OpenedDatabase, openDatabase } from './db/openDatabase.ts';
 import type { WorkerPool } from './jobs/embeddedQueue.ts';
 import { hashPassword, parseServiceKey, SecretBox, ServiceKeyProblem } from './secrets.ts';
@@ -126,7 +131,7 @@ async function firstOperator(ctx: ServiceContext, environment: NodeJS.ProcessEnv
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const environment = options.environment ?? process.env;
   const dataDir = resolve(options.dataDir ?? DEFAULT_DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
+  privateDataFolder(dataDir);
   const postgres = options.databaseUrl !== undefined;
   const key = serviceKey(environment, dataDir, postgres);
   const database = await openDatabase({ dataDir, databaseUrl: options.databaseUrl });
@@ -197,7 +202,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   try {
     const invitePath = await firstOperator(ctx, environment);
     const { buildServiceApp } = await import('./app.ts');
-    app = await buildServiceApp(ctx, { trustProxy: settings.trustProxy === true });
+    app = await buildServiceApp(ctx, { trustProxy: proxyHops(settings.trustProxy) });
     const address = await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
     ctx.listeningUrl = address;
     const url = (settings.publicUrl ?? address).replace(/\/+$/, '');

@@ -524,10 +524,22 @@ describe.each(engines)('on %s', (engine) => {
     expect(
       (await operator.post('/certificates/no-such-certificate/revoke', {}, `/certificates/${certificate}`)).status,
     ).toBe(404);
-    const revoked = await operator.post(revoke, {}, `/certificates/${certificate}`);
+    // A reason and the confirmation are asked for: without either, nothing is revoked.
+    const noReason = await operator.post(revoke, { confirm: 'revoke' }, `/certificates/${certificate}`);
+    expect(noReason.status).toBe(400);
+    expect(noReason.text).toContain('Expected a reason for the revocation');
+    const unconfirmed = await operator.post(revoke, { reason: 'withdrawn' }, `/certificates/${certificate}`);
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.text).toContain('Expected the box confirming the revocation ticked');
+    const revoked = await operator.post(
+      revoke,
+      { reason: 'The partner withdrew the product.', confirm: 'revoke' },
+      `/certificates/${certificate}`,
+    );
     expect(revoked).toMatchObject({ status: 303, location: `/certificates/${certificate}` });
     const after = await new Person(service.url!).get(`/certificates/${certificate}`);
     expect(after.text).toContain('<strong id="certificate-status">revoked</strong>');
+    expect(after.text).toContain('<span id="revocation-reason">The partner withdrew the product.</span>');
     expect((await operator.get(`/certificates/${certificate}`)).text).not.toContain('id="revoke"');
     expect(await (await fetch(`${service.url}/certificates/${certificate}.json`)).json()).toMatchObject({
       status: 'revoked',

@@ -501,6 +501,9 @@ describe('the certification service in Chromium: a partner from invite to certif
       const operator = walk.operator!;
       await operator.goto(`${service.url}${walk.certificatePath}`);
       expect(await operator.locator('#certificate-status').innerText()).toBe('valid');
+      // Revocation asks for a reason and a confirmation.
+      await operator.locator('#revoke-form textarea[name="reason"]').fill('The partner withdrew the product.');
+      await operator.locator('#revoke-form input[name="confirm"]').check();
       await operator.locator('#revoke').click();
       await operator.waitForLoadState();
       await expect.poll(() => operator.locator('#certificate-status').innerText()).toBe('revoked');

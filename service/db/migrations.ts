@@ -230,6 +230,69 @@ const queueAndLifecycle: Migration = {
   },
 };
 
+/**
+ * The audit trail (issue 33, item 3): one append-only table of who did what, when, to which
+ * organisation, product, run, certificate or person, from which address. `seq` orders it (times
+ * may tie). No foreign key: a row outlives the person, product or run it names. Both engines
+ * refuse an update or delete of it (a trigger), so no code path, retention included, can rewrite
+ * the trail. A certificate's revocation keeps its reason beside it.
+ */
+const auditTrail: Migration = {
+  async up(db: Kysely<unknown>) {
+    const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+    await db.schema
+      .createTable('audit_events')
+      .addColumn('seq', sqlite ? 'integer' : 'bigserial', (c) =>
+        sqlite ? c.primaryKey().autoIncrement() : c.primaryKey(),
+      )
+      .addColumn('at', 'text', (c) => c.notNull())
+      .addColumn('actor_kind', 'text', (c) =>
+        c.notNull().check(sql`actor_kind in ('partner', 'operator', 'system', 'anonymous')`),
+      )
+      .addColumn('actor_user_id', 'text')
+      .addColumn('actor_email', 'text')
+      .addColumn('action', 'text', (c) => c.notNull())
+      .addColumn('organisation_id', 'text')
+      .addColumn('product_id', 'text')
+      .addColumn('run_id', 'text')
+      .addColumn('certificate_id', 'text')
+      .addColumn('user_id', 'text')
+      .addColumn('address', 'text')
+      .addColumn('detail', 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
+    await db.schema
+      .createIndex('audit_by_organisation')
+      .on('audit_events')
+      .columns(['organisation_id', 'seq'])
+      .execute();
+    await db.schema
+      .createIndex('audit_by_actor_email')
+      .on('audit_events')
+      .columns(['actor_email', 'action', 'at'])
+      .execute();
+    if (sqlite) {
+      for (const verb of ['update', 'delete'])
+        await sql
+          .raw(
+            `create trigger audit_events_no_${verb} before ${verb} on audit_events begin select raise(abort, 'the audit trail is append-only'); end`,
+          )
+          .execute(db);
+    } else {
+      await sql
+        .raw(
+          `create function audit_events_append_only() returns trigger language plpgsql as $$ begin raise exception 'the audit trail is append-only'; end $$`,
+        )
+        .execute(db);
+      await sql
+        .raw(
+          'create trigger audit_events_append_only before update or delete or truncate on audit_events for each statement execute procedure audit_events_append_only()',
+        )
+        .execute(db);
+    }
+    await db.schema.alterTable('certificates').addColumn('revocation_reason', 'text').execute();
+  },
+};
+
 /** Every migration by name; names sort in the order they apply. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-initial': initial,
@@ -237,6 +300,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0003-kinds-and-certificates': kindsAndCertificates,
   '0004-scope-and-superseding': scopeAndSuperseding,
   '0005-queue-and-lifecycle': queueAndLifecycle,
+  '0006-audit-trail': auditTrail,
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

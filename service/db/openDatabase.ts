@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { privateDatabaseFiles } from '../dataFolder.ts';
 import { migrationProvider } from './migrations.ts';
 import type { Database } from './schema.ts';
 
@@ -61,7 +62,7 @@ export async function openDatabase(options: { dataDir: string; databaseUrl?: str
     opened = { db, engine: 'postgres', where, close: () => db.destroy() };
   } else {
     const { default: SQLite } = await import('better-sqlite3');
-    mkdirSync(options.dataDir, { recursive: true });
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
     const file = join(options.dataDir, 'service.db');
     let database: InstanceType<typeof SQLite>;
     try {
@@ -69,6 +70,7 @@ export async function openDatabase(options: { dataDir: string; databaseUrl?: str
       database.pragma('journal_mode = WAL');
       database.pragma('foreign_keys = ON');
       database.pragma('busy_timeout = 5000');
+      privateDatabaseFiles(options.dataDir);
     } catch (e) {
       throw new DatabaseUnavailable(`The embedded database ${file} cannot be opened: ${(e as Error).message}`);
     }

@@ -146,11 +146,47 @@ export interface CertificatesTable {
   superseded_at: string | null;
 }
 
+/**
+ * The certificates' columns a certificate is made without (migration 0006): the operator's reason
+ * for revoking it, asked for at revocation; null: not revoked, or revoked before reasons were kept.
+ */
+export interface CertificateRevocationColumns {
+  revocation_reason: Generated<string | null>;
+}
+
 export interface RunFilesTable {
   run_id: string;
   /** `report.html` or `results.json`. */
   name: string;
   content: string;
+}
+
+/**
+ * Who acted: a signed-in partner or operator (their id and email), the operator at the service's
+ * console (its start), the service itself (a certificate issued), or someone not signed in (a
+ * failed sign-in: the address typed, when it has the shape of one).
+ */
+export type ActorKind = 'partner' | 'operator' | 'system' | 'anonymous';
+
+/** One row of the append-only audit trail (service/audit.ts): never updated, never deleted. */
+export interface AuditEventsTable {
+  seq: Generated<number>;
+  at: string;
+  actor_kind: ActorKind;
+  actor_user_id: string | null;
+  actor_email: string | null;
+  /** service/audit.ts AuditAction. */
+  action: string;
+  organisation_id: string | null;
+  product_id: string | null;
+  run_id: string | null;
+  certificate_id: string | null;
+  /** The person acted on (invited, disabled, removed). */
+  user_id: string | null;
+  /** The client's address (with --trust-proxy N, the one the Nth proxy saw). */
+  address: string | null;
+  /** One short line; never a secret's value. */
+  detail: Generated<string>;
 }
 
 export interface Database {
@@ -161,6 +197,7 @@ export interface Database {
   products: ProductsTable;
   product_configs: ProductConfigsTable;
   runs: RunsTable;
-  certificates: CertificatesTable;
+  certificates: CertificatesTable & CertificateRevocationColumns;
   run_files: RunFilesTable;
+  audit_events: AuditEventsTable;
 }

@@ -16,6 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
+import { type AuditEntry, audit, SYSTEM } from '../audit.ts';
 import { supersedeEarlier } from '../certificates.ts';
 import { iso, type ServiceContext } from '../context.ts';
 import type { CertificatesTable, Database, RunKind, RunsTable } from '../db/schema.ts';
@@ -32,7 +33,8 @@ export class RunRefused extends Error {
 
 /**
  * Queues a run of a product (a server run, a client workspace or a pact check) and sends its job;
- * answers its id. Refused (RunRefused) when the organisation is disabled, or has as many runs
+ * answers its id. Who started it goes to the audit trail in the same transaction, before any
+ * worker can see the run (so the trail lists the start before anything the run does). Refused (RunRefused) when the organisation is disabled, or has as many runs
  * queued or running as it may.
  */
 export async function queueRun(
@@ -41,6 +43,8 @@ export async function queueRun(
   kind: RunKind,
   /** runs.input as the job reads it (a workspace's JSON, a pact file's text). */
   input: string | null = null,
+  /** Who started it (actor, address, what), for the audit trail's `run-started` row. */
+  startedBy?: Pick<AuditEntry, 'actor' | 'address' | 'detail'>,
 ): Promise<string> {
   const id = randomUUID();
   await ctx.db.transaction().execute(async (tx) => {
@@ -86,6 +90,18 @@ export async function queueRun(
         input,
       })
       .execute();
+    if (startedBy)
+      await audit(
+        ctx,
+        {
+          ...startedBy,
+          organisationId: product.organisation_id,
+          productId: product.id,
+          runId: id,
+          action: 'run-started',
+        },
+        tx,
+      );
   });
   await ctx.queue.enqueue(id);
   return id;
@@ -281,7 +297,20 @@ export async function finishRun(
       await tx.insertInto('run_files').values({ run_id: claim.runId, name, content }).execute();
     if (certificate) {
       await tx.insertInto('certificates').values(certificate).execute();
-      await supersedeEarlier(tx, certificate);
+      const superseded = await supersedeEarlier(tx, certificate);
+      await audit(
+        ctx,
+        {
+          actor: SYSTEM,
+          organisationId: certificate.organisation_id,
+          productId: certificate.product_id,
+          runId: certificate.run_id,
+          certificateId: certificate.id,
+          action: 'certificate-issued',
+          detail: `${certificate.product_name ?? ''} ${certificate.product_version ?? ''}, expires ${certificate.expires_at}${superseded.length > 0 ? `; supersedes ${superseded.join(', ')}` : ''}`,
+        },
+        tx,
+      );
     }
     return true;
   });

@@ -6,6 +6,7 @@
 import type { RunResults } from '../../core/results.ts';
 import { signRun } from '../certificates.ts';
 import type { ServiceContext } from '../context.ts';
+import { privateTree } from '../dataFolder.ts';
 import { type Claim, finishRun } from './claims.ts';
 
 export async function finishSigned(
@@ -17,6 +18,8 @@ export async function finishSigned(
   options: { certify?: boolean } = {},
 ): Promise<void> {
   const signed = await signRun(ctx, run, reportDir, results, options);
+  // The report folder as written by the run engine and signed: readable by the service alone.
+  privateTree(reportDir);
   const coverage = signed.results.coverage?.overall;
   await finishRun(
     ctx,

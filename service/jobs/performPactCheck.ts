@@ -24,7 +24,7 @@ export async function performPactCheck(ctx: ServiceContext, claim: Claim, stoppi
     earlier = run.problem;
     const runFolder = join(ctx.settings.dataDir, 'runs', run.id);
     const reportDir = join(ctx.settings.dataDir, 'reports', run.id);
-    mkdirSync(runFolder, { recursive: true });
+    mkdirSync(runFolder, { recursive: true, mode: 0o700 });
     const pactFile = join(runFolder, 'pact.json');
     writeFileSync(pactFile, run.input ?? '', { mode: 0o600 });
     const { PactFileError, readPact } = await import('../../pacts/readPact.ts');

@@ -105,7 +105,7 @@ export async function performRun(ctx: ServiceContext, claim: Claim, stopping: Ab
       .executeTakeFirst();
     const runFolder = join(ctx.settings.dataDir, 'runs', run.id);
     const reportDir = join(ctx.settings.dataDir, 'reports', run.id);
-    mkdirSync(runFolder, { recursive: true });
+    mkdirSync(runFolder, { recursive: true, mode: 0o700 });
     let config: string;
     let environmentFallbacks: Record<string, string>;
     if (stored?.config_json) {

@@ -7,14 +7,23 @@
  * and ends every session of it; a password change ends every other session.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyReply } from 'fastify';
-import { type ServiceContext, iso } from '../context.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  accountLockedUntil,
+  type Actor,
+  actorOf,
+  audit,
+  byRequest,
+  CONSOLE_OPERATOR,
+  failuresReachLimit,
+} from '../audit.ts';
+import { EMAIL_MAX, iso, NAME_MAX, type ServiceContext } from '../context.ts';
 import type { Role } from '../db/schema.ts';
 import { csrfField, html } from '../html.ts';
 import { hashPassword, newToken, tokenHash, verifyPassword } from '../secrets.ts';
 import { endSession, endSessionsOf, startSession, type Who } from '../sessions.ts';
 import { organisationControls, personControls } from './lifecycle.ts';
-import { bodyOf, origin, param, type RouteSpec, send } from './shared.ts';
+import { bodyOf, origin, param, type RouteSpec, send, tooLong } from './shared.ts';
 
 const home = (who: Who): string => (who.role === 'operator' ? '/organisations' : '/products');
 
@@ -33,17 +42,37 @@ function signInPage(reply: FastifyReply, problem?: string, status = 200): Fastif
   );
 }
 
+/** Who made an invite, for the audit trail: the signed-in operator and their address, else the console's operator. */
+export interface InvitedBy {
+  actor: Actor;
+  address?: string;
+}
+
 /**
  * Creates a one-time invite and answers its link (the token is shown once and stored only hashed);
- * the address's earlier invites still open are withdrawn.
+ * the address's earlier invites still open are withdrawn. Both go to the audit trail.
  */
 export async function createInvite(
   ctx: ServiceContext,
   invite: { email: string; role: Role; organisationId: string | null },
+  by: InvitedBy = { actor: CONSOLE_OPERATOR },
 ): Promise<string> {
   const token = newToken();
   const now = ctx.now();
-  await withdrawInvites(ctx, invite.email);
+  const existing = await ctx.db.selectFrom('users').select('id').where('email', '=', invite.email).executeTakeFirst();
+  const who = {
+    actor: by.actor,
+    address: by.address ?? null,
+    organisationId: invite.organisationId,
+    userId: existing?.id ?? null,
+  };
+  const withdrawn = await withdrawInvites(ctx, invite.email);
+  if (withdrawn > 0)
+    await audit(ctx, {
+      ...who,
+      action: 'invite-withdrawn',
+      detail: `${withdrawn} open invite${withdrawn === 1 ? '' : 's'} of ${invite.email} withdrawn by a newer one`,
+    });
   await ctx.db
     .insertInto('invites')
     .values({
@@ -57,19 +86,28 @@ export async function createInvite(
       created_at: iso(now),
     })
     .execute();
+  await audit(ctx, {
+    ...who,
+    action: 'invite',
+    detail: `${invite.email} invited as ${invite.role}${existing ? ' (an existing account: a password reset once accepted)' : ''}`,
+  });
   return `/invite/${token}`;
 }
 
-/** Withdraws the open invites of an address. */
-async function withdrawInvites(ctx: ServiceContext, email: string): Promise<void> {
-  await ctx.db
+/** Withdraws the open invites of an address; answers how many. */
+async function withdrawInvites(ctx: ServiceContext, email: string): Promise<number> {
+  const r = await ctx.db
     .updateTable('invites')
     .set({ withdrawn_at: iso(ctx.now()) })
     .where('email', '=', email)
     .where('used_at', 'is', null)
     .where('withdrawn_at', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
 }
+
+/** A password's length at most (a bound on the work of hashing it). */
+const PASSWORD_MAX = 1024;
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
@@ -77,6 +115,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 function passwordProblem(password: string): string | undefined {
   if (password.length < 12) return `Expected a password of 12 characters or more, received ${password.length}.`;
   if (password.trim() === '') return 'Expected a password with other characters than spaces, received only spaces.';
+  if (password.length > PASSWORD_MAX)
+    return `Expected a password of ${PASSWORD_MAX} characters or fewer, received ${password.length}.`;
   return undefined;
 }
 
@@ -123,6 +163,30 @@ async function inviteRefusal(
   return undefined;
 }
 
+const minutes = (ms: number): string => `${Math.round(ms / 60_000)} minutes`;
+
+/** The one line a locked account's sign-in answers (the same whether the account exists or not). */
+function lockedLine(ctx: ServiceContext, until: Date): string {
+  const { max, windowMs } = ctx.settings.accountSignIn;
+  return `Too many failed sign-ins for this account (${max} within ${minutes(windowMs)}): its sign-in is locked until ${iso(until).slice(0, 16).replace('T', ' ')} UTC. Try again then, or ask the operator of the service.`;
+}
+
+/**
+ * A sign-in's audit row: the account's person when the address typed names one; else someone not
+ * signed in, with the address typed when it has the shape of one (never another text: a password
+ * typed in the wrong field stays out of the trail).
+ */
+function signInRow(
+  request: FastifyRequest,
+  typed: string,
+  user: { id: string; email: string; role: Role; organisation_id: string | null } | undefined,
+) {
+  const actor: Actor = user
+    ? { kind: user.role, userId: user.id, email: user.email }
+    : { kind: 'anonymous', email: EMAIL.test(typed) && typed.length <= EMAIL_MAX ? typed : null };
+  return { actor, address: request.ip, organisationId: user?.organisation_id ?? null, userId: user?.id ?? null };
+}
+
 export const ACCOUNT_ROUTES: RouteSpec[] = [
   {
     method: 'GET',
@@ -139,16 +203,38 @@ export const ACCOUNT_ROUTES: RouteSpec[] = [
     rateLimited: true,
     async handler(request, reply, ctx) {
       const { email = '', password = '' } = bodyOf(request);
-      const user = await ctx.db
-        .selectFrom('users')
-        .selectAll()
-        .where('email', '=', email.trim().toLowerCase())
-        .executeTakeFirst();
+      const typed = email.trim().toLowerCase();
+      const user =
+        typed.length <= EMAIL_MAX
+          ? await ctx.db.selectFrom('users').selectAll().where('email', '=', typed).executeTakeFirst()
+          : undefined;
+      const row = signInRow(request, typed, user);
+      // Locked by failures of this account (the address typed, known or not), whatever the client's address.
+      const lockedUntil = row.actor.email ? await accountLockedUntil(ctx, row.actor.email) : undefined;
+      if (lockedUntil) {
+        await audit(ctx, { ...row, action: 'sign-in-refused', detail: 'the account’s sign-in is locked' });
+        return signInPage(reply, lockedLine(ctx, lockedUntil), 429);
+      }
       // The same work and the same answer whether the address is known or the password wrong.
-      const ok = await verifyPassword(password, user?.password_hash ?? null);
-      if (!user || !ok) return signInPage(reply, 'Wrong email or password.', 401);
-      if (user.disabled_at !== null || (await organisationDisabled(ctx, user.organisation_id)))
+      const ok = password.length <= PASSWORD_MAX && (await verifyPassword(password, user?.password_hash ?? null));
+      if (!user || !ok) {
+        await audit(ctx, { ...row, action: 'sign-in-failed', detail: user ? 'wrong password' : 'unknown address' });
+        if (row.actor.email && (await failuresReachLimit(ctx, row.actor.email))) {
+          const { max, windowMs, lockMs } = ctx.settings.accountSignIn;
+          await audit(ctx, {
+            ...row,
+            action: 'sign-in-locked',
+            detail: `${max} failed sign-ins within ${minutes(windowMs)}: sign-in locked for ${minutes(lockMs)}`,
+          });
+          return signInPage(reply, lockedLine(ctx, new Date(ctx.now().getTime() + lockMs)), 429);
+        }
+        return signInPage(reply, 'Wrong email or password.', 401);
+      }
+      if (user.disabled_at !== null || (await organisationDisabled(ctx, user.organisation_id))) {
+        await audit(ctx, { ...row, action: 'sign-in-refused', detail: 'the account or its organisation is disabled' });
         return signInPage(reply, 'This account is disabled: ask the operator of the service.', 403);
+      }
+      await audit(ctx, { ...row, action: 'sign-in' });
       await startSession(ctx, request, reply, user.id);
       return reply.redirect(user.role === 'operator' ? '/organisations' : '/products', 303);
     },
@@ -157,7 +243,8 @@ export const ACCOUNT_ROUTES: RouteSpec[] = [
     method: 'POST',
     url: '/sign-out',
     access: 'signed-in',
-    async handler(request, reply, ctx) {
+    async handler(request, reply, ctx, who) {
+      await audit(ctx, { ...byRequest(request, who), action: 'sign-out' });
       await endSession(ctx, request, reply);
       return reply.redirect('/', 303);
     },
@@ -206,6 +293,7 @@ export const ACCOUNT_ROUTES: RouteSpec[] = [
       const invite = found.invite;
       const hash = await hashPassword(password);
       const now = iso(ctx.now());
+      let reset = false;
       // The invite is used once: the update that marks it used is the one that wins.
       const userId = await ctx.db.transaction().execute(async (tx) => {
         const used = await tx
@@ -220,6 +308,7 @@ export const ACCOUNT_ROUTES: RouteSpec[] = [
           // A reset: the new password ends every session the account had.
           await tx.updateTable('users').set({ password_hash: hash }).where('id', '=', existing.id).execute();
           await tx.deleteFrom('sessions').where('user_id', '=', existing.id).execute();
+          reset = true;
           return existing.id;
         }
         const id = randomUUID();
@@ -244,7 +333,16 @@ export const ACCOUNT_ROUTES: RouteSpec[] = [
           undefined,
           410,
         );
-      await withdrawInvites(ctx, invite.email);
+      const actor: Actor = { kind: invite.role, userId, email: invite.email };
+      const row = { actor, address: request.ip, organisationId: invite.organisation_id, userId };
+      await audit(ctx, {
+        ...row,
+        action: 'invite-accepted',
+        detail: reset ? 'password reset: every session of the account ended' : 'account created',
+      });
+      const withdrawn = await withdrawInvites(ctx, invite.email);
+      if (withdrawn > 0)
+        await audit(ctx, { ...row, action: 'invite-withdrawn', detail: `${withdrawn} other open invite(s) withdrawn` });
       await startSession(ctx, request, reply, userId);
       return reply.redirect(invite.role === 'operator' ? '/organisations' : '/products', 303);
     },
@@ -297,6 +395,12 @@ export const ACCOUNT_ROUTES: RouteSpec[] = [
         .execute();
       // Every session of the account ends; this one starts afresh (a new cookie).
       await endSessionsOf(ctx, who.userId);
+      await audit(ctx, {
+        ...byRequest(request, who),
+        action: 'password-changed',
+        userId: who.userId,
+        detail: 'every other session ended',
+      });
       await startSession(ctx, request, reply, who.userId);
       return send(
         reply,
@@ -334,6 +438,8 @@ export const ACCOUNT_ROUTES: RouteSpec[] = [
       const name = (bodyOf(request).name ?? '').trim();
       if (name === '')
         return send(reply, 'Organisations', html`<p class="problem">Expected a name, received none.</p>`, who, 400);
+      const long = tooLong('name', name, NAME_MAX);
+      if (long) return send(reply, 'Organisations', html`<p class="problem">${long}</p>`, who, 400);
       const taken = await ctx.db.selectFrom('organisations').select('id').where('name', '=', name).executeTakeFirst();
       if (taken)
         return send(
@@ -348,6 +454,12 @@ export const ACCOUNT_ROUTES: RouteSpec[] = [
         .insertInto('organisations')
         .values({ id, name, created_at: iso(ctx.now()) })
         .execute();
+      await audit(ctx, {
+        ...byRequest(request, who),
+        organisationId: id,
+        action: 'organisation-created',
+        detail: name,
+      });
       return reply.redirect(`/organisations/${id}`, 303);
     },
   },
@@ -403,7 +515,7 @@ ${
     async handler(request, reply, ctx, who) {
       const id = param(request, 'organisationId');
       const email = (bodyOf(request).email ?? '').trim().toLowerCase();
-      if (!EMAIL.test(email))
+      if (!EMAIL.test(email) || email.length > EMAIL_MAX)
         return send(
           reply,
           'Invite',
@@ -423,7 +535,13 @@ ${
       const existing = await ctx.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
       if (existing && existing.organisation_id !== id)
         return send(reply, 'Invite', html`<p class="problem">${email} belongs to another organisation.</p>`, who, 409);
-      const link = origin(request, ctx) + (await createInvite(ctx, { email, role: 'partner', organisationId: id }));
+      const link =
+        origin(request, ctx) +
+        (await createInvite(
+          ctx,
+          { email, role: 'partner', organisationId: id },
+          { actor: actorOf(who), address: request.ip },
+        ));
       return send(
         reply,
         'Invite created',

@@ -4,15 +4,17 @@
  * core/signing.ts fetchCertificateStatus reads: `{"status": "valid" | "revoked" | "superseded" |
  * "expired"}`, a superseded one naming the certificate that took its place), and the operator's
  * revocation. The page and the status need no sign-in: whoever is shown a certificate checks it;
- * only revoking is the operator's. The page says what the signed statement says: the certified
+ * only revoking is the operator's: the form asks for a reason and a confirmation, and the reason
+ * is kept beside the certificate (its page shows it) and in the audit trail. The page says what the signed statement says: the certified
  * operations, and those of the run's selection left out with why (issue 32).
  */
 import { jwksOf } from '../../core/signing.ts';
 import { certificateStatus, scopeOf } from '../certificates.ts';
-import { iso, type ServiceContext } from '../context.ts';
+import { audit, byRequest } from '../audit.ts';
+import { iso, type ServiceContext, TEXT_MAX } from '../context.ts';
 import { csrfField, html, type Raw } from '../html.ts';
 import { JWKS_PATH } from '../signingKey.ts';
-import { notFound, origin, param, type RouteSpec, send } from './shared.ts';
+import { bodyOf, notFound, origin, param, type RouteSpec, send, tooLong } from './shared.ts';
 
 async function certificateRow(ctx: ServiceContext, id: string) {
   return ctx.db
@@ -118,7 +120,7 @@ of the same product version and scope. This one still states what its run showed
       return send(
         reply,
         `Certificate ${row.id}`,
-        html`<p>Status: <strong id="certificate-status">${status}</strong>${row.revoked_at ? html` (revoked at ${row.revoked_at})` : ''}</p>
+        html`<p>Status: <strong id="certificate-status">${status}</strong>${row.revoked_at ? html` (revoked at ${row.revoked_at}${row.revocation_reason ? html`: <span id="revocation-reason">${row.revocation_reason}</span>` : ''})` : ''}</p>
 ${superseded}
 <table id="certificate-fields">
 <tr><th>Organisation</th><td id="certificate-organisation">${row.organisation_name}</td></tr>
@@ -145,7 +147,10 @@ selection are not named.</p>
 <textarea id="certificate-jws" readonly aria-label="The certificate as a JWS">${row.jws ?? ''}</textarea>
 ${
   who?.role === 'operator' && row.revoked_at === null
-    ? html`<form method="post" action="/certificates/${row.id}/revoke">${csrfField(who.csrf)}<button id="revoke">Revoke this certificate</button></form>`
+    ? html`<h2>Revoke</h2><form method="post" action="/certificates/${row.id}/revoke" id="revoke-form">${csrfField(who.csrf)}
+<label>Why (shown on this page, kept in the audit trail; ${TEXT_MAX} characters at most) <textarea name="reason" required maxlength="${TEXT_MAX}"></textarea></label>
+<label><input type="checkbox" name="confirm" value="revoke" required> I confirm: this certificate is revoked for good, and its status says so to everyone who checks it</label>
+<button id="revoke">Revoke this certificate</button></form>`
     : ''
 }`,
         who,
@@ -160,13 +165,40 @@ ${
       const id = param(request, 'certificateId');
       const row = await certificateRow(ctx, id);
       if (row === undefined) return notFound(reply, who);
-      // Revoked once: a second revocation keeps the first time.
-      await ctx.db
+      const { reason: typed = '', confirm = '' } = bodyOf(request);
+      const reason = typed.trim();
+      const problem =
+        reason === ''
+          ? 'Expected a reason for the revocation, received none: nothing was revoked.'
+          : (tooLong('reason', reason, TEXT_MAX) ??
+            (confirm !== 'revoke'
+              ? 'Expected the box confirming the revocation ticked, received it unticked: nothing was revoked.'
+              : undefined));
+      if (problem)
+        return send(
+          reply,
+          'Revoke the certificate',
+          html`<p class="problem" id="refused">${problem}</p><p><a href="/certificates/${id}">Back</a></p>`,
+          who,
+          400,
+        );
+      // Revoked once: a second revocation keeps the first time and reason.
+      const revoked = await ctx.db
         .updateTable('certificates')
-        .set({ revoked_at: iso(ctx.now()) })
+        .set({ revoked_at: iso(ctx.now()), revocation_reason: reason })
         .where('id', '=', id)
         .where('revoked_at', 'is', null)
-        .execute();
+        .executeTakeFirst();
+      if (Number(revoked.numUpdatedRows) === 1)
+        await audit(ctx, {
+          ...byRequest(request, who),
+          organisationId: row.organisation_id,
+          productId: row.product_id,
+          runId: row.run_id,
+          certificateId: id,
+          action: 'certificate-revoked',
+          detail: reason,
+        });
       return reply.redirect(`/certificates/${id}`, 303);
     },
   },

@@ -8,6 +8,7 @@
  * other route (revoke) is the operator's; a `:userId` is named by the operator's routes alone.
  */
 import { ACCOUNT_ROUTES } from './accounts.ts';
+import { AUDIT_ROUTES } from './audit.ts';
 import { CERTIFICATE_ROUTES } from './certificates.ts';
 import { LIFECYCLE_ROUTES } from './lifecycle.ts';
 import { PRODUCT_ROUTES } from './products.ts';
@@ -29,4 +30,5 @@ export const ROUTES: RouteSpec[] = [
   ...WORKSPACE_ROUTES,
   ...PACT_ROUTES,
   ...CERTIFICATE_ROUTES,
+  ...AUDIT_ROUTES,
 ];

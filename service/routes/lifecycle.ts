@@ -6,7 +6,8 @@
  * products that no certificate rests on; the organisation's row stays, marked removed, with the
  * certificates it holds and their evidence, so that what was certified still verifies.
  */
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type AuditAction, audit, byRequest } from '../audit.ts';
 import type { ServiceContext } from '../context.ts';
 import { iso } from '../context.ts';
 import { csrfField, html, type Raw } from '../html.ts';
@@ -56,14 +57,57 @@ function notYourself(reply: FastifyReply, who: Who): FastifyReply {
   );
 }
 
-async function cancelRunsOf(ctx: ServiceContext, organisationId: string, why: string): Promise<void> {
+async function cancelRunsOf(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  who: Who,
+  organisationId: string,
+  why: string,
+): Promise<void> {
   const live = await ctx.db
     .selectFrom('runs')
-    .select('id')
+    .select(['id', 'product_id'])
     .where('organisation_id', '=', organisationId)
     .where('state', 'in', ['queued', 'running'])
     .execute();
-  for (const { id } of live) await cancelRun(ctx, id, why);
+  for (const { id, product_id } of live)
+    if (await cancelRun(ctx, id, why))
+      await audit(ctx, {
+        ...byRequest(request, who),
+        organisationId,
+        productId: product_id,
+        runId: id,
+        action: 'run-cancelled',
+        detail: why,
+      });
+}
+
+/** The operator's action on a person, to the audit trail. */
+function auditPerson(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  who: Who,
+  action: AuditAction,
+  user: { id: string; email: string; organisation_id: string | null },
+): Promise<void> {
+  return audit(ctx, {
+    ...byRequest(request, who),
+    organisationId: user.organisation_id,
+    userId: user.id,
+    action,
+    detail: user.email,
+  });
+}
+
+/** The operator's action on an organisation, to the audit trail. */
+function auditOrganisation(
+  ctx: ServiceContext,
+  request: FastifyRequest,
+  who: Who,
+  action: AuditAction,
+  organisationId: string,
+): Promise<void> {
+  return audit(ctx, { ...byRequest(request, who), organisationId, action });
 }
 
 export const LIFECYCLE_ROUTES: RouteSpec[] = [
@@ -81,6 +125,7 @@ export const LIFECYCLE_ROUTES: RouteSpec[] = [
         .where('id', '=', user.id)
         .execute();
       await endSessionsOf(ctx, user.id);
+      await auditPerson(ctx, request, who, 'user-disabled', user);
       return back(reply, user.organisation_id);
     },
   },
@@ -92,6 +137,7 @@ export const LIFECYCLE_ROUTES: RouteSpec[] = [
       const user = await userOf(ctx, param(request, 'userId'));
       if (!user) return notFound(reply, who);
       await ctx.db.updateTable('users').set({ disabled_at: null }).where('id', '=', user.id).execute();
+      await auditPerson(ctx, request, who, 'user-enabled', user);
       return back(reply, user.organisation_id);
     },
   },
@@ -108,6 +154,7 @@ export const LIFECYCLE_ROUTES: RouteSpec[] = [
         await tx.deleteFrom('invites').where('email', '=', user.email).where('used_at', 'is', null).execute();
         await tx.deleteFrom('users').where('id', '=', user.id).execute();
       });
+      await auditPerson(ctx, request, who, 'user-removed', user);
       return back(reply, user.organisation_id);
     },
   },
@@ -125,7 +172,8 @@ export const LIFECYCLE_ROUTES: RouteSpec[] = [
         .execute();
       const people = await ctx.db.selectFrom('users').select('id').where('organisation_id', '=', id).execute();
       for (const person of people) await endSessionsOf(ctx, person.id);
-      await cancelRunsOf(ctx, id, `Cancelled: the organisation was disabled by ${who.email}.`);
+      await auditOrganisation(ctx, request, who, 'organisation-disabled', id);
+      await cancelRunsOf(ctx, request, who, id, `Cancelled: the organisation was disabled by ${who.email}.`);
       return back(reply, id);
     },
   },
@@ -133,7 +181,7 @@ export const LIFECYCLE_ROUTES: RouteSpec[] = [
     method: 'POST',
     url: '/organisations/:organisationId/enable',
     access: 'operator',
-    async handler(request, reply, ctx) {
+    async handler(request, reply, ctx, who) {
       const id = param(request, 'organisationId');
       await ctx.db
         .updateTable('organisations')
@@ -141,6 +189,7 @@ export const LIFECYCLE_ROUTES: RouteSpec[] = [
         .where('id', '=', id)
         .where('removed_at', 'is', null)
         .execute();
+      await auditOrganisation(ctx, request, who, 'organisation-enabled', id);
       return back(reply, id);
     },
   },
@@ -172,7 +221,7 @@ export const LIFECYCLE_ROUTES: RouteSpec[] = [
         .execute();
       const people = await ctx.db.selectFrom('users').select('id').where('organisation_id', '=', id).execute();
       for (const person of people) await endSessionsOf(ctx, person.id);
-      await cancelRunsOf(ctx, id, `Cancelled: the organisation was removed by ${who.email}.`);
+      await cancelRunsOf(ctx, request, who, id, `Cancelled: the organisation was removed by ${who.email}.`);
       await ctx.db.transaction().execute(async (tx) => {
         const uncertified = await tx
           .selectFrom('runs as r')
@@ -207,6 +256,16 @@ export const LIFECYCLE_ROUTES: RouteSpec[] = [
           await tx.deleteFrom('users').where('id', 'in', userIds).execute();
         }
         await tx.updateTable('organisations').set({ removed_at: now }).where('id', '=', id).execute();
+        await audit(
+          ctx,
+          {
+            ...byRequest(request, who),
+            organisationId: id,
+            action: 'organisation-removed',
+            detail: `${organisation.name}: ${people.length} people, ${runIds.length} uncertified runs removed`,
+          },
+          tx,
+        );
       });
       // The folders of the deleted runs on this machine's disk (other machines' at their next prune).
       void pruneRuns(ctx).catch(() => {});

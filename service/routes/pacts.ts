@@ -6,6 +6,7 @@
 import { csrfField, html } from '../html.ts';
 import { coverageText } from './runs.ts';
 import { queueRun } from '../jobs/claims.ts';
+import { byRequest } from '../audit.ts';
 import { bodyOf, param, type RouteSpec, send, assetRoute, productOf } from './shared.ts';
 
 /** The largest pact file taken, in bytes. */
@@ -93,6 +94,7 @@ export const PACT_ROUTES: RouteSpec[] = [
         'pact',
         // The file as uploaded (a broken one too: the check says what is wrong with it).
         pact,
+        { ...byRequest(request, who), detail: `pact check (${bytes} bytes)` },
       );
       return reply.redirect(`/runs/${id}`, 303);
     },

@@ -4,11 +4,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { diffRuns } from '../../core/baseline.ts';
-import { iso, type ServiceContext } from '../context.ts';
+import { audit, byRequest } from '../audit.ts';
+import { iso, NAME_MAX, type ServiceContext, TEXT_MAX } from '../context.ts';
 import { csrfField, html, Raw } from '../html.ts';
 import { certificatesTable } from './certificates.ts';
 import { coverageText, historyChart, readResults } from './runs.ts';
-import { bodyOf, notFound, param, type RouteSpec, send, assetRoute } from './shared.ts';
+import { bodyOf, notFound, param, type RouteSpec, send, assetRoute, tooLong } from './shared.ts';
 import type { Attestation } from '../../core/results.ts';
 import type { FastifyReply } from 'fastify';
 import type { ConfigProblem } from '../configCheck.ts';
@@ -246,6 +247,13 @@ ${allowChangesBox(false)}</fieldset>
       const problems: string[] = [];
       if (name.trim() === '') problems.push('Expected a name, received none.');
       if (version.trim() === '') problems.push('Expected a version, received none.');
+      for (const problem of [
+        tooLong('name', name.trim(), NAME_MAX),
+        tooLong('version', version.trim(), NAME_MAX),
+        tooLong('base URL', baseUrl.trim(), TEXT_MAX),
+        tooLong('operations', only.trim(), TEXT_MAX),
+      ])
+        if (problem) problems.push(problem);
       // What the kind needs: a client its attestation, a server its base URL and operations.
       let fields: {
         base_url: string;
@@ -316,6 +324,12 @@ ${allowChangesBox(false)}</fieldset>
         .insertInto('product_configs')
         .values({ product_id: id, config_json: null, secrets_encrypted: null, updated_at: now })
         .execute();
+      await audit(ctx, {
+        ...byRequest(request, who),
+        productId: id,
+        action: 'product-registered',
+        detail: `${fields.kind} ${name.trim()} ${version.trim()}${fields.kind === 'server' ? ` at ${fields.base_url}` : ''}`,
+      });
       return reply.redirect(`/products/${id}`, 303);
     },
   },
@@ -379,7 +393,11 @@ ${product.kind === 'client' ? '' : configSummary(id, config?.config_json ?? null
     access: 'signed-in',
     async handler(request, reply, ctx, who) {
       const id = param(request, 'productId');
-      const product = await ctx.db.selectFrom('products').select('kind').where('id', '=', id).executeTakeFirstOrThrow();
+      const product = await ctx.db
+        .selectFrom('products')
+        .select(['kind', 'organisation_id', 'allow_changes'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
       const problems: string[] = [];
       if (product.kind === 'client')
         problems.push('Expected a server product, received a client product: its workspaces change no target.');
@@ -393,6 +411,14 @@ ${product.kind === 'client' ? '' : configSummary(id, config?.config_json ?? null
           400,
         );
       await ctx.db.updateTable('products').set({ allow_changes: allowChanges }).where('id', '=', id).execute();
+      if (allowChanges !== product.allow_changes)
+        await audit(ctx, {
+          ...byRequest(request, who),
+          organisationId: product.organisation_id,
+          productId: id,
+          action: 'product-changed',
+          detail: allowChanges ? 'runs may change the target’s data' : 'runs may not change the target’s data',
+        });
       return reply.redirect(`/products/${id}`, 303);
     },
   },
@@ -463,7 +489,11 @@ ${product.kind === 'client' ? '' : configSummary(id, config?.config_json ?? null
       }
       // A stored secret stays with the hosts it was given for: a config naming another host needs
       // every stored secret entered again (service/secretHosts.ts).
-      const product = await ctx.db.selectFrom('products').select('base_url').where('id', '=', id).executeTakeFirst();
+      const product = await ctx.db
+        .selectFrom('products')
+        .select(['base_url', 'organisation_id'])
+        .where('id', '=', id)
+        .executeTakeFirst();
       const before = await ctx.db
         .selectFrom('product_configs')
         .select(['config_json', 'secrets_encrypted'])
@@ -520,6 +550,23 @@ ${product.kind === 'client' ? '' : configSummary(id, config?.config_json ?? null
         );
       }
       await ctx.db.updateTable('product_configs').set(update).where('product_id', '=', id).execute();
+      // Names only: a secret's value never goes to the trail.
+      const row = { ...byRequest(request, who), organisationId: product?.organisation_id ?? null, productId: id };
+      if ((before?.config_json ?? null) !== update.config_json)
+        await audit(ctx, {
+          ...row,
+          action: 'config-changed',
+          detail:
+            update.config_json === null
+              ? 'the demo config'
+              : `a config of its own${wantedHosts.length > 0 ? ` naming ${wantedHosts.join(', ')}` : ''}`,
+        });
+      if (pairs.length > 0)
+        await audit(ctx, {
+          ...row,
+          action: 'secrets-changed',
+          detail: `entered: ${[...new Set(pairs.map(([name]) => name))].sort().join(', ')}`,
+        });
       return reply.redirect(`/products/${id}`, 303);
     },
   },

@@ -11,6 +11,7 @@ import { tarGz } from '../tarGz.ts';
 import { progressText, streamRunEvents } from '../runEvents.ts';
 import { cancelRun, queueRun } from '../jobs/claims.ts';
 import { RUN_PROGRESS_PATH, RUN_PROGRESS_SCRIPT } from '../assets/runProgress.ts';
+import { audit, byRequest } from '../audit.ts';
 import { assetRoute, notFound, param, refuse, type RouteSpec, send, productOf, runOf, wantsJson } from './shared.ts';
 
 const VERDICT_COLOURS: Record<string, string> = {
@@ -120,7 +121,10 @@ export const RUN_ROUTES: RouteSpec[] = [
           who,
           400,
         );
-      const id = await queueRun(ctx, product, 'server');
+      const id = await queueRun(ctx, product, 'server', null, {
+        ...byRequest(request, who),
+        detail: `server run of ${product.name} ${product.version}`,
+      });
       return reply.redirect(`/runs/${id}`, 303);
     },
   },
@@ -176,7 +180,19 @@ ${live ? html`<script src="/assets/run-progress.js" data-run-id="${id}"></script
     access: 'signed-in',
     async handler(request, reply, ctx, who) {
       const id = param(request, 'runId');
-      if (!(await cancelRun(ctx, id, `Cancelled by ${who.email}.`))) {
+      const cancelled = await cancelRun(ctx, id, `Cancelled by ${who.email}.`);
+      if (cancelled) {
+        const run = await runOf(ctx, request);
+        await audit(ctx, {
+          ...byRequest(request, who),
+          organisationId: run.organisation_id,
+          productId: run.product_id,
+          runId: id,
+          action: 'run-cancelled',
+          detail: `${run.kind} run of ${run.name} ${run.version}`,
+        });
+      }
+      if (!cancelled) {
         const run = await runOf(ctx, request);
         return refuse(
           request,
@@ -195,9 +211,9 @@ ${live ? html`<script src="/assets/run-progress.js" data-run-id="${id}"></script
     method: 'GET',
     url: '/runs/:runId/events',
     access: 'signed-in',
-    async handler(request, reply, ctx) {
+    async handler(request, reply, ctx, who) {
       const id = param(request, 'runId');
-      return streamRunEvents(ctx, id, request, reply);
+      return streamRunEvents(ctx, id, request, reply, who.userId);
     },
   },
   {

@@ -16,6 +16,8 @@ interface RouteBase {
   rateLimited?: boolean;
   /** Bytes a request's body may hold (default: the app's 1 MiB). */
   bodyLimit?: number;
+  /** Read by programs (an export): not signed in is 401, never a redirect to the sign-in page. */
+  forPrograms?: boolean;
 }
 
 /** A public route may be used signed in or not; the others only signed in (the operator's only by the operator). */
@@ -82,6 +84,16 @@ export function refuse(
 
 export function notFound(reply: FastifyReply, who?: Who): FastifyReply {
   return send(reply, 'Not found', html`<p>There is nothing at this address.</p>`, who, 404);
+}
+
+/**
+ * A typed value's problem when longer than `max` characters (names NAME_MAX, free text TEXT_MAX),
+ * one line naming the field; undefined when it fits.
+ */
+export function tooLong(field: string, value: string, max: number): string | undefined {
+  return value.length > max
+    ? `Expected the ${field} in ${max} characters or fewer, received ${value.length}.`
+    : undefined;
 }
 
 export function origin(request: FastifyRequest, ctx: ServiceContext): string {

@@ -11,6 +11,7 @@ import { iso } from '../context.ts';
 import { csrfField, html } from '../html.ts';
 import type { ClientProgress, ClientRunInput } from '../jobs/performClientRun.ts';
 import { queueRun } from '../jobs/claims.ts';
+import { byRequest } from '../audit.ts';
 import { notFound, param, type RouteSpec, send, assetRoute, productOf, runOf } from './shared.ts';
 
 /** After this long without a request, a workspace says so (not only at the time-out). */
@@ -97,7 +98,10 @@ export const WORKSPACE_ROUTES: RouteSpec[] = [
         ...(chosen.length > 0 ? { scenarios: [...new Set(chosen)] } : {}),
         timeoutSeconds,
       };
-      const id = await queueRun(ctx, product, 'client', JSON.stringify(input));
+      const id = await queueRun(ctx, product, 'client', JSON.stringify(input), {
+        ...byRequest(request, who),
+        detail: `client workspace of ${product.name} ${product.version}${input.scenarios ? `: ${input.scenarios.join(', ')}` : ''}`,
+      });
       return reply.redirect(`/runs/${id}/workspace`, 303);
     },
   },
