@@ -8,13 +8,13 @@
  * outcome, the signed folder's files and the certificate are written only while the claim holds. A run stopped because the worker stops is given back to the queue, not judged.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import type { ProgressSink } from '../../app/progress.ts';
+import { join } from 'node:path';
 import type { ServiceContext } from '../context.ts';
 import { finishSigned } from './finishSigned.ts';
 import { hostsOf, newHosts, openSecrets, urlsOf } from '../secretHosts.ts';
 import { guardTarget, TargetRefused } from '../ssrf.ts';
-import { type Claim, failRun, keepLease, recordProgress, releaseRun } from './claims.ts';
+import { type Claim, failRun, keepLease, releaseRun } from './claims.ts';
+import { RowProgress } from './runProgress.ts';
 
 /** Every environment variable a config names for a secret (tokenEnv, clientSecretEnv, ...). */
 export function variablesOf(value: unknown, into = new Set<string>()): Set<string> {
@@ -45,45 +45,6 @@ export function secretProblem(
   if (missing.length > 0)
     return `The config names ${missing.join(', ')}, with no stored secret: add it on the product's page`;
   return undefined;
-}
-
-class RowProgress implements ProgressSink {
-  readonly #running = new Set<string>();
-  #done = 0;
-  #total = 0;
-  #write: Promise<void> = Promise.resolve();
-
-  constructor(
-    private readonly ctx: ServiceContext,
-    private readonly claim: Claim,
-  ) {}
-
-  #save(): void {
-    const progress = JSON.stringify({
-      done: this.#done,
-      total: this.#total,
-      running: [...this.#running].map((s) => basename(s).replace(/\.suite\.ts$/, '')),
-    });
-    this.#write = this.#write.then(() => recordProgress(this.ctx, this.claim, progress)).catch(() => {});
-  }
-
-  start(operations: readonly { id: string; suite: string }[]): void {
-    this.#total = new Set(operations.map((o) => o.suite)).size;
-    this.#save();
-  }
-  suiteStarted(suite: string): void {
-    this.#running.add(suite);
-    this.#save();
-  }
-  suiteFinished(suite: string): void {
-    this.#running.delete(suite);
-    this.#done++;
-    this.#save();
-  }
-  stop(): void {}
-  flushed(): Promise<void> {
-    return this.#write;
-  }
 }
 
 export async function performRun(ctx: ServiceContext, claim: Claim, stopping: AbortSignal): Promise<void> {
