@@ -85,6 +85,12 @@ export interface RunOptions {
    */
   signal?: AbortSignal;
   /**
+   * The run's pacing state (core/http.ts sharedPacing), when the caller bounds it: the
+   * certification service moves its last start allowed forward as it renews its lease on the run
+   * (sendNoLaterThan). By default the run makes its own.
+   */
+  pacing?: SharedArrayBuffer;
+  /**
    * What the report folder holds: every file (default), or results.json alone, sealed as ever,
    * for callers that read only the results (the self-test's fault and variant batches, where the
    * other files cost a second of each run and are tested on their own).
@@ -217,7 +223,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     if (options.signal?.aborted) onInterrupt();
     else options.signal?.addEventListener('abort', onInterrupt, { once: true });
     // One pacing state for the run: the runner's calls and every worker's take from it.
-    const pacing = sharedPacing();
+    const pacing = options.pacing ?? sharedPacing();
     client = new HttpClient(config.http, undefined, {
       budget,
       pacer: new Pacer(config.http.maxRequestsPerSecond, config.http.concurrency, pacing),

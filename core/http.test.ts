@@ -11,7 +11,9 @@ import {
   LocalRetryBudget,
   loadRefusalOf,
   Pacer,
+  pacingNow,
   retryAfterMs,
+  sendNoLaterThan,
   sentAhead,
   sharedPacing,
 } from './http.ts';
@@ -604,6 +606,26 @@ describe('HttpClient and a target refusing for load', () => {
     interrupt.abort();
     expect(await next).toMatchObject({ errorKind: 'not-sent', error: 'not sent: the run was interrupted' });
     expect(hits.get(path)).toBeUndefined();
+  });
+
+  test('no call starts after the last start allowed (sendNoLaterThan), in any client of the state, until it moves on', async () => {
+    const state = sharedPacing();
+    const paced = () =>
+      new HttpClient({ timeoutMs: 400, maxResponseBytes: 1024 }, undefined, { pacer: new Pacer(undefined, 8, state) });
+    const [one, two] = [paced(), paced()];
+    sendNoLaterThan(state, pacingNow() + 60_000);
+    const path = `/lease/${n++}`;
+    expect((await one.send({ method: 'GET', url: `${S}${path}`, headers: {} })).response?.status).toBe(200);
+    sendNoLaterThan(state, pacingNow() - 1);
+    for (const client of [one, two])
+      expect(await client.send({ method: 'GET', url: `${S}${path}`, headers: {} })).toMatchObject({
+        errorKind: 'not-sent',
+        error: expect.stringMatching(/^not sent: the run's time to send calls had passed/),
+      });
+    expect(hits.get(path)).toHaveLength(1);
+    sendNoLaterThan(state, pacingNow() + 60_000);
+    expect((await two.send({ method: 'GET', url: `${S}${path}`, headers: {} })).response?.status).toBe(200);
+    expect(hits.get(path)).toHaveLength(2);
   });
 
   test('while a call waits out a refusal, the client starts no other call', async () => {

@@ -240,13 +240,15 @@ export const PACING_MARGIN_MS = 50;
  */
 export const sentAhead = new AsyncLocalStorage<true>();
 
-/** Bytes of a pacing state (sharedPacing): two 32-bit counters, then one 64-bit time. */
-const PACING_BYTES = 16;
+/** Bytes of a pacing state (sharedPacing): two 32-bit counters, then two 64-bit times. */
+const PACING_BYTES = 24;
 /** Int32 indexes: calls in flight, and the most there were at once. */
 const ACTIVE = 0;
 const MOST = 1;
-/** BigInt64 index (from byte 8): the next start allowed (a hold included), in µs since the epoch. */
+/** BigInt64 indexes (from byte 8): the next start allowed (a hold included), in µs since the epoch. */
 const NEXT = 0;
+/** The last start allowed (sendNoLaterThan), in µs since the epoch; 0: none. */
+const LAST = 1;
 
 /** Atomics.waitAsync (ES2024; Node has it), typed here because the project's lib is ES2022. */
 const waitAsync = (
@@ -267,6 +269,19 @@ const nowMicros = (): number => Math.round((performance.timeOrigin + performance
 export function sharedPacing(): SharedArrayBuffer {
   return new SharedArrayBuffer(PACING_BYTES);
 }
+
+/**
+ * No call of the run starts after `epochMs` (ms since the epoch) until this is called again with
+ * a later time: the certification service's worker moves it forward each time it renews its
+ * lease on the run, so that a worker paused past its lease (the run then taken over by another)
+ * sends nothing more when it resumes, in any thread, before it learns that the run is gone.
+ */
+export function sendNoLaterThan(state: SharedArrayBuffer, epochMs: number): void {
+  Atomics.store(new BigInt64Array(state, 8, 2), LAST, BigInt(Math.round(epochMs * 1000)));
+}
+
+/** Now in ms since the epoch, the clock sendNoLaterThan is read by. */
+export const pacingNow = (): number => performance.timeOrigin + performance.now();
 
 /**
  * Paces calls: at most `maxRequestsPerSecond` starts a second, evenly spaced (a start every
@@ -293,7 +308,13 @@ export class Pacer {
   ) {
     this.interval = maxRequestsPerSecond ? ((1000 + PACING_MARGIN_MS) / maxRequestsPerSecond) * 1000 : 0;
     this.slots = new Int32Array(state, 0, 2);
-    this.times = new BigInt64Array(state, 8, 1);
+    this.times = new BigInt64Array(state, 8, 2);
+  }
+
+  /** Whether the last start allowed (sendNoLaterThan) has passed: no call may start any more. */
+  lapsed(): boolean {
+    const last = Atomics.load(this.times, LAST);
+    return last !== 0n && nowMicros() > Number(last);
   }
 
   /** The most calls that were in flight at once, over every Pacer of the state. */
@@ -587,6 +608,10 @@ export class HttpClient {
           break;
         }
         if (hop === 0) startedAt = new Date().toISOString();
+        if (this.pacer.lapsed()) {
+          result = { error: `not sent: ${LAPSED}`, errorKind: 'not-sent' };
+          break;
+        }
         const remaining = this.options.timeoutMs - durationMs;
         if (remaining <= 0) {
           result = { error: noCompleteResponse(current.url, this.options.timeoutMs), errorKind: 'time-out' };
@@ -685,6 +710,8 @@ export class HttpClient {
 
 /** Why a wait ended early, and a call not sent. */
 const INTERRUPTED = 'the run was interrupted';
+/** Why a call was not sent after the last start allowed (sendNoLaterThan). */
+const LAPSED = "the run's time to send calls had passed (its worker's claim on the run lapsed)";
 
 /** Waits `ms`; false when `signal` was aborted first (the wait then ends at once). */
 async function waitFor(ms: number, signal: AbortSignal | undefined): Promise<boolean> {

@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { type AuditEntry, audit, SYSTEM } from '../audit.ts';
 import { supersedeEarlier } from '../certificates.ts';
+import { pacingNow } from '../../core/http.ts';
 import { iso, type ServiceContext } from '../context.ts';
 import type { CertificatesTable, Database, RunKind, RunsTable } from '../db/schema.ts';
 
@@ -388,15 +389,59 @@ export function watchClaim(ctx: ServiceContext, claim: Claim, lost: () => void):
   return () => clearInterval(timer);
 }
 
-/** Renews the claim's lease every third of its length until the answered function is called. */
-export function keepLease(ctx: ServiceContext, claim: Claim): () => void {
+/**
+ * Renews the claim's lease every third of its length until the answered function is called.
+ * `sendUntil` (core/http.ts sendNoLaterThan on the run's pacing state) is told, at the claim and
+ * at each renewal, the last moment the run's calls may start: two thirds of a lease after the
+ * renewal was asked for, so that it passes before any other worker may take the run back (a third
+ * of a lease is left for clocks that differ between machines). A renewal that finds the claim
+ * gone, or that comes after that moment (the process was paused past it), calls `lost` once.
+ */
+export function keepLease(
+  ctx: ServiceContext,
+  claim: Claim,
+  sendUntil: (epochMs: number) => void = () => {},
+  lost: () => void = () => {},
+): () => void {
+  const span = (ctx.settings.leaseMs * 2) / 3;
+  let until = pacingNow() + span;
+  sendUntil(until);
+  let renewing = false;
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearInterval(timer);
+    lost();
+  };
   const timer = setInterval(
     () => {
-      renewLease(ctx, claim).catch(() => {});
+      if (renewing || ended) return;
+      const asked = pacingNow();
+      if (asked > until) {
+        end();
+        return;
+      }
+      renewing = true;
+      renewLease(ctx, claim)
+        .then((held) => {
+          if (!held || pacingNow() > until) end();
+          else if (!ended) {
+            until = asked + span;
+            sendUntil(until);
+          }
+        })
+        .catch(() => {})
+        .finally(() => {
+          renewing = false;
+        });
     },
-    Math.max(1000, Math.floor(ctx.settings.leaseMs / 3)),
+    Math.max(200, Math.floor(ctx.settings.leaseMs / 3)),
   );
-  return () => clearInterval(timer);
+  return () => {
+    ended = true;
+    clearInterval(timer);
+  };
 }
 
 /** Writes the claimed run failed, with one line after the note of its earlier attempt, if any. */

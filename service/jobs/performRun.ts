@@ -9,6 +9,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sendNoLaterThan, sharedPacing } from '../../core/http.ts';
 import type { ServiceContext } from '../context.ts';
 import { finishSigned } from './finishSigned.ts';
 import { hostsOf, newHosts, openSecrets, urlsOf } from '../secretHosts.ts';
@@ -47,10 +48,23 @@ export function secretProblem(
   return undefined;
 }
 
-export async function performRun(ctx: ServiceContext, claim: Claim, stopping: AbortSignal): Promise<void> {
+export async function performRun(ctx: ServiceContext, claim: Claim, asked: AbortSignal): Promise<void> {
   let earlier: string | null = null;
   const fail = (problem: string) => failRun(ctx, claim, problem, earlier);
-  const stopLease = keepLease(ctx, claim);
+  // The run's calls stop when its lease lapses (a paused process), before any other worker may take it.
+  const pacing = sharedPacing();
+  const lapsed = new AbortController();
+  const stopping = AbortSignal.any([asked, lapsed.signal]);
+  const stopLease = keepLease(
+    ctx,
+    claim,
+    (until) => {
+      if (!stopping.aborted) sendNoLaterThan(pacing, until);
+    },
+    () => lapsed.abort(),
+  );
+  // A run cancelled, taken back or stopped starts no call more (the suites running end unjudged).
+  stopping.addEventListener('abort', () => sendNoLaterThan(pacing, 1), { once: true });
   try {
     const run = await ctx.db.selectFrom('runs').selectAll().where('id', '=', claim.runId).executeTakeFirstOrThrow();
     earlier = run.problem;
@@ -123,6 +137,7 @@ export async function performRun(ctx: ServiceContext, claim: Claim, stopping: Ab
       allowDestructive: Boolean(product.allow_changes),
       progress,
       signal: stopping,
+      pacing,
     });
     await progress.flushed();
     if (stopping.aborted) {
