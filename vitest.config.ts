@@ -2,6 +2,7 @@
 // runs the suite against the clean sandbox and every named fault (test/).
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+import { patient } from './test/support/patience.ts';
 
 /**
  * The longest files first (they are mostly runs of the suite that wait on each other), so that the
@@ -47,9 +48,11 @@ export default defineConfig({
     ],
     // One pool of run processes for every test file's runs (the fault and variant batches, the
     // gateway's and the fixtures' commands): the runner is loaded by a few processes once.
-    globalSetup: ['./test/support/runPoolService.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // ... and no process a test started outlives the run (test/support/leftovers.ts).
+    globalSetup: ['./test/support/runPoolService.ts', './test/support/leftovers.ts'],
+    // Scaled by the machine's load at the start (test/support/patience.ts): 1 to 4 minutes.
+    testTimeout: patient(60_000),
+    hookTimeout: patient(60_000),
     pool: 'forks',
     // Test files share their worker's module cache (no test relies on a fresh module state): the
     // imports, 70 s of a full run when every file imported its own, are paid once per worker.
