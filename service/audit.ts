@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   'sign-in',
   'sign-in-failed',
   'sign-in-locked',
+  'sign-in-unlocked',
   'sign-in-refused',
   'sign-out',
   'password-changed',
@@ -149,21 +150,36 @@ export function auditLine(row: {
  * The per-account sign-in limit (settings.accountSignIn): counted by the address typed, known or
  * not (so the answer says nothing of whether an account exists), from the audit trail, so that
  * every machine of the service counts the same failures. Failures count within the window and
- * after the account's last sign-in and its last lock; `max` of them lock the account's
- * sign-in for `lockMs` (a `sign-in-locked` row). Answers when the lock ends, if one holds.
+ * after the account's last sign-in, its last lock and the operator's last unlock of it; `max` of
+ * them lock the account's sign-in for `lockMs` (a `sign-in-locked` row), until it ends or the
+ * operator unlocks the account (a `sign-in-unlocked` row, naming the person). Answers when the
+ * lock ends, if one holds.
  */
 export async function accountLockedUntil(ctx: ServiceContext, email: string): Promise<Date | undefined> {
   const { lockMs } = ctx.settings.accountSignIn;
   const lock = await ctx.db
     .selectFrom('audit_events')
-    .select('at')
+    .select(['at', 'seq'])
     .where('actor_email', '=', email)
     .where('action', '=', 'sign-in-locked')
-    .orderBy('at', 'desc')
+    .orderBy('seq', 'desc')
     .executeTakeFirst();
   if (!lock) return undefined;
   const until = new Date(Date.parse(lock.at) + lockMs);
-  return until > ctx.now() ? until : undefined;
+  if (until <= ctx.now()) return undefined;
+  return (await lastUnlock(ctx, email)) > Number(lock.seq) ? undefined : until;
+}
+
+/** The trail's number of the operator's last unlock of the account of `email` (0: none). */
+async function lastUnlock(ctx: ServiceContext, email: string): Promise<number> {
+  const row = await ctx.db
+    .selectFrom('audit_events')
+    .innerJoin('users', 'users.id', 'audit_events.user_id')
+    .select((eb) => eb.fn.max('audit_events.seq').as('seq'))
+    .where('users.email', '=', email)
+    .where('audit_events.action', '=', 'sign-in-unlocked')
+    .executeTakeFirst();
+  return Number(row?.seq ?? 0);
 }
 
 /** Counts a failed sign-in of `email` (already recorded): true when it reaches the limit (the caller locks). */
@@ -181,7 +197,7 @@ export async function failuresReachLimit(ctx: ServiceContext, email: string): Pr
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
     .where('actor_email', '=', email)
     .where('action', '=', 'sign-in-failed')
-    .where('seq', '>', Number(since?.seq ?? 0))
+    .where('seq', '>', Math.max(Number(since?.seq ?? 0), await lastUnlock(ctx, email)))
     .where('at', '>=', iso(new Date(ctx.now().getTime() - windowMs)))
     .executeTakeFirstOrThrow();
   return Number(failures.n) >= max;

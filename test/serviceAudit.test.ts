@@ -225,6 +225,13 @@ describe.each(engines)('on %s', (engine) => {
     const page = await partner.get('/audit');
     expect(page.status).toBe(200);
     expect(actionsOn(page.text)).toEqual(mine.lines.map((l) => l.action).reverse());
+    // The addresses rows came from are the operator's to see, not a member's.
+    const partnerSignIns = (await exported(operator)).lines.filter(
+      (l) => l.action === 'invite-accepted' && l.organisationId === organisationId,
+    );
+    expect(partnerSignIns.map((l) => l.address)).toEqual(['127.0.0.1']);
+    expect(mine.lines.filter((l) => l.address !== undefined)).toEqual([]);
+    expect(page.text).not.toContain('<td>127.0.0.1</td>');
 
     const stranger = await newPartner(service.url!, operator, `Stranger-${engine}`);
     const theirs = await exported(stranger, `?organisation=${organisationId}`);

@@ -134,7 +134,25 @@ describe('the per-account sign-in limit', () => {
     expect(unknown.status).toBe(429);
     expect(unknown.text).toContain('Too many failed sign-ins for this account (3 within 15 minutes)');
 
-    // After the lock, the account signs in again; the failures before it count no more.
+    // The operator sees the lock on the organisation's page and unlocks the account: it signs in
+    // at once, and the failures before the unlock count no more.
+    const orgPage = await operator.get(`/organisations/${lockRows[0].organisation_id}`);
+    expect(orgPage.text).toMatch(/sign-in locked until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    const userId = /action="\/users\/([\w-]+)\/unlock"/.exec(orgPage.text)![1];
+    // Only the operator unlocks.
+    expect((await partner.post(`/users/${userId}/unlock`, {}, '/account')).status).toBe(404);
+    expect((await signInVia(service, '203.0.113.4', other, 'partner-password-1')).status).toBe(429);
+    expect(
+      (await operator.post(`/users/${userId}/unlock`, {}, `/organisations/${lockRows[0].organisation_id}`)).status,
+    ).toBe(303);
+    expect((await auditRows(service, 'sign-in-unlocked')).map((r) => r.detail)).toEqual([other]);
+    expect((await operator.get(`/organisations/${lockRows[0].organisation_id}`)).text).not.toContain('sign-in locked');
+    expect((await signInVia(service, '203.0.113.4', other, 'wrong-password-5')).status).toBe(401);
+    expect((await signInVia(service, '203.0.113.4', other, 'partner-password-1')).status).toBe(303);
+
+    // After a lock, the account signs in again; the failures before it count no more.
+    for (let i = 0; i < 3; i++) await signInVia(service, '203.0.113.6', other, 'wrong-password-6');
+    expect((await signInVia(service, '203.0.113.4', other, 'partner-password-1')).status).toBe(429);
     clock.offsetMs = 16 * MINUTE;
     expect((await signInVia(service, '203.0.113.4', other, 'partner-password-1')).status).toBe(303);
     expect((await signInVia(service, '203.0.113.4', other, 'wrong-password-4')).status).toBe(401);

@@ -491,11 +491,13 @@ export const ACCOUNT_ROUTES: RouteSpec[] = [
         .where('expires_at', '>', iso(ctx.now()))
         .execute();
       const waiting = invited.filter((i) => !people.some((p) => p.email === i.email));
+      const locks = new Map<string, Date | undefined>();
+      for (const p of people) locks.set(p.id, await accountLockedUntil(ctx, p.email));
       return send(
         reply,
         org.name,
         html`${organisationControls(who, org)}
-<h2>People</h2><ul id="people">${people.map((p) => html`<li>${p.email}${personControls(who, p)}</li>`)}${waiting.map((i) => html`<li>${i.email} (invited)</li>`)}</ul>
+<h2>People</h2><ul id="people">${people.map((p) => html`<li>${p.email}${personControls(who, p, locks.get(p.id))}</li>`)}${waiting.map((i) => html`<li>${i.email} (invited)</li>`)}</ul>
 ${
   org.removed_at
     ? ''

@@ -3,7 +3,7 @@
  * the oldest row shown), filtered by organisation; `/audit.jsonl`, the same rows as JSON lines,
  * oldest first (`after` a row's seq, to fetch only what is new). The operator sees every row and
  * may filter by organisation; a member of an organisation sees its rows alone (whatever it asks
- * for); someone not signed in is sent to the sign-in page, or 401 for the export.
+ * for), without the addresses they came from (personal data, the operator's to see); someone not signed in is sent to the sign-in page, or 401 for the export.
  */
 import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
@@ -91,7 +91,7 @@ export const AUDIT_ROUTES: RouteSpec[] = [
 ${shown.length === 0 ? html`<p id="audit-empty">No action recorded yet.</p>` : ''}
 <table id="audit"><tr><th>When (UTC)</th><th>Who</th><th>Action</th><th>Organisation</th><th>Product</th><th>Run</th><th>Certificate</th><th>Person</th><th>Address</th><th>Detail</th></tr>${shown.map(
           (r) =>
-            html`<tr data-seq="${String(r.seq)}" data-action="${r.action}"><td>${r.at}</td><td>${r.actor_email ?? r.actor_kind}${r.actor_email ? html` <small>(${r.actor_kind})</small>` : ''}</td><td class="audit-action">${r.action}</td><td>${r.organisation_name ?? ''}</td><td>${link('products', r.product_id)}</td><td>${link('runs', r.run_id)}</td><td>${link('certificates', r.certificate_id)}</td><td>${r.user_id ? r.user_id.slice(0, 8) : ''}</td><td>${r.address ?? ''}</td><td>${r.detail}</td></tr>`,
+            html`<tr data-seq="${String(r.seq)}" data-action="${r.action}"><td>${r.at}</td><td>${r.actor_email ?? r.actor_kind}${r.actor_email ? html` <small>(${r.actor_kind})</small>` : ''}</td><td class="audit-action">${r.action}</td><td>${r.organisation_name ?? ''}</td><td>${link('products', r.product_id)}</td><td>${link('runs', r.run_id)}</td><td>${link('certificates', r.certificate_id)}</td><td>${r.user_id ? r.user_id.slice(0, 8) : ''}</td><td>${who.role === 'operator' ? (r.address ?? '') : ''}</td><td>${r.detail}</td></tr>`,
         )}</table>
 ${older ? html`<p><a id="audit-older" href="${older}">Older</a></p>` : ''}`,
         who,
@@ -112,7 +112,9 @@ ${older ? html`<p><a id="audit-older" href="${older}">Older</a></p>` : ''}`,
             .orderBy('audit_events.seq', 'asc')
             .limit(EXPORT_BATCH)
             .execute();
-          for (const row of rows) yield `${JSON.stringify(auditLine(row))}\n`;
+          // Addresses are the operator's to see (personal data): a member's export leaves them out.
+          for (const row of rows)
+            yield `${JSON.stringify(auditLine(who.role === 'operator' ? row : { ...row, address: null }))}\n`;
           if (rows.length < EXPORT_BATCH) return;
           after = Number(rows[rows.length - 1].seq);
         }

@@ -21,10 +21,20 @@ function button(who: Who, action: string, label: string, confirm?: string): Raw 
   return html`<form method="post" action="${action}" class="inline">${csrfField(who.csrf)}${confirm ? html`<label>Type <code>${confirm}</code> to confirm <input type="text" name="confirm" required></label>` : ''}<button>${label}</button></form>`;
 }
 
-/** The operator's controls of one person (the organisation page lists them). */
-export function personControls(who: Who, person: { id: string; disabled_at: string | null }): Raw | '' {
+/**
+ * The operator's controls of one person (the organisation page lists them); a person whose sign-in
+ * is locked (too many failures: service/audit.ts accountLockedUntil) is shown so, with Unlock.
+ */
+export function personControls(
+  who: Who,
+  person: { id: string; disabled_at: string | null },
+  lockedUntil?: Date,
+): Raw | '' {
   if (person.id === who.userId) return '';
-  return html`${person.disabled_at ? html` <strong class="problem">disabled</strong> ${button(who, `/users/${person.id}/enable`, 'Enable')}` : button(who, `/users/${person.id}/disable`, 'Disable')} ${button(who, `/users/${person.id}/remove`, 'Remove')}`;
+  const locked = lockedUntil
+    ? html` <strong class="problem sign-in-locked">sign-in locked until ${iso(lockedUntil).slice(0, 16).replace('T', ' ')} UTC</strong> ${button(who, `/users/${person.id}/unlock`, 'Unlock')}`
+    : '';
+  return html`${locked}${person.disabled_at ? html` <strong class="problem">disabled</strong> ${button(who, `/users/${person.id}/enable`, 'Enable')}` : button(who, `/users/${person.id}/disable`, 'Disable')} ${button(who, `/users/${person.id}/remove`, 'Remove')}`;
 }
 
 /** The operator's controls of one organisation (its page shows them). */
@@ -126,6 +136,18 @@ export const LIFECYCLE_ROUTES: RouteSpec[] = [
         .execute();
       await endSessionsOf(ctx, user.id);
       await auditPerson(ctx, request, who, 'user-disabled', user);
+      return back(reply, user.organisation_id);
+    },
+  },
+  {
+    method: 'POST',
+    url: '/users/:userId/unlock',
+    access: 'operator',
+    async handler(request, reply, ctx, who) {
+      const user = await userOf(ctx, param(request, 'userId'));
+      if (!user) return notFound(reply, who);
+      // The trail holds the unlock: the failures before it count no more (service/audit.ts).
+      await auditPerson(ctx, request, who, 'sign-in-unlocked', user);
       return back(reply, user.organisation_id);
     },
   },
