@@ -7,11 +7,14 @@
  * An operation is finished when its suite file has run; its counts are read from the event files
  * the suite workers append to (core/events.ts), so they are the results judged so far (the
  * runner's own results, such as the discovery key, are added to the summary at the end).
+ * CheckTally is that reading on its own: the certification service's sink
+ * (service/jobs/runProgress.ts) counts each operation's results with it too, from the run folder
+ * `start` names, so the run engine reports nothing more than suites starting and finishing.
  */
 import { openSync, readdirSync, readSync, closeSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkerEvent } from '../core/events.ts';
-import { emptyCounts, type Status, verdictOf } from '../core/results.ts';
+import { emptyCounts, type Status, type Verdict, verdictOf } from '../core/results.ts';
 
 export interface ProgressSink {
   /** The run's operations (id and suite file), before the suites start. */
@@ -88,11 +91,45 @@ class EventTail {
   }
 }
 
+/** Each operation's results judged so far, read from the run's event files as the suites append to them. */
+export class CheckTally {
+  readonly #tail: EventTail;
+  readonly #results = new Map<string, { level: string; status: Status }[]>();
+
+  constructor(runDir: string) {
+    this.#tail = new EventTail(runDir);
+  }
+
+  /** Reads what was appended since the last call; answers the operations whose results grew. */
+  update(): Set<string> {
+    const grew = new Set<string>();
+    for (const e of this.#tail.read()) {
+      if (e.type !== 'check-evaluated') continue;
+      const list = this.#results.get(e.result.operation) ?? [];
+      list.push({ level: e.result.level, status: e.result.status });
+      this.#results.set(e.result.operation, list);
+      grew.add(e.result.operation);
+    }
+    return grew;
+  }
+
+  /** An operation's results so far, by status. */
+  counts(id: string): Record<Status, number> {
+    const counts = emptyCounts();
+    for (const r of this.#results.get(id) ?? []) counts[r.status]++;
+    return counts;
+  }
+
+  /** An operation's verdict on its results so far (core/results.ts verdictOf). */
+  verdict(id: string): Verdict {
+    return verdictOf((this.#results.get(id) ?? []) as never);
+  }
+}
+
 export class Progress implements ProgressSink {
   readonly #o: ProgressOptions;
   #operations: { id: string; suite: string }[] = [];
-  #tail: EventTail | undefined;
-  readonly #results = new Map<string, { level: string; status: Status }[]>();
+  #tally: CheckTally | undefined;
   readonly #running = new Set<string>();
   #done = 0;
   #startedAt = 0;
@@ -105,7 +142,7 @@ export class Progress implements ProgressSink {
 
   start(operations: readonly { id: string; suite: string }[], runDir: string): void {
     this.#operations = [...operations];
-    this.#tail = new EventTail(runDir);
+    this.#tally = new CheckTally(runDir);
     this.#startedAt = this.#now();
     if (this.#o.tty) {
       this.#timer = setInterval(() => this.#draw(), 250);
@@ -123,12 +160,7 @@ export class Progress implements ProgressSink {
 
   suiteFinished(suite: string): void {
     this.#running.delete(suite);
-    for (const e of this.#tail?.read() ?? []) {
-      if (e.type !== 'check-evaluated') continue;
-      const list = this.#results.get(e.result.operation) ?? [];
-      list.push({ level: e.result.level, status: e.result.status });
-      this.#results.set(e.result.operation, list);
-    }
+    this.#tally?.update();
     const lines = this.#operations.filter((o) => o.suite === suite).map((o) => this.#line(o.id));
     this.#done += lines.length;
     this.#print(lines);
@@ -145,10 +177,8 @@ export class Progress implements ProgressSink {
   }
 
   #line(id: string): string {
-    const own = this.#results.get(id) ?? [];
-    const counts = emptyCounts();
-    for (const r of own) counts[r.status]++;
-    const verdict = verdictOf(own as never);
+    const counts = this.#tally?.counts(id) ?? emptyCounts();
+    const verdict = this.#tally?.verdict(id) ?? 'inconclusive';
     const label = STATUS_LABEL[verdict];
     const coloured =
       !this.#o.color || verdict === 'inconclusive'
@@ -174,7 +204,7 @@ export class Progress implements ProgressSink {
   }
 
   #draw(): void {
-    if (!this.#o.tty || !this.#tail) return;
+    if (!this.#o.tty || !this.#tally) return;
     const seconds = Math.round((this.#now() - this.#startedAt) / 1000);
     const running = [...this.#running].join(', ');
     let text = `${this.#done}/${this.#operations.length} operations judged · ${seconds} s${running ? ` · running ${running}` : ''}`;

@@ -60,7 +60,7 @@ afterAll(async () => {
   pg?.stop();
 });
 
-async function until<T>(what: string, look: () => T | undefined | Promise<T | undefined>): Promise<T> {
+async function until<T>(_what: string, look: () => T | undefined | Promise<T | undefined>): Promise<T> {
   for (;;) {
     const found = await look();
     if (found !== undefined) return found;

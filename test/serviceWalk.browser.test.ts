@@ -272,8 +272,9 @@ describe('the certification service in Chromium: a partner from invite to certif
         JSON.stringify(log),
       ).toBe(true);
       expect(live.map((e) => e.progress).some((p) => /\d+ of \d+ suites done/.test(p))).toBe(true);
-      // The last load is the page's own reload once the run ended.
-      expect(log.at(-1)).toMatchObject({ kind: 'load', state: 'finished' });
+      // The run's end is shown without a reload: one load, the last change live, finished.
+      expect(log.filter((e) => e.kind === 'load')).toHaveLength(1);
+      expect(log.at(-1)).toMatchObject({ kind: 'live', state: 'finished' });
       const verdict = (await page.locator('#verdict').innerText()).trim();
       expect(verdict).toBe('conformant');
       expect(await page.locator('main').innerText()).toMatch(/Coverage: 100% \(\d+\/\d+\)/);
@@ -520,6 +521,38 @@ describe('the certification service in Chromium: a partner from invite to certif
       await partner.goto(`${service.url}${walk.productPath}`);
       const row = partner.locator(`#certificates tr:has(a[href="${walk.certificatePath}"])`);
       expect(await row.locator('td.certificate-revoked').innerText()).toBe('revoked');
+    },
+  );
+
+  step(
+    "the operator's audit page lists the walk's actions in order, newest first: invite, register, run, revoke",
+    async () => {
+      const operator = walk.operator!;
+      await operator.goto(`${service.url}/audit`);
+      const actions = await operator
+        .locator('#audit tr[data-action]')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-action')));
+      const walked = [
+        'organisation-created',
+        'invite',
+        'invite-accepted',
+        'product-registered',
+        'run-started',
+        'certificate-issued',
+        'certificate-revoked',
+      ];
+      // Newest first: the walk's actions appear in the reverse of the order they were taken, from
+      // the first organisation's creation on (before it, the first operator's own invite).
+      const since = actions.slice(0, actions.lastIndexOf('organisation-created') + 1);
+      const firstSeen = walked.map((a) => since.lastIndexOf(a));
+      expect(
+        firstSeen.every((i) => i >= 0),
+        `${walked} in ${actions}`,
+      ).toBe(true);
+      expect([...firstSeen].sort((a, b) => b - a)).toEqual(firstSeen);
+      const revoked = operator.locator('#audit tr[data-action="certificate-revoked"]').first();
+      expect(await revoked.innerText()).toContain('The partner withdrew the product.');
+      expect(await revoked.innerText()).toContain(OPERATOR.email);
     },
   );
 
