@@ -14,6 +14,7 @@ const LONGEST_FIRST = [
   'test/faults.test.ts',
   'test/package.test.ts',
   'test/variantProbes.test.ts',
+  'test/compare.test.ts',
   'test/hostile.test.ts',
   'test/serviceRestart.test.ts',
   'pacts/verify.test.ts',

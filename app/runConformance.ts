@@ -111,6 +111,12 @@ export interface RunOptions {
    * counts only new MUST findings.
    */
   baseline?: { results: RunResults; source: string; failOn: 'any' | 'new' };
+  /**
+   * A folder into which the suite workers log every call they send, whether or not a check keeps
+   * it as evidence (core/exchangeLog.ts): `conformance compare` pairs two runs' calls from it. The
+   * caller owns the folder (the run's own folder is removed when the run ends).
+   */
+  exchangeLog?: string;
 }
 
 /** Where a run's wall time went, in milliseconds (the benchmark prints them: npm run bench). */
@@ -305,6 +311,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
       selected: active.map((op) => op.id),
       runDir,
       pacing,
+      ...(options.exchangeLog ? { exchangeLog: resolve(options.exchangeLog) } : {}),
     };
     const suites = [...new Set(active.filter((op) => addresses[op.id]).map((op) => op.suite))];
     marks.discovered = performance.now();

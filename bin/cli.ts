@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { certifyClient } from '../cli/certifyClient.ts';
 import { type Command, EXIT, type Out, SetupProblem, stdio, UsageError } from '../cli/command.ts';
+import { compare } from '../cli/compare.ts';
 import { diff } from '../cli/diff.ts';
 import { faults } from '../cli/faults.ts';
 import { commandHelp, helpCommand, overview, usageLine } from '../cli/help.ts';
@@ -41,6 +42,7 @@ const COMMANDS: Record<string, Command> = {
   report,
   'verify-report': verifyReport,
   diff,
+  compare,
   operations,
   faults,
   variants,

@@ -84,9 +84,11 @@ describe('two answers compared', () => {
       ]),
     );
     const d = compareAnswers(ref, cand);
+    // p1 is the reference's first entry and the candidate's second: each answer's place is kept.
     expect(d).toContainEqual({
       kind: 'value-changed',
       path: '/entry/0/resource/name/0/family',
+      candidatePath: '/entry/1/resource/name/0/family',
       abstractPath: '/entry/*/resource/name/*/family',
       reference: 'A',
       candidate: 'Z',
@@ -120,6 +122,37 @@ describe('noise learnt from two primaries', () => {
   });
 });
 
+describe('what is left out', () => {
+  test('rules given as a matcher leave out what they match, and set items that differ only there pair as equal', () => {
+    const ref = answer({
+      entry: [
+        { n: 'a', meta: { lastUpdated: 't1' } },
+        { n: 'b', meta: { lastUpdated: 't2' } },
+      ],
+    });
+    const cand = answer({
+      entry: [
+        { n: 'b', meta: { lastUpdated: 't9' } },
+        { n: 'a', meta: { lastUpdated: 't8' } },
+      ],
+    });
+    // Without the rule the items name no id and differ: gone and new.
+    expect(compareAnswers(ref, cand).map((d) => d.kind)).toEqual([
+      'member-gone',
+      'member-gone',
+      'member-new',
+      'member-new',
+    ]);
+    const volatile = { has: (p: string) => p.endsWith('/meta/lastUpdated') };
+    expect(compareAnswers(ref, cand, { ignore: volatile })).toEqual([]);
+  });
+
+  test('the whole body left out leaves the status and the headers compared', () => {
+    const d = compareAnswers(answer('a', 200), answer('b', 201), { ignore: new Set(['']) });
+    expect(d.map((x) => x.kind)).toEqual(['status-changed']);
+  });
+});
+
 describe('differences grouped like findings', () => {
   test('by operation, abstract path and kind, with a count and the first example, most frequent first', () => {
     const d = (operation: string, pair: number, path: string, abstractPath: string): PairedDifference => ({
@@ -136,9 +169,9 @@ describe('differences grouped like findings', () => {
       d('search-bills', 1, '/entry/0/x', '/entry/*/x'),
       d('search-bills', 2, '/entry/3/x', '/entry/*/x'),
     ]);
-    expect(groups.map((g) => [g.operation, g.abstractPath, g.count, g.example.pair])).toEqual([
-      ['search-bills', '/entry/*/x', 2, 1],
-      ['get-bill', '/total', 1, 0],
+    expect(groups.map((g) => [g.operation, g.abstractPath, g.count, g.example.pair, g.pairs])).toEqual([
+      ['search-bills', '/entry/*/x', 2, 1, [1, 2]],
+      ['get-bill', '/total', 1, 0, [0]],
     ]);
   });
 });

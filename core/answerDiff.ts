@@ -17,7 +17,10 @@ export type DifferenceKind =
   | 'type-changed'
   | 'member-gone'
   | 'member-new'
-  | 'body-changed';
+  | 'body-changed'
+  /** A call one run made and the other did not (the runs took other paths): path ''. */
+  | 'exchange-gone'
+  | 'exchange-new';
 
 export interface Difference {
   kind: DifferenceKind;
@@ -25,8 +28,21 @@ export interface Difference {
   path: string;
   /** The same with array indexes written `*`: the key differences are grouped and noise is named by. */
   abstractPath: string;
+  /**
+   * Where it is in the candidate's answer, when not at `path`: items of an array compared as a set
+   * pair whatever their places (`path` is then the reference's place).
+   */
+  candidatePath?: string;
   reference?: unknown;
   candidate?: unknown;
+}
+
+/**
+ * Abstract paths left out of a comparison (a Set of them, or rules that match many: noise learnt,
+ * documented volatile members, configured ignores); a path lies under an ignored one too.
+ */
+export interface Ignore {
+  has(abstractPath: string): boolean;
 }
 
 /** An answer as compared: its status, headers by lower-case name, and its body (parsed when JSON). */
@@ -43,27 +59,35 @@ export interface CompareOptions {
   /** True for an array whose order the documents fix (its abstract path); others compare as sets. */
   ordered?: (abstractPath: string) => boolean;
   /** Abstract paths (and everything under them) left out: learnt noise and configured ignores. */
-  ignore?: ReadonlySet<string>;
+  ignore?: Ignore;
 }
 
 const typeOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 const escapeToken = (k: string) => k.replaceAll('~', '~0').replaceAll('/', '~1');
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Canonical JSON (keys sorted): equal values have equal text whatever their member order. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+/**
+ * Canonical JSON (keys sorted): equal values have equal text whatever their member order. Members
+ * ignored at `abstract` are left out, so that set items differing only in noise pair as equal.
+ */
+function canonical(v: unknown, abstract = '', ignore?: Ignore): string {
+  if (Array.isArray(v)) return `[${v.map((item) => canonical(item, `${abstract}/*`, ignore)).join(',')}]`;
   if (isObject(v))
     return `{${Object.keys(v)
       .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .filter((k) => !ignore?.has(`${abstract}/${escapeToken(k)}`))
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k], `${abstract}/${escapeToken(k)}`, ignore)}`)
       .join(',')}}`;
   return JSON.stringify(v) ?? 'null';
 }
 
-/** Whether the path, or a path it lies under, is ignored. */
-function ignored(abstractPath: string, ignore: ReadonlySet<string> | undefined): boolean {
-  if (!ignore || ignore.size === 0) return false;
+/**
+ * Whether the path, or a path it lies under, is ignored. A body path lies under `''` (the whole
+ * body); `status` and `header:NAME` lie under nothing.
+ */
+function ignored(abstractPath: string, ignore: Ignore | undefined): boolean {
+  if (!ignore || (ignore instanceof Set && ignore.size === 0)) return false;
+  if (abstractPath !== '' && !abstractPath.startsWith('/')) return ignore.has(abstractPath);
   for (let p = abstractPath; ; p = p.slice(0, p.lastIndexOf('/'))) {
     if (ignore.has(p)) return true;
     if (p === '') return false;
@@ -81,6 +105,10 @@ function itemKey(v: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Compares `a` (the reference's value, at `path`) with `b` (the candidate's, at `cpath`: another
+ * place where set items paired at other indexes).
+ */
 function compareValues(
   a: unknown,
   b: unknown,
@@ -88,25 +116,28 @@ function compareValues(
   abstract: string,
   options: CompareOptions,
   out: Difference[],
+  cpath: string = path,
 ): void {
   if (ignored(abstract, options.ignore)) return;
+  const push = (d: Difference, candidatePath: string) =>
+    out.push(candidatePath === d.path ? d : { ...d, candidatePath });
   const [ta, tb] = [typeOf(a), typeOf(b)];
   if (ta !== tb) {
-    out.push({ kind: 'type-changed', path, abstractPath: abstract, reference: a, candidate: b });
+    push({ kind: 'type-changed', path, abstractPath: abstract, reference: a, candidate: b }, cpath);
     return;
   }
   if (ta === 'object') {
     const [oa, ob] = [a as Record<string, unknown>, b as Record<string, unknown>];
     for (const k of Object.keys(oa)) {
-      const [p, q] = [`${path}/${escapeToken(k)}`, `${abstract}/${escapeToken(k)}`];
+      const [p, q, c] = [`${path}/${escapeToken(k)}`, `${abstract}/${escapeToken(k)}`, `${cpath}/${escapeToken(k)}`];
       if (!(k in ob)) {
         if (!ignored(q, options.ignore)) out.push({ kind: 'member-gone', path: p, abstractPath: q, reference: oa[k] });
-      } else compareValues(oa[k], ob[k], p, q, options, out);
+      } else compareValues(oa[k], ob[k], p, q, options, out, c);
     }
     for (const k of Object.keys(ob)) {
-      const [p, q] = [`${path}/${escapeToken(k)}`, `${abstract}/${escapeToken(k)}`];
+      const [p, q, c] = [`${path}/${escapeToken(k)}`, `${abstract}/${escapeToken(k)}`, `${cpath}/${escapeToken(k)}`];
       if (!(k in oa) && !ignored(q, options.ignore))
-        out.push({ kind: 'member-new', path: p, abstractPath: q, candidate: ob[k] });
+        push({ kind: 'member-new', path: p, abstractPath: q, candidate: ob[k] }, c);
     }
     return;
   }
@@ -116,35 +147,56 @@ function compareValues(
     if (options.ordered?.(abstract)) {
       const n = Math.max(xa.length, xb.length);
       for (let i = 0; i < n; i++) {
-        const p = `${path}/${i}`;
-        if (i >= xb.length) out.push({ kind: 'member-gone', path: p, abstractPath: item, reference: xa[i] });
-        else if (i >= xa.length) out.push({ kind: 'member-new', path: p, abstractPath: item, candidate: xb[i] });
-        else compareValues(xa[i], xb[i], p, item, options, out);
+        const [p, c] = [`${path}/${i}`, `${cpath}/${i}`];
+        if (i >= xb.length) {
+          if (!ignored(item, options.ignore))
+            out.push({ kind: 'member-gone', path: p, abstractPath: item, reference: xa[i] });
+        } else if (i >= xa.length) {
+          if (!ignored(item, options.ignore))
+            push({ kind: 'member-new', path: p, abstractPath: item, candidate: xb[i] }, c);
+        } else compareValues(xa[i], xb[i], p, item, options, out, c);
       }
       return;
     }
     // A set: equal items pair first, then items with the same key (compared member by member), then
     // a last item on each side when neither names an id; what is left is gone or new.
-    const left = xa.map((v, i) => ({ v, i }));
-    const right = xb.map((v, i) => ({ v, i }));
-    for (let i = left.length - 1; i >= 0; i--) {
-      const c = canonical(left[i]?.v);
-      const j = right.findIndex((r) => canonical(r.v) === c);
-      if (j >= 0) {
-        left.splice(i, 1);
-        right.splice(j, 1);
-      }
-    }
-    for (let i = left.length - 1; i >= 0; i--) {
-      const key = itemKey(left[i]?.v);
-      const j = key === undefined ? -1 : right.findIndex((r) => itemKey(r.v) === key);
-      if (j >= 0) {
-        const [l, r] = [left[i], right[j]] as [{ v: unknown; i: number }, { v: unknown; i: number }];
-        compareValues(l.v, r.v, `${path}/${l.i}`, item, options, out);
-        left.splice(i, 1);
-        right.splice(j, 1);
-      }
-    }
+    // Each item's canonical text is made once: a long list is paired in linear time.
+    const text = (v: unknown) => canonical(v, item, options.ignore);
+    let left = xa.map((v, i) => ({ v, i, t: text(v) }));
+    let right = xb.map((v, i) => ({ v, i, t: text(v) }));
+    const equal = new Map<string, number[]>();
+    right.forEach((r, j) => {
+      const list = equal.get(r.t);
+      if (list) list.push(j);
+      else equal.set(r.t, [j]);
+    });
+    const pairedRight = new Set<number>();
+    left = left.filter((l) => {
+      const j = equal.get(l.t)?.shift();
+      if (j === undefined) return true;
+      pairedRight.add(j);
+      return false;
+    });
+    right = right.filter((_, j) => !pairedRight.has(j));
+    const byKey = new Map<string, number[]>();
+    right.forEach((r, j) => {
+      const key = itemKey(r.v);
+      if (key === undefined) return;
+      const list = byKey.get(key);
+      if (list) list.push(j);
+      else byKey.set(key, [j]);
+    });
+    const keyedRight = new Set<number>();
+    left = left.filter((l) => {
+      const key = itemKey(l.v);
+      const j = key === undefined ? undefined : byKey.get(key)?.shift();
+      const r = j === undefined ? undefined : right[j];
+      if (j === undefined || r === undefined) return true;
+      keyedRight.add(j);
+      compareValues(l.v, r.v, `${path}/${l.i}`, item, options, out, `${cpath}/${r.i}`);
+      return false;
+    });
+    right = right.filter((_, j) => !keyedRight.has(j));
     // One item left on each side, neither naming an id: they are the pair, whatever changed in it.
     if (
       left.length === 1 &&
@@ -153,15 +205,16 @@ function compareValues(
       itemKey(right[0]?.v) === undefined
     ) {
       const [l, r] = [left[0], right[0]] as [{ v: unknown; i: number }, { v: unknown; i: number }];
-      compareValues(l.v, r.v, `${path}/${l.i}`, item, options, out);
+      compareValues(l.v, r.v, `${path}/${l.i}`, item, options, out, `${cpath}/${r.i}`);
       return;
     }
     if (ignored(item, options.ignore)) return;
     for (const l of left) out.push({ kind: 'member-gone', path: `${path}/${l.i}`, abstractPath: item, reference: l.v });
-    for (const r of right) out.push({ kind: 'member-new', path: `${path}/${r.i}`, abstractPath: item, candidate: r.v });
+    for (const r of right)
+      out.push({ kind: 'member-new', path: `${cpath}/${r.i}`, abstractPath: item, candidate: r.v });
     return;
   }
-  if (a !== b) out.push({ kind: 'value-changed', path, abstractPath: abstract, reference: a, candidate: b });
+  if (a !== b) push({ kind: 'value-changed', path, abstractPath: abstract, reference: a, candidate: b }, cpath);
 }
 
 /** The differences of the candidate's answer from the reference's, status and named headers first. */
@@ -187,7 +240,10 @@ export function compareAnswers(reference: Answer, candidate: Answer, options: Co
     // Text (not JSON) on either side: compared whole.
     if (ra !== rb && !ignored('', options.ignore))
       out.push({ kind: 'body-changed', path: '', abstractPath: '', reference: ra, candidate: rb });
-  } else if (ra !== undefined || rb !== undefined) compareValues(ra, rb, '', '', options, out);
+  } else if ((ra !== undefined || rb !== undefined) && JSON.stringify(ra) !== JSON.stringify(rb)) {
+    // The same JSON text (most pairs) has nothing that differs, whatever is ignored.
+    compareValues(ra, rb, '', '', options, out);
+  }
   return out;
 }
 
@@ -214,22 +270,40 @@ export interface DifferenceGroup {
   count: number;
   /** The first difference of the group, with its pair. */
   example: PairedDifference;
+  /** The pairs the group's differences were found on, each once, in the order first seen. */
+  pairs: number[];
 }
 
 /** Differences grouped like findings: by operation, abstract path and kind, most frequent first. */
 export function groupDifferences(differences: readonly PairedDifference[]): DifferenceGroup[] {
-  const groups = new Map<string, DifferenceGroup>();
+  const groups = new Map<string, DifferenceGroup & { seen: Set<number> }>();
   for (const d of differences) {
     const key = `${d.operation}\u0000${d.abstractPath}\u0000${d.kind}`;
     const g = groups.get(key);
-    if (g) g.count += 1;
-    else groups.set(key, { operation: d.operation, abstractPath: d.abstractPath, kind: d.kind, count: 1, example: d });
+    if (g) {
+      g.count += 1;
+      if (!g.seen.has(d.pair)) {
+        g.seen.add(d.pair);
+        g.pairs.push(d.pair);
+      }
+    } else
+      groups.set(key, {
+        operation: d.operation,
+        abstractPath: d.abstractPath,
+        kind: d.kind,
+        count: 1,
+        example: d,
+        pairs: [d.pair],
+        seen: new Set([d.pair]),
+      });
   }
-  return [...groups.values()].sort(
-    (a, b) =>
-      b.count - a.count ||
-      a.operation.localeCompare(b.operation) ||
-      a.abstractPath.localeCompare(b.abstractPath) ||
-      a.kind.localeCompare(b.kind),
-  );
+  return [...groups.values()]
+    .map(({ seen: _, ...g }) => g)
+    .sort(
+      (a, b) =>
+        b.count - a.count ||
+        a.operation.localeCompare(b.operation) ||
+        a.abstractPath.localeCompare(b.abstractPath) ||
+        a.kind.localeCompare(b.kind),
+    );
 }

@@ -86,9 +86,27 @@ export interface ResolvedConfig {
   http: HttpSettings;
   fixtures: Fixtures;
   attestation: Attestation;
+  /** What `conformance compare` leaves out of a comparison (config `compare.ignore`), each item as `{ path, operations?, reason? }`. */
+  compareIgnore: CompareIgnore[];
   /** SHA-256 of the config as loaded (before secrets were resolved). */
   digest: string;
   source: string;
+}
+
+/** A path `conformance compare` leaves out (config `compare.ignore`): on every operation, or on those named. */
+export interface CompareIgnore {
+  path: string;
+  operations?: string[];
+  reason?: string;
+}
+
+/** The config's `compare.ignore`, each item in its object form. */
+export function compareIgnoreOf(file: ConfigFile): CompareIgnore[] {
+  return (file.compare?.ignore ?? []).map((item) =>
+    typeof item === 'string'
+      ? { path: item }
+      : { ...item, ...(item.operations ? { operations: [...item.operations] } : {}) },
+  );
 }
 
 /** A bad config or environment: the CLI prints the one-line message and exits 2. */
@@ -293,6 +311,7 @@ export function loadConfig(options: {
     http: httpSettings(file.http, dirname(resolvePath(options.file)), variable, environment),
     fixtures: file.fixtures ?? {},
     attestation: file.attestation ?? {},
+    compareIgnore: compareIgnoreOf(file),
     digest: createHash('sha256').update(JSON.stringify(file)).digest('hex'),
     source: options.file,
   };

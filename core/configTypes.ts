@@ -194,6 +194,37 @@ export interface ConformanceRunConfiguration {
      */
     proxy?: string;
   };
+  /**
+   * Settings of `conformance compare`, the differential run (the candidate's config and the reference's both apply): what is left out when two targets' answers are compared, besides the noise learnt from a second reference (`--second`) or, without one, the members the documents make volatile.
+   */
+  compare?: {
+    /**
+     * Paths of the answers left out of the comparison, and everything under them: a JSON pointer into the body with `*` for any array index and `**` for any number of members (`/entry/* /resource/meta/versionId`, `** /lastUpdated`), `status`, `header:NAME`, `exchange` (a call made by one run only), or `""` (the whole body). An item is a path, left out on every operation, or `{"path": "/total", "operations": ["search-bills"], "reason": "..."}`, left out on those operations with the reason the report shows. The report lists each with how many differences it left out.
+     *
+     * Items: A path left out on every operation, or one with the operations it applies to and why.
+     */
+    ignore?: (
+      | string
+      | {
+          /**
+           * The path, as a path left out on every operation is written.
+           */
+          path: string;
+          /**
+           * Operation ids (`conformance operations` lists them) it applies to; every operation when absent.
+           *
+           * @minItems 1
+           *
+           * Items: An operation id, such as search-bills.
+           */
+          operations?: [string, ...string[]];
+          /**
+           * Why it is left out, shown in the comparison report ("the candidate numbers bills otherwise").
+           */
+          reason?: string;
+        }
+    )[];
+  };
   fixtures?: Fixtures;
 }
 /**

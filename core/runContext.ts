@@ -42,6 +42,11 @@ export interface RunContext {
   /** Selected operation ids (after --only and reservedOperations). */
   selected: string[];
   runDir: string;
+  /**
+   * A folder into which every worker logs each call it sends (core/exchangeLog.ts), for a
+   * differential run (`conformance compare`); no log without it.
+   */
+  exchangeLog?: string;
 }
 
 declare module 'vitest' {

@@ -7,11 +7,13 @@
  * budget (core/evidenceCap.ts), the event file and the exchanges already recorded. Created on
  * first use; suites run only through `conformance run`.
  */
-import { inject } from 'vitest';
+import { basename } from 'node:path';
+import { expect, inject } from 'vitest';
 import { isOperationId, operation } from '../spec/operations.ts';
 import { Breaker, type BreakerKey, RunRetryBudget, runInterruption } from './breaker.ts';
 import { EventFile } from './events.ts';
 import { EvidenceBudget } from './evidenceCap.ts';
+import { type CallPlace, ExchangeLog } from './exchangeLog.ts';
 import type { Exchange, ExchangeRequest } from './exchange.ts';
 import { DEFAULT_CONCURRENCY, HttpClient, Pacer } from './http.ts';
 import { Redactor } from './redact.ts';
@@ -29,6 +31,14 @@ export interface WorkerState {
   recorded: WeakMap<Exchange, ExchangeRecord>;
   /** Ids of the exchanges whose record was emitted (an id is emitted once, whatever holds it). */
   emitted: Set<string>;
+  /** Every call sent, logged for a differential run (RunContext `exchangeLog`, core/exchangeLog.ts). */
+  log?: ExchangeLog;
+}
+
+/** The suite file and test of the running call, as the exchange log pairs calls across targets. */
+function callPlace(): CallPlace {
+  const { testPath, currentTestName } = expect.getState();
+  return { suite: testPath ? basename(testPath).replace(/\.suite\.[jt]s$/, '') : '', test: currentTestName ?? '' };
 }
 
 /** The service a call of an operation belongs to, at the origin it is sent to. */
@@ -51,9 +61,10 @@ export function worker(): WorkerState {
     if (!ctx) throw new Error('Suites run only through `conformance run` (no run context was provided)');
     const breaker = new Breaker(ctx.runDir, ctx.http.stopAfterConsecutiveFailures, breakerKeyOf);
     const pacer = new Pacer(ctx.http.maxRequestsPerSecond, ctx.http.concurrency, ctx.pacing, (ctx.workers ?? 1) - 1);
+    const log = ctx.exchangeLog ? new ExchangeLog(ctx.exchangeLog, callPlace, [ctx.token, ...ctx.secrets]) : undefined;
     state = {
       ctx,
-      client: new HttpClient(ctx.http, breaker, {
+      client: new HttpClient(ctx.http, log ? log.guard(breaker) : breaker, {
         budget: new RunRetryBudget(ctx.runDir, ctx.http),
         pacer,
         // The runner's Ctrl-C (interruptRun) ends this worker's waits for Retry-After or pacing at once.
@@ -64,6 +75,7 @@ export function worker(): WorkerState {
       evidenceBudget: new EvidenceBudget(ctx.http.maxRunEvidenceBytes, ctx.runDir),
       recorded: new WeakMap(),
       emitted: new Set(),
+      ...(log ? { log } : {}),
     };
   }
   return state;
@@ -86,4 +98,5 @@ export function sendAheadWidth(): number {
 export function learnSecret(secret: string): void {
   const w = worker();
   w.redactor = w.redactor.with([secret]);
+  w.log?.learnSecret(secret);
 }

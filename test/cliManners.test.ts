@@ -33,6 +33,7 @@ const COMMANDS = [
   'openapi',
   'pact',
   'certify-client',
+  'compare',
   'help',
 ];
 

@@ -42,6 +42,7 @@ describe('the README commands', () => {
         'certify-recipe',
         'baseline-recipe',
         'shard-recipe',
+        'compare-recipe',
         'verify-download',
         'install-package',
       ]),
