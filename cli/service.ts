@@ -1,11 +1,13 @@
 /**
  * `conformance service`: the hosted certification service (service/) until Ctrl-C. The embedded
- * database under --data-dir by default; --database-url postgres://... for PostgreSQL, where
+ * database (SQLite compiled to WebAssembly, one process's: the data folder is locked while the
+ * service runs) under --data-dir by default; --database-url postgres://... for PostgreSQL, where
  * --workers-only processes on other machines share the runs. --queue-limit bounds the runs an
  * organisation has queued or running; --retain-days prunes old runs' reports (certified ones kept).
  * --trust-proxy N trusts N reverse proxies (alone: 1): the client's address is the Nth from the
  * right of X-Forwarded-For. A database that cannot be opened, a data folder that cannot be
- * written, or a missing service key or signing key, is one line and exit 2.
+ * written or that another service holds, or a missing service key or signing key, is one line and
+ * exit 2.
  */
 import { DEFAULT_SETTINGS } from '../service/context.ts';
 import { type Command, integer, parse, SetupProblem, UsageError } from './command.ts';
@@ -31,7 +33,10 @@ export const service: Command = {
     options: [
       ['--port N', 'port to listen on (default 8080; 0: any free port)'],
       ['--host H', 'address to listen on (default 127.0.0.1)'],
-      ['--data-dir DIR', 'reports and the embedded database (default ./conformance-service-data)'],
+      [
+        '--data-dir DIR',
+        'reports and the embedded database (default ./conformance-service-data; with the embedded database, one service at a time)',
+      ],
       [
         '--database-url URL',
         'PostgreSQL (postgres://...) instead of the embedded database; needs CONFORMANCE_SERVICE_KEY and a signing key',

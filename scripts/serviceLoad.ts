@@ -6,7 +6,8 @@
  * operator starts them (`conformance service`, and with --postgres `--workers N` extra
  * `conformance service --workers-only` processes on a throwaway PostgreSQL sharing the queue).
  *
- * Measured from the database (the runs table, sampled every 200 ms) and beside it:
+ * Measured from the database (the runs table, sampled every 200 ms; on the embedded database, which
+ * is the service process's alone, each started run's JSON page instead) and beside it:
  * - queued, started, finished, failed; lost: a run whose start was answered but that is queued,
  *   running or absent at the end;
  * - run twice: a run performed to a verdict more than once. Two signals, either counts: the run's
@@ -251,22 +252,79 @@ const RUNS_SQL =
   'select id, organisation_id, product_id, state, attempt, worker, created_at, started_at, finished_at, verdict, problem from runs';
 
 interface RunsReader {
+  /** How often it is read. */
+  everyMs: number;
   read(): Promise<RunRow[]>;
   close(): Promise<void>;
 }
 
-async function sqliteReader(file: string): Promise<RunsReader> {
-  const { default: SQLite } = await import('better-sqlite3');
-  const database = new SQLite(file, { readonly: true, fileMustExist: true });
-  database.pragma('busy_timeout = 5000');
-  const statement = database.prepare(RUNS_SQL);
+/** A run this script started: who may read it, and its organisation (the run's JSON does not name it). */
+interface StartedRun {
+  partner: Person;
+  organisation: string;
+}
+
+/**
+ * The embedded database is the service process's alone (SQLite holds its file while the service
+ * runs, and the data folder is locked), so its runs are read through the service: each started
+ * run's JSON (`/runs/ID.json`) as its partner, once a second until it is seen ended: the service
+ * under load answers these requests too, so they are kept few (a verdict written twice is then
+ * seen in the report folders alone). The embedded service has one process, which performs every
+ * run it holds.
+ */
+function serviceReader(started: Map<string, StartedRun>, worker: string): RunsReader {
+  const last = new Map<string, RunRow>();
+  const ended = (row: RunRow) => row.state === 'finished' || row.state === 'failed' || row.state === 'cancelled';
   return {
+    everyMs: 1000,
     async read() {
-      return statement.all() as RunRow[];
+      // The requests answer one after the other, so each run is told as it was when they began
+      // (its claim's and verdict's times say), as one query of the table would have told it.
+      const at = Date.now();
+      const asAt = (row: RunRow): RunRow => {
+        const started = row.started_at === null ? Number.POSITIVE_INFINITY : Date.parse(row.started_at);
+        const finished = row.finished_at === null ? Number.POSITIVE_INFINITY : Date.parse(row.finished_at);
+        if (started > at) return { ...row, state: 'queued', worker: null };
+        if (finished > at) return { ...row, state: 'running', worker };
+        return row;
+      };
+      const rows = await Promise.all(
+        [...started].map(async ([id, { partner, organisation }]): Promise<RunRow | undefined> => {
+          const known = last.get(id);
+          if (known !== undefined && ended(known)) return known;
+          const answer = await partner.get(`/runs/${id}.json`);
+          if (answer.status === 404) return undefined;
+          if (answer.status !== 200) throw new Error(`/runs/${id}.json answered ${answer.status}`);
+          const run = JSON.parse(answer.text) as {
+            product: { id: string };
+            state: string;
+            attempt: number;
+            verdict: string | null;
+            problem: string | null;
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+          };
+          const row: RunRow = {
+            id,
+            organisation_id: organisation,
+            product_id: run.product.id,
+            state: run.state,
+            attempt: run.attempt,
+            worker: run.state === 'running' ? worker : null,
+            created_at: run.createdAt,
+            started_at: run.startedAt,
+            finished_at: run.finishedAt,
+            verdict: run.verdict,
+            problem: run.problem,
+          };
+          last.set(id, row);
+          return asAt(row);
+        }),
+      );
+      return rows.filter((r): r is RunRow => r !== undefined);
     },
-    async close() {
-      database.close();
-    },
+    async close() {},
   };
 }
 
@@ -275,6 +333,7 @@ async function postgresReader(url: string): Promise<RunsReader> {
   const pool = new pgClient.Pool({ connectionString: url, max: 1 });
   pool.on('error', () => {});
   return {
+    everyMs: SAMPLE_MS,
     async read() {
       return (await pool.query<RunRow>(RUNS_SQL)).rows.map((r) => ({ ...r, attempt: Number(r.attempt) }));
     },
@@ -334,7 +393,7 @@ class Sampler {
       while (!this.#stopped) {
         const began = Date.now();
         await this.sample();
-        await sleep(Math.max(0, SAMPLE_MS - (Date.now() - began)));
+        await sleep(Math.max(0, this.reader.everyMs - (Date.now() - began)));
       }
     })();
   }
@@ -488,9 +547,10 @@ async function main(): Promise<number> {
   );
   await Promise.all(workers.map((w) => w.ready));
   const processes = children;
+  const startedRuns = new Map<string, StartedRun>();
   const reader = databaseUrl
     ? await postgresReader(databaseUrl)
-    : await sqliteReader(join(web.process.dataDir, 'service.db'));
+    : serviceReader(startedRuns, `${hostname()}:${web.process.pid}`);
 
   // Set-up: the operator makes every organisation and invites its partner; each partner registers its products.
   const setupStart = performance.now();
@@ -553,6 +613,8 @@ async function main(): Promise<number> {
       const began = performance.now();
       try {
         const answer = await s.partner.request('POST', `${s.product}/runs`, { _csrf: s.token });
+        const id = answer.status === 303 ? answer.location?.split('/').pop() : undefined;
+        if (id !== undefined) startedRuns.set(id, { partner: s.partner, organisation: String(s.organisation) });
         return { ...s, answer, ms: performance.now() - began };
       } catch (e) {
         return { ...s, error: (e as Error).message, ms: performance.now() - began };
@@ -675,7 +737,7 @@ async function main(): Promise<number> {
       : options.killWorker
         ? [`${pad('killed worker')}none: no --workers-only process held a run long enough`]
         : []),
-    `${pad('peak running')}overall ${sampler.peaks.overall} (limit ${limits.overall}), per organisation ${sampler.peaks.organisation} (limit ${limits.organisation}), per process ${sampler.peaks.process} (limit ${limits.process}), per product ${sampler.peaks.product} (limit 1); ${sampler.peaks.samples} samples every ${SAMPLE_MS} ms`,
+    `${pad('peak running')}overall ${sampler.peaks.overall} (limit ${limits.overall}), per organisation ${sampler.peaks.organisation} (limit ${limits.organisation}), per process ${sampler.peaks.process} (limit ${limits.process}), per product ${sampler.peaks.product} (limit 1); ${sampler.peaks.samples} samples every ${reader.everyMs} ms`,
     `${pad('queue wait s')}median ${fixed(quantile(waits, 0.5))}, p95 ${fixed(quantile(waits, 0.95))}, max ${fixed(waits.at(-1) ?? Number.NaN)} (created to first claim)`,
     `${pad('run time s')}median ${fixed(quantile(runTimes, 0.5))}, p95 ${fixed(quantile(runTimes, 0.95))}, max ${fixed(runTimes.at(-1) ?? Number.NaN)} (last claim to verdict)`,
     `${pad('wall time s')}${fixed(firstToLast)} first start to last verdict; ${fixed(loadSeconds)} the script waited${timedOut ? ` (stopped at --max-minutes ${options.maxMinutes})` : ''}`,

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../server/http.ts';
 import { inviteLinkOf, Person } from '../service/testSupport/browserless.ts';
+import { patient } from './support/patience.ts';
 import { postgresAvailable, startThrowawayPostgres, type ThrowawayPostgres } from '../service/testSupport/postgres.ts';
 
 const SCRIPT = fileURLToPath(new URL('../service/testSupport/serviceProcess.ts', import.meta.url));
@@ -52,7 +53,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
   slowUrl = `http://127.0.0.1:${(slow.address() as { port: number }).port}`;
   if (PG) pg = await startThrowawayPostgres();
-}, 60_000);
+}, patient(120_000));
 afterAll(async () => {
   slow?.closeAllConnections();
   slow?.close();
@@ -159,5 +160,5 @@ test.skipIf(!PG)(
       }
     }
   },
-  180_000,
+  patient(180_000),
 );

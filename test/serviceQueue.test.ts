@@ -17,6 +17,7 @@ import { type RunningSandbox, startSandbox } from '../server/http.ts';
 import { migrationProvider } from '../service/db/migrations.ts';
 import { openDatabase } from '../service/db/openDatabase.ts';
 import type { Database } from '../service/db/schema.ts';
+import { WasmSqlite } from '../service/db/wasmSqlite.ts';
 import { cancelRun } from '../service/jobs/claims.ts';
 import { pruneRuns } from '../service/retention.ts';
 import { type RunningService, startService } from '../service/startService.ts';
@@ -137,9 +138,7 @@ describe.each(engines)('on %s', (engine) => {
     const earlier = new Kysely<Database>({
       dialect:
         where.databaseUrl === undefined
-          ? new SqliteDialect({
-              database: new (await import('better-sqlite3')).default(join(where.dataDir!, 'service.db')),
-            })
+          ? new SqliteDialect({ database: new WasmSqlite(join(where.dataDir!, 'service.db')) })
           : new PostgresDialect({
               pool: new (await import('pg')).default.Pool({ connectionString: where.databaseUrl, max: 1 }),
             }),

@@ -1,12 +1,14 @@
 /**
  * Opens the service's database and brings its schema up to date: the embedded engine (SQLite
- * through better-sqlite3, one file under the data folder) by default, PostgreSQL (pg's Pool) from
- * a `postgres://` URL. Both go through Kysely, so every query of the service is written once.
+ * compiled to WebAssembly, one file under the data folder, see wasmSqlite.ts) by default,
+ * PostgreSQL (pg's Pool) from a `postgres://` URL. Both go through Kysely, so every query of the
+ * service is written once. The embedded database is one process's: the data folder is locked
+ * (dataFolder.ts) before the file is opened, and given back when it is closed.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
-import { privateDatabaseFiles } from '../dataFolder.ts';
+import { DataFolderProblem, lockDataFolder, privateDatabaseFiles } from '../dataFolder.ts';
 import { migrationProvider } from './migrations.ts';
 import type { Database } from './schema.ts';
 
@@ -61,21 +63,42 @@ export async function openDatabase(options: { dataDir: string; databaseUrl?: str
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     opened = { db, engine: 'postgres', where, close: () => db.destroy() };
   } else {
-    const { default: SQLite } = await import('better-sqlite3');
+    const { openServiceSqlite } = await import('./wasmSqlite.ts');
     mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
     const file = join(options.dataDir, 'service.db');
-    let database: InstanceType<typeof SQLite>;
+    let lock: ReturnType<typeof lockDataFolder>;
     try {
-      database = new SQLite(file);
-      database.pragma('journal_mode = WAL');
-      database.pragma('foreign_keys = ON');
-      database.pragma('busy_timeout = 5000');
+      lock = lockDataFolder(options.dataDir);
+    } catch (e) {
+      throw e instanceof DataFolderProblem ? new DatabaseUnavailable(e.message) : e;
+    }
+    let database: ReturnType<typeof openServiceSqlite> | undefined;
+    try {
+      database = openServiceSqlite(file);
       privateDatabaseFiles(options.dataDir);
     } catch (e) {
-      throw new DatabaseUnavailable(`The embedded database ${file} cannot be opened: ${(e as Error).message}`);
+      database?.close();
+      lock.release();
+      throw new DatabaseUnavailable(
+        `The embedded database ${file} cannot be opened: ${(e as Error).message.split('\n')[0]}`,
+      );
     }
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-    opened = { db, engine: 'sqlite', where: file, close: () => db.destroy() };
+    const sqlite = database;
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    opened = {
+      db,
+      engine: 'sqlite',
+      where: file,
+      close: async () => {
+        try {
+          await db.destroy();
+        } finally {
+          // Closed here too when Kysely never ran a query (its destroy then leaves the database alone).
+          sqlite.close();
+          lock.release();
+        }
+      },
+    };
   }
   const { error, results } = await new Migrator({ db: opened.db, provider: migrationProvider }).migrateToLatest();
   if (error) {
