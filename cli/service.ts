@@ -158,6 +158,10 @@ export const service: Command = {
     io.out(
       `Signing key ${running.ctx.signingKey.kid}${running.url ? `: public keys at ${(running.ctx.settings.publicUrl ?? running.url).replace(/\/+$/, '')}/.well-known/jwks.json` : ''}`,
     );
+    const { organisationQueueLimit, retainDays: kept } = running.ctx.settings;
+    io.out(
+      `Runs: at most ${organisationQueueLimit} queued or running per organisation (--queue-limit); ${kept === 0 ? 'every run kept' : `reports kept ${kept} days after a run ends, certified runs' evidence always`} (--retain-days)`,
+    );
     if (running.url) io.out(`listening on ${running.url}`);
     else io.out('working on queued runs (no web pages)');
     if (running.operatorInvite)

@@ -7,9 +7,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from 'vitest';
+import { newPartner } from '../service/testSupport/browserless.ts';
 
 const BIN = fileURLToPath(new URL('../bin/conformance.mjs', import.meta.url));
 
@@ -48,6 +51,10 @@ test('on a fresh folder: the embedded database, the sign-in page, the operatorâ€
     `Database: embedded at ${join(cwd, 'conformance-service-data', 'service.db')}`,
   );
   expect(existsSync(join(cwd, 'conformance-service-data', 'service.db'))).toBe(true);
+  // The defaults of the queue's limit and of retention, as the service applies them.
+  expect(service.output().out).toContain(
+    "Runs: at most 20 queued or running per organisation (--queue-limit); reports kept 365 days after a run ends, certified runs' evidence always (--retain-days)",
+  );
   const signIn = await fetch(`${url}/`);
   expect(signIn.status).toBe(200);
   expect(await signIn.text()).toContain('<h1>Sign in</h1>');
@@ -55,6 +62,47 @@ test('on a fresh folder: the embedded database, the sign-in page, the operatorâ€
   service.child.kill('SIGINT');
   expect(await service.exited).toBe(0);
   expect(service.output().err).toBe('');
+}, 60_000);
+
+test('--queue-limit and --retain-days reach the service: it says what it applies, and a start past the limit is refused', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'service-cli-limits-'));
+  // A partner's server that never answers: the first run stays running while the second is asked for.
+  const silent = createServer(() => {});
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  const service = start(
+    ['--port', '0', '--allow-ranges', 'loopback', '--queue-limit', '1', '--retain-days', '0'],
+    cwd,
+    {
+      CONFORMANCE_SERVICE_OPERATOR_EMAIL: 'operator@example.test',
+      CONFORMANCE_SERVICE_OPERATOR_PASSWORD: 'operator-password-1',
+      CONFORMANCE_SERVICE_KEY: '6d'.repeat(32),
+    },
+  );
+  try {
+    const [, url] = await service.line(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    expect(service.output().out).toContain(
+      'Runs: at most 1 queued or running per organisation (--queue-limit); every run kept (--retain-days)',
+    );
+    const partner = await newPartner(
+      url,
+      { email: 'operator@example.test', password: 'operator-password-1' },
+      'Limited',
+    );
+    const products: string[] = [];
+    for (const name of ['One', 'Two'])
+      products.push((await partner.post('/products', { name, version: '1', baseUrl: silentUrl })).location!);
+    expect((await partner.post(`${products[0]}/runs`, {}, products[0])).status).toBe(303);
+    const second = await partner.post(`${products[1]}/runs`, {}, products[1]);
+    expect(second.status).toBe(429);
+    expect(second.text).toContain('Expected at most 1 runs queued or running for the organisation');
+  } finally {
+    // The run waits on the silent server: the test ends the service at once.
+    service.child.kill('SIGKILL');
+    await service.exited;
+    silent.closeAllConnections();
+    silent.close();
+  }
 }, 60_000);
 
 test('PostgreSQL unreachable at start: one line naming it (password masked), exit 2', async () => {
