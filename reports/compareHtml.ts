@@ -13,6 +13,7 @@ import type { Comparison, DifferenceGroupRecord, NoiseEntry } from './compareMod
 import { failsComparison } from './compareJunit.ts';
 import { maskedUrl } from './curl.ts';
 import { BODY_DISPLAY_CAP, capUtf8, esc } from './html/escape.ts';
+import { pageHead } from './html/pageHead.ts';
 
 const KIND_LABEL: Record<string, string> = {
   'status-changed': 'status changed',
@@ -219,17 +220,7 @@ export function renderCompareHtml(c: Comparison): string {
       ? 'learnt from the second reference: where the two references answered the same request otherwise'
       : 'the members the documents make volatile (no second reference was given)';
   return [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${esc(COMPARE_CONTENT_SECURITY_POLICY)}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="referrer" content="no-referrer">',
-    `<title>${esc(title)}</title>`,
-    `<style>${STYLE}</style>`,
-    '</head>',
-    '<body>',
+    ...pageHead(title, COMPARE_CONTENT_SECURITY_POLICY, STYLE),
     '<header>',
     `<p class="eyebrow">${esc(c.suite.name)} ${esc(c.suite.version)} · comparison of two targets given the same requests (seed ${c.seed})</p>`,
     `<h1 class="verdict outcome-${c.outcome}">${outcome}</h1>`,

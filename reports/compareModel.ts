@@ -111,6 +111,19 @@ export interface OperationComparison {
   candidateOnly: number;
 }
 
+/** The counts of a comparison. */
+export interface ComparisonSummary {
+  pairs: number;
+  differences: number;
+  groups: number;
+  /** Groups that break a documented row. */
+  breaking: number;
+  referenceOnly: number;
+  candidateOnly: number;
+  /** Differences left out as noise. */
+  suppressed: number;
+}
+
 export interface Comparison {
   suite: { name: string; version: string };
   startedAt: string;
@@ -126,17 +139,7 @@ export interface Comparison {
   noiseFrom: 'second' | 'documents';
   /** Candidate, reference, then the second reference when there is one. */
   targets: ComparedTarget[];
-  summary: {
-    pairs: number;
-    differences: number;
-    groups: number;
-    /** Groups that break a documented row. */
-    breaking: number;
-    referenceOnly: number;
-    candidateOnly: number;
-    /** Differences left out as noise. */
-    suppressed: number;
-  };
+  summary: ComparisonSummary;
   /** `different` when a difference fails the comparison under `failOn`. */
   outcome: 'same' | 'different';
   exitCode: number;

@@ -17,6 +17,7 @@ import type { LoggedExchange } from '../../core/exchangeLog.ts';
 import type { ExchangeRecord } from '../../core/results.ts';
 import type {
   BrokenRow,
+  ComparisonSummary,
   DifferenceExample,
   DifferenceGroupRecord,
   NoiseEntry,
@@ -45,15 +46,7 @@ export interface LogsToCompare {
 }
 
 export interface ComparedLogs {
-  summary: {
-    pairs: number;
-    differences: number;
-    groups: number;
-    breaking: number;
-    referenceOnly: number;
-    candidateOnly: number;
-    suppressed: number;
-  };
+  summary: ComparisonSummary;
   operations: OperationComparison[];
   noise: NoiseEntry[];
   groups: DifferenceGroupRecord[];

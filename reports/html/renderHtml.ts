@@ -30,6 +30,7 @@ import { overviewSection } from './sections/overview.ts';
 import { hasScenarios, scenariosSection } from './sections/scenarios.ts';
 import { summarySection } from './sections/summary.ts';
 import { traceabilityPieces, traceabilitySection } from './sections/traceability.ts';
+import { pageHead } from './pageHead.ts';
 
 const asset = (name: string): string => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
 /** The page's styles (assets/report.css). */
@@ -91,20 +92,7 @@ export function* htmlPieces(results: RunResults, options: HtmlOptions = {}): Gen
   const [first, ...rest] = (options.sections ?? DEFAULT_SECTIONS).filter((s) => s.applies?.(ctx) ?? true);
   const title = `Conformance report: ${VERDICT_LABEL[results.verdict] ?? results.verdict} · ${results.suite.name} ${results.suite.version} · ${results.target}`;
   const of = (s: ReportSection): Iterable<string> => s.pieces?.(ctx) ?? [s.render(ctx)];
-  yield [
-    '<!DOCTYPE html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${esc(CONTENT_SECURITY_POLICY)}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<meta name="referrer" content="no-referrer">',
-    `<title>${esc(title)}</title>`,
-    `<style>${STYLE}</style>`,
-    '</head>',
-    '<body>',
-    '',
-  ].join('\n');
+  yield [...pageHead(title, CONTENT_SECURITY_POLICY, STYLE), ''].join('\n');
   if (first !== undefined) yield* of(first);
   yield `\n${nav(rest)}\n<main>\n`;
   for (const s of rest) {
