@@ -1,8 +1,9 @@
 // The project's own tests: unit tests beside the code, the sandbox's tests, and the self-test that
 // runs the suite against the clean sandbox and every named fault (test/).
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { patient } from './test/support/patience.ts';
+import { excludedInTier, TIER } from './test/support/tiers.ts';
 
 /**
  * The longest files first (they are mostly runs of the suite that wait on each other), so that the
@@ -47,6 +48,8 @@ export default defineConfig({
       '{app,core,checks,generators,server,reports,spec,bin,test,scripts,openapi,pacts,certify,examples}/**/*.test.ts',
       'suites/common/*.test.ts',
     ],
+    // `npm test` leaves the long files to `npm run test:full` (CI): test/support/tiers.ts.
+    exclude: [...configDefaults.exclude, ...excludedInTier(TIER)],
     // One pool of run processes for every test file's runs (the fault and variant batches, the
     // gateway's and the fixtures' commands): the runner is loaded by a few processes once.
     // ... and no process a test started outlives the run (test/support/leftovers.ts).

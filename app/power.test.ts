@@ -111,7 +111,7 @@ describe('unprovenRows and formatUnproven', () => {
     expect(rows.map((r) => r.id)).not.toContain(second.id);
     expect(rows).toHaveLength(testableMustRows().length - 2);
     expect(formatUnproven(rows, evidence, 1).at(-1)).toMatch(
-      /; 1 of the proven rows by row faults, which the fault self-test proves on every npm test\)$/,
+      /; 1 of the proven rows by row faults, which the fault self-test proves on every npm run test:full\)$/,
     );
   });
 

@@ -88,7 +88,7 @@ export function unprovenRows(
 
 /**
  * The rows the row faults name (server/faults/rows/), each with the faults that name it. The fault
- * self-test (test/faults.test.ts) asserts on every `npm test` that a MUST failure crediting such a
+ * self-test (test/faults.test.ts) asserts on every `npm run test:full` (CI) that a MUST failure crediting such a
  * fault cites each row it names, so these rows are proven whether or not spec/evidence/power.json
  * has been recomputed since the fault was written.
  */
@@ -119,7 +119,7 @@ export function formatUnproven(
   const proven = total - rows.length;
   const rowFaultNote =
     byRowFaults > 0
-      ? `; ${byRowFaults} of the proven rows by row faults, which the fault self-test proves on every npm test`
+      ? `; ${byRowFaults} of the proven rows by row faults, which the fault self-test proves on every npm run test:full`
       : '';
   return [
     ...rows.map((r) =>

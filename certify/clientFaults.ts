@@ -1,7 +1,7 @@
 /**
  * Client power (issue 31): each fault of the reference client (examples/reference-client), the
  * scenario that shows it, the check that must catch it and the rows its failure must cite. The
- * certification self-test (certify/certification.test.ts) runs every case on every `npm test`: a
+ * certification self-test (certify/certification.test.ts) runs every case on every `npm run test:full` (CI): a
  * MUST case must end in a MUST failure of its check citing each of its rows (exit 1), a SHOULD case
  * in a warning. `conformance faults --unproven --party client` lists the testable client MUST rows
  * no case proves, as the server side lists the rows no sandbox fault proves.
@@ -92,6 +92,6 @@ export function formatUnprovenClient(cases: readonly ClientFaultCase[] = CLIENT_
   const faults = new Set(cases.map((c) => c.fault)).size;
   return [
     ...rows.map((r) => `${r.id}\tno client fault\t${r.text}`),
-    `${rows.length} of ${total} testable client MUST rows proven by no client fault (${faults} client faults of the reference client, each caught by the certification self-test on every npm test)`,
+    `${rows.length} of ${total} testable client MUST rows proven by no client fault (${faults} client faults of the reference client, each caught by the certification self-test on every npm run test:full)`,
   ];
 }

@@ -19,6 +19,7 @@ import { operations } from '../spec/operations.ts';
 import { type PoolRun, runWeight } from './support/runPool.ts';
 import { creditsOf } from './support/selfTestPlan.ts';
 import { sharedRunPool } from './support/sharedRunPool.ts';
+import { dayPart, QUICK_PARTS } from './support/tiers.ts';
 
 /**
  * A fixed seed keeps `npm test` reproducible; CONFORMANCE_FAULTS_SEED lets one re-check that
@@ -36,6 +37,12 @@ const RUN_TIMEOUT_MS = 420_000;
 
 const GROUPS = suiteGroups();
 const BATCHES = batchFaults(FAULTS, GROUPS);
+/**
+ * The batches this run proves: every one in `npm run test:full` (CI), the day's part in `npm test`
+ * (test/support/tiers.ts; CONFORMANCE_QUICK_DAY replays another day's).
+ */
+const TODAY = dayPart(BATCHES, (b) => b.operations.length, QUICK_PARTS.faults);
+const PART = TODAY.of === 1 ? '' : ` (npm test: part ${TODAY.part + 1} of ${TODAY.of})`;
 
 type BatchRun = PoolRun;
 
@@ -102,8 +109,8 @@ describe('the fault catalogue', () => {
 });
 
 describe('every batch of faults makes the run not-conformant', () => {
-  test.concurrent.each(BATCHES.map((b) => [b.index, b.faults.map((f) => f.name).join(', '), b] as const))(
-    'batch %i: %s',
+  test.concurrent.each(TODAY.items.map((b) => [b.index, b.faults.map((f) => f.name).join(', '), b] as const))(
+    `batch %i${PART}: %s`,
     async (_index, _names, batch) => {
       const { code, stderr, results } = await runBatch(batch);
       expect(stderr).not.toMatch(/internal error/);
@@ -122,8 +129,8 @@ describe('every batch of faults makes the run not-conformant', () => {
 
 describe('every named fault is caught', () => {
   // Sequential and after the batches: each normally reads a run that has already finished.
-  test.each(FAULTS.map((f) => [f.name, f] as const))(
-    '%s',
+  test.each(TODAY.items.flatMap((b) => b.faults).map((f) => [f.name, f] as const))(
+    `%s${PART}`,
     async (_name, fault) => {
       const batch = batchOf.get(fault.name)!;
       const { results } = await runBatch(batch);

@@ -20,7 +20,7 @@ describe('conformance faults', () => {
     const r = await runCli(['faults', '--unproven']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n').at(-1)).toMatch(
-      /^\d+ of \d+ testable MUST rows proven by no fault \(.*; \d+ of the proven rows by row faults, which the fault self-test proves on every npm test\)$/,
+      /^\d+ of \d+ testable MUST rows proven by no fault \(.*; \d+ of the proven rows by row faults, which the fault self-test proves on every npm run test:full\)$/,
     );
     // The case: Find Member answering another member's Coverage is proven (D1-1-01).
     expect(r.stdout).not.toMatch(/^D1-1-01\t/m);

@@ -28,6 +28,7 @@ import {
 } from './support/selfTestPlan.ts';
 import { selfTestSeeds } from './support/seeds.ts';
 import { sharedRunPool } from './support/sharedRunPool.ts';
+import { dayPart, QUICK_PARTS, TIER } from './support/tiers.ts';
 
 /**
  * Fairness is a property over seeds: all variants together at the fixed, the date's and the random
@@ -47,6 +48,13 @@ const ALL_RUNS = { fixed: Number(RUNS), date: Number(RUNS), random: 25 } as cons
 const RUN_TIMEOUT_MS = 420_000;
 
 const BATCHES = variantBatches();
+/**
+ * `npm test` (test/support/tiers.ts) runs the day's part of the batches alone and all variants
+ * together at the fixed seed; `npm run test:full` (CI) every batch, and all together at every seed.
+ */
+const TODAY = dayPart(BATCHES, (b) => variantBatchOnly(b)?.length ?? operations.length, QUICK_PARTS.variants);
+const PART = TODAY.of === 1 ? '' : ` (npm test: part ${TODAY.part + 1} of ${TODAY.of})`;
+const ALL_SEEDS = TIER === 'quick' ? SEEDS.filter((s) => s.kind === 'fixed') : SEEDS;
 
 type Run = PoolRun;
 
@@ -115,7 +123,7 @@ describe('the variant catalogue', () => {
 
 // The runs of every operation first: the longest, they would otherwise end the file last.
 describe('the sandbox under all variants together is conformant', () => {
-  test.concurrent.each(SEEDS.map((s) => [s.kind, s.seed] as const))(
+  test.concurrent.each(ALL_SEEDS.map((s) => [s.kind, s.seed] as const))(
     'every operation, every variant on, at the %s seed %i',
     async (kind, seed) => {
       const all = VARIANTS.map((v) => v.name);
@@ -128,11 +136,11 @@ describe('the sandbox under all variants together is conformant', () => {
 });
 
 describe('the sandbox under each variant alone (or with the variants it composes with) is conformant', () => {
-  const cases = BATCHES.flatMap((b) =>
+  const cases = TODAY.items.flatMap((b) =>
     ALONE_SEEDS.map((s) => [b.index, s.kind, s.seed, b.faults.map((v) => v.name).join(', '), b] as const),
   );
   test.concurrent.each(cases)(
-    'batch %i at the %s seed %i: %s',
+    `batch %i${PART} at the %s seed %i: %s`,
     async (_index, _kind, seed, names, batch: FaultBatch<Batchable>) => {
       const variants = batch.faults.map((v) => v.name);
       const only = variantBatchOnly(batch);
