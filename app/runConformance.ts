@@ -29,7 +29,7 @@ import {
 } from '../reports/reportFolder.ts';
 import { type ReportPaths, subscribeReportFolder } from '../reports/writeReports.ts';
 import { operations } from '../spec/operations.ts';
-import type { ServiceId } from '../spec/types.ts';
+import type { Operation, ServiceId } from '../spec/types.ts';
 import { addressedByKey, documentedPathResult, omittedByConfig, silentOperations } from './runnerResults.ts';
 import { selectOperations } from './selectOperations.ts';
 import type { ProgressSink } from './progress.ts';
@@ -162,259 +162,390 @@ function refusalIn(events: readonly RunEvent[]): string | undefined {
   return undefined;
 }
 
+/** What a run holds while it runs, given back whatever way it ends. */
+class RunHoldings {
+  client?: HttpClient;
+  runDir?: string;
+  ownClaim?: ReportFolderClaim;
+  stopInterruptHook?: () => void;
+
+  async release(): Promise<void> {
+    this.stopInterruptHook?.();
+    this.ownClaim?.release();
+    await this.client?.close();
+    if (this.runDir) {
+      rmSync(this.runDir, { recursive: true, force: true });
+      runDirs.delete(this.runDir);
+    }
+  }
+}
+
+/** The run as configured: its report folder, config with the run's pacing, and the operations it judges. */
+interface Prepared {
+  folder: ReportFolderClaim;
+  config: ReturnType<typeof loadConfig> & {
+    http: ReturnType<typeof loadConfig>['http'] & Pick<HttpOptions, 'connectGuard'>;
+  };
+  guard?: ConnectGuard;
+  shard?: Shard;
+  selected: Operation[];
+}
+
+/**
+ * Phase 1, before any request: the report folder (a folder in use or unwritable stops the run
+ * first), the config, the run options' pacing over the config's, and the baseline's fit.
+ */
+function prepareRun(options: RunOptions, holdings: RunHoldings): Prepared | { refused: RunOutcome } {
+  const reportRoot = resolve(options.reportDir);
+  let folder = heldReportFolder(reportRoot);
+  if (!folder) {
+    holdings.ownClaim = claimReportFolder(reportRoot, options.reportDir);
+    folder = holdings.ownClaim;
+  }
+  const loaded = loadConfig({
+    file: options.config,
+    target: options.target,
+    fallbacks: options.environmentFallbacks,
+    ...(options.environment ? { environment: { ...options.environment } } : {}),
+  });
+  const guard = options.connectGuard;
+  // A proxy would connect to the target's addresses where the guard cannot see them.
+  if (guard && loaded.http.proxy)
+    return {
+      refused: {
+        exitCode: EXIT.usage,
+        problem: `Refused: the run would go through the proxy of ${loaded.http.proxy.https?.from ?? loaded.http.proxy.http?.from}, and this service sends runs through no proxy`,
+      },
+    };
+  // The run options' pacing overrides the config's; the guard travels with the http settings
+  // to every client of the run, the suite workers' included (it is plain data).
+  const http = {
+    ...loaded.http,
+    ...(options.maxRequestsPerSecond !== undefined ? { maxRequestsPerSecond: options.maxRequestsPerSecond } : {}),
+    ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+    ...(guard ? { connectGuard: guard } : {}),
+  };
+  const config = { ...loaded, http };
+  if (options.baseline) {
+    const why = incompatibility(
+      { suite: suiteVersion(), target: config.target, configDigest: config.digest } as RunResults,
+      options.baseline.results,
+    );
+    if (why !== undefined)
+      return {
+        refused: { exitCode: EXIT.usage, problem: `the baseline ${options.baseline.source} cannot be used: ${why}` },
+      };
+  }
+  const shard = options.shard;
+  const selected = selectOperations(options.only).filter((op) => !shard || suiteInShard(op.suite, shard));
+  return { folder, config, ...(guard ? { guard } : {}), ...(shard ? { shard } : {}), selected };
+}
+
+/** The run under way: its events, its shared folder and pacing, its client, and what the runner decided itself. */
+interface Opened {
+  bus: RunEventBus;
+  reportPaths: () => ReportPaths | undefined;
+  runDir: string;
+  budget: RunRetryBudget;
+  pacing: SharedArrayBuffer;
+  client: HttpClient;
+  evidence: EvidenceMode;
+  redactor: Redactor;
+  /** The selected operations the config does not leave out. */
+  active: Operation[];
+  runnerExchanges: Map<string, ExchangeRecord>;
+  runnerResults: WorkerResult[];
+}
+
+/** Phase 2: the reporters subscribed, the run folder the workers share, Ctrl-C wired, one pacing state and client. */
+function openRun(options: RunOptions, prepared: Prepared, holdings: RunHoldings): Opened {
+  const { config, selected } = prepared;
+  // Reporters subscribe to the run's events; the report folder is written when the run finishes.
+  const bus = new RunEventBus();
+  const reportPaths = subscribeReportFolder(bus, prepared.folder.dir, options.artefacts);
+  options.subscribe?.(bus);
+  // The run folder holds what the workers share (the breaker, the retry budget); the runner's own
+  // calls (discovery, the token) take from the same retry budget, at the run's whole rate (no
+  // worker runs yet).
+  const runDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
+  holdings.runDir = runDir;
+  removedOnExit(runDir);
+  const budget = new RunRetryBudget(runDir, config.http);
+  // Ctrl-C reaches every HTTP client of the run: a wait for Retry-After or for a pacing turn ends at once.
+  const onInterrupt = () => interruptRun(runDir);
+  holdings.stopInterruptHook = () => options.signal?.removeEventListener('abort', onInterrupt);
+  if (options.signal?.aborted) onInterrupt();
+  else options.signal?.addEventListener('abort', onInterrupt, { once: true });
+  // One pacing state for the run: the runner's calls and every worker's take from it.
+  const pacing = options.pacing ?? sharedPacing();
+  const client = new HttpClient(config.http, undefined, {
+    budget,
+    pacer: new Pacer(config.http.maxRequestsPerSecond, config.http.concurrency, pacing),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  holdings.client = client;
+  const evidence: EvidenceMode = options.evidence ?? 'masked';
+  const redactor = Redactor.forRun({
+    secrets: allSecretsOf(config),
+    evidence,
+    fixtures: config.fixtures,
+    http: config.http,
+  });
+  const omitted = config.reservedOperations === 'omit' ? selected.filter((op) => op.reservedForOperator) : [];
+  const active = selected.filter((op) => !omitted.includes(op));
+  return {
+    bus,
+    reportPaths,
+    runDir,
+    budget,
+    pacing,
+    client,
+    evidence,
+    redactor,
+    active,
+    runnerExchanges: new Map(),
+    runnerResults: omitted.map(omittedByConfig),
+  };
+}
+
+/** The target reached: what the suite workers are given, and the suites that have an operation to judge. */
+interface Connected {
+  ctx: RunContext;
+  addresses: Record<string, string>;
+  suites: string[];
+  redactor: Redactor;
+}
+
+/**
+ * Phase 3: every configured service discovered, the run's token, each operation's address (checked
+ * by the guard before any suite calls it) and the runner's results on addressing.
+ */
+async function connectToTarget(
+  options: RunOptions,
+  prepared: Prepared,
+  opened: Opened,
+  run: { seed: number; runs: number },
+): Promise<Connected> {
+  const { config, guard } = prepared;
+  const { client, active, runnerExchanges, runnerResults } = opened;
+  // Every configured service is discovered so that a selected operation's steps can set up or
+  // observe through others (revoke is observed through introspect); only the services of the
+  // selected operations must be reachable.
+  const services = [...new Set(active.map((op) => op.service))] as ServiceId[];
+  const others = (Object.keys(config.services) as ServiceId[]).filter((s) => !services.includes(s));
+  const discovery = await discover(client, config.services, services, others).catch((e: unknown) => {
+    // A discovery document the guard refused: the refusal is the run's problem, said once.
+    const refused = e instanceof TargetUnreachableError ? /Refused: [^(]*[^ (]/.exec(e.message) : null;
+    throw refused ? new TargetUnreachableError(refused[0]) : e;
+  });
+  const token = await obtainToken(client, config.credentials);
+  const redactor = opened.redactor.with([token]);
+  for (const d of discovery.values()) runnerExchanges.set(d.exchange.id, redactor.exchange(d.exchange));
+
+  // Every operation of a discovered service gets its address, so that a selected operation's
+  // steps can set up through others (acknowledging lists and gets batches); only selected
+  // operations are judged on their discovery key.
+  const addresses: Record<string, string> = {};
+  for (const op of operations.filter((o) => discovery.get(o.service)?.keys)) {
+    const a = addressOf(op, discovery);
+    if ('url' in a) addresses[op.id] = a.url;
+  }
+  // Addresses discovery published are checked before any suite calls them (each call is checked
+  // again as it connects: a name may resolve otherwise by then).
+  if (guard) {
+    const hosts = new Set(Object.values(addresses).map((a) => new URL(a).hostname));
+    for (const host of hosts) {
+      const refused = await hostRefusal(host, guard);
+      if (refused !== undefined) throw new TargetUnreachableError(refused);
+    }
+  }
+  const unaddressable: Record<string, string> = {};
+  for (const op of active) {
+    const a = addressOf(op, discovery);
+    const exchange = discovery.get(op.service)?.exchange.id;
+    if (!('url' in a)) unaddressable[op.id] = a.problem;
+    const base = discovery.get(op.service)?.documentedBase;
+    runnerResults.push(addressedByKey(op, a, exchange, base !== undefined));
+    const path = 'url' in a ? documentedPathResult(op, a.url, base, exchange) : undefined;
+    if (path) runnerResults.push(path);
+  }
+
+  const ctx: RunContext = {
+    target: config.target,
+    addresses,
+    unaddressable,
+    token,
+    secrets: allSecretsOf(config),
+    credentials: config.named,
+    basic: config.basic,
+    siteId: config.siteId,
+    features: config.features,
+    fixtures: config.fixtures,
+    http: config.http,
+    allowDestructive: options.allowDestructive,
+    evidence: opened.evidence,
+    seed: run.seed,
+    runs: run.runs,
+    ...(options.path ? { path: options.path } : {}),
+    selected: active.map((op) => op.id),
+    runDir: opened.runDir,
+    pacing: opened.pacing,
+    ...(options.exchangeLog ? { exchangeLog: resolve(options.exchangeLog) } : {}),
+  };
+  const suites = [...new Set(active.filter((op) => addresses[op.id]).map((op) => op.suite))];
+  return { ctx, addresses, suites, redactor };
+}
+
+/** What the suites left: their events, the suites that crashed, and the operations none judged. */
+interface Judged {
+  events: ReturnType<typeof readEvents>;
+  crashes: WorkerResult[];
+  silent: WorkerResult[];
+  interrupted: boolean;
+}
+
+/** Phase 4: the suites run by the vitest engine (none when interrupted first), their events replayed to the reporters. */
+async function judgeSuites(
+  options: RunOptions,
+  prepared: Prepared,
+  opened: Opened,
+  connected: Connected,
+  run: { seed: number; runs: number },
+): Promise<Judged> {
+  const { active, bus } = opened;
+  const { addresses, suites, ctx } = connected;
+  options.progress?.start(
+    active.filter((op) => addresses[op.id]).map((op) => ({ id: op.id, suite: op.suite })),
+    opened.runDir,
+  );
+  await bus.emit({
+    type: 'run-started',
+    target: connected.redactor.text(prepared.config.target),
+    operations: active.map((op) => op.id),
+    seed: run.seed,
+    runs: run.runs,
+  });
+  // Allure results go to the staging folder with the rest of the report; aborted before the
+  // suites start, none is started.
+  const engine = await runSuites(options.signal?.aborted ? [] : suites, ctx, prepared.folder.staging, {
+    shard: prepared.shard,
+    signal: options.signal,
+    allure: options.artefacts !== 'results',
+    ...(options.workers ? { workers: options.workers } : {}),
+    onSuiteStarted: (suite) => {
+      options.onSuiteStarted?.(suite);
+      options.progress?.suiteStarted(suite);
+    },
+    onSuiteFinished: (suite) => options.progress?.suiteFinished(suite),
+  }).finally(() => options.progress?.stop());
+  const stray = engine.ran.filter((s) => !suites.includes(s));
+  if (stray.length > 0) throw new Error(`Suites outside the shard ran: ${stray.join(', ')}`);
+  const interrupted = options.signal?.aborted === true;
+  const events = readEvents(opened.runDir);
+  for (const event of events) await bus.emit(event);
+  const silent = silentOperations(active, addresses, events, interrupted);
+  return { events, crashes: engine.crashes, silent, interrupted };
+}
+
+/**
+ * Phase 5: the results aggregated, weighed against the baseline and sealed, the report folder
+ * written, and the exit code.
+ */
+async function concludeRun(
+  options: RunOptions,
+  prepared: Prepared,
+  opened: Opened,
+  judged: Judged,
+  run: {
+    seed: number;
+    runs: number;
+    startedAt: string;
+    marks: { start: number; discovered: number; suitesDone: number };
+  },
+): Promise<RunOutcome> {
+  const { config, selected, shard, guard } = prepared;
+  const { events, silent, interrupted } = judged;
+  const aggregated = aggregate({
+    suite: suiteVersion(),
+    target: config.target,
+    configDigest: config.digest,
+    attestation: config.attestation,
+    evidence: opened.evidence,
+    seed: run.seed,
+    runs: run.runs,
+    allowDestructive: options.allowDestructive,
+    only: options.only,
+    startedAt: run.startedAt,
+    finishedAt: new Date().toISOString(),
+    operations: selected.map((op) => op.id),
+    events,
+    runnerExchanges: opened.runnerExchanges,
+    runnerResults: [...opened.runnerResults, ...silent, ...judged.crashes],
+    minCoverage: options.minCoverage,
+    ...(shard ? { shard } : {}),
+    ...(interrupted ? { interrupted: { notRun: silent.map((r) => r.operation) } } : {}),
+  });
+  const load = opened.budget.totals();
+  const refusedCall = guard ? refusalIn(events) : undefined;
+  const results = sealed({
+    ...aggregated,
+    // What load refusals cost the run (issue 22): retries waited out, and calls left unjudged.
+    ...(load.retries + load.gaveUp > 0 ? { load } : {}),
+    ...(options.baseline
+      ? {
+          baseline: applyBaseline(
+            aggregated,
+            options.baseline.results,
+            options.baseline.source,
+            options.baseline.failOn,
+          ),
+        }
+      : {}),
+  });
+  await opened.bus.emit({ type: 'run-finished', results });
+  const reports = opened.reportPaths();
+  if (!reports) throw new Error('The report folder was not written');
+  const { marks } = run;
+  const timings: RunTimings = {
+    startup: marks.start,
+    discovery: marks.discovered - marks.start,
+    suites: marks.suitesDone - marks.discovered,
+    report: performance.now() - marks.suitesDone,
+  };
+  // A call the guard refused (a name that resolved otherwise at connect time) makes the run's
+  // verdict unsafe to give: the run ends with the refusal as its problem, its report kept.
+  if (refusedCall !== undefined) return { exitCode: EXIT.usage, problem: refusedCall, results, reports, timings, load };
+  const exitCode = results.baseline
+    ? exitCodeUnderBaseline(results, results.baseline, exitCodeOf(results.verdict))
+    : exitCodeOf(results.verdict);
+  return { exitCode, results, reports, timings, load };
+}
+
+/**
+ * One run of the suite against a target, in five phases: prepared (folder, config), opened
+ * (events, pacing, client), connected (discovery, token, addresses), judged (the suites), concluded
+ * (results, report, exit code). A usage problem at any phase is the outcome's one line (exit 2).
+ */
 export async function runConformance(options: RunOptions): Promise<RunOutcome> {
   const startedAt = new Date().toISOString();
   const marks = { start: performance.now(), discovered: 0, suitesDone: 0 };
-  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const runs = options.runs ?? 25;
-  let client: HttpClient | undefined;
-  let runDir: string | undefined;
-  let budget: RunRetryBudget | undefined;
-  let ownClaim: ReportFolderClaim | undefined;
-  let stopInterruptHook: (() => void) | undefined;
+  const run = { seed: options.seed ?? Math.floor(Math.random() * 2 ** 31), runs: options.runs ?? 25 };
+  const holdings = new RunHoldings();
   try {
-    // The report folder first: a folder in use or unwritable stops the run before any request.
-    const reportRoot = resolve(options.reportDir);
-    let folder = heldReportFolder(reportRoot);
-    if (!folder) {
-      ownClaim = claimReportFolder(reportRoot, options.reportDir);
-      folder = ownClaim;
-    }
-    const loaded = loadConfig({
-      file: options.config,
-      target: options.target,
-      fallbacks: options.environmentFallbacks,
-      ...(options.environment ? { environment: { ...options.environment } } : {}),
-    });
-    const guard = options.connectGuard;
-    // A proxy would connect to the target's addresses where the guard cannot see them.
-    if (guard && loaded.http.proxy)
-      return {
-        exitCode: EXIT.usage,
-        problem: `Refused: the run would go through the proxy of ${loaded.http.proxy.https?.from ?? loaded.http.proxy.http?.from}, and this service sends runs through no proxy`,
-      };
-    // The run options' pacing overrides the config's; the guard travels with the http settings
-    // to every client of the run, the suite workers' included (it is plain data).
-    const http: typeof loaded.http & Pick<HttpOptions, 'connectGuard'> = {
-      ...loaded.http,
-      ...(options.maxRequestsPerSecond !== undefined ? { maxRequestsPerSecond: options.maxRequestsPerSecond } : {}),
-      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-      ...(guard ? { connectGuard: guard } : {}),
-    };
-    const config = { ...loaded, http };
-    if (options.baseline) {
-      const why = incompatibility(
-        { suite: suiteVersion(), target: config.target, configDigest: config.digest } as RunResults,
-        options.baseline.results,
-      );
-      if (why !== undefined)
-        return { exitCode: EXIT.usage, problem: `the baseline ${options.baseline.source} cannot be used: ${why}` };
-    }
-    const shard = options.shard;
-    const selected = selectOperations(options.only).filter((op) => !shard || suiteInShard(op.suite, shard));
-    // Reporters subscribe to the run's events; the report folder is written when the run finishes.
-    const bus = new RunEventBus();
-    const reportPaths = subscribeReportFolder(bus, folder.dir, options.artefacts);
-    options.subscribe?.(bus);
-    // The run folder holds what the workers share (the breaker, the retry budget); the runner's own
-    // calls (discovery, the token) take from the same retry budget, at the run's whole rate (no
-    // worker runs yet).
-    runDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
-    removedOnExit(runDir);
-    budget = new RunRetryBudget(runDir, config.http);
-    // Ctrl-C reaches every HTTP client of the run: a wait for Retry-After or for a pacing turn ends at once.
-    const dirOfRun = runDir;
-    stopInterruptHook = () => options.signal?.removeEventListener('abort', onInterrupt);
-    const onInterrupt = () => interruptRun(dirOfRun);
-    if (options.signal?.aborted) onInterrupt();
-    else options.signal?.addEventListener('abort', onInterrupt, { once: true });
-    // One pacing state for the run: the runner's calls and every worker's take from it.
-    const pacing = options.pacing ?? sharedPacing();
-    client = new HttpClient(config.http, undefined, {
-      budget,
-      pacer: new Pacer(config.http.maxRequestsPerSecond, config.http.concurrency, pacing),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    const runnerExchanges = new Map<string, ExchangeRecord>();
-    const runnerResults: WorkerResult[] = [];
-    const evidence: EvidenceMode = options.evidence ?? 'masked';
-    let redactor = Redactor.forRun({
-      secrets: allSecretsOf(config),
-      evidence,
-      fixtures: config.fixtures,
-      http: config.http,
-    });
-
-    const omitted = config.reservedOperations === 'omit' ? selected.filter((op) => op.reservedForOperator) : [];
-    const active = selected.filter((op) => !omitted.includes(op));
-    runnerResults.push(...omitted.map(omittedByConfig));
-
-    // Every configured service is discovered so that a selected operation's steps can set up or
-    // observe through others (revoke is observed through introspect); only the services of the
-    // selected operations must be reachable.
-    const services = [...new Set(active.map((op) => op.service))] as ServiceId[];
-    const others = (Object.keys(config.services) as ServiceId[]).filter((s) => !services.includes(s));
-    const discovery = await discover(client, config.services, services, others).catch((e: unknown) => {
-      // A discovery document the guard refused: the refusal is the run's problem, said once.
-      const refused = e instanceof TargetUnreachableError ? /Refused: [^(]*[^ (]/.exec(e.message) : null;
-      throw refused ? new TargetUnreachableError(refused[0]) : e;
-    });
-    const token = await obtainToken(client, config.credentials);
-    redactor = redactor.with([token]);
-    for (const d of discovery.values()) runnerExchanges.set(d.exchange.id, redactor.exchange(d.exchange));
-
-    // Every operation of a discovered service gets its address, so that a selected operation's
-    // steps can set up through others (acknowledging lists and gets batches); only selected
-    // operations are judged on their discovery key.
-    const addresses: Record<string, string> = {};
-    for (const op of operations.filter((o) => discovery.get(o.service)?.keys)) {
-      const a = addressOf(op, discovery);
-      if ('url' in a) addresses[op.id] = a.url;
-    }
-    // Addresses discovery published are checked before any suite calls them (each call is checked
-    // again as it connects: a name may resolve otherwise by then).
-    if (guard) {
-      const hosts = new Set(Object.values(addresses).map((a) => new URL(a).hostname));
-      for (const host of hosts) {
-        const refused = await hostRefusal(host, guard);
-        if (refused !== undefined) throw new TargetUnreachableError(refused);
-      }
-    }
-    const unaddressable: Record<string, string> = {};
-    for (const op of active) {
-      const a = addressOf(op, discovery);
-      const exchange = discovery.get(op.service)?.exchange.id;
-      if (!('url' in a)) unaddressable[op.id] = a.problem;
-      const base = discovery.get(op.service)?.documentedBase;
-      runnerResults.push(addressedByKey(op, a, exchange, base !== undefined));
-      const path = 'url' in a ? documentedPathResult(op, a.url, base, exchange) : undefined;
-      if (path) runnerResults.push(path);
-    }
-
-    const ctx: RunContext = {
-      target: config.target,
-      addresses,
-      unaddressable,
-      token,
-      secrets: allSecretsOf(config),
-      credentials: config.named,
-      basic: config.basic,
-      siteId: config.siteId,
-      features: config.features,
-      fixtures: config.fixtures,
-      http: config.http,
-      allowDestructive: options.allowDestructive,
-      evidence,
-      seed,
-      runs,
-      ...(options.path ? { path: options.path } : {}),
-      selected: active.map((op) => op.id),
-      runDir,
-      pacing,
-      ...(options.exchangeLog ? { exchangeLog: resolve(options.exchangeLog) } : {}),
-    };
-    const suites = [...new Set(active.filter((op) => addresses[op.id]).map((op) => op.suite))];
+    const prepared = prepareRun(options, holdings);
+    if ('refused' in prepared) return prepared.refused;
+    const opened = openRun(options, prepared, holdings);
+    const connected = await connectToTarget(options, prepared, opened, run);
     marks.discovered = performance.now();
-    options.progress?.start(
-      active.filter((op) => addresses[op.id]).map((op) => ({ id: op.id, suite: op.suite })),
-      runDir,
-    );
-    await bus.emit({
-      type: 'run-started',
-      target: redactor.text(config.target),
-      operations: active.map((op) => op.id),
-      seed,
-      runs,
-    });
-    // Allure results go to the staging folder with the rest of the report; aborted before the
-    // suites start, none is started.
-    const engine = await runSuites(options.signal?.aborted ? [] : suites, ctx, folder.staging, {
-      shard,
-      signal: options.signal,
-      allure: options.artefacts !== 'results',
-      ...(options.workers ? { workers: options.workers } : {}),
-      onSuiteStarted: (suite) => {
-        options.onSuiteStarted?.(suite);
-        options.progress?.suiteStarted(suite);
-      },
-      onSuiteFinished: (suite) => options.progress?.suiteFinished(suite),
-    }).finally(() => options.progress?.stop());
-    const crashes = engine.crashes;
-    const stray = engine.ran.filter((s) => !suites.includes(s));
-    if (stray.length > 0) throw new Error(`Suites outside the shard ran: ${stray.join(', ')}`);
+    const judged = await judgeSuites(options, prepared, opened, connected, run);
     marks.suitesDone = performance.now();
-    const interrupted = options.signal?.aborted === true;
-    const events = readEvents(runDir);
-    for (const event of events) await bus.emit(event);
-    const silent = silentOperations(active, addresses, events, interrupted);
-    runnerResults.push(...silent);
-
-    const aggregated = aggregate({
-      suite: suiteVersion(),
-      target: config.target,
-      configDigest: config.digest,
-      attestation: config.attestation,
-      evidence,
-      seed,
-      runs,
-      allowDestructive: options.allowDestructive,
-      only: options.only,
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      operations: selected.map((op) => op.id),
-      events,
-      runnerExchanges,
-      runnerResults: [...runnerResults, ...crashes],
-      minCoverage: options.minCoverage,
-      ...(shard ? { shard } : {}),
-      ...(interrupted ? { interrupted: { notRun: silent.map((r) => r.operation) } } : {}),
-    });
-    const load = budget.totals();
-    const refusedCall = guard ? refusalIn(events) : undefined;
-    const results = sealed({
-      ...aggregated,
-      // What load refusals cost the run (issue 22): retries waited out, and calls left unjudged.
-      ...(load.retries + load.gaveUp > 0 ? { load } : {}),
-      ...(options.baseline
-        ? {
-            baseline: applyBaseline(
-              aggregated,
-              options.baseline.results,
-              options.baseline.source,
-              options.baseline.failOn,
-            ),
-          }
-        : {}),
-    });
-    await bus.emit({ type: 'run-finished', results });
-    const reports = reportPaths();
-    if (!reports) throw new Error('The report folder was not written');
-    const timings: RunTimings = {
-      startup: marks.start,
-      discovery: marks.discovered - marks.start,
-      suites: marks.suitesDone - marks.discovered,
-      report: performance.now() - marks.suitesDone,
-    };
-    // A call the guard refused (a name that resolved otherwise at connect time) makes the run's
-    // verdict unsafe to give: the run ends with the refusal as its problem, its report kept.
-    if (refusedCall !== undefined)
-      return { exitCode: EXIT.usage, problem: refusedCall, results, reports, timings, load };
-    const exitCode = results.baseline
-      ? exitCodeUnderBaseline(results, results.baseline, exitCodeOf(results.verdict))
-      : exitCodeOf(results.verdict);
-    return { exitCode, results, reports, timings, load };
+    return await concludeRun(options, prepared, opened, judged, { ...run, startedAt, marks });
   } catch (e) {
     if (e instanceof ConfigError || e instanceof TargetUnreachableError)
       return { exitCode: EXIT.usage, problem: e.message };
     if (e instanceof ReportFolderError) return { exitCode: EXIT.usage, problem: `Report folder ${e.message}` };
     throw e;
   } finally {
-    stopInterruptHook?.();
-    ownClaim?.release();
-    await client?.close();
-    if (runDir) {
-      rmSync(runDir, { recursive: true, force: true });
-      runDirs.delete(runDir);
-    }
+    await holdings.release();
   }
 }
