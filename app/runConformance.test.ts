@@ -6,6 +6,7 @@ import type { RunEventType } from '../core/events.ts';
 import { DEMO_CONFIG_FILE, DEMO_ENVIRONMENT } from '../server/demoConfig.ts';
 import { type RunningSandbox, startSandbox } from '../server/http.ts';
 import { runConformance } from './runConformance.ts';
+import { FAR_TARGET_MS, workersForRoundTrip } from './vitestEngine.ts';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -40,3 +41,34 @@ test('reporters subscribe to typed run events: started, what the suites recorded
   expect(seen.filter((t) => t === 'check-evaluated').length).toBeGreaterThan(3);
   expect(outcome.reports?.reportHtml).toMatch(/report\.html$/);
 }, 120_000);
+
+test('a far target (discovery answered in 20 ms or more) runs its suite files in 4 threads, a near one in 2, a chosen number as chosen', async () => {
+  expect(workersForRoundTrip(undefined)).toBeUndefined();
+  expect(workersForRoundTrip(FAR_TARGET_MS - 1)).toBeUndefined();
+  expect(workersForRoundTrip(FAR_TARGET_MS)).toBe(4);
+  const far = await startSandbox({ port: 0, latencyMs: 30 });
+  try {
+    // Operations of four suite files, so that the count is not bounded by the files.
+    const run = (target: string, workers?: number) =>
+      runConformance({
+        target,
+        config: DEMO_CONFIG_FILE,
+        environmentFallbacks: DEMO_ENVIRONMENT,
+        only: 'diary-post-auth,get-code-set,search-bills,list-insurers',
+        reportDir: join(mkdtempSync(join(tmpdir(), 'conformance-workers-')), 'report'),
+        allowDestructive: false,
+        seed: 1,
+        runs: 1,
+        minCoverage: 0,
+        artefacts: 'results',
+        ...(workers ? { workers } : {}),
+      });
+    const [near, distant, chosen] = await Promise.all([run(sandbox.url), run(far.url), run(far.url, 1)]);
+    expect([near.exitCode, distant.exitCode, chosen.exitCode]).toEqual([0, 0, 0]);
+    expect(near.suiteWorkers).toBe(2);
+    expect(distant.suiteWorkers).toBe(4);
+    expect(chosen.suiteWorkers).toBe(1);
+  } finally {
+    await far.close();
+  }
+}, 240_000);

@@ -34,7 +34,7 @@ import { addressedByKey, documentedPathResult, omittedByConfig, silentOperations
 import { selectOperations } from './selectOperations.ts';
 import type { ProgressSink } from './progress.ts';
 import { type Shard, suiteInShard } from './shard.ts';
-import { runSuites } from './vitestEngine.ts';
+import { runSuites, workersForRoundTrip } from './vitestEngine.ts';
 
 export interface RunOptions {
   target: string;
@@ -140,6 +140,8 @@ export interface RunOutcome {
   problem?: string;
   /** What the run spent on load refusals (HTTP 429, or 503 with Retry-After), runner and workers together. */
   load?: LoadRetryTotals;
+  /** The worker threads the suites ran in: 2 by default, 4 against a far target (workersForRoundTrip). */
+  suiteWorkers?: number;
 }
 
 /** Run folders of the runs in progress: removed when the process ends at once (a second Ctrl-C). */
@@ -314,6 +316,8 @@ interface Connected {
   addresses: Record<string, string>;
   suites: string[];
   redactor: Redactor;
+  /** The median time of the discovery calls that were answered, in ms: how far the target is. */
+  roundTripMs?: number;
 }
 
 /**
@@ -393,7 +397,12 @@ async function connectToTarget(
     ...(options.exchangeLog ? { exchangeLog: resolve(options.exchangeLog) } : {}),
   };
   const suites = [...new Set(active.filter((op) => addresses[op.id]).map((op) => op.suite))];
-  return { ctx, addresses, suites, redactor };
+  const times = [...discovery.values()]
+    .filter((d) => d.exchange.response !== undefined)
+    .map((d) => d.exchange.durationMs)
+    .sort((a, b) => a - b);
+  const roundTripMs = times.length > 0 ? times[Math.floor(times.length / 2)] : undefined;
+  return { ctx, addresses, suites, redactor, ...(roundTripMs !== undefined ? { roundTripMs } : {}) };
 }
 
 /** What the suites left: their events, the suites that crashed, and the operations none judged. */
@@ -402,6 +411,7 @@ interface Judged {
   crashes: WorkerResult[];
   silent: WorkerResult[];
   interrupted: boolean;
+  workers: number;
 }
 
 /** Phase 4: the suites run by the vitest engine (none when interrupted first), their events replayed to the reporters. */
@@ -425,13 +435,15 @@ async function judgeSuites(
     seed: run.seed,
     runs: run.runs,
   });
+  const workers = options.workers || workersForRoundTrip(connected.roundTripMs);
   // Allure results go to the staging folder with the rest of the report; aborted before the
   // suites start, none is started.
   const engine = await runSuites(options.signal?.aborted ? [] : suites, ctx, prepared.folder.staging, {
     shard: prepared.shard,
     signal: options.signal,
     allure: options.artefacts !== 'results',
-    ...(options.workers ? { workers: options.workers } : {}),
+    // The caller's choice, or more threads for a far target (app/vitestEngine.ts workersForRoundTrip).
+    ...(workers !== undefined ? { workers } : {}),
     onSuiteStarted: (suite) => {
       options.onSuiteStarted?.(suite);
       options.progress?.suiteStarted(suite);
@@ -444,7 +456,7 @@ async function judgeSuites(
   const events = readEvents(opened.runDir);
   for (const event of events) await bus.emit(event);
   const silent = silentOperations(active, addresses, events, interrupted);
-  return { events, crashes: engine.crashes, silent, interrupted };
+  return { events, crashes: engine.crashes, silent, interrupted, workers: engine.workers };
 }
 
 /**
@@ -514,11 +526,13 @@ async function concludeRun(
   };
   // A call the guard refused (a name that resolved otherwise at connect time) makes the run's
   // verdict unsafe to give: the run ends with the refusal as its problem, its report kept.
-  if (refusedCall !== undefined) return { exitCode: EXIT.usage, problem: refusedCall, results, reports, timings, load };
+  const suiteWorkers = judged.workers;
+  if (refusedCall !== undefined)
+    return { exitCode: EXIT.usage, problem: refusedCall, results, reports, timings, load, suiteWorkers };
   const exitCode = results.baseline
     ? exitCodeUnderBaseline(results, results.baseline, exitCodeOf(results.verdict))
     : exitCodeOf(results.verdict);
-  return { exitCode, results, reports, timings, load };
+  return { exitCode, results, reports, timings, load, suiteWorkers };
 }
 
 /**

@@ -73,6 +73,23 @@ export interface EngineOptions {
   workers?: number;
 }
 
+/**
+ * A target whose discovery calls took this long or longer (their median, in ms) is far: a run
+ * against it waits on its calls, not on the CPU.
+ */
+export const FAR_TARGET_MS = 20;
+
+/**
+ * Worker threads for a target at this round trip, unless the caller chose: the suites' default (2)
+ * near (on loopback the run is bound by the CPU, and each thread costs its own start and about
+ * 90 MB), 4 far, where each suite file mostly waits on calls that must go one after another (a
+ * state sequence, a create before its read) and more files at once fill the calls allowed in
+ * flight (`npm run bench -- --latency 50`: 75 s with 2, 60 s with 4, the floor 31 s).
+ */
+export function workersForRoundTrip(ms: number | undefined): number | undefined {
+  return ms !== undefined && ms >= FAR_TARGET_MS ? 4 : undefined;
+}
+
 /** Worker threads that may run at once: never more than the suite files, nor than the calls allowed in flight. */
 export function workerCount(files: number, http: Pick<RunContext['http'], 'concurrency'>, workers?: number): number {
   const wanted = workers ?? SUITES_TEST_OPTIONS.maxWorkers;
@@ -86,6 +103,8 @@ export interface EngineOutcome {
   crashes: WorkerResult[];
   /** The suite files vitest ran (after sharding). */
   ran: string[];
+  /** The worker threads the suite files ran in (0 when none ran). */
+  workers: number;
 }
 
 export async function runSuites(
@@ -98,7 +117,7 @@ export async function runSuites(
   // when this run has no suite to start.
   const allureResults = resolve(reportDir, 'allure-results');
   rmSync(allureResults, { recursive: true, force: true });
-  if (suites.length === 0) return { crashes: [], ran: [] };
+  if (suites.length === 0) return { crashes: [], ran: [], workers: 0 };
   const { startVitest, BaseSequencer } = await import('vitest/node');
   const shard = options.shard;
   /** vitest's sequencer with our shard(): a file belongs to the shard of its coupled suite group. */
@@ -173,5 +192,5 @@ export async function runSuites(
   options.signal?.removeEventListener('abort', onAbort);
   await vitest.close();
   process.exitCode = previousExitCode; // vitest sets it for failed tests; the verdict decides ours
-  return { crashes: collector.results, ran };
+  return { crashes: collector.results, ran, workers };
 }

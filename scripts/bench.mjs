@@ -69,7 +69,9 @@ if (latency !== undefined) {
     `conformance benchmark: node ${process.version}, ${(await import('node:os')).cpus().length} CPUs, full run against the sandbox answering after ${latency} ms (--runs 25, seed 1, destructive steps on)`,
   );
   console.log('');
-  console.log('concurrency | requests | most in flight | floor   | wall    | wall/floor | run CPU | results');
+  console.log(
+    'concurrency | threads | requests | most in flight | floor   | wall    | wall/floor | run CPU | peak RSS | results',
+  );
   for (const concurrency of [1, DEFAULT_CONCURRENCY]) {
     const all = Array.from({ length: repeat }, () => measuredRun(25, latency, concurrency));
     const m = all.sort((a, b) => a.processWall - b.processWall)[Math.floor(all.length / 2)];
@@ -78,19 +80,21 @@ if (latency !== undefined) {
     console.log(
       [
         String(concurrency).padStart(11),
+        String(m.suiteWorkers ?? '?').padStart(7),
         String(m.requests).padStart(8),
         String(m.mostInFlight).padStart(14),
         s(floor).padStart(7),
         s(wall).padStart(7),
         `${(wall / floor).toFixed(2)}x`.padStart(10),
         s(m.cpuMs).padStart(7),
+        `${Math.round(m.maxRssMb)} MB`.padStart(8),
         `${m.results} (${m.verdict})`,
       ].join(' | '),
     );
   }
   console.log('');
   console.log(
-    "floor: requests x latency / concurrency; wall: the run from its start to its report (the process's start-up aside); run CPU: the whole process's.",
+    "floor: requests x latency / concurrency; threads: the suites' worker threads (4 for a far target, app/vitestEngine.ts workersForRoundTrip); wall: the run from its start to its report (the process's start-up aside); run CPU: the whole process's.",
   );
   process.exit(0);
 }

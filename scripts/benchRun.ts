@@ -33,6 +33,7 @@ try {
     `${JSON.stringify({
       runs,
       exitCode: outcome.exitCode,
+      suiteWorkers: outcome.suiteWorkers,
       verdict: outcome.results?.verdict,
       results: outcome.results?.results.length ?? 0,
       timings: outcome.timings,

@@ -62,8 +62,10 @@ function comparable(r: RunResults, target: string): unknown[] {
 
 test('the same seed gives the same results, in the same order, at --concurrency 1 and at the default', async () => {
   // A few milliseconds before each answer, so that requests sent together are in flight together
-  // (on loopback the sandbox answers one before it reads the next).
-  const [one, many] = [await startSandbox({ latencyMs: 3 }), await startSandbox({ latencyMs: 3 })];
+  // (on loopback the sandbox answers one before it reads the next); the default run's target is
+  // far (25 ms: app/vitestEngine.ts workersForRoundTrip), so its suite files run in as many threads
+  // as there are (3) where the other run has one.
+  const [one, many] = [await startSandbox({ latencyMs: 3 }), await startSandbox({ latencyMs: 25 })];
   opened.push(one, many);
   const [dirOne, dirMany] = [reportDir(), reportDir()];
   const [sequential, concurrent] = await Promise.all([
