@@ -7,8 +7,12 @@ import type { Operation } from '../spec/types.ts';
 /** The codes the error tables give a required parameter missing or empty (D1 7, D2 7). */
 const MISSING_CODES = ['MSG_MISSING_MANDATORY_PARAM', 'MSG_PARAM_EMPTY'];
 
-/** The parameters a request carried where the documents send them: the form body of a POST, the query of a GET. */
-function sentParameters(x: RespondedExchange, where: 'form' | 'query'): URLSearchParams {
+/**
+ * The parameters a request carried where the documents send them: the form body of a POST, the
+ * query of a GET. Every reader of a recorded request's parameters asks it (`conformance compare`
+ * reads `_sort` with it).
+ */
+export function sentParameters(x: Pick<RespondedExchange, 'request'>, where: 'form' | 'query'): URLSearchParams {
   if (where === 'query') {
     try {
       return new URL(x.request.url).searchParams;

@@ -1,7 +1,8 @@
 /**
  * Two answers to the same request, compared (issue 35, the differential run): by status, by the
  * headers the documents name, and by the JSON body path by path: values, types, members present,
- * and arrays in order where the documents fix an order, as a set where they do not. Noise is
+ * and arrays in order where the documents fix an order (a run of ties, items the caller says may
+ * come in either order, as a set), as a set where they do not. Noise is
  * learnt, not guessed: the paths where two answers of the same primary to the same request differ
  * (ids, timestamps, generated tokens) are left out of the comparison with the candidate.
  *
@@ -58,6 +59,12 @@ export interface CompareOptions {
   headers?: readonly string[];
   /** True for an array whose order the documents fix (its abstract path); others compare as sets. */
   ordered?: (abstractPath: string) => boolean;
+  /**
+   * In an array compared in order: whether two of the reference's items may come in either order
+   * (equal sort keys: "ties may come in any order"). A run of such items is compared as a set, the
+   * candidate's items at the same places; the rest in order.
+   */
+  tied?: (abstractPath: string, a: unknown, b: unknown) => boolean;
   /** Abstract paths (and everything under them) left out: learnt noise and configured ignores. */
   ignore?: Ignore;
 }
@@ -146,7 +153,16 @@ function compareValues(
     const item = `${abstract}/*`;
     if (options.ordered?.(abstract)) {
       const n = Math.max(xa.length, xb.length);
-      for (let i = 0; i < n; i++) {
+      for (let i = 0; i < n; ) {
+        // A run of the reference's items tied with its first (equal sort keys) compares as a set.
+        let end = i + 1;
+        while (end < xa.length && options.tied?.(abstract, xa[i], xa[end])) end++;
+        if (end - i > 1) {
+          const places = (x: unknown[]) => x.slice(i, end).map((v, k) => ({ v, i: i + k }));
+          compareSet(places(xa), places(xb), path, cpath, item, options, out);
+          i = end;
+          continue;
+        }
         const [p, c] = [`${path}/${i}`, `${cpath}/${i}`];
         if (i >= xb.length) {
           if (!ignored(item, options.ignore))
@@ -155,66 +171,89 @@ function compareValues(
           if (!ignored(item, options.ignore))
             push({ kind: 'member-new', path: p, abstractPath: item, candidate: xb[i] }, c);
         } else compareValues(xa[i], xb[i], p, item, options, out, c);
+        i++;
       }
       return;
     }
-    // A set: equal items pair first, then items with the same key (compared member by member), then
-    // a last item on each side when neither names an id; what is left is gone or new.
-    // Each item's canonical text is made once: a long list is paired in linear time.
-    const text = (v: unknown) => canonical(v, item, options.ignore);
-    let left = xa.map((v, i) => ({ v, i, t: text(v) }));
-    let right = xb.map((v, i) => ({ v, i, t: text(v) }));
-    const equal = new Map<string, number[]>();
-    right.forEach((r, j) => {
-      const list = equal.get(r.t);
-      if (list) list.push(j);
-      else equal.set(r.t, [j]);
-    });
-    const pairedRight = new Set<number>();
-    left = left.filter((l) => {
-      const j = equal.get(l.t)?.shift();
-      if (j === undefined) return true;
-      pairedRight.add(j);
-      return false;
-    });
-    right = right.filter((_, j) => !pairedRight.has(j));
-    const byKey = new Map<string, number[]>();
-    right.forEach((r, j) => {
-      const key = itemKey(r.v);
-      if (key === undefined) return;
-      const list = byKey.get(key);
-      if (list) list.push(j);
-      else byKey.set(key, [j]);
-    });
-    const keyedRight = new Set<number>();
-    left = left.filter((l) => {
-      const key = itemKey(l.v);
-      const j = key === undefined ? undefined : byKey.get(key)?.shift();
-      const r = j === undefined ? undefined : right[j];
-      if (j === undefined || r === undefined) return true;
-      keyedRight.add(j);
-      compareValues(l.v, r.v, `${path}/${l.i}`, item, options, out, `${cpath}/${r.i}`);
-      return false;
-    });
-    right = right.filter((_, j) => !keyedRight.has(j));
-    // One item left on each side, neither naming an id: they are the pair, whatever changed in it.
-    if (
-      left.length === 1 &&
-      right.length === 1 &&
-      itemKey(left[0]?.v) === undefined &&
-      itemKey(right[0]?.v) === undefined
-    ) {
-      const [l, r] = [left[0], right[0]] as [{ v: unknown; i: number }, { v: unknown; i: number }];
-      compareValues(l.v, r.v, `${path}/${l.i}`, item, options, out, `${cpath}/${r.i}`);
-      return;
-    }
-    if (ignored(item, options.ignore)) return;
-    for (const l of left) out.push({ kind: 'member-gone', path: `${path}/${l.i}`, abstractPath: item, reference: l.v });
-    for (const r of right)
-      out.push({ kind: 'member-new', path: `${cpath}/${r.i}`, abstractPath: item, candidate: r.v });
+    compareSet(
+      xa.map((v, i) => ({ v, i })),
+      xb.map((v, i) => ({ v, i })),
+      path,
+      cpath,
+      item,
+      options,
+      out,
+    );
     return;
   }
   if (a !== b) push({ kind: 'value-changed', path, abstractPath: abstract, reference: a, candidate: b }, cpath);
+}
+
+/**
+ * Items of an array compared as a set (each with its index in its array): equal items pair
+ * first, then items with the same key (compared member by member), then a last item on each side
+ * when neither names an id; what is left is gone or new. `path` and `cpath` are the array's places.
+ */
+function compareSet(
+  xa: readonly { v: unknown; i: number }[],
+  xb: readonly { v: unknown; i: number }[],
+  path: string,
+  cpath: string,
+  item: string,
+  options: CompareOptions,
+  out: Difference[],
+): void {
+  // Each item's canonical text is made once: a long list is paired in linear time.
+  const text = (v: unknown) => canonical(v, item, options.ignore);
+  let left = xa.map((x) => ({ ...x, t: text(x.v) }));
+  let right = xb.map((x) => ({ ...x, t: text(x.v) }));
+  const equal = new Map<string, number[]>();
+  right.forEach((r, j) => {
+    const list = equal.get(r.t);
+    if (list) list.push(j);
+    else equal.set(r.t, [j]);
+  });
+  const pairedRight = new Set<number>();
+  left = left.filter((l) => {
+    const j = equal.get(l.t)?.shift();
+    if (j === undefined) return true;
+    pairedRight.add(j);
+    return false;
+  });
+  right = right.filter((_, j) => !pairedRight.has(j));
+  const byKey = new Map<string, number[]>();
+  right.forEach((r, j) => {
+    const key = itemKey(r.v);
+    if (key === undefined) return;
+    const list = byKey.get(key);
+    if (list) list.push(j);
+    else byKey.set(key, [j]);
+  });
+  const keyedRight = new Set<number>();
+  left = left.filter((l) => {
+    const key = itemKey(l.v);
+    const j = key === undefined ? undefined : byKey.get(key)?.shift();
+    const r = j === undefined ? undefined : right[j];
+    if (j === undefined || r === undefined) return true;
+    keyedRight.add(j);
+    compareValues(l.v, r.v, `${path}/${l.i}`, item, options, out, `${cpath}/${r.i}`);
+    return false;
+  });
+  right = right.filter((_, j) => !keyedRight.has(j));
+  // One item left on each side, neither naming an id: they are the pair, whatever changed in it.
+  if (
+    left.length === 1 &&
+    right.length === 1 &&
+    itemKey(left[0]?.v) === undefined &&
+    itemKey(right[0]?.v) === undefined
+  ) {
+    const [l, r] = [left[0], right[0]] as [{ v: unknown; i: number }, { v: unknown; i: number }];
+    compareValues(l.v, r.v, `${path}/${l.i}`, item, options, out, `${cpath}/${r.i}`);
+    return;
+  }
+  if (ignored(item, options.ignore)) return;
+  for (const l of left) out.push({ kind: 'member-gone', path: `${path}/${l.i}`, abstractPath: item, reference: l.v });
+  for (const r of right) out.push({ kind: 'member-new', path: `${cpath}/${r.i}`, abstractPath: item, candidate: r.v });
 }
 
 /** The differences of the candidate's answer from the reference's, status and named headers first. */

@@ -9,7 +9,13 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ExchangeRecord } from '../core/results.ts';
-import type { Comparison, DifferenceGroupRecord, NoiseEntry } from './compareModel.ts';
+import {
+  type Comparison,
+  type ComparisonInReport,
+  type DifferenceGroupRecord,
+  type NoiseEntry,
+  placeIn,
+} from './compareModel.ts';
 import { failsComparison } from './compareJunit.ts';
 import { maskedUrl } from './curl.ts';
 import { BODY_DISPLAY_CAP, capUtf8, esc } from './html/escape.ts';
@@ -33,21 +39,10 @@ const ROLE_LABEL: Record<string, string> = {
   second: 'Second reference',
 };
 
-const STYLE = `${readFileSync(new URL('./html/assets/report.css', import.meta.url), 'utf8')}
-.outcome-same { color: #116329; background: #dafbe1; border-color: #1a7f37; }
-.outcome-different { color: #a40e26; background: #ffebe9; border-color: #cf222e; }
-.side-by-side { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 1rem; }
-.answer { border: 1px solid var(--line); border-radius: 6px; padding: 0.6rem 0.8rem; min-width: 0; }
-.answer h4 { margin-top: 0; }
-.difference { border: 1px solid var(--line); border-left: 6px solid var(--warn); border-radius: 6px; padding: 0.8rem 1rem; margin: 1rem 0; }
-.difference.breaks { border-left-color: var(--fail); }
-.difference:target { outline: 3px solid #0969da; }
-mark { background: #fff8c5; outline: 1px solid #bf8700; }
-.rule-breaks { color: var(--fail); font-weight: 600; }
-.rule-none { color: var(--muted); }
-@media (max-width: 60rem) { .side-by-side { grid-template-columns: 1fr; } }
-@media print { .side-by-side { grid-template-columns: 1fr 1fr; } .difference { break-inside: avoid; } }
-`;
+/** The comparison's own styles (html/assets/compare.css): report.html adds them when it carries a comparison. */
+export const COMPARISON_STYLE = readFileSync(new URL('./html/assets/compare.css', import.meta.url), 'utf8');
+
+const STYLE = `${readFileSync(new URL('./html/assets/report.css', import.meta.url), 'utf8')}\n${COMPARISON_STYLE}`;
 
 const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 export const COMPARE_CONTENT_SECURITY_POLICY = `default-src 'none'; style-src ${sha256(STYLE)}; base-uri 'none'; form-action 'none'`;
@@ -96,14 +91,14 @@ function prettyMarked(value: unknown, mark: string[] | undefined, indent = ''): 
 }
 
 /** An answer's body: pretty and marked when it is JSON within the display cap, else as received. */
-function bodyHtml(x: ExchangeRecord, path: string): string {
+function bodyHtml(x: ExchangeRecord, path: string | undefined): string {
   const body = x.response?.body ?? '';
   if (body === '') return '<p class="muted">No body.</p>';
   const capped = capUtf8(body, BODY_DISPLAY_CAP);
   if (!capped.capped) {
     try {
       const parsed = JSON.parse(body) as unknown;
-      const mark = path.startsWith('/') || path === '' ? tokens(path) : undefined;
+      const mark = path !== undefined && (path.startsWith('/') || path === '') ? tokens(path) : undefined;
       return `<pre class="body">${prettyMarked(parsed, mark)}</pre>`;
     } catch {
       // not JSON: shown as received
@@ -113,11 +108,17 @@ function bodyHtml(x: ExchangeRecord, path: string): string {
   return `<pre class="body">${esc(capped.text)}</pre>${note}`;
 }
 
+/**
+ * One side of a pair: the call, its status, the value that differs, its headers and body with the
+ * member marked where this side holds it (`place`; none for a member it lacks), and its curl.
+ * compare.html and report.html's comparison section show a pair through this one function.
+ */
 function answerHtml(
   role: 'reference' | 'candidate',
   x: ExchangeRecord | undefined,
   curl: string | undefined,
-  path: string,
+  place: string | undefined,
+  shownPath: string,
   value: unknown,
 ): string {
   const label = ROLE_LABEL[role];
@@ -130,22 +131,39 @@ function answerHtml(
   const headers = Object.entries(x.response?.headers ?? {})
     .map(([k, v]) => {
       const line = `${esc(k)}: ${esc(v)}`;
-      return path === `header:${k.toLowerCase()}` ? `<mark>${line}</mark>` : line;
+      return place === `header:${k.toLowerCase()}` ? `<mark>${line}</mark>` : line;
     })
     .join('\n');
-  const named = path.startsWith('header:') || path === 'status';
+  const named = shownPath.startsWith('header:') || shownPath === 'status';
   return [
     head,
     `<p><code>${esc(x.method)} ${esc(maskedUrl(x.url))}</code></p>`,
-    path === 'status' ? `<mark>${status}</mark>` : status,
-    `<p class="difference-value">${esc(path || '(body)')}: <code class="value">${esc(json(value))}</code></p>`,
+    place === 'status' ? `<mark>${status}</mark>` : status,
+    `<p class="difference-value">${esc(shownPath || '(body)')}: <code class="value">${esc(json(value))}</code></p>`,
     headers ? `<details${named ? ' open' : ''}><summary>Response headers</summary><pre>${headers}</pre></details>` : '',
-    x.response ? bodyHtml(x, path) : '',
+    x.response ? bodyHtml(x, place) : '',
     curl ? `<details><summary>The request as curl</summary><pre>${esc(curl)}</pre></details>` : '',
     '</section>',
   ]
     .filter(Boolean)
     .join('\n');
+}
+
+/** A group's example pair, side by side: each answer marked where it holds the member that differs. */
+function pairHtml(g: DifferenceGroupRecord, id?: string): string {
+  const e = g.example;
+  const d = {
+    kind: g.kind,
+    path: e.path,
+    ...(e.candidatePath !== undefined ? { candidatePath: e.candidatePath } : {}),
+  };
+  const [r, c] = [placeIn('reference', d), placeIn('candidate', d)];
+  return [
+    `<div class="side-by-side"${id ? ` id="${esc(id)}"` : ''}>`,
+    answerHtml('reference', e.exchanges.reference, e.curl.reference, r, r ?? g.path, e.reference),
+    answerHtml('candidate', e.exchanges.candidate, e.curl.candidate, c, c ?? g.path, e.candidate),
+    '</div>',
+  ].join('\n');
 }
 
 function ruleHtml(g: DifferenceGroupRecord, candidateReport: string): string {
@@ -154,7 +172,7 @@ function ruleHtml(g: DifferenceGroupRecord, candidateReport: string): string {
   return `<span class="rule-breaks">breaks ${ids.map((id) => `<a href="${esc(`${candidateReport}#req-${id}`)}">${esc(id)}</a>`).join(', ')}</span>`;
 }
 
-function groupHtml(c: Comparison, g: DifferenceGroupRecord, candidateReport: string): string {
+function groupHtml(c: Pick<Comparison, 'failOn'>, g: DifferenceGroupRecord, candidateReport: string): string {
   const e = g.example;
   const breaks = g.breaks
     .map(
@@ -173,10 +191,7 @@ function groupHtml(c: Comparison, g: DifferenceGroupRecord, candidateReport: str
     `<dt>Call</dt><dd>${esc(e.place.suite)} › ${esc(e.place.test || '(set-up)')}, call ${e.place.ordinal + 1}</dd>`,
     `<dt>Replay</dt><dd><code>${esc(g.replay)}</code></dd>`,
     '</dl>',
-    '<div class="side-by-side">',
-    answerHtml('reference', e.exchanges.reference, e.curl.reference, e.path, e.reference),
-    answerHtml('candidate', e.exchanges.candidate, e.curl.candidate, e.candidatePath ?? e.path, e.candidate),
-    '</div>',
+    pairHtml(g),
     '<p><a href="#differences">Back to the differences</a></p>',
     '</article>',
   ]
@@ -259,5 +274,68 @@ export function renderCompareHtml(c: Comparison): string {
     '</body>',
     '</html>',
     '',
+  ].join('\n');
+}
+
+/** Anchors of report.html's comparison section: the section, and each group's pair of answers. */
+export const COMPARISON_SECTION_ID = 'comparison';
+export const comparisonGroupAnchor = (g: Pick<DifferenceGroupRecord, 'id'>): string => `comparison-${g.id}`;
+export const comparisonPairAnchor = (g: Pick<DifferenceGroupRecord, 'id'>): string => `comparison-${g.id}-answers`;
+
+/**
+ * report.html's section "Comparison with REFERENCE", when the run was the candidate of a
+ * comparison: the outcome under --fail-on, the counts, the table of difference groups (each
+ * "breaks ROW" linked to its row in this report, or "no documented rule"), and each group's example
+ * pair of answers side by side in a <details> (the same rendering as compare.html's, from the same
+ * masked exchanges). The noise and the operations compared are in compare.html, linked.
+ */
+export function comparisonSectionHtml(c: ComparisonInReport): string {
+  const reference = c.targets.find((t) => t.role === 'reference');
+  const second = c.targets.find((t) => t.role === 'second');
+  const outcome = c.outcome === 'same' ? 'SAME' : 'DIFFERENT';
+  const s = c.summary;
+  const noiseFrom =
+    c.noiseFrom === 'second'
+      ? `learnt from the second reference${second ? ` (${second.url})` : ''}`
+      : 'the members the documents make volatile';
+  const rows = c.groups
+    .map(
+      (g) =>
+        `<tr id="${esc(`comparison-row-${g.id}`)}"><td><a href="#${esc(comparisonGroupAnchor(g))}">${esc(g.id)}</a></td><td>${esc(g.operation)}</td><td><code>${esc(g.path || '(body)')}</code></td><td>${esc(KIND_LABEL[g.kind] ?? g.kind)}</td><td class="num">${g.count}</td><td>${ruleHtml(g, '')}</td><td><a href="#${esc(comparisonPairAnchor(g))}" class="to-pair">answers side by side</a></td></tr>`,
+    )
+    .join('\n');
+  const groups = c.groups.map((g) => {
+    const e = g.example;
+    return [
+      `<details class="difference${g.breaks.length > 0 ? ' breaks' : ''}" id="${esc(comparisonGroupAnchor(g))}">`,
+      `<summary>${esc(g.id)} · ${esc(g.operation)} · <code>${esc(g.path || '(body)')}</code> · ${esc(KIND_LABEL[g.kind] ?? g.kind)} ×${g.count}</summary>`,
+      `<p>${ruleHtml(g, '')}${failsComparison(c, g) ? '' : ' <span class="muted">(does not fail the comparison under --fail-on documented)</span>'}</p>`,
+      '<dl class="facts">',
+      `<dt>Where</dt><dd><code>${esc(e.path || '(body)')}</code>: reference <code>${esc(json(e.reference))}</code>, candidate <code>${esc(json(e.candidate))}</code></dd>`,
+      `<dt>Call</dt><dd>${esc(e.place.suite)} › ${esc(e.place.test || '(set-up)')}, call ${e.place.ordinal + 1}; ${g.pairs} pair(s) of answers differ so</dd>`,
+      `<dt>Replay</dt><dd><code>${esc(g.replay)}</code></dd>`,
+      '</dl>',
+      pairHtml(g, comparisonPairAnchor(g)),
+      `<p><a href="#${COMPARISON_SECTION_ID}">Back to the comparison</a> · <a href="${esc(`${c.page}#${g.id}`)}">this difference in ${esc(c.page)}</a></p>`,
+      '</details>',
+    ].join('\n');
+  });
+  return [
+    `<section id="${COMPARISON_SECTION_ID}" aria-labelledby="comparison-title">`,
+    `<h2 id="comparison-title">Comparison with ${esc(reference?.url ?? 'the reference')}${reference?.sandbox ? ' (the sandbox)' : ''}</h2>`,
+    `<p>This run was the candidate of <code>conformance compare</code>: the same requests (seed ${c.seed}) went to the reference${second ? ' and to a second reference' : ''}, and their answers were compared with this run's.</p>`,
+    '<dl class="facts">',
+    `<dt>Outcome</dt><dd><span class="badge outcome-${c.outcome}">${outcome}</span> under --fail-on ${esc(c.failOn)} (exit ${c.exitCode})</dd>`,
+    `<dt>Pairs</dt><dd>${s.pairs} pair(s) of answers compared</dd>`,
+    `<dt>Differences</dt><dd>${s.differences} beyond noise in ${s.groups} group(s), ${s.breaking} breaking a documented row</dd>`,
+    `<dt>Noise left out</dt><dd>${s.suppressed} difference(s), ${esc(noiseFrom)}, and the configs' compare.ignore</dd>`,
+    `<dt>Unpaired</dt><dd>${s.referenceOnly} call(s) by the reference only, ${s.candidateOnly} by the candidate only</dd>`,
+    `<dt>Whole comparison</dt><dd><a href="${esc(c.page)}">${esc(c.page)}</a> beside this report: the operations compared and the noise, path by path</dd>`,
+    '</dl>',
+    c.groups.length === 0
+      ? '<p>No difference beyond noise.</p>'
+      : `<div class="scroll"><table id="comparison-table"><thead><tr><th>Group</th><th>Operation</th><th>Path</th><th>Kind</th><th class="num">Differences</th><th>Documented rule</th><th>Example</th></tr></thead><tbody>\n${rows}\n</tbody></table></div>`,
+    ...groups,
+    '</section>',
   ].join('\n');
 }

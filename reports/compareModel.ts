@@ -6,7 +6,7 @@
  * nothing else. Every exchange in it is masked as results.json masks its evidence.
  */
 import type { DifferenceKind } from '../core/answerDiff.ts';
-import type { EvidenceMode, ExchangeRecord, Verdict } from '../core/results.ts';
+import type { EvidenceMode, ExchangeRecord, RunResults, Verdict } from '../core/results.ts';
 import type { Level } from '../spec/types.ts';
 
 export const COMPARE_JSON = 'compare.json';
@@ -67,10 +67,27 @@ export interface CallPlace {
   ordinal: number;
 }
 
+/**
+ * Where each answer holds the member that differs, as the example shows and marks it: the
+ * reference's place (`path`) and the candidate's (`candidatePath`, else `path`); none on the side
+ * that does not hold it (a member gone from the candidate, a member new in it), whose place at
+ * `path` is another item's when the member sits under an array compared as a set.
+ */
+export function placeIn(
+  side: 'reference' | 'candidate',
+  d: { kind: DifferenceKind; path: string; candidatePath?: string },
+): string | undefined {
+  if (side === 'candidate') return d.kind === 'member-gone' ? undefined : (d.candidatePath ?? d.path);
+  return d.kind === 'member-new' ? undefined : d.path;
+}
+
 export interface DifferenceExample {
   /** The pair's index in the comparison. */
   pair: number;
-  /** Where in the answer (a JSON pointer, `status`, `header:NAME`, `exchange`): the reference's place. */
+  /**
+   * Where in the answer (a JSON pointer, `status`, `header:NAME`, `exchange`): the reference's
+   * place (the candidate's for a member new in it); `placeIn` says where each side holds it.
+   */
   path: string;
   /** The candidate's place, when another (items of an array compared as a set pair wherever they are). */
   candidatePath?: string;
@@ -147,3 +164,31 @@ export interface Comparison {
   noise: NoiseEntry[];
   groups: DifferenceGroupRecord[];
 }
+
+/**
+ * The comparison as the candidate's results.json carries it, sealed with the run (the run is
+ * sealed again once the comparison is made, through writeReports): what report.html's section
+ * "Comparison with REFERENCE" shows. The groups and their example pairs are compare.json's (masked
+ * alike); the noise and the operations are in compare.html, which `page` names beside the report.
+ */
+export interface ComparisonInReport
+  extends Pick<
+    Comparison,
+    'seed' | 'failOn' | 'noiseFrom' | 'targets' | 'summary' | 'outcome' | 'exitCode' | 'groups'
+  > {
+  /** compare.html, relative to the report's folder. */
+  page: string;
+}
+
+/** Results of a run that was the candidate of a comparison. */
+export type ComparedResults = RunResults & { comparison?: ComparisonInReport };
+
+/** What the candidate's report carries of a comparison. */
+export function comparisonInReport(c: Comparison): ComparisonInReport {
+  const { seed, failOn, noiseFrom, targets, summary, outcome, exitCode, groups } = c;
+  return { seed, failOn, noiseFrom, targets, summary, outcome, exitCode, groups, page: COMPARE_HTML };
+}
+
+/** The comparison a run's results carry, when the run was the candidate of one. */
+export const comparisonOf = (results: RunResults): ComparisonInReport | undefined =>
+  (results as ComparedResults).comparison;

@@ -12,7 +12,6 @@ import {
   distinctBy,
   distinctByFirst,
   documentedCodeHasItsStatus,
-  haversineKm,
   entriesMatchFilter,
   entriesSorted,
   answerRecorded,
@@ -39,7 +38,6 @@ import { KM_PER_UNIT as KM_PER, type NearUnit, parameterValue } from '../generat
 import { operation } from '../spec/operations.ts';
 import {
   includedIndex,
-  positionOf,
   registerPractitionerFilters,
   roleFilters,
   roleLocationRefs,
@@ -49,6 +47,7 @@ import {
 import { collectIds, verifyError, verifyPaging, verifySuccess, walkPages } from './common/steps.ts';
 import { describeDerivedRequests, fixturesFrom } from './common/derivedRequests.ts';
 import { filterSearches } from './common/filterCandidates.ts';
+import { roleDistanceSortKey, roleNameSortKey } from './common/sortKeys.ts';
 
 const PRACTITIONERS = 'search-register-practitioners';
 const PHOTO = 'get-practitioner-photo';
@@ -525,15 +524,7 @@ describeOperation(ROLES, () => {
           .under('DEC-D2-18', 'DEC-D2-56')
           .check(
             byName,
-            entriesSorted(
-              'practitioner.display',
-              (r) => {
-                const p = r.practitioner as Record<string, unknown> | undefined;
-                return typeof p?.display === 'string' ? p.display.toLowerCase() : undefined;
-              },
-              direction,
-              { resourceType: 'PractitionerRole' },
-            ),
+            entriesSorted('practitioner.display', roleNameSortKey, direction, { resourceType: 'PractitionerRole' }),
           );
       }
       if (!c) continue;
@@ -551,18 +542,9 @@ describeOperation(ROLES, () => {
         .under('DEC-D2-16')
         .check(
           byDistance,
-          entriesSorted(
-            'distance from the centre',
-            (r) => {
-              const d = roleLocationRefs(r)
-                .map((l) => positionOf(index.get(l)))
-                .filter((p) => p !== undefined)
-                .map((p) => haversineKm(c, p));
-              return d.length ? Math.min(...d) : undefined;
-            },
-            direction,
-            { resourceType: 'PractitionerRole' },
-          ),
+          entriesSorted('distance from the centre', roleDistanceSortKey(index, c), direction, {
+            resourceType: 'PractitionerRole',
+          }),
         );
     }
     const withoutNear = await call(id, { query: { _sort: 'distance:asc' } });
@@ -639,13 +621,7 @@ describeOperation(ROLES, () => {
           'The plain distance-sorted role search was not answered 200 (judged under _sort)',
         );
     const index = new Map(plainPages.flatMap((x) => [...includedIndex(bodyOf(x))]));
-    const distanceOf = (r: Record<string, unknown>) => {
-      const d = roleLocationRefs(r)
-        .map((l) => positionOf(index.get(l)))
-        .filter((p) => p !== undefined)
-        .map((p) => haversineKm(c, p));
-      return d.length ? Math.min(...d) : undefined;
-    };
+    const distanceOf = roleDistanceSortKey(index, c);
     for (const field of ['practitioner', 'location'] as const) {
       const first = await call(id, { query: { ...query, 'distinct-by': field } });
       if (!verifySuccess(first, id, { success: R.roles.distinct[field] }, { status: 200 }) || !hasResponse(first))

@@ -28,6 +28,7 @@ import { operation } from '../spec/operations.ts';
 import { validRequest } from '../generators/requestArbitrary.ts';
 import { describeDerivedRequests, fixturesFrom } from './common/derivedRequests.ts';
 import { extensionValue, lastUpdated, timeOf } from './common/readers.ts';
+import { authorisationSortKey } from './common/sortKeys.ts';
 import {
   collectIds,
   verifyHeadersEnforced,
@@ -311,7 +312,7 @@ describeOperation(ID, () => {
         {
           ascending: asc,
           descending: desc,
-          tieKey: (r: Record<string, unknown>) => (typeof r.created === 'string' ? r.created : undefined),
+          tieKey: authorisationSortKey,
         },
         sortOrdersReverse,
       );

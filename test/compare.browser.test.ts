@@ -3,10 +3,12 @@
  * browser), scripts disabled (the page has none and needs none). A sandbox with a fault is compared
  * with a clean one; the page is opened from disk and used as a reviewer would: the outcome, the
  * table of differences, one difference followed to its pair of answers side by side (the member
- * that differs marked in each), then to the documented row it breaks in the candidate's report.
+ * that differs marked in each), then to the documented row it breaks in the candidate's report;
+ * and the candidate's report.html, whose section "Comparison with ..." leads from the contents to
+ * a difference and from it to the same pair of answers, unfolded without a script.
  * Every request the page makes is recorded: only the files of the report folder may be loaded.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -130,5 +132,52 @@ describe('compare.html in Chromium, without scripts', () => {
     await page.goBack();
     await page.locator('article.difference.breaks a', { hasText: 'Back to the differences' }).first().click();
     expect(await page.evaluate(() => location.hash)).toBe('#differences');
+  });
+});
+
+describe("report.html's comparison section in Chromium, without scripts", () => {
+  test('is found from the contents, and follows a difference to its pair of answers side by side, the member marked', async () => {
+    const reportUrl = pathToFileURL(join(dir, 'report.html')).href;
+    await page.goto(reportUrl);
+    await page.locator('nav a[href="#comparison"]').click();
+    expect(await page.evaluate(() => location.hash)).toBe('#comparison');
+    const section = page.locator('section#comparison');
+    expect(await section.locator('h2').innerText()).toMatch(/^Comparison with http:\/\/127\.0\.0\.1:\d+$/);
+    expect(await section.innerText()).toMatch(/DIFFERENT under --fail-on any \(exit 1\)/);
+    const row = section.locator('#comparison-table > tbody > tr', { hasText: '/type' });
+    expect(await row.innerText()).toMatch(/search-bills\s+\/type\s+value changed\s+\d+\s+breaks [^\n]*D1-4\.11-05/);
+    // The pair is folded in a <details>: following the link to it unfolds it (no script involved).
+    const link = row.locator('a.to-pair');
+    const target = (await link.getAttribute('href')) ?? '';
+    expect(target).toMatch(/^#comparison-d\d+-answers$/);
+    const pair = page.locator(target);
+    expect(await pair.isVisible()).toBe(false);
+    await link.click();
+    expect(await page.evaluate(() => location.hash)).toBe(target);
+    await pair.waitFor({ state: 'visible' });
+    expect(await inView(target)).toBe(true);
+    const [reference, candidate] = [pair.locator('.answer-reference'), pair.locator('.answer-candidate')];
+    const [r, c] = [await reference.boundingBox(), await candidate.boundingBox()];
+    expect(r && c && c.x > r.x + r.width - 1 && Math.abs(c.y - r.y) < 2).toBe(true);
+    expect(await reference.locator('mark').first().innerText()).toBe('"type": "searchset"');
+    expect(await candidate.locator('mark').first().innerText()).toBe('"type": "collection"');
+    const answers = await pair.innerHTML();
+    mkdirSync(OUTPUT, { recursive: true });
+    await page.screenshot({ path: join(OUTPUT, 'compare-report-section.png') });
+    // The rule leads to its row in the same page.
+    await page
+      .locator(`${target.replace(/-answers$/, '')} .rule-breaks a`, { hasText: 'D1-4.11-05' })
+      .first()
+      .click();
+    expect(await page.evaluate(() => location.hash)).toBe('#req-D1-4.11-05');
+    // The same masked answers as compare.html shows for the group, rendered alike.
+    const group = /^#comparison-(d\d+)-answers$/.exec(target)?.[1];
+    await page.goto(`${compareUrl}#${group}`);
+    expect(await page.locator(`article#${group} .side-by-side`).innerHTML()).toBe(answers);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain(`id="comparison-${group}"`);
+    // Only the folder's files were loaded.
+    const folder = pathToFileURL(dir).href;
+    expect(requests.every((u) => u.startsWith(folder))).toBe(true);
+    expect(problems).toEqual([]);
   });
 });

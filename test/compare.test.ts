@@ -3,19 +3,20 @@
  * mock of our components): the sandbox against itself with a second sandbox as the noise reference
  * (no difference, exit 0); against a sandbox with a benign variant (differences no documented rule
  * covers: exit 1 with --fail-on any, 0 with --fail-on documented); against a sandbox with a fault
- * (a difference that breaks the row the fault breaks); and the command's bad options and an
+ * (a difference that breaks the row the fault breaks, shown in the candidate's report.html too,
+ * whose folder still verifies intact and signed); and the command's bad options and an
  * unreachable target (one line and its exit code). Runs are kept small (--only, --runs); every
  * sandbox a test starts is closed, pass or fail.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, test } from 'vitest';
-import type { Comparison } from '../reports/compareModel.ts';
+import type { ComparedResults, Comparison } from '../reports/compareModel.ts';
 import { findAll, parseXml } from '../reports/testSupport/xmlWellFormed.ts';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from '../server/http.ts';
-import { reportDir, ROOT, runCli, runInProcess } from './support/cli.ts';
+import { readResults, reportDir, ROOT, runCli, runInProcess } from './support/cli.ts';
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
   ajv: Ajv2020,
@@ -176,8 +177,25 @@ describe('conformance compare', () => {
       /^(npx )?conformance compare --target \S+ --reference \S+ --runs 3 --fail-on documented --seed 20261128 --only search-bills$/,
     );
     expect(r.stdout).toMatch(/search-bills \/type value-changed ×\d+: breaks [^\n]*D1-4\.11-05/);
-    // The candidate's usual report holds the row's failure the group links to.
-    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('id="req-D1-4.11-05"');
+    // The candidate's usual report holds the row's failure the group links to, and the comparison
+    // in a section of its own, each group's rule linked to the row in the same page.
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(html).toContain('id="req-D1-4.11-05"');
+    expect(html).toContain(`<h2 id="comparison-title">Comparison with ${c.targets[1]?.url}</h2>`);
+    expect(html).toContain(`<a href="#comparison-${type?.id}-answers" class="to-pair">`);
+    expect(html).toMatch(/breaks [^\n]*<a href="#req-D1-4\.11-05">D1-4\.11-05<\/a>/);
+    const results = readResults(dir) as ComparedResults;
+    expect(results.comparison?.groups.map((g) => g.id)).toEqual(c.groups.map((g) => g.id));
+    // Sealed again with the comparison: the folder verifies intact, and signed, verifies signed.
+    const verified = await runInProcess(['verify-report', dir]);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    expect(verified.stdout).toMatch(/^INTACT: /m);
+    const keys = join(dir, '..', `${basename(dir)}-keys`);
+    expect((await runInProcess(['keys', 'generate', '--out', keys])).code).toBe(0);
+    const signed = await runInProcess(['keys', 'sign', dir, '--key', join(keys, 'signing-key.pem'), '--signer', 'Op']);
+    expect(signed.code, signed.stderr).toBe(0);
+    const checked = await runInProcess(['verify-report', dir, '--key', join(keys, 'jwks.json')]);
+    expect(checked.code, checked.stdout + checked.stderr).toBe(0);
   }, 300_000);
 });
 

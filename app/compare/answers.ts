@@ -5,14 +5,20 @@
  * - the headers compared are those the operation's table names (spec/operations.ts `headers`: the
  *   media type of a FHIR-style operation, the API version ...); a media type compares without
  *   regard to case or spaces (RFC 9110 8.3.1), its parameters kept;
- * - a Bundle's `entry[]` (D1 2.1) is in order when the request asked for one (`_sort`, among the
- *   operation's documented `sortValues`), and a set otherwise: no order is stated without it;
+ * - a Bundle's `entry[]` (D1 2.1) is in order when the request asked for one (`_sort`, on an
+ *   operation that documents `sortValues`), and a set otherwise: no order is stated without it;
+ *   under `_sort`, a run of entries with equal sort keys is a set too (ties may come in any order);
  * - the target's own address in an answer (a `fullUrl`, a link, a discovery address) reads as
  *   `{target}`: each target is somewhere else, and that is not a difference of behaviour.
  */
 import type { Answer, CompareOptions } from '../../core/answerDiff.ts';
+import type { SortKey } from '../../checks/entriesSorted.ts';
+import { sentParameters } from '../../checks/sentParametersRead.ts';
+import { compareSortKeys } from '../../checks/sortKey.ts';
+import { isRecord } from '../../core/exchange.ts';
 import type { LoggedExchange } from '../../core/exchangeLog.ts';
 import { isOperationId, operation } from '../../spec/operations.ts';
+import { sortKeyFor } from '../../suites/common/sortKeys.ts';
 
 /** The origins a run called: what its answers name themselves by. */
 export function originsOf(log: readonly LoggedExchange[]): string[] {
@@ -76,22 +82,73 @@ export function answerOf(x: LoggedExchange, origins: readonly string[]): ReadAns
   }
 }
 
-/** Whether the request asked for an order (`_sort`, in its query or form body) the operation documents. */
-export function orderRequested(x: LoggedExchange): boolean {
+/**
+ * The `_sort` a request asked for, read where the documents send parameters (the form body of a
+ * POST, the query of a GET: checks/sentParametersRead.ts `sentParameters`, the suite's one reader
+ * of a recorded request's parameters), when its operation documents an order (`sortValues`).
+ */
+export function requestedSort(x: LoggedExchange): { sort: string; parameters: URLSearchParams } | undefined {
   const e = x.exchange;
-  if (e.operation === undefined || !isOperationId(e.operation)) return false;
-  if (!operation(e.operation).sortValues?.length) return false;
-  try {
-    if (new URL(e.url).searchParams.has('_sort')) return true;
-  } catch {
-    // no query to read
-  }
-  const type = Object.entries(e.request.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
-  return /x-www-form-urlencoded/i.test(type) && new URLSearchParams(e.request.body ?? '').has('_sort');
+  if (e.operation === undefined || !isOperationId(e.operation)) return undefined;
+  const op = operation(e.operation);
+  if (!op.sortValues?.length) return undefined;
+  const parameters = sentParameters(
+    { request: { method: e.method, url: e.url, headers: e.request.headers, body: e.request.body } },
+    op.method === 'POST' ? 'form' : 'query',
+  );
+  const sort = parameters.get('_sort');
+  return sort === null ? undefined : { sort, parameters };
 }
 
-/** How two answers to this request compare: the named headers, and `entry[]` in order when one was asked for. */
+/** Whether the request asked for an order the operation documents (`_sort`). */
+export const orderRequested = (x: LoggedExchange): boolean => requestedSort(x) !== undefined;
+
+/** The body of an exchange's answer as JSON, when it is JSON. */
+function bodyOf(x: LoggedExchange): unknown {
+  try {
+    return JSON.parse(x.exchange.response?.body ?? '') as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether two entries of the reference's answer may come in either order: the sort key of the
+ * requested `_sort` (suites/common/sortKeys.ts, as the suites judge the order) is equal on both
+ * (checks/sortKey.ts `compareSortKeys`). Ties may come in any order (DEC-D1-04, DEC-D1-22).
+ */
+function tiesOf(x: LoggedExchange): CompareOptions['tied'] {
+  const asked = requestedSort(x);
+  const op = x.exchange.operation;
+  if (!asked || op === undefined) return undefined;
+  const keyOf = sortKeyFor(op, asked.sort, { body: bodyOf(x), parameters: asked.parameters });
+  if (!keyOf) return undefined;
+  const key = (entry: unknown): SortKey | undefined => {
+    if (!isRecord(entry) || !isRecord(entry.resource)) return undefined;
+    try {
+      const k = keyOf(entry.resource);
+      return typeof k === 'number' && Number.isNaN(k) ? undefined : k;
+    } catch {
+      return undefined;
+    }
+  };
+  return (path, a, b) => {
+    if (path !== '/entry') return false;
+    const [ka, kb] = [key(a), key(b)];
+    return ka !== undefined && kb !== undefined && compareSortKeys(ka, kb) === 0;
+  };
+}
+
+/**
+ * How two answers to this request compare: the named headers, and `entry[]` in order when one was
+ * asked for, its runs of entries with equal sort keys as sets.
+ */
 export function compareOptionsOf(x: LoggedExchange): Omit<CompareOptions, 'ignore'> {
   const ordered = orderRequested(x);
-  return { headers: namedHeaders(x.exchange.operation), ordered: (p) => ordered && p === '/entry' };
+  const tied = ordered ? tiesOf(x) : undefined;
+  return {
+    headers: namedHeaders(x.exchange.operation),
+    ordered: (p) => ordered && p === '/entry',
+    ...(tied ? { tied } : {}),
+  };
 }

@@ -15,13 +15,14 @@ import {
 } from '../../core/answerDiff.ts';
 import type { LoggedExchange } from '../../core/exchangeLog.ts';
 import type { ExchangeRecord } from '../../core/results.ts';
-import type {
-  BrokenRow,
-  ComparisonSummary,
-  DifferenceExample,
-  DifferenceGroupRecord,
-  NoiseEntry,
-  OperationComparison,
+import {
+  type BrokenRow,
+  type ComparisonSummary,
+  type DifferenceExample,
+  type DifferenceGroupRecord,
+  type NoiseEntry,
+  type OperationComparison,
+  placeIn,
 } from '../../reports/compareModel.ts';
 import { curlCommand } from '../../reports/curl.ts';
 import { answerOf, compareOptionsOf, originsOf } from './answers.ts';
@@ -235,8 +236,11 @@ function exampleOf(
     if (d.kind === 'exchange-gone' || d.kind === 'exchange-new')
       return record ? `${record.method} ${record.url}` : undefined;
     if (!answer || !record || !x) return value === undefined ? undefined : logs.maskValue(value);
+    // A side that does not hold the member (gone from the candidate, new in it) shows it absent:
+    // under an array compared as a set, its place on the other side is another item's.
+    const path = placeIn(side, d);
+    if (path === undefined) return undefined;
     const masked = answerOf({ ...x, exchange: record }, origins[side]);
-    const path = side === 'candidate' ? (d.candidatePath ?? d.path) : d.path;
     const read = valueAt(masked, path);
     return shown(answer, x, path, read !== undefined || value === undefined ? read : logs.maskValue(value));
   };

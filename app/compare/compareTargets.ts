@@ -3,7 +3,8 @@
  * target. The conformance run (app/runConformance.ts) runs once per target with the same seed and
  * options, every call it makes logged (core/exchangeLog.ts: the coverage phase, the generated
  * cases, the state sequences); the logs are paired step by step and compared (compareLogs.ts),
- * and the comparison is written beside the candidate's usual report (reports/compareReport.ts).
+ * and the comparison is written beside the candidate's usual report (reports/compareReport.ts),
+ * which then carries it too (a section of report.html, sealed with its results).
  *
  * The candidate runs first (the target most likely not to answer), then the reference and the
  * second reference, each into a folder of its own inside the report folder. The runs are one after
@@ -20,8 +21,16 @@ import { readExchangeLog } from '../../core/exchangeLog.ts';
 import { type EvidenceMode, Redactor } from '../../core/redact.ts';
 import type { ExchangeRecord } from '../../core/results.ts';
 import { suiteVersion } from '../../core/suiteVersion.ts';
-import type { BrokenRow, ComparedTarget, Comparison, TargetRole } from '../../reports/compareModel.ts';
+import {
+  type BrokenRow,
+  type ComparedResults,
+  type ComparedTarget,
+  type Comparison,
+  comparisonInReport,
+  type TargetRole,
+} from '../../reports/compareModel.ts';
 import { type ComparisonPaths, removeComparison, writeComparison } from '../../reports/compareReport.ts';
+import { writeReports } from '../../reports/writeReports.ts';
 import { isOperationId } from '../../spec/operations.ts';
 import { requirementById } from '../../spec/requirements.ts';
 import { type RunOutcome, runConformance } from '../runConformance.ts';
@@ -285,6 +294,14 @@ export async function compareTargets(options: CompareRunOptions): Promise<Compar
       groups: compared.groups,
     };
     const files = writeComparison(options.reportDir, comparison);
+    // The candidate's report carries the comparison (report.html's section "Comparison with
+    // REFERENCE"): its results are sealed again with it and its files rewritten through the one
+    // writer of report folders, so that `verify-report` re-derives the section from results.json.
+    const candidateResults = outcomes.get('candidate')?.results;
+    if (candidateResults) {
+      const compared: ComparedResults = { ...candidateResults, comparison: comparisonInReport(comparison) };
+      await writeReports(compared, options.reportDir);
+    }
     return { exitCode, comparison, files, timings, notes };
   } finally {
     // CONFORMANCE_DEBUG=1 keeps the runs' exchange logs (secrets masked, personal data kept) to look into a pairing.

@@ -4,6 +4,9 @@
  * twice, answer otherwise. Without a second reference to learn the noise from (`compare --second`),
  * the comparison leaves these out; each entry quotes the words it rests on (a test checks that each
  * quote stands verbatim in the documents).
+ *
+ * A hand list: the JSON Schemas (schemas/) mark no member `readOnly` (server-assigned), so there is
+ * nothing to derive from them; were they to, those members would be read from the schemas here.
  */
 import { isRecord } from '../../core/exchange.ts';
 

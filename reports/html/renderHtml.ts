@@ -20,6 +20,7 @@ import { esc } from './escape.ts';
 import { VERDICT_LABEL } from './format.ts';
 import { allResultsPieces, allResultsSection } from './sections/allResults.ts';
 import { causesPieces, causesSection } from './sections/causes.ts';
+import { comparisonSection, hasComparison } from './sections/comparison.ts';
 import { coveragePhaseSection, hasCoveragePhase } from './sections/coveragePhase.ts';
 import { decisionsSection } from './sections/decisions.ts';
 import { documentsSection } from './sections/documents.ts';
@@ -31,6 +32,8 @@ import { hasScenarios, scenariosSection } from './sections/scenarios.ts';
 import { summarySection } from './sections/summary.ts';
 import { traceabilityPieces, traceabilitySection } from './sections/traceability.ts';
 import { pageHead } from './pageHead.ts';
+import { COMPARISON_STYLE } from '../compareHtml.ts';
+import { comparisonOf } from '../compareModel.ts';
 
 const asset = (name: string): string => readFileSync(new URL(`./assets/${name}`, import.meta.url), 'utf8');
 /** The page's styles (assets/report.css). */
@@ -46,6 +49,7 @@ export const DEFAULT_SECTIONS: readonly ReportSection[] = [
   { id: 'overview', title: 'Verdict', render: overviewSection },
   { id: 'causes', title: 'Findings', render: causesSection, pieces: causesPieces },
   { id: 'summary', title: 'Summary', render: summarySection },
+  { id: 'comparison', title: 'Comparison', render: comparisonSection, applies: hasComparison },
   { id: 'scenarios', title: 'Scenarios', render: scenariosSection, applies: hasScenarios },
   { id: 'documents', title: 'Documents', render: documentsSection },
   { id: 'operations', title: 'Operations', render: operationsSection },
@@ -65,7 +69,12 @@ export const DEFAULT_SECTIONS: readonly ReportSection[] = [
 const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /** Nothing may be fetched; only our own style and script run (a failed escape still could not execute). */
-export const CONTENT_SECURITY_POLICY = `default-src 'none'; style-src ${sha256(STYLE)}; script-src ${sha256(SCRIPT)}; base-uri 'none'; form-action 'none'`;
+const policy = (style: string): string =>
+  `default-src 'none'; style-src ${sha256(style)}; script-src ${sha256(SCRIPT)}; base-uri 'none'; form-action 'none'`;
+export const CONTENT_SECURITY_POLICY = policy(STYLE);
+/** The page of a comparison's candidate (its section "Comparison with ..."): the comparison's styles added. */
+const COMPARED_STYLE = `${STYLE}\n${COMPARISON_STYLE}`;
+export const COMPARED_CONTENT_SECURITY_POLICY = policy(COMPARED_STYLE);
 
 function nav(sections: readonly ReportSection[]): string {
   const links = sections
@@ -92,7 +101,10 @@ export function* htmlPieces(results: RunResults, options: HtmlOptions = {}): Gen
   const [first, ...rest] = (options.sections ?? DEFAULT_SECTIONS).filter((s) => s.applies?.(ctx) ?? true);
   const title = `Conformance report: ${VERDICT_LABEL[results.verdict] ?? results.verdict} · ${results.suite.name} ${results.suite.version} · ${results.target}`;
   const of = (s: ReportSection): Iterable<string> => s.pieces?.(ctx) ?? [s.render(ctx)];
-  yield [...pageHead(title, CONTENT_SECURITY_POLICY, STYLE), ''].join('\n');
+  const [csp, style] = comparisonOf(results)
+    ? [COMPARED_CONTENT_SECURITY_POLICY, COMPARED_STYLE]
+    : [CONTENT_SECURITY_POLICY, STYLE];
+  yield [...pageHead(title, csp, style), ''].join('\n');
   if (first !== undefined) yield* of(first);
   yield `\n${nav(rest)}\n<main>\n`;
   for (const s of rest) {
