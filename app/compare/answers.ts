@@ -132,8 +132,12 @@ function tiesOf(x: LoggedExchange): CompareOptions['tied'] {
       return undefined;
     }
   };
+  // Entries an `_include` added (search.mode `include`) are not ordered by the sort: no key orders them.
+  const included = (entry: unknown): boolean =>
+    isRecord(entry) && isRecord(entry.search) && entry.search.mode === 'include';
   return (path, a, b) => {
     if (path !== '/entry') return false;
+    if (included(a) && included(b)) return true;
     const [ka, kb] = [key(a), key(b)];
     return ka !== undefined && kb !== undefined && compareSortKeys(ka, kb) === 0;
   };

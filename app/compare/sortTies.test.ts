@@ -71,6 +71,19 @@ describe('entries under _sort: in order, ties as a set', () => {
     expect(differences('_sort=createdOn', [A, B, C, D], [A, B, D, C]).length).toBeGreaterThan(0);
   });
 
+  test('entries an _include added (search.mode include) have no key: among themselves they are a set', () => {
+    const inc = (id: string) => ({
+      fullUrl: `urn:${id}`,
+      resource: { resourceType: 'Location', id },
+      search: { mode: 'include' },
+    });
+    expect(differences('_sort=createdOn', [A, B, D, inc('L1'), inc('L2')], [A, B, D, inc('L2'), inc('L1')])).toEqual(
+      [],
+    );
+    // Still in order against the matches.
+    expect(differences('_sort=createdOn', [A, B, D, inc('L1')], [A, B, inc('L1'), D]).length).toBeGreaterThan(0);
+  });
+
   test('without _sort the entries are a set: any order is the same', () => {
     expect(differences('count=50', [A, B, C, D], [D, C, B, A])).toEqual([]);
   });
