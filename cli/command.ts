@@ -8,7 +8,13 @@ import { parseArgs } from 'node:util';
 import { commandName } from '../core/commandName.ts';
 import type { RunOutcome } from '../app/runConformance.ts';
 import type { EvidenceMode } from '../core/redact.ts';
-import { claimReportFolder, makeFolder, type ReportFolderClaim, ReportFolderError } from '../reports/reportFolder.ts';
+import {
+  type ClaimOptions,
+  claimReportFolder,
+  makeFolder,
+  type ReportFolderClaim,
+  ReportFolderError,
+} from '../reports/reportFolder.ts';
 
 /** 0 conformant (or intact), 1 not conformant (or altered), 2 usage / config / unreachable target /
  * unreadable file / report folder in use, 3 inconclusive, 4 internal error, 130 interrupted. */
@@ -102,9 +108,9 @@ export function reportDirOption(value: string | undefined): string {
  * made or written, is a one-line problem (exit 2). The run's report writers use the claim; release() it when the
  * command ends (nothing once the report is in place).
  */
-export function claimReportDir(dir: string): ReportFolderClaim {
+export function claimReportDir(dir: string, options: ClaimOptions = {}): ReportFolderClaim {
   try {
-    return claimReportFolder(dir);
+    return claimReportFolder(dir, dir, options);
   } catch (e) {
     if (e instanceof ReportFolderError) throw new SetupProblem(`--report-dir ${e.message}`);
     throw e;

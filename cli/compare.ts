@@ -130,7 +130,9 @@ export const compare: Command = {
     const reportDir = reportDirOption(values['report-dir'] as string | undefined);
     const quiet = values.quiet === true;
 
-    const folder = claimReportDir(reportDir);
+    // Held until the comparison is written: the candidate's run commits its report into it, and
+    // the folder stays locked while the references run and the comparison is added.
+    const folder = claimReportDir(reportDir, { keepAfterCommit: true });
     const sandboxes: RunningSandbox[] = [];
     const controller = new AbortController();
     let judging = false;

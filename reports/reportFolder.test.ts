@@ -48,6 +48,24 @@ describe('claimReportFolder', () => {
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('old');
   });
 
+  test('a claim kept after its commit: the report moves into place and the folder stays locked until release', () => {
+    const dir = fresh();
+    const claim = claimReportFolder(dir, dir, { keepAfterCommit: true });
+    writeFileSync(join(claim.staging, 'results.json'), '{"run":1}');
+    claim.commit();
+    expect(readFileSync(join(dir, 'results.json'), 'utf8')).toBe('{"run":1}');
+    expect(lockOf(dir).pid).toBe(process.pid);
+    expect(heldReportFolder(dir)).toBe(claim);
+    expect(ours(dir)).toEqual([LOCK_FILE]);
+    expect(claim.committed).toBe(true);
+    expect(() => claimReportFolder(dir)).toThrow(ReportFolderError);
+    expect(() => claim.commit()).toThrow(/committed or released already/);
+    claim.release();
+    expect(ours(dir)).toEqual([]);
+    expect(heldReportFolder(dir)).toBeUndefined();
+    expect(readFileSync(join(dir, 'results.json'), 'utf8')).toBe('{"run":1}');
+  });
+
   test('release leaves the folder as it was', () => {
     const dir = fresh();
     writeFileSync(join(dir, 'results.json'), 'old');

@@ -61,10 +61,23 @@ export interface ReportFolderClaim {
   readonly owner: ReportFolderOwner;
   /** Where the run writes; commit() moves its contents into `dir`. */
   readonly staging: string;
-  /** Moves what was written into the folder (replacing the previous run's artefacts) and releases it. */
+  /** True once committed (a claim kept after its commit: later writes go straight into `dir`, still locked). */
+  readonly committed: boolean;
+  /**
+   * Moves what was written into the folder (replacing the previous run's artefacts) and releases
+   * it; a claim made to be kept after its commit keeps the folder locked until release().
+   */
   commit(): void;
-  /** Leaves the folder as it was (the staging folder removed) and releases it; nothing after a commit. */
+  /** Leaves the folder as it was (the staging folder removed) and releases it; after a commit, only the lock goes. */
   release(): void;
+}
+
+export interface ClaimOptions {
+  /**
+   * Keep the folder locked after the commit, until release(): for a command that writes more into
+   * the folder after its run (`conformance compare` adds the comparison once the references ran).
+   */
+  keepAfterCommit?: boolean;
 }
 
 const held = new Map<string, ReportFolderClaim>();
@@ -243,7 +256,7 @@ function removeLeftovers(dir: string): void {
  * Claims `dir` for one run (made if missing): refused with a ReportFolderError when it cannot be
  * made or written, or another running process holds it. `shown` is how messages name the folder.
  */
-export function claimReportFolder(dir: string, shown: string = dir): ReportFolderClaim {
+export function claimReportFolder(dir: string, shown: string = dir, options: ClaimOptions = {}): ReportFolderClaim {
   if (dir === '') throw new ReportFolderError('must not be empty');
   const root = resolve(dir);
   const me: ReportFolderOwner = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
@@ -261,6 +274,7 @@ export function claimReportFolder(dir: string, shown: string = dir): ReportFolde
     throw new ReportFolderError(`${shown} cannot be written: ${reason(e)}`);
   }
   let open = true;
+  let committed = false;
   const ownLock = () => {
     const o = readOwner(lockFile);
     return o?.pid === me.pid && o.startedAt === me.startedAt && o.host === me.host;
@@ -275,12 +289,17 @@ export function claimReportFolder(dir: string, shown: string = dir): ReportFolde
     dir: root,
     owner: me,
     staging,
+    get committed() {
+      return committed;
+    },
     commit: () => {
-      if (!open) throw new Error(`The report folder ${root} was committed or released already`);
+      if (!open || committed) throw new Error(`The report folder ${root} was committed or released already`);
+      committed = true;
       try {
         moveIntoPlace(staging, root);
       } finally {
-        end();
+        if (options.keepAfterCommit) rmSync(staging, { recursive: true, force: true });
+        else end();
       }
     },
     release: () => {

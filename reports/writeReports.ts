@@ -232,7 +232,8 @@ async function writeAll(
  * Seals the results of a run (SHA-256 of their canonical content) and writes results.json,
  * junit.xml, report.html and requirements-coverage.csv into `dir` (created if needed). When this
  * process has claimed `dir` for a run (reports/reportFolder.ts), they are written into the claim's
- * staging folder and moved into place with what the run staged there (allure-results).
+ * staging folder and moved into place with what the run staged there (allure-results); once that
+ * claim is committed and kept, in place.
  */
 export async function writeReports(
   results: RunResults,
@@ -243,7 +244,9 @@ export async function writeReports(
   const seal = sealed(results);
   // Just sealed: the page states the digest without walking the results once more.
   const integrity: IntegrityState = { state: 'intact', digest: seal.integrity?.digest ?? '' };
-  if (!claim) return writeAll(seal, dir, artefacts, integrity);
+  // Not claimed, or claimed and committed already and kept (`conformance compare` adding its
+  // comparison to the candidate's report): written in place, the folder still locked by its claim.
+  if (!claim || claim.committed) return writeAll(seal, dir, artefacts, integrity);
   await writeAll(seal, claim.staging, artefacts, integrity);
   claim.commit();
   return reportPathsIn(claim.dir);
