@@ -467,7 +467,7 @@ describe('HttpClient and a target refusing for load', () => {
   });
 
   test('maxRequestsPerSecond spaces the starts evenly; concurrency bounds the calls in flight', async () => {
-    const paced = load({ maxRequestsPerSecond: 20 });
+    const paced = load({ maxRequestsPerSecond: 20, timeoutMs: 10_000 });
     const path = `/paced/${n++}`;
     const sent = await Promise.all(
       Array.from({ length: 6 }, () => paced.send({ method: 'GET', url: `${S}${path}`, headers: {} })),
@@ -480,7 +480,9 @@ describe('HttpClient and a target refusing for load', () => {
     expect(at[5] - at[0]).toBeGreaterThanOrEqual(5 * 50 - 10);
 
     mostInFlight = 0;
-    const narrow = load({ concurrency: 2 });
+    // A generous time-out: on a busy machine the server's 60 ms can take longer, and these calls
+    // are judged on how many were in flight, not on time.
+    const narrow = load({ concurrency: 2, timeoutMs: 10_000 });
     const xs = await Promise.all(
       Array.from({ length: 6 }, () => narrow.send({ method: 'GET', url: `${S}/slow/${n++}`, headers: {} })),
     );
@@ -491,7 +493,9 @@ describe('HttpClient and a target refusing for load', () => {
   test("clients sharing the run's pacing state (its workers) keep to one concurrency and one rate together", async () => {
     const pacing = sharedPacing();
     const worker = () =>
-      new HttpClient({ timeoutMs: 400, maxResponseBytes: 1024 }, undefined, { pacer: new Pacer(undefined, 3, pacing) });
+      new HttpClient({ timeoutMs: 10_000, maxResponseBytes: 1024 }, undefined, {
+        pacer: new Pacer(undefined, 3, pacing),
+      });
     const [a, b] = [worker(), worker()];
     mostInFlight = 0;
     const xs = await Promise.all(
@@ -506,7 +510,9 @@ describe('HttpClient and a target refusing for load', () => {
     // 20 a second over both: six starts span at least five intervals, whichever client took them.
     const rate = sharedPacing();
     const paced = () =>
-      new HttpClient({ timeoutMs: 400, maxResponseBytes: 1024 }, undefined, { pacer: new Pacer(20, undefined, rate) });
+      new HttpClient({ timeoutMs: 10_000, maxResponseBytes: 1024 }, undefined, {
+        pacer: new Pacer(20, undefined, rate),
+      });
     const [c, d] = [paced(), paced()];
     const sent = await Promise.all(
       Array.from({ length: 6 }, (_, i) => (i % 2 ? c : d).send({ method: 'GET', url: `${S}/ok/${n++}`, headers: {} })),

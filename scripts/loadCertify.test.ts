@@ -44,7 +44,15 @@ describe('loadCertify', () => {
   });
 
   test('a sandbox that forgets its deletes: races with several winners and lost writes are caught', async () => {
-    const f = await runLoad({ clients: 4, seconds: 1, workspaces: 2, raceSize: 4, modifiers: forgetfulDeletes });
+    // 40 steps a client whatever the machine's load: at seed 1 each client deletes some of its patients.
+    const f = await runLoad({
+      clients: 4,
+      seconds: 1,
+      minSteps: 40,
+      workspaces: 2,
+      raceSize: 4,
+      modifiers: forgetfulDeletes,
+    });
     expect(f.oneWinnerPerRace).toBe(false);
     expect(f.races.every((r) => r.winners === 4 && !r.gone)).toBe(true);
     expect(f.writes.lost).toBeGreaterThan(0);

@@ -23,6 +23,11 @@ export interface LoadOptions {
   clients?: number;
   /** How long the mix runs (default 30). */
   seconds?: number;
+  /**
+   * Steps each client takes at least, however long they take (default 0): the clients' choices
+   * follow the seed, so a test that needs some of each kind of step gets them on a busy machine too.
+   */
+  minSteps?: number;
   /** Workspaces, one per partner (default 5). */
   workspaces?: number;
   /** Contenders of each race (default 20). */
@@ -611,6 +616,7 @@ async function addressesOf(ws: Workspace, agent: Agent, signal: AbortSignal): Pr
 export async function runLoad(options: LoadOptions = {}): Promise<LoadFigures> {
   const clients = options.clients ?? 50;
   const seconds = options.seconds ?? 30;
+  const minSteps = options.minSteps ?? 0;
   const workspaceCount = Math.max(1, Math.min(options.workspaces ?? 5, clients));
   const raceSize = options.raceSize ?? 20;
   const seed = options.seed ?? 1;
@@ -658,7 +664,8 @@ export async function runLoad(options: LoadOptions = {}): Promise<LoadFigures> {
     const loadEnd = loadStart + seconds * 1000;
     await Promise.all(
       all.map(async (c) => {
-        while (performance.now() < loadEnd && !hardStop.signal.aborted) await c.step();
+        for (let steps = 0; (performance.now() < loadEnd || steps < minSteps) && !hardStop.signal.aborted; steps++)
+          await c.step();
       }),
     );
     const loadMs = performance.now() - loadStart;
