@@ -42,7 +42,7 @@ test('reporters subscribe to typed run events: started, what the suites recorded
   expect(outcome.reports?.reportHtml).toMatch(/report\.html$/);
 }, 120_000);
 
-test('a far target (discovery answered in 20 ms or more) runs its suite files in 4 threads, a near one in 2, a chosen number as chosen', async () => {
+test('a far target (its quickest discovery call 20 ms or more) runs its suite files in 4 threads, a near one in 2, a chosen number as chosen', async () => {
   expect(workersForRoundTrip(undefined)).toBeUndefined();
   expect(workersForRoundTrip(FAR_TARGET_MS - 1)).toBeUndefined();
   expect(workersForRoundTrip(FAR_TARGET_MS)).toBe(4);
@@ -65,7 +65,11 @@ test('a far target (discovery answered in 20 ms or more) runs its suite files in
       });
     const [near, distant, chosen] = await Promise.all([run(sandbox.url), run(far.url), run(far.url, 1)]);
     expect([near.exitCode, distant.exitCode, chosen.exitCode]).toEqual([0, 0, 0]);
-    expect(near.suiteWorkers).toBe(2);
+    // Loopback is near unless this machine is so busy that even its quickest discovery call took
+    // 20 ms: the choice follows what was measured. 30 ms away is far however idle the machine.
+    expect(near.targetRoundTripMs).toBeDefined();
+    expect(near.suiteWorkers).toBe((near.targetRoundTripMs ?? 0) >= FAR_TARGET_MS ? 4 : 2);
+    expect(distant.targetRoundTripMs).toBeGreaterThanOrEqual(30);
     expect(distant.suiteWorkers).toBe(4);
     expect(chosen.suiteWorkers).toBe(1);
   } finally {

@@ -142,6 +142,8 @@ export interface RunOutcome {
   load?: LoadRetryTotals;
   /** The worker threads the suites ran in: 2 by default, 4 against a far target (workersForRoundTrip). */
   suiteWorkers?: number;
+  /** The quickest discovery call's time, in ms, from which a far target is told. */
+  targetRoundTripMs?: number;
 }
 
 /** Run folders of the runs in progress: removed when the process ends at once (a second Ctrl-C). */
@@ -316,7 +318,7 @@ interface Connected {
   addresses: Record<string, string>;
   suites: string[];
   redactor: Redactor;
-  /** The median time of the discovery calls that were answered, in ms: how far the target is. */
+  /** The time of the quickest answered discovery call, in ms: how far the target is. */
   roundTripMs?: number;
 }
 
@@ -397,11 +399,11 @@ async function connectToTarget(
     ...(options.exchangeLog ? { exchangeLog: resolve(options.exchangeLog) } : {}),
   };
   const suites = [...new Set(active.filter((op) => addresses[op.id]).map((op) => op.suite))];
+  // The quickest answered discovery call: the target's distance, the least touched by its own load.
   const times = [...discovery.values()]
     .filter((d) => d.exchange.response !== undefined)
-    .map((d) => d.exchange.durationMs)
-    .sort((a, b) => a - b);
-  const roundTripMs = times.length > 0 ? times[Math.floor(times.length / 2)] : undefined;
+    .map((d) => d.exchange.durationMs);
+  const roundTripMs = times.length > 0 ? Math.min(...times) : undefined;
   return { ctx, addresses, suites, redactor, ...(roundTripMs !== undefined ? { roundTripMs } : {}) };
 }
 
@@ -467,6 +469,7 @@ async function concludeRun(
   options: RunOptions,
   prepared: Prepared,
   opened: Opened,
+  connected: Connected,
   judged: Judged,
   run: {
     seed: number;
@@ -527,12 +530,13 @@ async function concludeRun(
   // A call the guard refused (a name that resolved otherwise at connect time) makes the run's
   // verdict unsafe to give: the run ends with the refusal as its problem, its report kept.
   const suiteWorkers = judged.workers;
+  const far = connected.roundTripMs !== undefined ? { targetRoundTripMs: connected.roundTripMs } : {};
   if (refusedCall !== undefined)
-    return { exitCode: EXIT.usage, problem: refusedCall, results, reports, timings, load, suiteWorkers };
+    return { exitCode: EXIT.usage, problem: refusedCall, results, reports, timings, load, suiteWorkers, ...far };
   const exitCode = results.baseline
     ? exitCodeUnderBaseline(results, results.baseline, exitCodeOf(results.verdict))
     : exitCodeOf(results.verdict);
-  return { exitCode, results, reports, timings, load, suiteWorkers };
+  return { exitCode, results, reports, timings, load, suiteWorkers, ...far };
 }
 
 /**
@@ -553,7 +557,7 @@ export async function runConformance(options: RunOptions): Promise<RunOutcome> {
     marks.discovered = performance.now();
     const judged = await judgeSuites(options, prepared, opened, connected, run);
     marks.suitesDone = performance.now();
-    return await concludeRun(options, prepared, opened, judged, { ...run, startedAt, marks });
+    return await concludeRun(options, prepared, opened, connected, judged, { ...run, startedAt, marks });
   } catch (e) {
     if (e instanceof ConfigError || e instanceof TargetUnreachableError)
       return { exitCode: EXIT.usage, problem: e.message };

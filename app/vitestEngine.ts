@@ -74,8 +74,8 @@ export interface EngineOptions {
 }
 
 /**
- * A target whose discovery calls took this long or longer (their median, in ms) is far: a run
- * against it waits on its calls, not on the CPU.
+ * A target whose quickest discovery call took this long or longer (ms) is far: a run against it
+ * waits on its calls, not on the CPU.
  */
 export const FAR_TARGET_MS = 20;
 
