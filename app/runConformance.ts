@@ -166,6 +166,9 @@ function refusalIn(events: readonly RunEvent[]): string | undefined {
   return undefined;
 }
 
+/** The run's seed and property runs. */
+type SeedAndRuns = { seed: number; runs: number };
+
 /** What a run holds while it runs, given back whatever way it ends. */
 class RunHoldings {
   client?: HttpClient;
@@ -330,7 +333,7 @@ async function connectToTarget(
   options: RunOptions,
   prepared: Prepared,
   opened: Opened,
-  run: { seed: number; runs: number },
+  run: SeedAndRuns,
 ): Promise<Connected> {
   const { config, guard } = prepared;
   const { client, active, runnerExchanges, runnerResults } = opened;
@@ -422,7 +425,7 @@ async function judgeSuites(
   prepared: Prepared,
   opened: Opened,
   connected: Connected,
-  run: { seed: number; runs: number },
+  run: SeedAndRuns,
 ): Promise<Judged> {
   const { active, bus } = opened;
   const { addresses, suites, ctx } = connected;

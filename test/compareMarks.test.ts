@@ -11,28 +11,12 @@ import type { LoggedExchange } from '../core/exchangeLog.ts';
 import { compareLogs } from '../app/compare/compareLogs.ts';
 import { renderCompareHtml } from '../reports/compareHtml.ts';
 import type { Comparison } from '../reports/compareModel.ts';
+import { loggedCall } from './support/loggedCalls.ts';
 
 const [REF, CAND] = ['http://127.0.0.1:1001', 'http://127.0.0.1:2002'];
 
-function call(origin: string, body: unknown): LoggedExchange {
-  const text = JSON.stringify(body);
-  return {
-    suite: 'patients',
-    test: 'lookup > t',
-    ordinal: 0,
-    id: `${origin}#0`,
-    exchange: {
-      method: 'GET',
-      url: `${origin}/patients/search`,
-      operation: 'search-patients',
-      startedAt: '2026-01-01T00:00:00.000Z',
-      duration: 1,
-      request: { headers: {} },
-      status: 200,
-      response: { headers: { 'content-type': 'application/json' }, body: text, size: text.length, truncated: false },
-    },
-  };
-}
+const call = (origin: string, body: unknown): LoggedExchange =>
+  loggedCall(origin, { body, path: '/patients/search', operation: 'search-patients', test: 'lookup > t' });
 
 const patient = (id: string, identifier: object[]) => ({
   fullUrl: `urn:${id}`,

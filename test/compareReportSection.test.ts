@@ -10,52 +10,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { compareLogs } from '../app/compare/compareLogs.ts';
-import type { Exchange } from '../core/exchange.ts';
 import type { LoggedExchange } from '../core/exchangeLog.ts';
 import { Redactor } from '../core/redact.ts';
-import type { ExchangeRecord } from '../core/results.ts';
 import { loadFixture } from '../core/testSupport/resultsFixtures.ts';
 import { COMPARISON_STYLE, renderCompareHtml } from '../reports/compareHtml.ts';
 import { type ComparedResults, type Comparison, comparisonInReport } from '../reports/compareModel.ts';
 import { COMPARED_CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY, renderHtml } from '../reports/html/renderHtml.ts';
 import { verifyReportDir, writeReports } from '../reports/writeReports.ts';
+import { exchangeOfRecord, loggedCall } from './support/loggedCalls.ts';
+import { elementById } from '../reports/testSupport/elementById.ts';
 
 const [REF, CAND] = ['http://127.0.0.1:1001', 'http://127.0.0.1:2002'];
 
-function call(origin: string, ordinal: number, body: unknown): LoggedExchange {
-  const text = JSON.stringify(body);
-  return {
-    suite: 'patients',
-    test: 'get-patient > t',
-    ordinal,
-    id: `${origin}#${ordinal}`,
-    exchange: {
-      method: 'GET',
-      url: `${origin}/patient/P-${ordinal}`,
-      operation: 'get-patient',
-      startedAt: '2026-01-01T00:00:00.000Z',
-      duration: 1,
-      request: { headers: {} },
-      status: 200,
-      response: { headers: { 'content-type': 'application/json' }, body: text, size: text.length, truncated: false },
-    },
-  };
-}
+const call = (origin: string, ordinal: number, body: unknown): LoggedExchange =>
+  loggedCall(origin, { ordinal, body, path: `/patient/P-${ordinal}`, operation: 'get-patient' });
 
-const asExchange = (r: ExchangeRecord): Exchange => ({
-  id: '',
-  ...(r.operation !== undefined ? { operation: r.operation } : {}),
-  startedAt: r.startedAt,
-  durationMs: r.duration,
-  request: { method: r.method, url: r.url, headers: r.request.headers },
-  response: {
-    status: r.status ?? 0,
-    headers: r.response?.headers ?? {},
-    bodyText: r.response?.body ?? '',
-    size: r.response?.size ?? 0,
-    truncated: false,
-  },
-});
+const asExchange = exchangeOfRecord;
 
 const patient = (family: string, gender: string) => ({
   resourceType: 'Patient',
@@ -123,15 +93,6 @@ function comparison(): Comparison {
     noise: compared.noise,
     groups: compared.groups,
   };
-}
-
-/** The markup of the element whose start tag carries `id="<id>"`, up to its closing tag (not nested alike). */
-function elementById(html: string, id: string): string {
-  const start = html.search(new RegExp(`<([a-z0-9]+)[^>]*\\sid="${id}"`));
-  if (start < 0) throw new Error(`no element #${id}`);
-  const tag = /^<([a-z0-9]+)/.exec(html.slice(start))?.[1] ?? '';
-  const end = html.indexOf(`</${tag}>`, start);
-  return html.slice(start, end + tag.length + 3);
 }
 
 /** The pair of answers of a group, side by side, without its anchor. */

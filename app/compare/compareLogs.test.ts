@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import type { Exchange } from '../../core/exchange.ts';
 import type { LoggedExchange } from '../../core/exchangeLog.ts';
 import { Redactor } from '../../core/redact.ts';
-import type { ExchangeRecord } from '../../core/results.ts';
 import { compareLogs, type LogsToCompare } from './compareLogs.ts';
 import { configuredNoise, pathMatches } from './noise.ts';
 import { pairExchanges } from './pairExchanges.ts';
 import { VOLATILE_MEMBERS } from './volatileMembers.ts';
+import { exchangeOfRecord } from '../../test/support/loggedCalls.ts';
 
 /** A logged call: an answer of the target at `origin` to a request of an operation. */
 function call(
@@ -179,20 +178,7 @@ describe('answers compared beyond noise', () => {
 });
 
 describe('what the comparison writes', () => {
-  const asExchange = (r: ExchangeRecord): Exchange => ({
-    id: '',
-    operation: r.operation,
-    startedAt: r.startedAt,
-    durationMs: r.duration,
-    request: { method: r.method, url: r.url, headers: r.request.headers },
-    response: {
-      status: r.status ?? 0,
-      headers: r.response?.headers ?? {},
-      bodyText: r.response?.body ?? '',
-      size: r.response?.size ?? 0,
-      truncated: false,
-    },
-  });
+  const asExchange = exchangeOfRecord;
   const patient = (family: string) => ({ resourceType: 'Patient', id: 'P-1', name: [{ family, given: ['Jo'] }] });
 
   test('personal data is masked in the example pair and in the values shown, unless evidence is full; it still compares', () => {

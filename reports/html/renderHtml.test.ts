@@ -5,15 +5,7 @@ import { capUtf8, escapeHtml, prettyBody } from './escape.ts';
 import { formatDuration } from './format.ts';
 import { CONTENT_SECURITY_POLICY, DEFAULT_SECTIONS, renderHtml } from './renderHtml.ts';
 import { FIXTURE_NAMES, loadFixture } from '../../core/testSupport/resultsFixtures.ts';
-
-/** The markup of the element whose start tag carries `id="<id>"`, up to its closing `</tag>`. */
-function elementById(html: string, id: string): string {
-  const start = html.search(new RegExp(`<([a-z0-9]+)[^>]*\\sid="${id}"`));
-  if (start < 0) throw new Error(`no element #${id}`);
-  const tag = /^<([a-z0-9]+)/.exec(html.slice(start))?.[1] ?? '';
-  const end = html.indexOf(`</${tag}>`, start);
-  return html.slice(start, end + tag.length + 3);
-}
+import { elementById } from '../testSupport/elementById.ts';
 
 const count = (html: string, pattern: RegExp): number => (html.match(pattern) ?? []).length;
 
