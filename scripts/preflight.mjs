@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The first step of `npm run test:full` (CI): the browser test (test/browser.test.ts) drives Debian's Chromium,
+// The first step of `npm test` and `npm run test:full`: the browser tests (test/browser.test.ts) drive Debian's Chromium,
 // never a downloaded browser. When it is missing, it is installed where that needs no one's
 // password (root, or sudo without a password, on Debian), as .ci/run always did; otherwise the
 // test command stops at once with the one command to run, instead of failing minutes later.
@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 export const INSTALL_COMMAND = 'sudo apt-get update && sudo apt-get install -y chromium';
+/** The command its lines name: the npm script that ran it (`npm test`, `npm run test:full`), `npm test` otherwise. */
+const event = process.env.npm_lifecycle_event;
+const COMMAND = event && event !== 'test' ? `npm run ${event}` : 'npm test';
 /** EX_UNAVAILABLE (sysexits.h): a program the tests need is not there. Distinct from a failing test (1). */
 export const EXIT_NO_CHROMIUM = 69;
 
@@ -22,13 +25,13 @@ export function plan(found) {
   if (found.custom) {
     return {
       action: 'stop',
-      line: `npm run test:full: CONFORMANCE_CHROMIUM names ${found.chromium}, which is not an executable; point it at Chromium, or unset it and run: ${INSTALL_COMMAND}`,
+      line: `${COMMAND}: CONFORMANCE_CHROMIUM names ${found.chromium}, which is not an executable; point it at Chromium, or unset it and run: ${INSTALL_COMMAND}`,
     };
   }
   if (found.debian && found.aptGet && (found.root || found.sudo)) return { action: 'install', sudo: !found.root };
   return {
     action: 'stop',
-    line: `npm run test:full: the browser test needs Chromium at ${found.chromium}; install it first: ${INSTALL_COMMAND}`,
+    line: `${COMMAND}: the browser test needs Chromium at ${found.chromium}; install it first: ${INSTALL_COMMAND}`,
   };
 }
 
@@ -77,7 +80,7 @@ function install(sudo) {
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     }).status;
   };
-  process.stderr.write("npm run test:full: installing Debian's chromium for the browser test\n");
+  process.stderr.write(`${COMMAND}: installing Debian's chromium for the browser test\n`);
   const updated = run(['apt-get', 'update', '-qq']);
   if (updated !== 0) return `apt-get update ended with exit ${updated}`;
   const installed = run(['apt-get', 'install', '-y', '-qq', 'chromium']);
@@ -95,7 +98,7 @@ function main() {
   const problem = install(next.sudo);
   if (problem || !executable(found.chromium)) {
     process.stderr.write(
-      `npm run test:full: Chromium could not be installed (${problem ?? `still no ${found.chromium}`}); run: ${INSTALL_COMMAND}\n`,
+      `${COMMAND}: Chromium could not be installed (${problem ?? `still no ${found.chromium}`}); run: ${INSTALL_COMMAND}\n`,
     );
     return EXIT_NO_CHROMIUM;
   }

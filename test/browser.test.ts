@@ -24,7 +24,7 @@ const problems: string[] = [];
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
-      `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium), as npm run test:full's preflight (scripts/preflight.mjs) does`,
+      `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium), as the preflight of npm test (scripts/preflight.mjs) does`,
     );
   }
   const sandbox = await startSandbox({ faults: ['no-match-status-200', 'bill-bundle-collection'] });

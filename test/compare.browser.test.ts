@@ -29,7 +29,7 @@ const problems: string[] = [];
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
-      `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium), as npm run test:full's preflight (scripts/preflight.mjs) does`,
+      `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium), as the preflight of npm test (scripts/preflight.mjs) does`,
     );
   }
   const candidate = await startSandbox({ host: '127.0.0.1', port: 0, faults: ['bill-bundle-collection'] });

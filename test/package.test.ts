@@ -5,7 +5,7 @@
  * the package's own sandbox), and the installed `conformance` runs from an empty folder with no
  * clone, no TypeScript and no tsx: `--version`, `pact verify` against a sandbox it serves, and
  * `openapi`. One pack and one install per run (about a minute and a half of the
- * file's time). Also the first step of `npm run test:full`, scripts/preflight.mjs: Chromium is there, is
+ * file's time). Also the first step of `npm test` and `npm run test:full`, scripts/preflight.mjs: Chromium is there, is
  * installed where nobody's password is needed, or the command stops at once with the command to run.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -225,7 +225,7 @@ describe('the packed and installed package', () => {
   });
 });
 
-/** scripts/preflight.mjs, loaded as `npm run test:full` runs it (a plain ES module). */
+/** scripts/preflight.mjs, loaded as `npm test` runs it (a plain ES module). */
 interface Found {
   chromium: string;
   custom: boolean;
@@ -239,7 +239,7 @@ type Plan = { action: 'ok' } | { action: 'install'; sudo: boolean } | { action: 
 const preflight = (): Promise<{ plan: (found: Found) => Plan; INSTALL_COMMAND: string; EXIT_NO_CHROMIUM: number }> =>
   import(pathToFileURL(join(ROOT, 'scripts', 'preflight.mjs')).href);
 
-describe('npm run test:full checks for Chromium first (scripts/preflight.mjs)', () => {
+describe('npm test and npm run test:full check for Chromium first (scripts/preflight.mjs)', () => {
   const missing = { chromium: '/usr/bin/chromium', custom: false, present: false, debian: true, aptGet: true };
 
   test('present: nothing to do; missing: installed as root or with sudo that asks no password, on Debian', async () => {
@@ -264,18 +264,24 @@ describe('npm run test:full checks for Chromium first (scripts/preflight.mjs)', 
     }
   });
 
-  test('run as npm run test:full runs it: one line on stderr and its own exit code when Chromium is missing', async () => {
+  test('run as npm test runs it: one line on stderr and its own exit code when Chromium is missing', async () => {
     const { EXIT_NO_CHROMIUM } = await preflight();
     const script = join(ROOT, 'scripts', 'preflight.mjs');
-    const gone = await run(process.execPath, [script], empty, {
-      timeoutMs: 30_000,
-      extraEnv: { CONFORMANCE_CHROMIUM: join(work, 'no-chromium') },
-    });
-    expect(EXIT_NO_CHROMIUM).not.toBe(1);
-    expect(gone.code).toBe(EXIT_NO_CHROMIUM);
-    expect(gone.stdout).toBe('');
-    expect(gone.stderr.trim().split('\n')).toEqual([
-      `npm run test:full: CONFORMANCE_CHROMIUM names ${join(work, 'no-chromium')}, which is not an executable; point it at Chromium, or unset it and run: sudo apt-get update && sudo apt-get install -y chromium`,
-    ]);
+    // npm names the script that runs it in npm_lifecycle_event; its line names that command.
+    for (const [event, command] of [
+      ['test', 'npm test'],
+      ['test:full', 'npm run test:full'],
+    ] as const) {
+      const gone = await run(process.execPath, [script], empty, {
+        timeoutMs: 30_000,
+        extraEnv: { CONFORMANCE_CHROMIUM: join(work, 'no-chromium'), npm_lifecycle_event: event },
+      });
+      expect(EXIT_NO_CHROMIUM).not.toBe(1);
+      expect(gone.code).toBe(EXIT_NO_CHROMIUM);
+      expect(gone.stdout).toBe('');
+      expect(gone.stderr.trim().split('\n')).toEqual([
+        `${command}: CONFORMANCE_CHROMIUM names ${join(work, 'no-chromium')}, which is not an executable; point it at Chromium, or unset it and run: sudo apt-get update && sudo apt-get install -y chromium`,
+      ]);
+    }
   });
 });

@@ -95,7 +95,7 @@ const loadedAt = (page: Page): Promise<number> =>
 beforeAll(async () => {
   if (!existsSync(CHROMIUM))
     throw new Error(
-      `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium), as npm run test:full's preflight (scripts/preflight.mjs) does`,
+      `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium), as the preflight of npm test (scripts/preflight.mjs) does`,
     );
   dataDir = mkdtempSync(join(tmpdir(), 'service-run-page-'));
   service = await startService({

@@ -180,7 +180,7 @@ async function startRunAndFollow(page: Page): Promise<{ state: string; progress:
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
-      `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium), as npm run test:full's preflight (scripts/preflight.mjs) does`,
+      `Chromium not found at ${CHROMIUM}: install Debian's package (apt-get install -y chromium), as the preflight of npm test (scripts/preflight.mjs) does`,
     );
   }
   dataDir = mkdtempSync(join(tmpdir(), 'service-walk-'));
